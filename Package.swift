@@ -1,0 +1,101 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "OnTheMap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "onthemap-server", targets: ["onthemap-server"]),
+        .library(name: "OnTheMapModels", targets: ["OnTheMapModels"]),
+        .library(name: "OnTheMapAPI", targets: ["OnTheMapAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // MARK: Wire models (no NIO, no HTTP): shared by every other module.
+        .target(name: "OnTheMapModels"),
+        .testTarget(
+            name: "OnTheMapModelsTests",
+            dependencies: [
+                "OnTheMapModels"
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+
+        // MARK: The web API client (AsyncHTTPClient).
+        .target(
+            name: "OnTheMapAPI",
+            dependencies: [
+                "OnTheMapModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapAPITests",
+            dependencies: [
+                "OnTheMapAPI",
+                "OnTheMapTestSupport",
+                "onthemap-server",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
+        // MARK: The self-hostable server (Hummingbird + GRDB).
+        .target(
+            name: "OnTheMapServer",
+            dependencies: [
+                "OnTheMapModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemap-server",
+            dependencies: [
+                "OnTheMapServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapServerTests",
+            dependencies: [
+                "OnTheMapServer",
+                "OnTheMapTestSupport",
+                "onthemap-server",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            resources: [.copy("Golden")]
+        ),
+
+        // MARK: Helpers for tests: real processes on temp files and free ports.
+        .target(
+            name: "OnTheMapTestSupport",
+            dependencies: [
+                "OnTheMapModels"
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

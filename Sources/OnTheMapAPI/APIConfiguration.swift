@@ -1,0 +1,37 @@
+/// Where the API is and how long to wait for it.
+public struct APIConfiguration: Sendable, Hashable {
+    /// The Udacity service the iOS app used.
+    public static let udacityBaseURL = "https://onthemap-api.udacity.com/v1"
+
+    /// Base URL without a trailing slash, e.g. `http://127.0.0.1:8080` or `udacityBaseURL`.
+    public var baseURL: String
+    /// Time to establish a TCP (and TLS) connection.
+    public var connectTimeout: Duration
+    /// Longest silence while waiting for response bytes.
+    public var readTimeout: Duration
+    /// Whole request, start to last byte.
+    public var requestTimeout: Duration
+    /// Larger responses are treated as malformed rather than read into memory.
+    public var maxResponseBytes: Int
+    /// Sent as `User-Agent`.
+    public var userAgent: String
+
+    /// Creates a configuration; defaults suit the public service.
+    public init(
+        baseURL: String = udacityBaseURL,
+        connectTimeout: Duration = .seconds(5),
+        readTimeout: Duration = .seconds(15),
+        requestTimeout: Duration = .seconds(30),
+        maxResponseBytes: Int = 32 * 1024 * 1024,
+        userAgent: String = "onthemap-linux/0.1"
+    ) {
+        var trimmed = baseURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.baseURL = trimmed
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.requestTimeout = requestTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.userAgent = userAgent
+    }
+}

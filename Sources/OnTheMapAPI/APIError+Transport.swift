@@ -1,0 +1,75 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import OnTheMapModels
+
+extension APIError {
+    /// Explains a failure to get any answer: refused, DNS, TLS or timeout.
+    static func unreachable(_ error: any Error, baseURL: String) -> APIError {
+        let reason: String
+        switch error {
+        case let error as HTTPClientError where error == .connectTimeout:
+            reason = "the connection timed out"
+        case let error as HTTPClientError where error == .readTimeout || error == .deadlineExceeded:
+            reason = "it did not answer in time"
+        case let error as HTTPClientError where error == .tlsHandshakeTimeout:
+            reason = "the TLS handshake timed out"
+        case let error as HTTPClientError where error == .remoteConnectionClosed:
+            reason = "it closed the connection"
+        case let error as NIOConnectionError where error.dnsAError != nil || error.dnsAAAAError != nil:
+            reason = "its host name could not be resolved (DNS)"
+        case let error as NIOConnectionError:
+            reason = error.connectionErrors.isEmpty ? "it could not be connected to" : "the connection was refused"
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            reason = "the connection was refused"
+        case ChannelError.connectTimeout:
+            reason = "the connection timed out"
+        default:
+            let typeName = String(reflecting: type(of: error))
+            if typeName.contains("SSL") || typeName.contains("TLS") {
+                reason = "the TLS handshake failed (\(error))"
+            } else {
+                reason = "\(error)"
+            }
+        }
+        return APIError(
+            .unreachable,
+            "Cannot reach the OnTheMap API at \(baseURL): \(reason). Check the network and the API URL, then retry.")
+    }
+
+    /// Explains a non-2xx answer, preferring the server's own `error` text.
+    static func fromStatus(_ reply: Reply, purpose: RequestPurpose, baseURL: String) -> APIError {
+        let serverMessage = (try? WireCoding.decoder().decode(
+            APIErrorBody.self, from: Data(XSSIPrefix.strip(reply.body.readableBytesView))))?.error
+        let status = reply.status
+        func message(_ fallback: String) -> String {
+            guard let serverMessage, !serverMessage.isEmpty else { return fallback }
+            return serverMessage
+        }
+        switch status {
+        case 400, 413, 422:
+            return APIError(.badRequest, message("The server refused the request as malformed (HTTP \(status))."), status: status)
+        case 401:
+            return APIError(.unauthorized, message("The session is missing or has expired: log in again."), status: status)
+        case 403 where purpose == .login:
+            return APIError(.invalidCredentials, message("Account not found or invalid credentials."), status: status)
+        case 403:
+            return APIError(.forbidden, message("The server does not allow this with the current session."), status: status)
+        case 404:
+            return APIError(.notFound, message("Not found."), status: status)
+        case 429:
+            let retryAfter = reply.headers.first(name: "Retry-After").map { " Retry in \($0) s." } ?? ""
+            return APIError(.rateLimited, message("Too many attempts.") + retryAfter, status: status)
+        case 500...599:
+            return APIError(
+                .upstreamError,
+                "The OnTheMap API at \(baseURL) failed (HTTP \(status))\(serverMessage.map { ": \($0)" } ?? "."). Retry later.",
+                status: status)
+        default:
+            return APIError(
+                .malformedResponse, "The OnTheMap API at \(baseURL) answered HTTP \(status) unexpectedly.", status: status)
+        }
+    }
+}

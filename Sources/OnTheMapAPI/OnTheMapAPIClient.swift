@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import OnTheMapModels
+
+/// A client for the OnTheMap web API: Udacity's service or an `onthemap-server`.
+///
+/// Every method throws `APIError`. Nothing it logs contains a password, session id or token.
+public final class OnTheMapAPIClient: Sendable {
+    /// Where the API is and the timeouts.
+    public let configuration: APIConfiguration
+    let httpClient: HTTPClient
+    let ownsHTTPClient: Bool
+    let logger: Logger
+
+    /// Creates a client with its own connection pool; call `shutdown()` when done.
+    public convenience init(configuration: APIConfiguration, logger: Logger = Logger(label: "onthemap.api")) {
+        var httpConfiguration = HTTPClient.Configuration()
+        httpConfiguration.timeout = .init(
+            connect: .init(configuration.connectTimeout),
+            read: .init(configuration.readTimeout)
+        )
+        httpConfiguration.redirectConfiguration = .disallow
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+        self.init(configuration: configuration, httpClient: httpClient, ownsHTTPClient: true, logger: logger)
+    }
+
+    /// Creates a client over an existing `HTTPClient`, which the caller keeps and shuts down.
+    public convenience init(configuration: APIConfiguration, httpClient: HTTPClient, logger: Logger) {
+        self.init(configuration: configuration, httpClient: httpClient, ownsHTTPClient: false, logger: logger)
+    }
+
+    private init(configuration: APIConfiguration, httpClient: HTTPClient, ownsHTTPClient: Bool, logger: Logger) {
+        self.configuration = configuration
+        self.httpClient = httpClient
+        self.ownsHTTPClient = ownsHTTPClient
+        self.logger = logger
+    }
+
+    /// Closes the connection pool if this client created it.
+    public func shutdown() async throws {
+        if ownsHTTPClient { try await httpClient.shutdown() }
+    }
+
+    // MARK: Session
+
+    /// `POST /session`: logs in and returns the session, including the `XSRF-TOKEN` cookie.
+    public func login(_ request: LoginRequest) async throws -> APISession {
+        let reply = try await send(.POST, "/session", body: request, purpose: .login)
+        let response: SessionResponse = try decode(reply)
+        return APISession(
+            accountKey: response.account.key,
+            sessionID: response.session.id,
+            xsrfToken: reply.cookie(named: OnTheMapHeaders.xsrfCookie),
+            expiration: response.session.expirationDate
+        )
+    }
+
+    /// `DELETE /session`: ends the session upstream, echoing the XSRF cookie in `X-XSRF-TOKEN`.
+    @discardableResult
+    public func logout(_ session: APISession) async throws -> SessionInfo {
+        var headers: [(String, String)] = []
+        if let token = session.xsrfToken {
+            headers.append((OnTheMapHeaders.xsrfToken, token))
+            headers.append(("Cookie", "\(OnTheMapHeaders.xsrfCookie)=\(token)"))
+        }
+        let reply = try await send(.DELETE, "/session", headers: headers, purpose: .session)
+        let response: LogoutResponse = try decode(reply)
+        return response.session
+    }
+
+    // MARK: Users
+
+    /// `GET /users/{key}`: the account's public names.
+    public func user(key: String) async throws -> UserProfile {
+        let reply = try await send(.GET, "/users/\(Self.pathSegment(key))", purpose: .read)
+        return try decode(reply)
+    }
+
+    // MARK: Student locations
+
+    /// `GET /StudentLocation`: records that cannot be placed on a map are in `unplaceable`, not thrown.
+    public func studentLocations(_ query: StudentLocationQuery = .mostRecent) async throws -> StudentLocationList {
+        let reply = try await send(.GET, "/StudentLocation", query: query.queryItems, purpose: .read)
+        return try decode(reply)
+    }
+
+    /// `POST /StudentLocation`. `session` authorizes the write on servers that require it.
+    public func createStudentLocation(
+        _ draft: StudentLocationDraft,
+        session: APISession?
+    ) async throws -> CreatedLocation {
+        let reply = try await send(
+            .POST, "/StudentLocation", headers: Self.sessionHeaders(session), body: draft, purpose: .write)
+        return try decode(reply)
+    }
+
+    /// `PUT /StudentLocation/{objectId}`. `session` authorizes the write on servers that require it.
+    public func updateStudentLocation(
+        objectId: String,
+        _ draft: StudentLocationDraft,
+        session: APISession?
+    ) async throws -> UpdatedLocation {
+        let reply = try await send(
+            .PUT, "/StudentLocation/\(Self.pathSegment(objectId))", headers: Self.sessionHeaders(session),
+            body: draft, purpose: .write)
+        return try decode(reply)
+    }
+
+    private static func sessionHeaders(_ session: APISession?) -> [(String, String)] {
+        guard let session else { return [] }
+        return [(OnTheMapHeaders.session, session.sessionID)]
+    }
+
+    static func pathSegment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+    }
+}

@@ -1,0 +1,91 @@
+/// A JSON value whose objects keep their keys in the order given.
+///
+/// The API's bytes have a fixed key order (`{"status":403,"error":…}`, `{"registered":true,"key":…}`)
+/// that is neither alphabetical nor anything `JSONEncoder` promises: on Linux it writes unsorted keys
+/// in hash order, which changes from run to run. So the server writes its bodies through this.
+public indirect enum WireJSON: Sendable, Hashable {
+    case string(String)
+    case number(Double)
+    case integer(Int)
+    case bool(Bool)
+    case null
+    case array([WireJSON])
+    case object([(String, WireJSON)])
+
+    public static func == (lhs: WireJSON, rhs: WireJSON) -> Bool {
+        lhs.serialized == rhs.serialized
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized)
+    }
+
+    /// Compact JSON text: no spaces, `/` not escaped, non-ASCII written as UTF-8.
+    public var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    /// Appends the compact JSON text to `output`.
+    public func write(to output: inout String) {
+        switch self {
+        case .string(let text): Self.writeString(text, to: &output)
+        case .number(let value): output += Self.format(value)
+        case .integer(let value): output += String(value)
+        case .bool(let value): output += value ? "true" : "false"
+        case .null: output += "null"
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(key, to: &output)
+                output += ":"
+                value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// Numbers as `JSONEncoder` writes them: shortest round-trip digits, integral values without `.0`.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            return String(Int64(value))
+        }
+        return "\(value)"
+    }
+
+    static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+/// A value with a fixed wire form.
+public protocol WireJSONRepresentable {
+    /// The value as the API writes it.
+    var wireJSON: WireJSON { get }
+}

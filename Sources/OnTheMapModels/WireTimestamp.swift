@@ -1,0 +1,75 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The API's timestamps: ISO-8601 in UTC with a `Z`.
+///
+/// Formatting is done by hand with integer milliseconds because `Date.ISO8601FormatStyle` truncates
+/// the binary fraction (`.103` would come out as `.102`), and the server promises exact bytes.
+public enum WireTimestamp {
+    /// `2015-02-25T01:10:38.103Z`: the form Parse (and so the StudentLocation API) uses.
+    public static func milliseconds(_ date: Date) -> String {
+        format(date, fractionDigits: 3)
+    }
+
+    /// `2015-05-10T16:48:30.760460Z`: the form the session endpoint uses.
+    public static func microseconds(_ date: Date) -> String {
+        format(date, fractionDigits: 6)
+    }
+
+    /// Parses any ISO-8601 UTC timestamp, with or without fractional seconds.
+    public static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingWhitespace()
+        if let date = try? withFraction.parse(trimmed) { return date }
+        return try? withoutFraction.parse(trimmed)
+    }
+
+    /// Rounds a date to the precision the wire carries, so a stored date compares equal to a parsed one.
+    public static func roundedToMilliseconds(_ date: Date) -> Date {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: millis / 1000)
+    }
+
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
+
+    private static func format(_ date: Date, fractionDigits: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let ticks = Int64((date.timeIntervalSince1970 * Double(scale)).rounded())
+        let (seconds, fraction) = floorDivide(ticks, scale)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let hour = secondOfDay / 3600
+        let minute = (secondOfDay % 3600) / 60
+        let second = secondOfDay % 60
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+            + ".\(pad(fraction, fractionDigits))Z"
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+        return (quotient, value - quotient * divisor)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: proleptic Gregorian date of a day count since 1970-01-01.
+    private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

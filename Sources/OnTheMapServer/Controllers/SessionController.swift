@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OnTheMapModels
+
+/// `POST /session` (log in) and `DELETE /session` (log out).
+struct SessionController: Sendable {
+    let accounts: AccountRepository
+    let sessions: SessionRepository
+    let hasher: PasswordHasher
+    let limiter: LoginRateLimiter
+    let facebook: FacebookTokenVerifier?
+    let sessionLifetime: Duration
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.post(use: login)
+        group.delete(use: logout)
+    }
+
+    @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await request.decodeJSONBody(LoginRequestBody.self, context: context)
+        let account: AccountRecord
+        switch (body.udacity, body.facebookMobile) {
+        case (let credentials?, nil):
+            account = try await passwordLogin(credentials, context: context)
+        case (nil, let token?):
+            account = try await facebookLogin(token, context: context)
+        case (.some, .some):
+            throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
+        case (nil, nil):
+            throw APIFailure.badRequest(
+                "The body must hold udacity {username, password} or facebook_mobile {access_token}.")
+        }
+        let session = try await sessions.create(accountKey: account.key, lifetime: sessionLifetime)
+        context.logger.info("login", metadata: ["account": "\(account.key)"])
+        var response = Response.json(
+            SessionResponse(
+                account: .init(registered: true, key: account.key),
+                session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(session.expiresAt))),
+            prefixed: true)
+        response.setCookie(
+            Cookie(name: OnTheMapHeaders.xsrfCookie, value: session.xsrfToken, expires: session.expiresAt, path: "/",
+                httpOnly: false, sameSite: .strict))
+        return response
+    }
+
+    private func passwordLogin(_ credentials: LoginRequestBody.Credentials, context: ServerRequestContext)
+        async throws -> AccountRecord
+    {
+        guard let username = credentials.username?.trimmingWhitespace(), !username.isEmpty else {
+            throw APIFailure.badRequest("The field udacity.username is required.")
+        }
+        guard let password = credentials.password, !password.isEmpty else {
+            throw APIFailure.badRequest("The field udacity.password is required.")
+        }
+        let accountName = username.lowercased()
+        if let wait = await limiter.admit(account: accountName, address: context.clientAddress) {
+            throw Self.tooManyAttempts(wait)
+        }
+        let account = try await accounts.find(email: username)
+        guard try await hasher.verify(password, hash: account?.passwordHash), let account else {
+            await limiter.recordFailure(account: accountName)
+            context.logger.notice("login refused", metadata: ["address": "\(context.clientAddress ?? "-")"])
+            throw APIFailure(.forbidden, "Account not found or invalid credentials.")
+        }
+        await limiter.recordSuccess(account: accountName)
+        return account
+    }
+
+    private func facebookLogin(_ token: LoginRequestBody.FacebookToken, context: ServerRequestContext)
+        async throws -> AccountRecord
+    {
+        guard let accessToken = token.accessToken, !accessToken.isEmpty else {
+            throw APIFailure.badRequest("The field facebook_mobile.access_token is required.")
+        }
+        guard let facebook else {
+            throw APIFailure(.forbidden, "Facebook login is not enabled on this server; log in with email and password.")
+        }
+        if let wait = await limiter.admit(account: nil, address: context.clientAddress) {
+            throw Self.tooManyAttempts(wait)
+        }
+        let identity = try await facebook.verify(accessToken: accessToken)
+        return try await accounts.findOrCreate(
+            facebookID: identity.id, firstName: identity.firstName ?? "", lastName: identity.lastName ?? "")
+    }
+
+    @Sendable func logout(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let token = request.headers[HTTPField.Name(OnTheMapHeaders.xsrfToken)!], !token.isEmpty else {
+            throw APIFailure(.forbidden, "Missing X-XSRF-TOKEN header: send the XSRF-TOKEN cookie's value in it.")
+        }
+        if let cookie = request.cookies[OnTheMapHeaders.xsrfCookie]?.value, cookie != token {
+            throw APIFailure(.forbidden, "The X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie.")
+        }
+        guard let session = try await sessions.delete(xsrfToken: token) else {
+            throw APIFailure(.forbidden, "No session has this XSRF token; it may already be logged out.")
+        }
+        context.logger.info("logout", metadata: ["account": "\(session.accountKey)"])
+        var response = Response.json(
+            LogoutResponse(session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(Date()))),
+            prefixed: true)
+        response.setCookie(Cookie(name: OnTheMapHeaders.xsrfCookie, value: "", maxAge: 0, path: "/", httpOnly: false))
+        return response
+    }
+
+    private static func tooManyAttempts(_ wait: Duration) -> APIFailure {
+        let seconds = wait.components.seconds
+        return APIFailure(
+            .tooManyRequests, "Too many login attempts. Try again in \(seconds) seconds.",
+            headers: [.retryAfter: "\(seconds)"])
+    }
+}

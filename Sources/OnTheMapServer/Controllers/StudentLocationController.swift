@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OnTheMapModels
+
+/// `GET`/`POST /StudentLocation` and `PUT /StudentLocation/{objectId}`.
+struct StudentLocationController: Sendable {
+    let locations: StudentLocationRepository
+    let sessions: SessionRepository
+    /// Accept writes without a session, as the original service did.
+    let openWrites: Bool
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.get(use: list)
+        group.post(use: create)
+        group.put(":objectId", use: update)
+    }
+
+    @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let query = try LocationListQuery(request.uri.queryParameters)
+        let results = try await locations.list(
+            limit: query.limit, skip: query.skip, order: query.order, uniqueKey: query.uniqueKey)
+        return Response.json(StudentLocationList(results: results))
+    }
+
+    @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, context: context)
+        try DraftValidator.validate(draft)
+        if let session = try await authorizedSession(request) {
+            guard draft.uniqueKey == session.accountKey else {
+                throw APIFailure(.forbidden, "uniqueKey must be your own account key (\(session.accountKey)).")
+            }
+        }
+        let location = try await locations.create(draft)
+        context.logger.info("location created", metadata: ["objectId": "\(location.objectId)"])
+        return Response.json(
+            CreatedLocation(createdAt: WireTimestamp.milliseconds(location.createdAt!), objectId: location.objectId),
+            status: .created)
+    }
+
+    @Sendable func update(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let objectId = try context.parameters.require("objectId")
+        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, context: context)
+        try DraftValidator.validate(draft)
+        let session = try await authorizedSession(request)
+        guard let existing = try await locations.find(objectId: objectId) else {
+            throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
+        }
+        if let session {
+            guard existing.uniqueKey == session.accountKey, draft.uniqueKey == session.accountKey else {
+                throw APIFailure(.forbidden, "You can only change your own location.")
+            }
+        }
+        guard let updated = try await locations.update(objectId: objectId, with: draft) else {
+            throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
+        }
+        context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
+        return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+    }
+
+    /// The caller's live session, or nil when writes are open; throws 401 when one is needed and missing.
+    private func authorizedSession(_ request: Request) async throws -> SessionRecord? {
+        if openWrites { return nil }
+        guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
+            throw APIFailure(
+                .unauthorized,
+                "Writing requires a session: log in and send its id in the \(OnTheMapHeaders.session) header.")
+        }
+        guard let session = try await sessions.find(id: id), session.expiresAt > Date() else {
+            throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
+        }
+        return session
+    }
+}
+
+/// The parameters of `GET /StudentLocation`, validated.
+struct LocationListQuery {
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+
+    var limit = defaultLimit
+    var skip = 0
+    var order: [SortTerm] = [SortTerm(column: "createdAt", descending: false)]
+    var uniqueKey: String?
+
+    init(_ parameters: Parameters) throws {
+        if let text = parameters.get("limit") {
+            guard let value = Int(text), (0...Self.maxLimit).contains(value) else {
+                throw APIFailure.badRequest("limit must be a whole number from 0 to \(Self.maxLimit).")
+            }
+            limit = value
+        }
+        if let text = parameters.get("skip") {
+            guard let value = Int(text), value >= 0, value <= Int(Int32.max) else {
+                throw APIFailure.badRequest("skip must be a whole number, 0 or more.")
+            }
+            skip = value
+        }
+        if let text = parameters.get("order"), !text.isEmpty {
+            order = try text.split(separator: ",").map { part in
+                let term = part.trimmingWhitespace()
+                let descending = term.hasPrefix("-")
+                let key = descending ? String(term.dropFirst()) : term
+                guard StudentLocationRecord.sortableColumns.contains(key) else {
+                    throw APIFailure.badRequest(
+                        "Cannot order by '\(key)'; use one of \(StudentLocationRecord.sortableColumns.sorted().joined(separator: ", ")), with - for descending.")
+                }
+                return SortTerm(column: key, descending: descending)
+            }
+        }
+        uniqueKey = parameters.get("uniqueKey")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import OnTheMapModels
+
+/// Checks a `POST`/`PUT /StudentLocation` body before anything is stored. Values are stored as sent.
+enum DraftValidator {
+    static let maxKeyLength = 64
+    static let maxNameLength = 100
+    static let maxMapStringLength = 200
+    static let maxURLLength = 2048
+
+    static func validate(_ draft: StudentLocationDraft) throws {
+        try text(draft.uniqueKey, field: "uniqueKey", maxLength: maxKeyLength)
+        try text(draft.firstName, field: "firstName", maxLength: maxNameLength)
+        try text(draft.lastName, field: "lastName", maxLength: maxNameLength, required: false)
+        try text(draft.mapString, field: "mapString", maxLength: maxMapStringLength)
+        try text(draft.mediaURL, field: "mediaURL", maxLength: maxURLLength)
+        guard isWebURL(draft.mediaURL) else {
+            throw APIFailure.badRequest("The field mediaURL must be an http:// or https:// URL.")
+        }
+        guard draft.latitude.isFinite, (-90...90).contains(draft.latitude) else {
+            throw APIFailure.badRequest("The field latitude must be between -90 and 90.")
+        }
+        guard draft.longitude.isFinite, (-180...180).contains(draft.longitude) else {
+            throw APIFailure.badRequest("The field longitude must be between -180 and 180.")
+        }
+    }
+
+    /// Whether the text is an absolute http(s) URL with a host.
+    static func isWebURL(_ text: String) -> Bool {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.contains(" "), let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    private static func text(_ value: String, field: String, maxLength: Int, required: Bool = true) throws {
+        if required, value.trimmingWhitespace().isEmpty {
+            throw APIFailure.badRequest("The field \(field) is required and must not be empty.")
+        }
+        guard value.count <= maxLength else {
+            throw APIFailure.badRequest("The field \(field) is longer than \(maxLength) characters.")
+        }
+        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIFailure.badRequest("The field \(field) contains control characters.")
+        }
+    }
+}

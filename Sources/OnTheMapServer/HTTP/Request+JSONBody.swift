@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import OnTheMapModels
+
+extension Request {
+    /// Reads and decodes a JSON body, refusing oversized bodies (413), invalid UTF-8 and malformed
+    /// JSON or wrong types (400, naming the field).
+    func decodeJSONBody<T: Decodable>(_ type: T.Type, context: ServerRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(context.maxUploadSize) bytes.")
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(context.maxUploadSize) bytes.")
+        }
+        let bytes = buffer.readableBytesView
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw APIFailure.badRequest("The request body is not valid UTF-8.")
+        }
+        do {
+            return try WireCoding.decoder().decode(T.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw APIFailure.badRequest(Self.explain(error))
+        }
+    }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
+            (context.codingPath + (last.map { [$0] } ?? [])).map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "The field \(path(context, key)) is required."
+        case .typeMismatch(let type, let context):
+            return context.codingPath.isEmpty
+                ? "The request body must be a JSON object."
+                : "The field \(path(context)) must be \(describe(type))."
+        case .valueNotFound(let type, let context):
+            return "The field \(path(context)) must be \(describe(type)), not null."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "The request body is not valid JSON." : "The field \(path(context)) is invalid."
+        @unknown default:
+            return "The request body is not valid."
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "an object"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind; loopback unless the map is meant to be public.
+    public var host: String
+    /// TCP port; 0 picks a free one (tests read the chosen port from the "listening on" line).
+    public var port: Int
+    /// Accept `POST`/`PUT /StudentLocation` without a session, as the original service did.
+    public var openWrites: Bool
+    /// How long a session lasts after login.
+    public var sessionLifetime: Duration
+    /// A Graph API `/me`-compatible endpoint that verifies Facebook tokens; nil disables Facebook login.
+    public var facebookVerifyURL: String?
+    /// Login attempt limits.
+    public var loginLimits: LoginRateLimits
+    /// bcrypt work factor for new password hashes.
+    public var bcryptCost: UInt8
+    /// Largest request body accepted.
+    public var maxBodyBytes: Int
+
+    /// Creates a configuration; the defaults are those of `onthemap-server serve`.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        openWrites: Bool = false,
+        sessionLifetime: Duration = .seconds(14 * 24 * 3600),
+        facebookVerifyURL: String? = nil,
+        loginLimits: LoginRateLimits = LoginRateLimits(),
+        bcryptCost: UInt8 = PasswordHasher.defaultCost,
+        maxBodyBytes: Int = 64 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.openWrites = openWrites
+        self.sessionLifetime = sessionLifetime
+        self.facebookVerifyURL = facebookVerifyURL
+        self.loginLimits = loginLimits
+        self.bcryptCost = bcryptCost
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.
+    public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String
+    {
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            dataHome = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return dataHome + "/onthemap-server/onthemap.sqlite"
+    }
+}

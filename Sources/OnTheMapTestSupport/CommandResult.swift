@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+
+/// What a finished process printed and how it exited.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs an executable to completion, feeding `stdin`, and captures its output.
+public func runCommand(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    // Drain stderr on another thread while this one drains stdout, so neither pipe can fill and block.
+    let errorBox = DataBox()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errorBox.data = errors.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: outputData, as: UTF8.self),
+        stderr: String(decoding: errorBox.data, as: UTF8.self))
+}
+
+/// Bytes handed from a reader thread; the `DispatchGroup` wait orders the write before the read.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A temp directory, a SQLite file and a running `onthemap-server` on it: the upstream of a test.
+public final class ServerFixture: @unchecked Sendable {
+    public let directory: TemporaryDirectory
+    public let databasePath: String
+    public private(set) var server: ServerProcess
+    private let serverArguments: [String]
+
+    /// Starts a server on a new database; `arguments` go to `serve` (e.g. `--open-writes`).
+    public init(arguments: [String] = []) throws {
+        directory = try TemporaryDirectory(prefix: "onthemap-server")
+        databasePath = directory.file("onthemap.sqlite")
+        serverArguments = arguments
+        server = try ServerProcess.start(databasePath: databasePath, arguments: arguments)
+    }
+
+    /// Base URL of the running server's API.
+    public var baseURL: String { server.baseURL }
+
+    /// Adds a password account through `onthemap-server user add` and returns its key.
+    @discardableResult
+    public func addUser(email: String, password: String, first: String = "Grace", last: String = "Hopper") throws
+        -> String
+    {
+        let result = try runCommand(
+            BuiltProducts.path("onthemap-server"),
+            ["user", "add", "--db", databasePath, "--email", email, "--first", first, "--last", last,
+             "--password-stdin", "--bcrypt-cost", "4"],
+            stdin: password + "\n")
+        guard result.status == 0, let key = result.stdout.firstMatch(of: /account key (\d+)/)?.1 else {
+            throw ServerProcessError(message: "user add failed (\(result.status)): \(result.stderr)")
+        }
+        return String(key)
+    }
+
+    /// Stops the server (the database stays), e.g. to test an unreachable upstream.
+    @discardableResult
+    public func stopServer() -> Int32 {
+        server.stop()
+    }
+
+    /// Starts the server again on the same database and port.
+    public func restartServer() throws {
+        server = try ServerProcess.start(databasePath: databasePath, port: server.port, arguments: serverArguments)
+    }
+
+    /// Stops the server and deletes the directory.
+    public func tearDown() {
+        server.stop()
+        directory.remove()
+    }
+
+    deinit {
+        tearDown()
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A real `onthemap-server serve` process on a free loopback port.
+public final class ServerProcess: @unchecked Sendable {
+    /// Base URL of the API, e.g. `http://127.0.0.1:41234/v1`.
+    public let baseURL: String
+    /// The SQLite file it serves.
+    public let databasePath: String
+    private let process: Process
+    private let output: OutputCollector
+
+    private init(baseURL: String, databasePath: String, process: Process, output: OutputCollector) {
+        self.baseURL = baseURL
+        self.databasePath = databasePath
+        self.process = process
+        self.output = output
+    }
+
+    /// Starts the server on `databasePath` and returns once it prints its URL.
+    public static func start(
+        databasePath: String, port: Int = 0, arguments: [String] = [], timeout: TimeInterval = 30
+    ) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemap-server"))
+        process.arguments =
+            ["serve", "--db", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
+        let output = OutputCollector()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        output.collect(from: stdout.fileHandleForReading)
+        output.collect(from: stderr.fileHandleForReading)
+        try process.run()
+
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let url = output.text.firstMatch(of: /listening on (\S+)/)?.1 {
+                return ServerProcess(
+                    baseURL: String(url), databasePath: databasePath, process: process, output: output)
+            }
+            if !process.isRunning { break }
+            usleep(10_000)
+        }
+        process.terminate()
+        throw ServerProcessError(message: "onthemap-server did not start:\n\(output.text)")
+    }
+
+    /// Everything the server printed so far (stdout and stderr).
+    public var log: String { output.text }
+
+    /// The port it listens on.
+    public var port: Int {
+        Int(baseURL.firstMatch(of: /:(\d+)\//)?.1 ?? "0") ?? 0
+    }
+
+    /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
+    @discardableResult
+    public func stop(timeout: TimeInterval = 10) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// Why a test process could not be started.
+public struct ServerProcessError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Accumulates what a process writes to its pipes, read on background threads.
+final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func collect(from handle: FileHandle) {
+        handle.readabilityHandler = { [weak self] handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                return
+            }
+            self?.lock.withLock { self?.data.append(chunk) }
+        }
+    }
+
+    var text: String {
+        lock.withLock { String(decoding: data, as: UTF8.self) }
+    }
+}

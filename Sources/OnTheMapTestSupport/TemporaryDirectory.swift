@@ -1,0 +1,26 @@
+import Foundation
+
+/// A fresh directory under the system temp dir, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
+    /// Absolute path of the directory.
+    public let path: String
+
+    /// Creates the directory; `prefix` helps tell tests apart when one leaks.
+    public init(prefix: String = "onthemap-test") throws {
+        var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        path = String(cString: created)
+    }
+
+    /// A path inside the directory.
+    public func file(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// Deletes the directory and everything in it.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
