@@ -48,6 +48,8 @@ let package = Package(
                 "OnTheMapTestSupport",
                 "onthemap-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
 
@@ -78,6 +80,8 @@ let package = Package(
                 "OnTheMapServer",
                 "OnTheMapTestSupport",
                 "onthemap-server",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Golden")]

@@ -39,9 +39,11 @@ struct SessionController: Sendable {
                 account: .init(registered: true, key: account.key),
                 session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(session.expiresAt))),
             prefixed: true)
-        response.setCookie(
-            Cookie(name: OnTheMapHeaders.xsrfCookie, value: session.xsrfToken, expires: session.expiresAt, path: "/",
-                httpOnly: false, sameSite: .strict))
+        // Written by hand: Hummingbird's `Cookie` keeps attributes in a dictionary, so their order
+        // would change between runs, and the wire is meant to be byte-stable.
+        let maxAge = sessionLifetime.components.seconds
+        response.headers.append(
+            HTTPField(name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=\(session.xsrfToken); Max-Age=\(maxAge); Path=/; SameSite=Strict"))
         return response
     }
 
@@ -99,7 +101,8 @@ struct SessionController: Sendable {
         var response = Response.json(
             LogoutResponse(session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(Date()))),
             prefixed: true)
-        response.setCookie(Cookie(name: OnTheMapHeaders.xsrfCookie, value: "", maxAge: 0, path: "/", httpOnly: false))
+        response.headers.append(
+            HTTPField(name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=; Max-Age=0; Path=/; SameSite=Strict"))
         return response
     }
 

@@ -66,7 +66,8 @@ public enum DemoSeed {
     }
 
     private static func link(first: String, last: String, style: UInt64) -> String {
-        let handle = (first + last).lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        let handle = (first + last).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+            .lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         switch style {
         case 0: return "https://github.com/\(handle)"
         case 1: return "https://www.linkedin.com/in/\(handle)"

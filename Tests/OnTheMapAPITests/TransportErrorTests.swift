@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOHTTP1
+@testable import OnTheMapAPI
+import OnTheMapModels
+import Testing
+
+/// Fakes for what the real server never does: fail, answer garbage, or hang.
+private func brokenUpstream() -> some ApplicationProtocol {
+    let router = Router()
+    router.get("v1/StudentLocation") { request, _ -> Response in
+        switch request.uri.queryParameters.get("uniqueKey") {
+        case "500":
+            Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: #"{"status":500,"error":"database on fire"}"#)))
+        case "502":
+            Response(status: .badGateway, body: .init(byteBuffer: ByteBuffer(string: "<html>Bad Gateway</html>")))
+        case "html":
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>captive portal</html>")))
+        case "shape":
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"results":{"not":"an array"}}"#)))
+        case "huge":
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 3 * 1024 * 1024)))
+        case "redirect":
+            Response(status: .temporaryRedirect, headers: [.location: "http://127.0.0.1:1/"])
+        default:
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"results":[]}"#)))
+        }
+    }
+    router.get("v1/slow") { _, _ -> Response in
+        try await Task.sleep(for: .seconds(5))
+        return Response(status: .ok)
+    }
+    return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+}
+
+@Suite("Errors without a well-behaved server")
+struct TransportErrorTests {
+    private func client(port: Int, maxResponseBytes: Int = 1024 * 1024) -> OnTheMapAPIClient {
+        OnTheMapAPIClient(configuration: APIConfiguration(
+            baseURL: "http://127.0.0.1:\(port)/v1", connectTimeout: .seconds(2), readTimeout: .milliseconds(500),
+            requestTimeout: .seconds(3), maxResponseBytes: maxResponseBytes))
+    }
+
+    @Test func serverErrorsAreUpstreamErrors() async throws {
+        try await brokenUpstream().test(.live) { upstream in
+            let client = client(port: try #require(upstream.port))
+            for key in ["500", "502"] {
+                let error = await apiError { _ = try await client.studentLocations(StudentLocationQuery(uniqueKey: key)) }
+                #expect(error?.kind == .upstreamError)
+                #expect(error?.status == Int(key))
+                #expect(error?.isRetryable == true)
+            }
+            let withMessage = await apiError { _ = try await client.studentLocations(StudentLocationQuery(uniqueKey: "500")) }
+            #expect(withMessage?.message.contains("database on fire") == true)
+            try await client.shutdown()
+        }
+    }
+
+    @Test(arguments: ["html", "shape", "huge", "redirect"])
+    func garbageIsAMalformedResponse(key: String) async throws {
+        try await brokenUpstream().test(.live) { upstream in
+            let client = client(port: try #require(upstream.port))
+            let error = await apiError { _ = try await client.studentLocations(StudentLocationQuery(uniqueKey: key)) }
+            #expect(error?.kind == .malformedResponse)
+            #expect(error?.isRetryable == false)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func refusedConnectionIsUnreachable() async throws {
+        // Bind a port and close it again, so nothing listens there.
+        let port = try freePort()
+        let client = client(port: port)
+        let started = ContinuousClock.now
+        let error = await apiError { _ = try await client.studentLocations() }
+        #expect(error?.kind == .unreachable)
+        #expect(error?.message.contains("refused") == true, "\(error?.message ?? "")")
+        #expect(error?.isRetryable == true)
+        #expect(ContinuousClock.now - started < .seconds(3))
+        try await client.shutdown()
+    }
+
+    @Test func silentServerTimesOut() async throws {
+        try await brokenUpstream().test(.live) { upstream in
+            let client = client(port: try #require(upstream.port))
+            let started = ContinuousClock.now
+            let error = await apiError { _ = try await client.user(key: "x") }  // /v1/users is not routed: answered at once
+            #expect(error?.kind == .notFound)
+            let slow = await apiError {
+                _ = try await client.send(.GET, "/slow", purpose: .read)
+            }
+            #expect(slow?.kind == .unreachable)
+            #expect(slow?.message.contains("did not answer in time") == true, "\(slow?.message ?? "")")
+            #expect(ContinuousClock.now - started < .seconds(4))
+            try await client.shutdown()
+        }
+    }
+
+    @Test func unresolvableHostIsUnreachable() async throws {
+        let client = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: "http://onthemap.invalid/v1", connectTimeout: .seconds(3)))
+        let error = await apiError { _ = try await client.studentLocations() }
+        #expect(error?.kind == .unreachable)
+        try await client.shutdown()
+    }
+}
+
+/// A loopback port that nothing listens on (bound, then closed).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
