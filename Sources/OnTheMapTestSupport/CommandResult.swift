@@ -9,10 +9,14 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs an executable to completion, feeding `stdin`, and captures its output.
-public func runCommand(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+/// `environment` entries are added to (or replace) the test process's own.
+public func runCommand(
+    _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let input = Pipe()
     let output = Pipe()
     let errors = Pipe()
