@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "onthemap-server", targets: ["onthemap-server"]),
+        .executable(name: "onthemapd", targets: ["onthemapd"]),
         .library(name: "OnTheMapModels", targets: ["OnTheMapModels"]),
         .library(name: "OnTheMapAPI", targets: ["OnTheMapAPI"]),
     ],
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -87,6 +89,71 @@ let package = Package(
             resources: [.copy("Golden")]
         ),
 
+        // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.
+        .target(
+            name: "OnTheMapRPC",
+            dependencies: [
+                "OnTheMapModels"
+            ]
+        ),
+
+        // MARK: systemd: sd_notify, socket activation, peer credentials.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "OnTheMapSystemd",
+            dependencies: [
+                "CSystemd"
+            ]
+        ),
+
+        // MARK: The daemon.
+        .target(
+            name: "OnTheMapDaemon",
+            dependencies: [
+                "CSystemd",
+                "OnTheMapAPI",
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                "OnTheMapSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemapd",
+            dependencies: [
+                "OnTheMapDaemon",
+                "OnTheMapRPC",
+                "OnTheMapSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapDaemonTests",
+            dependencies: [
+                "OnTheMapClient",
+                "OnTheMapDaemon",
+                "OnTheMapRPC",
+                "OnTheMapTestSupport",
+                "onthemap-server",
+                "onthemapd",
+            ]
+        ),
+
+        // MARK: The client library (no NIO): Unix-socket JSON-RPC, for the CLI and the tests.
+        .target(
+            name: "OnTheMapClient",
+            dependencies: [
+                "OnTheMapModels",
+                "OnTheMapRPC",
+            ]
+        ),
+
         // MARK: Helpers for tests: real processes on temp files and free ports.
         .target(
             name: "OnTheMapTestSupport",
@@ -97,7 +164,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -55,7 +55,7 @@ public indirect enum WireJSON: Sendable, Hashable {
     }
 
     /// Numbers as `JSONEncoder` writes them: shortest round-trip digits, integral values without `.0`.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             return String(Int64(value))

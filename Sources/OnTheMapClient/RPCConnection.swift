@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OnTheMapModels
+import OnTheMapRPC
+
+/// A blocking JSON-RPC connection to the daemon over its Unix socket: plain sockets, no event loop,
+/// so the command-line client starts fast.
+///
+/// Not thread-safe: one caller at a time (the CLI and a test each own theirs).
+public final class RPCConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+
+    /// Connects; `timeout` bounds each read (nil waits forever, as `watch` does).
+    public init(path: String, timeout: Duration? = .seconds(30)) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.cannotConnect(path, errno: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw ClientError(kind: .cannotConnect, message: "the socket path is too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw ClientError.cannotConnect(path, errno: code)
+        }
+        if let timeout {
+            var value = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Sends one line (a newline is added).
+    public func send(line: String) throws {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ClientError(kind: .closed, message: "the connection to onthemapd was closed")
+            }
+            offset += written
+        }
+    }
+
+    /// The next line from the daemon, without its newline; nil when the daemon closed the connection.
+    public func readLine() throws -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return nil }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw ClientError(kind: .timeout, message: "onthemapd did not answer in time")
+                }
+                throw ClientError(kind: .closed, message: "the connection to onthemapd failed: \(String(cString: strerror(errno)))")
+            }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// The next message (response or notification), parsed.
+    public func readMessage() throws -> WireJSON? {
+        guard let line = try readLine() else { return nil }
+        do {
+            return try JSONDecoder().decode(WireJSON.self, from: Data(line.utf8))
+        } catch {
+            throw ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
+        }
+    }
+
+    /// Calls a method and waits for its response, skipping notifications that arrive meanwhile.
+    public func call(_ method: String, params: WireJSON? = nil) throws -> Result<WireJSON, RPCError> {
+        let id = nextID
+        nextID += 1
+        try send(line: RPCRequest(id: .integer(id), method: method, params: params).serialized)
+        while true {
+            guard let message = try readMessage() else {
+                throw ClientError(kind: .closed, message: "onthemapd closed the connection before answering")
+            }
+            guard message["id"] != nil else { continue }  // a notification
+            guard let response = RPCResponse(parsing: message), response.id == .integer(id) else {
+                throw ClientError(kind: .malformed, message: "onthemapd answered a different request")
+            }
+            return response.outcome
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapSystemd
+
+extension Daemon {
+    /// The daemon's version, as `status` reports it.
+    public static let version = "0.1.0"
+
+    /// The `status` result.
+    func statusJSON() async -> WireJSON {
+        let account = await sessions.current() != nil ? await sessions.account : nil
+        let uptime = ContinuousClock.now - startedAt
+        return .object([
+            ("version", .string(Self.version)),
+            ("apiURL", .string(configuration.apiURL)),
+            ("loggedIn", .bool(account != nil)),
+            ("account", account.map(\.wireJSON) ?? .null),
+            ("students", .object([
+                ("count", .integer(await cache.count)),
+                ("refreshedAt", (await cache.refreshedAt).map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
+                ("stale", .bool(await cache.isStale())),
+                ("lastError", (await cache.lastError).map { .string($0) } ?? .null),
+            ])),
+            ("busy", .array(await busy.activities.map { .string($0) })),
+            ("uptime", .number(((Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18) * 1000).rounded() / 1000)),
+        ])
+    }
+
+    /// A short line for `systemctl --user status`.
+    func statusLine(retryIn: Duration? = nil) async -> String {
+        guard await sessions.current() != nil, let account = await sessions.account else { return "logged out" }
+        if let error = await cache.lastError {
+            let retry = retryIn.map { ", retrying in \($0.components.seconds) s" } ?? ""
+            return "logged in as \(account.shortName); upstream failing (\(error.prefix(80)))\(retry)"
+        }
+        let count = await cache.count
+        guard let refreshedAt = await cache.refreshedAt else { return "logged in as \(account.shortName); no students yet" }
+        return "logged in as \(account.shortName); \(count) students, refreshed \(Self.ago(refreshedAt))"
+    }
+
+    /// Tells systemd and subscribers the status.
+    func publishStatus() async {
+        notifier.status(await statusLine())
+        await events.publish(.status, await statusJSON())
+    }
+
+    static func ago(_ date: Date, now: Date = Date()) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3600) h ago"
+        default: return "\(seconds / 86_400) d ago"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import OnTheMapAPI
+import OnTheMapSystemd
+
+/// The daemon's state and the operations RPC methods call. Each piece of mutable state lives in
+/// its own actor; this class only holds references.
+public final class Daemon: Sendable {
+    public let configuration: DaemonConfiguration
+    let api: OnTheMapAPIClient
+    let sessions: SessionStore
+    let cache: StudentCache
+    let events = EventBus()
+    let busy = BusyTracker()
+    let pinWriter = PinWriter()
+    let geocoder: any Geocoding
+    let notifier: SystemdNotifier
+    let logger: Logger
+    let startedAt = ContinuousClock.now
+    /// Settings SIGHUP may change.
+    let live: LiveSettings
+
+    /// Creates the daemon; `load()` reads persisted state.
+    public init(
+        configuration: DaemonConfiguration, geocoder: any Geocoding = StarterGazetteer(),
+        notifier: SystemdNotifier = SystemdNotifier(), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
+        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger)
+        let interval = TimeInterval(configuration.refreshInterval.components.seconds)
+        self.cache = StudentCache(path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger)
+        self.geocoder = geocoder
+        self.notifier = notifier
+        self.logger = logger
+        self.live = LiveSettings(configuration)
+    }
+
+    /// Loads the persisted session and student list, so clients get data at once after a restart.
+    public func load() async {
+        await sessions.load()
+        if await sessions.current() != nil {
+            await cache.load()
+        } else {
+            await cache.clear()
+        }
+    }
+
+    /// Closes the HTTP client.
+    public func shutdown() async {
+        try? await api.shutdown()
+    }
+
+    /// Throws -32001 unless logged in; returns the live session and account.
+    func requireLogin() async throws -> (APISession, AccountInfo) {
+        guard let session = await sessions.current(), let account = await sessions.account else {
+            throw RPCErrorBox.notLoggedIn
+        }
+        return (session, account)
+    }
+}
+
+/// Settings that a reload (SIGHUP) may change; actor-isolated.
+actor LiveSettings {
+    private(set) var refreshInterval: Duration
+    private(set) var idleTimeout: Duration
+    private(set) var cacheSize: Int
+
+    init(_ configuration: DaemonConfiguration) {
+        refreshInterval = configuration.refreshInterval
+        idleTimeout = configuration.idleTimeout
+        cacheSize = configuration.cacheSize
+    }
+
+    func update(_ configuration: DaemonConfiguration) {
+        refreshInterval = configuration.refreshInterval
+        idleTimeout = configuration.idleTimeout
+        cacheSize = configuration.cacheSize
+    }
+}
+
+/// Serializes pin writes so one user never ends up with two pins, whatever the clients do.
+actor PinWriter {
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await body()
+    }
+}

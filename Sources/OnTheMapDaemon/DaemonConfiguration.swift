@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import OnTheMapAPI
+
+/// Everything `onthemapd` can be told. Flags win over the environment, which wins over the file,
+/// which wins over the defaults.
+public struct DaemonConfiguration: Sendable, Hashable {
+    public var socketPath: String
+    public var apiURL: String
+    /// How many of the newest locations to cache (pages through the API for more than one page).
+    public var cacheSize: Int
+    /// Time between refreshes (jittered by ±10%).
+    public var refreshInterval: Duration
+    /// Close connections idle this long, unless subscribed; zero never closes them.
+    public var idleTimeout: Duration
+    public var logLevel: Logger.Level
+    public var paths: StatePaths
+
+    /// Creates a configuration.
+    public init(
+        socketPath: String, apiURL: String = APIConfiguration.udacityBaseURL, cacheSize: Int = 100,
+        refreshInterval: Duration = .seconds(300), idleTimeout: Duration = .seconds(300), logLevel: Logger.Level = .info,
+        paths: StatePaths
+    ) {
+        self.socketPath = socketPath
+        self.apiURL = apiURL
+        self.cacheSize = cacheSize
+        self.refreshInterval = refreshInterval
+        self.idleTimeout = idleTimeout
+        self.logLevel = logLevel
+        self.paths = paths
+    }
+
+    /// The settings each source can give, by their file names (`api-url = …`).
+    public static let keys = ["socket", "api-url", "cache-size", "refresh-interval", "idle-timeout", "log-level"]
+
+    /// Merges the sources; throws a message naming the bad setting and where it came from.
+    public static func resolve(
+        flags: [String: String], environment: [String: String], fileText: String?, paths: StatePaths,
+        defaultSocketPath: String
+    ) throws -> DaemonConfiguration {
+        let file = try fileText.map(parseFile) ?? [:]
+        func value(_ key: String) -> (String, String)? {
+            if let flag = flags[key] { return (flag, "--\(key)") }
+            let variable = "ONTHEMAP_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            if let env = environment[variable], !env.isEmpty { return (env, variable) }
+            if let fromFile = file[key] { return (fromFile, "\(paths.configFile): \(key)") }
+            return nil
+        }
+        func seconds(_ key: String, default fallback: Int, minimum: Int) throws -> Duration {
+            guard let (text, source) = value(key) else { return .seconds(fallback) }
+            guard let number = Int(text), number >= minimum else {
+                throw ConfigurationError("\(source) must be a whole number of seconds, at least \(minimum) (got \(text)).")
+            }
+            return .seconds(number)
+        }
+        var configuration = DaemonConfiguration(socketPath: defaultSocketPath, paths: paths)
+        if let (socket, _) = value("socket") { configuration.socketPath = socket }
+        if let (url, source) = value("api-url") {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw ConfigurationError("\(source) must be an http:// or https:// URL (got \(url)).")
+            }
+            configuration.apiURL = url
+        }
+        if let (text, source) = value("cache-size") {
+            guard let size = Int(text), (1...100_000).contains(size) else {
+                throw ConfigurationError("\(source) must be a number from 1 to 100000 (got \(text)).")
+            }
+            configuration.cacheSize = size
+        }
+        configuration.refreshInterval = try seconds("refresh-interval", default: 300, minimum: 1)
+        configuration.idleTimeout = try seconds("idle-timeout", default: 300, minimum: 0)
+        if let (text, source) = value("log-level") {
+            guard let level = Logger.Level(rawValue: text) else {
+                throw ConfigurationError("\(source) must be one of trace, debug, info, notice, warning, error, critical.")
+            }
+            configuration.logLevel = level
+        }
+        return configuration
+    }
+
+    /// `key = value` lines; `#` starts a comment.
+    static func parseFile(_ text: String) throws -> [String: String] {
+        var settings: [String: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1)
+            let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            guard parts.count == 2, keys.contains(key) else {
+                throw ConfigurationError("configuration file line \(number + 1): expected `key = value` with a key among \(keys.joined(separator: ", ")).")
+            }
+            settings[key] = parts[1].trimmingCharacters(in: .whitespaces)
+        }
+        return settings
+    }
+}
+
+/// A configuration problem, said so a person can fix it.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

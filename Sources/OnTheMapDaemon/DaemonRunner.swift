@@ -1,0 +1,32 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import OnTheMapSystemd
+
+/// Starts the daemon's services in order and stops them in reverse on SIGTERM or SIGINT.
+public enum DaemonRunner {
+    public static func run(
+        configuration: DaemonConfiguration, activatedSocket: Int32?, logger: Logger,
+        reload: @escaping @Sendable () throws -> DaemonConfiguration
+    ) async throws {
+        let daemon = Daemon(configuration: configuration, logger: logger)
+        await daemon.load()
+        let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
+            // READY only now: the socket accepts and the persisted state is loaded.
+            daemon.notifier.ready(status: await daemon.statusLine())
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: listener),
+                    .init(service: CacheRefresher(daemon: daemon, logger: logger)),
+                    .init(service: WatchdogService(daemon: daemon), successTerminationBehavior: .ignore),
+                    .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            ))
+        try await group.run()
+        await daemon.shutdown()
+    }
+}

@@ -1,0 +1,54 @@
+import Logging
+import OnTheMapModels
+import OnTheMapRPC
+
+/// Turns one line from a client into the line to send back (nil: nothing to send), following
+/// JSON-RPC 2.0: notifications get no reply, batches get an array, errors get `"id": null` when the
+/// id could not be read.
+struct RPCDispatcher: Sendable {
+    let daemon: Daemon
+    let logger: Logger
+
+    func respond(to line: some Collection<UInt8>, connection: any ConnectionControl) async -> String? {
+        switch RPCIncoming.parse(line) {
+        case .failure(let error):
+            return RPCResponse(id: .null, outcome: .failure(error)).serialized
+        case .single(let request):
+            return await answer(request, connection: connection)
+        case .batch(let requests):
+            var replies: [String] = []
+            for request in requests {
+                if let reply = await answer(request, connection: connection) { replies.append(reply) }
+            }
+            return replies.isEmpty ? nil : "[" + replies.joined(separator: ",") + "]"
+        }
+    }
+
+    private func answer(_ parsed: Result<RPCRequest, RPCError>, connection: any ConnectionControl) async -> String? {
+        let request: RPCRequest
+        switch parsed {
+        case .failure(let error): return RPCResponse(id: .null, outcome: .failure(error)).serialized
+        case .success(let valid): request = valid
+        }
+        let result: Result<RPCResult, RPCError>
+        if let method = MethodRegistry.byName[request.method] {
+            do {
+                result = .success(try await method.handle(request.params, daemon: daemon, connection: connection))
+            } catch {
+                let rpcError = RPCError.from(error)
+                if rpcError.code == RPCError.internalErrorCode {
+                    logger.error("method failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
+                }
+                result = .failure(rpcError)
+            }
+        } else {
+            result = .failure(.methodNotFound(request.method))
+        }
+        guard let id = request.id else { return nil }
+        switch result {
+        case .success(.value(let value)): return RPCResponse(id: id, outcome: .success(value)).serialized
+        case .success(.serialized(let json)): return RPCResponse.serialized(id: id, resultJSON: json)
+        case .failure(let error): return RPCResponse(id: id, outcome: .failure(error)).serialized
+        }
+    }
+}

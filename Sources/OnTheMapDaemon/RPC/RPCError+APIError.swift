@@ -1,0 +1,29 @@
+import OnTheMapAPI
+import OnTheMapModels
+import OnTheMapRPC
+
+extension RPCError {
+    /// The one place API failures become JSON-RPC errors.
+    init(_ error: APIError) {
+        let code: Int
+        switch error.kind {
+        case .invalidCredentials: code = RPCError.invalidCredentialsCode
+        case .unreachable: code = RPCError.upstreamUnreachableCode
+        case .unauthorized: code = RPCError.sessionExpiredCode
+        default: code = RPCError.upstreamErrorCode
+        }
+        var extra: [(String, OnTheMapModels.WireJSON)] = []
+        if let status = error.status { extra.append(("httpStatus", .integer(status))) }
+        self = .application(code, error.message, retryable: error.isRetryable, extra: extra)
+    }
+
+    /// Any error, as a handler's caller sees it: RPC and API errors keep their meaning; anything
+    /// else is an internal error whose detail stays in the log.
+    static func from(_ error: any Error) -> RPCError {
+        switch error {
+        case let error as RPCError: error
+        case let error as APIError: RPCError(error)
+        default: .internalError("the daemon failed to answer; its log has details")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import NIOCore
+import OnTheMapModels
+import OnTheMapRPC
+import NIOConcurrencyHelpers
+
+/// One client connection's subscription state. Actor-isolated.
+actor Connection: ConnectionControl {
+    private let id = UUID()
+    private let events: EventBus
+    private let sink: EventBus.Sink
+    private let idleCloser: IdleCloser
+
+    init(events: EventBus, sink: EventBus.Sink, idleCloser: IdleCloser) {
+        self.events = events
+        self.sink = sink
+        self.idleCloser = idleCloser
+    }
+
+    func subscribe(_ selected: Set<DaemonEvent>) async {
+        idleCloser.subscribed.withLockedValue { $0 = true }
+        await events.subscribe(id, events: selected, sink: sink)
+    }
+
+    func unsubscribe() async {
+        idleCloser.subscribed.withLockedValue { $0 = false }
+        await events.unsubscribe(id)
+    }
+
+    func close() async {
+        await events.unsubscribe(id)
+        sink.finish()
+    }
+}
+
+/// Serves one connection: requests answered in order (pipelining is fine), notifications interleaved.
+/// Never throws out to the listener: one bad client cannot take the daemon down.
+struct ConnectionHandler: Sendable {
+    static let maxLineBytes = 1024 * 1024
+
+    let dispatcher: RPCDispatcher
+    let daemon: Daemon
+    let logger: Logger
+
+    private func serve(
+        _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        _ connection: Connection
+    ) async throws {
+        for try await frame in inbound {
+            switch frame {
+            case .tooLong:
+                let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
+                try await outbound.write(ByteBuffer(string: RPCResponse(id: .null, outcome: .failure(error)).serialized + "\n"))
+                return
+            case .line(let line):
+                if line.readableBytes == 0 { continue }
+                if let reply = await dispatcher.respond(to: line.readableBytesView, connection: connection) {
+                    try await outbound.write(ByteBuffer(string: reply + "\n"))
+                }
+            }
+        }
+    }
+
+    func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser) async {
+        let (notifications, sink) = AsyncStream<RPCNotification>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let connection = Connection(events: daemon.events, sink: sink, idleCloser: idleCloser)
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        // Ends when the connection closes its sink below.
+                        for await notification in notifications {
+                            try await outbound.write(ByteBuffer(string: notification.serialized + "\n"))
+                        }
+                    }
+                    do {
+                        try await serve(inbound, outbound, connection)
+                    } catch {
+                        logger.debug("connection ended", metadata: ["error": "\(error)"])
+                    }
+                    await connection.close()
+                    try await group.waitForAll()
+                }
+            }
+        } catch {
+            logger.debug("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+}

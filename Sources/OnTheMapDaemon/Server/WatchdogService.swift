@@ -1,0 +1,24 @@
+import ServiceLifecycle
+import OnTheMapSystemd
+
+/// Pings the systemd watchdog at half its interval, and only after the daemon's state actors have
+/// answered: a wedged daemon stops pinging and gets restarted.
+struct WatchdogService: Service {
+    let daemon: Daemon
+
+    func run() async throws {
+        guard let interval = daemon.notifier.watchdogInterval() else {
+            try? await gracefulShutdown()
+            return
+        }
+        while !Task.isCancelled {
+            _ = await daemon.statusJSON()
+            daemon.notifier.watchdog()
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import OnTheMapModels
+
+/// One JSON-RPC 2.0 request; a notification when `id` is absent.
+public struct RPCRequest: Sendable {
+    public var id: RPCID?
+    public var method: String
+    /// Named params (an object), or nil when none were given.
+    public var params: WireJSON?
+
+    /// Creates a request.
+    public init(id: RPCID?, method: String, params: WireJSON? = nil) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+
+    /// Whether no reply is expected.
+    public var isNotification: Bool { id == nil }
+
+    /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}` on one line, without the newline.
+    public var serialized: String {
+        var members: [(String, WireJSON)] = [("jsonrpc", .string("2.0"))]
+        if let id { members.append(("id", id.wireJSON)) }
+        members.append(("method", .string(method)))
+        if let params { members.append(("params", params)) }
+        return WireJSON.object(members).serialized
+    }
+}
+
+/// A response: the request's id with a result or an error.
+public struct RPCResponse: Sendable {
+    public var id: RPCID
+    public var outcome: Result<WireJSON, RPCError>
+
+    /// Creates a response.
+    public init(id: RPCID, outcome: Result<WireJSON, RPCError>) {
+        self.id = id
+        self.outcome = outcome
+    }
+
+    /// The response as one line of JSON, without the newline.
+    public var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    /// Appends the response's JSON.
+    public func write(to output: inout String) {
+        switch outcome {
+        case .success(let result):
+            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("result", result)]).write(to: &output)
+        case .failure(let error):
+            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("error", error.wireJSON)]).write(to: &output)
+        }
+    }
+
+    /// A response with a result already serialized (e.g. the cached `students` answer), spliced in as is.
+    public static func serialized(id: RPCID, resultJSON: String) -> String {
+        var output = #"{"jsonrpc":"2.0","id":"#
+        id.wireJSON.write(to: &output)
+        output += #","result":"#
+        output += resultJSON
+        output += "}"
+        return output
+    }
+
+    /// Parses a response line, as a client reads it.
+    public init?(parsing value: WireJSON) {
+        guard value["jsonrpc"]?.stringValue == "2.0", let idValue = value["id"], let id = RPCID(idValue) else {
+            return nil
+        }
+        if let error = value["error"], let rpcError = RPCError(wireJSON: error) {
+            self.init(id: id, outcome: .failure(rpcError))
+        } else if let result = value["result"] {
+            self.init(id: id, outcome: .success(result))
+        } else {
+            return nil
+        }
+    }
+}
+
+/// A notification from the daemon to a subscribed connection.
+public struct RPCNotification: Sendable {
+    public var method: String
+    public var params: WireJSON
+
+    /// Creates a notification.
+    public init(method: String, params: WireJSON) {
+        self.method = method
+        self.params = params
+    }
+
+    public var serialized: String {
+        WireJSON.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]).serialized
+    }
+}

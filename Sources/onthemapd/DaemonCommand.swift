@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OnTheMapDaemon
+import OnTheMapRPC
+
+/// `onthemapd`: the per-user OnTheMap daemon.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onthemapd",
+        abstract: "The OnTheMap daemon: holds the session and a cache of student locations, and answers JSON-RPC 2.0 on a Unix socket.",
+        discussion: """
+            Settings come from flags, then the environment (ONTHEMAP_SOCKET, ONTHEMAP_API_URL, ONTHEMAP_CACHE_SIZE, \
+            ONTHEMAP_REFRESH_INTERVAL, ONTHEMAP_IDLE_TIMEOUT, ONTHEMAP_LOG_LEVEL), then \
+            $XDG_CONFIG_HOME/onthemap/onthemapd.conf (`key = value` lines), then defaults. \
+            SIGHUP re-reads them; SIGTERM stops after answering requests in flight.
+            """
+    )
+
+    @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/onthemap/onthemapd.sock).")
+    var socket: String?
+
+    @Option(help: "Base URL of the OnTheMap API (default: https://onthemap-api.udacity.com/v1).")
+    var apiURL: String?
+
+    @Option(help: "How many of the newest student locations to cache (default 100).")
+    var cacheSize: Int?
+
+    @Option(help: "Seconds between refreshes (default 300).")
+    var refreshInterval: Int?
+
+    @Option(help: "Seconds before an idle, unsubscribed connection is closed; 0 never (default 300).")
+    var idleTimeout: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default info).")
+    var logLevel: String?
+
+    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/onthemap/onthemapd.conf).")
+    var config: String?
+
+    static func main(activatedSocket: Int32?) async {
+        do {
+            let command = try parseAsRoot() as! DaemonCommand
+            try await command.run(activatedSocket: activatedSocket)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    func run(activatedSocket: Int32?) async throws {
+        let configuration = try resolveConfiguration()
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "onthemapd")
+        try await DaemonRunner.run(
+            configuration: configuration, activatedSocket: activatedSocket, logger: logger,
+            reload: { try resolveConfiguration() })
+    }
+
+    /// Flags over environment over file over defaults.
+    func resolveConfiguration() throws -> DaemonConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        var paths = StatePaths.fromEnvironment(environment)
+        if let config { paths.configFile = config }
+        var flags: [String: String] = [:]
+        flags["socket"] = socket
+        flags["api-url"] = apiURL
+        flags["cache-size"] = cacheSize.map(String.init)
+        flags["refresh-interval"] = refreshInterval.map(String.init)
+        flags["idle-timeout"] = idleTimeout.map(String.init)
+        flags["log-level"] = logLevel
+        let fileText: String?
+        if FileManager.default.fileExists(atPath: paths.configFile) {
+            guard let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8) else {
+                throw ValidationError("Cannot read \(paths.configFile).")
+            }
+            fileText = text
+        } else if config != nil {
+            throw ValidationError("No configuration file at \(paths.configFile).")
+        } else {
+            fileText = nil
+        }
+        do {
+            return try DaemonConfiguration.resolve(
+                flags: flags, environment: environment, fileText: fileText, paths: paths,
+                defaultSocketPath: SocketPath.resolve(flag: nil, environment: environment))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}
