@@ -19,6 +19,8 @@ public final class Daemon: Sendable {
     let startedAt = ContinuousClock.now
     /// Settings SIGHUP may change.
     let live: LiveSettings
+    /// Set once the socket accepts; the watchdog starts pinging only then.
+    let readiness = Readiness()
 
     /// Creates the daemon; `load()` reads persisted state.
     public init(
@@ -83,5 +85,22 @@ actor LiveSettings {
 actor PinWriter {
     func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await body()
+    }
+}
+
+/// Whether the daemon has told systemd it is ready. Actor-isolated.
+actor Readiness {
+    private(set) var isReady = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func markReady() {
+        isReady = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+
+    func wait() async {
+        if isReady { return }
+        await withCheckedContinuation { waiters.append($0) }
     }
 }

@@ -14,6 +14,7 @@ public enum DaemonRunner {
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
             // READY only now: the socket accepts and the persisted state is loaded.
             daemon.notifier.ready(status: await daemon.statusLine())
+            await daemon.readiness.markReady()
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -26,7 +27,12 @@ public enum DaemonRunner {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await daemon.shutdown()
+            throw error
+        }
         await daemon.shutdown()
     }
 }

@@ -12,12 +12,40 @@ public indirect enum WireJSON: Sendable, Hashable {
     case array([WireJSON])
     case object([(String, WireJSON)])
 
+    /// JSON equality: objects compare by members whatever their order; integral numbers equal
+    /// their `.number` form.
     public static func == (lhs: WireJSON, rhs: WireJSON) -> Bool {
-        lhs.serialized == rhs.serialized
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): return a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): return Double(a) == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            let left = Dictionary(a, uniquingKeysWith: { $1 })
+            let right = Dictionary(b, uniquingKeysWith: { $1 })
+            return left == right
+        default: return false
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(serialized)
+        switch self {
+        case .string(let text): hasher.combine(text)
+        case .bool(let flag): hasher.combine(flag)
+        case .null: hasher.combine(0)
+        case .integer(let integer): hasher.combine(Double(integer))
+        case .number(let number): hasher.combine(number)
+        case .array(let elements): hasher.combine(elements)
+        case .object(let members):
+            let unique = Dictionary(members, uniquingKeysWith: { $1 })
+            for key in unique.keys.sorted() {
+                hasher.combine(key)
+                hasher.combine(unique[key])
+            }
+        }
     }
 
     /// Compact JSON text: no spaces, `/` not escaped, non-ASCII written as UTF-8.

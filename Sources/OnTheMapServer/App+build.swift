@@ -26,7 +26,6 @@ public func buildApplication(
 
 /// The router alone, for tests that drive it without a socket.
 public func buildRouter(configuration: ServerConfiguration, database: AppDatabase) -> Router<ServerRequestContext> {
-    ServerRequestContext.bodyLimit = configuration.maxBodyBytes
     let accounts = AccountRepository(database: database)
     let sessions = SessionRepository(database: database)
     let router = Router(context: ServerRequestContext.self)
@@ -39,13 +38,15 @@ public func buildRouter(configuration: ServerConfiguration, database: AppDatabas
         hasher: PasswordHasher(cost: configuration.bcryptCost),
         limiter: LoginRateLimiter(limits: configuration.loginLimits),
         facebook: configuration.facebookVerifyURL.map { FacebookTokenVerifier(url: $0, httpClient: .shared) },
-        sessionLifetime: configuration.sessionLifetime
+        sessionLifetime: configuration.sessionLifetime,
+        maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: v1.group("session"))
     UsersController(accounts: accounts).addRoutes(to: v1.group("users"))
     StudentLocationController(
         locations: StudentLocationRepository(database: database),
         sessions: sessions,
-        openWrites: configuration.openWrites
+        openWrites: configuration.openWrites,
+        maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: v1.group("StudentLocation"))
     return router
 }

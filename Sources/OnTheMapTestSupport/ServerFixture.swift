@@ -55,3 +55,17 @@ public final class ServerFixture: @unchecked Sendable {
         tearDown()
     }
 }
+
+extension ServerFixture {
+    /// Runs `onthemap-server seed --demo` on the fixture's database; returns the demo account's key.
+    @discardableResult
+    public func seedDemo(count: Int = 150) throws -> String {
+        let result = try runCommand(
+            BuiltProducts.path("onthemap-server"),
+            ["seed", "--db", databasePath, "--demo", "--count", String(count), "--bcrypt-cost", "4"])
+        guard result.status == 0, let key = result.stdout.firstMatch(of: /key (\d+)/)?.1 else {
+            throw ServerProcessError(message: "seed failed (\(result.status)): \(result.stderr)")
+        }
+        return String(key)
+    }
+}

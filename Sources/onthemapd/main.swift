@@ -3,4 +3,14 @@ import OnTheMapSystemd
 // First thing, before any thread exists: sd_listen_fds calls unsetenv, which is unsafe later.
 let activatedSocket = SocketActivation.takeListeningSocket()
 
+// A thousand clients need a thousand descriptors: use all the hard limit allows.
+#if canImport(Glibc)
+import Glibc
+var descriptorLimit = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit) == 0, descriptorLimit.rlim_cur < descriptorLimit.rlim_max {
+    descriptorLimit.rlim_cur = descriptorLimit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit)
+}
+#endif
+
 await DaemonCommand.main(activatedSocket: activatedSocket)

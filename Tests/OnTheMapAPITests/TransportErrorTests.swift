@@ -77,7 +77,9 @@ struct TransportErrorTests {
         #expect(error?.kind == .unreachable)
         #expect(error?.message.contains("refused") == true, "\(error?.message ?? "")")
         #expect(error?.isRetryable == true)
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // AsyncHTTPClient retries a refused connection until the connect timeout (2 s here); the
+        // bound is loose because parallel tests can starve this one of CPU.
+        #expect(ContinuousClock.now - started < .seconds(30))
         try await client.shutdown()
     }
 

@@ -11,6 +11,7 @@ struct WatchdogService: Service {
             try? await gracefulShutdown()
             return
         }
+        await daemon.readiness.wait()
         while !Task.isCancelled {
             _ = await daemon.statusJSON()
             daemon.notifier.watchdog()

@@ -12,6 +12,8 @@ struct SessionController: Sendable {
     let limiter: LoginRateLimiter
     let facebook: FacebookTokenVerifier?
     let sessionLifetime: Duration
+    /// Larger bodies get 413.
+    let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.post(use: login)
@@ -19,7 +21,7 @@ struct SessionController: Sendable {
     }
 
     @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let body = try await request.decodeJSONBody(LoginRequestBody.self, context: context)
+        let body = try await request.decodeJSONBody(LoginRequestBody.self, limit: maxBodyBytes)
         let account: AccountRecord
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):

@@ -10,6 +10,8 @@ struct StudentLocationController: Sendable {
     let sessions: SessionRepository
     /// Accept writes without a session, as the original service did.
     let openWrites: Bool
+    /// Larger bodies get 413.
+    let maxBodyBytes: Int
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.get(use: list)
@@ -25,7 +27,7 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, context: context)
+        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, limit: maxBodyBytes)
         try DraftValidator.validate(draft)
         if let session = try await authorizedSession(request) {
             guard draft.uniqueKey == session.accountKey else {
@@ -41,7 +43,7 @@ struct StudentLocationController: Sendable {
 
     @Sendable func update(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let objectId = try context.parameters.require("objectId")
-        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, context: context)
+        let draft = try await request.decodeJSONBody(StudentLocationDraft.self, limit: maxBodyBytes)
         try DraftValidator.validate(draft)
         let session = try await authorizedSession(request)
         guard let existing = try await locations.find(objectId: objectId) else {

@@ -6,14 +6,14 @@ import OnTheMapModels
 extension Request {
     /// Reads and decodes a JSON body, refusing oversized bodies (413), invalid UTF-8 and malformed
     /// JSON or wrong types (400, naming the field).
-    func decodeJSONBody<T: Decodable>(_ type: T.Type, context: ServerRequestContext) async throws -> T {
+    func decodeJSONBody<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
         let buffer: ByteBuffer
         do {
-            buffer = try await body.collect(upTo: context.maxUploadSize)
+            buffer = try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw APIFailure(.contentTooLarge, "The request body is larger than \(context.maxUploadSize) bytes.")
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIFailure(.contentTooLarge, "The request body is larger than \(context.maxUploadSize) bytes.")
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
         }
         let bytes = buffer.readableBytesView
         guard String(validating: bytes, as: UTF8.self) != nil else {

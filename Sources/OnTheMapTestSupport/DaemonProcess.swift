@@ -1,0 +1,97 @@
+import Foundation
+
+/// A real `onthemapd` process with its own XDG directories and socket, pointed at an API URL.
+public final class DaemonProcess: @unchecked Sendable {
+    /// The directory holding the socket, state, cache and config.
+    public let home: TemporaryDirectory
+    public let socketPath: String
+    public let apiURL: String
+    public let arguments: [String]
+    private var process: Process?
+    private var output = OutputCollector()
+
+    /// Starts the daemon and returns once its socket answers.
+    public init(apiURL: String, arguments: [String] = [], home: TemporaryDirectory? = nil) throws {
+        self.home = try home ?? TemporaryDirectory(prefix: "onthemapd")
+        socketPath = self.home.file("run/onthemapd.sock")
+        self.apiURL = apiURL
+        self.arguments = arguments
+        try start()
+    }
+
+    /// The XDG environment the daemon runs with.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = home.file("state")
+        environment["XDG_CACHE_HOME"] = home.file("cache")
+        environment["XDG_CONFIG_HOME"] = home.file("config")
+        environment["XDG_RUNTIME_DIR"] = home.file("runtime")
+        environment["NOTIFY_SOCKET"] = nil
+        environment["LISTEN_FDS"] = nil
+        environment["ONTHEMAP_SOCKET"] = nil
+        return environment
+    }
+
+    public var sessionFile: String { home.file("state/onthemap/session.json") }
+    public var cacheFile: String { home.file("cache/onthemap/students.json") }
+
+    /// Starts (or restarts) the process and waits for the socket.
+    public func start(timeout: TimeInterval = 20) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemapd"))
+        process.arguments = ["--socket", socketPath, "--api-url", apiURL, "--log-level", "debug"] + arguments
+        process.environment = environment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        output = OutputCollector()
+        output.collect(from: stdout.fileHandleForReading)
+        output.collect(from: stderr.fileHandleForReading)
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if output.text.contains("listening") { return }
+            if !process.isRunning { break }
+            usleep(5_000)
+        }
+        process.terminate()
+        throw ServerProcessError(message: "onthemapd did not start:\n\(output.text)")
+    }
+
+    /// What the daemon logged so far.
+    public var log: String { output.text }
+
+    public var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Sends a signal.
+    public func signal(_ signal: Int32) {
+        if let process, process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// SIGTERM, then waits for the exit status (SIGKILL after `timeout`).
+    @discardableResult
+    public func stop(timeout: TimeInterval = 10) -> Int32 {
+        guard let process else { return -1 }
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Stops the daemon and removes its directory.
+    public func tearDown() {
+        stop()
+        home.remove()
+    }
+
+    deinit {
+        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

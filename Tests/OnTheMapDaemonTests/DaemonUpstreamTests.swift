@@ -1,0 +1,206 @@
+import Foundation
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+import OnTheMapTestSupport
+import Testing
+
+@Suite("onthemapd against the real onthemap-server")
+struct DaemonUpstreamTests {
+    @Test func loginErrorsAndSuccess() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        #expect(try bed.result("status")["loggedIn"] == .bool(false))
+        #expect(try bed.error("students").code == RPCError.notLoggedInCode)
+
+        let wrong = try bed.error("login", params(("username", .string(DaemonTestBed.email)), ("password", .string("nope"))))
+        #expect(wrong.code == RPCError.invalidCredentialsCode)
+        #expect(wrong.message == "Account not found or invalid credentials.")
+        #expect(wrong.isRetryable == false)
+        let missing = try bed.error("login", params(("username", .string(DaemonTestBed.email))))
+        #expect(missing.code == RPCError.invalidParamsCode)
+        #expect(missing.data?["field"] == .string("password"))
+
+        let account = try bed.result("login", params(("username", .string(DaemonTestBed.email)), ("password", .string(DaemonTestBed.password))))
+        #expect(account == .object([("key", .string(bed.demoKey)), ("firstName", .string("Ada")), ("lastName", .string("Lovelace"))]))
+        let status = try bed.result("status")
+        #expect(status["loggedIn"] == .bool(true))
+        #expect(status["students"]?["count"] == .integer(100))
+        #expect(status["students"]?["stale"] == .bool(false))
+        #expect(status["apiURL"] == .string(bed.server.baseURL))
+        // The password never reaches the log, the session file or the cache.
+        #expect(!bed.daemon.log.contains(DaemonTestBed.password))
+        let sessionFile = try String(contentsOfFile: bed.daemon.sessionFile, encoding: .utf8)
+        #expect(!sessionFile.contains(DaemonTestBed.password))
+        #expect(try mode(bed.daemon.sessionFile) == 0o600)
+        #expect(try mode(bed.daemon.cacheFile) == 0o600)
+        #expect(try mode(bed.daemon.socketPath) == 0o600)
+        #expect(try mode((bed.daemon.socketPath as NSString).deletingLastPathComponent) == 0o700)
+        let session = try JSONDecoder().decode(WireJSON.self, from: Data(sessionFile.utf8))
+        let sessionID = try #require(session["session"]?["sessionID"]?.stringValue)
+        #expect(!bed.daemon.log.contains(sessionID))
+    }
+
+    @Test func studentsSearchNearAndPaging() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        let all = try bed.result("students")
+        let students = try #require(all["students"].flatMap { if case .array(let a) = $0 { a } else { nil } })
+        #expect(students.count == 100)
+        #expect(all["total"] == .integer(100))
+        let updated = students.compactMap { $0["updatedAt"]?.stringValue }
+        #expect(updated == updated.sorted(by: >))
+        #expect(Set(students.first.map { member in ["createdAt", "firstName", "lastName", "latitude", "longitude", "mapString", "mediaURL", "objectId", "uniqueKey", "updatedAt"].filter { member[$0] != nil } } ?? []).count == 10)
+
+        let page = try bed.result("students", params(("limit", .integer(3)), ("skip", .integer(2))))
+        #expect(page["students"] == .array(Array(students[2..<5])))
+
+        // Case- and accent-insensitive, over names and place.
+        let munich = try bed.result("students", params(("search", .string("MUNCHEN"))))
+        let places = arrayOf(munich["students"]).compactMap { $0["mapString"]?.stringValue }
+        #expect(!places.isEmpty)
+        #expect(places.allSatisfy { $0 == "München" })
+        let byName = try bed.result("students", params(("search", .string("lopez"))))
+        #expect(arrayOf(byName["students"]).allSatisfy { $0["lastName"]?.stringValue == "López" })
+
+        let near = try bed.result("students", params(("near", params(("latitude", .number(48.8566)), ("longitude", .number(2.3522)), ("radiusKm", .integer(1500))))))
+        let distances = arrayOf(near["students"]).map { distance(48.8566, 2.3522, $0["latitude"]!.doubleValue!, $0["longitude"]!.doubleValue!) }
+        #expect(!distances.isEmpty)
+        #expect(distances == distances.sorted())
+        #expect(distances.allSatisfy { $0 <= 1500 })
+
+        let bad = try bed.error("students", params(("near", params(("latitude", .integer(100)), ("longitude", .integer(0))))))
+        #expect(bad.code == RPCError.invalidParamsCode)
+        #expect(bad.data?["field"] == .string("latitude"))
+    }
+
+    @Test func postPinNewExistsOverwriteAndErrors() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        #expect(try bed.result("myPin") == params(("pin", .null)))
+
+        let badURL = try bed.error("postPin", params(("mapString", .string("Munich")), ("mediaURL", .string("ftp://x"))))
+        #expect(badURL.code == RPCError.invalidURLCode)
+        let unknown = try bed.error("postPin", params(("mapString", .string("Xyzzyville")), ("mediaURL", .string("https://a.example"))))
+        #expect(unknown.code == RPCError.placeNotFoundCode)
+
+        let created = try bed.result("postPin", params(("mapString", .string("München")), ("mediaURL", .string("https://ada.example"))))
+        #expect(created["created"] == .bool(true))
+        #expect(created["pin"]?["latitude"]?.doubleValue.map { abs($0 - 48.137) < 0.1 } == true)
+        #expect(created["pin"]?["uniqueKey"] == .string(bed.demoKey))
+        #expect(created["pin"]?["firstName"] == .string("Ada"))
+        let objectId = try #require(created["pin"]?["objectId"]?.stringValue)
+
+        let exists = try bed.error("postPin", params(("mapString", .string("Paris")), ("mediaURL", .string("https://ada.example"))))
+        #expect(exists.code == RPCError.pinExistsCode)
+        #expect(exists.data?["pin"]?["objectId"] == .string(objectId))
+
+        let moved = try bed.result("postPin", params(
+            ("mapString", .string("Somewhere")), ("mediaURL", .string("https://ada.example/2")), ("latitude", .number(-33.9)),
+            ("longitude", .number(18.4)), ("overwrite", .bool(true))))
+        #expect(moved["created"] == .bool(false))
+        #expect(moved["pin"]?["objectId"] == .string(objectId))
+        let mine = try bed.result("myPin")
+        #expect(mine["pin"]?["mapString"] == .string("Somewhere"))
+        #expect(mine["pin"]?["latitude"] == .number(-33.9))
+        // The cache was refreshed after the post: the pin is the newest student.
+        let newest = arrayOf(try bed.result("students", params(("limit", .integer(1))))["students"]).first
+        #expect(newest?["objectId"] == .string(objectId))
+        // One user, one pin upstream.
+        let upstream = try bed.result("students", params(("search", .string("Ada Lovelace"))))
+        #expect(arrayOf(upstream["students"]).filter { $0["uniqueKey"] == .string(bed.demoKey) }.count == 1)
+    }
+
+    @Test func logoutForgetsEverything() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        #expect(FileManager.default.fileExists(atPath: bed.daemon.cacheFile))
+        let result = try bed.result("logout")
+        #expect(result == params(("loggedOut", .bool(true)), ("upstream", .string("ended"))))
+        #expect(try bed.result("status")["loggedIn"] == .bool(false))
+        #expect(try bed.result("status")["students"]?["count"] == .integer(0))
+        #expect(try bed.error("students").code == RPCError.notLoggedInCode)
+        #expect(!FileManager.default.fileExists(atPath: bed.daemon.sessionFile))
+        #expect(!FileManager.default.fileExists(atPath: bed.daemon.cacheFile))
+
+        // Offline logout still succeeds locally, and says so.
+        try bed.login()
+        bed.server.stopServer()
+        let offline = try bed.result("logout")
+        #expect(offline["loggedOut"] == .bool(true))
+        #expect(offline["upstream"]?.stringValue?.contains("not reached") == true)
+        #expect(!FileManager.default.fileExists(atPath: bed.daemon.sessionFile))
+    }
+
+    @Test func upstreamDownServesStaleThenRecovers() throws {
+        let bed = try DaemonTestBed(daemonArguments: ["--refresh-interval", "1"])
+        defer { bed.tearDown() }
+        try bed.login()
+        bed.server.stopServer()
+        let refresh = try bed.error("refresh")
+        #expect(refresh.code == RPCError.upstreamUnreachableCode)
+        #expect(refresh.isRetryable)
+        let stale = try bed.result("students", params(("limit", .integer(5))))
+        #expect(arrayOf(stale["students"]).count == 5)
+        #expect(stale["stale"] == .bool(true))
+        #expect(try bed.result("status")["students"]?["lastError"]?.stringValue?.contains("Cannot reach") == true)
+
+        try bed.server.restartServer()
+        #expect(try eventually { try bed.result("status")["students"]?["stale"] == .bool(false) })
+        #expect(try bed.result("status")["students"]?["lastError"] == .null)
+    }
+
+    @Test func revokedSessionLogsOut() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        // End the daemon's session behind its back, with the XSRF token from its session file.
+        let saved = try JSONDecoder().decode(WireJSON.self, from: Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
+        let token = try #require(saved["session"]?["xsrfToken"]?.stringValue)
+        let logout = try runCommand("/usr/bin/curl", ["-sf", "-X", "DELETE", "-H", "X-XSRF-TOKEN: \(token)", bed.server.baseURL + "/session"])
+        #expect(logout.status == 0)
+
+        let subscriber = try bed.connect()
+        _ = try subscriber.call("subscribe", params: params(("events", .array([.string("session")]))))
+        let error = try bed.error("postPin", params(("mapString", .string("Paris")), ("mediaURL", .string("https://a.example"))))
+        #expect(error.code == RPCError.sessionExpiredCode)
+        #expect(try bed.result("status")["loggedIn"] == .bool(false))
+        let notification = try #require(try subscriber.readMessage())
+        #expect(notification["method"] == .string("sessionChanged"))
+        #expect(notification["params"]?["loggedIn"] == .bool(false))
+    }
+
+    @Test func restartKeepsSessionAndCachedData() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        let before = try bed.result("students")
+        #expect(bed.daemon.stop() == 0)
+        bed.server.stopServer()
+        try bed.daemon.start()
+        // Logged in, with the same list, before any upstream request could have succeeded.
+        #expect(try bed.result("status")["loggedIn"] == .bool(true))
+        let after = try bed.result("students")
+        #expect(after["students"] == before["students"])
+        #expect(after["total"] == .integer(100))
+    }
+}
+
+func arrayOf(_ value: WireJSON?) -> [WireJSON] {
+    if case .array(let elements)? = value { return elements }
+    return []
+}
+
+func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    let r = Double.pi / 180
+    let a = sin((lat2 - lat1) * r / 2) * sin((lat2 - lat1) * r / 2)
+        + cos(lat1 * r) * cos(lat2 * r) * sin((lon2 - lon1) * r / 2) * sin((lon2 - lon1) * r / 2)
+    return 6371.0088 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+}
+
+func mode(_ path: String) throws -> Int {
+    ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? Int ?? 0) & 0o777
+}
