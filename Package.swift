@@ -142,6 +142,7 @@ let package = Package(
                 "OnTheMapTestSupport",
                 "onthemap-server",
                 "onthemapd",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -26,7 +26,7 @@ public enum DaemonRunner {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
-            ))
+            ).withGracefulShutdownTimeout())
         do {
             try await group.run()
         } catch {
@@ -34,5 +34,16 @@ public enum DaemonRunner {
             throw error
         }
         await daemon.shutdown()
+    }
+}
+
+extension ServiceGroupConfiguration {
+    /// Requests in flight get 3 s to finish after SIGTERM; then they are cancelled (and answered with
+    /// an error), so the daemon exits within systemd's patience whatever the upstream does.
+    func withGracefulShutdownTimeout() -> ServiceGroupConfiguration {
+        var configuration = self
+        configuration.maximumGracefulShutdownDuration = .seconds(3)
+        configuration.maximumCancellationDuration = .seconds(1)
+        return configuration
     }
 }

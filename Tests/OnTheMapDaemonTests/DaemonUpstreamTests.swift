@@ -204,3 +204,46 @@ func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) ->
 func mode(_ path: String) throws -> Int {
     ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? Int ?? 0) & 0o777
 }
+
+@Suite("onthemapd paging and shutdown")
+struct DaemonPagingTests {
+    @Test func cacheSizePagesThroughTheAPI() throws {
+        let bed = try DaemonTestBed(students: 1300, daemonArguments: ["--cache-size", "1200"])
+        defer { bed.tearDown() }
+        try bed.login()
+        let status = try bed.result("status")
+        #expect(status["students"]?["count"] == .integer(1200))
+        let all = try bed.result("students", params(("limit", .integer(2000))))
+        let ids = arrayOf(all["students"]).compactMap { $0["objectId"]?.stringValue }
+        #expect(ids.count == 1200)
+        #expect(Set(ids).count == 1200)  // pages neither overlap nor repeat
+        #expect(all["total"] == .integer(1200))
+    }
+
+    @Test func sigtermAnswersInFlightRequestsAndExits() throws {
+        // An upstream that accepts connections and never answers keeps `refresh` in flight.
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
+        listen(silent, 16)
+        let port = UInt16(bigEndian: address.sin_port)
+
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(port)/v1")
+        defer { daemon.tearDown() }
+        let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(20))
+        try client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"login","params":{"username":"a@b.c","password":"p"}}"#)
+        usleep(300_000)
+        let started = ContinuousClock.now
+        daemon.signal(SIGTERM)
+        let reply = try #require(try client.readMessage())
+        #expect(reply["id"] == .integer(1))
+        #expect(reply["error"] != nil)
+        #expect(daemon.stop(timeout: 10) == 0)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+}

@@ -44,19 +44,18 @@ struct ConnectionHandler: Sendable {
     let logger: Logger
 
     private func serve(
-        _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        _ connection: Connection
+        _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: LineWriter, _ connection: Connection
     ) async throws {
         for try await frame in inbound {
             switch frame {
             case .tooLong:
                 let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
-                try await outbound.write(ByteBuffer(string: RPCResponse(id: .null, outcome: .failure(error)).serialized + "\n"))
+                try await outbound.write(RPCResponse(id: .null, outcome: .failure(error)).serialized)
                 return
             case .line(let line):
                 if line.readableBytes == 0 { continue }
                 if let reply = await dispatcher.respond(to: line.readableBytesView, connection: connection) {
-                    try await outbound.write(ByteBuffer(string: reply + "\n"))
+                    try await outbound.write(reply)
                 }
             }
         }
@@ -66,12 +65,13 @@ struct ConnectionHandler: Sendable {
         let (notifications, sink) = AsyncStream<RPCNotification>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let connection = Connection(events: daemon.events, sink: sink, idleCloser: idleCloser)
         do {
-            try await channel.executeThenClose { inbound, outbound in
+            let outbound = LineWriter(channel: channel.channel)
+            try await channel.executeThenClose { inbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // Ends when the connection closes its sink below.
                         for await notification in notifications {
-                            try await outbound.write(ByteBuffer(string: notification.serialized + "\n"))
+                            try await outbound.write(notification.serialized)
                         }
                     }
                     do {
@@ -86,5 +86,21 @@ struct ConnectionHandler: Sendable {
         } catch {
             logger.debug("connection ended", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+/// Writes lines straight to the channel.
+///
+/// Not through `NIOAsyncChannelOutboundWriter`, which refuses to write from a cancelled task: when a
+/// shutdown cancels a request still in flight, its error reply must still reach the client. Awaiting
+/// the write's future is also the backpressure: a client that does not read only stalls itself.
+struct LineWriter: Sendable {
+    let channel: any Channel
+
+    func write(_ line: String) async throws {
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        try await channel.writeAndFlush(buffer).get()
     }
 }

@@ -1,0 +1,51 @@
+import Logging
+import OnTheMapDaemon
+import Testing
+
+@Suite("Configuration precedence")
+struct DaemonConfigurationTests {
+    let paths = StatePaths(sessionFile: "/s", cacheFile: "/c", configFile: "/etc/onthemapd.conf")
+
+    @Test func flagsBeatEnvironmentBeatFileBeatDefaults() throws {
+        let file = """
+            # comment
+            api-url = http://file.example/v1
+            cache-size = 300
+            refresh-interval = 60   # seconds
+            idle-timeout = 30
+            """
+        let configuration = try DaemonConfiguration.resolve(
+            flags: ["refresh-interval": "5"],
+            environment: ["ONTHEMAP_API_URL": "http://env.example/v1", "ONTHEMAP_REFRESH_INTERVAL": "7"],
+            fileText: file, paths: paths, defaultSocketPath: "/run/default.sock")
+        #expect(configuration.refreshInterval == .seconds(5))  // flag
+        #expect(configuration.apiURL == "http://env.example/v1")  // environment
+        #expect(configuration.cacheSize == 300)  // file
+        #expect(configuration.idleTimeout == .seconds(30))  // file
+        #expect(configuration.socketPath == "/run/default.sock")  // default
+        #expect(configuration.logLevel == .info)  // default
+    }
+
+    @Test func defaultsPointAtUdacity() throws {
+        let configuration = try DaemonConfiguration.resolve(
+            flags: [:], environment: [:], fileText: nil, paths: paths, defaultSocketPath: "/x.sock")
+        #expect(configuration.apiURL == "https://onthemap-api.udacity.com/v1")
+        #expect(configuration.cacheSize == 100)
+        #expect(configuration.refreshInterval == .seconds(300))
+    }
+
+    @Test(arguments: [
+        ("cache-size = lots", "cache-size"),
+        ("refresh-interval = 0", "refresh-interval"),
+        ("api-url = ftp://x", "api-url"),
+        ("colour = blue", "line 1"),
+        ("log-level = loud", "log-level"),
+    ])
+    func badSettingsAreNamed(line: String, mentioned: String) {
+        #expect {
+            try DaemonConfiguration.resolve(flags: [:], environment: [:], fileText: line, paths: paths, defaultSocketPath: "/x")
+        } throws: { error in
+            "\(error)".contains(mentioned)
+        }
+    }
+}
