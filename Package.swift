@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "onthemap-server", targets: ["onthemap-server"]),
         .executable(name: "onthemapd", targets: ["onthemapd"]),
+        .executable(name: "onthemap", targets: ["onthemap"]),
         .library(name: "OnTheMapModels", targets: ["OnTheMapModels"]),
         .library(name: "OnTheMapAPI", targets: ["OnTheMapAPI"]),
     ],
@@ -153,6 +154,37 @@ let package = Package(
                 "OnTheMapModels",
                 "OnTheMapRPC",
             ]
+        ),
+
+        // MARK: The command-line client: no NIO, no HTTP, FoundationEssentials only.
+        .target(
+            name: "OnTheMapCLI",
+            dependencies: [
+                "OnTheMapClient",
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "onthemap",
+            dependencies: [
+                "OnTheMapCLI"
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapCLITests",
+            dependencies: [
+                "OnTheMapCLI",
+                "OnTheMapClient",
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                "OnTheMapTestSupport",
+                "onthemap",
+                "onthemap-server",
+                "onthemapd",
+            ],
+            resources: [.copy("Golden")]
         ),
 
         // MARK: Helpers for tests: real processes on temp files and free ports.

@@ -21,8 +21,18 @@ extension Daemon {
                 ("stale", .bool(await cache.isStale())),
                 ("lastError", (await cache.lastError).map { .string($0) } ?? .null),
             ])),
+            // Not in the list: status bars show the user's own pin without an upstream call.
+            ("myPin", await myCachedPin(account)),
             ("busy", .array(await busy.activities.map { .string($0) })),
             ("uptime", .number(((Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18) * 1000).rounded() / 1000)),
+        ])
+    }
+
+    private func myCachedPin(_ account: AccountInfo?) async -> WireJSON {
+        guard let account, let pin = await cache.newestLocation(ofAccount: account.key) else { return .null }
+        return .object([
+            ("objectId", .string(pin.objectId)), ("mapString", .string(pin.mapString)),
+            ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
         ])
     }
 

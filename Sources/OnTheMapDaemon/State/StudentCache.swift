@@ -37,6 +37,11 @@ actor StudentCache {
 
     var count: Int { entries.count }
 
+    /// The newest cached pin of an account, if it is among the cached locations.
+    func newestLocation(ofAccount key: String) -> StudentLocation? {
+        entries.first { $0.location.uniqueKey == key }?.location
+    }
+
     /// Whether the list may be out of date: the last refresh failed, or it is older than expected.
     func isStale(now: Date = Date()) -> Bool {
         guard let refreshedAt else { return lastError != nil }

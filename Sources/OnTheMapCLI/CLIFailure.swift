@@ -1,0 +1,52 @@
+import ArgumentParser
+import OnTheMapClient
+import OnTheMapRPC
+
+/// The exit codes scripts can branch on (also in `--help` and the README).
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    /// The daemon answered with an error.
+    public static let daemonError: Int32 = 1
+    /// The daemon cannot be reached.
+    public static let unreachable: Int32 = 2
+    /// Not logged in (or the session expired).
+    public static let notLoggedIn: Int32 = 3
+    /// Usage error.
+    public static let usage: Int32 = 64
+
+    static let help = """
+        Exit status: 0 ok; 1 the daemon answered with an error; 2 the daemon cannot be reached; \
+        3 not logged in; 64 usage error.
+        """
+}
+
+/// Prints a failure on stderr and turns it into the matching exit code.
+enum CLIFailure {
+    static func exit(for error: any Error) -> ExitCode {
+        let style = Style(enabled: Terminal.colorOnStderr)
+        switch error {
+        case let error as RPCError:
+            Output.error(style.red("onthemap: ") + error.message)
+            switch error.code {
+            case RPCError.notLoggedInCode, RPCError.sessionExpiredCode: return ExitCode(ExitStatus.notLoggedIn)
+            default: return ExitCode(ExitStatus.daemonError)
+            }
+        case let error as ClientError:
+            Output.error(style.red("onthemap: ") + error.message)
+            return ExitCode(ExitStatus.unreachable)
+        case let error as UsageFailure:
+            Output.error(style.red("onthemap: ") + error.message)
+            return ExitCode(ExitStatus.usage)
+        case let error as ExitCode:
+            return error
+        default:
+            Output.error(style.red("onthemap: ") + "\(error)")
+            return ExitCode(ExitStatus.daemonError)
+        }
+    }
+}
+
+/// A usage problem found while running (e.g. no terminal to prompt on).
+struct UsageFailure: Error {
+    var message: String
+}

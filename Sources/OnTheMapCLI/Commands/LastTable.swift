@@ -1,0 +1,25 @@
+import FoundationEssentials
+
+/// The rows of the last table `students` printed, so `open 3` opens the third one's link.
+enum LastTable {
+    static var path: String {
+        let cache = Terminal.environment("XDG_CACHE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((Terminal.environment("HOME") ?? "/tmp") + "/.cache")
+        return cache + "/onthemap/last-table.tsv"
+    }
+
+    static func save(_ rows: [StudentRow]) {
+        let text = rows.map { "\($0.name)\t\($0.link)" }.joined(separator: "\n") + "\n"
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// The link of row `number` (1-based) of the last table.
+    static func link(row number: Int) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        guard number >= 1, number <= lines.count else { return nil }
+        return lines[number - 1].split(separator: "\t", maxSplits: 1).last.map(String.init)
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+
+/// `onthemap`: the client for people, shell scripts and status bars.
+public struct OnTheMapCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "onthemap",
+        abstract: "See where other Udacity students are, and post your own pin (talks to onthemapd).",
+        discussion: """
+            Data goes to stdout, messages to stderr; colour only on a terminal and never with NO_COLOR. \
+            The daemon's socket: --socket, else $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock.
+
+            \(ExitStatus.help)
+            """,
+        version: "0.1.0",
+        subcommands: [
+            StatusCommand.self, StudentsCommand.self, LoginCommand.self, LogoutCommand.self, RefreshCommand.self,
+            MyPinCommand.self, GeocodeCommand.self, PostCommand.self, OpenCommand.self, SignupCommand.self,
+            WatchCommand.self, CallCommand.self,
+        ]
+    )
+
+    public init() {}
+}
+
+/// The entry point of the `onthemap` executable.
+public enum OnTheMapMain {
+    public static func run() {
+        OnTheMapCommand.main(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `onthemap --socket PATH status` works like `onthemap status --socket PATH`: the option is
+    /// moved after the subcommand, where ArgumentParser looks for it.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        var global: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first, first.hasPrefix("--socket") {
+            global.append(first)
+            rest = rest.dropFirst()
+            if first == "--socket", let value = rest.first {
+                global.append(value)
+                rest = rest.dropFirst()
+            }
+        }
+        guard !global.isEmpty, let subcommand = rest.first else { return arguments }
+        return [subcommand] + global + rest.dropFirst()
+    }
+}

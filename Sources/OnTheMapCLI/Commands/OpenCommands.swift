@@ -1,0 +1,112 @@
+import ArgumentParser
+import OnTheMapClient
+import FoundationEssentials
+import OnTheMapModels
+import OnTheMapRPC
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens a URL with `$ONTHEMAP_OPENER`, else `xdg-open`.
+enum URLOpener {
+    static func open(_ url: String) throws {
+        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
+        var pid: pid_t = 0
+        let arguments = [opener, url]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        guard posix_spawnp(&pid, opener, nil, nil, &cArguments, environ) == 0 else {
+            throw UsageFailure(message: "cannot run \(opener) to open \(url)")
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        Output.error("opened \(url)")
+    }
+}
+
+/// `onthemap open STUDENT`.
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Open a student's link: by row number of the last table, or by name.",
+        discussion: ExitStatus.help)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "A row number from the last `onthemap students` table, or a name.")
+    var student: String
+
+    func run() throws {
+        try runReportingFailures {
+            if let row = Int(student) {
+                guard let link = LastTable.link(row: row) else {
+                    throw UsageFailure(message: "no row \(row) in the last table: run `onthemap students` first")
+                }
+                return try URLOpener.open(link)
+            }
+            let result = try global.call("students", .object([("search", .string(student)), ("limit", .integer(1))]))
+            guard let match = StudentRow.rows(result["students"]).first else {
+                throw UsageFailure(message: "no student matches \"\(student)\"")
+            }
+            try URLOpener.open(match.link)
+        }
+    }
+}
+
+/// `onthemap signup`.
+struct SignupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signup", abstract: "Open Udacity's sign-up page.")
+
+    static let signupURL = "https://auth.udacity.com/sign-up"
+
+    func run() throws {
+        try runReportingFailures { try URLOpener.open(Self.signupURL) }
+    }
+}
+
+/// `onthemap call METHOD [PARAMS]`: any RPC, for scripts.
+struct CallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call", abstract: "Call any daemon method; prints the result JSON, or the error JSON on stderr.",
+        discussion: "Example: onthemap call students '{\"limit\":3}'\n\n\(ExitStatus.help)")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "A method name (`onthemap call rpc.discover` lists them).")
+    var method: String
+
+    @Argument(help: "Named params as a JSON object.")
+    var params: String?
+
+    func run() throws {
+        var parsed: WireJSON?
+        if let params {
+            guard let value = try? JSONDecoder().decode(WireJSON.self, from: Data(params.utf8)) else {
+                throw ValidationError("PARAMS must be JSON, e.g. '{\"limit\":3}'.")
+            }
+            parsed = value
+        }
+        do {
+            switch try global.connect().call(method, params: parsed) {
+            case .success(let result):
+                Output.line(result.serialized)
+            case .failure(let error):
+                Output.error(WireJSON.object([("code", .integer(error.code)), ("message", .string(error.message))] + (error.data.map { [("data", $0)] } ?? [])).serialized)
+                throw CLIFailureExit.code(for: error)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw CLIFailure.exit(for: error)
+        }
+    }
+}
+
+enum CLIFailureExit {
+    static func code(for error: OnTheMapRPC.RPCError) -> ExitCode {
+        switch error.code {
+        case OnTheMapRPC.RPCError.notLoggedInCode, OnTheMapRPC.RPCError.sessionExpiredCode: ExitCode(ExitStatus.notLoggedIn)
+        default: ExitCode(ExitStatus.daemonError)
+        }
+    }
+}

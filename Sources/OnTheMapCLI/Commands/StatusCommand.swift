@@ -1,0 +1,59 @@
+import ArgumentParser
+import FoundationEssentials
+import OnTheMapClient
+import OnTheMapModels
+
+/// `onthemap status`.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show whether you are logged in and how fresh the student list is.",
+        discussion: "With --format, always prints one line (or block) a status bar can show, even when onthemapd is not running.\n\n\(ExitStatus.help)")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print the daemon's status object as JSON.")
+    var json = false
+
+    @Option(help: "Print for a status bar: waybar, i3blocks or polybar.")
+    var format: StatusBarFormat?
+
+    func run() throws {
+        if let format {
+            // A status bar must always get a line: offline is a state to show, not a failure.
+            let status = try? global.call("status")
+            Output.line(format.render(StatusSummary(status: status, now: Date()), status: status))
+            return
+        }
+        try runReportingFailures {
+            let status = try global.call("status")
+            if json {
+                Output.line(status.serialized)
+                return
+            }
+            Output.line(Self.human(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
+        }
+    }
+
+    static func human(_ status: WireJSON, style: Style, now: Date) -> String {
+        var lines: [String] = []
+        if status["loggedIn"]?.boolValue == true, let account = status["account"] {
+            let name = [account["firstName"]?.stringValue, account["lastName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            lines.append("logged in as \(style.bold(name)) (\(account["key"]?.stringValue ?? "?"))")
+        } else {
+            lines.append(style.yellow("logged out") + ": run `onthemap login`")
+        }
+        let students = status["students"]
+        let count = students?["count"]?.intValue ?? 0
+        let refreshed = RelativeTime.describe(students?["refreshedAt"]?.stringValue, now: now)
+        var line = "students: \(count), refreshed \(refreshed)"
+        if students?["stale"]?.boolValue == true {
+            line += " " + style.yellow("(stale: \(students?["lastError"]?.stringValue ?? "not refreshed lately"))")
+        }
+        lines.append(line)
+        if let pin = status["myPin"], let place = pin["mapString"]?.stringValue { lines.append("your pin: \(place)") }
+        lines.append("api: \(status["apiURL"]?.stringValue ?? "?")")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension StatusBarFormat: ExpressibleByArgument {}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import FoundationEssentials
+import OnTheMapClient
+import OnTheMapModels
+
+/// `onthemap students`.
+struct StudentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "students", abstract: "List students, newest first (or nearest first with --near).",
+        discussion: ExitStatus.help)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "At most this many.")
+    var limit = 100
+
+    @Option(help: "Only students whose name or place contains these words (any case, any accents).")
+    var search: String?
+
+    @Option(help: "Nearest first: a place (geocoded) or LAT,LON.")
+    var near: String?
+
+    @Flag(help: "Fetch from the API first.")
+    var refresh = false
+
+    @Flag(help: "The daemon's student objects as a JSON array.")
+    var json = false
+
+    @Flag(help: "Tab-separated values with a header row.")
+    var tsv = false
+
+    @Flag(help: "A GeoJSON FeatureCollection (opens in QGIS and geojson.io).")
+    var geojson = false
+
+    func validate() throws {
+        guard [json, tsv, geojson].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --json, --tsv and --geojson.")
+        }
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+    }
+
+    func run() throws {
+        try runReportingFailures {
+            var members: [(String, WireJSON)] = [("limit", .integer(limit))]
+            if let search { members.append(("search", .string(search))) }
+            if refresh { members.append(("refresh", .bool(true))) }
+            if let near { members.append(("near", try resolveNear(near))) }
+            let result = try global.call("students", .object(members))
+            let rows = StudentRow.rows(result["students"])
+            if json {
+                Output.line((result["students"] ?? .array([])).serialized)
+            } else if tsv {
+                Output.line(StudentExports.tsv(rows))
+            } else if geojson {
+                Output.line(StudentExports.geoJSON(rows))
+            } else {
+                Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
+                if result["stale"]?.boolValue == true {
+                    Output.error("onthemap: the list may be stale; `onthemap status` says why")
+                }
+                LastTable.save(rows)
+            }
+        }
+    }
+
+    /// `LAT,LON`, or a place the daemon geocodes.
+    private func resolveNear(_ text: String) throws -> WireJSON {
+        let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }
+        if parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) {
+            return .object([("latitude", .number(latitude)), ("longitude", .number(longitude))])
+        }
+        let found = try global.call("geocode", .object([("query", .string(text)), ("limit", .integer(1))]))
+        guard case .array(let results)? = found["results"], let best = results.first,
+            let latitude = best["latitude"], let longitude = best["longitude"]
+        else { throw UsageFailure(message: "cannot place \"\(text)\"") }
+        return .object([("latitude", latitude), ("longitude", longitude)])
+    }
+}

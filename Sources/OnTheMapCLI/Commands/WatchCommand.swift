@@ -1,0 +1,63 @@
+import ArgumentParser
+import FoundationEssentials
+import OnTheMapClient
+import OnTheMapModels
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `onthemap watch`: one flushed line per change, for status bars that keep a command running.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print a line whenever the status changes (for waybar, i3blocks, polybar).",
+        discussion: """
+            Subscribes to the daemon and prints the status again after each change. When the daemon goes away, \
+            prints the offline state and reconnects with backoff. Use with waybar `exec` (no interval), \
+            i3blocks `interval=persist`, polybar `tail = true`.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "json, waybar, i3blocks or polybar.")
+    var format: StatusBarFormat = .json
+
+    func run() throws {
+        var backoff: Double = 0.25
+        var lastLine: String?
+        func emit(_ status: WireJSON?) {
+            let summary = StatusSummary(status: status, now: Date())
+            // i3blocks in persist mode reads one full_text per line.
+            let line = format == .i3blocks ? summary.text : format.render(summary, status: status)
+            if line != lastLine {
+                Output.line(line)
+                lastLine = line
+            }
+        }
+        while true {
+            do {
+                let connection = try global.connect(timeout: nil)
+                backoff = 0.25
+                try follow(connection, emit: emit)
+            } catch {}
+            emit(nil)
+            usleep(UInt32(backoff * 1_000_000))
+            backoff = min(backoff * 2, 5)
+        }
+    }
+
+    /// Subscribes, prints the status, and again after each notification, until the connection ends.
+    private func follow(_ connection: RPCConnection, emit: (WireJSON?) -> Void) throws {
+        try connection.send(line: #"{"jsonrpc":"2.0","id":"subscribe","method":"subscribe"}"#)
+        try connection.send(line: #"{"jsonrpc":"2.0","id":"status","method":"status"}"#)
+        while let message = try connection.readMessage() {
+            if message["method"]?.stringValue == "statusChanged", let status = message["params"] {
+                emit(status)
+            } else if message["method"] != nil {
+                try connection.send(line: #"{"jsonrpc":"2.0","id":"status","method":"status"}"#)
+            } else if message["id"] == .string("status"), let status = message["result"] {
+                emit(status)
+            }
+        }
+    }
+}

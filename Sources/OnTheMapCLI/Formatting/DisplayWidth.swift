@@ -1,0 +1,35 @@
+/// How many terminal columns text takes: East Asian wide characters and most emoji take two.
+enum DisplayWidth {
+    static func of(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width($1) }
+    }
+
+    static func width(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
+            || value == 0x200D || (0xFE00...0xFE0F).contains(value)
+        {
+            return 0
+        }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// The longest prefix that fits `columns`, with "…" when cut.
+    static func truncate(_ text: String, to columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = of(String(character))
+            if used + width > columns - 1 { break }
+            result.append(character)
+            used += width
+        }
+        return result + "…"
+    }
+}

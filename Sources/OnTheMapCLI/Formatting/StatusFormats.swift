@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OnTheMapModels
+
+/// What a status bar shows, whatever its format.
+struct StatusSummary {
+    enum State: String {
+        case ok, stale, loggedOut = "logged-out", offline
+    }
+
+    var state: State
+    var count: Int
+    var myPlace: String?
+    var detail: String
+
+    init(status: WireJSON?, now: Date) {
+        guard let status else {
+            state = .offline
+            count = 0
+            detail = "onthemapd is not running"
+            return
+        }
+        count = status["students"]?["count"]?.intValue ?? 0
+        myPlace = status["myPin"]?["mapString"]?.stringValue
+        if status["loggedIn"]?.boolValue != true {
+            state = .loggedOut
+            detail = "logged out: run `onthemap login`"
+        } else if status["students"]?["stale"]?.boolValue == true {
+            state = .stale
+            detail = "stale: " + (status["students"]?["lastError"]?.stringValue ?? "not refreshed lately")
+        } else {
+            state = .ok
+            detail = "refreshed " + RelativeTime.describe(status["students"]?["refreshedAt"]?.stringValue, now: now)
+        }
+    }
+
+    var text: String {
+        switch state {
+        case .offline: "📍 offline"
+        case .loggedOut: "📍 logged out"
+        case .ok, .stale: "📍 \(count)" + (myPlace.map { " · \($0)" } ?? "") + (state == .stale ? " (stale)" : "")
+        }
+    }
+
+    var tooltip: String {
+        "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+    }
+
+    var color: String {
+        switch state {
+        case .ok: "#a6e3a1"
+        case .stale: "#f9e2af"
+        case .loggedOut, .offline: "#f38ba8"
+        }
+    }
+}
+
+/// `--format waybar|i3blocks|polybar|json` lines.
+enum StatusBarFormat: String, CaseIterable {
+    case waybar, i3blocks, polybar, json
+
+    func render(_ summary: StatusSummary, status: WireJSON?) -> String {
+        switch self {
+        case .waybar:
+            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line.
+            return WireJSON.object([
+                ("text", .string(summary.text)), ("tooltip", .string(summary.tooltip)),
+                ("class", .string(summary.state.rawValue)), ("alt", .string(summary.state.rawValue)),
+                ("percentage", .integer(0)),
+            ]).serialized
+        case .i3blocks:
+            // full_text, short_text, color: one per line.
+            return [summary.text, "📍 \(summary.state == .offline ? "-" : String(summary.count))", summary.color]
+                .joined(separator: "\n")
+        case .polybar:
+            return "%{F\(summary.color)}\(summary.text)%{F-}"
+        case .json:
+            return (status ?? .object([("offline", .bool(true))])).serialized
+        }
+    }
+}

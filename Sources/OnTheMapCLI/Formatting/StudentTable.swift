@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The default `students` output: numbered, aligned columns that fit the terminal.
+enum StudentTable {
+    static func render(_ rows: [StudentRow], width: Int?, now: Date, style: Style) -> String {
+        let headers = ["#", "NAME", "PLACE", "LINK", "UPDATED"]
+        var cells = rows.enumerated().map { index, row in
+            [String(index + 1), row.name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)]
+        }
+        var widths = headers.indices.map { column in
+            max(headers[column].count, cells.map { DisplayWidth.of($0[column]) }.max() ?? 0)
+        }
+        if let width {
+            // Shrink the widest shrinkable column (link, then place, then name) until the row fits.
+            let total = { widths.reduce(0, +) + 2 * (widths.count - 1) }
+            let minimums = [1, 8, 8, 12, 7]
+            while total() > width {
+                guard let column = [3, 2, 1].max(by: { widths[$0] - minimums[$0] < widths[$1] - minimums[$1] }),
+                    widths[column] > minimums[column]
+                else { break }
+                widths[column] -= 1
+            }
+            cells = cells.map { row in row.enumerated().map { truncate($1, to: widths[$0]) } }
+        }
+        var lines = [format(headers, widths: widths, style: style, header: true)]
+        lines += cells.map { format($0, widths: widths, style: style, header: false) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ cells: [String], widths: [Int], style: Style, header: Bool) -> String {
+        var line = ""
+        for (column, cell) in cells.enumerated() {
+            let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(cell)))
+            let padded = column == 0 ? padding + cell : cell + padding
+            line += (column == 0 ? "" : "  ") + (header ? style.bold(padded) : padded)
+        }
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+
+    static func truncate(_ text: String, to width: Int) -> String {
+        DisplayWidth.truncate(text, to: width)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+
+/// `--socket`, shared by every subcommand.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock).")
+    var socket: String?
+
+    var socketPath: String {
+        var environment: [String: String] = [:]
+        for name in ["ONTHEMAP_SOCKET", "XDG_RUNTIME_DIR"] { environment[name] = Terminal.environment(name) }
+        return SocketPath.resolve(flag: socket, environment: environment)
+    }
+
+    func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {
+        try RPCConnection(path: socketPath, timeout: timeout)
+    }
+
+    /// One call on a fresh connection; RPC errors are thrown.
+    func call(_ method: String, _ params: WireJSON? = nil) throws -> WireJSON {
+        try connect().call(method, params: params).get()
+    }
+}
+
+/// Runs a command body, printing failures and exiting with the documented codes.
+func runReportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw CLIFailure.exit(for: error)
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the terminal (if any) can do.
+enum Terminal {
+    static var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// Colour only on a terminal, and never with `NO_COLOR` (https://no-color.org).
+    static var colorOnStdout: Bool { stdoutIsTTY && environment("NO_COLOR").map(\.isEmpty) ?? true }
+    static var colorOnStderr: Bool { stderrIsTTY && environment("NO_COLOR").map(\.isEmpty) ?? true }
+
+    /// Columns of the terminal on stdout; nil when stdout is not a terminal (then nothing is truncated).
+    static var width: Int? {
+        if let columns = environment("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        guard stdoutIsTTY else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Asks on the terminal; with `secret`, the answer is not echoed. Nil at end of input.
+    static func prompt(_ question: String, secret: Bool = false) -> String? {
+        Output.errorNoNewline(question)
+        var saved = termios()
+        let canHide = secret && tcgetattr(STDIN_FILENO, &saved) == 0
+        if canHide {
+            var hidden = saved
+            hidden.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
+        }
+        defer {
+            if canHide {
+                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+                Output.error("")
+            }
+        }
+        return readLine(strippingNewline: true)
+    }
+
+    /// y/N on the terminal.
+    static func confirm(_ question: String) -> Bool {
+        guard let answer = prompt(question + " [y/N] ") else { return false }
+        return ["y", "yes"].contains(answer.lowercased())
+    }
+}
+
+extension Output {
+    static func errorNoNewline(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// ANSI styles, applied only when colour is on.
+struct Style {
+    let enabled: Bool
+
+    func bold(_ text: String) -> String { enabled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { enabled ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    func yellow(_ text: String) -> String { enabled ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+    func red(_ text: String) -> String { enabled ? "\u{1B}[31m\(text)\u{1B}[0m" : text }
+    func green(_ text: String) -> String { enabled ? "\u{1B}[32m\(text)\u{1B}[0m" : text }
+}

@@ -1,0 +1,3 @@
+import OnTheMapCLI
+
+OnTheMapMain.run()
