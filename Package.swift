@@ -184,7 +184,7 @@ let package = Package(
                 "onthemap-server",
                 "onthemapd",
             ],
-            resources: [.copy("Golden")]
+            exclude: ["Golden"]
         ),
 
         // MARK: Helpers for tests: real processes on temp files and free ports.

@@ -74,6 +74,11 @@ public final class ServerProcess: @unchecked Sendable {
 /// Why a test process could not be started.
 public struct ServerProcessError: Error, CustomStringConvertible {
     public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
     public var description: String { message }
 }
 

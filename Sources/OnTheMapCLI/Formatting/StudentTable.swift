@@ -9,7 +9,7 @@ enum StudentTable {
     static func render(_ rows: [StudentRow], width: Int?, now: Date, style: Style) -> String {
         let headers = ["#", "NAME", "PLACE", "LINK", "UPDATED"]
         var cells = rows.enumerated().map { index, row in
-            [String(index + 1), row.name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)]
+            [String(index + 1), row.name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)].map(printable)
         }
         var widths = headers.indices.map { column in
             max(headers[column].count, cells.map { DisplayWidth.of($0[column]) }.max() ?? 0)
@@ -40,6 +40,12 @@ enum StudentTable {
         }
         while line.hasSuffix(" ") { line.removeLast() }
         return line
+    }
+
+    /// Control characters (tabs, newlines, escapes) from upstream data would break the columns or
+    /// the terminal: each becomes a space.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     static func truncate(_ text: String, to width: Int) -> String {

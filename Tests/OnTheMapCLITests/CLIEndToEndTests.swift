@@ -1,0 +1,227 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// The real `onthemap` binary against a real daemon and server.
+final class CLITestBed: @unchecked Sendable {
+    let server: ServerFixture
+    let daemon: DaemonProcess
+    let cacheHome: TemporaryDirectory
+
+    init(login: Bool = true) throws {
+        server = try ServerFixture()
+        try server.seedDemo(count: 120)
+        daemon = try DaemonProcess(apiURL: server.baseURL)
+        cacheHome = try TemporaryDirectory(prefix: "onthemap-cli")
+        if login {
+            let result = try run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+            guard result.status == 0 else { throw ServerProcessError(message: "login failed: \(result.stderr)") }
+        }
+    }
+
+    var environment: [String: String] {
+        ["ONTHEMAP_SOCKET": daemon.socketPath, "XDG_CACHE_HOME": cacheHome.path, "NO_COLOR": "1", "COLUMNS": ""]
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) throws -> CommandResult {
+        try runCommand(BuiltProducts.path("onthemap"), arguments, stdin: stdin, environment: environment.merging(extra) { $1 })
+    }
+
+    deinit {
+        daemon.tearDown()
+        server.tearDown()
+        cacheHome.remove()
+    }
+}
+
+@Suite("onthemap end to end")
+struct CLIEndToEndTests {
+    @Test func statusAndStudents() throws {
+        let bed = try CLITestBed()
+        let status = try bed.run(["status"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("logged in as Ada Lovelace"))
+        #expect(status.stdout.contains("students: 100"))
+
+        let json = try bed.run(["status", "--json"])
+        let parsed = try JSONDecoder().decode(WireJSON.self, from: Data(json.stdout.utf8))
+        #expect(parsed["loggedIn"] == .bool(true))
+
+        let table = try bed.run(["students", "--limit", "5"])
+        #expect(table.status == 0)
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines[0].hasPrefix("#  NAME"))
+
+        let students = try bed.run(["students", "--json", "--limit", "3"])
+        let array = try JSONDecoder().decode([StudentLocation].self, from: Data(students.stdout.utf8))
+        #expect(array.count == 3)
+
+        let tsv = try bed.run(["students", "--tsv", "--search", "berlin"])
+        #expect(tsv.stdout.hasPrefix("firstName\tlastName\tmapString"))
+        #expect(tsv.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains("Berlin") })
+
+        let geojson = try bed.run(["students", "--geojson", "--limit", "2"])
+        #expect(try JSONDecoder().decode(WireJSON.self, from: Data(geojson.stdout.utf8))["type"] == .string("FeatureCollection"))
+
+        let near = try bed.run(["students", "--near", "48.85,2.35", "--limit", "1", "--json"])
+        #expect(near.status == 0)
+        let waybar = try bed.run(["status", "--format", "waybar"])
+        #expect(try JSONDecoder().decode(WireJSON.self, from: Data(waybar.stdout.utf8))["class"] == .string("ok"))
+    }
+
+    @Test func exitCodes() throws {
+        let bed = try CLITestBed()
+        // 1: the daemon answered with an error.
+        let notFound = try bed.run(["geocode", "Xyzzyville"])
+        #expect(notFound.status == 1)
+        #expect(notFound.stderr.contains("No place matches"))
+        #expect(notFound.stdout.isEmpty)
+        // 64: usage.
+        #expect(try bed.run(["students", "--json", "--tsv"]).status == 64)
+        #expect(try bed.run(["frobnicate"]).status == 64)
+        // 2: no daemon, with the way to start one.
+        let unreachable = try bed.run(["status"], extra: ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])
+        #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.contains("systemctl --user start onthemapd.socket"))
+        // Status bars still get a line.
+        let offline = try bed.run(["status", "--format", "polybar"], extra: ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])
+        #expect(offline.status == 0)
+        #expect(offline.stdout.contains("offline"))
+        // 3: not logged in.
+        #expect(try bed.run(["logout"]).status == 0)
+        let loggedOut = try bed.run(["students"])
+        #expect(loggedOut.status == 3)
+        #expect(loggedOut.stderr.contains("onthemap login"))
+        // A wrong password is a daemon error, and no secret in argv is accepted.
+        let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
+        #expect(wrong.status == 1)
+        #expect(try bed.run(["login", "--username", "demo@onthemap.example", "--password", "x"]).status == 64)
+        // No terminal and no --password-stdin: a usage error, not a hang.
+        let noTTY = try bed.run(["login", "--username", "demo@onthemap.example"])
+        #expect(noTTY.status == 64)
+        #expect(noTTY.stderr.contains("--password-stdin"))
+    }
+
+    @Test func postMyPinAndOverwrite() throws {
+        let bed = try CLITestBed()
+        let noTTY = try bed.run(["post", "Munich", "https://ada.example"])
+        #expect(noTTY.status == 64)
+        #expect(noTTY.stderr.contains("--yes"))
+
+        let posted = try bed.run(["post", "Munich", "https://ada.example", "--yes"])
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(posted.stderr.contains("place: Munich, Bavaria, Germany"))
+        #expect(posted.stderr.contains("pin posted"))
+
+        let again = try bed.run(["post", "Paris", "https://ada.example", "--yes"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("--overwrite"))
+
+        let moved = try bed.run(["post", "Paris", "https://ada.example/2", "--yes", "--overwrite"])
+        #expect(moved.status == 0)
+        #expect(moved.stderr.contains("pin moved"))
+        let mine = try bed.run(["mypin", "--json"])
+        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(mine.stdout.utf8))
+        #expect(pin.mapString == "Paris")
+        #expect(pin.mediaURL == "https://ada.example/2")
+
+        let badURL = try bed.run(["post", "Paris", "not a url", "--yes", "--overwrite"])
+        #expect(badURL.status == 1)
+        #expect(badURL.stderr.contains("http"))
+    }
+
+    @Test func openByRowAndByName() throws {
+        let bed = try CLITestBed()
+        let table = try bed.run(["students", "--limit", "3", "--tsv"])
+        let secondLink = table.stdout.split(separator: "\n")[2].split(separator: "\t")[3]
+        _ = try bed.run(["students", "--limit", "3"])  // the table `open 2` refers to
+        let opened = try bed.run(["open", "2"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(opened.status == 0)
+        #expect(opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(secondLink))
+        let missing = try bed.run(["open", "99"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(missing.status == 64)
+        let signup = try bed.run(["signup"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(signup.stdout.contains("https://auth.udacity.com/sign-up"))
+    }
+
+    @Test func callPrintsResultsAndErrors() throws {
+        let bed = try CLITestBed()
+        let ok = try bed.run(["call", "students", #"{"limit":2}"#])
+        #expect(ok.status == 0)
+        let result = try JSONDecoder().decode(WireJSON.self, from: Data(ok.stdout.utf8))
+        if case .array(let students)? = result["students"] { #expect(students.count == 2) } else { Issue.record("no students") }
+        let bad = try bed.run(["call", "students", #"{"limit":"two"}"#])
+        #expect(bad.status == 1)
+        #expect(try JSONDecoder().decode(WireJSON.self, from: Data(bad.stderr.utf8))["data"]?["field"] == .string("limit"))
+        #expect(try bed.run(["call", "status", "not json"]).status == 64)
+    }
+
+    @Test func passwordPromptOnATerminal() throws {
+        let bed = try CLITestBed(login: false)
+        // A pseudo-terminal: the prompt appears, the typed password is not echoed.
+        let script = """
+            import os, pty, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], [sys.argv[1], "login", "--username", "demo@onthemap.example"])
+            output = b""
+            deadline = time.time() + 20
+            while b"Password: " not in output and time.time() < deadline:
+                output += os.read(fd, 1024)
+            os.write(fd, b"onthemap-demo\\n")
+            while True:
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                output += chunk
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(output.decode())
+            sys.exit(os.WEXITSTATUS(status))
+            """
+        let result = try runCommand("/usr/bin/env", ["python3", "-c", script, BuiltProducts.path("onthemap")], environment: bed.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Password: "))
+        #expect(result.stdout.contains("logged in as Ada Lovelace"))
+        #expect(!result.stdout.contains("onthemap-demo"), "the password was echoed")
+    }
+
+    @Test func watchFollowsChangesAndDaemonRestarts() throws {
+        let bed = try CLITestBed()
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch", "--format", "waybar"], environment: bed.environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.contains(#""class":"ok""#) })
+
+        // A change: logging out is seen at once.
+        let before = watch.lines.count
+        #expect(try bed.run(["logout"]).status == 0)
+        #expect(watch.waitForLine(after: before) { $0.contains(#""class":"logged-out""#) })
+
+        // The daemon goes away: the watcher says so, then reconnects when it is back.
+        let beforeStop = watch.lines.count
+        #expect(bed.daemon.stop() == 0)
+        #expect(watch.waitForLine(after: beforeStop) { $0.contains(#""class":"offline""#) })
+        try bed.daemon.start()
+        let beforeRestart = watch.lines.count
+        #expect(watch.waitForLine(after: beforeRestart) { $0.contains(#""class":"logged-out""#) })
+    }
+
+    @Test func helpAndCompletions() throws {
+        let bed = try CLITestBed(login: false)
+        let help = try bed.run(["--help"])
+        #expect(help.status == 0)
+        if let mismatch = GoldenFile.mismatch(help.stdout, name: "help.txt", testFile: #filePath) {
+            Issue.record(Comment(rawValue: mismatch))
+        }
+        #expect(help.stdout.contains("3 not logged in"))
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try bed.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.stdout.contains("students"))
+        }
+    }
+}
