@@ -1,7 +1,7 @@
 # Everyday commands; README.md opens with `make demo` and `make test`.
 SWIFT ?= swift
 
-.PHONY: build test demo fmt clean
+.PHONY: build test demo demo-stop fmt clean
 
 build:
 	$(SWIFT) build
@@ -14,6 +14,10 @@ test:
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:
 	./scripts/demo.sh
+
+# Stops what `make demo` started.
+demo-stop:
+	-@for p in daemon server; do [ -f run/$$p.pid ] && kill $$(cat run/$$p.pid) 2>/dev/null; rm -f run/$$p.pid; done; echo stopped
 
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

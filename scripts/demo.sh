@@ -1,48 +1,78 @@
 #!/usr/bin/env bash
-# Builds and starts the whole system locally with no internet: onthemap-server on a demo SQLite
-# database, then shows what it serves. State lives in ./run/ (delete it to start over).
+# The quick start: builds everything and starts the whole system locally with no internet:
+# onthemap-server with demo data on a SQLite file, onthemapd against it, a login as the demo
+# account, then `onthemap status` and `onthemap students`. Everything lives in ./run/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT="${ONTHEMAP_DEMO_PORT:-8080}"
-RUN_DIR="$PWD/run"
-DB="$RUN_DIR/onthemap.sqlite"
+RUN="$PWD/run"
 API="http://127.0.0.1:$PORT/v1"
-mkdir -p "$RUN_DIR"
+export ONTHEMAP_SOCKET="$RUN/onthemapd.sock"
+# The demo daemon keeps its session and cache under run/, away from a real installation's.
+export XDG_STATE_HOME="$RUN/state" XDG_CACHE_HOME="$RUN/cache" XDG_CONFIG_HOME="$RUN/config"
+mkdir -p "$RUN"
 
 ./scripts/install-deps.sh
 
-echo "==> building (the first build takes several minutes)"
+echo "==> building onthemap-server, onthemapd and onthemap (the first build takes several minutes)"
 swift build --product onthemap-server
+swift build --product onthemapd
+swift build --product onthemap
 BIN="$(swift build --show-bin-path)"
 
-echo "==> seeding demo data into $DB"
-"$BIN/onthemap-server" seed --db "$DB" --demo
+running() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 
-if [ -f "$RUN_DIR/server.pid" ] && kill -0 "$(cat "$RUN_DIR/server.pid")" 2>/dev/null; then
-    echo "==> onthemap-server already running (pid $(cat "$RUN_DIR/server.pid"))"
+wait_for() {  # wait_for FILE TEXT
+    for _ in $(seq 1 200); do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    echo "gave up waiting for '$2' in $1:" >&2
+    cat "$1" >&2
+    exit 1
+}
+
+echo "==> demo data in $RUN/onthemap.sqlite"
+"$BIN/onthemap-server" seed --db "$RUN/onthemap.sqlite" --demo
+
+if running server; then
+    echo "==> onthemap-server already running on $API"
 else
     echo "==> starting onthemap-server on $API"
-    "$BIN/onthemap-server" serve --db "$DB" --port "$PORT" >"$RUN_DIR/server.out" 2>"$RUN_DIR/server.log" &
-    echo $! >"$RUN_DIR/server.pid"
-    for _ in $(seq 1 100); do
-        grep -q "listening on" "$RUN_DIR/server.out" 2>/dev/null && break
-        sleep 0.1
-    done
-    grep -q "listening on" "$RUN_DIR/server.out" || { cat "$RUN_DIR/server.log"; exit 1; }
+    "$BIN/onthemap-server" serve --db "$RUN/onthemap.sqlite" --port "$PORT" >"$RUN/server.log" 2>&1 &
+    echo $! >"$RUN/server.pid"
+    wait_for "$RUN/server.log" "listening on"
 fi
 
-echo "==> logging in as the demo account"
-curl -sf -X POST "$API/session" -H 'Content-Type: application/json' \
-    -d '{"udacity":{"username":"demo@onthemap.example","password":"onthemap-demo"}}' | tail -c +6 | jq -c .account
+if running daemon; then
+    echo "==> onthemapd already running on $ONTHEMAP_SOCKET"
+else
+    echo "==> starting onthemapd on $ONTHEMAP_SOCKET"
+    "$BIN/onthemapd" --socket "$ONTHEMAP_SOCKET" --api-url "$API" >"$RUN/daemon.log" 2>&1 &
+    echo $! >"$RUN/daemon.pid"
+    wait_for "$RUN/daemon.log" "listening"
+fi
 
-echo "==> the 5 most recent students"
-curl -sf "$API/StudentLocation?limit=5&order=-updatedAt" |
-    jq -r '.results[] | "  \(.firstName) \(.lastName)  ·  \(.mapString)  ·  \(.mediaURL)"'
+echo "==> logging in as demo@onthemap.example"
+echo "onthemap-demo" | "$BIN/onthemap" login --username demo@onthemap.example --password-stdin
+
+echo
+echo "\$ onthemap status"
+"$BIN/onthemap" status
+echo
+echo "\$ onthemap students --limit 10"
+"$BIN/onthemap" students --limit 10
 
 cat <<EOT
 
-The server keeps running (pid $(cat "$RUN_DIR/server.pid"), log in $RUN_DIR/server.log).
-Try:   curl -s '$API/StudentLocation?limit=3&order=-updatedAt' | jq .
-Stop:  kill \$(cat $RUN_DIR/server.pid)
+Running: onthemap-server (log run/server.log) and onthemapd (log run/daemon.log).
+Try next, in this shell:
+  export ONTHEMAP_SOCKET=$ONTHEMAP_SOCKET PATH=$BIN:\$PATH
+  onthemap students --search berlin
+  onthemap students --near "Paris" --limit 5
+  onthemap geocode "München"
+  onthemap post "Munich" https://example.com/me
+  onthemap watch --format waybar        (Ctrl-C to stop)
+Stop everything:  make demo-stop
 EOT

@@ -225,3 +225,21 @@ struct CLIEndToEndTests {
         }
     }
 }
+
+@Suite("clients/ examples")
+struct ClientExamplesTests {
+    @Test func shellExampleSpeaksTheProtocolWithSocatAndJq() throws {
+        let bed = try CLITestBed()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../clients/shell/onthemap-socat.sh").standardized.path
+        let status = try runCommand("/bin/bash", [script, "status"], environment: bed.environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("logged in: true  students: 100"))
+        let students = try runCommand("/bin/bash", [script, "students", "3"], environment: bed.environment)
+        #expect(students.stdout.split(separator: "\n").count == 3)
+        _ = try bed.run(["logout"])
+        let refused = try runCommand("/bin/bash", [script, "students"], environment: bed.environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Not logged in"))
+    }
+}

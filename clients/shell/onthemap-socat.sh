@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The protocol needs no Swift: JSON-RPC lines over the socket with socat, read with jq.
+#   ./onthemap-socat.sh status
+#   ./onthemap-socat.sh students 5
+#   ./onthemap-socat.sh watch
+set -euo pipefail
+# The same order as the daemon: $ONTHEMAP_SOCKET, $XDG_RUNTIME_DIR/onthemap/, /tmp/onthemap-$UID/.
+if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
+    SOCKET="$ONTHEMAP_SOCKET"
+elif [ -n "${XDG_RUNTIME_DIR:-}" ]; then
+    SOCKET="$XDG_RUNTIME_DIR/onthemap/onthemapd.sock"
+else
+    SOCKET="/tmp/onthemap-$(id -u)/onthemapd.sock"
+fi
+
+rpc() {  # rpc METHOD [PARAMS-JSON]: prints the result, or the error on stderr (exit 1)
+    local request
+    request=$(jq -cn --arg method "$1" --argjson params "${2:-{\}}" '{jsonrpc:"2.0",id:1,method:$method,params:$params}')
+    local reply
+    reply=$(printf '%s\n' "$request" | socat -t 10 - "UNIX-CONNECT:$SOCKET")
+    if jq -e 'has("error")' <<<"$reply" >/dev/null; then
+        jq -r '.error.message' <<<"$reply" >&2
+        return 1
+    fi
+    jq '.result' <<<"$reply"
+}
+
+case "${1:-status}" in
+status)
+    rpc status | jq -r '"logged in: \(.loggedIn)  students: \(.students.count)  stale: \(.students.stale)"'
+    ;;
+students)
+    rpc students "{\"limit\":${2:-10}}" | jq -r '.students[] | "\(.firstName) \(.lastName)\t\(.mapString)\t\(.mediaURL)"'
+    ;;
+watch)
+    # Subscribe, then print each notification's method as it arrives.
+    { printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"subscribe"}'; sleep infinity; } |
+        socat - "UNIX-CONNECT:$SOCKET" | jq --unbuffered -r 'select(.method) | "\(.method): \(.params | tostring | .[0:100])"'
+    ;;
+*)
+    echo "usage: $0 status | students [N] | watch" >&2
+    exit 64
+    ;;
+esac
