@@ -6,10 +6,11 @@ SWIFT ?= swift
 build:
 	$(SWIFT) build
 
-# Unit and integration tests: the integration tests start the real onthemap-server.
+# Unit and integration tests: the integration tests start the real server, daemon and client.
 test:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	# A bound, so a hung test fails CI with its output instead of eating the whole time budget.
+	timeout 40m $(SWIFT) test --skip-build
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:

@@ -162,23 +162,28 @@ struct CLIEndToEndTests {
         let bed = try CLITestBed(login: false)
         // A pseudo-terminal: the prompt appears, the typed password is not echoed.
         let script = """
-            import os, pty, sys, time
+            import os, pty, select, sys, time
             pid, fd = pty.fork()
             if pid == 0:
                 os.execv(sys.argv[1], [sys.argv[1], "login", "--username", "demo@onthemap.example"])
             output = b""
-            deadline = time.time() + 20
-            while b"Password: " not in output and time.time() < deadline:
-                output += os.read(fd, 1024)
+            def read_until(done, seconds):
+                global output
+                deadline = time.time() + seconds
+                while not done() and time.time() < deadline:
+                    ready, _, _ = select.select([fd], [], [], 0.2)
+                    if ready:
+                        try:
+                            chunk = os.read(fd, 1024)
+                        except OSError:
+                            return
+                        if not chunk:
+                            return
+                        output += chunk
+            read_until(lambda: b"Password: " in output, 20)
             os.write(fd, b"onthemap-demo\\n")
-            while True:
-                try:
-                    chunk = os.read(fd, 1024)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                output += chunk
+            read_until(lambda: b"logged in" in output, 20)
+            os.kill(pid, 9) if b"logged in" not in output else None
             _, status = os.waitpid(pid, 0)
             sys.stdout.write(output.decode())
             sys.exit(os.WEXITSTATUS(status))

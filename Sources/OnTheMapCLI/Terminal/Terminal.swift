@@ -28,14 +28,16 @@ enum Terminal {
 
     /// Asks on the terminal; with `secret`, the answer is not echoed. Nil at end of input.
     static func prompt(_ question: String, secret: Bool = false) -> String? {
-        Output.errorNoNewline(question)
         var saved = termios()
         let canHide = secret && tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
+            // Echo goes off before the prompt appears (as getpass does): whatever is typed after the
+            // prompt must neither be echoed nor discarded by the flush.
             var hidden = saved
             hidden.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
         }
+        Output.errorNoNewline(question)
         defer {
             if canHide {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
