@@ -137,7 +137,8 @@ final class JSONRPCConformanceTests {
         _ = stalled  // …and a client that connects and says nothing.
         let started = ContinuousClock.now
         #expect(try single(#"{"jsonrpc":"2.0","id":2,"method":"status"}"#)["result"] != nil)
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        // Answered at once, not after the stalled clients time out (2 s); loose because tests run in parallel.
+        #expect(ContinuousClock.now - started < .milliseconds(1500))
     }
 
     @Test func idleConnectionsCloseUnlessSubscribed() throws {

@@ -44,8 +44,7 @@ struct SystemdTests {
         #expect(!notify.messages[..<readyIndex].contains("WATCHDOG=1"), "watchdog pinged before READY")
         #expect(notify.waitFor("WATCHDOG=1"))
         let pings = notify.messages.filter { $0 == "WATCHDOG=1" }.count
-        usleep(700_000)
-        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count >= pings + 2)  // every 200 ms
+        #expect(try eventually(timeout: .seconds(3)) { notify.messages.filter { $0 == "WATCHDOG=1" }.count >= pings + 2 })  // every 200 ms
 
         kill(process.processIdentifier, SIGHUP)
         #expect(notify.waitFor("RELOADING=1"))
