@@ -1,7 +1,7 @@
 # Everyday commands; README.md opens with `make demo` and `make test`.
 SWIFT ?= swift
 
-.PHONY: build test demo demo-stop fmt clean
+.PHONY: build test bench demo demo-stop fmt clean
 
 build:
 	$(SWIFT) build
@@ -11,6 +11,10 @@ test:
 	$(SWIFT) build --build-tests
 	# A bound, so a hung test fails CI with its output instead of eating the whole time budget.
 	timeout 40m $(SWIFT) test --skip-build
+
+# Release builds and side-by-side measurements; rewrites docs/benchmarks.md.
+bench:
+	./scripts/bench.sh
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:

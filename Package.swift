@@ -191,7 +191,8 @@ let package = Package(
         .target(
             name: "OnTheMapTestSupport",
             dependencies: [
-                "OnTheMapModels"
+                "OnTheMapModels",
+                "OnTheMapRPC",
             ]
         ),
     ]

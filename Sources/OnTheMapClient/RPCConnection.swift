@@ -22,20 +22,11 @@ public final class RPCConnection {
     public init(path: String, timeout: Duration? = .seconds(30)) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.cannotConnect(path, errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = SocketPath.address(path) else {
             close(fd)
             throw ClientError(kind: .cannotConnect, message: "the socket path is too long: \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = SocketPath.withSockaddr(address) { connect(fd, $0, $1) }
         guard connected == 0 else {
             let code = errno
             close(fd)

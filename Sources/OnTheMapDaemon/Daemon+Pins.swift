@@ -26,7 +26,7 @@ extension Daemon {
     /// Posts or overwrites the user's pin; one at a time, so one user never gets two pins.
     func postPin(_ request: PinRequest) async throws -> WireJSON {
         let (session, account) = try await requireLogin()
-        guard Self.isWebURL(request.mediaURL) else {
+        guard WebLink.isValid(request.mediaURL) else {
             throw RPCError.application(
                 RPCError.invalidURLCode, "The link must be an http:// or https:// URL, like https://example.com/me.",
                 retryable: false, extra: [("mediaURL", .string(request.mediaURL))])
@@ -59,44 +59,19 @@ extension Daemon {
                                 retryable: false, extra: [("pin", existing.wireJSON)])
                         }
                         let updated = try await self.api.updateStudentLocation(objectId: existing.objectId, draft, session: session)
-                        var pin = existing
-                        pin.apply(draft)
-                        pin.updatedAt = WireTimestamp.parse(updated.updatedAt)
+                        let pin = StudentLocation(
+                            objectId: existing.objectId, draft: draft, createdAt: existing.createdAt,
+                            updatedAt: WireTimestamp.parse(updated.updatedAt))
                         return (pin, false)
                     }
                     let created = try await self.api.createStudentLocation(draft, session: session)
                     let date = WireTimestamp.parse(created.createdAt)
-                    return (
-                        StudentLocation(
-                            objectId: created.objectId, uniqueKey: draft.uniqueKey, firstName: draft.firstName,
-                            lastName: draft.lastName, mapString: draft.mapString, mediaURL: draft.mediaURL,
-                            latitude: draft.latitude, longitude: draft.longitude, createdAt: date, updatedAt: date), true
-                    )
+                    return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
                 }
             }
         }
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
         try? await refresh()
         return .object([("pin", pin.wireJSON), ("created", .bool(created))])
-    }
-
-    static func isWebURL(_ text: String) -> Bool {
-        guard !text.contains(where: \.isWhitespace), let components = URLComponents(string: text),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { return false }
-        return true
-    }
-}
-
-extension StudentLocation {
-    mutating func apply(_ draft: StudentLocationDraft) {
-        uniqueKey = draft.uniqueKey
-        firstName = draft.firstName
-        lastName = draft.lastName
-        mapString = draft.mapString
-        mediaURL = draft.mediaURL
-        latitude = draft.latitude
-        longitude = draft.longitude
     }
 }

@@ -45,6 +45,14 @@ public struct StudentLocation: Sendable, Hashable, Encodable {
         self.updatedAt = updatedAt
     }
 
+    /// A location made of a draft's fields and the server's answer.
+    public init(objectId: String, draft: StudentLocationDraft, createdAt: Date?, updatedAt: Date?) {
+        self.init(
+            objectId: objectId, uniqueKey: draft.uniqueKey, firstName: draft.firstName, lastName: draft.lastName,
+            mapString: draft.mapString, mediaURL: draft.mediaURL, latitude: draft.latitude, longitude: draft.longitude,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case createdAt, firstName, lastName, latitude, longitude, mapString, mediaURL, objectId, uniqueKey,
             updatedAt

@@ -77,12 +77,7 @@ public final class DaemonProcess: @unchecked Sendable {
     @discardableResult
     public func stop(timeout: TimeInterval = 10) -> Int32 {
         guard let process else { return -1 }
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return terminate(process, timeout: timeout)
     }
 
     /// Stops the daemon and removes its directory.

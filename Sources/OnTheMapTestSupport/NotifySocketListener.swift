@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapRPC
 
 /// A `NOTIFY_SOCKET` stand-in: a Unix datagram socket that records every `sd_notify` message.
 public final class NotifySocketListener: @unchecked Sendable {
@@ -12,17 +13,7 @@ public final class NotifySocketListener: @unchecked Sendable {
     public init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw ServerProcessError(message: "cannot bind \(path): \(String(cString: strerror(errno)))") }
+        guard let address = SocketPath.address(path), SocketPath.withSockaddr(address, { bind(fd, $0, $1) }) == 0 else { throw ServerProcessError(message: "cannot bind \(path): \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let thread = Thread { [weak self] in

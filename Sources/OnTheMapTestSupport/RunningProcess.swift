@@ -35,11 +35,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after 2 s (a child may inherit a blocked SIGTERM from the test runner).
     public func stop() {
-        if process.isRunning { process.terminate() }
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        terminate(process, timeout: 2)
     }
 
     deinit {

@@ -14,7 +14,7 @@ enum DraftValidator {
         try text(draft.lastName, field: "lastName", maxLength: maxNameLength, required: false)
         try text(draft.mapString, field: "mapString", maxLength: maxMapStringLength)
         try text(draft.mediaURL, field: "mediaURL", maxLength: maxURLLength)
-        guard isWebURL(draft.mediaURL) else {
+        guard WebLink.isValid(draft.mediaURL.trimmingWhitespace()) else {
             throw APIFailure.badRequest("The field mediaURL must be an http:// or https:// URL.")
         }
         guard draft.latitude.isFinite, (-90...90).contains(draft.latitude) else {
@@ -23,16 +23,6 @@ enum DraftValidator {
         guard draft.longitude.isFinite, (-180...180).contains(draft.longitude) else {
             throw APIFailure.badRequest("The field longitude must be between -180 and 180.")
         }
-    }
-
-    /// Whether the text is an absolute http(s) URL with a host.
-    static func isWebURL(_ text: String) -> Bool {
-        let trimmed = text.trimmingWhitespace()
-        guard !trimmed.contains(" "), let components = URLComponents(string: trimmed),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { return false }
-        return true
     }
 
     private static func text(_ value: String, field: String, maxLength: Int, required: Bool = true) throws {
