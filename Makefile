@@ -1,7 +1,7 @@
 # Everyday commands; README.md opens with `make demo` and `make test`.
 SWIFT ?= swift
 
-.PHONY: build test bench demo demo-stop fmt clean
+.PHONY: build test bench man demo demo-stop fmt clean
 
 build:
 	$(SWIFT) build
@@ -15,6 +15,12 @@ test:
 # Release builds and side-by-side measurements; rewrites docs/benchmarks.md.
 bench:
 	./scripts/bench.sh
+
+# Man pages from the command definitions (swift-argument-parser's generate-manual plugin).
+man:
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap --date 2026-11-22 --output-directory docs/man
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemapd --date 2026-11-22 --output-directory docs/man
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap-server --date 2026-11-22 --output-directory docs/man
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:

@@ -137,6 +137,7 @@ let package = Package(
         .testTarget(
             name: "OnTheMapDaemonTests",
             dependencies: [
+                "OnTheMapAPI",
                 "OnTheMapClient",
                 "OnTheMapDaemon",
                 "OnTheMapRPC",

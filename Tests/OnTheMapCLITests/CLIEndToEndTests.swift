@@ -67,6 +67,9 @@ struct CLIEndToEndTests {
 
         let near = try bed.run(["students", "--near", "48.85,2.35", "--limit", "1", "--json"])
         #expect(near.status == 0)
+        let refresh = try bed.run(["refresh"])
+        #expect(refresh.status == 0)
+        #expect(refresh.stderr.contains("100 students"))
         let waybar = try bed.run(["status", "--format", "waybar"])
         #expect(try JSONDecoder().decode(WireJSON.self, from: Data(waybar.stdout.utf8))["class"] == .string("ok"))
     }

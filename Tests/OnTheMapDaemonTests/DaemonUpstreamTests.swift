@@ -247,3 +247,20 @@ struct DaemonPagingTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 }
+
+@Suite("onthemapd persisted state")
+struct DaemonPersistedStateTests {
+    @Test func anExpiredSavedSessionIsDropped() throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-expired")
+        let state = home.file("state/onthemap")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let expired = #"{"session":{"accountKey":"1","sessionID":"1700000000Sabc","xsrfToken":"x","expiration":0},"account":{"key":"1","firstName":"Ada","lastName":"L"}}"#
+        try expired.write(toFile: state + "/session.json", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1", home: home)
+        defer { daemon.tearDown() }
+        let status = try RPCConnection(path: daemon.socketPath).call("status").get()
+        #expect(status["loggedIn"] == .bool(false))
+        #expect(!FileManager.default.fileExists(atPath: daemon.sessionFile))
+        #expect(daemon.log.contains("expired"))
+    }
+}
