@@ -16,6 +16,9 @@ CLIENT="$(swift build -c release --scratch-path .build-static --show-bin-path)/o
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 gcc -O2 -o "$WORK/status_client" Benchmarks/c/status_client.c
+# Measured as installed: symbols stripped (`install -s`).
+install -s "$CLIENT" "$WORK/onthemap"
+CLIENT="$WORK/onthemap"
 
 "$BIN/onthemap-server" seed --db "$WORK/db.sqlite" --demo >/dev/null
 "$BIN/onthemap-server" serve --db "$WORK/db.sqlite" --port 0 --log-level error >"$WORK/server.out" 2>&1 &
@@ -37,7 +40,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo
     echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d), on a machine with"
     echo "$(nproc) cores ($CPU). Release builds: the server and daemon with the static Swift stdlib, the"
-    echo "client fully static (\`-static-executable\`). Machines like this are noisy:"
+    echo "client fully static (\`-static-executable\`) and stripped. Machines like this are noisy:"
     echo "compare the ratios, measured side by side in one run, not the absolute times."
     echo
     echo "## \`onthemap status\`, start to exit"

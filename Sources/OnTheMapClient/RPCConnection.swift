@@ -83,7 +83,7 @@ public final class RPCConnection {
     public func readMessage() throws -> WireJSON? {
         guard let line = try readLine() else { return nil }
         do {
-            return try JSONDecoder().decode(WireJSON.self, from: Data(line.utf8))
+            return try WireJSON.parse(line.utf8)
         } catch {
             throw ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
         }

@@ -22,8 +22,59 @@ public enum WireTimestamp {
     /// Parses any ISO-8601 UTC timestamp, with or without fractional seconds.
     public static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingWhitespace()
+        if let date = parseUTC(trimmed) { return date }
         if let date = try? withFraction.parse(trimmed) { return date }
         return try? withoutFraction.parse(trimmed)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, read by hand: the form every server writes, and the
+    /// format styles' first use is slow for a short-lived client.
+    static func parseUTC(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, let digits = number(20..<(bytes.count - 1)) else {
+                return nil
+            }
+            fraction = Double(digits) / pow10(bytes.count - 21)
+        } else if bytes[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func pow10(_ exponent: Int) -> Double {
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Howard Hinnant's `days_from_civil`.
+    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Rounds a date to the precision the wire carries, so a stored date compares equal to a parsed one.

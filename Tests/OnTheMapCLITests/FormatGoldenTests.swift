@@ -94,7 +94,7 @@ struct FormatGoldenTests {
         var text = ""
         for (state, status) in Self.statuses {
             guard let status else { continue }
-            text += "## \(state)\n" + StatusCommand.human(status, style: Style(enabled: false), now: Self.now) + "\n"
+            text += "## \(state)\n" + HumanStatus.render(status, style: Style(enabled: false), now: Self.now) + "\n"
         }
         check(text, "status-human.txt")
     }

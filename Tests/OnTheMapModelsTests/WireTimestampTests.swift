@@ -27,6 +27,14 @@ struct WireTimestampTests {
         #expect(abs(date.timeIntervalSince1970 - 1_431_276_510) < 1)
     }
 
+    @Test func handParsingAgreesWithTheFormatStyle() throws {
+        for text in ["2015-02-25T01:10:38.103Z", "2000-02-29T23:59:59.999Z", "1969-12-31T23:59:59.500Z", "2038-01-19T03:14:08Z", "2015-05-10T16:48:30.760460Z"] {
+            let date = try #require(WireTimestamp.parse(text))
+            let reference = try Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains(".")).parse(text)
+            #expect(abs(date.timeIntervalSince1970 - reference.timeIntervalSince1970) < 0.001, "\(text)")
+        }
+    }
+
     @Test(arguments: ["", "yesterday", "2015-13-40T99:00:00Z"])
     func rejectsGarbage(text: String) {
         #expect(WireTimestamp.parse(text) == nil)

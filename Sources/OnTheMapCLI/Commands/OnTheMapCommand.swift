@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `onthemap`: the client for people, shell scripts and status bars.
 public struct OnTheMapCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -25,7 +29,11 @@ public struct OnTheMapCommand: ParsableCommand {
 /// The entry point of the `onthemap` executable.
 public enum OnTheMapMain {
     public static func run() {
-        OnTheMapCommand.main(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+        let arguments = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        if let status = StatusFastPath.run(arguments) {
+            exit(status)
+        }
+        OnTheMapCommand.main(arguments)
     }
 
     /// `onthemap --socket PATH status` works like `onthemap status --socket PATH`: the option is

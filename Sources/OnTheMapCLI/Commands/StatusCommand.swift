@@ -30,11 +30,15 @@ struct StatusCommand: ParsableCommand {
                 Output.line(status.serialized)
                 return
             }
-            Output.line(Self.human(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
+            Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
         }
     }
+}
 
-    static func human(_ status: WireJSON, style: Style, now: Date) -> String {
+/// The status for a person. Apart from `StatusCommand`, so the fast path never touches the command
+/// type (whose property wrappers cost start-up time).
+enum HumanStatus {
+    static func render(_ status: WireJSON, style: Style, now: Date) -> String {
         var lines: [String] = []
         if status["loggedIn"]?.boolValue == true, let account = status["account"] {
             let name = [account["firstName"]?.stringValue, account["lastName"]?.stringValue].compactMap { $0 }.joined(separator: " ")

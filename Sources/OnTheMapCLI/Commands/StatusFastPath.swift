@@ -1,0 +1,60 @@
+import ArgumentParser
+import FoundationEssentials
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `onthemap status` without ArgumentParser: status bars run it every few seconds, and parsing
+/// arguments through property wrappers and `Mirror` costs more than the request itself (see
+/// docs/benchmarks.md). Anything this does not recognise goes to the full parser, which gives the
+/// same results and the usage errors.
+enum StatusFastPath {
+    /// Runs `status` if `arguments` are only `status` with `--json`, `--format F` and `--socket P`;
+    /// returns the exit status, or nil to fall back.
+    static func run(_ arguments: [String]) -> Int32? {
+        guard arguments.first == "status" else { return nil }
+        var json = false
+        var format: StatusBarFormat?
+        var socket: String?
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--format":
+                guard let value = rest.popFirst(), let parsed = StatusBarFormat(rawValue: value) else { return nil }
+                format = parsed
+            case "--socket":
+                guard let value = rest.popFirst() else { return nil }
+                socket = value
+            default:
+                if argument.hasPrefix("--socket=") {
+                    socket = String(argument.dropFirst("--socket=".count))
+                } else if argument.hasPrefix("--format="), let parsed = StatusBarFormat(rawValue: String(argument.dropFirst("--format=".count))) {
+                    format = parsed
+                } else {
+                    return nil
+                }
+            }
+        }
+        var environment: [String: String] = [:]
+        for name in ["ONTHEMAP_SOCKET", "XDG_RUNTIME_DIR"] { environment[name] = Terminal.environment(name) }
+        let path = SocketPath.resolve(flag: socket, environment: environment)
+        let status = Result { try RPCConnection(path: path, timeout: .seconds(60)).call("status").get() }
+        if let format {
+            let value = try? status.get()
+            Output.line(format.render(StatusSummary(status: value, now: Date()), status: value))
+            return ExitStatus.ok
+        }
+        switch status {
+        case .success(let value):
+            Output.line(json ? value.serialized : HumanStatus.render(value, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
+            return ExitStatus.ok
+        case .failure(let error):
+            return CLIFailure.exit(for: error).rawValue
+        }
+    }
+}

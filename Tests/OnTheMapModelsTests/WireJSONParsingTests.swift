@@ -1,0 +1,38 @@
+import Foundation
+import OnTheMapModels
+import Testing
+
+@Suite("The client's JSON reader")
+struct WireJSONParsingTests {
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"e"}}"#,
+        #"[1,-2,3.5,-0.25,1e3,2E-2,12345678901234]"#,
+        #""quote\" backslash\\ slash\/ \n\t\r\b\f \u00e9 \ud83d\uddfa 東京""#,
+        #"  {"nested":[[[]]],"empty":{}}  "#,
+        #"{"jsonrpc":"2.0","id":1,"result":{"version":"0.1.0","students":{"count":100,"stale":false,"lastError":null}}}"#,
+    ])
+    func agreesWithJSONDecoder(text: String) throws {
+        let fast = try WireJSON.parse(text.utf8)
+        let reference = try JSONDecoder().decode(WireJSON.self, from: Data(text.utf8))
+        #expect(fast == reference)
+    }
+
+    @Test(arguments: [
+        "", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "01", "1.", ".5", "-", "1e", "tru", "nul", "\"unterminated",
+        "\"bad \\x escape\"", "\"\\ud800 lone surrogate\"", "[1] 2", "{\"a\":1,}", "\"tab\tinside\"",
+    ])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: WireJSON.ParseError.self) { try WireJSON.parse(text.utf8) }
+    }
+
+    @Test func rejectsInvalidUTF8AndDeepNesting() {
+        #expect(throws: WireJSON.ParseError.self) { try WireJSON.parse([0x22, 0xFF, 0x22]) }
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: WireJSON.ParseError.self) { try WireJSON.parse(deep.utf8) }
+    }
+
+    @Test func keepsMemberOrder() throws {
+        let value = try WireJSON.parse(#"{"z":1,"a":2,"m":3}"#.utf8)
+        #expect(value.serialized == #"{"z":1,"a":2,"m":3}"#)
+    }
+}
