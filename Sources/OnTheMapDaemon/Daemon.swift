@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import OnTheMapRPC
 import OnTheMapSystemd
 
 /// The daemon's state and the operations RPC methods call. Each piece of mutable state lives in
@@ -56,7 +57,7 @@ public final class Daemon: Sendable {
     /// Throws -32001 unless logged in; returns the live session and account.
     func requireLogin() async throws -> (APISession, AccountInfo) {
         guard let session = await sessions.current(), let account = await sessions.account else {
-            throw RPCErrorBox.notLoggedIn
+            throw RPCError.notLoggedIn
         }
         return (session, account)
     }
