@@ -87,7 +87,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
-            resources: [.copy("Golden")]
+            exclude: ["Golden"]
         ),
 
         // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.

@@ -27,10 +27,7 @@ enum CLIFailure {
         switch error {
         case let error as RPCError:
             Output.error(style.red("onthemap: ") + error.message)
-            switch error.code {
-            case RPCError.notLoggedInCode, RPCError.sessionExpiredCode: return ExitCode(ExitStatus.notLoggedIn)
-            default: return ExitCode(ExitStatus.daemonError)
-            }
+            return status(for: error)
         case let error as ClientError:
             Output.error(style.red("onthemap: ") + error.message)
             return ExitCode(ExitStatus.unreachable)
@@ -42,6 +39,14 @@ enum CLIFailure {
         default:
             Output.error(style.red("onthemap: ") + "\(error)")
             return ExitCode(ExitStatus.daemonError)
+        }
+    }
+
+    /// 3 when the daemon says there is no (longer a) session, else 1.
+    static func status(for error: RPCError) -> ExitCode {
+        switch error.code {
+        case RPCError.notLoggedInCode, RPCError.sessionExpiredCode: ExitCode(ExitStatus.notLoggedIn)
+        default: ExitCode(ExitStatus.daemonError)
         }
     }
 }

@@ -8,10 +8,13 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock).")
     var socket: String?
 
-    var socketPath: String {
+    var socketPath: String { Self.socketPath(flag: socket) }
+
+    /// `SocketPath.resolve` over this process's environment.
+    static func socketPath(flag: String?) -> String {
         var environment: [String: String] = [:]
         for name in ["ONTHEMAP_SOCKET", "XDG_RUNTIME_DIR"] { environment[name] = Terminal.environment(name) }
-        return SocketPath.resolve(flag: socket, environment: environment)
+        return SocketPath.resolve(flag: flag, environment: environment)
     }
 
     func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {

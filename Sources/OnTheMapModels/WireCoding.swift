@@ -4,15 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The JSON coders every side of the wire uses, so client, server and daemon produce the same bytes.
+/// The JSON decoder the client and server read wire bodies with (they write them with `WireJSON`).
 public enum WireCoding {
-    /// Encodes keys in declaration order (the order the real service uses), without escaping `/`.
-    public static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }
-
     /// A decoder with default strategies: the models parse dates themselves, liberally.
     public static func decoder() -> JSONDecoder {
         JSONDecoder()

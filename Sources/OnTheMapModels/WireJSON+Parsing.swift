@@ -1,4 +1,4 @@
-/// A small, non-generic JSON reader for the client's hot path.
+/// A small, non-generic JSON reader for hot paths: the client's replies and the daemon's requests.
 ///
 /// `JSONDecoder` into `WireJSON` works, but its generic containers make the runtime scan protocol
 /// conformance records on first use, which costs a short-lived process milliseconds (see
@@ -195,7 +195,8 @@ extension WireJSON {
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             if isInteger, let integer = Int(text) { return .integer(integer) }
-            guard let double = Double(text) else { throw ParseError(offset: start) }
+            // Like JSONDecoder, refuse numbers no Double can hold (1e400).
+            guard let double = Double(text), double.isFinite else { throw ParseError(offset: start) }
             return .number(double)
         }
     }

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import OnTheMapModels
 
 /// What one line from a client holds, after JSON-RPC validation.
@@ -16,10 +11,7 @@ public enum RPCIncoming: Sendable {
 
     /// Parses and validates one line (without its newline).
     public static func parse(_ line: some Collection<UInt8>) -> RPCIncoming {
-        let value: WireJSON
-        do {
-            value = try JSONDecoder().decode(WireJSON.self, from: Data(line))
-        } catch {
+        guard let value = try? WireJSON.parse(line) else {
             return .failure(.parseError("the line is not valid JSON"))
         }
         if case .array(let elements) = value {

@@ -40,8 +40,7 @@ struct DaemonCommand: ParsableCommand {
 
     static func main(activatedSocket: Int32?) async {
         do {
-            let command = try parseAsRoot() as! DaemonCommand
-            try await command.run(activatedSocket: activatedSocket)
+            try await parse().run(activatedSocket: activatedSocket)
         } catch {
             exit(withError: error)
         }

@@ -1,10 +1,11 @@
 import Foundation
+import OnTheMapTestSupport
 import Testing
 
 /// A readable record of HTTP exchanges, with the values that change from run to run replaced by
 /// placeholders, compared against a file in `Golden/`.
 ///
-/// `ONTHEMAP_UPDATE_GOLDEN=1 swift test --filter Golden` rewrites the files from the current output.
+/// `ONTHEMAP_UPDATE_GOLDEN=1 swift test --filter StockClientSequence` rewrites the files.
 struct GoldenTranscript {
     private(set) var text = ""
     private var replacements: [(String, String)] = []
@@ -39,32 +40,10 @@ struct GoldenTranscript {
         return output
     }
 
-    /// Compares with `Golden/NAME`, or rewrites it when asked to.
-    func verify(against name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation)
-        throws
-    {
-        let sourceFile = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-            .appendingPathComponent("Golden").appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["ONTHEMAP_UPDATE_GOLDEN"] == "1" {
-            try normalized.write(to: sourceFile, atomically: true, encoding: .utf8)
-            return
-        }
-        let url = try #require(
-            Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Golden"),
-            "missing golden file \(name); run with ONTHEMAP_UPDATE_GOLDEN=1 to create it", sourceLocation: sourceLocation)
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        let actual = normalized
-        if actual != expected {
-            let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            let firstDifference = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }
-            let line = firstDifference?.offset ?? min(expectedLines.count, actualLines.count)
-            Issue.record(
-                """
-                \(name) differs at line \(line + 1):
-                expected: \(line < expectedLines.count ? String(expectedLines[line]) : "<end>")
-                actual:   \(line < actualLines.count ? String(actualLines[line]) : "<end>")
-                """, sourceLocation: sourceLocation)
+    /// Compares with `Golden/NAME` (`GoldenFile`), or rewrites it when asked to.
+    func verify(against name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let mismatch = GoldenFile.mismatch(normalized, name: name, testFile: filePath) {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
         }
     }
 }

@@ -108,7 +108,7 @@ struct StockClientSequenceTests {
             .DELETE, "/session", headers: [("X-XSRF-TOKEN", xsrf), ("Cookie", "XSRF-TOKEN=\(xsrf)")])
         #expect(logout.status == 200)
 
-        try client.transcript.verify(against: "stock-client-sequence.txt")
+        client.transcript.verify(against: "stock-client-sequence.txt")
     }
 
     @Test func errorBodiesOfAProtectedServer() async throws {
@@ -125,6 +125,6 @@ struct StockClientSequenceTests {
         _ = try await client.send(.DELETE, "/session")
         _ = try await client.send(.POST, "/session", body: #"{"facebook_mobile":{"access_token":"EAAB"}}"#)
         _ = try await client.send(.GET, "/nowhere")
-        try client.transcript.verify(against: "protected-server-errors.txt")
+        client.transcript.verify(against: "protected-server-errors.txt")
     }
 }

@@ -81,7 +81,7 @@ struct CallCommand: ParsableCommand {
     func run() throws {
         var parsed: WireJSON?
         if let params {
-            guard let value = try? JSONDecoder().decode(WireJSON.self, from: Data(params.utf8)) else {
+            guard let value = try? WireJSON.parse(params.utf8) else {
                 throw ValidationError("PARAMS must be JSON, e.g. '{\"limit\":3}'.")
             }
             parsed = value
@@ -92,21 +92,12 @@ struct CallCommand: ParsableCommand {
                 Output.line(result.serialized)
             case .failure(let error):
                 Output.error(WireJSON.object([("code", .integer(error.code)), ("message", .string(error.message))] + (error.data.map { [("data", $0)] } ?? [])).serialized)
-                throw CLIFailureExit.code(for: error)
+                throw CLIFailure.status(for: error)
             }
         } catch let error as ExitCode {
             throw error
         } catch {
             throw CLIFailure.exit(for: error)
-        }
-    }
-}
-
-enum CLIFailureExit {
-    static func code(for error: OnTheMapRPC.RPCError) -> ExitCode {
-        switch error.code {
-        case OnTheMapRPC.RPCError.notLoggedInCode, OnTheMapRPC.RPCError.sessionExpiredCode: ExitCode(ExitStatus.notLoggedIn)
-        default: ExitCode(ExitStatus.daemonError)
         }
     }
 }

@@ -18,20 +18,8 @@ struct StatusCommand: ParsableCommand {
     var format: StatusBarFormat?
 
     func run() throws {
-        if let format {
-            // A status bar must always get a line: offline is a state to show, not a failure.
-            let status = try? global.call("status")
-            Output.line(format.render(StatusSummary(status: status, now: Date()), status: status))
-            return
-        }
-        try runReportingFailures {
-            let status = try global.call("status")
-            if json {
-                Output.line(status.serialized)
-                return
-            }
-            Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
-        }
+        let status = StatusOutput.print(socketPath: global.socketPath, json: json, format: format)
+        if status != ExitStatus.ok { throw ExitCode(status) }
     }
 }
 

@@ -40,10 +40,16 @@ enum StatusFastPath {
                 }
             }
         }
-        var environment: [String: String] = [:]
-        for name in ["ONTHEMAP_SOCKET", "XDG_RUNTIME_DIR"] { environment[name] = Terminal.environment(name) }
-        let path = SocketPath.resolve(flag: socket, environment: environment)
-        let status = Result { try RPCConnection(path: path, timeout: .seconds(60)).call("status").get() }
+        return StatusOutput.print(socketPath: GlobalOptions.socketPath(flag: socket), json: json, format: format)
+    }
+}
+
+/// Asks the daemon for its status and prints it: what `onthemap status` does, by either path.
+enum StatusOutput {
+    /// Returns the exit status. With a status-bar `format`, always prints a line and returns 0:
+    /// offline is a state for the bar to show, not a failure.
+    static func print(socketPath: String, json: Bool, format: StatusBarFormat?) -> Int32 {
+        let status = Result { try RPCConnection(path: socketPath, timeout: .seconds(60)).call("status").get() }
         if let format {
             let value = try? status.get()
             Output.line(format.render(StatusSummary(status: value, now: Date()), status: value))

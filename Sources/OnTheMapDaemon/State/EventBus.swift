@@ -32,6 +32,4 @@ actor EventBus {
             subscriber.sink.yield(notification)
         }
     }
-
-    var subscriberCount: Int { subscribers.count }
 }

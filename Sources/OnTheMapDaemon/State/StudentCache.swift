@@ -67,8 +67,6 @@ actor StudentCache {
         try await task.value
     }
 
-    var isRefreshing: Bool { inFlight != nil }
-
     private func runFetch(_ fetch: @Sendable () async throws -> StudentLocationList) async throws {
         do {
             let list = try await fetch()
@@ -80,12 +78,6 @@ actor StudentCache {
             rebuildDefaultAnswer()
             throw error
         }
-    }
-
-    /// Records a failure that did not come from a fetch (e.g. no session).
-    func recordError(_ message: String?) {
-        lastError = message
-        rebuildDefaultAnswer()
     }
 
     /// Forgets the list in memory and on disk (logout).

@@ -9,10 +9,6 @@ public struct PasswordHasher: Sendable {
     /// The bcrypt work factor for new hashes (4...31).
     public var cost: UInt8
 
-    /// A hash that no password matches, verified against for unknown accounts so that timing does
-    /// not tell an attacker which emails exist.
-    private static let decoyHash = Bcrypt.hash("onthemap-decoy-password", cost: 4)
-
     /// Creates a hasher.
     public init(cost: UInt8 = defaultCost) {
         self.cost = min(max(cost, 4), 31)
@@ -24,13 +20,13 @@ public struct PasswordHasher: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// Whether the password matches the hash; with a nil hash, spends the same time and says no.
+    /// Whether the password matches the hash; with a nil hash (unknown account), spends the time of
+    /// one hash at this cost and says no, so timing does not tell which emails exist.
     public func verify(_ password: String, hash: String?) async throws -> Bool {
         let cost = self.cost
         return try await NIOThreadPool.singleton.runIfActive {
             guard let hash else {
                 _ = Bcrypt.hash(password, cost: cost)
-                _ = Self.decoyHash
                 return false
             }
             return Bcrypt.verify(password, hash: hash)
