@@ -67,7 +67,9 @@ public final class RPCConnection {
             }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count == 0 { return nil }
+            // A reset is a close too: the daemon closes a connection while the client is still
+            // sending (e.g. after refusing an oversized line), and the kernel then resets it.
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
