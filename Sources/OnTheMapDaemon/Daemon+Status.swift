@@ -45,22 +45,12 @@ extension Daemon {
         }
         let count = await cache.count
         guard let refreshedAt = await cache.refreshedAt else { return "logged in as \(account.shortName); no students yet" }
-        return "logged in as \(account.shortName); \(count) students, refreshed \(Self.ago(refreshedAt))"
+        return "logged in as \(account.shortName); \(count) students, refreshed \(RelativeTime.describe(refreshedAt, now: Date()))"
     }
 
     /// Tells systemd and subscribers the status.
     func publishStatus() async {
         notifier.status(await statusLine())
         await events.publish(.status, await statusJSON())
-    }
-
-    static func ago(_ date: Date, now: Date = Date()) -> String {
-        let seconds = Int(now.timeIntervalSince(date))
-        switch seconds {
-        case ..<60: return "just now"
-        case ..<3600: return "\(seconds / 60) min ago"
-        case ..<86_400: return "\(seconds / 3600) h ago"
-        default: return "\(seconds / 86_400) d ago"
-        }
     }
 }

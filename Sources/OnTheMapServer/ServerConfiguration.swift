@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 
 /// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants.
 public struct ServerConfiguration: Sendable {
@@ -44,12 +45,9 @@ public struct ServerConfiguration: Sendable {
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            dataHome = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        }
-        return dataHome + "/onthemap-server/onthemap.sqlite"
+        var environment = environment
+        environment["HOME"] = environment["HOME"] ?? NSHomeDirectory()
+        return XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+            + "/onthemap-server/onthemap.sqlite"
     }
 }

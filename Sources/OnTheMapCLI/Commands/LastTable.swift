@@ -1,11 +1,12 @@
 import FoundationEssentials
+import OnTheMapModels
 
 /// The rows of the last table `students` printed, so `open 3` opens the third one's link.
 enum LastTable {
     static var path: String {
-        let cache = Terminal.environment("XDG_CACHE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((Terminal.environment("HOME") ?? "/tmp") + "/.cache")
-        return cache + "/onthemap/last-table.tsv"
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] { environment[name] = Terminal.environment(name) }
+        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/onthemap/last-table.tsv"
     }
 
     static func save(_ rows: [StudentRow]) {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OnTheMapModels
 
 /// The default `students` output: numbered, aligned columns that fit the terminal.
 enum StudentTable {

@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 
 /// Where the daemon keeps what survives a restart (XDG base directories).
 public struct StatePaths: Sendable, Hashable {
@@ -18,10 +19,10 @@ public struct StatePaths: Sendable, Hashable {
 
     /// The XDG locations for this environment.
     public static func fromEnvironment(_ environment: [String: String]) -> StatePaths {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        var environment = environment
+        environment["HOME"] = environment["HOME"] ?? NSHomeDirectory()
         func base(_ variable: String, _ fallback: String) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            return home + "/" + fallback
+            XDGDirectory.path(variable, fallback: fallback, environment: environment)
         }
         return StatePaths(
             sessionFile: base("XDG_STATE_HOME", ".local/state") + "/onthemap/session.json",
