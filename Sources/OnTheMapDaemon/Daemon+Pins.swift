@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapAPI
+import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC
 import Logging

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import OnTheMapGeocoder
 import OnTheMapRPC
 import OnTheMapSystemd
 
@@ -15,6 +16,8 @@ public final class Daemon: Sendable {
     let busy = BusyTracker()
     let pinWriter = PinWriter()
     let geocoder: any Geocoding
+    /// Kept to close its connection pool at shutdown.
+    let nominatim: NominatimGeocoder?
     let notifier: SystemdNotifier
     let logger: Logger
     let startedAt = ContinuousClock.now
@@ -25,15 +28,29 @@ public final class Daemon: Sendable {
 
     /// Creates the daemon; `load()` reads persisted state.
     public init(
-        configuration: DaemonConfiguration, geocoder: any Geocoding = StarterGazetteer(),
+        configuration: DaemonConfiguration, geocoder: (any Geocoding)? = nil,
         notifier: SystemdNotifier = SystemdNotifier(), logger: Logger
     ) {
         self.configuration = configuration
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
         self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
-        self.cache = StudentCache(path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger)
-        self.geocoder = geocoder
+        self.cache = StudentCache(
+            path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger)
+        switch (geocoder, configuration.geocoder) {
+        case (let geocoder?, _):
+            self.geocoder = geocoder
+            self.nominatim = nil
+        case (nil, .offline):
+            self.geocoder = OfflineGeocoder()
+            self.nominatim = nil
+        case (nil, .nominatim(let url, let fallbackToOffline)):
+            let nominatim = NominatimGeocoder(baseURL: url, logger: logger)
+            self.nominatim = nominatim
+            self.geocoder =
+                fallbackToOffline
+                ? FallbackGeocoder(primary: nominatim, fallback: OfflineGeocoder(), logger: logger) : nominatim
+        }
         self.notifier = notifier
         self.logger = logger
         self.live = LiveSettings(configuration)
@@ -52,6 +69,7 @@ public final class Daemon: Sendable {
     /// Closes the HTTP client.
     public func shutdown() async {
         try? await api.shutdown()
+        await nominatim?.shutdown()
     }
 
     /// Throws -32001 unless logged in; returns the live session and account.

@@ -14,12 +14,15 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// Close connections idle this long, unless subscribed; zero never closes them.
     public var idleTimeout: Duration
     public var logLevel: Logger.Level
+    /// Where `geocode` and `postPin` look places up.
+    public var geocoder: GeocoderSetting = .offline
     public var paths: StatePaths
 
     /// Creates a configuration.
     public init(
         socketPath: String, apiURL: String = APIConfiguration.udacityBaseURL, cacheSize: Int = 100,
-        refreshInterval: Duration = .seconds(300), idleTimeout: Duration = .seconds(300), logLevel: Logger.Level = .info,
+        refreshInterval: Duration = .seconds(300), idleTimeout: Duration = .seconds(300),
+        logLevel: Logger.Level = .info,
         paths: StatePaths
     ) {
         self.socketPath = socketPath
@@ -32,7 +35,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
     }
 
     /// The settings each source can give, by their file names (`api-url = …`).
-    public static let keys = ["socket", "api-url", "cache-size", "refresh-interval", "idle-timeout", "log-level"]
+    public static let keys = [
+        "socket", "api-url", "cache-size", "refresh-interval", "idle-timeout", "log-level", "geocoder", "nominatim-url",
+        "geocoder-fallback",
+    ]
 
     /// Merges the sources; throws a message naming the bad setting and where it came from.
     public static func resolve(
@@ -50,7 +56,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
         func seconds(_ key: String, default fallback: Int, minimum: Int) throws -> Duration {
             guard let (text, source) = value(key) else { return .seconds(fallback) }
             guard let number = Int(text), number >= minimum else {
-                throw ConfigurationError("\(source) must be a whole number of seconds, at least \(minimum) (got \(text)).")
+                throw ConfigurationError(
+                    "\(source) must be a whole number of seconds, at least \(minimum) (got \(text)).")
             }
             return .seconds(number)
         }
@@ -72,11 +79,35 @@ public struct DaemonConfiguration: Sendable, Hashable {
         configuration.idleTimeout = try seconds("idle-timeout", default: 300, minimum: 0)
         if let (text, source) = value("log-level") {
             guard let level = Logger.Level(rawValue: text) else {
-                throw ConfigurationError("\(source) must be one of trace, debug, info, notice, warning, error, critical.")
+                throw ConfigurationError(
+                    "\(source) must be one of trace, debug, info, notice, warning, error, critical.")
             }
             configuration.logLevel = level
         }
+        configuration.geocoder = try resolveGeocoder(value)
         return configuration
+    }
+
+    private static func resolveGeocoder(_ value: (String) -> (String, String)?) throws -> GeocoderSetting {
+        let fallback: Bool
+        switch value("geocoder-fallback") {
+        case nil, ("offline", _)?: fallback = true
+        case ("none", _)?: fallback = false
+        case (let text, let source)?: throw ConfigurationError("\(source) must be offline or none (got \(text)).")
+        }
+        switch value("geocoder") {
+        case nil, ("offline", _)?:
+            return .offline
+        case ("nominatim", _)?:
+            let url = value("nominatim-url")?.0 ?? GeocoderSetting.publicNominatimURL
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw ConfigurationError(
+                    "\(value("nominatim-url")?.1 ?? "nominatim-url") must be an http:// or https:// URL (got \(url)).")
+            }
+            return .nominatim(url: url, fallbackToOffline: fallback)
+        case (let text, let source)?:
+            throw ConfigurationError("\(source) must be offline or nominatim (got \(text)).")
+        }
     }
 
     /// `key = value` lines; `#` starts a comment.
@@ -88,12 +119,24 @@ public struct DaemonConfiguration: Sendable, Hashable {
             let parts = line.split(separator: "=", maxSplits: 1)
             let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             guard parts.count == 2, keys.contains(key) else {
-                throw ConfigurationError("configuration file line \(number + 1): expected `key = value` with a key among \(keys.joined(separator: ", ")).")
+                throw ConfigurationError(
+                    "configuration file line \(number + 1): expected `key = value` with a key among \(keys.joined(separator: ", "))."
+                )
             }
             settings[key] = parts[1].trimmingCharacters(in: .whitespaces)
         }
         return settings
     }
+}
+
+/// Which geocoder answers `geocode` and places pins.
+public enum GeocoderSetting: Sendable, Hashable {
+    /// The GeoNames gazetteer built into the daemon: no network.
+    case offline
+    /// A Nominatim server; when it fails, the offline gazetteer answers instead if `fallbackToOffline`.
+    case nominatim(url: String, fallbackToOffline: Bool)
+
+    public static let publicNominatimURL = "https://nominatim.openstreetmap.org"
 }
 
 /// A configuration problem, said so a person can fix it.

@@ -8,10 +8,12 @@ import OnTheMapRPC
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onthemapd",
-        abstract: "The OnTheMap daemon: holds the session and a cache of student locations, and answers JSON-RPC 2.0 on a Unix socket.",
+        abstract:
+            "The OnTheMap daemon: holds the session and a cache of student locations, and answers JSON-RPC 2.0 on a Unix socket.",
         discussion: """
             Settings come from flags, then the environment (ONTHEMAP_SOCKET, ONTHEMAP_API_URL, ONTHEMAP_CACHE_SIZE, \
-            ONTHEMAP_REFRESH_INTERVAL, ONTHEMAP_IDLE_TIMEOUT, ONTHEMAP_LOG_LEVEL), then \
+            ONTHEMAP_REFRESH_INTERVAL, ONTHEMAP_IDLE_TIMEOUT, ONTHEMAP_LOG_LEVEL, ONTHEMAP_GEOCODER, \
+            ONTHEMAP_NOMINATIM_URL, ONTHEMAP_GEOCODER_FALLBACK), then \
             $XDG_CONFIG_HOME/onthemap/onthemapd.conf (`key = value` lines), then defaults. \
             SIGHUP re-reads them; SIGTERM stops after answering requests in flight.
             """
@@ -34,6 +36,15 @@ struct DaemonCommand: ParsableCommand {
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
+
+    @Option(help: "offline (the built-in GeoNames gazetteer, default) or nominatim.")
+    var geocoder: String?
+
+    @Option(help: "Nominatim server for --geocoder nominatim (default: https://nominatim.openstreetmap.org).")
+    var nominatimURL: String?
+
+    @Option(help: "When Nominatim fails: offline (answer from the gazetteer, default) or none (report the error).")
+    var geocoderFallback: String?
 
     @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/onthemap/onthemapd.conf).")
     var config: String?
@@ -72,6 +83,9 @@ struct DaemonCommand: ParsableCommand {
         flags["refresh-interval"] = refreshInterval.map(String.init)
         flags["idle-timeout"] = idleTimeout.map(String.init)
         flags["log-level"] = logLevel
+        flags["geocoder"] = geocoder
+        flags["nominatim-url"] = nominatimURL
+        flags["geocoder-fallback"] = geocoderFallback
         let fileText: String?
         if FileManager.default.fileExists(atPath: paths.configFile) {
             guard let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8) else {

@@ -34,6 +34,22 @@ struct DaemonConfigurationTests {
         #expect(configuration.refreshInterval == .seconds(300))
     }
 
+    @Test func geocoderIsOfflineUnlessNominatimIsChosen() throws {
+        func resolve(_ flags: [String: String], file: String? = nil) throws -> GeocoderSetting {
+            try DaemonConfiguration.resolve(
+                flags: flags, environment: [:], fileText: file, paths: paths, defaultSocketPath: "/x.sock"
+            ).geocoder
+        }
+        #expect(try resolve([:]) == .offline)
+        #expect(try resolve(["geocoder": "nominatim"]) == .nominatim(url: GeocoderSetting.publicNominatimURL, fallbackToOffline: true))
+        #expect(
+            try resolve(["geocoder": "nominatim", "geocoder-fallback": "none"], file: "nominatim-url = http://127.0.0.1:7070")
+                == .nominatim(url: "http://127.0.0.1:7070", fallbackToOffline: false))
+        #expect(throws: ConfigurationError.self) { try resolve(["geocoder": "google"]) }
+        #expect(throws: ConfigurationError.self) { try resolve(["geocoder-fallback": "maybe"]) }
+        #expect(throws: ConfigurationError.self) { try resolve(["geocoder": "nominatim", "nominatim-url": "nominatim.local"]) }
+    }
+
     @Test(arguments: [
         ("cache-size = lots", "cache-size"),
         ("refresh-interval = 0", "refresh-interval"),

@@ -1,3 +1,4 @@
+import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC
 

@@ -23,6 +23,10 @@ extension RPCError {
         switch error {
         case let error as RPCError: error
         case let error as APIError: RPCError(error)
+        case let error as GeocoderError:
+            .application(
+                error.kind == .unreachable ? RPCError.upstreamUnreachableCode : RPCError.upstreamErrorCode,
+                error.description, retryable: true)
         default: .internalError("the daemon failed to answer; its log has details")
         }
     }

