@@ -140,9 +140,11 @@ let package = Package(
         ),
 
         // MARK: The daemon.
+        .target(name: "CMalloc"),
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
+                "CMalloc",
                 "CSystemd",
                 "OnTheMapAPI",
                 "OnTheMapGeocoder",

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapSystemd
 
@@ -6,11 +8,30 @@ extension Daemon {
     /// The daemon's version, as `status` reports it.
     public static let version = "0.1.0"
 
-    /// The `status` result.
-    func statusJSON() async -> WireJSON {
+    /// The `status` result, serialized: the stored answer and the uptime as of now.
+    func statusResult() async -> String {
+        await currentFastAnswers().statusPrefix + fastAnswers.statusSuffix()
+    }
+
+    /// The stored `status` and `students` answers, rebuilt first if state changed since.
+    func currentFastAnswers() async -> FastAnswers.Entry {
+        if let entry = fastAnswers.current() { return entry }
+        let generation = fastAnswers.generation
+        let session = await sessions.current()
+        let status = await statusJSON(includingUptime: false).serialized
+        let students = session == nil ? nil : await cache.currentDefaultAnswer()
+        let deadlines = [await cache.staleDeadline(), session?.expiration].compactMap { $0 }
+        let entry = FastAnswers.Entry(
+            statusPrefix: String(status.dropLast()), students: students.map { ByteBuffer(string: $0) },
+            validUntil: deadlines.min())
+        fastAnswers.store(entry, builtAt: generation)
+        return entry
+    }
+
+    /// The `status` result, as subscribers get it.
+    func statusJSON(includingUptime: Bool = true) async -> WireJSON {
         let account = await sessions.current() != nil ? await sessions.account : nil
-        let uptime = ContinuousClock.now - startedAt
-        return .object([
+        var members: [(String, WireJSON)] = [
             ("version", .string(Self.version)),
             ("apiURL", .string(configuration.apiURL)),
             ("loggedIn", .bool(account != nil)),
@@ -24,8 +45,9 @@ extension Daemon {
             // Not in the list: status bars show the user's own pin without an upstream call.
             ("myPin", await myCachedPin(account)),
             ("busy", .array(await busy.activities.map { .string($0) })),
-            ("uptime", .number(((Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18) * 1000).rounded() / 1000)),
-        ])
+        ]
+        if includingUptime { members.append(("uptime", .number(fastAnswers.uptime()))) }
+        return .object(members)
     }
 
     private func myCachedPin(_ account: AccountInfo?) async -> WireJSON {

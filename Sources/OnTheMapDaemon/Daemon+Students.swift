@@ -62,7 +62,7 @@ extension Daemon {
                 logger.notice("refresh failed; serving the cached list", metadata: ["error": "\(error.message)"])
             }
         }
-        if query.isDefault, let cached = await cache.defaultAnswer {
+        if query.isDefault, let cached = await cache.currentDefaultAnswer() {
             return .serialized(cached)
         }
         let entries = await cache.entries

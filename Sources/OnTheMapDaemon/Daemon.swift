@@ -13,14 +13,15 @@ public final class Daemon: Sendable {
     let sessions: SessionStore
     let cache: StudentCache
     let events = EventBus()
-    let busy = BusyTracker()
+    let busy: BusyTracker
+    /// `status` and the default `students`, ready to send; see `FastPathHandler`.
+    let fastAnswers = FastAnswers()
     let pinWriter = PinWriter()
     let geocoder: any Geocoding
     /// Kept to close its connection pool at shutdown.
     let nominatim: NominatimGeocoder?
     let notifier: SystemdNotifier
     let logger: Logger
-    let startedAt = ContinuousClock.now
     /// Settings SIGHUP may change.
     let live: LiveSettings
     /// Set once the socket accepts; the watchdog starts pinging only then.
@@ -33,10 +34,13 @@ public final class Daemon: Sendable {
     ) {
         self.configuration = configuration
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
-        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger)
+        let fastAnswers = self.fastAnswers
+        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger, onChange: fastAnswers.invalidate)
+        self.busy = BusyTracker(onChange: fastAnswers.invalidate)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
         self.cache = StudentCache(
-            path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger)
+            path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger,
+            onChange: fastAnswers.invalidate)
         switch (geocoder, configuration.geocoder) {
         case (let geocoder?, _):
             self.geocoder = geocoder

@@ -14,6 +14,7 @@ public enum DaemonRunner {
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
             // READY only now: the socket accepts and the persisted state is loaded.
             daemon.notifier.ready(status: await daemon.statusLine())
+            MemoryTrimmer.releaseExecutablePages()
             await daemon.readiness.markReady()
         }
         let group = ServiceGroup(

@@ -12,7 +12,10 @@ extension WireJSON {
 
     /// Parses one JSON text (surrounding whitespace allowed, nothing else).
     public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> WireJSON {
-        let array = Array(bytes)
+        // One copy into an array the reader indexes directly. Through the protocol requirement, a
+        // ByteBuffer view copies with memcpy; element by element, this call cost the daemon more than
+        // the rest of a `status` request (it is not specialised across modules).
+        let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
         var reader = Reader(bytes: array)
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()
@@ -26,7 +29,12 @@ extension WireJSON {
         static let maxDepth = 256
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
         }
 
         func fail() -> ParseError { ParseError(offset: index) }
@@ -101,12 +109,24 @@ extension WireJSON {
             var start = index
             func flush(_ end: Int) throws(ParseError) {
                 guard end > start else { return }
-                guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw ParseError(offset: start) }
+                let text = bytes.withUnsafeBufferPointer { all in
+                    String(validating: UnsafeBufferPointer(rebasing: all[start..<end]), as: UTF8.self)
+                }
+                guard let text else { throw ParseError(offset: start) }
                 scalars.append(contentsOf: text.unicodeScalars)
             }
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
+                    if scalars.isEmpty {
+                        // No escapes: the bytes are the string (the common case, and the fast one).
+                        let text = bytes.withUnsafeBufferPointer { all in
+                            String(validating: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
+                        }
+                        guard let text else { throw ParseError(offset: start) }
+                        index += 1
+                        return text
+                    }
                     try flush(index)
                     index += 1
                     return String(scalars)
@@ -193,7 +213,9 @@ extension WireJSON {
                 while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
                 guard index > digits else { throw fail() }
             }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            let text = bytes.withUnsafeBufferPointer { all in
+                String(decoding: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
+            }
             if isInteger, let integer = Int(text) { return .integer(integer) }
             // Like JSONDecoder, refuse numbers no Double can hold (1e400).
             guard let double = Double(text), double.isFinite else { throw ParseError(offset: start) }

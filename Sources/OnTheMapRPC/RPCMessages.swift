@@ -57,12 +57,16 @@ public struct RPCResponse: Sendable {
 
     /// A response with a result already serialized (e.g. the cached `students` answer), spliced in as is.
     public static func serialized(id: RPCID, resultJSON: String) -> String {
-        var output = #"{"jsonrpc":"2.0","id":"#
-        id.wireJSON.write(to: &output)
-        output += #","result":"#
-        output += resultJSON
-        output += "}"
-        return output
+        let envelope = envelope(id: id)
+        return envelope.prefix + resultJSON + envelope.suffix
+    }
+
+    /// What goes around a serialized result: `{"jsonrpc":"2.0","id":…,"result":` and `}`.
+    public static func envelope(id: RPCID) -> (prefix: String, suffix: String) {
+        var prefix = #"{"jsonrpc":"2.0","id":"#
+        id.wireJSON.write(to: &prefix)
+        prefix += #","result":"#
+        return (prefix, "}")
     }
 
     /// Parses a response line, as a client reads it.

@@ -1,7 +1,11 @@
+import OnTheMapDaemon
 import OnTheMapSystemd
 
 // First thing, before any thread exists: sd_listen_fds calls unsetenv, which is unsafe later.
 let activatedSocket = SocketActivation.takeListeningSocket()
+
+// Two malloc arenas, not one per thread: see MemoryTrimmer.
+MemoryTrimmer.limitArenas()
 
 // A thousand clients need a thousand descriptors: use all the hard limit allows.
 #if canImport(Glibc)

@@ -9,6 +9,6 @@ enum StatusMethod: RPCMethod {
 
     static func handle(_ params: WireJSON?, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
         _ = try RPCParams(params, allowed: allowedParams)
-        return .value(await daemon.statusJSON())
+        return .serialized(await daemon.statusResult())
     }
 }

@@ -44,9 +44,12 @@ struct ConnectionHandler: Sendable {
     let logger: Logger
 
     private func serve(
-        _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: LineWriter, _ connection: Connection
+        _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: LineWriter, _ connection: Connection,
+        _ pending: PendingRequests
     ) async throws {
         for try await frame in inbound {
+            // Counted once answered (or found to need no answer): see `FastPathHandler`.
+            defer { pending.end() }
             switch frame {
             case .tooLong:
                 let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
@@ -61,7 +64,7 @@ struct ConnectionHandler: Sendable {
         }
     }
 
-    func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser) async {
+    func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser, pending: PendingRequests) async {
         let (notifications, sink) = AsyncStream<RPCNotification>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let connection = Connection(events: daemon.events, sink: sink, idleCloser: idleCloser)
         do {
@@ -75,7 +78,7 @@ struct ConnectionHandler: Sendable {
                         }
                     }
                     do {
-                        try await serve(inbound, outbound, connection)
+                        try await serve(inbound, outbound, connection, pending)
                     } catch {
                         logger.debug("connection ended", metadata: ["error": "\(error)"])
                     }

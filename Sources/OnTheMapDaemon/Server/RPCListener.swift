@@ -19,7 +19,7 @@ struct RPCListener: Service {
     /// Called once the socket accepts connections.
     let onReady: @Sendable () async -> Void
 
-    typealias Accepted = (channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser)?
+    typealias Accepted = (channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser, pending: PendingRequests)?
 
     func run() async throws {
         let path = daemon.configuration.socketPath
@@ -27,6 +27,8 @@ struct RPCListener: Service {
         let openChannels = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let ownUID = getuid()
         let logger = self.logger
+        let fastAnswers = daemon.fastAnswers
+        let trimmer = MemoryTrimmer()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
             Self.peerUID(of: channel).flatMap { peerUID in
                 guard peerUID == ownUID else {
@@ -42,11 +44,19 @@ struct RPCListener: Service {
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineFrameDecoder(maxLength: ConnectionHandler.maxLineBytes)))
                     try channel.pipeline.syncOperations.addHandler(closer)
+                    let fastPath = FastPathHandler(answers: fastAnswers)
+                    try channel.pipeline.syncOperations.addHandler(fastPath)
                     let id = ObjectIdentifier(channel)
                     openChannels.withLockedValue { $0[id] = channel }
-                    channel.closeFuture.whenComplete { _ in openChannels.withLockedValue { $0[id] = nil } }
+                    channel.closeFuture.whenComplete { _ in
+                        let left = openChannels.withLockedValue { channels in
+                            channels[id] = nil
+                            return channels.count
+                        }
+                        trimmer.connectionClosed(openConnectionsLeft: left)
+                    }
                     let asyncChannel = try NIOAsyncChannel<LineFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    return (asyncChannel, closer)
+                    return (asyncChannel, closer, fastPath.pending)
                 }
             }
         }
@@ -76,7 +86,9 @@ struct RPCListener: Service {
                 try await server.executeThenClose { inbound in
                     for try await accepted in inbound {
                         guard let accepted else { continue }
-                        group.addTask { await handler.run(accepted.channel, idleCloser: accepted.idleCloser) }
+                        group.addTask {
+                            await handler.run(accepted.channel, idleCloser: accepted.idleCloser, pending: accepted.pending)
+                        }
                     }
                 }
             }

@@ -27,10 +27,13 @@ actor SessionStore {
     private(set) var account: AccountInfo?
     private let path: String
     private let logger: Logger
+    /// Called whenever the session or account changes.
+    private let onChange: @Sendable () -> Void
 
-    init(path: String, logger: Logger) {
+    init(path: String, logger: Logger, onChange: @escaping @Sendable () -> Void = {}) {
         self.path = path
         self.logger = logger
+        self.onChange = onChange
     }
 
     /// Loads the persisted session, dropping it if it has expired or the file is unreadable.
@@ -48,11 +51,13 @@ actor SessionStore {
         }
         session = persisted.session
         account = persisted.account
+        onChange()
     }
 
     func set(session: APISession, account: AccountInfo) {
         self.session = session
         self.account = account
+        onChange()
         do {
             try PrivateFile.write(try JSONEncoder().encode(Persisted(session: session, account: account)), to: path)
         } catch {
@@ -64,6 +69,7 @@ actor SessionStore {
     func clear() {
         session = nil
         account = nil
+        onChange()
         PrivateFile.remove(path)
     }
 

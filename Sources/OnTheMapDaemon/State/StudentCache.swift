@@ -23,16 +23,22 @@ actor StudentCache {
     private(set) var lastError: String?
     private(set) var unplaceable = 0
     /// `{"students":[…100 newest…],"total":N,"refreshedAt":…,"stale":…}`, ready to splice into a response.
-    private(set) var defaultAnswer: String?
+    private var defaultAnswer: String?
+    /// The `stale` written into `defaultAnswer`.
+    private var defaultAnswerIsStale = false
     private var inFlight: Task<Void, any Error>?
     private let path: String
     private let staleAfter: TimeInterval
     private let logger: Logger
 
-    init(path: String, staleAfter: TimeInterval, logger: Logger) {
+    /// Called whenever what `status` or the default `students` answer shows changes.
+    private let onChange: @Sendable () -> Void
+
+    init(path: String, staleAfter: TimeInterval, logger: Logger, onChange: @escaping @Sendable () -> Void = {}) {
         self.path = path
         self.staleAfter = staleAfter
         self.logger = logger
+        self.onChange = onChange
     }
 
     var count: Int { entries.count }
@@ -46,6 +52,18 @@ actor StudentCache {
     func isStale(now: Date = Date()) -> Bool {
         guard let refreshedAt else { return lastError != nil }
         return lastError != nil || now.timeIntervalSince(refreshedAt) > staleAfter
+    }
+
+    /// When the list turns stale by age alone, if it is fresh now.
+    func staleDeadline(now: Date = Date()) -> Date? {
+        guard let refreshedAt, !isStale(now: now) else { return nil }
+        return refreshedAt.addingTimeInterval(staleAfter)
+    }
+
+    /// The default `students` answer, its `stale` true as of now.
+    func currentDefaultAnswer() -> String? {
+        if defaultAnswer != nil, isStale() != defaultAnswerIsStale { rebuildDefaultAnswer() }
+        return defaultAnswer
     }
 
     /// Loads the list persisted by an earlier run.
@@ -70,12 +88,13 @@ actor StudentCache {
     private func runFetch(_ fetch: @Sendable () async throws -> StudentLocationList) async throws {
         do {
             let list = try await fetch()
-            install(list.results, refreshedAt: Date(), unplaceable: list.unplaceable.count)
             lastError = nil
+            install(list.results, refreshedAt: Date(), unplaceable: list.unplaceable.count)
             persist()
         } catch {
             lastError = "\(error)"
             rebuildDefaultAnswer()
+            onChange()
             throw error
         }
     }
@@ -87,6 +106,7 @@ actor StudentCache {
         lastError = nil
         unplaceable = 0
         defaultAnswer = nil
+        onChange()
         PrivateFile.remove(path)
     }
 
@@ -96,6 +116,7 @@ actor StudentCache {
         self.refreshedAt = refreshedAt
         self.unplaceable = unplaceable
         rebuildDefaultAnswer()
+        onChange()
     }
 
     private func rebuildDefaultAnswer() {
@@ -103,9 +124,10 @@ actor StudentCache {
             defaultAnswer = nil
             return
         }
+        defaultAnswerIsStale = isStale()
         defaultAnswer = StudentsAnswer(
             students: entries.prefix(StudentsAnswer.defaultLimit).map(\.location), total: entries.count,
-            refreshedAt: refreshedAt, stale: isStale()
+            refreshedAt: refreshedAt, stale: defaultAnswerIsStale
         ).wireJSON.serialized
     }
 

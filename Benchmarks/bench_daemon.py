@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""The daemon's figures, each next to a baseline measured in the same run.
+
+    bench_daemon.py BIN_DIR TOOLS_DIR WORK_DIR REPORT.md
+
+BIN_DIR holds release builds of onthemap-server and onthemapd; TOOLS_DIR the compiled C tools
+(canned_server, rpc_load). Run through `make bench` (scripts/bench.sh), which builds them all.
+
+What it measures:
+  - round trip on one persistent connection, client and server pinned to the same core, for
+    `status` and `students` (100 cached), next to Benchmarks/c/canned_server.c answering the same
+    bytes; CPU time per request for both;
+  - throughput with 1, 32 and 256 connections, next to the same baseline;
+  - start to READY=1 with a persisted session and cache, through a NOTIFY_SOCKET listener;
+  - RSS idle, after 100,000 requests, after 1,000 connections opened and closed (twice, to see growth);
+  - RSS the geocoder adds on its first query, and a geocode round trip;
+  - time and memory to fetch and cache 100, 1,000 and 10,000 locations, and `students` at each size.
+"""
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN, TOOLS, WORK, REPORT = sys.argv[1:5]
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+LATENCY_REQUESTS = int(os.environ.get("BENCH_LATENCY_REQUESTS", "20000"))
+THROUGHPUT_SECONDS = float(os.environ.get("BENCH_THROUGHPUT_SECONDS", "3"))
+
+STATUS = '{"jsonrpc":"2.0","id":1,"method":"status"}'
+STUDENTS = '{"jsonrpc":"2.0","id":1,"method":"students"}'
+EMAIL, PASSWORD = "demo@onthemap.example", "onthemap-demo"
+LINES = []
+VERDICTS = []
+
+
+def say(line=""):
+    print(line, flush=True)
+    LINES.append(line)
+
+
+def verdict(name, ok, detail):
+    VERDICTS.append(f"| {name} | {detail} | {'met' if ok else '**missed**'} |")
+
+
+# MARK: processes and /proc
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pin(pid, cpus):
+    """Every thread of pid onto these CPUs."""
+    subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], check=True, stdout=subprocess.DEVNULL)
+
+
+def call(sock_path, method, params=None, timeout=120):
+    request = {"jsonrpc": "2.0", "id": 1, "method": method}
+    if params is not None:
+        request["params"] = params
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(sock_path)
+        s.sendall((json.dumps(request) + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    reply = json.loads(data)
+    if "error" in reply:
+        raise RuntimeError(f"{method}: {reply['error']}")
+    return reply["result"], data
+
+
+def raw_reply(sock_path, line):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(sock_path)
+        s.sendall((line + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            data += s.recv(1 << 20)
+    return data
+
+
+def wait_for_socket(path, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if os.path.exists(path):
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                    s.connect(path)
+                    return
+            except OSError:
+                pass
+        time.sleep(0.01)
+    raise RuntimeError(f"nothing listens on {path}")
+
+
+class Daemon:
+    def __init__(self, name, api, cache_size=100, extra=()):
+        self.home = os.path.join(WORK, name)
+        os.makedirs(self.home, exist_ok=True)
+        self.socket = os.path.join(self.home, "d.sock")
+        self.env = dict(os.environ, XDG_STATE_HOME=f"{self.home}/state", XDG_CACHE_HOME=f"{self.home}/cache",
+                        XDG_CONFIG_HOME=f"{self.home}/config", XDG_RUNTIME_DIR=f"{self.home}/runtime")
+        for key in ("NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "ONTHEMAP_SOCKET"):
+            self.env.pop(key, None)
+        self.args = [f"{BIN}/onthemapd", "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
+                     "--log-level", "error", *extra]
+        self.process = None
+
+    def start(self, notify_socket=None):
+        env = dict(self.env)
+        if notify_socket:
+            env["NOTIFY_SOCKET"] = notify_socket
+        self.process = subprocess.Popen(self.args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self.process
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def login(self):
+        call(self.socket, "login", {"username": EMAIL, "password": PASSWORD})
+
+
+def rpc_load(*args, pinned=None):
+    command = [f"{TOOLS}/rpc_load", *map(str, args)]
+    if pinned is not None:
+        command = ["taskset", "-c", pinned, *command]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    return {output[i]: float(output[i + 1]) for i in range(0, len(output), 2)}
+
+
+def us(value):
+    return f"{value:.1f}"
+
+
+# MARK: the runs
+
+def start_server():
+    db = os.path.join(WORK, "bench.sqlite")
+    subprocess.run([f"{BIN}/onthemap-server", "seed", "--db", db, "--demo", "--count", "10000"], check=True,
+                   stdout=subprocess.DEVNULL)
+    out = open(os.path.join(WORK, "server.out"), "w+")
+    server = subprocess.Popen([f"{BIN}/onthemap-server", "serve", "--db", db, "--port", "0", "--log-level", "error"],
+                              stdout=out, stderr=subprocess.STDOUT)
+    for _ in range(400):
+        out.seek(0)
+        text = out.read()
+        if "listening on" in text:
+            return server, text.split("listening on", 1)[1].split()[0]
+        time.sleep(0.025)
+    raise RuntimeError("onthemap-server did not start")
+
+
+def round_trips(daemon, baseline_socket, baseline_pid):
+    say("## Round trip, one persistent connection, both pinned to CPU 0")
+    say()
+    say(f"`rpc_load latency`: {LATENCY_REQUESTS} requests after a warm-up, one at a time; medians of {ROUNDS}")
+    say("alternating rounds. CPU per request is the server's user+system time over the run / requests.")
+    say()
+    say("| request | server | p50 µs | p99 µs | CPU µs/request | p50 vs baseline |")
+    say("| --- | --- | --- | --- | --- | --- |")
+    for name, request in (("status", STATUS), ("students (100 cached)", STUDENTS)):
+        figures = {"baseline": [], "onthemapd": []}
+        for _ in range(ROUNDS):
+            for who, path, pid in (("baseline", baseline_socket, baseline_pid), ("onthemapd", daemon.socket, daemon.pid)):
+                pin(pid, "0")
+                before = cpu_seconds(pid)
+                result = rpc_load("latency", path, request, LATENCY_REQUESTS, pinned="0")
+                result["cpu_us"] = (cpu_seconds(pid) - before) / (LATENCY_REQUESTS * 1.1 + 100) * 1e6
+                figures[who].append(result)
+        medians = {who: {key: statistics.median(r[key] for r in runs) for key in runs[0]} for who, runs in figures.items()}
+        base = medians["baseline"]["p50_us"]
+        for who in ("baseline", "onthemapd"):
+            m = medians[who]
+            say(f"| {name} | {who} | {us(m['p50_us'])} | {us(m['p99_us'])} | {us(m['cpu_us'])} | {m['p50_us'] / base:.2f}× |")
+        ratio = medians["onthemapd"]["p50_us"] / base
+        verdict(f"round trip `{name}` ≤ 1.3× baseline", ratio <= 1.3, f"{ratio:.2f}×")
+    say()
+    all_cpus = f"0-{os.cpu_count() - 1}"
+    pin(baseline_pid, all_cpus)
+    pin(daemon.pid, all_cpus)
+
+
+def throughputs(daemon, baseline_socket):
+    say("## Throughput, `status`, closed loop")
+    say()
+    say(f"`rpc_load throughput`: N connections each sending its next request when its reply arrives, for")
+    say(f"{THROUGHPUT_SECONDS:g} s; no pinning (the load generator shares the machine's {os.cpu_count()} cores). Medians of {ROUNDS} rounds.")
+    say()
+    say("| connections | baseline req/s | onthemapd req/s | onthemapd / baseline |")
+    say("| --- | --- | --- | --- |")
+    for connections in (1, 32, 256):
+        rates = {"baseline": [], "onthemapd": []}
+        for _ in range(ROUNDS):
+            for who, path in (("baseline", baseline_socket), ("onthemapd", daemon.socket)):
+                rates[who].append(rpc_load("throughput", path, STATUS, connections, THROUGHPUT_SECONDS)["rps"])
+        base, ours = statistics.median(rates["baseline"]), statistics.median(rates["onthemapd"])
+        say(f"| {connections} | {base:,.0f} | {ours:,.0f} | {ours / base:.0%} |")
+        if connections == 32:
+            verdict("throughput at 32 connections ≥ 70% of baseline", ours / base >= 0.7, f"{ours / base:.0%}")
+    say()
+
+
+def memory(daemon, baseline_pid):
+    say("## Memory (RSS)")
+    say()
+    rows = [("idle, logged in, 100 cached", rss_kib(daemon.pid))]
+    rpc_load("latency", daemon.socket, STATUS, 100_000)
+    rows.append(("after 100,000 requests", rss_kib(daemon.pid)))
+    rpc_load("churn", daemon.socket, STATUS, 1000)
+    rows.append(("after 1,000 connections opened and closed", rss_kib(daemon.pid)))
+    rpc_load("latency", daemon.socket, STATUS, 100_000)
+    rows.append(("after 100,000 more requests", rss_kib(daemon.pid)))
+    rpc_load("churn", daemon.socket, STATUS, 1000)
+    rows.append(("after 1,000 more connections", rss_kib(daemon.pid)))
+    say("| onthemapd | RSS MiB |")
+    say("| --- | --- |")
+    for name, kib in rows:
+        say(f"| {name} | {kib / 1024:.1f} |")
+    say(f"| baseline (canned_server), after the same runs | {rss_kib(baseline_pid) / 1024:.1f} |")
+    say()
+    peak = max(kib for _, kib in rows) / 1024
+    growth = (rows[4][1] - rows[2][1]) / 1024
+    verdict("RSS ≤ 16 MiB", peak <= 16, f"{peak:.1f} MiB at most")
+    verdict("no growth (second round vs first)", growth <= 0.5, f"{growth:+.1f} MiB")
+    return rows
+
+
+def geocoder_in_daemon(daemon):
+    say("## The geocoder inside the daemon")
+    say()
+    before = rss_kib(daemon.pid)
+    start = time.perf_counter()
+    call(daemon.socket, "geocode", {"query": "Duisburg, Germany"})
+    first = time.perf_counter() - start
+    after = rss_kib(daemon.pid)
+    request = '{"jsonrpc":"2.0","id":1,"method":"geocode","params":{"query":"Mountain View, CA"}}'
+    result = rpc_load("latency", daemon.socket, request, 2000)
+    added = (after - before) / 1024
+    say(f"- RSS before the first `geocode`: {before / 1024:.1f} MiB; after: {after / 1024:.1f} MiB "
+        f"(**{added:+.1f} MiB**). The first call, which loads the gazetteer, took {first * 1000:.0f} ms.")
+    say(f"- `geocode \"Mountain View, CA\"` round trip afterwards: p50 {us(result['p50_us'])} µs, p99 {us(result['p99_us'])} µs.")
+    say()
+    verdict("geocoder adds ≤ 30 MiB to the daemon", added <= 30, f"{added:+.1f} MiB")
+
+
+def ready_time(daemon):
+    say("## Start to READY=1")
+    say()
+    times = []
+    daemon.stop()
+    for _ in range(10):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "notify")
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            listener.bind(path)
+            listener.settimeout(10)
+            start = time.perf_counter()
+            daemon.start(notify_socket=path)
+            while True:
+                message = listener.recv(4096).decode()
+                if "READY=1" in message.split("\n"):
+                    break
+            times.append(time.perf_counter() - start)
+            listener.close()
+            status, _ = call(daemon.socket, "status")
+            assert status["loggedIn"] and status["students"]["count"] == 100, status
+            daemon.stop()
+    median = statistics.median(times) * 1000
+    say(f"Spawn to the `READY=1` datagram on `NOTIFY_SOCKET`, with the session and 100 students persisted: "
+        f"median **{median:.1f} ms**, fastest {min(times) * 1000:.1f} ms, slowest {max(times) * 1000:.1f} ms (10 starts; "
+        "each start then answered `status` logged in with 100 students).")
+    say()
+    verdict("start to READY=1 ≤ 50 ms", median <= 50, f"{median:.1f} ms")
+
+
+def scaling(api):
+    say("## How cost grows with the cache")
+    say()
+    say("A fresh daemon per size (`--cache-size N`), logged in; `refresh` then fetches all N from the")
+    say("server (pages of 1,000) and caches them; the median of 3 refreshes is shown. `students {limit: N}` is then")
+    say("timed on one connection.")
+    say()
+    say("| locations | refresh ms | RSS after, MiB | `students` reply bytes | `students` p50 ms | p99 ms |")
+    say("| --- | --- | --- | --- | --- | --- |")
+    for size in (100, 1000, 10000):
+        daemon = Daemon(f"scale-{size}", api, cache_size=size)
+        daemon.start()
+        try:
+            wait_for_socket(daemon.socket)
+            daemon.login()
+            timings = []
+            for _ in range(3):
+                start = time.perf_counter()
+                result, _ = call(daemon.socket, "refresh")
+                timings.append(time.perf_counter() - start)
+                assert result["count"] == size, result
+            request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "students", "params": {"limit": size}})
+            reply = raw_reply(daemon.socket, request)
+            runs = {100: 2000, 1000: 500, 10000: 100}[size]
+            latency = rpc_load("latency", daemon.socket, request, runs)
+            say(f"| {size:,} | {statistics.median(timings) * 1000:.0f} | {rss_kib(daemon.pid) / 1024:.1f} | {len(reply):,} "
+                f"| {latency['p50_us'] / 1000:.2f} | {latency['p99_us'] / 1000:.2f} |")
+        finally:
+            daemon.stop()
+    say()
+
+
+def main():
+    server, api = start_server()
+    baseline = None
+    daemon = Daemon("main", api)
+    try:
+        daemon.start()
+        wait_for_socket(daemon.socket)
+        daemon.login()
+        # Captured replies: the baseline writes exactly these bytes.
+        status_reply = raw_reply(daemon.socket, STATUS)
+        students_reply = raw_reply(daemon.socket, STUDENTS)
+        for name, data in (("status.reply", status_reply), ("students.reply", students_reply)):
+            open(os.path.join(WORK, name), "wb").write(data)
+        baseline_socket = os.path.join(WORK, "baseline.sock")
+        baseline = subprocess.Popen([f"{TOOLS}/canned_server", baseline_socket, os.path.join(WORK, "status.reply"),
+                                     os.path.join(WORK, "students.reply")])
+        wait_for_socket(baseline_socket)
+        say(f"Replies: `status` {len(status_reply)} bytes, `students` {len(students_reply):,} bytes (both servers send these).")
+        say()
+        memory(daemon, baseline.pid)
+        round_trips(daemon, baseline_socket, baseline.pid)
+        throughputs(daemon, baseline_socket)
+        geocoder_in_daemon(daemon)
+        ready_time(daemon)
+        scaling(api)
+    finally:
+        daemon.stop()
+        if baseline:
+            baseline.kill()
+        server.terminate()
+        server.wait()
+    with open(REPORT, "w") as f:
+        f.write("\n".join(LINES) + "\n")
+    with open(REPORT + ".verdicts", "w") as f:
+        f.write("\n".join(VERDICTS) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+import NIOCore
+
+/// Answers plain `status` and `students` requests on the event loop from `FastAnswers`, and passes
+/// every other line on to the connection's task. A status bar polling every second costs the daemon
+/// a parse and a write, no task switch.
+final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = LineFrame
+    typealias InboundOut = LineFrame
+    typealias OutboundOut = ByteBuffer
+
+    private let answers: FastAnswers
+    let pending = PendingRequests()
+
+    init(answers: FastAnswers) {
+        self.answers = answers
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if pending.isEmpty, case .line(let line) = unwrapInboundIn(data),
+            let reply = answers.reply(to: line.readableBytesView, allocator: context.channel.allocator)
+        {
+            context.writeAndFlush(wrapOutboundOut(reply), promise: nil)
+            return
+        }
+        pending.begin()
+        context.fireChannelRead(data)
+    }
+}
