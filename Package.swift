@@ -132,6 +132,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "nio-canned-server",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/NIOCannedServer"
+        ),
+        .executableTarget(
             name: "geocoder-bench",
             dependencies: [
                 "OnTheMapGeocoder"

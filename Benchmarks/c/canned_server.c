@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s SOCKET STATUS_REPLY STUDENTS_REPLY\n", argv[0]);
         return 64;
     }
+    /* A load generator that exits with replies in flight must not kill the server (as NIO does too). */
+    signal(SIGPIPE, SIG_IGN);
     status_reply = read_file(argv[2], &status_length);
     students_reply = read_file(argv[3], &students_length);
     int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);

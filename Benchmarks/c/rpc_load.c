@@ -32,9 +32,13 @@ static int connect_socket(void) {
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     strncpy(address.sun_path, socket_path, sizeof(address.sun_path) - 1);
-    if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
-        perror("connect");
-        exit(2);
+    /* A full listen backlog answers EAGAIN on Unix sockets: wait for the server to accept. */
+    for (int attempt = 0; connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0; attempt++) {
+        if (errno != EAGAIN || attempt == 5000) {
+            perror("connect");
+            exit(2);
+        }
+        usleep(1000);
     }
     return fd;
 }

@@ -204,6 +204,12 @@ struct GazetteerMatcher {
 
     // MARK: Results
 
+    /// The file holds coordinates to four decimals (11 m); `Float` keeps them to about a metre, so
+    /// rounding back gives the file's numbers, not 50.93330001831055.
+    static func degrees(_ value: Float) -> Double {
+        (Double(value) * 10_000).rounded() / 10_000
+    }
+
     private func describe(_ reading: Reading) -> GeocodeResult? {
         if let place = reading.place {
             let record = gazetteer.places[place.ref.index]
@@ -211,7 +217,7 @@ struct GazetteerMatcher {
             let region = record.region == GazetteerPlace.noRegion ? "" : gazetteer.regions[Int(record.region)].name
             return GeocodeResult(
                 name: gazetteer.name(of: record), admin1: region, country: country.name, countryCode: country.code,
-                latitude: Double(record.latitude), longitude: Double(record.longitude), precision: "locality",
+                latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "locality",
                 score: reading.score)
         }
         if let region = reading.region {
@@ -219,14 +225,14 @@ struct GazetteerMatcher {
             let country = gazetteer.countries[Int(record.country)]
             return GeocodeResult(
                 name: record.name, admin1: record.name, country: country.name, countryCode: country.code,
-                latitude: Double(record.latitude), longitude: Double(record.longitude), precision: "region",
+                latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "region",
                 score: reading.score)
         }
         if let country = reading.country {
             let record = gazetteer.countries[country.ref.index]
             return GeocodeResult(
                 name: record.name, admin1: "", country: record.name, countryCode: record.code,
-                latitude: Double(record.latitude), longitude: Double(record.longitude), precision: "country",
+                latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "country",
                 score: reading.score)
         }
         return nil

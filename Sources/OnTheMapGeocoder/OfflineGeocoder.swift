@@ -1,18 +1,38 @@
+import Dispatch
+import Synchronization
+
 /// The default geocoder: the GeoNames gazetteer built into the executable, no network needed.
 public struct OfflineGeocoder: Geocoding {
     public init() {}
 
     public func geocode(_ query: String, limit: Int) async throws -> [GeocodeResult] {
-        search(query, limit: limit)
+        await Self.load()
+        return search(query, limit: limit)
     }
 
-    /// Synchronous search, for callers outside async code (benchmarks, tools).
+    /// Synchronous search, for callers outside async code (benchmarks, tools). The first call
+    /// loads the gazetteer on the calling thread.
     public func search(_ query: String, limit: Int) -> [GeocodeResult] {
         GazetteerMatcher(gazetteer: Gazetteer.embedded).search(query, limit: limit)
     }
 
-    /// Loads and indexes the gazetteer now instead of at the first query.
+    private static let loaded = Atomic<Bool>(false)
+
+    /// Loads and indexes the gazetteer, on a Dispatch thread: half a second of work that must not
+    /// hold one of the few threads Swift concurrency runs every actor and task on.
+    public static func load() async {
+        guard !loaded.load(ordering: .acquiring) else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                preload()
+                done.resume()
+            }
+        }
+    }
+
+    /// Loads and indexes the gazetteer now, on this thread.
     public static func preload() {
         _ = Gazetteer.embedded.places.count
+        loaded.store(true, ordering: .releasing)
     }
 }

@@ -15,7 +15,8 @@ struct DaemonCommand: ParsableCommand {
             ONTHEMAP_REFRESH_INTERVAL, ONTHEMAP_IDLE_TIMEOUT, ONTHEMAP_LOG_LEVEL, ONTHEMAP_GEOCODER, \
             ONTHEMAP_NOMINATIM_URL, ONTHEMAP_GEOCODER_FALLBACK), then \
             $XDG_CONFIG_HOME/onthemap/onthemapd.conf (`key = value` lines), then defaults. \
-            SIGHUP re-reads them; SIGTERM stops after answering requests in flight.
+            SIGHUP applies a new refresh interval, idle timeout and cache size (the rest at the next start); \
+            SIGTERM stops after answering requests in flight.
             """
     )
 

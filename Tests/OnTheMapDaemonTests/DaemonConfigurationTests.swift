@@ -1,5 +1,7 @@
+import Foundation
 import Logging
 import OnTheMapDaemon
+import OnTheMapTestSupport
 import Testing
 
 @Suite("Configuration precedence")
@@ -63,5 +65,22 @@ struct DaemonConfigurationTests {
         } throws: { error in
             "\(error)".contains(mentioned)
         }
+    }
+}
+
+@Suite("Reloading the configuration")
+struct ReloadTests {
+    @Test func sighupNamesSettingsThatNeedARestart() throws {
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:1/v1")
+        defer { daemon.tearDown() }
+        let directory = daemon.home.file("config/onthemap")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "cache-size = 7\ngeocoder = nominatim\n".write(toFile: directory + "/onthemapd.conf", atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        let deadline = Date().addingTimeInterval(10)
+        while !daemon.log.contains("take effect at the next start"), Date() < deadline { usleep(20_000) }
+        #expect(daemon.log.contains("configuration reloaded"))
+        #expect(daemon.log.contains("take effect at the next start"))
+        #expect(daemon.log.contains("geocoder"))
     }
 }

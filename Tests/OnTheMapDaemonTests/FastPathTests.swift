@@ -72,6 +72,16 @@ struct FastPathTests {
         let line = String(buffer: reply)
         #expect(line.hasPrefix(#"{"jsonrpc":"2.0","id":"a","result":{"version":"x","uptime":"#))
         #expect(line.hasSuffix("}}\n"))
+        // The same request, written differently, gets the same answer.
+        for spelling in [#"{"jsonrpc":"2.0","id":12,"method":"status"}"#, #"{ "method": "status", "id": 12, "jsonrpc": "2.0" }"#,
+                         #"{"jsonrpc":"2.0","id":12,"method":"status","params":{}}"#] {
+            let reply = try #require(answers.reply(to: ByteBuffer(string: spelling).readableBytesView, allocator: .init()))
+            #expect(String(buffer: reply).hasPrefix(#"{"jsonrpc":"2.0","id":12,"result":{"version":"x","uptime":"#), "\(spelling)")
+        }
+        // Bytes the matcher must not echo are left to the parser, which refuses "012" as JSON.
+        #expect(answers.reply(to: ByteBuffer(string: #"{"jsonrpc":"2.0","id":012,"method":"status"}"#).readableBytesView, allocator: .init()) == nil)
+        let big = try #require(answers.reply(to: ByteBuffer(string: #"{"jsonrpc":"2.0","id":1234567890123456789,"method":"status"}"#).readableBytesView, allocator: .init()))
+        #expect(String(buffer: big).hasPrefix(#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"#))
         // Anything but a plain request goes the ordinary way.
         for other in [#"{"jsonrpc":"2.0","id":1,"method":"status","params":{"x":1}}"#, #"{"jsonrpc":"2.0","method":"status"}"#,
                       #"{"jsonrpc":"2.0","id":1,"method":"students"}"#, #"{"jsonrpc":"2.0","id":1,"method":"refresh"}"#, "{"] {

@@ -4,7 +4,13 @@ import Testing
 
 @Suite("Offline geocoder: folding, queries, edit distance")
 struct FoldingAndMatchingTests {
-    let folding = Gazetteer.embedded.folding
+    let folding: PlaceFolding
+
+    init() async {
+        // Loaded off the test's thread: see OfflineGeocoder.load().
+        await OfflineGeocoder.load()
+        folding = Gazetteer.embedded.folding
+    }
 
     func folded(_ text: String) -> String {
         String(decoding: folding.fold(text), as: UTF8.self)

@@ -6,6 +6,11 @@ import Testing
 struct OfflineGeocoderTests {
     let geocoder = OfflineGeocoder()
 
+    init() async {
+        // Loaded off the test's thread: see OfflineGeocoder.load().
+        await OfflineGeocoder.load()
+    }
+
     func best(_ query: String) throws -> GeocodeResult {
         try #require(geocoder.search(query, limit: 5).first, "no result for \(query)")
     }

@@ -13,15 +13,16 @@ struct QuerySetAccuracyTests {
         return try GeocoderQuerySet(tsv: text)
     }
 
-    @Test func atLeast95PercentOfPlacesAreRightAndAllJunkIsRejected() throws {
+    @Test func atLeast95PercentOfPlacesAreRightAndAllJunkIsRejected() async throws {
         let set = try Self.querySet()
         let geocoder = OfflineGeocoder()
+        await OfflineGeocoder.load()
         var places = 0
         var rightPlaces = 0
         var wrong: [String] = []
         var junkAccepted: [String] = []
         for query in set.queries {
-            let best = geocoder.search(query.text, limit: 1).first
+            let best = try await geocoder.geocode(query.text, limit: 1).first
             let right = GeocoderQuerySet.isCorrect(best, for: query.expectation)
             if case .junk = query.expectation {
                 if !right { junkAccepted.append("\(query.text.debugDescription) → \(best?.name ?? "")") }

@@ -64,12 +64,21 @@ final class FastAnswers: Sendable {
     /// is anything else or the answers must be rebuilt first.
     func reply(to line: ByteBufferView, allocator: ByteBufferAllocator) -> ByteBuffer? {
         // Plain status and students requests are short; a long line goes the ordinary way unparsed here.
-        guard line.count < 256, case .single(.success(let request)) = RPCIncoming.parse(line), let id = request.id,
-            request.params == nil || request.params == .object([]), let entry = current()
-        else { return nil }
-        let envelope = RPCResponse.envelope(id: id)
+        guard line.count < 256, let entry = current() else { return nil }
+        let method: String
+        let envelope: (prefix: String, suffix: String)
+        if let canonical = CanonicalRequest(line) {
+            method = canonical.method
+            envelope = (Self.envelopeStart + canonical.id + Self.envelopeMiddle, "}")
+        } else {
+            guard case .single(.success(let request)) = RPCIncoming.parse(line), let id = request.id,
+                request.params == nil || request.params == .object([])
+            else { return nil }
+            method = request.method
+            envelope = RPCResponse.envelope(id: id)
+        }
         var buffer: ByteBuffer
-        switch request.method {
+        switch method {
         case StatusMethod.name:
             let suffix = statusSuffix()
             buffer = allocator.buffer(capacity: envelope.prefix.utf8.count + entry.statusPrefix.utf8.count + suffix.utf8.count + 3)
@@ -87,6 +96,53 @@ final class FastAnswers: Sendable {
         buffer.writeString(envelope.suffix)
         buffer.writeInteger(UInt8(ascii: "\n"))
         return buffer
+    }
+}
+
+extension FastAnswers {
+    static let envelopeStart = #"{"jsonrpc":"2.0","id":"#
+    static let envelopeMiddle = #","result":"#
+}
+
+/// `{"jsonrpc":"2.0","id":N,"method":"status"}` byte for byte, as the CLI, the clients/ scripts and
+/// status bars send it: recognised without building a JSON tree. N is a plain integer (no sign, no
+/// leading zero, at most 15 digits), so echoing its bytes is what the full parser would write back.
+/// Anything else, however equivalent, is parsed in full.
+struct CanonicalRequest {
+    var id: String
+    var method: String
+
+    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let middle = Array(#","method":""#.utf8)
+    private static let tail = Array(#""}"#.utf8)
+
+    private init(id: String, method: String) {
+        self.id = id
+        self.method = method
+    }
+
+    init?(_ line: ByteBufferView) {
+        guard let parsed = line.withContiguousStorageIfAvailable(Self.match) ?? nil else { return nil }
+        self = parsed
+    }
+
+    private static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> CanonicalRequest? {
+        guard bytes.count > head.count + middle.count + tail.count, bytes.starts(with: head) else { return nil }
+        var index = head.count
+        let idStart = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        let digits = index - idStart
+        guard (1...15).contains(digits), digits == 1 || bytes[idStart] != UInt8(ascii: "0") else { return nil }
+        guard UnsafeBufferPointer(rebasing: bytes[index...]).starts(with: middle) else { return nil }
+        let methodStart = index + middle.count
+        guard bytes.count - methodStart > tail.count,
+            UnsafeBufferPointer(rebasing: bytes[(bytes.count - tail.count)...]).elementsEqual(tail)
+        else { return nil }
+        let methodBytes = UnsafeBufferPointer(rebasing: bytes[methodStart..<(bytes.count - tail.count)])
+        guard methodBytes.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { return nil }
+        return CanonicalRequest(
+            id: String(decoding: UnsafeBufferPointer(rebasing: bytes[idStart..<index]), as: UTF8.self),
+            method: String(decoding: methodBytes, as: UTF8.self))
     }
 }
 
