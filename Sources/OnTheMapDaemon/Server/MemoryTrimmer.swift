@@ -10,7 +10,7 @@ import Synchronization
 /// Each connection allocates buffers on an event-loop thread; glibc keeps what they free in its
 /// per-thread arenas, so RSS stayed ~15 MiB higher after 1,000 connections came and went, for
 /// good. Two arenas instead of one per thread, and a `malloc_trim` once the daemon is left with no
-/// clients after many, bring it back to what it was (measured in docs/benchmarks.md).
+/// clients after many, give most of it back, and a second burst adds nothing (docs/benchmarks.md).
 public final class MemoryTrimmer: Sendable {
     /// Connections closed since the last trim; below this, trimming is not worth its time.
     static let closedConnectionsBeforeTrim = 64
