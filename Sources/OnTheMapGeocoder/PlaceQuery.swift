@@ -1,7 +1,7 @@
 /// What a person typed, split the way the matcher reads it: comma-separated parts, each a list of
 /// folded words. `nil` from `parse` means the text cannot name a place (empty, a URL, an e-mail
 /// address, only symbols or numbers), so no lookup is even tried.
-struct PlaceQuery {
+public struct PlaceQuery {
     struct Part {
         var words: [[UInt8]]
         /// Words with a digit (house numbers, postcodes): never matched, never held against a reading.
@@ -13,7 +13,11 @@ struct PlaceQuery {
 
     var parts: [Part]
 
+    /// Longer text is not a place; the cap also bounds the work one query can cause.
+    public static let maximumBytes = 300
+
     static func parse(_ text: String, folding: PlaceFolding) -> PlaceQuery? {
+        guard text.utf8.count <= maximumBytes else { return nil }
         let lowered = text.lowercased()
         if lowered.contains("://") || lowered.contains("www.") || lowered.contains("@") { return nil }
         var parts: [Part] = []

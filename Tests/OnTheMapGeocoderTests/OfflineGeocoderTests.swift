@@ -84,6 +84,11 @@ struct OfflineGeocoderTests {
         #expect(geocoder.search(query, limit: 5).isEmpty)
     }
 
+    @Test func overlongTextIsNotAPlace() {
+        #expect(geocoder.search(String(repeating: "San Jose ", count: 5_000), limit: 5).isEmpty)
+        #expect(geocoder.search(String(repeating: "x", count: 301), limit: 5).isEmpty)
+    }
+
     @Test func everyResultCarriesItsFields() throws {
         for result in geocoder.search("Springfield", limit: 10) {
             #expect(!result.name.isEmpty)

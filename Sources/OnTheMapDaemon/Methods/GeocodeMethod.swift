@@ -14,6 +14,9 @@ enum GeocodeMethod: RPCMethod {
     static func handle(_ params: WireJSON?, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
         let reader = try RPCParams(params, allowed: allowedParams)
         let query = try reader.requiredString("query")
+        guard query.utf8.count <= PlaceQuery.maximumBytes else {
+            throw RPCError.invalidParams(field: "query", "is too long (at most \(PlaceQuery.maximumBytes) bytes)")
+        }
         let limit = try reader.int("limit", in: 1...50) ?? 5
         let results = try await daemon.geocoder.geocode(query, limit: limit)
         guard !results.isEmpty else {
