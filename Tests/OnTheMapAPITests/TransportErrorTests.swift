@@ -70,9 +70,8 @@ struct TransportErrorTests {
     }
 
     @Test func refusedConnectionIsUnreachable() async throws {
-        // Bind a port and close it again, so nothing listens there.
-        let port = try freePort()
-        let client = client(port: port)
+        let refusing = try RefusingPort()
+        let client = client(port: refusing.port)
         let started = ContinuousClock.now
         let error = await apiError { _ = try await client.studentLocations() }
         #expect(error?.kind == .unreachable)
@@ -82,6 +81,7 @@ struct TransportErrorTests {
         // bound is loose because parallel tests can starve this one of CPU.
         #expect(ContinuousClock.now - started < .seconds(30))
         try await client.shutdown()
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func silentServerTimesOut() async throws {

@@ -75,7 +75,9 @@ struct NominatimGeocoderTests {
     }
 
     @Test func anUnreachableServerIsAnErrorOrTheFallback() async throws {
-        let nominatim = NominatimGeocoder(baseURL: "http://127.0.0.1:\(try freePort())", logger: logger)
+        let refusing = try RefusingPort()
+        let nominatim = NominatimGeocoder(baseURL: "http://127.0.0.1:\(refusing.port)", logger: logger)
+        defer { withExtendedLifetime(refusing) {} }
         let error = await #expect(throws: GeocoderError.self) { try await nominatim.geocode("Duisburg", limit: 1) }
         #expect(error?.kind == .unreachable)
         let geocoder = FallbackGeocoder(primary: nominatim, fallback: OfflineGeocoder(), logger: logger)

@@ -35,6 +35,14 @@ struct OfflineGeocoderTests {
         #expect(abs(result.latitude - 37.386) < 0.05 && abs(result.longitude + 122.084) < 0.05)
     }
 
+    @Test func regionsAreShownWithTheirAccents() throws {
+        #expect(try best("Atibaia, SP").admin1 == "São Paulo")
+        #expect(try best("Stuttgart").admin1 == "Baden-Württemberg")
+        // The ASCII spelling still finds them.
+        #expect(try best("Sao Paulo state, Brazil").countryCode == "BR")
+        #expect(try best("Baden-Wuerttemberg").precision == "region")
+    }
+
     @Test func aStreetAddressResolvesToItsCity() throws {
         let result = try best("1600 Amphitheatre Parkway, Mountain View, CA")
         #expect(result.name == "Mountain View")
