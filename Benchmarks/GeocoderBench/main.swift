@@ -42,13 +42,7 @@ let rssAfter = residentKilobytes()
 var correct: [String: (right: Int, total: Int)] = [:]
 for query in querySet.queries {
     let best = geocoder.search(query.text, limit: 1).first
-    let kind: String
-    switch query.expectation {
-    case .locality: kind = "locality"
-    case .region: kind = "region"
-    case .country: kind = "country"
-    case .junk: kind = "junk"
-    }
+    let kind = query.expectation.kind
     let right = GeocoderQuerySet.isCorrect(best, for: query.expectation)
     correct[kind, default: (0, 0)].total += 1
     if right { correct[kind, default: (0, 0)].right += 1 }

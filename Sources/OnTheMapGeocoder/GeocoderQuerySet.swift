@@ -18,6 +18,16 @@ public struct GeocoderQuerySet: Sendable {
         case country(countryCode: String)
         /// No answer at all.
         case junk
+
+        /// As the query set's second column names it.
+        public var kind: String {
+            switch self {
+            case .locality: "locality"
+            case .region: "region"
+            case .country: "country"
+            case .junk: "junk"
+            }
+        }
     }
 
     public struct Query: Sendable {

@@ -63,10 +63,12 @@ public struct RPCResponse: Sendable {
 
     /// What goes around a serialized result: `{"jsonrpc":"2.0","id":…,"result":` and `}`.
     public static func envelope(id: RPCID) -> (prefix: String, suffix: String) {
-        var prefix = #"{"jsonrpc":"2.0","id":"#
-        id.wireJSON.write(to: &prefix)
-        prefix += #","result":"#
-        return (prefix, "}")
+        envelope(idJSON: id.wireJSON.serialized)
+    }
+
+    /// The same, around an id already written as JSON (the daemon's fast path echoes its bytes).
+    public static func envelope(idJSON: String) -> (prefix: String, suffix: String) {
+        (#"{"jsonrpc":"2.0","id":"# + idJSON + #","result":"#, "}")
     }
 
     /// Parses a response line, as a client reads it.

@@ -45,12 +45,7 @@ struct QuerySetAccuracyTests {
         let set = try Self.querySet()
         var kinds: [String: Int] = [:]
         for query in set.queries {
-            switch query.expectation {
-            case .locality: kinds["locality", default: 0] += 1
-            case .region: kinds["region", default: 0] += 1
-            case .country: kinds["country", default: 0] += 1
-            case .junk: kinds["junk", default: 0] += 1
-            }
+            kinds[query.expectation.kind, default: 0] += 1
         }
         #expect(kinds["locality", default: 0] >= 100)
         #expect(kinds["region", default: 0] >= 10)

@@ -69,7 +69,7 @@ final class FastAnswers: Sendable {
         let envelope: (prefix: String, suffix: String)
         if let canonical = CanonicalRequest(line) {
             method = canonical.method
-            envelope = (Self.envelopeStart + canonical.id + Self.envelopeMiddle, "}")
+            envelope = RPCResponse.envelope(idJSON: canonical.id)
         } else {
             guard case .single(.success(let request)) = RPCIncoming.parse(line), let id = request.id,
                 request.params == nil || request.params == .object([])
@@ -97,11 +97,6 @@ final class FastAnswers: Sendable {
         buffer.writeInteger(UInt8(ascii: "\n"))
         return buffer
     }
-}
-
-extension FastAnswers {
-    static let envelopeStart = #"{"jsonrpc":"2.0","id":"#
-    static let envelopeMiddle = #","result":"#
 }
 
 /// `{"jsonrpc":"2.0","id":N,"method":"status"}` byte for byte, as the CLI, the clients/ scripts and
