@@ -11,6 +11,9 @@ test:
 	$(SWIFT) build --build-tests
 	# A bound, so a hung test fails CI with its output instead of eating the whole time budget.
 	timeout 40m $(SWIFT) test --skip-build
+	# The client as installed and measured (static, linked in start-up order) passes the same
+	# end-to-end tests.
+	client="$$(./scripts/build-client.sh)" && ONTHEMAP_CLIENT="$$client" timeout 10m $(SWIFT) test --skip-build --filter OnTheMapCLITests
 
 # Release builds and side-by-side measurements; rewrites docs/benchmarks.md.
 bench:

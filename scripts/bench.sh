@@ -14,10 +14,13 @@ swift build -c release --static-swift-stdlib --product onthemap-server
 swift build -c release --static-swift-stdlib --product onthemapd
 swift build -c release --product geocoder-bench
 swift build -c release --static-swift-stdlib --product nio-canned-server
-# The client is linked fully static (-static-executable): it starts in about half the time.
-swift build -c release --product onthemap --scratch-path .build-static -Xswiftc -static-executable
+# The client as installed: fully static, linked in start-up order (see scripts/build-client.sh).
+CLIENT="$(./scripts/build-client.sh)"
 BIN="$(swift build -c release --show-bin-path)"
-CLIENT="$(swift build -c release --scratch-path .build-static --show-bin-path)/onthemap"
+# How much of the link-order list the client still matches: below ~90%, regenerate it
+# (scripts/client-symbol-order.py) and the client's start-up figure will show why.
+ORDER_MATCHED="$(nm --defined-only "$CLIENT" | awk '{print $NF}' | sort -u | comm -12 - <(sort -u scripts/onthemap.order) | wc -l)"
+ORDER_LISTED="$(sort -u scripts/onthemap.order | wc -l)"
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for tool in status_client canned_server rpc_load; do
@@ -53,7 +56,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo
     echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d), on a machine with"
     echo "$(nproc) cores ($CPU), $(uname -sr). Release builds: the server and daemon with the static Swift"
-    echo "stdlib, the client fully static (\`-static-executable\`) and stripped. Machines like this are noisy:"
+    echo "stdlib, the client fully static (\`-static-executable\`), linked in start-up order and stripped. Machines like this are noisy:"
     echo "compare the ratios, measured side by side in one run, not the absolute times."
     echo
     echo "## Targets"
@@ -74,6 +77,8 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo
     echo "hyperfine, no shell, warm-up runs first, in 5 alternating rounds. The baseline is"
     echo "\`Benchmarks/c/status_client.c\`. socat runs under \`sh -c\` (it needs the pipe), so its figure includes a shell."
+    echo "Page faults: minor faults per run, counted by the kernel for the reaped process. The client's"
+    echo "link-order list (\`scripts/onthemap.order\`) matched $ORDER_MATCHED of its $ORDER_LISTED symbols in this build."
     echo
     cat "$WORK/client.md"
     echo

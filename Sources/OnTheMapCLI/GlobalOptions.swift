@@ -12,9 +12,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// `SocketPath.resolve` over this process's environment.
     static func socketPath(flag: String?) -> String {
-        var environment: [String: String] = [:]
-        for name in ["ONTHEMAP_SOCKET", "XDG_RUNTIME_DIR"] { environment[name] = Terminal.environment(name) }
-        return SocketPath.resolve(flag: flag, environment: environment)
+        SocketPath.resolve(flag: flag, environment: Terminal.environment)
     }
 
     func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {

@@ -19,11 +19,30 @@ public struct RPCRequest: Sendable {
 
     /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}` on one line, without the newline.
     public var serialized: String {
-        var members: [(String, WireJSON)] = [("jsonrpc", .string("2.0"))]
-        if let id { members.append(("id", id.wireJSON)) }
-        members.append(("method", .string(method)))
-        if let params { members.append(("params", params)) }
-        return WireJSON.object(members).serialized
+        var line = self.line
+        line.removeLast()
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The request as the client sends it: one line of JSON and its newline. Written member by
+    /// member rather than through a `WireJSON.object`, whose array of tuples the runtime would
+    /// instantiate from a mangled name: a measurable share of `onthemap status`'s run.
+    public var line: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
+        output.append(contentsOf: #"{"jsonrpc":"2.0""#.utf8)
+        if let id {
+            output.append(contentsOf: #","id":"#.utf8)
+            id.wireJSON.write(into: &output)
+        }
+        output.append(contentsOf: #","method":"#.utf8)
+        WireJSON.string(method).write(into: &output)
+        if let params {
+            output.append(contentsOf: #","params":"#.utf8)
+            params.write(into: &output)
+        }
+        output.append(contentsOf: "}\n".utf8)
+        return output
     }
 }
 

@@ -13,8 +13,13 @@ public enum BuiltProducts {
         return (executable as NSString).deletingLastPathComponent
     }
 
-    /// Absolute path of an executable product, e.g. `onthemap-server`.
+    /// Absolute path of an executable product, e.g. `onthemap-server`. `ONTHEMAP_CLIENT` overrides
+    /// `onthemap` alone: `make test` runs the end-to-end tests again against the client as it is
+    /// installed (`scripts/build-client.sh`), next to the debug server and daemon.
     public static func path(_ name: String) -> String {
-        directory + "/" + name
+        if name == "onthemap", let client = ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"], !client.isEmpty {
+            return client
+        }
+        return directory + "/" + name
     }
 }

@@ -24,7 +24,10 @@ public func runCommand(
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    // A child that exits without reading its input fails its test; the write must not kill the
+    // whole test run with SIGPIPE (it did when a broken client binary was tested).
+    _ = ignoringBrokenPipes
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     // Drain stderr on another thread while this one drains stdout, so neither pipe can fill and block.
     let errorBox = DataBox()
@@ -42,6 +45,11 @@ public func runCommand(
         stdout: String(decoding: outputData, as: UTF8.self),
         stderr: String(decoding: errorBox.data, as: UTF8.self))
 }
+
+/// Writes to a closed pipe fail with EPIPE instead of raising SIGPIPE, for the whole test process.
+private let ignoringBrokenPipes: Void = {
+    signal(SIGPIPE, SIG_IGN)
+}()
 
 /// Bytes handed from a reader thread; the `DispatchGroup` wait orders the write before the read.
 private final class DataBox: @unchecked Sendable {

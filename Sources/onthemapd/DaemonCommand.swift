@@ -101,7 +101,7 @@ struct DaemonCommand: ParsableCommand {
         do {
             return try DaemonConfiguration.resolve(
                 flags: flags, environment: environment, fileText: fileText, paths: paths,
-                defaultSocketPath: SocketPath.resolve(flag: nil, environment: environment))
+                defaultSocketPath: SocketPath.resolve(flag: nil, environment: { environment[$0] }))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -72,9 +72,9 @@ enum StatusBarFormat: String, CaseIterable {
                 ("percentage", .integer(0)),
             ]).serialized
         case .i3blocks:
-            // full_text, short_text, color: one per line.
-            return [summary.text, "📍 \(summary.state == .offline ? "-" : String(summary.count))", summary.color]
-                .joined(separator: "\n")
+            // full_text, short_text, color: one per line. Joined with `+`: the generic
+            // `joined(separator:)` made the runtime scan every protocol conformance in the program.
+            return summary.text + "\n📍 " + (summary.state == .offline ? "-" : String(summary.count)) + "\n" + summary.color
         case .polybar:
             return "%{F\(summary.color)}\(summary.text)%{F-}"
         case .json:
