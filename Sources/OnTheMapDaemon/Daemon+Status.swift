@@ -38,6 +38,9 @@ extension Daemon {
             ("account", account.map(\.wireJSON) ?? .null),
             ("students", .object([
                 ("count", .integer(await cache.count)),
+                // Records the API returned that cannot go on a map (coordinates missing, not
+                // numbers, or out of range): left out of the list, but not silently.
+                ("unplaceable", .integer(await cache.unplaceable)),
                 ("refreshedAt", (await cache.refreshedAt).map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
                 ("stale", .bool(await cache.isStale())),
                 ("lastError", (await cache.lastError).map { .string($0) } ?? .null),

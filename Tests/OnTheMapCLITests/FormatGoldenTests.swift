@@ -63,7 +63,7 @@ struct FormatGoldenTests {
         ])),
         ("stale", .object([
             ("loggedIn", .bool(true)), ("account", .object([("key", .string("1")), ("firstName", .string("Ada")), ("lastName", .string("Lovelace"))])),
-            ("students", .object([("count", .integer(100)), ("refreshedAt", .string("2026-11-22T10:00:00.000Z")), ("stale", .bool(true)), ("lastError", .string("Cannot reach the OnTheMap API"))])),
+            ("students", .object([("count", .integer(100)), ("unplaceable", .integer(2)), ("refreshedAt", .string("2026-11-22T10:00:00.000Z")), ("stale", .bool(true)), ("lastError", .string("Cannot reach the OnTheMap API"))])),
             ("myPin", .null), ("apiURL", .string("http://127.0.0.1:8080/v1")),
         ])),
         ("logged-out", .object([

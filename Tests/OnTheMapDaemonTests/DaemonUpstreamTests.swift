@@ -41,6 +41,33 @@ struct DaemonUpstreamTests {
         #expect(!bed.daemon.log.contains(sessionID))
     }
 
+    @Test func unplaceableRecordsAreLeftOutAndCounted() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        #expect(try bed.result("status")["students"]?["unplaceable"] == .integer(0))
+
+        // A record no client could post through the API: the newest pin moved off the globe in the
+        // server's SQLite file itself, as a hand-edited or imported database might have it.
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE studentLocation SET latitude = 123.0 WHERE objectId = (SELECT objectId FROM studentLocation ORDER BY updatedAt DESC LIMIT 1)")
+            db.commit()
+            """
+        let edit = try runCommand("/usr/bin/env", ["python3", "-c", script, bed.server.databasePath])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        _ = try bed.result("refresh")
+
+        let students = try bed.result("status")["students"]
+        #expect(students?["unplaceable"] == .integer(1))
+        #expect(students?["count"] == .integer(99))
+        let list = try bed.result("students")
+        guard case .array(let pins)? = list["students"] else { Issue.record("no students array"); return }
+        #expect(pins.count == 99)
+        #expect(pins.allSatisfy { ($0["latitude"]?.doubleValue).map { (-90...90).contains($0) } ?? false })
+    }
+
     @Test func studentsSearchNearAndPaging() throws {
         let bed = try DaemonTestBed()
         defer { bed.tearDown() }

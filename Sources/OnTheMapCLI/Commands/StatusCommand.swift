@@ -45,6 +45,9 @@ enum HumanStatus {
         if students?["stale"]?.boolValue == true {
             line += " " + style.yellow("(stale: \(students?["lastError"]?.stringValue ?? "not refreshed lately"))")
         }
+        if let unplaceable = students?["unplaceable"]?.intValue, unplaceable > 0 {
+            line += "; " + String(unplaceable) + " left out (no usable coordinates)"
+        }
         lines.append(line)
         if let pin = status["myPin"], let place = pin["mapString"]?.stringValue { lines.append("your pin: " + place) }
         lines.append("api: " + (status["apiURL"]?.stringValue ?? "?"))
