@@ -7,7 +7,7 @@ CLIENT is an unstripped build of `onthemap`, SOCKET a running daemon's socket. R
 commands under Valgrind's Lackey, which reports every instruction and data access, maps each address
 to the symbol that holds it, and writes the symbols in the order they were first touched.
 
-Why: `onthemap status` runs for about a millisecond, and a third of that went to page faults. The
+Why: `onthemap status` runs for about a millisecond, and over a third of that went to page faults. The
 kernel maps a program's file in 64 KiB steps on first touch, and the code start-up needs was spread
 over 6 MB of a 10 MB text segment. Linked in this order (`scripts/build-client.sh`, lld's
 `--symbol-ordering-file`) it sits together and far fewer pages fault. Symbols that later change name
@@ -15,7 +15,6 @@ are ignored by the linker, so an old list costs speed, never correctness; `make 
 much of the list the built client still matches.
 """
 import bisect
-import os
 import subprocess
 import sys
 import tempfile
@@ -62,9 +61,8 @@ def touched_addresses(arguments):
             if line.startswith("=="):
                 continue
             address = int(line[3:].split(",", 1)[0], 16)
-            granule = address >> 4  # 16 bytes: finer than any two symbols' distance, far fewer lookups
-            if granule not in seen:
-                seen.add(granule)
+            if address not in seen:
+                seen.add(address)
                 yield address
 
 
