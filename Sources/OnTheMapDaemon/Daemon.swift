@@ -103,27 +103,3 @@ actor LiveSettings {
         cacheSize = configuration.cacheSize
     }
 }
-
-/// Serializes pin writes so one user never ends up with two pins, whatever the clients do.
-actor PinWriter {
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await body()
-    }
-}
-
-/// Whether the daemon has told systemd it is ready. Actor-isolated.
-actor Readiness {
-    private(set) var isReady = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func markReady() {
-        isReady = true
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
-
-    func wait() async {
-        if isReady { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-}
