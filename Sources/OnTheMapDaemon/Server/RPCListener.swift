@@ -41,8 +41,12 @@ struct RPCListener: Service {
                         try channel.pipeline.syncOperations.addHandler(
                             IdleStateHandler(readTimeout: TimeAmount(idleTimeout)))
                     }
+                    // Newline or Content-Length framing, whichever the client's first bytes speak;
+                    // the encoder frames every answer the same way.
+                    let framing = ConnectionFraming()
+                    try channel.pipeline.syncOperations.addHandler(ContentLengthFrameEncoder(framing: framing))
                     try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineFrameDecoder(maxLength: ConnectionHandler.maxLineBytes)))
+                        ByteToMessageHandler(FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing)))
                     try channel.pipeline.syncOperations.addHandler(closer)
                     let fastPath = FastPathHandler(answers: fastAnswers)
                     try channel.pipeline.syncOperations.addHandler(fastPath)
