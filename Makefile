@@ -19,11 +19,13 @@ test:
 bench:
 	./scripts/bench.sh
 
-# Man pages from the command definitions (swift-argument-parser's generate-manual plugin).
+# Man pages from the command definitions (swift-argument-parser's generate-manual plugin, which builds
+# the package in release mode and writes a page for each of the three programs).
 man:
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemapd --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap-server --date 2026-11-22 --output-directory docs/man
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --date 2026-11-22 --output-directory docs/man
+	# The plugin copies a blank line in a discussion as it is, which mdoc warns about; in mdoc a
+	# paragraph break is .Pp.
+	sed -i 's/^$$/.Pp/' docs/man/*.1
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:
