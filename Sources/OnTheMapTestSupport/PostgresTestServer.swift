@@ -29,7 +29,7 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// A new database in the shared cluster, made off Swift's cooperative threads: starting the cluster
     /// takes seconds, and blocking those threads would stall every other test meanwhile.
     public static func newDatabase() async throws -> String {
-        try await offThread { try shared().createDatabase() }
+        try await onOwnThread { try shared().createDatabase() }
     }
 
     /// A cluster of the caller's own, to stop and start (the shared one serves other tests); `stop()` it.

@@ -29,13 +29,6 @@ public func spawnAndWait(_ executable: String, _ arguments: [String]) throws -> 
     return CommandResult(status: exitStatus, stdout: output, stderr: "")
 }
 
-/// Runs blocking work on a thread of its own and awaits it, leaving Swift's cooperative threads free.
-public func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module does
 /// not export: its declaration needs `_GNU_SOURCE`.
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")

@@ -15,7 +15,7 @@ struct ConnectionTimeoutTests {
         let started = Date()
         // Blocking sockets, on a thread of their own: a thousand connects and polls must not hold
         // Swift's cooperative threads, which every other test running meanwhile needs.
-        let sockets = try await offThread {
+        let sockets = try await onOwnThread {
             try (0..<1000).map { _ -> Int32 in
                 let fd = try connectLoopback(port: port)
                 let partial = "GET /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
@@ -29,7 +29,7 @@ struct ConnectionTimeoutTests {
         let reply = try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?limit=1")
         #expect(reply.status == 200)
 
-        let open = try await offThread { () -> Set<Int32> in
+        let open = try await onOwnThread { () -> Set<Int32> in
             var open = Set(sockets)
             while !open.isEmpty, Date().timeIntervalSince(started) < 75 {
                 for fd in open where isClosedByPeer(fd) { open.remove(fd) }
@@ -51,7 +51,7 @@ struct ConnectionTimeoutTests {
         let port = fixture.server.port
         // Timed from before the connection exists, so a slow machine can only make it look longer.
         let started = Date()
-        let fd = try await offThread { try connectLoopback(port: port) }
+        let fd = try await onOwnThread { try connectLoopback(port: port) }
         defer { close(fd) }
         _ = "GET /v1/Stud".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         while !isClosedByPeer(fd), Date().timeIntervalSince(started) < 30 {

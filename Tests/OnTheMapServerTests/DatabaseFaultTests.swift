@@ -21,23 +21,23 @@ struct DatabaseFaultTests {
     }
 
     @Test func lostWhileServingAnswers503AndRecovers() async throws {
-        let cluster = try await offThread { try PostgresTestServer.startPrivate() }
+        let cluster = try await onOwnThread { try PostgresTestServer.startPrivate() }
         defer { cluster.stop() }
         let url = try cluster.createDatabase()
         // Down before the server starts: --wait-for-database waits instead of exiting.
-        try await offThread { try cluster.pause() }
-        async let starting = offThread {
+        try await onOwnThread { try cluster.pause() }
+        async let starting = onOwnThread {
             try ServerProcess.start(databasePath: url, arguments: ["--wait-for-database", "--open-writes"], timeout: 90)
         }
         try await Task.sleep(for: .seconds(2))
-        try await offThread { try cluster.resume() }
+        try await onOwnThread { try cluster.resume() }
         let server = try await starting
         defer { server.stop() }
         let list = server.baseURL + "/StudentLocation?limit=100&order=-updatedAt"
         #expect(try await ServerHTTP.send(.GET, list).status == 200)
         #expect(try await ServerHTTP.send(.POST, server.baseURL + "/StudentLocation", body: ServerHTTP.pin("5")).status == 201)
 
-        try await offThread { try cluster.pause() }
+        try await onOwnThread { try cluster.pause() }
         let started = Date()
         let down = try await ServerHTTP.send(.GET, list)
         #expect(down.status == 503, "\(down.body)")
@@ -47,7 +47,7 @@ struct DatabaseFaultTests {
         #expect(write.status == 503)
         #expect(Date().timeIntervalSince(started) < 30, "answers came within the bounded time")
 
-        try await offThread { try cluster.resume() }
+        try await onOwnThread { try cluster.resume() }
         var recovered = false
         for _ in 0..<60 where !recovered {
             recovered = try await ServerHTTP.send(.GET, list).status == 200

@@ -33,7 +33,7 @@ struct ReplicaTests {
     }
 
     @Test func aSessionMadeOnAWorksOnB() async throws {
-        let pair = try await offThread { try Pair() }
+        let pair = try await onOwnThread { try Pair() }
         defer { pair.stop() }
         let login = try await ServerHTTP.send(
             .POST, pair.a.baseURL + "/session", body: #"{"udacity":{"username":"ada@example.com","password":"analytical"}}"#)
@@ -55,7 +55,7 @@ struct ReplicaTests {
     }
 
     @Test func concurrentPostsForOneAccountOnAAndBLeaveOnePin() async throws {
-        let pair = try await offThread { try Pair() }
+        let pair = try await onOwnThread { try Pair() }
         defer { pair.stop() }
         let (key, session) = try await ServerHTTP.login(pair.a.baseURL, email: "ada@example.com", password: "analytical")
         let urls = [pair.a.baseURL, pair.b.baseURL]
@@ -76,7 +76,7 @@ struct ReplicaTests {
     }
 
     @Test func theLoginLimitCountsAttemptsOnBoth() async throws {
-        let pair = try await offThread { try Pair() }
+        let pair = try await onOwnThread { try Pair() }
         defer { pair.stop() }
         let urls = [pair.a.baseURL, pair.b.baseURL]
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -95,7 +95,7 @@ struct ReplicaTests {
     }
 
     @Test func theNewestPinsOnBShowAWriteOnAAtOnce() async throws {
-        let pair = try await offThread { try Pair(arguments: ["--open-writes"]) }
+        let pair = try await onOwnThread { try Pair(arguments: ["--open-writes"]) }
         defer { pair.stop() }
         let newest = "/StudentLocation?limit=100&order=-updatedAt"
         for index in 0..<5 {

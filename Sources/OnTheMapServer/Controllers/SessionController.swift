@@ -108,7 +108,7 @@ struct SessionController: Sendable {
         guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
             throw APIFailure(.unauthorized, "Send the session id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.find(id: id), session.expiresAt > Date() else {
+        guard let session = try await storage.session(id: id), session.expiresAt > Date() else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return Response.json(
