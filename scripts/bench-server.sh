@@ -36,19 +36,21 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# start_server LOGNAME ARGS…: starts `serve`, waits for its URL, prints the base URL (…/v1).
+# start_server LOGNAME ARGS…: starts `serve`, waits for its URL; sets SERVER_URL (…/v1) and SERVER_PID.
 start_server() {
     local log="$WORK/$1.log"
     shift
     "$SERVER" serve --port "${PORT:-0}" --log-level error --open-writes \
         --max-login-attempts-per-address 1000000000 --max-login-failures 1000000000 "$@" >"$log" 2>&1 &
-    PIDS+=($!)
-    for _ in $(seq 1 200); do
+    SERVER_PID=$!
+    PIDS+=("$SERVER_PID")
+    for _ in $(seq 1 400); do
         grep -q "listening on" "$log" && break
         sleep 0.05
     done
-    sed -n 's/.*listening on //p' "$log" | head -1
+    SERVER_URL="$(sed -n 's/.*listening on //p' "$log" | head -1)"
 }
+stop_server() { kill "$1"; wait "$1" 2>/dev/null || true; }
 
 echo "==> data: 240 demo students, $ACCOUNTS accounts with a pin each" >&2
 SQLITE="$WORK/bench.sqlite"
@@ -57,7 +59,9 @@ for n in $(seq 0 $((ACCOUNTS - 1))); do
     echo bench-password | "$SERVER" user add --db "$SQLITE" --email "bench$n@example.com" --first Bench \
         --last "$n" --password-stdin --bcrypt-cost 4 >/dev/null
 done
-SETUP_URL="$(start_server setup --db "$SQLITE")"
+start_server setup --db "$SQLITE"
+SETUP_URL="$SERVER_URL"
+SETUP_PID="$SERVER_PID"
 for n in $(seq 0 $((ACCOUNTS - 1))); do
     curl -sf -X POST "$SETUP_URL/StudentLocation" -H 'Content-Type: application/json' \
         -d "{\"uniqueKey\":\"bench-key-$n\",\"firstName\":\"Bench\",\"lastName\":\"Mark $n\",\"mapString\":\"Start\",\"mediaURL\":\"https://example.com/$n\",\"latitude\":1.5,\"longitude\":2.5}" |
@@ -65,7 +69,7 @@ for n in $(seq 0 $((ACCOUNTS - 1))); do
 done
 mkdir -p "$WORK/static/v1"
 curl -sf "$SETUP_URL/StudentLocation?limit=100&order=-updatedAt" -o "$WORK/static/newest.json"
-kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+stop_server "$SETUP_PID"
 BYTES="$(stat -c %s "$WORK/static/newest.json")"
 
 echo "==> PostgreSQL 15 in $WORK/pg" >&2
@@ -127,17 +131,19 @@ run() {
 echo "==> runs of ${DURATION}s" >&2
 for c in 64 256; do run "nginx static file (floor)" get "$c" "http://127.0.0.1:$FLOOR_PORT/v1"; done
 
-URL="$(start_server sqlite --db "$SQLITE")"
-for w in get mix; do for c in 64 256; do run "SQLite" "$w" "$c" "$URL"; done; done
-kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+start_server sqlite --db "$SQLITE"
+for w in get mix; do for c in 64 256; do run "SQLite" "$w" "$c" "$SERVER_URL"; done; done
+stop_server "$SERVER_PID"
 LOCKED_SQLITE="$(grep -c 'database is locked' "$WORK/sqlite.log" || true)"
 
-URL="$(start_server pg1 --database "$PGURL" --pool-size 20)"
-for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica" "$w" "$c" "$URL"; done; done
-kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+start_server pg1 --database "$PGURL" --pool-size 20
+for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica" "$w" "$c" "$SERVER_URL"; done; done
+stop_server "$SERVER_PID"
 
-A="$(start_server replicaA --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1)"
-B="$(start_server replicaB --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1)"
+start_server replicaA --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1
+A="$SERVER_URL"
+start_server replicaB --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1
+B="$SERVER_URL"
 PROXY_PORT="$(free_port)"
 A_HOST="${A#http://}"
 B_HOST="${B#http://}"
