@@ -51,6 +51,8 @@ echo "==> the offline geocoder"
 python3 Benchmarks/bench_geocoder.py "$BIN/geocoder-bench" Benchmarks/geocoder/queries.tsv "$WORK/geocoder.md"
 
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+# The server's section (scripts/bench-server.sh) is kept as it is: it is measured by its own script.
+sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
 {
     echo "# Benchmarks"
     echo
@@ -87,5 +89,6 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     cat "$WORK/geocoder.md"
     echo
     cat Benchmarks/analysis.md
+    if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi
 } >docs/benchmarks.md
 echo "==> wrote docs/benchmarks.md"

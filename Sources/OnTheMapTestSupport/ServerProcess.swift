@@ -4,7 +4,7 @@ import Foundation
 public final class ServerProcess: @unchecked Sendable {
     /// Base URL of the API, e.g. `http://127.0.0.1:41234/v1`.
     public let baseURL: String
-    /// The SQLite file it serves.
+    /// The database it serves: a SQLite file or a `postgres://` URL.
     public let databasePath: String
     /// The process; `ServerProcess+Signals` signals and awaits it.
     let process: Process
@@ -17,8 +17,8 @@ public final class ServerProcess: @unchecked Sendable {
         self.output = output
     }
 
-    /// Starts the server on `databasePath` and returns once it prints its URL; `environment` entries
-    /// are added to the test's own (e.g. `NOTIFY_SOCKET`).
+    /// Starts the server on `databasePath` (a SQLite file or a `postgres://` URL) and returns once it
+    /// prints its URL; `environment` entries are added to the test's own (e.g. `NOTIFY_SOCKET`).
     public static func start(
         databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
         timeout: TimeInterval = 30
@@ -29,7 +29,7 @@ public final class ServerProcess: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.arguments =
-            ["serve", "--db", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
+            ["serve", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
         let output = OutputCollector()
         let stdout = Pipe()
         let stderr = Pipe()

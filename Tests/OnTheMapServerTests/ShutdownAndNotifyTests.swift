@@ -57,7 +57,7 @@ struct ShutdownAndNotifyTests {
         let copy = directory.file("copy/db.sqlite")
         try FileManager.default.createDirectory(atPath: directory.file("copy"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: database, toPath: copy)
-        #expect(try await AppDatabase.open(path: copy).counts().activeSessions == 2)
+        #expect(try await StorageProbe(storage: try SQLiteStorage(database: AppDatabase.open(path: copy))).counts().activeSessions == 2)
         let readyIndex = try #require(notify.messages.firstIndex { $0.contains("READY=1") })
         let stoppingIndex = try #require(notify.messages.firstIndex { $0.contains("STOPPING=1") })
         #expect(readyIndex < stoppingIndex)

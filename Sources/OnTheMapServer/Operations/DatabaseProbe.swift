@@ -19,17 +19,21 @@ public protocol DatabaseProbe: Sendable {
     func counts() async throws -> DatabaseCounts
 }
 
-extension AppDatabase: DatabaseProbe {
+/// What `/healthz` and the gauges of `/metrics` ask, of whichever storage the server runs on.
+public struct StorageProbe: DatabaseProbe {
+    let storage: any ServerStorage
+
+    public init(storage: any ServerStorage) {
+        self.storage = storage
+    }
+
     public func ping() async throws {
-        _ = try await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        try await storage.ping()
     }
 
     public func counts() async throws -> DatabaseCounts {
-        try await writer.read { db in
-            let pins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM studentLocation") ?? 0
-            let sessions =
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE expiresAt > ?", arguments: [Date()]) ?? 0
-            return DatabaseCounts(pins: pins, activeSessions: sessions)
-        }
+        let now = Date()
+        let sessions = try await storage.allSessions(accountKey: nil).filter { $0.expiresAt > now }.count
+        return DatabaseCounts(pins: try await storage.locationCount(), activeSessions: sessions)
     }
 }

@@ -7,13 +7,13 @@ import UnixSignals
 
 /// Runs the server until SIGTERM or SIGINT, then shuts down in order: tell systemd `STOPPING=1`, stop
 /// accepting, let the requests in flight finish (Hummingbird quiesces each connection), and close the
-/// database after checkpointing the WAL into the main file.
+/// storage (SQLite checkpoints its WAL into the main file first; PostgreSQL closes its pool).
 ///
 /// `READY=1` is sent by the caller once the socket listens (see `SystemdNotifier.serving(at:)`).
 public enum ServerLifecycle {
     /// Runs `app`, which listens on `host`:`port`; returns once everything has stopped.
     public static func run(
-        _ app: some ApplicationProtocol, host: String, port: Int, database: AppDatabase, logger: Logger
+        _ app: some ApplicationProtocol, host: String, port: Int, storage: any ServerStorage, logger: Logger
     ) async throws {
         let group = ServiceGroup(
             configuration: .init(
@@ -24,10 +24,10 @@ public enum ServerLifecycle {
         do {
             try await group.run()
         } catch {
-            try? database.closeConnections()
+            await storage.close()
             throw ListenFailure(error, host: host, port: port) ?? error
         }
-        try database.closeConnections()
+        await storage.close()
         logger.info("stopped; database closed")
     }
 }

@@ -12,4 +12,13 @@ public struct SessionRecord: Codable, Sendable, Hashable, FetchableRecord, Persi
     public var accountKey: String
     public var createdAt: Date
     public var expiresAt: Date
+
+    /// Creates a record.
+    public init(id: String, xsrfToken: String, accountKey: String, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.xsrfToken = xsrfToken
+        self.accountKey = accountKey
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
 }

@@ -6,12 +6,6 @@ import OnTheMapModels
 struct StudentLocationRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "studentLocation"
 
-    /// The keys a client may sort by: the wire names, which are also the column names.
-    static let sortableColumns: Set<String> = [
-        "objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL", "latitude", "longitude",
-        "createdAt", "updatedAt",
-    ]
-
     var objectId: String
     var uniqueKey: String
     var firstName: String
