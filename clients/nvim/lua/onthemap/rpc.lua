@@ -111,7 +111,7 @@ function M.request(method, params, callback, opts)
     request.params = M.object(params)
   end
   local line = vim.json.encode(request) .. "\n"
-  request = nil -- the only copy of a password is the encoded line, sent and dropped
+  request = nil -- nothing keeps the params (a password, for login) once they are encoded
 
   M.connect(path, function(connected)
     pipe = connected
