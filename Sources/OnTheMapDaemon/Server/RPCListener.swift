@@ -75,7 +75,7 @@ struct RPCListener: Service {
             server = try await bootstrap.bind(activatedSocket, childChannelInitializer: initializer)
             logger.info("serving the socket passed by systemd")
         } else {
-            try SocketPreparation.prepare(path)
+            // `DaemonRunner` prepared the path (a private directory, no live daemon) before starting.
             server = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
             // NIO binds under the umask; the 0700 directory closes the gap until this chmod.
             chmod(path, 0o600)
