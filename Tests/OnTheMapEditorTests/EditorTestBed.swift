@@ -19,6 +19,7 @@ final class EditorTestBed: @unchecked Sendable {
     let hungDaemon: DaemonProcess
     let scratch: TemporaryDirectory
     let deadSocket: String
+    let foreignSocket: String?
     let control: String
 
     init() throws {
@@ -30,6 +31,14 @@ final class EditorTestBed: @unchecked Sendable {
         scratch = try TemporaryDirectory(prefix: "onthemap-editor")
         deadSocket = scratch.file("dead.sock")
         try Self.makeStaleSocket(deadSocket)
+        // As root, a socket file of another user (nobody), which the editors must refuse.
+        if geteuid() == 0 {
+            foreignSocket = scratch.file("foreign.sock")
+            try Self.makeStaleSocket(foreignSocket!)
+            chown(foreignSocket!, 65534, 65534)
+        } else {
+            foreignSocket = nil
+        }
         control = scratch.file("control")
         try FileManager.default.createDirectory(atPath: control, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch.file("home"), withIntermediateDirectories: true)
@@ -46,6 +55,7 @@ final class EditorTestBed: @unchecked Sendable {
             "ONTHEMAP_TEST_DEAD_SOCKET": deadSocket,
             "ONTHEMAP_TEST_HUNG_SOCKET": hungDaemon.socketPath,
             "ONTHEMAP_TEST_CONTROL": control,
+            "ONTHEMAP_TEST_FOREIGN_SOCKET": foreignSocket ?? "",
             "HOME": scratch.file("home"),
             "XDG_CONFIG_HOME": scratch.file("home/.config"),
             "XDG_DATA_HOME": scratch.file("home/.local/share"),

@@ -285,6 +285,25 @@ collection, for `completing-read') returning the answer."
       (should (equal (car onthemap-tests--opened) "https://me.example"))
       (kill-buffer))))
 
+(ert-deftest onthemap-test-21-socket-candidates ()
+  (let ((process-environment (copy-sequence process-environment))
+        (onthemap-socket nil)
+        (uid (user-uid)))
+    (setenv "ONTHEMAP_SOCKET" nil)
+    (setenv "XDG_RUNTIME_DIR" "/run/user/4242")
+    (should (equal (onthemap-socket-candidates)
+                   (list "/run/user/4242/onthemap/onthemapd.sock"
+                         (format "/run/user/%d/onthemap/onthemapd.sock" uid)
+                         (format "/tmp/onthemap-%d/onthemapd.sock" uid))))
+    (setenv "XDG_RUNTIME_DIR" nil)
+    (should (equal (onthemap-socket-candidates)
+                   (list (format "/run/user/%d/onthemap/onthemapd.sock" uid)
+                         (format "/tmp/onthemap-%d/onthemapd.sock" uid))))
+    (setenv "ONTHEMAP_SOCKET" "/somewhere/d.sock")
+    (should (equal (onthemap-socket-candidates) '("/somewhere/d.sock")))
+    (let ((onthemap-socket "/option/d.sock"))
+      (should (equal (onthemap-socket-candidates) '("/option/d.sock"))))))
+
 ;;;; No daemon, and a daemon that never answers
 
 (defconst onthemap-tests--quick 3.0
@@ -317,6 +336,18 @@ collection, for `completing-read') returning the answer."
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)
     (onthemap-tests--mode-line-is " 📍 offline" onthemap-tests--quick)))
+
+(ert-deftest onthemap-test-32-foreign-socket-refused ()
+  (let ((foreign (getenv "ONTHEMAP_TEST_FOREIGN_SOCKET")))
+    (when (or (null foreign) (string-empty-p foreign))
+      (ert-skip "no socket of another user (the test runs as root to make one)"))
+    (let ((onthemap-socket foreign)
+          (mark (length onthemap-tests--messages)))
+      (onthemap-logout)
+      (should (string-search "Nothing was sent"
+                             (onthemap-tests--message-since
+                              mark (format "refusing the socket %s: it belongs to uid 65534" foreign)
+                              onthemap-tests--quick))))))
 
 (ert-deftest onthemap-test-31-daemon-never-answers ()
   (let* ((onthemap-socket (onthemap-tests--env "ONTHEMAP_TEST_HUNG_SOCKET"))

@@ -78,23 +78,64 @@ The delay doubles after each failed attempt, up to 30 seconds."
 
 ;;;; The socket and the connection
 
-(defun onthemap-socket-path ()
-  "The daemon's socket path, following `onthemap-socket'."
+(defun onthemap-socket-candidates ()
+  "Return the daemon's socket paths to try, in order (the `onthemap' CLI's rule).
+An explicit choice (`onthemap-socket', else $ONTHEMAP_SOCKET) is
+the only one; otherwise $XDG_RUNTIME_DIR/onthemap/onthemapd.sock
+when that is set, then /run/user/UID/onthemap/onthemapd.sock,
+then /tmp/onthemap-UID/onthemapd.sock."
   (let ((env (getenv "ONTHEMAP_SOCKET"))
-        (runtime (getenv "XDG_RUNTIME_DIR")))
-    (cond ((and onthemap-socket (not (string-empty-p onthemap-socket))) onthemap-socket)
-          ((and env (not (string-empty-p env))) env)
-          ((and runtime (string-prefix-p "/" runtime))
-           (concat runtime "/onthemap/onthemapd.sock"))
-          (t (format "/tmp/onthemap-%d/onthemapd.sock" (user-uid))))))
+        (runtime (getenv "XDG_RUNTIME_DIR"))
+        (systemd (format "/run/user/%d/onthemap/onthemapd.sock" (user-uid))))
+    (cond ((and onthemap-socket (not (string-empty-p onthemap-socket))) (list onthemap-socket))
+          ((and env (not (string-empty-p env))) (list env))
+          (t (delete-dups
+              (append (when (and runtime (string-prefix-p "/" runtime))
+                        (list (concat runtime "/onthemap/onthemapd.sock")))
+                      (list systemd (format "/tmp/onthemap-%d/onthemapd.sock" (user-uid)))))))))
+
+(defun onthemap-socket-path ()
+  "The first socket path to try: where the daemon is expected."
+  (car (onthemap-socket-candidates)))
 
 (define-error 'onthemap-unreachable "Cannot reach onthemapd")
 
-(defun onthemap--unreachable-message (path reason)
-  "Return why the daemon at PATH cannot be reached, given REASON.
+(defun onthemap--unreachable-message (attempts)
+  "Return why nothing answered, given ATTEMPTS, a list of (PATH . REASON).
 Worded as the CLI words it."
-  (format "cannot reach onthemapd at %s (%s).  Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
-          path reason))
+  (format "cannot reach onthemapd %s. Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
+          (if (null (cdr attempts))
+              (format "at %s (%s)" (caar attempts) (cdar attempts))
+            (concat "(tried " (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; ") ")"))))
+
+(defun onthemap--foreign-owner (path)
+  "The uid owning the socket file at PATH when it is neither yours nor root's.
+Such a socket is not your daemon: another user may be impersonating
+it.  The CLI asks the kernel who serves the socket; Emacs cannot,
+and the file's owner is who bound it."
+  (let ((uid (file-attribute-user-id (file-attributes path 'integer))))
+    (and uid (/= uid (user-uid)) (/= uid 0) uid)))
+
+(defun onthemap--open-socket (name)
+  "Connect a process called NAME to the first candidate socket that answers.
+Signal `onthemap-unreachable' when none does, or when a socket
+belongs to another user (then nothing is sent)."
+  (let ((attempts nil) (process nil))
+    (cl-loop for path in (onthemap-socket-candidates)
+             until process
+             do (when-let ((owner (onthemap--foreign-owner path)))
+                  (signal 'onthemap-unreachable
+                          (list (format "refusing the socket %s: it belongs to uid %d, not to you or root, so it is not your onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private directory (XDG_RUNTIME_DIR)."
+                                        path owner))))
+             (condition-case err
+                 ;; Decoded as UTF-8 into Emacs's internal form, whose bytes jsonrpc counts
+                 ;; against Content-Length (as eglot does); `binary' breaks on "München".
+                 (setq process (make-network-process :name name :family 'local :service path
+                                                     :coding 'utf-8-emacs-unix :noquery t))
+               (error (push (cons path (if (stringp (nth 2 err)) (nth 2 err) (error-message-string err)))
+                            attempts))))
+    (or process
+        (signal 'onthemap-unreachable (list (onthemap--unreachable-message (nreverse attempts)))))))
 
 (defvar onthemap--connections-opened 0
   "How many connections were opened: each gets its own name and buffers.")
@@ -104,19 +145,10 @@ Worded as the CLI words it."
 ON-NOTIFICATION is called with the method symbol and params of
 each notification; ON-SHUTDOWN with the connection when it closes.
 Signal `onthemap-unreachable' when nothing answers at the socket."
-  (let* ((path (onthemap-socket-path))
-         ;; A name of its own: the buffers of a closing connection are
+  (let* (;; A name of its own: the buffers of a closing connection are
          ;; killed while its successor already runs.
          (name (format "onthemap-%s-%d" purpose (cl-incf onthemap--connections-opened)))
-         (process
-          (condition-case err
-              ;; Decoded as UTF-8 into Emacs's internal form, whose bytes jsonrpc counts
-              ;; against Content-Length (as eglot does); `binary' breaks on "München".
-              (make-network-process :name name :family 'local :service path
-                                    :coding 'utf-8-emacs-unix :noquery t)
-            (error (signal 'onthemap-unreachable
-                           (list (onthemap--unreachable-message
-                                  path (error-message-string err)))))))
+         (process (onthemap--open-socket name))
          (connection
           (jsonrpc-process-connection
            :name name :process process
@@ -149,20 +181,21 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
 (defvar onthemap--connection nil
   "The connection requests go over, opened on first use.")
 
-(defvar onthemap--connection-path nil
-  "The socket `onthemap--connection' was opened on.")
+(defvar onthemap--connection-candidates nil
+  "The socket candidates `onthemap--connection' was opened from.")
 
 (defun onthemap--request-connection ()
   "The live request connection, opened if needed.
-A connection to another socket than `onthemap-socket-path' now
-names is closed first, so changing `onthemap-socket' takes effect."
-  (let ((path (onthemap-socket-path)))
-    (when (and onthemap--connection (not (equal path onthemap--connection-path)))
+A connection opened from other candidates than
+`onthemap-socket-candidates' now gives is closed first, so
+changing `onthemap-socket' takes effect."
+  (let ((candidates (onthemap-socket-candidates)))
+    (when (and onthemap--connection (not (equal candidates onthemap--connection-candidates)))
       (onthemap--close onthemap--connection)
       (setq onthemap--connection nil))
     (unless (and onthemap--connection (jsonrpc-running-p onthemap--connection))
       (setq onthemap--connection (onthemap--connect "requests")
-            onthemap--connection-path path)))
+            onthemap--connection-candidates candidates)))
   onthemap--connection)
 
 (defun onthemap--close (connection)
@@ -186,26 +219,27 @@ ON-SUCCESS gets the result.  ON-ERROR (default: a message) gets a
 plist (:code :message :data :kind); :kind is `daemon' when the
 daemon answered with an error (its own code and message),
 `unreachable', `timeout' or `closed'.  Returns at once."
-  (let ((on-error (or on-error #'onthemap--report))
-        (path (onthemap-socket-path)))
+  (let ((on-error (or on-error #'onthemap--report)))
     (condition-case err
-        (jsonrpc-async-request
-         (onthemap--request-connection) method params
-         :timeout onthemap-timeout
-         :success-fn (lambda (result) (onthemap--later on-success result))
-         :error-fn
-         (lambda (error)
-           (onthemap--later
-            on-error
-            (if (eql (plist-get error :code) -1)
-                (list :kind 'closed :message (format "onthemapd closed the connection before answering %s" method))
-              (append (list :kind 'daemon) error))))
-         :timeout-fn
-         (lambda ()
-           (onthemap--later
-            on-error
-            (list :kind 'timeout
-                  :message (format "onthemapd did not answer %s within %s s (%s)" method onthemap-timeout path)))))
+        (let* ((connection (onthemap--request-connection))
+               (path (process-contact (jsonrpc--process connection) :service)))
+          (jsonrpc-async-request
+           connection method params
+           :timeout onthemap-timeout
+           :success-fn (lambda (result) (onthemap--later on-success result))
+           :error-fn
+           (lambda (error)
+             (onthemap--later
+              on-error
+              (if (eql (plist-get error :code) -1)
+                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s" method))
+                (append (list :kind 'daemon) error))))
+           :timeout-fn
+           (lambda ()
+             (onthemap--later
+              on-error
+              (list :kind 'timeout
+                    :message (format "onthemapd did not answer %s within %s s (%s)" method onthemap-timeout path))))))
       (onthemap-unreachable
        (onthemap--later on-error (list :kind 'unreachable :message (cadr err))))
       (error

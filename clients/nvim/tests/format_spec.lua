@@ -83,6 +83,30 @@ return {
     end,
   },
   {
+    "the socket is found as the CLI finds it",
+    function()
+      local socket = require("onthemap.socket")
+      local saved = { vim.env.ONTHEMAP_SOCKET, vim.env.XDG_RUNTIME_DIR }
+      local uid = vim.loop.getuid()
+      vim.env.ONTHEMAP_SOCKET = nil
+      vim.env.XDG_RUNTIME_DIR = "/run/user/4242"
+      t.eq(socket.candidates(), {
+        "/run/user/4242/onthemap/onthemapd.sock",
+        "/run/user/" .. uid .. "/onthemap/onthemapd.sock",
+        "/tmp/onthemap-" .. uid .. "/onthemapd.sock",
+      }, "with XDG_RUNTIME_DIR")
+      vim.env.XDG_RUNTIME_DIR = nil
+      t.eq(socket.candidates(), { "/run/user/" .. uid .. "/onthemap/onthemapd.sock", "/tmp/onthemap-" .. uid .. "/onthemapd.sock" }, "without")
+      vim.env.ONTHEMAP_SOCKET = "/somewhere/d.sock"
+      t.eq(socket.candidates(), { "/somewhere/d.sock" }, "$ONTHEMAP_SOCKET alone")
+      require("onthemap").setup({ socket = "/option/d.sock" })
+      t.eq(socket.candidates(), { "/option/d.sock" }, "the option first")
+      require("onthemap").setup({})
+      vim.env.ONTHEMAP_SOCKET, vim.env.XDG_RUNTIME_DIR = saved[1], saved[2]
+      t.eq(socket.reason("ECONNREFUSED: connection refused"), "Connection refused", "luv's error as strerror says it")
+    end,
+  },
+  {
     ":OnTheMap with unknown arguments says how to use it",
     function()
       local from = #t.notifications + 1

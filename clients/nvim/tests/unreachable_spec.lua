@@ -73,6 +73,21 @@ return {
     end,
   },
   {
+    "a socket file of another user is refused before anything is sent",
+    function()
+      local foreign = os.getenv("ONTHEMAP_TEST_FOREIGN_SOCKET")
+      if not foreign or foreign == "" then
+        io.stdout:write("# skipped: no socket of another user (the test runs as root to make one)\n")
+        return
+      end
+      use(foreign)
+      local from = #t.notifications + 1
+      vim.cmd("OnTheMapLogout")
+      local note = t.notified("refusing the socket " .. foreign .. ": it belongs to uid 65534", quick_ms, from)
+      t.ok(note.message:find("Nothing was sent", 1, true), note.message)
+    end,
+  },
+  {
     "a daemon that never answers: :OnTheMap returns at once, the editor keeps running, then a timeout",
     function()
       use(t.env.ONTHEMAP_TEST_HUNG_SOCKET)

@@ -30,12 +30,12 @@ function M.check()
   else
     report.error("onthemap.nvim needs Neovim 0.7 or newer")
   end
-  local path = socket.path()
-  if not vim.loop.fs_stat(path) then
-    report.error("no daemon socket at " .. path, start_daemon)
-    return
+  local candidates = socket.candidates()
+  if #candidates == 1 then
+    report.info("socket: " .. candidates[1])
+  else
+    report.info("sockets, tried in this order: " .. table.concat(candidates, ", "))
   end
-  report.ok("socket: " .. path)
   -- A health check may wait, briefly: bounded, and the event loop keeps running meanwhile.
   local done, failure, status = false, nil, nil
   rpc.request("status", nil, function(err, result)

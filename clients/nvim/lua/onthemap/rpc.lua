@@ -42,34 +42,66 @@ function M.line_splitter(on_line)
   end
 end
 
---- Connects a new pipe to the daemon; on_connected(pipe) or on_error(err) runs in a luv callback.
-function M.connect(path, on_connected, on_error)
-  local pipe = uv.new_pipe(false)
-  local ok, started = pcall(pipe.connect, pipe, path, function(err)
-    if err then
-      pipe:close()
-      on_error(M.unreachable(path, err))
-    else
-      on_connected(pipe)
+local start_daemon = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
+
+--- The error when nothing answered at any path tried, worded as the CLI words it.
+function M.unreachable(attempts)
+  local tried
+  if #attempts == 1 then
+    tried = ("at %s (%s)"):format(attempts[1].path, attempts[1].reason)
+  else
+    local parts = {}
+    for _, attempt in ipairs(attempts) do
+      parts[#parts + 1] = attempt.path .. ": " .. attempt.reason
     end
-  end)
-  if not ok or not started then
-    if not pipe:is_closing() then
-      pipe:close()
-    end
-    on_error(M.unreachable(path, tostring(started)))
+    tried = "(tried " .. table.concat(parts, "; ") .. ")"
   end
+  return { kind = "unreachable", message = ("cannot reach onthemapd %s. %s"):format(tried, start_daemon) }
 end
 
---- The error for a daemon that cannot be reached, worded as the CLI words it.
-function M.unreachable(path, reason)
-  return {
-    kind = "unreachable",
-    message = ("cannot reach onthemapd at %s (%s). Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."):format(
-      path,
-      reason
-    ),
-  }
+--- Connects a pipe to the first socket where a daemon listens (socket.candidates()), as the CLI
+--- does; on_connected(pipe, path) or on_error(err) runs in a luv callback. A socket file that
+--- belongs to another user stops the search: nothing is sent to it.
+function M.connect(on_connected, on_error)
+  local paths = socket.candidates()
+  local attempts = {}
+  local function try(index)
+    local path = paths[index]
+    if not path then
+      on_error(M.unreachable(attempts))
+      return
+    end
+    local owner = socket.foreign_owner(path)
+    if owner then
+      on_error({
+        kind = "unreachable",
+        message = ("refusing the socket %s: it belongs to uid %d, not to you or root, so it is not your onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private directory (XDG_RUNTIME_DIR)."):format(
+          path,
+          owner
+        ),
+      })
+      return
+    end
+    local pipe = uv.new_pipe(false)
+    local function failed(reason)
+      if not pipe:is_closing() then
+        pipe:close()
+      end
+      attempts[#attempts + 1] = { path = path, reason = socket.reason(reason) }
+      try(index + 1)
+    end
+    local ok, started = pcall(pipe.connect, pipe, path, function(err)
+      if err then
+        failed(err)
+      else
+        on_connected(pipe, path)
+      end
+    end)
+    if not ok or not started then
+      failed(started)
+    end
+  end
+  try(1)
 end
 
 --- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
@@ -78,9 +110,8 @@ end
 --- "closed".
 function M.request(method, params, callback, opts)
   opts = opts or {}
-  local path = socket.path()
   local timeout = opts.timeout_ms or config.options.timeout_ms
-  local pipe
+  local pipe, connected_path
   local timer = uv.new_timer()
   local finished = false
 
@@ -102,7 +133,7 @@ function M.request(method, params, callback, opts)
   timer:start(timeout, 0, function()
     finish({
       kind = "timeout",
-      message = ("onthemapd did not answer %s within %g s (%s)"):format(method, timeout / 1000, path),
+      message = ("onthemapd did not answer %s within %g s (%s)"):format(method, timeout / 1000, connected_path or socket.path()),
     })
   end)
 
@@ -113,8 +144,8 @@ function M.request(method, params, callback, opts)
   local line = vim.json.encode(request) .. "\n"
   request = nil -- nothing keeps the params (a password, for login) once they are encoded
 
-  M.connect(path, function(connected)
-    pipe = connected
+  M.connect(function(connected, path)
+    pipe, connected_path = connected, path
     if finished then
       pipe:close()
       return

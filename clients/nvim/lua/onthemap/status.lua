@@ -4,7 +4,6 @@
 local config = require("onthemap.config")
 local format = require("onthemap.format")
 local rpc = require("onthemap.rpc")
-local socket = require("onthemap.socket")
 
 local uv = vim.loop
 local M = {}
@@ -80,8 +79,7 @@ connect = function()
   if not M.running then
     return
   end
-  local path = socket.path()
-  rpc.connect(path, function(connected)
+  rpc.connect(function(connected)
     if not M.running then
       connected:close()
       return
