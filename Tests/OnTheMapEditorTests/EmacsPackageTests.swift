@@ -19,35 +19,41 @@ struct EmacsPackageTests {
     }
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
-    func byteCompilesWithoutWarnings() throws {
+    func byteCompilesWithoutWarnings() async throws {
         let (directory, copy) = try scratchCopy()
         defer { directory.remove() }
-        let result = try runCommand(
-            Self.emacs!, ["--batch", "-Q", "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile", copy])
+        let result = try await onOwnThread {
+            try runCommand(
+                Self.emacs!, ["--batch", "-Q", "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile", copy])
+        }
         #expect(result.status == 0, transcript(result))
         #expect(!result.stderr.contains("Warning") && !result.stderr.contains("Error"), transcript(result))
         #expect(FileManager.default.fileExists(atPath: copy + "c"))
     }
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
-    func checkdocIsClean() throws {
+    func checkdocIsClean() async throws {
         let (directory, copy) = try scratchCopy()
         defer { directory.remove() }
-        let result = try runCommand(
-            Self.emacs!, ["--batch", "-Q", "--eval", "(progn (require 'checkdoc) (checkdoc-file \"\(copy)\"))"])
+        let result = try await onOwnThread {
+            try runCommand(Self.emacs!, ["--batch", "-Q", "--eval", "(progn (require 'checkdoc) (checkdoc-file \"\(copy)\"))"])
+        }
         #expect(result.status == 0, transcript(result))
         // checkdoc reports each problem as a warning; a clean file prints nothing.
         #expect(!result.stderr.contains("Warning") && result.stdout.isEmpty, transcript(result))
     }
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
-    func ertTestsAgainstRealDaemon() throws {
-        let bed = try EditorTestBed()
-        defer { bed.tearDown() }
+    func ertTestsAgainstRealDaemon() async throws {
         let clients = EditorTestBed.root + "/clients/emacs"
-        let result = try bed.runEditor(
-            Self.emacs!,
-            ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el", "-f", "ert-run-tests-batch-and-exit"])
+        // A thread of its own, as for Neovim: the run blocks for a minute.
+        let result = try await onOwnThread {
+            let bed = try EditorTestBed()
+            defer { bed.tearDown() }
+            return try bed.runEditor(
+                Self.emacs!,
+                ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el", "-f", "ert-run-tests-batch-and-exit"])
+        }
         #expect(result.status == 0, transcript(result))
         let summary = result.stderr.split(separator: "\n").last { $0.hasPrefix("Ran ") }
         #expect(summary?.contains(", 0 unexpected") == true, transcript(result))

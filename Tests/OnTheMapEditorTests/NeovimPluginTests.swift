@@ -9,11 +9,15 @@ struct NeovimPluginTests {
     static let nvim = Executables.find("nvim")
 
     @Test(.enabled(if: nvim != nil, "nvim is not installed (Debian: apt-get install neovim): the Neovim plugin is not tested"))
-    func pluginInHeadlessNeovim() throws {
-        let bed = try EditorTestBed()
-        defer { bed.tearDown() }
-        let result = try bed.runEditor(
-            Self.nvim!, ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile \(EditorTestBed.root)/clients/nvim/tests/run.lua"])
+    func pluginInHeadlessNeovim() async throws {
+        // A thread of its own for the whole run: blocking one of the two cooperative threads for a
+        // minute would starve the rest of the test run.
+        let result = try await onOwnThread {
+            let bed = try EditorTestBed()
+            defer { bed.tearDown() }
+            return try bed.runEditor(
+                Self.nvim!, ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile \(EditorTestBed.root)/clients/nvim/tests/run.lua"])
+        }
         #expect(result.status == 0, transcript(result))
         #expect(!result.stdout.contains("not ok"), transcript(result))
         let summary = result.stdout.split(separator: "\n").last { $0.hasPrefix("# nvim") }
