@@ -1,7 +1,16 @@
 # Everyday commands; README.md opens with `make demo` and `make test`.
 SWIFT ?= swift
 
-.PHONY: build test bench man demo demo-stop fmt clean
+.PHONY: build test bench man demo demo-stop fmt clean release install uninstall deb
+
+# Where `make install` puts things; DESTDIR stages them (packaging). scripts/install.sh lists the
+# finer settings (BINDIR, SYSTEMUNITDIR, USERUNITDIR, completion directories, STRIP, ...).
+PREFIX ?= /usr/local
+DESTDIR ?=
+DEB_COMPRESSION ?= xz
+export PREFIX DESTDIR
+# The release programs, as scripts/build-release.sh reports them.
+RELEASE_ENV = .build/release-products.env
 
 build:
 	$(SWIFT) build
@@ -19,11 +28,13 @@ test:
 bench:
 	./scripts/bench.sh
 
-# Man pages from the command definitions (swift-argument-parser's generate-manual plugin).
+# Man pages from the command definitions (swift-argument-parser's generate-manual plugin, which builds
+# the package in release mode and writes a page for each of the three programs).
 man:
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemapd --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap-server --date 2026-11-22 --output-directory docs/man
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --date 2026-11-22 --output-directory docs/man
+	# The plugin copies a blank line in a discussion as it is, which mdoc warns about; in mdoc a
+	# paragraph break is .Pp.
+	sed -i 's/^$$/.Pp/' docs/man/*.1
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:
@@ -33,8 +44,26 @@ demo:
 demo-stop:
 	-@for p in daemon server; do [ -f run/$$p.pid ] && kill $$(cat run/$$p.pid) 2>/dev/null; rm -f run/$$p.pid; done; echo stopped
 
+# The three release programs, each built once: server and daemon with the Swift runtime linked in,
+# the client as scripts/build-client.sh builds (and `make test` tests) it.
+release:
+	mkdir -p .build
+	./scripts/build-release.sh >$(RELEASE_ENV).tmp && mv $(RELEASE_ENV).tmp $(RELEASE_ENV)
+
+# Programs, systemd units, man pages, completions, clients/ and docs under $(DESTDIR)$(PREFIX).
+install: release
+	set -a && . ./$(RELEASE_ENV) && ./scripts/install.sh install
+
+uninstall:
+	./scripts/install.sh uninstall
+
+# dist/onthemap_VERSION_ARCH.deb and dist/onthemap-server_VERSION_ARCH.deb (see scripts/build-deb.sh);
+# DEB_COMPRESSION=gzip builds faster than the default xz.
+deb: release
+	set -a && . ./$(RELEASE_ENV) && DEB_COMPRESSION=$(DEB_COMPRESSION) ./scripts/build-deb.sh
+
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build run
+	rm -rf .build run dist

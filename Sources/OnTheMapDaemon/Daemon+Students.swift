@@ -72,17 +72,18 @@ extension Daemon {
             matches = matches.filter { entry in words.allSatisfy { entry.searchKey.contains($0) } }
         }
         var located = matches.map(\.location)
+        var distances: [Double]?
         if let near = query.near {
             let withDistance = located.map { ($0, Geo.distanceKm(near.latitude, near.longitude, $0.latitude, $0.longitude)) }
-            located = withDistance
                 .filter { near.radiusKm == nil || $0.1 <= near.radiusKm! }
                 .sorted { $0.1 < $1.1 }
-                .map(\.0)
+            located = withDistance.map(\.0)
+            distances = withDistance.map(\.1)
         }
-        let page = located.dropFirst(query.skip).prefix(query.limit)
+        let range = min(query.skip, located.count)..<min(query.skip + query.limit, located.count)
         return .value(StudentsAnswer(
-            students: Array(page), total: located.count, refreshedAt: await cache.refreshedAt,
-            stale: await cache.isStale()
+            students: Array(located[range]), distancesKm: distances.map { Array($0[range]) }, total: located.count,
+            refreshedAt: await cache.refreshedAt, stale: await cache.isStale()
         ).wireJSON)
     }
 }

@@ -9,9 +9,10 @@ public func buildApplication(
     configuration: ServerConfiguration,
     database: AppDatabase,
     logger: Logger,
+    operations: ServerOperations = .init(),
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, database: database)
+    let router = buildRouter(configuration: configuration, database: database, operations: operations)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
@@ -25,10 +26,13 @@ public func buildApplication(
 }
 
 /// The router alone, for tests that drive it without a socket.
-public func buildRouter(configuration: ServerConfiguration, database: AppDatabase) -> Router<ServerRequestContext> {
+public func buildRouter(
+    configuration: ServerConfiguration, database: AppDatabase, operations: ServerOperations = .init()
+) -> Router<ServerRequestContext> {
     let accounts = AccountRepository(database: database)
     let sessions = SessionRepository(database: database)
     let router = Router(context: ServerRequestContext.self)
+    router.addOperations(operations, probe: database)
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
     let v1 = router.group("v1")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OnTheMapModels
 
 /// `onthemap-server`: a self-hostable server speaking the Udacity OnTheMap web API.
 @main
@@ -10,6 +11,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
             Stores accounts, sessions and student locations in one SQLite file. \
             Start with `onthemap-server seed --demo`, then `onthemap-server serve`.
             """,
+        version: OnTheMapVersion.string,
         subcommands: [ServeCommand.self, UserCommand.self, SeedCommand.self]
     )
 }

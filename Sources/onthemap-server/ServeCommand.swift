@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OnTheMapServer
+import OnTheMapSystemd
 
 /// `onthemap-server serve`: runs the HTTP API until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
@@ -10,6 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve the OnTheMap API over HTTP (routes under /v1).")
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var operationsOptions: OperationsOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -52,11 +54,14 @@ struct ServeCommand: AsyncParsableCommand {
             loginLimits: LoginRateLimits(
                 failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress)
         )
-        let app = buildApplication(configuration: configuration, database: try database.open(), logger: logger) { url in
+        let operations = try operationsOptions.makeOperations()
+        let db = try database.open()
+        let app = buildApplication(configuration: configuration, database: db, logger: logger, operations: operations) { url in
             // Scripts and tests wait for this line to learn the URL (and the port, when 0 was asked for).
             FileHandle.standardOutput.write(Data("onthemap-server listening on \(url)\n".utf8))
+            SystemdNotifier().serving(at: url)
         }
-        try await app.runService()
+        try await ServerLifecycle.run(app, host: host, port: port, database: db, logger: logger)
     }
 }
 

@@ -10,13 +10,10 @@ import Testing
 /// answers a framed client on the event loop, framed; a newline client still gets a line.
 @Suite("Framing in the connection pipeline")
 struct FramingPipelineTests {
-    /// The encoder, the sniffing decoder and the fast path, in the listener's order.
+    /// The listener's pipeline, on an embedded channel.
     private func channel(answers: FastAnswers) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        let framing = ConnectionFraming()
-        try channel.pipeline.syncOperations.addHandler(ContentLengthFrameEncoder(framing: framing))
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FramingDecoder(maxLength: 1 << 20, framing: framing)))
-        try channel.pipeline.syncOperations.addHandler(FastPathHandler(answers: answers))
+        _ = try ConnectionPipeline.configure(channel, idleTimeout: .zero, fastAnswers: answers, inputBudget: InputBudget())
         return channel
     }
 

@@ -8,23 +8,6 @@ import OnTheMapRPC
 import Glibc
 #endif
 
-/// Opens a URL with `$ONTHEMAP_OPENER`, else `xdg-open`.
-enum URLOpener {
-    static func open(_ url: String) throws {
-        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
-        var pid: pid_t = 0
-        let arguments = [opener, url]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        guard posix_spawnp(&pid, opener, nil, nil, &cArguments, environ) == 0 else {
-            throw UsageFailure(message: "cannot run \(opener) to open \(url)")
-        }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        Output.error("opened \(url)")
-    }
-}
-
 /// `onthemap open STUDENT`.
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

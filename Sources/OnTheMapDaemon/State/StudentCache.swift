@@ -147,13 +147,26 @@ struct StudentsAnswer {
     static let defaultLimit = 100
 
     var students: [StudentLocation]
+    /// With `near`: each student's distance from that point, in the same order.
+    var distancesKm: [Double]? = nil
     var total: Int
     var refreshedAt: Date?
     var stale: Bool
 
     var wireJSON: WireJSON {
-        .object([
-            ("students", .array(students.map(\.wireJSON))),
+        let students: [WireJSON]
+        if let distancesKm {
+            students = zip(self.students, distancesKm).map { student, distance in
+                guard case .object(var members) = student.wireJSON else { return student.wireJSON }
+                // One decimal: tens of metres are noise for a place typed as "City, Country".
+                members.append(("distanceKm", .number((distance * 10).rounded() / 10)))
+                return .object(members)
+            }
+        } else {
+            students = self.students.map(\.wireJSON)
+        }
+        return .object([
+            ("students", .array(students)),
             ("total", .integer(total)),
             ("refreshedAt", refreshedAt.map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
             ("stale", .bool(stale)),
