@@ -253,6 +253,17 @@ let package = Package(
             exclude: ["Golden"]
         ),
 
+        // MARK: The editor clients (clients/nvim, clients/emacs), tested in the real editors.
+        .testTarget(
+            name: "OnTheMapEditorTests",
+            dependencies: [
+                "OnTheMapTestSupport",
+                "onthemap",
+                "onthemap-server",
+                "onthemapd",
+            ]
+        ),
+
         // MARK: Helpers for tests: real processes on temp files and free ports.
         .target(
             name: "OnTheMapTestSupport",
