@@ -28,10 +28,10 @@ enum MapGlyphs {
         count <= 9 ? UInt8(ascii: "0") + UInt8(count) : manyPins
     }
 
-    /// Land is stippled (a quarter of its dots, on diagonals) so outlines stand out on it.
+    /// Land is stippled lightly (one dot in eight) so it shows, and takes colour, while outlines stand out.
     @inline(__always)
     static func stipple(col: Int) -> UInt8 {
-        col & 1 == 0 ? 0x05 : 0x42
+        col & 1 == 0 ? 0x02 : 0x20
     }
 
     /// Appends the UTF-8 of braille pattern `bits` (U+2800 + bits).

@@ -18,9 +18,9 @@ struct RenderTests {
                 #expect(picture.style(row, col) == expected, "cell \(row),\(col)")
             }
         }
-        // Inside, land is stippled: a quarter of the dots, never none.
-        #expect(Array(picture.rows[15])[30] == "\u{2805}")
-        #expect(Array(picture.rows[15])[31] == "\u{2842}")
+        // Inside, land is stippled: one dot in eight.
+        #expect(Array(picture.rows[15])[30] == "\u{2802}")
+        #expect(Array(picture.rows[15])[31] == "\u{2820}")
         #expect(Array(picture.rows[0])[0] == "\u{2800}")
     }
 
