@@ -18,6 +18,12 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     public var message: String
 
+    /// An error of `kind` with a message for people.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
     public var description: String { message }
 
     static func cannotConnect(_ path: String, errno code: Int32) -> ClientError {

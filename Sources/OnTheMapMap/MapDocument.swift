@@ -28,7 +28,7 @@ public enum MapDocument {
         </head>
         <body>
         <header><input id="search" type="search" placeholder="Filter by name" aria-label="Filter students by name" autocomplete="off">
-        <span id="count">\(pins.count) students</span><span class="hint">wheel or +/− to zoom, drag to pan</span></header>
+        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span><span class="hint">wheel or +/− to zoom, drag to pan</span></header>
         <main id="stage">
         \(svgElement(pins: pins, world: world, standalone: false))
         <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><strong id="popup-name"></strong><div id="popup-place"></div><a id="popup-link" target="_blank" rel="noopener noreferrer"></a></div>
