@@ -168,6 +168,14 @@ let package = Package(
             path: "Benchmarks/GeocoderBench"
         ),
 
+        .executableTarget(
+            name: "map-bench",
+            dependencies: [
+                "OnTheMapMap"
+            ],
+            path: "Benchmarks/MapBench"
+        ),
+
         // MARK: The daemon.
         .target(name: "CMalloc"),
         .target(

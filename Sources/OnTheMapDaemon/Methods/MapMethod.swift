@@ -14,7 +14,7 @@ enum MapMethod: RPCMethod {
         ("fit", "string", false, "\"world\" (the default view) or \"pins\""),
         ("center", "object", false, "{latitude, longitude}: the view's centre, with zoom"),
         ("zoom", "number", false, "with center: 1 shows the whole world across the width, each step doubles (up to 4096)"),
-        ("near", "string|object", false, "a place (geocoded) or {latitude, longitude}: the view around it, with radiusKm"),
+        ("near", "string", false, "a place (geocoded), \"LAT,LON\", or an object {latitude, longitude}: the view around it, with radiusKm"),
         ("radiusKm", "number", false, "with near: the radius that fits in view (default 500)"),
         ("charset", "string", false, "\"braille\" (2×4 dots a cell, default) or \"ascii\""),
     ]
