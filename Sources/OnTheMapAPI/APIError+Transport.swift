@@ -12,6 +12,8 @@ extension APIError {
         switch error {
         case let error as HTTPClientError where error == .connectTimeout:
             reason = "the connection timed out"
+        case let error as Deadline.Exceeded:
+            reason = "it did not answer in time (no complete response within \(error.limit.components.seconds) s)"
         case let error as HTTPClientError where error == .readTimeout || error == .deadlineExceeded:
             reason = "it did not answer in time"
         case let error as HTTPClientError where error == .tlsHandshakeTimeout:

@@ -23,6 +23,9 @@ public final class OnTheMapAPIClient: Sendable {
             read: .init(configuration.readTimeout)
         )
         httpConfiguration.redirectConfiguration = .disallow
+        // A refused connection is an answer: report it at once instead of retrying until the connect
+        // timeout, so the daemon marks its list stale and tells the user without a 5 s wait.
+        httpConfiguration.connectionPool.retryConnectionEstablishment = false
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
         self.init(configuration: configuration, httpClient: httpClient, ownsHTTPClient: true, logger: logger)
     }
@@ -69,6 +72,17 @@ public final class OnTheMapAPIClient: Sendable {
         let reply = try await send(.DELETE, "/session", headers: headers, purpose: .session)
         let response: LogoutResponse = try decode(reply)
         return response.session
+    }
+
+    /// `GET /session` (`onthemap-server`; not in Udacity's API): true while the server accepts the
+    /// session; throws `.unauthorized` once it does not; false when the server has no such route.
+    public func checkSession(_ session: APISession) async throws -> Bool {
+        do {
+            _ = try await send(.GET, "/session", headers: Self.sessionHeaders(session), purpose: .session)
+            return true
+        } catch let error as APIError where error.status == 404 || error.status == 405 {
+            return false
+        }
     }
 
     // MARK: Users

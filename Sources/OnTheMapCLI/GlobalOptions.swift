@@ -5,18 +5,21 @@ import OnTheMapRPC
 
 /// `--socket`, shared by every subcommand.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock).")
+    @Option(
+        help:
+            "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock, else /run/user/$UID/onthemap/onthemapd.sock, else /tmp/onthemap-$UID/onthemapd.sock)."
+    )
     var socket: String?
 
-    var socketPath: String { Self.socketPath(flag: socket) }
+    var socketCandidates: [String] { Self.socketCandidates(flag: socket) }
 
-    /// `SocketPath.resolve` over this process's environment.
-    static func socketPath(flag: String?) -> String {
-        SocketPath.resolve(flag: flag, environment: Terminal.environment)
+    /// `SocketPath.candidates` over this process's environment.
+    static func socketCandidates(flag: String?) -> [String] {
+        SocketPath.candidates(flag: flag, environment: Terminal.environment)
     }
 
     func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {
-        try RPCConnection(path: socketPath, timeout: timeout)
+        try RPCConnection.firstAnswering(socketCandidates, timeout: timeout)
     }
 
     /// One call on a fresh connection; RPC errors are thrown.

@@ -7,6 +7,8 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// No daemon at the socket path (missing, refused, or not permitted).
         case cannotConnect
+        /// Something answers at the socket path, but it runs as another user: not our daemon.
+        case untrustedPeer
         /// The daemon closed the connection.
         case closed
         /// No answer within the timeout.
@@ -17,6 +19,8 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// For `cannotConnect`: each path tried and why nothing answered there.
+    public var attempts: [Attempt] = []
 
     /// An error of `kind` with a message for people.
     public init(kind: Kind, message: String) {
@@ -26,13 +30,36 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// One socket path tried, and why nothing answered there.
+    public struct Attempt: Sendable, Hashable {
+        public var path: String
+        public var reason: String
+    }
+
+    static let howToStart = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
+
+    /// Nothing answered at any of the paths tried; the message names each with its reason.
+    static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
+        let tried: String
+        if attempts.count == 1 {
+            tried = "at \(attempts[0].path) (\(attempts[0].reason))"
+        } else {
+            tried = "(tried " + attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ") + ")"
+        }
+        return ClientError(kind: .cannotConnect, message: "cannot reach onthemapd \(tried). \(howToStart)", attempts: attempts)
+    }
+
     static func cannotConnect(_ path: String, errno code: Int32) -> ClientError {
-        let reason = String(cString: strerror(code))
-        return ClientError(
-            kind: .cannotConnect,
+        cannotConnect([Attempt(path: path, reason: String(cString: strerror(code)))])
+    }
+
+    static func untrustedPeer(_ path: String, uid: UInt32) -> ClientError {
+        ClientError(
+            kind: .untrustedPeer,
             message: """
-                cannot reach onthemapd at \(path) (\(reason)). Start it with `systemctl --user start onthemapd.socket`, \
-                or run `onthemapd`.
+                refusing the socket \(path): it is served by uid \(uid), not by you or root, so it is not your \
+                onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private \
+                directory (XDG_RUNTIME_DIR).
                 """)
     }
 }

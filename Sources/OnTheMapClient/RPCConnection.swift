@@ -27,7 +27,7 @@ public final class RPCConnection {
         guard fd >= 0 else { throw ClientError.cannotConnect(path, errno: errno) }
         guard let address = SocketPath.address(path) else {
             close(fd)
-            throw ClientError(kind: .cannotConnect, message: "the socket path is too long: \(path)")
+            throw ClientError.cannotConnect([ClientError.Attempt(path: path, reason: "the path is longer than a socket address holds")])
         }
         let connected = SocketPath.withSockaddr(address) { connect(fd, $0, $1) }
         guard connected == 0 else {
@@ -35,12 +35,27 @@ public final class RPCConnection {
             close(fd)
             throw ClientError.cannotConnect(path, errno: code)
         }
+        // Before sending anything (a login carries the password): only our own daemon, or root's.
+        let peer = Self.peerUID(fd)
+        if let peer, peer != getuid(), peer != 0 {
+            close(fd)
+            throw ClientError.untrustedPeer(path, uid: peer)
+        }
         if let timeout {
             var value = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         }
         self.fd = fd
         chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    }
+
+    /// The uid of the process that listens on the other end (SO_PEERCRED), or nil if unknown.
+    private static func peerUID(_ fd: Int32) -> UInt32? {
+        // `struct ucred` { pid_t pid; uid_t uid; gid_t gid; }: Glibc hides it behind _GNU_SOURCE.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        let status = withUnsafeMutableBytes(of: &credentials) { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length) }
+        return status == 0 ? credentials.uid : nil
     }
 
     deinit {

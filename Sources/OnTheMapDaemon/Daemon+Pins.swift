@@ -17,8 +17,8 @@ struct PinRequest: Sendable {
 extension Daemon {
     /// The account's newest pin upstream, or nil.
     func myPin() async throws -> StudentLocation? {
-        let (_, account) = try await requireLogin()
-        let list = try await busy.track("myPin") {
+        let (session, account) = try await requireLogin()
+        let list = try await upstream("myPin", session: session) {
             try await self.api.studentLocations(StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key))
         }
         return list.results.first
@@ -49,26 +49,24 @@ extension Daemon {
             mapString: request.mapString, mediaURL: request.mediaURL, latitude: latitude!, longitude: longitude!)
 
         let (pin, created) = try await pinWriter.run {
-            try await self.handleSessionRejection {
-                try await self.busy.track("postPin") {
-                    let existing = try await self.myPin()
-                    if let existing {
-                        guard request.overwrite else {
-                            throw RPCError.application(
-                                RPCError.pinExistsCode,
-                                "You already have a pin at \"\(existing.mapString)\"; pass overwrite: true to move it.",
-                                retryable: false, extra: [("pin", existing.wireJSON)])
-                        }
-                        let updated = try await self.api.updateStudentLocation(objectId: existing.objectId, draft, session: session)
-                        let pin = StudentLocation(
-                            objectId: existing.objectId, draft: draft, createdAt: existing.createdAt,
-                            updatedAt: WireTimestamp.parse(updated.updatedAt))
-                        return (pin, false)
+            try await self.upstream("postPin", session: session) {
+                let existing = try await self.myPin()
+                if let existing {
+                    guard request.overwrite else {
+                        throw RPCError.application(
+                            RPCError.pinExistsCode,
+                            "You already have a pin at \"\(existing.mapString)\"; pass overwrite: true to move it.",
+                            retryable: false, extra: [("pin", existing.wireJSON)])
                     }
-                    let created = try await self.api.createStudentLocation(draft, session: session)
-                    let date = WireTimestamp.parse(created.createdAt)
-                    return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
+                    let updated = try await self.api.updateStudentLocation(objectId: existing.objectId, draft, session: session)
+                    let pin = StudentLocation(
+                        objectId: existing.objectId, draft: draft, createdAt: existing.createdAt,
+                        updatedAt: WireTimestamp.parse(updated.updatedAt))
+                    return (pin, false)
                 }
+                let created = try await self.api.createStudentLocation(draft, session: session)
+                let date = WireTimestamp.parse(created.createdAt)
+                return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
             }
         }
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])

@@ -18,11 +18,11 @@ struct StudentQuery: Sendable {
 extension Daemon {
     /// Fetches the newest `cacheSize` locations now; concurrent calls share one fetch.
     func refresh() async throws {
-        _ = try await requireLogin()
+        let (session, _) = try await requireLogin()
         let size = await live.cacheSize
         do {
-            try await busy.track("refresh") {
-                try await self.cache.refresh { [api] in try await Self.fetchNewest(size, from: api) }
+            try await upstream("refresh", session: session) {
+                try await self.cache.refresh { [api = self.api] in try await Self.fetchNewest(size, from: api) }
             }
         } catch {
             await publishStatus()
@@ -57,7 +57,7 @@ extension Daemon {
     func students(_ query: StudentQuery, refresh wantsRefresh: Bool) async throws -> RPCResult {
         _ = try await requireLogin()
         if wantsRefresh {
-            do { try await refresh() } catch let error as APIError where error.kind != .unauthorized {
+            do { try await refresh() } catch let error as APIError {
                 // Serve the last good list, marked stale, rather than nothing.
                 logger.notice("refresh failed; serving the cached list", metadata: ["error": "\(error.message)"])
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import OnTheMapAPI
 import OnTheMapGeocoder
 import OnTheMapRPC
@@ -26,6 +27,10 @@ public final class Daemon: Sendable {
     let live: LiveSettings
     /// Set once the socket accepts; the watchdog starts pinging only then.
     let readiness = Readiness()
+    /// Signalled whenever the session changes (login, logout, end); `CacheRefresher` waits on it.
+    let sessionChanged = WakeSignal()
+    /// Whether the upstream answers `GET /session`; false once it said it has no such route.
+    let sessionCheckSupported = NIOLockedValueBox(true)
 
     /// Creates the daemon; `load()` reads persisted state.
     public init(
@@ -35,7 +40,11 @@ public final class Daemon: Sendable {
         self.configuration = configuration
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
         let fastAnswers = self.fastAnswers
-        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger, onChange: fastAnswers.invalidate)
+        let sessionChanged = self.sessionChanged
+        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger) {
+            fastAnswers.invalidate()
+            sessionChanged.signal()
+        }
         self.busy = BusyTracker(onChange: fastAnswers.invalidate)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
         self.cache = StudentCache(
@@ -74,56 +83,5 @@ public final class Daemon: Sendable {
     public func shutdown() async {
         try? await api.shutdown()
         await nominatim?.shutdown()
-    }
-
-    /// Throws -32001 unless logged in; returns the live session and account.
-    func requireLogin() async throws -> (APISession, AccountInfo) {
-        guard let session = await sessions.current(), let account = await sessions.account else {
-            throw RPCError.notLoggedIn
-        }
-        return (session, account)
-    }
-}
-
-/// Settings that a reload (SIGHUP) may change; actor-isolated.
-actor LiveSettings {
-    private(set) var refreshInterval: Duration
-    private(set) var idleTimeout: Duration
-    private(set) var cacheSize: Int
-
-    init(_ configuration: DaemonConfiguration) {
-        refreshInterval = configuration.refreshInterval
-        idleTimeout = configuration.idleTimeout
-        cacheSize = configuration.cacheSize
-    }
-
-    func update(_ configuration: DaemonConfiguration) {
-        refreshInterval = configuration.refreshInterval
-        idleTimeout = configuration.idleTimeout
-        cacheSize = configuration.cacheSize
-    }
-}
-
-/// Serializes pin writes so one user never ends up with two pins, whatever the clients do.
-actor PinWriter {
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await body()
-    }
-}
-
-/// Whether the daemon has told systemd it is ready. Actor-isolated.
-actor Readiness {
-    private(set) var isReady = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func markReady() {
-        isReady = true
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
-
-    func wait() async {
-        if isReady { return }
-        await withCheckedContinuation { waiters.append($0) }
     }
 }

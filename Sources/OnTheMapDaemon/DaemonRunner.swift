@@ -9,6 +9,9 @@ public enum DaemonRunner {
         configuration: DaemonConfiguration, activatedSocket: Int32?, logger: Logger,
         reload: @escaping @Sendable () throws -> DaemonConfiguration
     ) async throws {
+        // Refuse (socket already served, directory not private) before anything starts: a refused
+        // start then has nothing to stop, however busy the machine is.
+        if activatedSocket == nil { try SocketPreparation.prepare(configuration.socketPath) }
         let daemon = Daemon(configuration: configuration, logger: logger)
         await daemon.load()
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
@@ -24,10 +27,11 @@ public enum DaemonRunner {
                     .init(service: CacheRefresher(daemon: daemon, logger: logger)),
                     .init(service: WatchdogService(daemon: daemon), successTerminationBehavior: .ignore),
                     .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload)),
+                    .init(service: ShutdownBackstop(logger: logger)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
-            ).withGracefulShutdownTimeout())
+            ).withShutdownLimits())
         do {
             try await group.run()
         } catch {
@@ -40,11 +44,13 @@ public enum DaemonRunner {
 
 extension ServiceGroupConfiguration {
     /// Requests in flight get 3 s to finish after SIGTERM; then they are cancelled (and answered with
-    /// an error), so the daemon exits within systemd's patience whatever the upstream does.
-    func withGracefulShutdownTimeout() -> ServiceGroupConfiguration {
+    /// an error). Cancellation itself has no limit here: swift-service-lifecycle's limit ends in
+    /// `fatalError` (a SIGILL crash on a busy machine); `ShutdownBackstop` bounds it instead, with an
+    /// ordinary exit.
+    func withShutdownLimits() -> ServiceGroupConfiguration {
         var configuration = self
         configuration.maximumGracefulShutdownDuration = .seconds(3)
-        configuration.maximumCancellationDuration = .seconds(1)
+        configuration.maximumCancellationDuration = nil
         return configuration
     }
 }

@@ -39,9 +39,11 @@ public enum RPCIncoming: Sendable {
         guard let method = value["method"]?.stringValue else {
             return .failure(.invalidRequest(#"the member "method" must be a string"#))
         }
-        let params = value["params"]
+        var params = value["params"]
         switch params {
         case nil, .object?, .array?: break
+        // Emacs's jsonrpc.el sends `"params": null` for a call without params: the same as none.
+        case .null?: params = nil
         default: return .failure(.invalidRequest("params must be an object or an array"))
         }
         return .success(RPCRequest(id: id, method: method, params: params))

@@ -4,18 +4,51 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the daemon's socket is: the one function the daemon and every client use.
+/// Where the daemon's socket is: the one place the daemon and every client decide it.
 public enum SocketPath {
-    /// `--socket PATH`, else `$ONTHEMAP_SOCKET`, else `$XDG_RUNTIME_DIR/onthemap/onthemapd.sock`,
-    /// else `/tmp/onthemap-$UID/onthemapd.sock`. `environment` looks a variable up: a function rather
-    /// than a dictionary, so the client's start-up builds no hash table for two lookups.
-    public static func resolve(flag: String?, environment: (String) -> String?, uid: @autoclosure () -> UInt32 = getuid()) -> String {
-        if let flag, !flag.isEmpty { return flag }
-        if let path = environment("ONTHEMAP_SOCKET"), !path.isEmpty { return path }
+    /// The paths to try, in order. An explicit choice (`--socket PATH`, else `$ONTHEMAP_SOCKET`) is the
+    /// only candidate. Otherwise: `$XDG_RUNTIME_DIR/onthemap/onthemapd.sock` when it is set, then
+    /// `/run/user/$UID/onthemap/onthemapd.sock` (systemd's runtime directory, which cron, `env -i` and
+    /// ssh commands do not announce), then `/tmp/onthemap-$UID/onthemapd.sock`, the daemon's last resort.
+    /// `environment` looks a variable up: a function rather than a dictionary, so the client's start-up
+    /// builds no hash table for two lookups.
+    public static func candidates(
+        flag: String?, environment: (String) -> String?, uid: @autoclosure () -> UInt32 = getuid()
+    ) -> [String] {
+        if let flag, !flag.isEmpty { return [flag] }
+        if let path = environment("ONTHEMAP_SOCKET"), !path.isEmpty { return [path] }
+        let uid = uid()
+        var paths: [String] = []
         if let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
-            return runtime + "/onthemap/onthemapd.sock"
+            paths.append(runtime + "/onthemap/onthemapd.sock")
         }
-        return "/tmp/onthemap-\(uid())/onthemapd.sock"
+        let systemdRuntime = "/run/user/\(uid)/onthemap/onthemapd.sock"
+        if paths.first != systemdRuntime { paths.append(systemdRuntime) }
+        paths.append(temporaryPath(uid: uid))
+        return paths
+    }
+
+    /// Where the daemon binds by default: an explicit choice, else `$XDG_RUNTIME_DIR`'s path, else
+    /// `/run/user/$UID`'s when that directory exists and belongs to `uid`, else the `/tmp` fallback
+    /// (whose directory the daemon creates and checks before binding).
+    public static func resolve(
+        flag: String?, environment: (String) -> String?, uid: @autoclosure () -> UInt32 = getuid(),
+        ownsDirectory: (String, UInt32) -> Bool = SocketPath.isOwnedDirectory
+    ) -> String {
+        let uid = uid()
+        let paths = candidates(flag: flag, environment: environment, uid: uid)
+        if paths.count == 1 || environment("XDG_RUNTIME_DIR")?.hasPrefix("/") == true { return paths[0] }
+        return ownsDirectory("/run/user/\(uid)", uid) ? paths[0] : paths[paths.count - 1]
+    }
+
+    /// `/tmp/onthemap-$UID/onthemapd.sock`.
+    static func temporaryPath(uid: UInt32) -> String { "/tmp/onthemap-\(uid)/onthemapd.sock" }
+
+    /// Whether `path` is a directory (not a symbolic link) owned by `uid`.
+    public static func isOwnedDirectory(_ path: String, uid: UInt32) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) == S_IFDIR && info.st_uid == uid
     }
 }
 

@@ -62,7 +62,7 @@ struct DaemonCommand: ParsableCommand {
         let configuration = try resolveConfiguration()
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = RedactingLogHandler(StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -28,6 +28,18 @@ private func brokenUpstream() -> some ApplicationProtocol {
             Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"results":[]}"#)))
         }
     }
+    // Headers at once, then a byte a second for 5 min: never idle long enough for a read timeout.
+    router.get("v1/drip") { _, _ -> Response in
+        Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                for _ in 0..<300 {
+                    try await writer.write(ByteBuffer(string: " "))
+                    try await Task.sleep(for: .seconds(1))
+                }
+                try await writer.finish(nil)
+            })
+    }
     router.get("v1/slow") { _, _ -> Response in
         try await Task.sleep(for: .seconds(10))
         return Response(status: .ok)
@@ -69,19 +81,34 @@ struct TransportErrorTests {
         }
     }
 
-    @Test func refusedConnectionIsUnreachable() async throws {
+    @Test func refusedConnectionIsUnreachableAtOnce() async throws {
         let refusing = try RefusingPort()
-        let client = client(port: refusing.port)
+        // A long connect timeout: retrying a refused connection until it passes (AsyncHTTPClient's
+        // default) would take 120 s; refused is an answer, known at once. The bound is loose because
+        // parallel tests that block the cooperative pool can delay this one's resumption by seconds.
+        let client = OnTheMapAPIClient(configuration: APIConfiguration(
+            baseURL: "http://127.0.0.1:\(refusing.port)/v1", connectTimeout: .seconds(120), requestTimeout: .seconds(180)))
         let started = ContinuousClock.now
         let error = await apiError { _ = try await client.studentLocations() }
         #expect(error?.kind == .unreachable)
         #expect(error?.message.contains("refused") == true, "\(error?.message ?? "")")
         #expect(error?.isRetryable == true)
-        // AsyncHTTPClient retries a refused connection until the connect timeout (2 s here); the
-        // bound is loose because parallel tests can starve this one of CPU.
-        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(ContinuousClock.now - started < .seconds(60))
         try await client.shutdown()
         withExtendedLifetime(refusing) {}
+    }
+
+    @Test func aDrippingBodyIsCutAtTheRequestTimeout() async throws {
+        try await brokenUpstream().test(.live) { upstream in
+            let client = client(port: try #require(upstream.port))
+            let started = ContinuousClock.now
+            let error = await apiError { _ = try await client.send(.GET, "/drip", purpose: .read) }
+            #expect(error?.kind == .unreachable)
+            #expect(error?.message.contains("did not answer in time") == true, "\(error?.message ?? "")")
+            // The request timeout is 6 s; the drip would last 300 s.
+            #expect(ContinuousClock.now - started < .seconds(120))
+            try await client.shutdown()
+        }
     }
 
     @Test func silentServerTimesOut() async throws {

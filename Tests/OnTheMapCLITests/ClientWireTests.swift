@@ -23,17 +23,41 @@ struct ClientWireTests {
         #expect(notification.serialized == #"{"jsonrpc":"2.0","method":"refresh"}"#)
     }
 
-    @Test("The socket path: flag, then ONTHEMAP_SOCKET, then XDG_RUNTIME_DIR, then /tmp per user")
+    @Test("The socket path: flag, then ONTHEMAP_SOCKET, then XDG_RUNTIME_DIR, /run/user/$UID, /tmp per user")
     func socketPathPrecedence() {
         let both = ["ONTHEMAP_SOCKET": "/env/sock", "XDG_RUNTIME_DIR": "/run/user/1000"]
-        #expect(SocketPath.resolve(flag: "/flag/sock", environment: { both[$0] }) == "/flag/sock")
-        #expect(SocketPath.resolve(flag: nil, environment: { both[$0] }) == "/env/sock")
-        #expect(SocketPath.resolve(flag: "", environment: { both[$0] }) == "/env/sock")
-        let runtimeOnly = ["ONTHEMAP_SOCKET": "", "XDG_RUNTIME_DIR": "/run/user/1000"]
-        #expect(SocketPath.resolve(flag: nil, environment: { runtimeOnly[$0] }) == "/run/user/1000/onthemap/onthemapd.sock")
+        #expect(SocketPath.candidates(flag: "/flag/sock", environment: { both[$0] }) == ["/flag/sock"])
+        #expect(SocketPath.candidates(flag: nil, environment: { both[$0] }) == ["/env/sock"])
+        #expect(SocketPath.candidates(flag: "", environment: { both[$0] }) == ["/env/sock"])
+        let runtimeOnly = ["ONTHEMAP_SOCKET": "", "XDG_RUNTIME_DIR": "/home/ada/run"]
+        #expect(
+            SocketPath.candidates(flag: nil, environment: { runtimeOnly[$0] }, uid: 1000) == [
+                "/home/ada/run/onthemap/onthemapd.sock", "/run/user/1000/onthemap/onthemapd.sock",
+                "/tmp/onthemap-1000/onthemapd.sock",
+            ])
+        // The runtime directory is XDG_RUNTIME_DIR itself: tried once.
+        let systemd = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(SocketPath.candidates(flag: nil, environment: { systemd[$0] }, uid: 1000).count == 2)
         // A relative XDG_RUNTIME_DIR is invalid by the spec and ignored.
         let relative = ["XDG_RUNTIME_DIR": "run/user"]
-        #expect(SocketPath.resolve(flag: nil, environment: { relative[$0] }, uid: 1234) == "/tmp/onthemap-1234/onthemapd.sock")
-        #expect(SocketPath.resolve(flag: nil, environment: { _ in nil }, uid: 42) == "/tmp/onthemap-42/onthemapd.sock")
+        #expect(
+            SocketPath.candidates(flag: nil, environment: { relative[$0] }, uid: 1234) == [
+                "/run/user/1234/onthemap/onthemapd.sock", "/tmp/onthemap-1234/onthemapd.sock",
+            ])
+    }
+
+    @Test("The daemon binds under XDG_RUNTIME_DIR, else /run/user/$UID when it is the user's, else /tmp")
+    func daemonSocketPath() {
+        let runtime = ["XDG_RUNTIME_DIR": "/home/ada/run"]
+        #expect(
+            SocketPath.resolve(flag: nil, environment: { runtime[$0] }, uid: 7, ownsDirectory: { _, _ in false })
+                == "/home/ada/run/onthemap/onthemapd.sock")
+        #expect(
+            SocketPath.resolve(flag: nil, environment: { _ in nil }, uid: 7, ownsDirectory: { $0 == "/run/user/7" && $1 == 7 })
+                == "/run/user/7/onthemap/onthemapd.sock")
+        #expect(
+            SocketPath.resolve(flag: nil, environment: { _ in nil }, uid: 7, ownsDirectory: { _, _ in false })
+                == "/tmp/onthemap-7/onthemapd.sock")
+        #expect(SocketPath.resolve(flag: "/x.sock", environment: { _ in nil }, uid: 7) == "/x.sock")
     }
 }

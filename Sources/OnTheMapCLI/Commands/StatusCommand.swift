@@ -18,7 +18,7 @@ struct StatusCommand: ParsableCommand {
     var format: StatusBarFormat?
 
     func run() throws {
-        let status = StatusOutput.print(socketPath: global.socketPath, json: json, format: format)
+        let status = StatusOutput.print(socketCandidates: global.socketCandidates, json: json, format: format)
         if status != ExitStatus.ok { throw ExitCode(status) }
     }
 }

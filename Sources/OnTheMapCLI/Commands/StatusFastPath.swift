@@ -40,7 +40,7 @@ enum StatusFastPath {
                 }
             }
         }
-        return StatusOutput.print(socketPath: GlobalOptions.socketPath(flag: socket), json: json, format: format)
+        return StatusOutput.print(socketCandidates: GlobalOptions.socketCandidates(flag: socket), json: json, format: format)
     }
 }
 
@@ -48,8 +48,8 @@ enum StatusFastPath {
 enum StatusOutput {
     /// Returns the exit status. With a status-bar `format`, always prints a line and returns 0:
     /// offline is a state for the bar to show, not a failure.
-    static func print(socketPath: String, json: Bool, format: StatusBarFormat?) -> Int32 {
-        let status = Result { try RPCConnection(path: socketPath, timeout: .seconds(60)).call("status").get() }
+    static func print(socketCandidates: [String], json: Bool, format: StatusBarFormat?) -> Int32 {
+        let status = Result { try RPCConnection.firstAnswering(socketCandidates, timeout: .seconds(60)).call("status").get() }
         if let format {
             let value = try? status.get()
             Output.line(format.render(StatusSummary(status: value, now: Date()), status: value))

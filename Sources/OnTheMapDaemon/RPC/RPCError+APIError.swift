@@ -3,13 +3,13 @@ import OnTheMapModels
 import OnTheMapRPC
 
 extension RPCError {
-    /// The one place API failures become JSON-RPC errors.
+    /// The one place API failures become JSON-RPC errors. A 401 never gets here: `Daemon.upstream`
+    /// turns it into a logout and -32007.
     init(_ error: APIError) {
         let code: Int
         switch error.kind {
         case .invalidCredentials: code = RPCError.invalidCredentialsCode
         case .unreachable: code = RPCError.upstreamUnreachableCode
-        case .unauthorized: code = RPCError.sessionExpiredCode
         default: code = RPCError.upstreamErrorCode
         }
         var extra: [(String, OnTheMapModels.WireJSON)] = []

@@ -1,10 +1,14 @@
 import Foundation
 import Logging
+import OnTheMapAPI
 import ServiceLifecycle
+import OnTheMapRPC
 import OnTheMapSystemd
 
-/// Refreshes the student list every `refreshInterval` (±10% jitter); after a failure, retries with
-/// exponential backoff and jitter, capped at the interval, while the last good list is served stale.
+/// Refreshes the student list every `refreshInterval` (±10% jitter) and checks that the upstream still
+/// accepts the session; after a failure, retries with exponential backoff and jitter, capped at the
+/// interval, while the last good list is served stale. Also wakes when the session expires, so its end
+/// is announced on time.
 struct CacheRefresher: Service {
     let daemon: Daemon
     let logger: Logger
@@ -13,28 +17,80 @@ struct CacheRefresher: Service {
         var failures = 0
         var delay = await initialDelay()
         while !Task.isCancelled {
-            do {
-                try await cancelWhenGracefulShutdown { [delay] in try await Task.sleep(for: delay) }
-            } catch {
+            switch await sleepUnlessSessionChanges(delay) {
+            case .stopping:
                 return
+            case .sessionChanged:
+                // A login refreshes by itself; the next refresh and the expiry are counted from now.
+                failures = 0
+                delay = await nextDelay()
+                continue
+            case .elapsed:
+                break
             }
             let interval = await daemon.live.refreshInterval
-            guard await daemon.sessions.current() != nil else {
+            // Ends (and announces) a session that has expired meanwhile.
+            guard let live = await daemon.liveSession() else {
                 failures = 0
                 delay = interval
                 continue
             }
             do {
                 try await daemon.refresh()
+                try await daemon.verifySession()
                 failures = 0
                 delay = Self.jittered(interval, by: 0.1)
+            } catch let error as RPCError where error.code == RPCError.sessionExpiredCode {
+                failures = 0
+                delay = interval
+                continue
             } catch {
                 failures += 1
                 delay = Self.backoff(failures: failures, cap: interval)
                 logger.notice("refresh failed", metadata: ["retryInSeconds": "\(delay.components.seconds)", "error": "\(error)"])
                 daemon.notifier.status(await daemon.statusLine(retryIn: delay))
             }
+            delay = Self.capped(delay, at: live.session.expiration)
         }
+    }
+
+    enum Wake { case elapsed, sessionChanged, stopping }
+
+    /// Sleeps `delay`, returning early when the session changes or the daemon stops.
+    private func sleepUnlessSessionChanges(_ delay: Duration) async -> Wake {
+        let changed = daemon.sessionChanged
+        return await withTaskGroup(of: Wake.self) { group in
+            group.addTask {
+                do {
+                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
+                    return .elapsed
+                } catch {
+                    return Task.isCancelled || Task.isShuttingDownGracefully ? .stopping : .elapsed
+                }
+            }
+            group.addTask {
+                await changed.wait()
+                return Task.isCancelled ? .stopping : .sessionChanged
+            }
+            let first = await group.next() ?? .stopping
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The pause before the next round: the interval (jittered) when logged in, capped at the
+    /// session's expiry; the plain interval when logged out.
+    private func nextDelay() async -> Duration {
+        let interval = await daemon.live.refreshInterval
+        guard let live = await daemon.liveSession() else { return interval }
+        return Self.capped(Self.jittered(interval, by: 0.1), at: live.session.expiration)
+    }
+
+    /// `delay`, or less when the session expires sooner (a moment after its expiration).
+    static func capped(_ delay: Duration, at expiration: Date?, now: Date = Date()) -> Duration {
+        guard let expiration else { return delay }
+        let untilExpiry = Duration.milliseconds(Int64(max(0, expiration.timeIntervalSince(now)) * 1000) + 100)
+        return min(delay, untilExpiry)
     }
 
     /// Zero when the cached list is missing or older than the interval, else what remains of it.

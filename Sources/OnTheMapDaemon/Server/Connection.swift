@@ -55,6 +55,9 @@ struct ConnectionHandler: Sendable {
                 let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
                 try await outbound.write(RPCResponse(id: .null, outcome: .failure(error)).serialized)
                 return
+            case .malformed(let reason):
+                try await outbound.write(RPCResponse(id: .null, outcome: .failure(.invalidRequest(reason))).serialized)
+                return
             case .line(let line):
                 if line.readableBytes == 0 { continue }
                 if let reply = await dispatcher.respond(to: line.readableBytesView, connection: connection) {

@@ -3,6 +3,10 @@ import NIOCore
 /// Answers plain `status` and `students` requests on the event loop from `FastAnswers`, and passes
 /// every other line on to the connection's task. A status bar polling every second costs the daemon
 /// a parse and a write, no task switch.
+///
+/// Only while the channel is writable: once a client's unread answers pass the write buffer's high
+/// mark, requests go to the connection's task, which waits for each write (and `BackPressureHandler`
+/// stops reading). 100,000 pipelined `students` from a client that never read once took 3 GB.
 final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = LineFrame
     typealias InboundOut = LineFrame
@@ -16,7 +20,7 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if pending.isEmpty, case .line(let line) = unwrapInboundIn(data),
+        if pending.isEmpty, context.channel.isWritable, case .line(let line) = unwrapInboundIn(data),
             let reply = answers.reply(to: line.readableBytesView, allocator: context.channel.allocator)
         {
             context.writeAndFlush(wrapOutboundOut(reply), promise: nil)

@@ -1,9 +1,12 @@
 import NIOCore
 
-/// One frame from a client: a line without its `\n`, or the news that a line grew past the limit.
+/// One frame from a client: a message (a line without its `\n`, or a Content-Length body), the news
+/// that a message grew past the limit, or framing so broken that the connection must close (the
+/// reason is sent to the client first).
 enum LineFrame: Sendable {
     case line(ByteBuffer)
     case tooLong
+    case malformed(String)
 }
 
 /// Splits the byte stream at `\n`, capping a line's size (as swift-nio-examples' JSON-RPC codec caps

@@ -29,6 +29,7 @@ struct RPCListener: Service {
         let logger = self.logger
         let fastAnswers = daemon.fastAnswers
         let trimmer = MemoryTrimmer()
+        let inputBudget = InputBudget()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
             Self.peerUID(of: channel).flatMap { peerUID in
                 guard peerUID == ownUID else {
@@ -36,16 +37,8 @@ struct RPCListener: Service {
                     return channel.close().map { nil }
                 }
                 return channel.eventLoop.makeCompletedFuture {
-                    let closer = IdleCloser()
-                    if idleTimeout > .zero {
-                        try channel.pipeline.syncOperations.addHandler(
-                            IdleStateHandler(readTimeout: TimeAmount(idleTimeout)))
-                    }
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineFrameDecoder(maxLength: ConnectionHandler.maxLineBytes)))
-                    try channel.pipeline.syncOperations.addHandler(closer)
-                    let fastPath = FastPathHandler(answers: fastAnswers)
-                    try channel.pipeline.syncOperations.addHandler(fastPath)
+                    let parts = try ConnectionPipeline.configure(
+                        channel, idleTimeout: idleTimeout, fastAnswers: fastAnswers, inputBudget: inputBudget)
                     let id = ObjectIdentifier(channel)
                     openChannels.withLockedValue { $0[id] = channel }
                     channel.closeFuture.whenComplete { _ in
@@ -56,7 +49,7 @@ struct RPCListener: Service {
                         trimmer.connectionClosed(openConnectionsLeft: left)
                     }
                     let asyncChannel = try NIOAsyncChannel<LineFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    return (asyncChannel, closer, fastPath.pending)
+                    return (asyncChannel, parts.idleCloser, parts.fastPath.pending)
                 }
             }
         }
@@ -66,12 +59,15 @@ struct RPCListener: Service {
             // A client that sends its requests and then shuts down its write side (socat, `nc -N`)
             // still gets its answers.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // At most this much of a client's unread answers is queued before the daemon stops
+            // reading its requests (see BackPressureHandler and FastPathHandler).
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
         let server: NIOAsyncChannel<Accepted, Never>
         if let activatedSocket {
             server = try await bootstrap.bind(activatedSocket, childChannelInitializer: initializer)
             logger.info("serving the socket passed by systemd")
         } else {
-            try SocketPreparation.prepare(path)
+            // `DaemonRunner` prepared the path (a private directory, no live daemon) before starting.
             server = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
             // NIO binds under the umask; the 0700 directory closes the gap until this chmod.
             chmod(path, 0o600)

@@ -1,12 +1,18 @@
 import Foundation
 import OnTheMapRPC
 
-/// Gets the socket path ready for binding: a 0700 directory, no stale socket file, and no live daemon.
+/// Gets the socket path ready for binding: a private directory, no stale socket file, and no live
+/// daemon. Runs before any service starts, so a refused start has nothing to stop.
 enum SocketPreparation {
-    struct AlreadyServing: Error, CustomStringConvertible {
-        var path: String
-        var description: String {
-            "another onthemapd is already serving \(path); stop it first (systemctl --user stop onthemapd), or use --socket to pick another path."
+    /// Why the daemon will not bind at a path.
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+
+        static func alreadyServing(_ path: String) -> Refusal {
+            Refusal(
+                description:
+                    "another onthemapd is already serving \(path); stop it first (systemctl --user stop onthemapd), or use --socket to pick another path."
+            )
         }
     }
 
@@ -16,10 +22,35 @@ enum SocketPreparation {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
+        try checkPrivate(directory)
         guard FileManager.default.fileExists(atPath: path) else { return }
-        if isAnswering(path) { throw AlreadyServing(path: path) }
+        if isAnswering(path) { throw Refusal.alreadyServing(path) }
         // Nobody listens: the file is left over from a daemon that died. Replace it.
         unlink(path)
+    }
+
+    /// Refuses a directory another user owns or may write to: whoever can write there can replace the
+    /// socket and read the next login's password.
+    static func checkPrivate(_ directory: String, uid: uid_t = geteuid()) throws {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw Refusal(description: "cannot use the socket directory \(directory): \(String(cString: strerror(errno))).")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Refusal(description: "the socket directory \(directory) is not a directory (a symbolic link?); remove it or use --socket.")
+        }
+        guard info.st_uid == uid else {
+            throw Refusal(
+                description:
+                    "the socket directory \(directory) belongs to uid \(info.st_uid), not to you (uid \(uid)): another user could replace the socket. Remove it, or use --socket with a directory of your own."
+            )
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw Refusal(
+                description:
+                    "the socket directory \(directory) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8))): they could replace the socket. Run `chmod 700 \(directory)`, or use --socket with a private directory."
+            )
+        }
     }
 
     /// Whether something accepts connections on the Unix socket at `path`.

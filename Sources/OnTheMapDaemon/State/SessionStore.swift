@@ -51,12 +51,14 @@ actor SessionStore {
         }
         session = persisted.session
         account = persisted.account
+        Self.keepOutOfTheLog(persisted.session)
         onChange()
     }
 
     func set(session: APISession, account: AccountInfo) {
         self.session = session
         self.account = account
+        Self.keepOutOfTheLog(session)
         onChange()
         do {
             try PrivateFile.write(try JSONEncoder().encode(Persisted(session: session, account: account)), to: path)
@@ -65,21 +67,27 @@ actor SessionStore {
         }
     }
 
-    /// Forgets the session everywhere.
-    func clear() {
-        session = nil
+    /// The session's secrets are redacted from every log line from now on (see `LogRedaction`).
+    private static func keepOutOfTheLog(_ session: APISession) {
+        LogRedaction.register(session.sessionID)
+        LogRedaction.register(session.xsrfToken)
+    }
+
+    /// Forgets the session everywhere, if it is the one named (any, when `sessionID` is nil); true
+    /// when there was such a session to forget.
+    func clear(ifSessionID sessionID: String? = nil) -> Bool {
+        guard let session, sessionID == nil || session.sessionID == sessionID else { return false }
+        self.session = nil
         account = nil
         onChange()
         PrivateFile.remove(path)
+        return true
     }
 
-    /// The live session, or nil if there is none or it has expired (which clears it).
+    /// The session unless it has expired. Ending an expired session, with its events, is the
+    /// daemon's job (`Daemon.endSession`), not this store's.
     func current(now: Date = Date()) -> APISession? {
-        guard let session else { return nil }
-        if session.isExpired(at: now) {
-            clear()
-            return nil
-        }
+        guard let session, !session.isExpired(at: now) else { return nil }
         return session
     }
 }

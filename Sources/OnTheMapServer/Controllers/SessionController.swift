@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import OnTheMapModels
 
-/// `POST /session` (log in) and `DELETE /session` (log out).
+/// `POST /session` (log in), `GET /session` (is this session still good?) and `DELETE /session` (log out).
 struct SessionController: Sendable {
     let accounts: AccountRepository
     let sessions: SessionRepository
@@ -17,6 +17,7 @@ struct SessionController: Sendable {
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.post(use: login)
+        group.get(use: current)
         group.delete(use: logout)
     }
 
@@ -87,6 +88,22 @@ struct SessionController: Sendable {
         let identity = try await facebook.verify(accessToken: accessToken)
         return try await accounts.findOrCreate(
             facebookID: identity.id, firstName: identity.firstName ?? "", lastName: identity.lastName ?? "")
+    }
+
+    /// The session named in the `X-OnTheMap-Session` header, if it is live: a cheap check that lets
+    /// a client (the daemon) learn at once that its session was revoked or the server's data reset.
+    @Sendable func current(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
+            throw APIFailure(.unauthorized, "Send the session id in the \(OnTheMapHeaders.session) header.")
+        }
+        guard let session = try await sessions.find(id: id), session.expiresAt > Date() else {
+            throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
+        }
+        return Response.json(
+            SessionResponse(
+                account: .init(registered: true, key: session.accountKey),
+                session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(session.expiresAt))),
+            prefixed: true)
     }
 
     @Sendable func logout(_ request: Request, context: ServerRequestContext) async throws -> Response {

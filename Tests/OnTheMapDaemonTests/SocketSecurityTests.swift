@@ -1,0 +1,105 @@
+import Foundation
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// Nobody else can sit on the socket: the daemon binds only in a directory of its own that others
+/// cannot write, and the client talks only to a daemon of its own user (or root).
+@Suite("The socket belongs to its user")
+struct SocketSecurityTests {
+    /// Runs `onthemapd` once with `--socket path` and returns how it ended.
+    private func runDaemon(socket path: String, home: TemporaryDirectory) throws -> CommandResult {
+        try runCommand(
+            BuiltProducts.path("onthemapd"), ["--socket", path, "--api-url", "http://127.0.0.1:9/v1"],
+            environment: ["XDG_STATE_HOME": home.file("state"), "XDG_CACHE_HOME": home.file("cache"), "XDG_CONFIG_HOME": home.file("config")])
+    }
+
+    @Test("A socket directory that others can write is refused, with the reason, and nothing is bound")
+    func worldWritableDirectoryIsRefused() throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-dir")
+        defer { home.remove() }
+        let directory = home.file("shared")
+        mkdir(directory, 0o777)
+        chmod(directory, 0o777)  // mkdir applies the umask
+        let result = try runDaemon(socket: directory + "/onthemapd.sock", home: home)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("can be written by others"), "stderr: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/onthemapd.sock"))
+    }
+
+    @Test("A symbolic link in place of the socket directory is refused")
+    func symlinkedDirectoryIsRefused() throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-dir")
+        defer { home.remove() }
+        mkdir(home.file("real"), 0o700)
+        symlink(home.file("real"), home.file("link"))
+        let result = try runDaemon(socket: home.file("link/onthemapd.sock"), home: home)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is not a directory"), "stderr: \(result.stderr)")
+    }
+
+    @Test(
+        "A socket directory another user owns is refused (the /tmp/onthemap-$UID squatting attack)",
+        .enabled(if: getuid() == 0, "needs root to give the directory to another user")
+    )
+    func directoryOfAnotherUserIsRefused() throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-dir")
+        defer { home.remove() }
+        let directory = home.file("squatted")
+        mkdir(directory, 0o700)
+        chown(directory, 65534, 65534)
+        let result = try runDaemon(socket: directory + "/onthemapd.sock", home: home)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("belongs to uid 65534"), "stderr: \(result.stderr)")
+    }
+
+    @Test(
+        "The client refuses a socket served by another user before sending a byte",
+        .enabled(if: getuid() == 0, "needs root to listen as another user")
+    )
+    func clientRefusesAnotherUsersSocket() throws {
+        let home = try TemporaryDirectory(prefix: "onthemap-impostor")
+        defer { home.remove() }
+        chmod(home.path, 0o777)
+        let socket = home.file("onthemapd.sock")
+        let received = home.file("received")
+        // The impostor: `nobody` listening on the path, keeping whatever a client sends.
+        let impostor = Process()
+        impostor.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        impostor.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
+            "exec socat -u UNIX-LISTEN:\(socket) CREATE:\(received)",
+        ]
+        try impostor.run()
+        defer { impostor.terminate() }
+        #expect(eventually { FileManager.default.fileExists(atPath: socket) })
+
+        let result = try runCommand(
+            BuiltProducts.path("onthemap"), ["login", "--username", "ada@example.com", "--password-stdin"],
+            stdin: "secret-password\n", environment: ["ONTHEMAP_SOCKET": socket])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("served by uid 65534"), "stderr: \(result.stderr)")
+        // The impostor got the connection and then nothing: it saw no request, let alone a password.
+        #expect(eventually { !impostor.isRunning })
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: received))) ?? Data()
+        #expect(bytes.isEmpty, "the impostor received \(bytes.count) bytes")
+    }
+
+    @Test("The client tries each default path in turn and names every one it tried")
+    func clientTriesTheDefaultPaths() throws {
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1")
+        defer { daemon.tearDown() }
+        let missing = daemon.home.file("nowhere/onthemapd.sock")
+        let connection = try RPCConnection.firstAnswering([missing, daemon.socketPath])
+        #expect(try connection.call("status").get()["version"] != nil)
+
+        // Nothing anywhere: cron and `env -i` have no XDG_RUNTIME_DIR, and the message says where it looked.
+        let result = try runCommand(
+            "/usr/bin/env", ["-i", "HOME=/nonexistent", BuiltProducts.path("onthemap"), "status"])
+        #expect(result.status == 2)
+        let uid = getuid()
+        #expect(result.stderr.contains("/run/user/\(uid)/onthemap/onthemapd.sock"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("/tmp/onthemap-\(uid)/onthemapd.sock"), "stderr: \(result.stderr)")
+    }
+}
