@@ -23,9 +23,10 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public var attempts: [Attempt] = []
 
     /// An error of `kind` with a message for people.
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, attempts: [Attempt] = []) {
         self.kind = kind
         self.message = message
+        self.attempts = attempts
     }
 
     public var description: String { message }
