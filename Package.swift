@@ -148,6 +148,27 @@ let package = Package(
                 "OnTheMapGeocoder"
             ]
         ),
+        // MARK: The world map: Natural Earth outlines embedded, and drawing (no I/O, no NIO).
+        .target(
+            name: "CWorldMap",
+            exclude: ["world.bin"],
+            // The assembler finds world.bin for `.incbin` through this search path.
+            cSettings: [.headerSearchPath(".")]
+        ),
+        .target(
+            name: "OnTheMapMap",
+            dependencies: [
+                "CWorldMap"
+            ],
+            // Debug daemons in the tests draw maps too; optimised, a drawing takes a tenth of the time.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        .testTarget(
+            name: "OnTheMapMapTests",
+            dependencies: [
+                "OnTheMapMap"
+            ]
+        ),
         .executableTarget(
             name: "nio-canned-server",
             dependencies: [
@@ -164,6 +185,14 @@ let package = Package(
             path: "Benchmarks/GeocoderBench"
         ),
 
+        .executableTarget(
+            name: "map-bench",
+            dependencies: [
+                "OnTheMapMap"
+            ],
+            path: "Benchmarks/MapBench"
+        ),
+
         // MARK: The daemon.
         .target(name: "CMalloc"),
         .target(
@@ -173,6 +202,7 @@ let package = Package(
                 "CSystemd",
                 "OnTheMapAPI",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapSystemd",

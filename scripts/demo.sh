@@ -83,6 +83,8 @@ cat <<EOT
 Running: onthemap-server (log run/server.log) and onthemapd (log run/daemon.log).
 Try next, in this shell:
   export ONTHEMAP_SOCKET=$ONTHEMAP_SOCKET PATH=$BIN:\$PATH
+  onthemap map                          (onthemap map -i: full screen; q quits)
+  onthemap export --html run/students.html
   onthemap students --search berlin
   onthemap students --near "Paris" --limit 5
   onthemap geocode "München"

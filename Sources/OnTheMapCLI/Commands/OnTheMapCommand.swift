@@ -20,7 +20,7 @@ public struct OnTheMapCommand: ParsableCommand {
         subcommands: [
             StatusCommand.self, StudentsCommand.self, LoginCommand.self, LogoutCommand.self, RefreshCommand.self,
             MyPinCommand.self, GeocodeCommand.self, PostCommand.self, OpenCommand.self, SignupCommand.self,
-            WatchCommand.self, CallCommand.self,
+            WatchCommand.self, MapCommand.self, ExportCommand.self, CallCommand.self,
         ]
     )
 

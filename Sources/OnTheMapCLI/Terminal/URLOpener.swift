@@ -7,7 +7,8 @@ import Glibc
 /// Opens a URL with `$ONTHEMAP_OPENER`, else `xdg-open`, and waits for it: an opener that is missing
 /// or fails is a failure (exit status 1), not a usage error.
 enum URLOpener {
-    static func open(_ url: String) throws {
+    /// `announce`: say "opened URL" on stderr (not while a full-screen map owns the terminal).
+    static func open(_ url: String, announce: Bool = true) throws {
         let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
         var pid: pid_t = 0
         let arguments = [opener, url]
@@ -27,6 +28,6 @@ enum URLOpener {
             let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
             throw CommandFailure(message: "\(opener) failed to open \(url) (\(how))")
         }
-        Output.error("opened \(url)")
+        if announce { Output.error("opened \(url)") }
     }
 }
