@@ -4,7 +4,7 @@ import Testing
 
 /// `onthemap export --html` opened in real headless Chromium with the network off, driven by Selenium
 /// (Tests/Browser/export_map_check.py).
-@Suite("onthemap export in Chromium", .enabled(if: BrowserCheck.isAvailable, BrowserCheck.missing))
+@Suite("onthemap export in Chromium", .ownThreads, .enabled(if: BrowserCheck.isAvailable, BrowserCheck.missing))
 struct BrowserExportTests {
     @Test func markersPopupZoomAndSearchWorkOffline() throws {
         let bed = try CLITestBed()

@@ -35,7 +35,7 @@ final class CLITestBed: @unchecked Sendable {
     }
 }
 
-@Suite("onthemap end to end")
+@Suite("onthemap end to end", .ownThreads)
 struct CLIEndToEndTests {
     @Test func statusAndStudents() throws {
         let bed = try CLITestBed()
@@ -269,7 +269,7 @@ struct CLIEndToEndTests {
     }
 }
 
-@Suite("clients/ examples")
+@Suite("clients/ examples", .ownThreads)
 struct ClientExamplesTests {
     @Test func shellExampleSpeaksTheProtocolWithSocatAndJq() throws {
         let bed = try CLITestBed()

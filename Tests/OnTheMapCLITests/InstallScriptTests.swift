@@ -6,7 +6,7 @@ import Testing
 /// `scripts/install.sh` (what `make install` and `make deb` run) on the built programs, into a
 /// staging directory: everything lands where systemd, man and the shells look, and uninstall removes
 /// it all. The release build itself is exercised by CI's `make deb` and `scripts/check-deb.sh`.
-@Suite("make install / uninstall")
+@Suite("make install / uninstall", .ownThreads)
 struct InstallScriptTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
     static let programs = ["onthemap", "onthemapd", "onthemap-server"]

@@ -5,7 +5,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `onthemap map -i` in a real terminal (tmux), against the real daemon and server.
-@Suite("onthemap map -i under tmux", .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+@Suite("onthemap map -i under tmux", .ownThreads, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct InteractiveMapTests {
     /// Runs `onthemap map -i` in a pane; afterwards the pane prints the exit status and the
     /// terminal's settings, so a test can see they were restored.

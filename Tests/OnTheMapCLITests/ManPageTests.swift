@@ -3,7 +3,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// The man pages in docs/man render without a warning from groff or man.
-@Suite("Man pages")
+@Suite("Man pages", .ownThreads)
 struct ManPageTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../docs/man").standardized.path

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `onthemap map` and `onthemap export`, through the real binary, daemon and server.
-@Suite("onthemap map and export")
+@Suite("onthemap map and export", .ownThreads)
 struct MapCommandTests {
     @Test func aMapWithItsLegend() throws {
         let bed = try CLITestBed()

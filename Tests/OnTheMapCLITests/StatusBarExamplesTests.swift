@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// The status-bar examples in clients/, run the way a user runs them.
-@Suite("clients/ status bars")
+@Suite("clients/ status bars", .ownThreads)
 struct StatusBarExamplesTests {
     static let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../clients").standardized
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Every JSON-RPC 2.0 rule, one test each, over the real socket. The daemon's upstream is a port
 /// nobody listens on: these rules hold without one.
-@Suite("JSON-RPC 2.0 over the socket")
+@Suite("JSON-RPC 2.0 over the socket", .ownThreads)
 final class JSONRPCConformanceTests {
     let daemon: DaemonProcess
 

@@ -6,7 +6,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `map` and `exportMap` through the real daemon, against the real server's demo students.
-@Suite("map method", .serialized)
+@Suite("map method", .ownThreads, .serialized)
 final class MapMethodTests {
     let bed: DaemonTestBed
 

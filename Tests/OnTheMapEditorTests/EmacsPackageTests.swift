@@ -5,7 +5,7 @@ import Testing
 /// clients/emacs/onthemap.el in the real `emacs --batch`: it byte-compiles without a warning, passes
 /// checkdoc, and its ERT tests (clients/emacs/onthemap-tests.el) pass against the real daemon and
 /// server.
-@Suite("Emacs package", .serialized)
+@Suite("Emacs package", .ownThreads, .serialized)
 struct EmacsPackageTests {
     static let emacs = Executables.find("emacs")
     static let package = EditorTestBed.root + "/clients/emacs/onthemap.el"

@@ -4,7 +4,7 @@ import Testing
 
 /// clients/nvim in the real `nvim --headless`, against the real daemon and server: the Lua tests
 /// in clients/nvim/tests (one TAP line each), run by clients/nvim/tests/run.lua.
-@Suite("Neovim plugin", .serialized)
+@Suite("Neovim plugin", .ownThreads, .serialized)
 struct NeovimPluginTests {
     static let nvim = Executables.find("nvim")
 

@@ -1,8 +1,9 @@
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapMap
 
-@Suite("Pins")
+@Suite("Pins", .ownThreads)
 struct PinLayoutTests {
     let empty: TestWorld
 

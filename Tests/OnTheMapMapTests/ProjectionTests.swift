@@ -1,8 +1,9 @@
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapMap
 
-@Suite("Web Mercator and views")
+@Suite("Web Mercator and views", .ownThreads)
 struct ProjectionTests {
     @Test func mercatorKnownValues() {
         #expect(Mercator.x(longitude: -180) == 0)

@@ -1,8 +1,9 @@
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapMap
 
-@Suite("Drawing the map")
+@Suite("Drawing the map", .ownThreads)
 struct RenderTests {
     /// A square island from 90°W to 90°E, between the quarter and three-quarter lines of the square
     /// world, drawn 64×32 (128×128 dots, 512 quanta per dot): dots 32…95 both ways, cells 16…47 across

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `user`, `pin`, `session`, `backup` and `restore`, as an operator runs them, on the suite's backend.
-@Suite("Administration commands")
+@Suite("Administration commands", .ownThreads)
 struct AdminCommandTests {
     let server = BuiltProducts.path("onthemap-server")
 

@@ -4,10 +4,11 @@ import HummingbirdTesting
 import NIOCore
 import OnTheMapModels
 import OnTheMapServer
+import OnTheMapTestSupport
 import Testing
 
 /// Bad input to the server gets a 4xx `{"status","error"}` body and changes nothing.
-@Suite("Bad input to the server")
+@Suite("Bad input to the server", .ownThreads)
 struct BadInputTests {
     nonisolated(unsafe) static let validPin: [String: Any] = [
         "uniqueKey": "42", "firstName": "Ada", "lastName": "Lovelace", "mapString": "London, UK",

@@ -5,7 +5,7 @@ import Testing
 
 /// Connections that stop in the middle of a request head are closed by the idle timeout, over real
 /// sockets, while the server keeps answering everyone else.
-@Suite("Connection timeouts")
+@Suite("Connection timeouts", .ownThreads)
 struct ConnectionTimeoutTests {
     @Test func aThousandConnectionsStuckMidHeaderAreClosedWithinSixtySeconds() async throws {
         raiseOpenFileLimit()

@@ -5,7 +5,7 @@ import Testing
 
 /// PostgreSQL missing at start or lost while serving: a clear error, a 503, recovery, no hang.
 @Suite(
-    "PostgreSQL faults",
+    "PostgreSQL faults", .ownThreads,
     .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL 15 is not installed (no /usr/lib/postgresql/15/bin/initdb)"))
 struct DatabaseFaultTests {
     @Test func unreachableAtStartExitsWithAClearError() throws {

@@ -3,7 +3,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `make demo` on a port that is taken says which variable picks another.
-@Suite("The demo on a busy port")
+@Suite("The demo on a busy port", .ownThreads)
 struct DemoPortTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/demo.sh").standardized.path

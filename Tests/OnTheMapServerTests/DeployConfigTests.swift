@@ -5,7 +5,7 @@ import Testing
 
 /// docs/deploy/nginx-onthemap.conf, run by a real nginx in front of two real replicas.
 @Suite(
-    "The nginx example of docs/DEPLOY.md",
+    "The nginx example of docs/DEPLOY.md", .ownThreads,
     .enabled(
         if: PostgresTestServer.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"),
         "needs PostgreSQL 15 and nginx (apt-get install postgresql nginx)"))

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// The login limit counts each attempt before the password is checked, so a burst cannot pass it.
-@Suite("Login limit under concurrency")
+@Suite("Login limit under concurrency", .ownThreads)
 struct LoginLimitConcurrencyTests {
     @Test func twentyFiveConcurrentWrongPasswordsGetFiveRefusalsAndTwentyTooMany() async throws {
         let fixture = try ServerFixture()

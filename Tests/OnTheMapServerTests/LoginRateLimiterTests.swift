@@ -1,9 +1,10 @@
 import Foundation
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapServer
 
-@Suite("Login rate limits, counted in the database")
+@Suite("Login rate limits, counted in the database", .ownThreads)
 struct LoginRateLimiterTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// One pin per account, enforced by the database (a unique index and one upsert statement).
-@Suite("One pin per account")
+@Suite("One pin per account", .ownThreads)
 struct OnePinPerAccountTests {
     @Test func twentyConcurrentPostsWithOneSessionLeaveOnePin() async throws {
         let fixture = try ServerFixture()

@@ -7,7 +7,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `/healthz`, `/metrics` and the access log, on a real server process.
-@Suite("Operations: health, metrics, access log")
+@Suite("Operations: health, metrics, access log", .ownThreads)
 struct OperationsEndpointTests {
     @Test func healthMetricsAndAccessLogOnARealServer() async throws {
         let directory = try TemporaryDirectory()

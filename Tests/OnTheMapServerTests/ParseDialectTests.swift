@@ -9,7 +9,7 @@ private let parsePyInstalled: Bool =
 
 /// The Parse-era dialect, through a real Parse REST client from PyPI (ParsePy) and raw requests.
 @Suite(
-    "The Parse-era dialect",
+    "The Parse-era dialect", .ownThreads,
     .enabled(if: parsePyInstalled, "ParsePy is not installed (python3 -m pip install parsepy)"))
 struct ParseDialectTests {
     @Test func aParseClientAndRawRequestsAgainstTheServer() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Two real `onthemap-server` replicas on two ports over one PostgreSQL database behave as one server.
 @Suite(
-    "Two replicas over one PostgreSQL database",
+    "Two replicas over one PostgreSQL database", .ownThreads,
     .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL 15 is not installed (no /usr/lib/postgresql/15/bin/initdb)"))
 struct ReplicaTests {
     /// A database with one account, and replicas A and B serving it.

@@ -6,7 +6,7 @@ import Testing
 
 /// `serve` as systemd and an operator meet it: READY/STOPPING, SIGTERM with a request in flight, a
 /// busy port.
-@Suite("Operations: sd_notify, graceful shutdown, busy port")
+@Suite("Operations: sd_notify, graceful shutdown, busy port", .ownThreads)
 struct ShutdownAndNotifyTests {
     @Test func sigtermDrainsARequestInFlightAndClosesTheDatabase() async throws {
         let directory = try TemporaryDirectory()

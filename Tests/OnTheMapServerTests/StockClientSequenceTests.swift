@@ -48,7 +48,7 @@ private struct StockClient {
     }
 }
 
-@Suite("A stock client's sequence, byte for byte")
+@Suite("A stock client's sequence, byte for byte", .ownThreads)
 struct StockClientSequenceTests {
     @Test func stockSequenceAgainstOpenWrites() async throws {
         let directory = try TemporaryDirectory(prefix: "onthemap-stock")

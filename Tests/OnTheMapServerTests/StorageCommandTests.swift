@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `migrate`, `copy` and the settings file, on real databases.
-@Suite("Database commands")
+@Suite("Database commands", .ownThreads)
 struct StorageCommandTests {
     let server = BuiltProducts.path("onthemap-server")
 

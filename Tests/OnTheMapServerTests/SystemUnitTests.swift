@@ -3,7 +3,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// `systemd/onthemap-server.service`: valid, hardened to an exposure of 2.0 or less.
-@Suite("The server's system unit")
+@Suite("The server's system unit", .ownThreads)
 struct SystemUnitTests {
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../systemd/onthemap-server.service").standardized.path
