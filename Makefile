@@ -1,7 +1,20 @@
 # Everyday commands; README.md opens with `make demo` and `make test`.
 SWIFT ?= swift
+# How many tests run at once. Each runs on threads of its own (the `.ownThreads` trait), so a test
+# waiting on a process never stalls another; this bounds the load they put on the machine together.
+TEST_WIDTH ?= 4
+SWIFT_TEST = $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
-.PHONY: build test bench man demo demo-stop fmt clean
+.PHONY: build test bench man demo demo-stop fmt clean release install uninstall deb
+
+# Where `make install` puts things; DESTDIR stages them (packaging). scripts/install.sh lists the
+# finer settings (BINDIR, SYSTEMUNITDIR, USERUNITDIR, completion directories, STRIP, ...).
+PREFIX ?= /usr/local
+DESTDIR ?=
+DEB_COMPRESSION ?= xz
+export PREFIX DESTDIR
+# The release programs, as scripts/build-release.sh reports them.
+RELEASE_ENV = .build/release-products.env
 
 build:
 	$(SWIFT) build
@@ -10,20 +23,32 @@ build:
 test:
 	$(SWIFT) build --build-tests
 	# A bound, so a hung test fails CI with its output instead of eating the whole time budget.
-	timeout 40m $(SWIFT) test --skip-build
+	timeout 40m $(SWIFT_TEST)
+	# The server's suite again, on a real PostgreSQL 15 that the tests start in a temporary directory
+	# (the replica and fault suites, which always use PostgreSQL, already ran above).
+	@if [ -x /usr/lib/postgresql/15/bin/initdb ]; then \
+		ONTHEMAP_TEST_DATABASE=postgres timeout 15m $(SWIFT_TEST) --filter OnTheMapServerTests \
+			--skip ReplicaTests --skip DatabaseFaultTests --skip ConnectionTimeoutTests --skip ServerCommandTests; \
+	else echo "SKIPPED: the server's suite on PostgreSQL (PostgreSQL 15 is not installed: apt-get install postgresql)"; fi
 	# The client as installed and measured (static, linked in start-up order) passes the same
 	# end-to-end tests.
-	client="$$(./scripts/build-client.sh)" && ONTHEMAP_CLIENT="$$client" timeout 10m $(SWIFT) test --skip-build --filter OnTheMapCLITests
+	client="$$(./scripts/build-client.sh)" && ONTHEMAP_CLIENT="$$client" timeout 10m $(SWIFT_TEST) --filter OnTheMapCLITests
 
 # Release builds and side-by-side measurements; rewrites docs/benchmarks.md.
 bench:
 	./scripts/bench.sh
 
-# Man pages from the command definitions (swift-argument-parser's generate-manual plugin).
+# Man pages from the command definitions: swift-argument-parser's generate-manual tool, run on the
+# debug build (the plugin form builds everything in release mode first, 15+ minutes on two cores).
 man:
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemapd --date 2026-11-22 --output-directory docs/man
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product onthemap-server --date 2026-11-22 --output-directory docs/man
+	$(SWIFT) build --product generate-manual
+	$(SWIFT) build
+	for program in onthemap onthemapd onthemap-server; do \
+		.build/debug/generate-manual .build/debug/$$program --date 2026-11-23 --output-directory docs/man || exit 1; \
+	done
+	# The tool copies a blank line in a discussion as it is, which mdoc warns about; in mdoc a
+	# paragraph break is .Pp.
+	sed -i 's/^$$/.Pp/' docs/man/*.1
 
 # Builds everything and starts the whole system locally, with demo data and no internet.
 demo:
@@ -33,8 +58,26 @@ demo:
 demo-stop:
 	-@for p in daemon server; do [ -f run/$$p.pid ] && kill $$(cat run/$$p.pid) 2>/dev/null; rm -f run/$$p.pid; done; echo stopped
 
+# The three release programs, each built once: server and daemon with the Swift runtime linked in,
+# the client as scripts/build-client.sh builds (and `make test` tests) it.
+release:
+	mkdir -p .build
+	./scripts/build-release.sh >$(RELEASE_ENV).tmp && mv $(RELEASE_ENV).tmp $(RELEASE_ENV)
+
+# Programs, systemd units, man pages, completions, clients/ and docs under $(DESTDIR)$(PREFIX).
+install: release
+	set -a && . ./$(RELEASE_ENV) && ./scripts/install.sh install
+
+uninstall:
+	./scripts/install.sh uninstall
+
+# dist/onthemap_VERSION_ARCH.deb and dist/onthemap-server_VERSION_ARCH.deb (see scripts/build-deb.sh);
+# DEB_COMPRESSION=gzip builds faster than the default xz.
+deb: release
+	set -a && . ./$(RELEASE_ENV) && DEB_COMPRESSION=$(DEB_COMPRESSION) ./scripts/build-deb.sh
+
 fmt:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build run
+	rm -rf .build run dist

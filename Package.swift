@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -61,18 +65,29 @@ let package = Package(
             name: "OnTheMapServer",
             dependencies: [
                 "OnTheMapModels",
+                "OnTheMapSystemd",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
+                "OnTheMapModels",
                 "OnTheMapServer",
+                "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,8 +101,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Parse"]
         ),
 
         // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.
@@ -131,6 +148,27 @@ let package = Package(
                 "OnTheMapGeocoder"
             ]
         ),
+        // MARK: The world map: Natural Earth outlines embedded, and drawing (no I/O, no NIO).
+        .target(
+            name: "CWorldMap",
+            exclude: ["world.bin"],
+            // The assembler finds world.bin for `.incbin` through this search path.
+            cSettings: [.headerSearchPath(".")]
+        ),
+        .target(
+            name: "OnTheMapMap",
+            dependencies: [
+                "CWorldMap"
+            ],
+            // Debug daemons in the tests draw maps too; optimised, a drawing takes a tenth of the time.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        .testTarget(
+            name: "OnTheMapMapTests",
+            dependencies: [
+                "OnTheMapMap"
+            ]
+        ),
         .executableTarget(
             name: "nio-canned-server",
             dependencies: [
@@ -147,6 +185,14 @@ let package = Package(
             path: "Benchmarks/GeocoderBench"
         ),
 
+        .executableTarget(
+            name: "map-bench",
+            dependencies: [
+                "OnTheMapMap"
+            ],
+            path: "Benchmarks/MapBench"
+        ),
+
         // MARK: The daemon.
         .target(name: "CMalloc"),
         .target(name: "CConcurrencyHooks"),
@@ -158,6 +204,7 @@ let package = Package(
                 "CSystemd",
                 "OnTheMapAPI",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapSystemd",
@@ -236,6 +283,17 @@ let package = Package(
                 "onthemapd",
             ],
             exclude: ["Golden"]
+        ),
+
+        // MARK: The editor clients (clients/nvim, clients/emacs), tested in the real editors.
+        .testTarget(
+            name: "OnTheMapEditorTests",
+            dependencies: [
+                "OnTheMapTestSupport",
+                "onthemap",
+                "onthemap-server",
+                "onthemapd",
+            ]
         ),
 
         // MARK: Helpers for tests: real processes on temp files and free ports.

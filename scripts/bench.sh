@@ -13,6 +13,7 @@ echo "==> release builds"
 swift build -c release --static-swift-stdlib --product onthemap-server
 swift build -c release --static-swift-stdlib --product onthemapd
 swift build -c release --product geocoder-bench
+swift build -c release --static-swift-stdlib --product map-bench
 swift build -c release --static-swift-stdlib --product nio-canned-server
 # The client as installed: fully static, linked in start-up order (see scripts/build-client.sh).
 CLIENT="$(./scripts/build-client.sh)"
@@ -47,10 +48,15 @@ for _ in $(seq 1 100); do [ -S "$WORK/d.sock" ] && break; sleep 0.05; done
 echo onthemap-demo | "$CLIENT" login --socket "$WORK/d.sock" --username demo@onthemap.example --password-stdin
 python3 Benchmarks/bench_client.py "$WORK/d.sock" "$CLIENT" "$WORK/status_client" "$WORK/client.md"
 
+echo "==> the map: drawing, round trips, onthemap map, map -i, memory"
+python3 Benchmarks/bench_map.py "$BIN" "$CLIENT" "$WORK" "$WORK" "$WORK/map.md"
+
 echo "==> the offline geocoder"
 python3 Benchmarks/bench_geocoder.py "$BIN/geocoder-bench" Benchmarks/geocoder/queries.tsv "$WORK/geocoder.md"
 
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+# The server's section (scripts/bench-server.sh) is kept as it is: it is measured by its own script.
+sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
 {
     echo "# Benchmarks"
     echo
@@ -63,7 +69,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo
     echo "| target | measured | |"
     echo "| --- | --- | --- |"
-    cat "$WORK/daemon.md.verdicts" "$WORK/client.md.verdicts" "$WORK/geocoder.md.verdicts"
+    cat "$WORK/daemon.md.verdicts" "$WORK/client.md.verdicts" "$WORK/geocoder.md.verdicts" "$WORK/map.md.verdicts"
     echo
     echo "The baselines are written for the purpose: \`Benchmarks/c/canned_server.c\` answers each request"
     echo "line with the bytes the daemon itself sent for it (one thread, epoll); \`Benchmarks/NIOCannedServer\`"
@@ -86,6 +92,14 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
     echo
     cat "$WORK/geocoder.md"
     echo
+    echo "# The map"
+    echo
+    echo "\`Benchmarks/bench_map.py\` and \`Benchmarks/MapBench\` (\`map-bench\`); release builds as above, against"
+    echo "\`onthemap-server\` seeded with 10,000 demo students."
+    echo
+    cat "$WORK/map.md"
+    echo
     cat Benchmarks/analysis.md
+    if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi
 } >docs/benchmarks.md
 echo "==> wrote docs/benchmarks.md"

@@ -2,11 +2,13 @@
 # The quick start: builds everything and starts the whole system locally with no internet:
 # onthemap-server with demo data on a SQLite file, onthemapd against it, a login as the demo
 # account, then `onthemap status` and `onthemap students`. Everything lives in ./run/.
+# ONTHEMAP_DEMO_PORT picks the server's port (8080); ONTHEMAP_DEMO_BIN runs already built programs
+# from that directory instead of building; ONTHEMAP_DEMO_DIR replaces ./run/ (the tests use both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT="${ONTHEMAP_DEMO_PORT:-8080}"
-RUN="$PWD/run"
+RUN="${ONTHEMAP_DEMO_DIR:-$PWD/run}"
 API="http://127.0.0.1:$PORT/v1"
 export ONTHEMAP_SOCKET="$RUN/onthemapd.sock"
 # The demo daemon keeps its session and cache under run/, away from a real installation's.
@@ -15,22 +17,28 @@ mkdir -p "$RUN"
 
 ./scripts/install-deps.sh
 
-echo "==> building onthemap-server, onthemapd and onthemap (the first build takes several minutes)"
-swift build --product onthemap-server
-swift build --product onthemapd
-swift build --product onthemap
-BIN="$(swift build --show-bin-path)"
+if [ -n "${ONTHEMAP_DEMO_BIN:-}" ]; then
+    BIN="$ONTHEMAP_DEMO_BIN"
+else
+    echo "==> building onthemap-server, onthemapd and onthemap (the first build takes several minutes)"
+    swift build --product onthemap-server
+    swift build --product onthemapd
+    swift build --product onthemap
+    BIN="$(swift build --show-bin-path)"
+fi
 
 running() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 
-wait_for() {  # wait_for FILE TEXT
-    for _ in $(seq 1 200); do
+wait_for() {  # wait_for FILE TEXT PID: until FILE holds TEXT; fails when PID has exited first
+    for _ in $(seq 1 400); do
         grep -q "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || break
         sleep 0.05
     done
+    grep -q "$2" "$1" 2>/dev/null && return 0
     echo "gave up waiting for '$2' in $1:" >&2
     cat "$1" >&2
-    exit 1
+    return 1
 }
 
 echo "==> demo data in $RUN/onthemap.sqlite"
@@ -42,7 +50,13 @@ else
     echo "==> starting onthemap-server on $API"
     "$BIN/onthemap-server" serve --db "$RUN/onthemap.sqlite" --port "$PORT" >"$RUN/server.log" 2>&1 &
     echo $! >"$RUN/server.pid"
-    wait_for "$RUN/server.log" "listening on"
+    if ! wait_for "$RUN/server.log" "listening on" "$(cat "$RUN/server.pid")"; then
+        rm -f "$RUN/server.pid"
+        if grep -q "already in use" "$RUN/server.log"; then
+            echo "Port $PORT is taken. Run the demo on another port, e.g.: ONTHEMAP_DEMO_PORT=9090 make demo" >&2
+        fi
+        exit 1
+    fi
 fi
 
 if running daemon; then
@@ -51,7 +65,7 @@ else
     echo "==> starting onthemapd on $ONTHEMAP_SOCKET"
     "$BIN/onthemapd" --socket "$ONTHEMAP_SOCKET" --api-url "$API" >"$RUN/daemon.log" 2>&1 &
     echo $! >"$RUN/daemon.pid"
-    wait_for "$RUN/daemon.log" "listening"
+    wait_for "$RUN/daemon.log" "listening" "$(cat "$RUN/daemon.pid")" || { rm -f "$RUN/daemon.pid"; exit 1; }
 fi
 
 echo "==> logging in as demo@onthemap.example"
@@ -69,6 +83,8 @@ cat <<EOT
 Running: onthemap-server (log run/server.log) and onthemapd (log run/daemon.log).
 Try next, in this shell:
   export ONTHEMAP_SOCKET=$ONTHEMAP_SOCKET PATH=$BIN:\$PATH
+  onthemap map                          (onthemap map -i: full screen; q quits)
+  onthemap export --html run/students.html
   onthemap students --search berlin
   onthemap students --near "Paris" --limit 5
   onthemap geocode "München"

@@ -34,6 +34,9 @@ enum CLIFailure {
         case let error as UsageFailure:
             Output.error(style.red("onthemap: ") + error.message)
             return ExitCode(ExitStatus.usage)
+        case let error as CommandFailure:
+            Output.error(style.red("onthemap: ") + error.message)
+            return ExitCode(ExitStatus.daemonError)
         case let error as ExitCode:
             return error
         default:
@@ -51,7 +54,13 @@ enum CLIFailure {
     }
 }
 
-/// A usage problem found while running (e.g. no terminal to prompt on).
+/// A usage problem found while running (e.g. no terminal to prompt on): exit status 64.
 struct UsageFailure: Error {
+    var message: String
+}
+
+/// A command that could not do its job for a reason outside the daemon (e.g. no program to open a
+/// link with): exit status 1.
+struct CommandFailure: Error {
     var message: String
 }

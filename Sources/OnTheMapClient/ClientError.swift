@@ -22,6 +22,13 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For `cannotConnect`: each path tried and why nothing answered there.
     public var attempts: [Attempt] = []
 
+    /// An error of `kind` with a message for people.
+    public init(kind: Kind, message: String, attempts: [Attempt] = []) {
+        self.kind = kind
+        self.message = message
+        self.attempts = attempts
+    }
+
     public var description: String { message }
 
     /// One socket path tried, and why nothing answered there.

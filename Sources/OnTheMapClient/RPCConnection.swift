@@ -63,6 +63,12 @@ public final class RPCConnection {
         chunk.deallocate()
     }
 
+    /// The socket, for `poll` (a full-screen client waits on it with the keyboard).
+    public var fileDescriptor: Int32 { fd }
+
+    /// Whether a whole line is already read and waiting: `poll` would not report it.
+    public var hasBufferedLine: Bool { buffer.contains(UInt8(ascii: "\n")) }
+
     /// Sends one line (a newline is added).
     public func send(line: String) throws {
         var bytes = Array(line.utf8)

@@ -6,7 +6,7 @@ import OnTheMapSystemd
 
 extension Daemon {
     /// The daemon's version, as `status` reports it.
-    public static let version = "0.1.0"
+    public static let version = OnTheMapVersion.string
 
     /// The `status` result, serialized: the stored answer and the uptime as of now.
     func statusResult() async -> String {

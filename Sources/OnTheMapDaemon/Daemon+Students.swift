@@ -106,19 +106,20 @@ extension Daemon {
             let words = search.split(separator: " ")
             matches = matches.filter { entry in words.allSatisfy { entry.searchKey.contains($0) } }
         }
+        var distances: [Double]?
         if let near = query.near {
-            let withDistance = matches.map {
-                ($0, Geo.distanceKm(near.latitude, near.longitude, $0.location.latitude, $0.location.longitude))
-            }
-            matches = withDistance
+            let withDistance =
+                matches
+                .map { ($0, Geo.distanceKm(near.latitude, near.longitude, $0.location.latitude, $0.location.longitude)) }
                 .filter { near.radiusKm == nil || $0.1 <= near.radiusKm! }
                 .sorted { $0.1 < $1.1 }
-                .map(\.0)
+            matches = withDistance.map(\.0)
+            distances = withDistance.map(\.1)
         }
-        let page = matches.dropFirst(query.skip).prefix(query.limit)
+        let range = min(query.skip, matches.count)..<min(query.skip + query.limit, matches.count)
         return .bytes(StudentsAnswer(
-            students: page.map(\.json), total: matches.count, refreshedAt: await cache.refreshedAt,
-            stale: await cache.isStale()
+            students: matches[range].map(\.json), distancesKm: distances.map { Array($0[range]) },
+            total: matches.count, refreshedAt: await cache.refreshedAt, stale: await cache.isStale()
         ).serializedBytes)
     }
 }

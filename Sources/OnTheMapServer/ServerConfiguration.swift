@@ -19,6 +19,13 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8
     /// Largest request body accepted.
     public var maxBodyBytes: Int
+    /// A connection that sends nothing for this long (no complete request head, or idle between
+    /// requests) is closed: Hummingbird's idle timer, which also covers a head that never ends.
+    public var idleTimeout: Duration
+    /// Peers whose `X-Forwarded-For` names the client (reverse proxies such as nginx).
+    public var trustedProxies: Set<String>
+    /// The application keys the Parse-era paths require.
+    public var parseKeys: ParseKeys
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(
@@ -29,7 +36,10 @@ public struct ServerConfiguration: Sendable {
         facebookVerifyURL: String? = nil,
         loginLimits: LoginRateLimits = LoginRateLimits(),
         bcryptCost: UInt8 = PasswordHasher.defaultCost,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        idleTimeout: Duration = .seconds(30),
+        trustedProxies: Set<String> = [],
+        parseKeys: ParseKeys = ParseKeys()
     ) {
         self.host = host
         self.port = port
@@ -39,6 +49,9 @@ public struct ServerConfiguration: Sendable {
         self.loginLimits = loginLimits
         self.bcryptCost = bcryptCost
         self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.trustedProxies = trustedProxies
+        self.parseKeys = parseKeys
     }
 
     /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.

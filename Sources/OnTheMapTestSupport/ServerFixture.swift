@@ -1,8 +1,10 @@
 import Foundation
 
-/// A temp directory, a SQLite file and a running `onthemap-server` on it: the upstream of a test.
+/// A temp directory, a database (a SQLite file there, or a PostgreSQL database when the tests run on
+/// PostgreSQL: `TestDatabase`) and a running `onthemap-server` on it: the upstream of a test.
 public final class ServerFixture: @unchecked Sendable {
     public let directory: TemporaryDirectory
+    /// The database: a SQLite file or a `postgres://` URL, as `--database` takes it.
     public let databasePath: String
     public private(set) var server: ServerProcess
     private let serverArguments: [String]
@@ -10,7 +12,7 @@ public final class ServerFixture: @unchecked Sendable {
     /// Starts a server on a new database; `arguments` go to `serve` (e.g. `--open-writes`).
     public init(arguments: [String] = []) throws {
         directory = try TemporaryDirectory(prefix: "onthemap-server")
-        databasePath = directory.file("onthemap.sqlite")
+        databasePath = try TestDatabase.fresh(in: directory)
         serverArguments = arguments
         server = try ServerProcess.start(databasePath: databasePath, arguments: arguments)
     }
@@ -25,7 +27,7 @@ public final class ServerFixture: @unchecked Sendable {
     {
         let result = try runCommand(
             BuiltProducts.path("onthemap-server"),
-            ["user", "add", "--db", databasePath, "--email", email, "--first", first, "--last", last,
+            ["user", "add", "--database", databasePath, "--email", email, "--first", first, "--last", last,
              "--password-stdin", "--bcrypt-cost", "4"],
             stdin: password + "\n")
         guard result.status == 0, let key = result.stdout.firstMatch(of: /account key (\d+)/)?.1 else {
@@ -62,7 +64,7 @@ extension ServerFixture {
     public func seedDemo(count: Int = 150) throws -> String {
         let result = try runCommand(
             BuiltProducts.path("onthemap-server"),
-            ["seed", "--db", databasePath, "--demo", "--count", String(count), "--bcrypt-cost", "4"])
+            ["seed", "--database", databasePath, "--demo", "--count", String(count), "--bcrypt-cost", "4"])
         guard result.status == 0, let key = result.stdout.firstMatch(of: /key (\d+)/)?.1 else {
             throw ServerProcessError(message: "seed failed (\(result.status)): \(result.stderr)")
         }

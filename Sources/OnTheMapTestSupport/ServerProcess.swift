@@ -4,9 +4,10 @@ import Foundation
 public final class ServerProcess: @unchecked Sendable {
     /// Base URL of the API, e.g. `http://127.0.0.1:41234/v1`.
     public let baseURL: String
-    /// The SQLite file it serves.
+    /// The database it serves: a SQLite file or a `postgres://` URL.
     public let databasePath: String
-    private let process: Process
+    /// The process; `ServerProcess+Signals` signals and awaits it.
+    let process: Process
     private let output: OutputCollector
 
     private init(baseURL: String, databasePath: String, process: Process, output: OutputCollector) {
@@ -16,14 +17,19 @@ public final class ServerProcess: @unchecked Sendable {
         self.output = output
     }
 
-    /// Starts the server on `databasePath` and returns once it prints its URL.
+    /// Starts the server on `databasePath` (a SQLite file or a `postgres://` URL) and returns once it
+    /// prints its URL; `environment` entries are added to the test's own (e.g. `NOTIFY_SOCKET`).
     public static func start(
-        databasePath: String, port: Int = 0, arguments: [String] = [], timeout: TimeInterval = 30
+        databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
+        timeout: TimeInterval = 30
     ) throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemap-server"))
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.arguments =
-            ["serve", "--db", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
+            ["serve", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
         let output = OutputCollector()
         let stdout = Pipe()
         let stderr = Pipe()

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import OnTheMapModels
 
 /// `onthemap-server`: a self-hostable server speaking the Udacity OnTheMap web API.
 @main
@@ -7,9 +9,31 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
         commandName: "onthemap-server",
         abstract: "A self-hostable server that speaks the Udacity OnTheMap web API.",
         discussion: """
-            Stores accounts, sessions and student locations in one SQLite file. \
-            Start with `onthemap-server seed --demo`, then `onthemap-server serve`.
+            Stores accounts, sessions and student locations in one SQLite file, or in PostgreSQL \
+            (--database postgres://…) for several replicas. Start with `onthemap-server seed --demo`, \
+            then `onthemap-server serve`. Settings: flags, then ONTHEMAP_DATABASE_URL, then the file \
+            given by --config or ONTHEMAP_SERVER_CONFIG (`key = value` lines named as the long options).
             """,
-        subcommands: [ServeCommand.self, UserCommand.self, SeedCommand.self]
+        version: OnTheMapVersion.string,
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, CopyCommand.self, UserCommand.self, PinCommand.self,
+            SessionCommand.self, BackupCommand.self, RestoreCommand.self, SeedCommand.self,
+        ]
     )
+
+    /// Parses the command line with the settings file and the environment in front of it, so flags win.
+    static func main() async {
+        do {
+            let arguments = try SettingsFile.expand(
+                Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -23,9 +23,10 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let summary = try await DemoSeed.seed(
-            database: try database.open(), count: count, hasher: PasswordHasher(cost: bcryptCost))
-        print("added \(summary.locationsAdded) demo students to \(database.resolvedPath)")
+        let storage = try await database.open()
+        let summary = try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: bcryptCost))
+        await storage.close()
+        print("added \(summary.locationsAdded) demo students to \(try database.resolvedTarget)")
         if summary.accountCreated {
             print("demo account: \(DemoSeed.email) / \(DemoSeed.password) (key \(summary.accountKey))")
         } else {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OnTheMapServer
+import OnTheMapSystemd
 
 /// `onthemap-server serve`: runs the HTTP API until SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
@@ -10,6 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve the OnTheMap API over HTTP (routes under /v1).")
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var operationsOptions: OperationsOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -19,6 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Accept POST/PUT /StudentLocation without a session, as the original service did.")
     var openWrites = false
+
+    @Option(help: "one: a POST from an account that has a pin moves it (default); many: every POST adds a pin, as upstream did.")
+    var pinsPerAccount: PinsPerAccount = .one
 
     @Option(help: "Session lifetime in seconds.")
     var sessionLifetime = 14 * 24 * 3600
@@ -32,8 +37,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Login attempts allowed per client address per minute.")
     var maxLoginAttemptsPerAddress = 30
 
+    @Option(help: "Seconds a connection may stay silent (an unfinished request head, or idle between requests) before it is closed.")
+    var idleTimeout = 30
+
+    @Option(help: "A reverse proxy's address (repeatable) whose X-Forwarded-For names the client, for the per-address login limit.")
+    var trustedProxy: [String] = []
+
+    @Option(help: "X-Parse-Application-Id the Parse-era paths require (default: the one public On The Map clients send).")
+    var parseApplicationId = ParseKeys.udacityApplicationID
+
+    @Option(help: "X-Parse-REST-API-Key the Parse-era paths require (default: the one public On The Map clients send).")
+    var parseRestApiKey = ParseKeys.udacityRESTAPIKey
+
+    @Flag(help: "If PostgreSQL cannot be reached at start, retry every second instead of exiting.")
+    var waitForDatabase = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 second or more.") }
+    }
 
     func run() async throws {
         let level = logLevel
@@ -43,6 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "onthemap-server")
+        FileLimit.raiseToHardLimit()
+        let storage = try await database.open(
+            pinsPerAccount: pinsPerAccount, waitForDatabase: waitForDatabase, logger: logger)
+        if storage.mergedPins > 0 {
+            logger.notice("one pin per account: merged \(storage.mergedPins) duplicate pins into each account's newest")
+        }
         let configuration = ServerConfiguration(
             host: host,
             port: port,
@@ -50,14 +80,20 @@ struct ServeCommand: AsyncParsableCommand {
             sessionLifetime: .seconds(sessionLifetime),
             facebookVerifyURL: facebookVerifyURL,
             loginLimits: LoginRateLimits(
-                failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress)
+                failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress),
+            idleTimeout: .seconds(idleTimeout),
+            trustedProxies: Set(trustedProxy),
+            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey)
         )
-        let app = buildApplication(configuration: configuration, database: try database.open(), logger: logger) { url in
+        let operations = try operationsOptions.makeOperations()
+        let app = buildApplication(configuration: configuration, storage: storage, logger: logger, operations: operations) { url in
             // Scripts and tests wait for this line to learn the URL (and the port, when 0 was asked for).
             FileHandle.standardOutput.write(Data("onthemap-server listening on \(url)\n".utf8))
+            SystemdNotifier().serving(at: url)
         }
-        try await app.runService()
+        try await ServerLifecycle.run(app, host: host, port: port, storage: storage, logger: logger)
     }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension PinsPerAccount: ExpressibleByArgument {}

@@ -5,7 +5,11 @@ import OnTheMapServer
 /// `onthemap-server user …`: account management.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage accounts.", subcommands: [AddUserCommand.self])
+        commandName: "user", abstract: "Manage accounts.",
+        subcommands: [
+            ListUsersCommand.self, ShowUserCommand.self, AddUserCommand.self, RemoveUserCommand.self,
+            PasswordCommand.self, DisableUserCommand.self, EnableUserCommand.self,
+        ])
 }
 
 /// `onthemap-server user add`: creates a password account; the password comes on stdin, never in argv.
@@ -45,11 +49,14 @@ struct AddUserCommand: AsyncParsableCommand {
             throw ValidationError("The password is longer than 72 bytes, which bcrypt cannot use in full.")
         }
         let hash = try await PasswordHasher(cost: bcryptCost).hash(line)
+        let storage = try await database.open()
+        let result = await Result {
+            try await storage.createAccount(NewAccount(email: email, passwordHash: hash, firstName: first, lastName: last))
+        }
+        await storage.close()
         do {
-            let account = try await AccountRepository(database: try database.open())
-                .create(email: email, firstName: first, lastName: last, passwordHash: hash)
-            print("added \(email) with account key \(account.key)")
-        } catch let error as AccountError {
+            print("added \(email) with account key \(try result.get().key)")
+        } catch let error as StorageError where error.isEmailTaken {
             throw ValidationError(error.description)
         }
     }

@@ -17,7 +17,8 @@ struct DaemonCommand: ParsableCommand {
             $XDG_CONFIG_HOME/onthemap/onthemapd.conf (`key = value` lines), then defaults. \
             SIGHUP applies a new refresh interval, idle timeout and cache size (the rest at the next start); \
             SIGTERM stops after answering requests in flight.
-            """
+            """,
+        version: Daemon.version
     )
 
     @Option(help: "Unix socket path (default: $XDG_RUNTIME_DIR/onthemap/onthemapd.sock).")

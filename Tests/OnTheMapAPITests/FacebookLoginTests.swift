@@ -24,7 +24,7 @@ private func graphStandIn() -> some ApplicationProtocol {
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
 }
 
-@Suite("Facebook login through a token-verification URL")
+@Suite("Facebook login through a token-verification URL", .ownThreads)
 struct FacebookLoginTests {
     @Test func validTokenLogsInAndCreatesTheAccountOnce() async throws {
         try await graphStandIn().test(.live) { graph in

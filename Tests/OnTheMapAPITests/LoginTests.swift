@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
-@Suite("POST /session against the real server")
+@Suite("POST /session against the real server", .ownThreads)
 struct LoginTests {
     @Test func loginReturnsSessionAccountAndXSRFCookie() async throws {
         let bed = try APITestBed()

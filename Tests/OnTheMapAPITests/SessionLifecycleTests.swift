@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
-@Suite("Logout with XSRF, and session expiry")
+@Suite("Logout with XSRF, and session expiry", .ownThreads)
 struct SessionLifecycleTests {
     @Test func logoutEndsTheSession() async throws {
         let bed = try APITestBed()

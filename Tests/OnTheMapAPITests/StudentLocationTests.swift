@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
-@Suite("StudentLocation reads and writes against the real server")
+@Suite("StudentLocation reads and writes against the real server", .ownThreads)
 struct StudentLocationTests {
     @Test func postListAndPutWithASession() async throws {
         let bed = try APITestBed()

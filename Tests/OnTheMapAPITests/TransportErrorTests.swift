@@ -47,7 +47,7 @@ private func brokenUpstream() -> some ApplicationProtocol {
     return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
 }
 
-@Suite("Errors without a well-behaved server")
+@Suite("Errors without a well-behaved server", .ownThreads)
 struct TransportErrorTests {
     private func client(port: Int, maxResponseBytes: Int = 1024 * 1024) -> OnTheMapAPIClient {
         OnTheMapAPIClient(configuration: APIConfiguration(

@@ -35,7 +35,7 @@ final class CLITestBed: @unchecked Sendable {
     }
 }
 
-@Suite("onthemap end to end")
+@Suite("onthemap end to end", .ownThreads)
 struct CLIEndToEndTests {
     @Test func statusAndStudents() throws {
         let bed = try CLITestBed()
@@ -113,18 +113,21 @@ struct CLIEndToEndTests {
         #expect(noTTY.status == 64)
         #expect(noTTY.stderr.contains("--yes"))
 
-        let posted = try bed.run(["post", "Munich", "https://ada.example", "--yes"])
+        // One human line on success, nothing else.
+        let posted = try bed.run(["post", "Lima, Peru", "https://ada.example", "--yes"])
         #expect(posted.status == 0, "\(posted.stderr)")
-        #expect(posted.stderr.contains("place: Munich, Bavaria, Germany"))
-        #expect(posted.stderr.contains("pin posted"))
+        #expect(posted.stdout == "pin posted at Lima, Peru (-12.05, -77.03)\n" || posted.stdout == "pin posted at Lima, Peru (-12.04, -77.03)\n", "\(posted.stdout)")
+        #expect(posted.stderr.isEmpty, "\(posted.stderr)")
 
         let again = try bed.run(["post", "Paris", "https://ada.example", "--yes"])
         #expect(again.status == 1)
         #expect(again.stderr.contains("--overwrite"))
 
-        let moved = try bed.run(["post", "Paris", "https://ada.example/2", "--yes", "--overwrite"])
+        let moved = try bed.run(["post", "Paris", "https://ada.example/2", "--yes", "--overwrite", "--json"])
         #expect(moved.status == 0)
-        #expect(moved.stderr.contains("pin moved"))
+        let result = try JSONDecoder().decode(WireJSON.self, from: Data(moved.stdout.utf8))
+        #expect(result["created"] == .bool(false))
+        #expect(result["pin"]?["mapString"] == .string("Paris"))
         let mine = try bed.run(["mypin", "--json"])
         let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(mine.stdout.utf8))
         #expect(pin.mapString == "Paris")
@@ -147,6 +150,38 @@ struct CLIEndToEndTests {
         #expect(missing.status == 64)
         let signup = try bed.run(["signup"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
         #expect(signup.stdout.contains("https://auth.udacity.com/sign-up"))
+
+        // No program to open links with, or one that fails: exit status 1, saying why.
+        let noOpener = try bed.run(["open", "2"], extra: ["ONTHEMAP_OPENER": "/nonexistent/xdg-open"])
+        #expect(noOpener.status == 1)
+        #expect(noOpener.stderr.contains("cannot run /nonexistent/xdg-open"), "\(noOpener.stderr)")
+        let failing = try bed.run(["open", "2"], extra: ["ONTHEMAP_OPENER": "/bin/false"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("failed to open"), "\(failing.stderr)")
+        #expect(!failing.stderr.contains("opened"))
+    }
+
+    @Test func nearTakesNegativeCoordinatesARadiusAndShowsDistances() throws {
+        let bed = try CLITestBed()
+        // Sydney: south and east, so the first number starts with "-".
+        let table = try bed.run(["students", "--near", "-33.87,151.21", "--limit", "3"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("KM") == true, "\(table.stdout)")
+        let json = try bed.run(["students", "--near", "-33.87,151.21", "--limit", "5", "--json"])
+        let students = try JSONDecoder().decode([WireJSON].self, from: Data(json.stdout.utf8))
+        let distances = students.compactMap { $0["distanceKm"]?.doubleValue }
+        #expect(distances.count == students.count && !students.isEmpty)
+        #expect(distances == distances.sorted(), "nearest first: \(distances)")
+        // Within a radius, nothing farther.
+        let radius = try bed.run(["students", "--near", "-33.87,151.21", "--radius", "2000", "--json"])
+        let within = try JSONDecoder().decode([WireJSON].self, from: Data(radius.stdout.utf8))
+        #expect(within.allSatisfy { ($0["distanceKm"]?.doubleValue ?? .infinity) <= 2000 })
+        #expect(within.count < 100)
+        let tsv = try bed.run(["students", "--near", "-33.87,151.21", "--limit", "2", "--tsv"])
+        #expect(tsv.stdout.split(separator: "\n").first?.hasSuffix("\tdistanceKm") == true)
+        let noNear = try bed.run(["students", "--radius", "10"])
+        #expect(noNear.status == 64)
     }
 
     @Test func callPrintsResultsAndErrors() throws {
@@ -234,7 +269,7 @@ struct CLIEndToEndTests {
     }
 }
 
-@Suite("clients/ examples")
+@Suite("clients/ examples", .ownThreads)
 struct ClientExamplesTests {
     @Test func shellExampleSpeaksTheProtocolWithSocatAndJq() throws {
         let bed = try CLITestBed()

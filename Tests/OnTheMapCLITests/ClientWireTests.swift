@@ -1,9 +1,10 @@
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapTestSupport
 import Testing
 
 /// What the client writes and where it connects, below the end-to-end tests.
-@Suite("Client requests and socket path")
+@Suite("Client requests and socket path", .ownThreads)
 struct ClientWireTests {
     @Test("A request line is the JSON-RPC object, members in order, then a newline")
     func requestLine() throws {

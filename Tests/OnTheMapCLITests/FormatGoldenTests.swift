@@ -6,7 +6,7 @@ import Testing
 @testable import OnTheMapCLI
 
 /// Every format a script or status bar parses, against golden files.
-@Suite("Output formats")
+@Suite("Output formats", .ownThreads)
 struct FormatGoldenTests {
     static let now = WireTimestamp.parse("2026-11-22T12:00:00.000Z")!
 

@@ -6,7 +6,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// One pin per account, whatever the clients do at once.
-@Suite("Concurrent pin writes")
+@Suite("Concurrent pin writes", .ownThreads)
 struct ConcurrentPinTests {
     /// How many pins the server holds for `key`, asked of the server itself.
     private func pinCount(_ bed: DaemonTestBed, key: String) throws -> Int {

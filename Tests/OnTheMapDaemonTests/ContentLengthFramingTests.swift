@@ -8,7 +8,7 @@ import Testing
 /// The LSP base framing (`Content-Length: N\r\n\r\n<body>`) next to the newline framing, over the
 /// real socket: a connection is answered in the framing it opened with, with the same limits and
 /// errors. The daemon's upstream is a port nobody listens on: framing needs none.
-@Suite("Content-Length framing over the socket")
+@Suite("Content-Length framing over the socket", .ownThreads)
 final class ContentLengthFramingTests {
     let daemon: DaemonProcess
 
@@ -176,7 +176,7 @@ final class ContentLengthFramingTests {
     }
 }
 
-@Suite("Content-Length framing: notifications")
+@Suite("Content-Length framing: notifications", .ownThreads)
 struct ContentLengthNotificationTests {
     @Test func subscriptionNotificationsAreFramed() throws {
         let bed = try DaemonTestBed(students: 20)

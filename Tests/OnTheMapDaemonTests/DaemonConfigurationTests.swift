@@ -4,7 +4,7 @@ import OnTheMapDaemon
 import OnTheMapTestSupport
 import Testing
 
-@Suite("Configuration precedence")
+@Suite("Configuration precedence", .ownThreads)
 struct DaemonConfigurationTests {
     let paths = StatePaths(sessionFile: "/s", cacheFile: "/c", configFile: "/etc/onthemapd.conf")
 
@@ -68,7 +68,7 @@ struct DaemonConfigurationTests {
     }
 }
 
-@Suite("Reloading the configuration")
+@Suite("Reloading the configuration", .ownThreads)
 struct ReloadTests {
     @Test func sighupNamesSettingsThatNeedARestart() throws {
         let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:1/v1")

@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
-@Suite("onthemapd against the real onthemap-server")
+@Suite("onthemapd against the real onthemap-server", .ownThreads)
 struct DaemonUpstreamTests {
     @Test func loginErrorsAndSuccess() throws {
         let bed = try DaemonTestBed()
@@ -232,7 +232,7 @@ func mode(_ path: String) throws -> Int {
     ((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? Int ?? 0) & 0o777
 }
 
-@Suite("onthemapd paging and shutdown")
+@Suite("onthemapd paging and shutdown", .ownThreads)
 struct DaemonPagingTests {
     @Test func cacheSizePagesThroughTheAPI() throws {
         let bed = try DaemonTestBed(students: 1300, daemonArguments: ["--cache-size", "1200"])
@@ -275,7 +275,7 @@ struct DaemonPagingTests {
     }
 }
 
-@Suite("onthemapd persisted state")
+@Suite("onthemapd persisted state", .ownThreads)
 struct DaemonPersistedStateTests {
     @Test func anExpiredSavedSessionIsDropped() throws {
         let home = try TemporaryDirectory(prefix: "onthemapd-expired")

@@ -10,7 +10,7 @@ import Testing
 
 /// `status` and the default `students` are answered on the event loop from stored answers; a batch
 /// always takes the ordinary path. Both must say the same thing, and follow every change at once.
-@Suite("The fast path for status and students")
+@Suite("The fast path for status and students", .ownThreads)
 struct FastPathTests {
     /// The result of one request sent alone (fast path) and inside a batch (ordinary path).
     func bothWays(_ bed: DaemonTestBed, _ method: String) throws -> (fast: WireJSON?, ordinary: WireJSON?) {

@@ -2,13 +2,14 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapDaemon
 
 /// The connection's handlers as the listener installs them, on an embedded channel: the fast path
 /// answers a framed client on the event loop, framed; a newline client still gets a line.
-@Suite("Framing in the connection pipeline")
+@Suite("Framing in the connection pipeline", .ownThreads)
 struct FramingPipelineTests {
     /// The listener's pipeline, on an embedded channel.
     private func channel(answers: FastAnswers) throws -> EmbeddedChannel {

@@ -7,7 +7,7 @@ import Testing
 
 /// Every JSON-RPC 2.0 rule, one test each, over the real socket. The daemon's upstream is a port
 /// nobody listens on: these rules hold without one.
-@Suite("JSON-RPC 2.0 over the socket")
+@Suite("JSON-RPC 2.0 over the socket", .ownThreads)
 final class JSONRPCConformanceTests {
     let daemon: DaemonProcess
 
@@ -168,7 +168,7 @@ final class JSONRPCConformanceTests {
     @Test func discoverListsEveryMethod() throws {
         let reply = try single(#"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"#)
         let names = arrayOf(reply["result"]?["methods"]).compactMap { $0["name"]?.stringValue }
-        #expect(Set(names) == ["status", "login", "logout", "students", "refresh", "geocode", "myPin", "postPin", "subscribe", "unsubscribe", "rpc.discover"])
+        #expect(Set(names) == ["status", "login", "logout", "students", "refresh", "geocode", "myPin", "postPin", "subscribe", "unsubscribe", "map", "exportMap", "rpc.discover"])
         #expect(reply["result"]?["openrpc"] == .string("1.2.6"))
     }
 }

@@ -6,7 +6,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// No password, session id or XSRF token reaches the log, at any level.
-@Suite("Secrets stay out of the log")
+@Suite("Secrets stay out of the log", .ownThreads)
 struct LogSecrecyTests {
     @Test("At --log-level trace, a login, a write and a logout leave no secret in the log")
     func traceLogHoldsNoSecret() throws {

@@ -6,7 +6,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// Whatever a local client sends, the daemon's memory stays bounded and it keeps answering others.
-@Suite("Memory stays bounded under hostile clients")
+@Suite("Memory stays bounded under hostile clients", .ownThreads)
 struct MemoryBoundTests {
     static let limit = 128 * 1024 * 1024
 

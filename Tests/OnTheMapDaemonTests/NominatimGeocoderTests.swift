@@ -9,7 +9,7 @@ import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
-@Suite("Nominatim provider against a local stand-in")
+@Suite("Nominatim provider against a local stand-in", .ownThreads)
 struct NominatimGeocoderTests {
     let logger = Logger(label: "test.nominatim")
 

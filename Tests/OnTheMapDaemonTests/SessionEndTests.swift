@@ -10,7 +10,7 @@ import Testing
 
 /// Every way a session ends is noticed, logs the user out, clears the cached students, and tells
 /// subscribers why.
-@Suite("Sessions end loudly")
+@Suite("Sessions end loudly", .ownThreads)
 struct SessionEndTests {
     /// A connection subscribed to session and students events.
     private func subscriber(_ bed: DaemonTestBed) throws -> RPCConnection {

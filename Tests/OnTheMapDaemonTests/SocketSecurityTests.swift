@@ -6,7 +6,7 @@ import Testing
 
 /// Nobody else can sit on the socket: the daemon binds only in a directory of its own that others
 /// cannot write, and the client talks only to a daemon of its own user (or root).
-@Suite("The socket belongs to its user")
+@Suite("The socket belongs to its user", .ownThreads)
 struct SocketSecurityTests {
     /// Runs `onthemapd` once with `--socket path` and returns how it ended.
     private func runDaemon(socket path: String, home: TemporaryDirectory) throws -> CommandResult {

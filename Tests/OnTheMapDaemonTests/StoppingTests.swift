@@ -6,7 +6,7 @@ import Testing
 
 /// A daemon that stops (refused start, failed bind, SIGTERM) exits with its own status, never a crash,
 /// however busy the machine is.
-@Suite("Stopping never crashes")
+@Suite("Stopping never crashes", .ownThreads)
 struct StoppingTests {
     /// CPU hogs, one more than there are cores, for the duration of `body`.
     private func underLoad<T>(_ body: () throws -> T) throws -> T {

@@ -38,6 +38,21 @@ struct StudentAnswerBytesTests {
         #expect(String(decoding: answer.serializedBytes, as: UTF8.self) == tree.serialized)
     }
 
+    @Test func distancesAreTheLastMemberOfEachStudent() {
+        let distances = [12.345, 1_234.96]
+        let answer = StudentsAnswer(
+            students: Self.locations.map(Self.json), distancesKm: distances, total: 2, refreshedAt: nil, stale: false)
+        let students = zip(Self.locations, distances).map { location, distance -> WireJSON in
+            guard case .object(let members) = location.wireJSON else { return .null }
+            return .object(members + [("distanceKm", .number((distance * 10).rounded() / 10))])
+        }
+        let tree = WireJSON.object([
+            ("students", .array(students)), ("total", .integer(2)), ("refreshedAt", .null), ("stale", .bool(false)),
+        ])
+        #expect(String(decoding: answer.serializedBytes, as: UTF8.self) == tree.serialized)
+        #expect(tree.serialized.contains(#""distanceKm":12.3}"#))
+    }
+
     @Test func cacheFileReadsBackAndKeepsJSONEncodersShape() throws {
         let refreshedAt = Date(timeIntervalSinceReferenceDate: 785_432_123.456789)
         let bytes = CachedList.fileBytes(locationsJSON: Self.locations.map(Self.json), refreshedAt: refreshedAt, unplaceable: 3)
@@ -86,10 +101,14 @@ struct StudentAnswerBytesTests {
                 let single = if case .array(let replies) = parsed { replies.first } else { parsed }
                 let students = arrayOf(single?["result"]?["students"])
                 #expect(!students.isEmpty, "\(after): \(request)")
+                // Parse's alphabetical order; with `near`, the distance last.
+                let near = request.contains("near")
                 for student in students {
                     guard case .object(let members) = student else { continue }
                     let keys = members.map(\.0)
-                    #expect(keys == keys.sorted(), "\(after): \(keys)")
+                    #expect((keys.last == "distanceKm") == near, "\(after): \(keys)")
+                    let wireKeys = near ? Array(keys.dropLast()) : keys
+                    #expect(wireKeys == wireKeys.sorted(), "\(after): \(keys)")
                 }
             }
         }

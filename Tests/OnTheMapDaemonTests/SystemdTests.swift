@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
-@Suite("systemd: socket activation, sd_notify, unit files")
+@Suite("systemd: socket activation, sd_notify, unit files", .ownThreads)
 struct SystemdTests {
     @Test func socketActivationAndNotifications() throws {
         let home = try TemporaryDirectory(prefix: "onthemapd-systemd")

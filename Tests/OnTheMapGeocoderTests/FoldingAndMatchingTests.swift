@@ -1,8 +1,9 @@
+import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapGeocoder
 
-@Suite("Offline geocoder: folding, queries, edit distance")
+@Suite("Offline geocoder: folding, queries, edit distance", .ownThreads)
 struct FoldingAndMatchingTests {
     let folding: PlaceFolding
 

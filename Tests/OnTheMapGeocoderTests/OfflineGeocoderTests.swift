@@ -1,8 +1,9 @@
 import OnTheMapGeocoder
+import OnTheMapTestSupport
 import Testing
 
 /// What people type, one behaviour at a time (the query set measures the whole).
-@Suite("Offline geocoder: what people type")
+@Suite("Offline geocoder: what people type", .ownThreads)
 struct OfflineGeocoderTests {
     let geocoder = OfflineGeocoder()
 

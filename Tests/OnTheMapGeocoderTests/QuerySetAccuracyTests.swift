@@ -1,9 +1,10 @@
 import Foundation
 import OnTheMapGeocoder
+import OnTheMapTestSupport
 import Testing
 
 /// The offline geocoder against the hand-made query set, with the targets as the bar.
-@Suite("Offline geocoder: the query set")
+@Suite("Offline geocoder: the query set", .ownThreads)
 struct QuerySetAccuracyTests {
     static func querySet() throws -> GeocoderQuerySet {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,8 +1,9 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
-@Suite("Decoding real-world StudentLocation records")
+@Suite("Decoding real-world StudentLocation records", .ownThreads)
 struct LenientDecodingTests {
     let list: StudentLocationList
 

@@ -1,8 +1,9 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
-@Suite("Wire bodies and their exact bytes")
+@Suite("Wire bodies and their exact bytes", .ownThreads)
 struct WireFormatTests {
     @Test func errorBodyKeepsStatusFirst() {
         #expect(

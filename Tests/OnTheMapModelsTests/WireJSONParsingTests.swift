@@ -1,8 +1,9 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
-@Suite("The client's JSON reader")
+@Suite("The client's JSON reader", .ownThreads)
 struct WireJSONParsingTests {
     @Test(arguments: [
         #"{"a":1,"b":[true,false,null],"c":{"d":"e"}}"#,

@@ -1,8 +1,9 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
-@Suite("ISO-8601 timestamps on the wire")
+@Suite("ISO-8601 timestamps on the wire", .ownThreads)
 struct WireTimestampTests {
     @Test(arguments: [
         ("2015-02-25T01:10:38.103Z", 1_424_826_638.103),

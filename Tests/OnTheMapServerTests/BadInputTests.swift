@@ -4,10 +4,11 @@ import HummingbirdTesting
 import NIOCore
 import OnTheMapModels
 import OnTheMapServer
+import OnTheMapTestSupport
 import Testing
 
 /// Bad input to the server gets a 4xx `{"status","error"}` body and changes nothing.
-@Suite("Bad input to the server")
+@Suite("Bad input to the server", .ownThreads)
 struct BadInputTests {
     nonisolated(unsafe) static let validPin: [String: Any] = [
         "uniqueKey": "42", "firstName": "Ada", "lastName": "Lovelace", "mapString": "London, UK",
@@ -18,8 +19,9 @@ struct BadInputTests {
 
     /// An app on an in-memory database with writes open, holding one pin; runs `body` with its id.
     private func withServer(_ body: @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        try await TestStorage.with { storage in
         let router = buildRouter(
-            configuration: ServerConfiguration(openWrites: true, maxBodyBytes: 16 * 1024), database: try AppDatabase.inMemory())
+            configuration: ServerConfiguration(openWrites: true, maxBodyBytes: 16 * 1024), storage: storage)
         try await Application(router: router).test(.router) { client in
             let created = try await send(client, .post, "/v1/StudentLocation", json: Self.validPin)
             try #require(created.status == 201)
@@ -32,6 +34,7 @@ struct BadInputTests {
             for (field, value) in Self.validPin {
                 #expect("\(results[0][field] ?? "missing")" == "\(value)", "\(field) changed")
             }
+        }
         }
     }
 
@@ -126,7 +129,8 @@ struct BadInputTests {
 
     @Test func sqlMetacharactersInAValidPinAreStoredLiterally() async throws {
         let injection = "O'Brien\"; DROP TABLE account; --"
-        let router = buildRouter(configuration: ServerConfiguration(openWrites: true), database: try AppDatabase.inMemory())
+        try await TestStorage.with { storage in
+        let router = buildRouter(configuration: ServerConfiguration(openWrites: true), storage: storage)
         try await Application(router: router).test(.router) { client in
             var pin = Self.validPin
             for field in ["uniqueKey", "firstName", "lastName", "mapString"] { pin[field] = injection }
@@ -136,6 +140,7 @@ struct BadInputTests {
             for field in ["uniqueKey", "firstName", "lastName", "mapString"] {
                 #expect(stored[field] as? String == injection)
             }
+        }
         }
     }
 

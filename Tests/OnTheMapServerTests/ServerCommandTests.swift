@@ -6,7 +6,7 @@ import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 
-@Suite("The onthemap-server command line")
+@Suite("The onthemap-server command line", .ownThreads)
 struct ServerCommandTests {
     let server = BuiltProducts.path("onthemap-server")
 

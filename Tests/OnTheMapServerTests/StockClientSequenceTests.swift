@@ -48,14 +48,14 @@ private struct StockClient {
     }
 }
 
-@Suite("A stock client's sequence, byte for byte")
+@Suite("A stock client's sequence, byte for byte", .ownThreads)
 struct StockClientSequenceTests {
     @Test func stockSequenceAgainstOpenWrites() async throws {
         let directory = try TemporaryDirectory(prefix: "onthemap-stock")
         defer { directory.remove() }
-        let database = directory.file("onthemap.sqlite")
+        let database = try TestDatabase.fresh(in: directory)
         let seed = try runCommand(
-            BuiltProducts.path("onthemap-server"), ["seed", "--db", database, "--demo", "--count", "120", "--bcrypt-cost", "4"])
+            BuiltProducts.path("onthemap-server"), ["seed", "--database", database, "--demo", "--count", "120", "--bcrypt-cost", "4"])
         try #require(seed.status == 0, "\(seed.stderr)")
         let server = try ServerProcess.start(databasePath: database, arguments: ["--open-writes"])
         defer { server.stop() }

@@ -4,14 +4,34 @@
 #   ./onthemap-socat.sh students 5
 #   ./onthemap-socat.sh watch
 set -euo pipefail
-# The same order as the daemon: $ONTHEMAP_SOCKET, $XDG_RUNTIME_DIR/onthemap/, /tmp/onthemap-$UID/.
-if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
-    SOCKET="$ONTHEMAP_SOCKET"
-elif [ -n "${XDG_RUNTIME_DIR:-}" ]; then
-    SOCKET="$XDG_RUNTIME_DIR/onthemap/onthemapd.sock"
-else
-    SOCKET="/tmp/onthemap-$(id -u)/onthemapd.sock"
-fi
+# The same order as onthemap: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/, /run/user/$UID/onthemap/
+# (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/: the first that is a socket.
+find_socket() {
+    if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
+        printf '%s\n' "$ONTHEMAP_SOCKET"
+        return
+    fi
+    local uid candidates=() tried=()
+    uid=$(id -u)
+    [ -n "${XDG_RUNTIME_DIR:-}" ] && candidates+=("$XDG_RUNTIME_DIR/onthemap/onthemapd.sock")
+    candidates+=("/run/user/$uid/onthemap/onthemapd.sock" "/tmp/onthemap-$uid/onthemapd.sock")
+    for candidate in "${candidates[@]}"; do
+        if [ -S "$candidate" ]; then
+            # Only a socket of our own (or root's): another user's could be an impostor.
+            owner=$(stat -c %u "$candidate")
+            if [ "$owner" != "$uid" ] && [ "$owner" != 0 ]; then
+                echo "refusing $candidate: it belongs to uid $owner, not to you" >&2
+                exit 2
+            fi
+            printf '%s\n' "$candidate"
+            return
+        fi
+        tried+=("$candidate")
+    done
+    echo "cannot reach onthemapd (tried ${tried[*]}); start it with: systemctl --user start onthemapd.socket" >&2
+    exit 2
+}
+SOCKET=$(find_socket)
 
 rpc() {  # rpc METHOD [PARAMS-JSON]: prints the result, or the error on stderr (exit 1)
     local request

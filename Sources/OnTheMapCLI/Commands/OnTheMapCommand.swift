@@ -1,4 +1,5 @@
 import ArgumentParser
+import OnTheMapModels
 
 #if canImport(Glibc)
 import Glibc
@@ -15,11 +16,11 @@ public struct OnTheMapCommand: ParsableCommand {
 
             \(ExitStatus.help)
             """,
-        version: "0.1.0",
+        version: OnTheMapVersion.string,
         subcommands: [
             StatusCommand.self, StudentsCommand.self, LoginCommand.self, LogoutCommand.self, RefreshCommand.self,
             MyPinCommand.self, GeocodeCommand.self, PostCommand.self, OpenCommand.self, SignupCommand.self,
-            WatchCommand.self, CallCommand.self,
+            WatchCommand.self, MapCommand.self, ExportCommand.self, CallCommand.self,
         ]
     )
 

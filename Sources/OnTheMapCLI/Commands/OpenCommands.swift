@@ -8,39 +8,22 @@ import OnTheMapRPC
 import Glibc
 #endif
 
-/// Opens a URL with `$ONTHEMAP_OPENER`, else `xdg-open`.
-enum URLOpener {
-    static func open(_ url: String) throws {
-        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
-        var pid: pid_t = 0
-        let arguments = [opener, url]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        guard posix_spawnp(&pid, opener, nil, nil, &cArguments, environ) == 0 else {
-            throw UsageFailure(message: "cannot run \(opener) to open \(url)")
-        }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        Output.error("opened \(url)")
-    }
-}
-
 /// `onthemap open STUDENT`.
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "open", abstract: "Open a student's link: by row number of the last table, or by name.",
+        commandName: "open", abstract: "Open a student's link: by number in the last table or map, or by name.",
         discussion: ExitStatus.help)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "A row number from the last `onthemap students` table, or a name.")
+    @Argument(help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.")
     var student: String
 
     func run() throws {
         try runReportingFailures {
             if let row = Int(student) {
                 guard let link = LastTable.link(row: row) else {
-                    throw UsageFailure(message: "no row \(row) in the last table: run `onthemap students` first")
+                    throw UsageFailure(message: "no row \(row) in the last table or map: run `onthemap students` or `onthemap map` first")
                 }
                 return try URLOpener.open(link)
             }

@@ -55,6 +55,9 @@ struct PostCommand: ParsableCommand {
     @Flag(help: "Move your existing pin without asking.")
     var overwrite = false
 
+    @Flag(help: "Print the daemon's result ({pin, created}) as JSON instead of a sentence.")
+    var json = false
+
     func run() throws {
         try runReportingFailures {
             let connection = try global.connect()
@@ -62,9 +65,9 @@ struct PostCommand: ParsableCommand {
             guard case .array(let candidates)? = found["results"], let best = candidates.first else {
                 throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(place)\".", retryable: false)
             }
-            Output.error("place: \(GeocodeCommand.describe(best))")
             if !yes {
                 guard Terminal.stdinIsTTY else { throw UsageFailure(message: "no terminal to confirm on: add --yes") }
+                Output.error("place: \(GeocodeCommand.describe(best))")
                 guard Terminal.confirm("Post your pin there?") else { throw ExitCode(ExitStatus.daemonError) }
             }
             var params: [(String, WireJSON)] = [
@@ -82,8 +85,18 @@ struct PostCommand: ParsableCommand {
                 result = try connection.call("postPin", params: .object(params))
             }
             let posted = try result.get()
-            Output.error(posted["created"]?.boolValue == true ? "pin posted" : "pin moved")
-            Output.line((posted["pin"] ?? .null).serialized)
+            Output.line(json ? posted.serialized : Self.sentence(posted))
         }
+    }
+
+    /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
+    static func sentence(_ result: WireJSON) -> String {
+        let pin = result["pin"]
+        let place = pin?["mapString"]?.stringValue ?? "?"
+        let coordinates = [pin?["latitude"], pin?["longitude"]].map { value in
+            value??.doubleValue.map { WireJSON.format(($0 * 100).rounded() / 100) } ?? "?"
+        }
+        let verb = result["created"]?.boolValue == false ? "pin moved to" : "pin posted at"
+        return "\(verb) \(place) (\(coordinates[0]), \(coordinates[1]))"
     }
 }

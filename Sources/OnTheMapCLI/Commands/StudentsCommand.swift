@@ -17,8 +17,12 @@ struct StudentsCommand: ParsableCommand {
     @Option(help: "Only students whose name or place contains these words (any case, any accents).")
     var search: String?
 
-    @Option(help: "Nearest first: a place (geocoded) or LAT,LON.")
+    // `.unconditional`: a southern or western LAT,LON starts with "-" and must not read as a flag.
+    @Option(parsing: .unconditional, help: "Nearest first, with each one's distance: a place (geocoded) or LAT,LON (e.g. -33.9,151.2).")
     var near: String?
+
+    @Option(help: "With --near: only students within this many kilometres.")
+    var radius: Double?
 
     @Flag(help: "Fetch from the API first.")
     var refresh = false
@@ -37,6 +41,10 @@ struct StudentsCommand: ParsableCommand {
             throw ValidationError("Choose one of --json, --tsv and --geojson.")
         }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        if let radius {
+            guard near != nil else { throw ValidationError("--radius needs --near.") }
+            guard radius > 0, radius <= 20_100 else { throw ValidationError("--radius must be between 0 and 20100 km.") }
+        }
     }
 
     func run() throws {
@@ -44,7 +52,11 @@ struct StudentsCommand: ParsableCommand {
             var members: [(String, WireJSON)] = [("limit", .integer(limit))]
             if let search { members.append(("search", .string(search))) }
             if refresh { members.append(("refresh", .bool(true))) }
-            if let near { members.append(("near", try resolveNear(near))) }
+            if let near {
+                guard case .object(var point) = try resolveNear(near) else { return }
+                if let radius { point.append(("radiusKm", .number(radius))) }
+                members.append(("near", .object(point)))
+            }
             let result = try global.call("students", .object(members))
             let rows = StudentRow.rows(result["students"])
             if json {

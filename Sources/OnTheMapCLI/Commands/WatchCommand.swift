@@ -27,8 +27,9 @@ struct WatchCommand: ParsableCommand {
         var lastLine: String?
         func emit(_ status: WireJSON?) {
             let summary = StatusSummary(status: status, now: Date())
-            // i3blocks in persist mode reads one full_text per line.
-            let line = format == .i3blocks ? summary.text : format.render(summary, status: status)
+            // i3blocks in persist mode reads one line per update: a JSON block (with `format=json`
+            // in its config), so the colour changes with the state.
+            let line = format == .i3blocks ? summary.i3blocksJSON : format.render(summary, status: status)
             if line != lastLine {
                 Output.line(line)
                 lastLine = line

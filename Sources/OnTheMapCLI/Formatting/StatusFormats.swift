@@ -49,13 +49,26 @@ struct StatusSummary {
         "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
     }
 
+    /// Green, yellow, grey when logged out (nothing is wrong), red when the daemon is not there.
     var color: String {
         switch state {
         case .ok: "#a6e3a1"
         case .stale: "#f9e2af"
-        case .loggedOut, .offline: "#f38ba8"
+        case .loggedOut: "#9399b2"
+        case .offline: "#f38ba8"
         }
     }
+
+    /// i3blocks' JSON block (`format=json`): the one way a persistent (`interval=persist`) block can
+    /// change its colour, since it reads one line per update.
+    var i3blocksJSON: String {
+        WireJSON.object([
+            ("full_text", .string(text)), ("short_text", .string(shortText)), ("color", .string(color)),
+        ]).serialized
+    }
+
+    /// The count alone, for a narrow bar.
+    var shortText: String { "📍 " + (state == .offline ? "-" : String(count)) }
 }
 
 /// `--format waybar|i3blocks|polybar|json` lines.
@@ -74,7 +87,7 @@ enum StatusBarFormat: String, CaseIterable {
         case .i3blocks:
             // full_text, short_text, color: one per line. Joined with `+`: the generic
             // `joined(separator:)` made the runtime scan every protocol conformance in the program.
-            return summary.text + "\n📍 " + (summary.state == .offline ? "-" : String(summary.count)) + "\n" + summary.color
+            return summary.text + "\n" + summary.shortText + "\n" + summary.color
         case .polybar:
             return "%{F\(summary.color)}\(summary.text)%{F-}"
         case .json:

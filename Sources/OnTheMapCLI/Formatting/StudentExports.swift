@@ -7,11 +7,13 @@ enum StudentExports {
         "uniqueKey",
     ]
 
-    /// A header row, then one row per student; tabs and newlines inside values become spaces.
+    /// A header row, then one row per student; tabs and newlines inside values become spaces. Rows
+    /// from a `--near` query add a `distanceKm` column.
     static func tsv(_ rows: [StudentRow]) -> String {
-        var lines = [tsvColumns.joined(separator: "\t")]
+        let columns = tsvColumns + (rows.contains { $0.distanceKm != nil } ? ["distanceKm"] : [])
+        var lines = [columns.joined(separator: "\t")]
         for row in rows {
-            lines.append(tsvColumns.map { column in
+            lines.append(columns.map { column in
                 let value: String
                 switch row.json[column] {
                 case .string(let text)?: value = text

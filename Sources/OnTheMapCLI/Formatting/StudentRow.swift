@@ -12,6 +12,8 @@ struct StudentRow {
     var latitude: Double { json["latitude"]?.doubleValue ?? 0 }
     var longitude: Double { json["longitude"]?.doubleValue ?? 0 }
     var updatedAt: String? { json["updatedAt"]?.stringValue }
+    /// Set on the answers of a `near` query.
+    var distanceKm: Double? { json["distanceKm"]?.doubleValue }
 
     static func rows(_ value: WireJSON?) -> [StudentRow] {
         guard case .array(let elements)? = value else { return [] }

@@ -17,19 +17,26 @@ struct StatusLineService: Service {
             return
         }
         await daemon.readiness.wait()
-        // Its own wake-ups are a minute apart at least; the first may come sooner after READY.
+        // What systemd shows now: the line READY=1 carried, or the last one sent since.
+        var shown = await daemon.statusLine()
+        // Its own updates are a minute apart at least; the first may come sooner after READY.
         var earliest = ContinuousClock.now
         while !Task.isCancelled {
             // Nil while the line holds no time (logged out, upstream failing): then only a change
-            // of state, which sends its own line, can make one due.
+            // of state, which sends its own line, can make one due. A little after the change, as
+            // timers may fire a hair early.
             let delay = await daemon.nextStatusLineChange().map { change in
-                max(ContinuousClock.now + .milliseconds(Int64(change.timeIntervalSinceNow * 1000)), earliest) - .now
+                let due = ContinuousClock.now + .milliseconds(Int64(change.timeIntervalSinceNow * 1000) + 20)
+                return max(due, earliest) - .now
             }
             switch await daemon.statusLineChanged.wait(atMost: delay) {
             case .stopping: return
-            case .signalled: continue
+            case .signalled: shown = await daemon.statusLine()
             case .elapsed:
-                daemon.notifier.status(await daemon.statusLine())
+                let line = await daemon.statusLine()
+                guard line != shown else { continue }
+                daemon.notifier.status(line)
+                shown = line
                 earliest = .now + minimumGap
             }
         }

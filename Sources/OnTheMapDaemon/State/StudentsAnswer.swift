@@ -7,6 +7,8 @@ struct StudentsAnswer {
 
     /// Each student's JSON, as the cache keeps it (`StudentCache.Entry.json`).
     var students: [ArraySlice<UInt8>]
+    /// With `near`: each student's distance from that point, in the same order.
+    var distancesKm: [Double]? = nil
     var total: Int
     var refreshedAt: Date?
     var stale: Bool
@@ -19,7 +21,16 @@ struct StudentsAnswer {
         output.append(contentsOf: #"{"students":["#.utf8)
         for index in students.indices {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: students[index])
+            if let distancesKm {
+                // The stored object with one member more, last: `…,"distanceKm":12.3}`. One decimal:
+                // tens of metres are noise for a place typed as "City, Country".
+                output.append(contentsOf: students[index].dropLast())
+                output.append(contentsOf: #","distanceKm":"#.utf8)
+                output.append(contentsOf: WireJSON.format((distancesKm[index] * 10).rounded() / 10).utf8)
+                output.append(UInt8(ascii: "}"))
+            } else {
+                output.append(contentsOf: students[index])
+            }
         }
         output.append(contentsOf: #"],"total":"#.utf8)
         output.append(contentsOf: String(total).utf8)

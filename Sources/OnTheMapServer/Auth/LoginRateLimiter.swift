@@ -23,69 +23,39 @@ public struct LoginRateLimits: Sendable, Hashable {
     }
 }
 
-/// Sliding-window counters of login attempts, per account and per client address.
+/// Counts login attempts per account and per client address, in the database.
 ///
-/// State is actor-isolated; tables are pruned as they grow so a flood of addresses cannot exhaust memory.
-actor LoginRateLimiter {
-    private let limits: LoginRateLimits
-    private var failuresByAccount: [String: [Date]] = [:]
-    private var attemptsByAddress: [String: [Date]] = [:]
-    private static let pruneThreshold = 10_000
+/// An attempt is counted *before* the password is checked, in one atomic statement, so concurrent
+/// guesses (on one replica or several) cannot all slip in under the limit; a successful login then
+/// forgets the account's count. The windows are fixed: they start at the first attempt.
+struct LoginRateLimiter: Sendable {
+    let store: any LoginAttemptStore
+    let limits: LoginRateLimits
 
-    init(limits: LoginRateLimits) {
-        self.limits = limits
-    }
-
-    /// Counts an attempt from `address`; returns how long to wait if the attempt must be refused.
-    func admit(account: String?, address: String?, now: Date = Date()) -> Duration? {
+    /// Counts an attempt; returns how long to wait if it must be refused.
+    func admit(account: String?, address: String?, now: Date = Date()) async throws -> Duration? {
         if let address {
-            var attempts = recent(attemptsByAddress[address] ?? [], window: limits.addressWindow, now: now)
-            if attempts.count >= limits.attemptsPerAddress {
-                attemptsByAddress[address] = attempts
-                return retryAfter(oldest: attempts.first!, window: limits.addressWindow, now: now)
+            let tally = try await store.countAttempt(subject: "address:\(address)", window: limits.addressWindow, now: now)
+            if tally.attempts > limits.attemptsPerAddress {
+                return Self.wait(until: tally.windowStart, window: limits.addressWindow, now: now)
             }
-            attempts.append(now)
-            attemptsByAddress[address] = attempts
-            pruneIfLarge(&attemptsByAddress, window: limits.addressWindow, now: now)
         }
         if let account {
-            let failures = recent(failuresByAccount[account] ?? [], window: limits.accountWindow, now: now)
-            failuresByAccount[account] = failures
-            if failures.count >= limits.failuresPerAccount {
-                return retryAfter(oldest: failures.first!, window: limits.accountWindow, now: now)
+            let tally = try await store.countAttempt(subject: "account:\(account)", window: limits.accountWindow, now: now)
+            if tally.attempts > limits.failuresPerAccount {
+                return Self.wait(until: tally.windowStart, window: limits.accountWindow, now: now)
             }
         }
         return nil
     }
 
-    /// Remembers a failed login for the account.
-    func recordFailure(account: String, now: Date = Date()) {
-        failuresByAccount[account, default: []].append(now)
-        pruneIfLarge(&failuresByAccount, window: limits.accountWindow, now: now)
+    /// Forgets the account's attempts after it logged in.
+    func succeeded(account: String) async throws {
+        try await store.clearAttempts(subject: "account:\(account)")
     }
 
-    /// Forgets the account's failures after it logged in.
-    func recordSuccess(account: String) {
-        failuresByAccount[account] = nil
-    }
-
-    private func recent(_ times: [Date], window: Duration, now: Date) -> [Date] {
-        let cutoff = now.addingTimeInterval(-Self.seconds(window))
-        return times.filter { $0 > cutoff }
-    }
-
-    private func retryAfter(oldest: Date, window: Duration, now: Date) -> Duration {
-        let seconds = oldest.addingTimeInterval(Self.seconds(window)).timeIntervalSince(now)
+    private static func wait(until windowStart: Date, window: Duration, now: Date) -> Duration {
+        let seconds = windowStart.addingTimeInterval(window.seconds).timeIntervalSince(now)
         return .seconds(max(1, Int(seconds.rounded(.up))))
-    }
-
-    private func pruneIfLarge(_ table: inout [String: [Date]], window: Duration, now: Date) {
-        guard table.count > Self.pruneThreshold else { return }
-        let cutoff = now.addingTimeInterval(-Self.seconds(window))
-        table = table.filter { $0.value.contains { $0 > cutoff } }
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
 }

@@ -11,6 +11,11 @@ enum SecretGenerator {
         return String((0..<10).map { _ in alphanumerics.randomElement(using: &generator)! })
     }
 
+    /// A fresh 10-digit account key, like Udacity's.
+    static func accountKey() -> String {
+        String(UInt64.random(in: 1_000_000_000...9_999_999_999))
+    }
+
     /// A Udacity-style session id: the login time, `S`, then 128 random bits in hex.
     static func sessionID(now: Date) -> String {
         "\(Int(now.timeIntervalSince1970))S\(hex(bytes: 16))"

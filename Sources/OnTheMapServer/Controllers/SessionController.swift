@@ -6,12 +6,13 @@ import OnTheMapModels
 
 /// `POST /session` (log in), `GET /session` (is this session still good?) and `DELETE /session` (log out).
 struct SessionController: Sendable {
-    let accounts: AccountRepository
-    let sessions: SessionRepository
+    let storage: any ServerStorage
     let hasher: PasswordHasher
     let limiter: LoginRateLimiter
     let facebook: FacebookTokenVerifier?
     let sessionLifetime: Duration
+    /// Reverse proxies whose `X-Forwarded-For` is believed.
+    let trustedProxies: Set<String>
     /// Larger bodies get 413.
     let maxBodyBytes: Int
 
@@ -26,16 +27,23 @@ struct SessionController: Sendable {
         let account: AccountRecord
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):
-            account = try await passwordLogin(credentials, context: context)
+            account = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
         case (nil, let token?):
-            account = try await facebookLogin(token, context: context)
+            account = try await facebookLogin(token, address: clientAddress(request, context))
         case (.some, .some):
             throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
         case (nil, nil):
             throw APIFailure.badRequest(
                 "The body must hold udacity {username, password} or facebook_mobile {access_token}.")
         }
-        let session = try await sessions.create(accountKey: account.key, lifetime: sessionLifetime)
+        guard !account.disabled else {
+            throw APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
+        }
+        let now = Date()
+        let session = SessionRecord(
+            id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
+            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds))
+        try await storage.insertSession(session, now: now)
         context.logger.info("login", metadata: ["account": "\(account.key)"])
         var response = Response.json(
             SessionResponse(
@@ -50,8 +58,13 @@ struct SessionController: Sendable {
         return response
     }
 
-    private func passwordLogin(_ credentials: LoginRequestBody.Credentials, context: ServerRequestContext)
-        async throws -> AccountRecord
+    private func clientAddress(_ request: Request, _ context: ServerRequestContext) -> String? {
+        ClientAddress.resolve(peer: context.clientAddress, headers: request.headers, trustedProxies: trustedProxies)
+    }
+
+    private func passwordLogin(
+        _ credentials: LoginRequestBody.Credentials, address: String?, context: ServerRequestContext
+    ) async throws -> AccountRecord
     {
         guard let username = credentials.username?.trimmingWhitespace(), !username.isEmpty else {
             throw APIFailure.badRequest("The field udacity.username is required.")
@@ -60,21 +73,20 @@ struct SessionController: Sendable {
             throw APIFailure.badRequest("The field udacity.password is required.")
         }
         let accountName = username.lowercased()
-        if let wait = await limiter.admit(account: accountName, address: context.clientAddress) {
+        // Counted before the password is checked, so concurrent guesses cannot all pass the limit.
+        if let wait = try await limiter.admit(account: accountName, address: address) {
             throw Self.tooManyAttempts(wait)
         }
-        let account = try await accounts.find(email: username)
+        let account = try await storage.account(email: username)
         guard try await hasher.verify(password, hash: account?.passwordHash), let account else {
-            await limiter.recordFailure(account: accountName)
-            context.logger.notice("login refused", metadata: ["address": "\(context.clientAddress ?? "-")"])
+            context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
         }
-        await limiter.recordSuccess(account: accountName)
+        try await limiter.succeeded(account: accountName)
         return account
     }
 
-    private func facebookLogin(_ token: LoginRequestBody.FacebookToken, context: ServerRequestContext)
-        async throws -> AccountRecord
+    private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord
     {
         guard let accessToken = token.accessToken, !accessToken.isEmpty else {
             throw APIFailure.badRequest("The field facebook_mobile.access_token is required.")
@@ -82,12 +94,12 @@ struct SessionController: Sendable {
         guard let facebook else {
             throw APIFailure(.forbidden, "Facebook login is not enabled on this server; log in with email and password.")
         }
-        if let wait = await limiter.admit(account: nil, address: context.clientAddress) {
+        if let wait = try await limiter.admit(account: nil, address: address) {
             throw Self.tooManyAttempts(wait)
         }
         let identity = try await facebook.verify(accessToken: accessToken)
-        return try await accounts.findOrCreate(
-            facebookID: identity.id, firstName: identity.firstName ?? "", lastName: identity.lastName ?? "")
+        return try await storage.facebookAccount(
+            facebookID: identity.id, firstName: identity.firstName ?? "", lastName: identity.lastName ?? "", now: Date())
     }
 
     /// The session named in the `X-OnTheMap-Session` header, if it is live: a cheap check that lets
@@ -96,7 +108,7 @@ struct SessionController: Sendable {
         guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
             throw APIFailure(.unauthorized, "Send the session id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.find(id: id), session.expiresAt > Date() else {
+        guard let session = try await storage.session(id: id), session.expiresAt > Date() else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return Response.json(
@@ -113,7 +125,7 @@ struct SessionController: Sendable {
         if let cookie = request.cookies[OnTheMapHeaders.xsrfCookie]?.value, cookie != token {
             throw APIFailure(.forbidden, "The X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie.")
         }
-        guard let session = try await sessions.delete(xsrfToken: token) else {
+        guard let session = try await storage.deleteSession(xsrfToken: token) else {
             throw APIFailure(.forbidden, "No session has this XSRF token; it may already be logged out.")
         }
         context.logger.info("logout", metadata: ["account": "\(session.accountKey)"])

@@ -2,16 +2,19 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import OnTheMapModels
 
 /// `GET`/`POST /StudentLocation` and `PUT /StudentLocation/{objectId}`.
 struct StudentLocationController: Sendable {
-    let locations: StudentLocationRepository
-    let sessions: SessionRepository
+    let locations: any LocationStore
+    let sessions: any SessionStore
     /// Accept writes without a session, as the original service did.
     let openWrites: Bool
     /// Larger bodies get 413.
     let maxBodyBytes: Int
+    /// Encoded lists, until a pin changes.
+    let cache = LocationListCache()
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.get(use: list)
@@ -21,9 +24,15 @@ struct StudentLocationController: Sendable {
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let query = try LocationListQuery(request.uri.queryParameters)
-        let results = try await locations.list(
-            limit: query.limit, skip: query.skip, order: query.order, uniqueKey: query.uniqueKey)
-        return Response.json(StudentLocationList(results: results))
+        let storageQuery = query.storageQuery
+        // The version first: an answer is never older than the version it is cached under.
+        let version = try await locations.locationsVersion()
+        if let body = cache.body(for: storageQuery, version: version) {
+            return Response.json(bytes: body)
+        }
+        let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
+        cache.store(body, for: storageQuery, version: version)
+        return Response.json(bytes: body)
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -34,10 +43,12 @@ struct StudentLocationController: Sendable {
                 throw APIFailure(.forbidden, "uniqueKey must be your own account key (\(session.accountKey)).")
             }
         }
-        let location = try await locations.create(draft)
-        context.logger.info("location created", metadata: ["objectId": "\(location.objectId)"])
+        // One statement: a new pin, or (one pin per account) the account's pin moved.
+        let posted = try await locations.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
+        context.logger.info(
+            posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Response.json(
-            CreatedLocation(createdAt: WireTimestamp.milliseconds(location.createdAt!), objectId: location.objectId),
+            CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
             status: .created)
     }
 
@@ -46,7 +57,7 @@ struct StudentLocationController: Sendable {
         let draft = try await request.decodeJSONBody(StudentLocationDraft.self, limit: maxBodyBytes)
         try DraftValidator.validate(draft)
         let session = try await authorizedSession(request)
-        guard let existing = try await locations.find(objectId: objectId) else {
+        guard let existing = try await locations.location(objectId: objectId) else {
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
         }
         if let session {
@@ -54,7 +65,7 @@ struct StudentLocationController: Sendable {
                 throw APIFailure(.forbidden, "You can only change your own location.")
             }
         }
-        guard let updated = try await locations.update(objectId: objectId, with: draft) else {
+        guard let updated = try await locations.updateLocation(objectId: objectId, with: draft, now: Date()) else {
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
         }
         context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
@@ -69,7 +80,7 @@ struct StudentLocationController: Sendable {
                 .unauthorized,
                 "Writing requires a session: log in and send its id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.find(id: id), session.expiresAt > Date() else {
+        guard let session = try await sessions.session(id: id), session.expiresAt > Date() else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return session
@@ -104,13 +115,18 @@ struct LocationListQuery {
                 let term = part.trimmingWhitespace()
                 let descending = term.hasPrefix("-")
                 let key = descending ? String(term.dropFirst()) : term
-                guard StudentLocationRecord.sortableColumns.contains(key) else {
+                guard LocationQuery.sortableColumns.contains(key) else {
                     throw APIFailure.badRequest(
-                        "Cannot order by '\(key)'; use one of \(StudentLocationRecord.sortableColumns.sorted().joined(separator: ", ")), with - for descending.")
+                        "Cannot order by '\(key)'; use one of \(LocationQuery.sortableColumns.sorted().joined(separator: ", ")), with - for descending.")
                 }
                 return SortTerm(column: key, descending: descending)
             }
         }
         uniqueKey = parameters.get("uniqueKey")
+    }
+
+    /// The query for the storage.
+    var storageQuery: LocationQuery {
+        LocationQuery(limit: limit, skip: skip, order: order, uniqueKey: uniqueKey)
     }
 }

@@ -3,7 +3,7 @@ import OnTheMapModels
 
 /// `GET /users/{key}`: an account's public names.
 struct UsersController: Sendable {
-    let accounts: AccountRepository
+    let accounts: any AccountStore
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.get(":key", use: user)
@@ -11,7 +11,7 @@ struct UsersController: Sendable {
 
     @Sendable func user(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let key = try context.parameters.require("key")
-        guard let account = try await accounts.find(key: key) else {
+        guard let account = try await accounts.account(key: key) else {
             throw APIFailure(.notFound, "User not found.")
         }
         return Response.json(

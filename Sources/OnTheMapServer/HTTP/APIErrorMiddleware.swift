@@ -14,6 +14,14 @@ struct APIErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let failure as APIFailure {
             return failure.response(prefixed: Self.isPrefixed(request.uri.path))
+        } catch let error as StorageError where error.isUnavailable {
+            context.logger.error("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return APIFailure(
+                .serviceUnavailable, "The database is unavailable; try again in a few seconds.",
+                headers: [.retryAfter: "5"]
+            ).response(prefixed: Self.isPrefixed(request.uri.path))
+        } catch let error as StorageError where error.isAccountHasPin || error.isEmailTaken {
+            return APIFailure(.conflict, error.description).response(prefixed: Self.isPrefixed(request.uri.path))
         } catch let error as HTTPError {
             let message: String
             switch error.status {

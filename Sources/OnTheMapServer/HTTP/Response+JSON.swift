@@ -9,9 +9,19 @@ extension Response {
     static func json(
         _ value: some WireJSONRepresentable, status: HTTPResponse.Status = .ok, prefixed: Bool = false
     ) -> Response {
+        json(bytes: jsonBytes(value, prefixed: prefixed), status: status)
+    }
+
+    /// A JSON response from bytes already encoded.
+    static func json(bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: bytes))
+    }
+
+    /// The exact bytes of a JSON body.
+    static func jsonBytes(_ value: some WireJSONRepresentable, prefixed: Bool = false) -> ByteBuffer {
         var buffer = ByteBuffer()
         if prefixed { buffer.writeBytes(XSSIPrefix.bytes) }
         buffer.writeString(value.wireJSON.serialized)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: buffer))
+        return buffer
     }
 }

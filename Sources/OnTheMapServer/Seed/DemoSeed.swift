@@ -22,18 +22,18 @@ public enum DemoSeed {
     /// Seeding a database that already has the demo account adds nothing, so scripts can run it every
     /// time. The same `seed` gives the same students, so demo output is reproducible.
     public static func seed(
-        database: AppDatabase, count: Int = 240, hasher: PasswordHasher = PasswordHasher(), seed: UInt64 = 2015,
+        storage: any ServerStorage, count: Int = 240, hasher: PasswordHasher = PasswordHasher(), seed: UInt64 = 2015,
         now: Date = Date()
     ) async throws -> Summary {
-        let accounts = AccountRepository(database: database)
-        if let existing = try await accounts.find(email: email) {
+        if let existing = try await storage.account(email: email) {
             return Summary(accountKey: existing.key, accountCreated: false, locationsAdded: 0)
         }
-        let account = try await accounts.create(
-            email: email, firstName: firstName, lastName: lastName, passwordHash: try await hasher.hash(password),
-            now: now)
+        let account = try await storage.createAccount(
+            NewAccount(
+                email: email, passwordHash: try await hasher.hash(password), firstName: firstName, lastName: lastName,
+                createdAt: now))
         let students = students(count: count, seed: seed, now: now)
-        try await StudentLocationRepository(database: database).insert(students)
+        try await storage.insertLocations(students)
         return Summary(accountKey: account.key, accountCreated: true, locationsAdded: students.count)
     }
 

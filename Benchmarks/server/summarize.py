@@ -1,0 +1,67 @@
+"""Turns scripts/bench-server.sh's results (label, workload, connections, wrk JSON) into its section
+of docs/benchmarks.md, with the targets of issue 16 checked against the figures."""
+import json
+import sys
+from datetime import datetime, timezone
+
+results_path, body_bytes, duration, locked, cores = sys.argv[1:6]
+rows = []
+for line in open(results_path):
+    label, workload, connections, data = line.rstrip("\n").split("\t", 3)
+    rows.append((label, workload, int(connections), json.loads(data)))
+
+def find(label, workload, connections):
+    for row in rows:
+        if row[0].startswith(label) and row[1] == workload and row[2] == connections:
+            return row[3]
+    return None
+
+out = []
+w = out.append
+w("## The server: SQLite, PostgreSQL and replicas\n")
+w(f"Produced by `scripts/bench-server.sh` on {datetime.now(timezone.utc):%Y-%m-%d}, {cores} cores, everything")
+w(f"on this one machine (wrk, nginx, PostgreSQL 15 and the servers share the cores). wrk: 2 threads,")
+w(f"{duration} s per run. **GET** = `GET /v1/StudentLocation?limit=100&order=-updatedAt` ({int(body_bytes):,}")
+w("bytes, 240 pins stored); **mix** = a login, a POST and a PUT in turns over 50 accounts and their")
+w("pins (bcrypt cost 4 for those accounts, so logins measure the server rather than bcrypt; writes open,")
+w("so each write is one request). The floor is nginx serving the same bytes as a static file.\n")
+w("| workload | connections | server | requests/s | vs floor | p50 ms | p99 ms | errors |")
+w("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+for workload in ("get", "mix"):
+    for connections in (64, 256):
+        floor = find("nginx", "get", connections)
+        for label, wl, c, data in rows:
+            if wl != workload or c != connections:
+                continue
+            ratio = f"{100 * data['rps'] / floor['rps']:.0f}%" if floor and workload == "get" else ""
+            w(f"| {workload.upper() if workload == 'get' else 'mix'} | {c} | {label} | {data['rps']:,.0f} | {ratio} | "
+              f"{data['p50_ms']:.1f} | {data['p99_ms']:.1f} | {data['errors']} |")
+w("")
+
+verdicts = []
+def verdict(name, ok, figure):
+    verdicts.append(f"| {name} | {figure} | {'met' if ok else 'NOT met'} |")
+
+for c in (64, 256):
+    floor, sqlite = find("nginx", "get", c), find("SQLite", "get", c)
+    if floor and sqlite:
+        pct = 100 * sqlite["rps"] / floor["rps"]
+        verdict(f"GET on SQLite ≥ 50% of the nginx floor ({c} connections)", pct >= 50, f"{pct:.0f}%")
+errors256 = sum(row[3]["errors"] for row in rows if row[2] == 256 and not row[0].startswith("nginx"))
+verdict("zero errors at 256 connections", errors256 == 0, f"{errors256} errors")
+verdict('no "database is locked" (SQLite)', int(locked) == 0, f"{locked} in the log")
+worst = max((row for row in rows if not row[0].startswith("nginx")), key=lambda row: row[3]["p99_ms"])
+over = [row for row in rows if not row[0].startswith("nginx") and row[3]["p99_ms"] > 50]
+verdict("p99 ≤ 50 ms (every server run)", not over,
+        f"worst {worst[3]['p99_ms']:.1f} ms ({worst[0]}, {worst[1]}, {worst[2]})")
+for workload in ("get", "mix"):
+    for c in (64, 256):
+        one, two = find("PostgreSQL, 1", workload, c), find("PostgreSQL, 2", workload, c)
+        if one and two:
+            verdict(f"PostgreSQL: 2 replicas ≥ 1 replica ({workload}, {c})", two["rps"] >= one["rps"],
+                    f"{two['rps']:,.0f} vs {one['rps']:,.0f} requests/s")
+w("| target (issue 16) | measured | |")
+w("| --- | --- | --- |")
+out.extend(verdicts)
+w("")
+print("\n".join(out))

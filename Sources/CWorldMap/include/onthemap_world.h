@@ -1,0 +1,9 @@
+#ifndef ONTHEMAP_WORLD_H
+#define ONTHEMAP_WORLD_H
+
+#include <stddef.h>
+
+/// The embedded world map (see docs/MAP.md): its first byte, and its length through `count`.
+const unsigned char *onthemap_world_bytes(size_t *count);
+
+#endif

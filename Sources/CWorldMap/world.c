@@ -1,0 +1,9 @@
+#include "onthemap_world.h"
+
+extern const unsigned char onthemap_world_start[];
+extern const unsigned char onthemap_world_end[];
+
+const unsigned char *onthemap_world_bytes(size_t *count) {
+    *count = (size_t)(onthemap_world_end - onthemap_world_start);
+    return onthemap_world_start;
+}

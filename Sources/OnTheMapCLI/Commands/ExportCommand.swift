@@ -1,0 +1,47 @@
+import ArgumentParser
+import FoundationEssentials
+import OnTheMapClient
+import OnTheMapModels
+
+/// `onthemap export --html FILE | --svg FILE`: every student on a world map, in one file that works offline.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every student on a world map to one self-contained HTML or SVG file.",
+        discussion: """
+            The HTML page shows a popup with name, place and link for each marker, zooms with the wheel, pans by \
+            dragging, and filters markers by name. The SVG is a still image: hover a marker for the name, click \
+            it for the link. Neither loads anything from elsewhere. "-" writes to standard output.
+
+            \(ExitStatus.help)
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Write an interactive HTML page.", valueName: "file"))
+    var html: String?
+
+    @Option(help: ArgumentHelp("Write an SVG image.", valueName: "file"))
+    var svg: String?
+
+    func validate() throws {
+        guard (html == nil) != (svg == nil) else { throw ValidationError("Give one of --html FILE and --svg FILE.") }
+    }
+
+    func run() throws {
+        try runReportingFailures {
+            let (format, path) = html.map { ("html", $0) } ?? ("svg", svg!)
+            let result = try global.call("exportMap", .object([("format", .string(format))]))
+            let document = result["document"]?.stringValue ?? ""
+            if path == "-" {
+                Output.out(document)
+                return
+            }
+            do {
+                try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw UsageFailure(message: "cannot write \(path): \(error)")
+            }
+            Output.error("wrote \(path): \(result["students"]?.intValue ?? 0) students")
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `onthemap map -i`: the map full screen. Keys pan, zoom and pick pins; the map is drawn again on
+/// resize and whenever the daemon reports new students; the terminal is restored however it ends.
+final class InteractiveMap {
+    private let global: GlobalOptions
+    private let charset: String
+    private var screen = MapScreen()
+    /// Where the last drawing looked, as the daemon answered it.
+    private var camera: MapCamera?
+    /// Where the next drawing looks instead of the camera: the start, a typed place, the world.
+    private var pending: MapWhere?
+    /// Calls (map, geocode, refresh) go on this connection; notifications come on `events`.
+    private var calls: RPCConnection
+    private var events: RPCConnection
+    /// The place being typed after `/`, if any.
+    private var typing: String?
+
+    init(global: GlobalOptions, start: MapWhere, charset: String) throws {
+        guard Terminal.stdinIsTTY, Terminal.stdoutIsTTY else {
+            throw UsageFailure(message: "the full-screen map needs a terminal; without -i, `onthemap map` prints one")
+        }
+        self.global = global
+        pending = start
+        self.charset = charset
+        calls = try global.connect()
+        events = try global.connect(timeout: nil)
+        _ = try events.call("subscribe", params: .object([("events", .array([.string("students"), .string("session")]))])).get()
+        screen.colour = Terminal.environment("NO_COLOR").map(\.isEmpty) ?? true
+    }
+
+    func run() throws {
+        SignalPipe.install([SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGQUIT])
+        try RawTerminal.enter()
+        defer { RawTerminal.restore() }
+        try draw()
+        while true {
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: events.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            if !events.hasBufferedLine, poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                throw UsageFailure(message: "cannot wait for input: \(String(cString: strerror(errno)))")
+            }
+            if fds[1].revents != 0 {
+                for signal in SignalPipe.drain() {
+                    if signal == SIGWINCH { try draw() } else { throw ExitCodeFailure(code: 128 + signal) }
+                }
+            }
+            if fds[2].revents != 0 || events.hasBufferedLine {
+                try readEvents()
+            }
+            if fds[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 256)
+                let count = read(STDIN_FILENO, &bytes, bytes.count)
+                if count == 0 { return }
+                if count > 0, try !handle(MapKey.decode(Array(bytes[..<count]))) { return }
+            }
+        }
+    }
+
+    /// Redraws after `studentsChanged`; a lost daemon ends the session.
+    private func readEvents() throws {
+        repeat {
+            guard let message = try events.readMessage() else {
+                throw ClientError(kind: .closed, message: "lost the connection to onthemapd")
+            }
+            if message["method"]?.stringValue == "studentsChanged" || message["method"]?.stringValue == "sessionChanged" {
+                try draw()
+            }
+        } while events.hasBufferedLine
+    }
+
+    /// Acts on keys; false to quit.
+    private func handle(_ keys: [MapKey]) throws -> Bool {
+        var redraw = false
+        for key in keys {
+            if let text = typing {
+                switch key {
+                case .enter:
+                    typing = nil
+                    if !text.trimmingWhitespace().isEmpty { pending = .near(text, radiusKm: nil) }
+                case .escape, .interrupt: typing = nil
+                case .backspace: typing = String(text.dropLast())
+                case .character(let character): typing = text + String(character)
+                default: break
+                }
+                screen.typing = typing
+                if typing == nil { redraw = true } else { screen.paintStatus() }
+                continue
+            }
+            screen.message = nil
+            switch key.command {
+            case .quit: return false
+            case .interrupt: throw ExitCodeFailure(code: 130)
+            case .up, .down, .left, .right, .zoomIn, .zoomOut, .world:
+                move(key.command)
+                redraw = true
+            case .next, .previous:
+                screen.select(step: key.command == .next ? 1 : -1)
+                screen.paint()
+            case .enter:
+                openSelected()
+            case .escape:
+                screen.select(step: 0)
+                screen.paint()
+            case .search:
+                typing = ""
+                screen.typing = ""
+                screen.paintStatus()
+            case .refresh:
+                screen.message = "refreshing…"
+                screen.paintStatus()
+                if case .failure(let error) = try calls.call("refresh") { screen.message = error.message }
+                redraw = true
+            default:
+                break
+            }
+        }
+        if redraw { try draw() }
+        return true
+    }
+
+    private func move(_ key: MapKey) {
+        guard var moved = camera else { return }
+        let (width, height) = screen.mapSize
+        switch key {
+        case .up: moved.pan(dx: 0, dy: -1, width: width, height: height)
+        case .down: moved.pan(dx: 0, dy: 1, width: width, height: height)
+        case .left: moved.pan(dx: -1, dy: 0, width: width, height: height)
+        case .right: moved.pan(dx: 1, dy: 0, width: width, height: height)
+        case .zoomIn: moved.zoom(by: 2)
+        case .zoomOut: moved.zoom(by: 0.5)
+        default:
+            pending = .fit(.world)
+            return
+        }
+        camera = moved
+    }
+
+    private func openSelected() {
+        guard let pin = screen.selectedPin, let link = pin["mediaURL"]?.stringValue, !link.isEmpty else {
+            screen.message = "pick a pin first (n, p or Tab)"
+            return screen.paintStatus()
+        }
+        do {
+            try URLOpener.open(link, announce: false)
+            screen.message = "opened \(link)"
+        } catch {
+            screen.message = (error as? CommandFailure)?.message ?? (error as? UsageFailure)?.message ?? "\(error)"
+        }
+        screen.paintStatus()
+    }
+
+    /// Asks the daemon for the map at the current size and camera, and paints it.
+    private func draw() throws {
+        screen.measure()
+        guard screen.fits else { return screen.paintTooSmall() }
+        let (width, height) = screen.mapSize
+        let place = pending ?? camera?.place ?? .fit(.world)
+        pending = nil
+        switch try calls.call("map", params: place.params(width: width, height: height, charset: charset)) {
+        case .success(let result):
+            camera = MapCamera(view: result["view"])
+            screen.show(result)
+        case .failure(let error) where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
+            throw error
+        case .failure(let error):
+            // A place that is not found keeps the map as it was, or falls back to the world.
+            screen.message = error.message
+            if screen.hasMap {
+                screen.paintStatus()
+            } else if place != .fit(.world) {
+                try draw()
+            } else {
+                throw error
+            }
+        }
+    }
+}
+
+/// Ends the command with an exit status after the terminal is restored (130 for Ctrl-C, 128+signal).
+struct ExitCodeFailure: Error {
+    var code: Int32
+}

@@ -1,0 +1,99 @@
+import Dispatch
+import OnTheMapGeocoder
+import OnTheMapMap
+import OnTheMapModels
+import OnTheMapRPC
+
+extension Daemon {
+    /// Draws the cached students on the world map. The drawing runs on a thread of its own, off the
+    /// actors and off Swift's cooperative pool, so a large map never holds up other clients.
+    func map(_ request: MapRequest) async throws -> MapPicture {
+        let (_, account) = try await requireLogin()
+        let view: MapViewRequest
+        switch request.place {
+        case .view(let resolved):
+            view = resolved
+        case .place(let text, let radiusKm):
+            guard text.utf8.count <= PlaceQuery.maximumBytes else {
+                throw RPCError.invalidParams(field: "near", "is too long (at most \(PlaceQuery.maximumBytes) bytes)")
+            }
+            // The same answer as `geocode`, which `students --near` goes through.
+            guard let place = try await geocoder.geocode(text, limit: 1).first else {
+                throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(text)\".", retryable: false)
+            }
+            view = .near(latitude: place.latitude, longitude: place.longitude, radiusKm: radiusKm)
+        }
+        let entries = await cache.entries
+        return await Self.offThePool {
+            MapRenderer.render(
+                width: request.width, height: request.height, request: view, charset: request.charset,
+                pins: Self.pins(entries, accountKey: account.key))
+        }
+    }
+
+    /// Every cached student in an HTML page or an SVG image, and how many.
+    func exportMap(_ kind: MapDocumentKind) async throws -> (String, Int) {
+        let (_, account) = try await requireLogin()
+        let entries = await cache.entries
+        let name = [account.firstName, account.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        let document = await Self.offThePool {
+            let pins = Self.pins(entries, accountKey: account.key)
+            switch kind {
+            case .svg: return MapDocument.svg(pins: pins)
+            case .html: return MapDocument.html(pins: pins, title: "On The Map: \(pins.count) students, for \(name)")
+            }
+        }
+        return (document, entries.count)
+    }
+
+    private static func pins(_ entries: [StudentCache.Entry], accountKey: String) -> [MapPin] {
+        entries.map { entry in
+            let location = entry.location
+            return MapPin(
+                objectId: location.objectId, firstName: location.firstName, lastName: location.lastName,
+                mapString: location.mapString, mediaURL: location.mediaURL, latitude: location.latitude,
+                longitude: location.longitude, mine: location.uniqueKey == accountKey)
+        }
+    }
+
+    /// Runs CPU-bound work on a Dispatch thread, so Swift's cooperative pool (two threads on two
+    /// cores) stays free for the actors and other clients meanwhile.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// What `exportMap` writes.
+enum MapDocumentKind: String, Sendable {
+    case html
+    case svg
+}
+
+extension MapPicture {
+    /// The `map` result: `{rows, styles, pins, view}`.
+    var wireJSON: WireJSON {
+        let bounds = view.bounds
+        return .object([
+            ("rows", .array(rows.map(WireJSON.string))),
+            ("styles", .array(styles.map(WireJSON.string))),
+            ("pins", .array(pins.map(\.wireJSON))),
+            ("view", .object([
+                ("west", .number(bounds.west)), ("south", .number(bounds.south)), ("east", .number(bounds.east)),
+                ("north", .number(bounds.north)), ("zoom", .number(view.zoom)),
+            ])),
+        ])
+    }
+}
+
+extension PlacedPin {
+    var wireJSON: WireJSON {
+        .object([
+            ("n", .integer(n)), ("row", .integer(row)), ("col", .integer(col)), ("objectId", .string(pin.objectId)),
+            ("firstName", .string(pin.firstName)), ("lastName", .string(pin.lastName)), ("mapString", .string(pin.mapString)),
+            ("mediaURL", .string(pin.mediaURL)), ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
+            ("mine", .bool(pin.mine)),
+        ])
+    }
+}

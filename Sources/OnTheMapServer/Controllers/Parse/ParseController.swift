@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import OnTheMapModels
+
+/// The Parse-era dialect: `/1/classes/StudentLocation` and `/parse/classes/StudentLocation`, over the
+/// same storage as the Udacity paths. It owns only its request parsing and its error shape.
+struct ParseController: Sendable {
+    let storage: any ServerStorage
+    let keys: ParseKeys
+    let openWrites: Bool
+    let maxBodyBytes: Int
+
+    static let sessionToken = HTTPField.Name("X-Parse-Session-Token")!
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.add(middleware: ParseMiddleware(keys: keys))
+        group.get(use: list)
+        group.post(use: create)
+        group.get(":objectId", use: one)
+        group.put(":objectId", use: update)
+        group.delete(":objectId", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let parsed = try ParseQuery(FormQuery.parse(request.uri.query))
+        let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
+        var members: [(String, WireJSON)] = [("results", .array(pins.map { Self.project($0, keys: parsed.keys) }))]
+        if parsed.wantsCount {
+            members.append(("count", .integer(try await storage.countLocations(parsed.query))))
+        }
+        return Self.json(.object(members))
+    }
+
+    @Sendable func one(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let objectId = try context.parameters.require("objectId")
+        guard let pin = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
+        let keys = FormQuery.parse(request.uri.query)["keys"].map { Set($0.split(separator: ",").map(String.init)) }
+        return Self.json(Self.project(pin, keys: keys))
+    }
+
+    @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let draft = try ParseBody.draft(from: try await body(request), base: nil)
+        try DraftValidator.validate(draft)
+        if let session = try await session(request) {
+            guard draft.uniqueKey == session.accountKey else {
+                throw ParseFailure.forbidden("uniqueKey must be your own account key (\(session.accountKey))")
+            }
+        }
+        let posted = try await storage.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
+        context.logger.info(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
+        return Self.json(
+            CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId).wireJSON,
+            status: .created)
+    }
+
+    @Sendable func update(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let objectId = try context.parameters.require("objectId")
+        let fields = try await body(request)
+        let session = try await session(request)
+        guard let existing = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
+        // Parse's PUT changes only the fields it sends.
+        let draft = try ParseBody.draft(from: fields, base: existing.draft)
+        try DraftValidator.validate(draft)
+        if let session, existing.uniqueKey != session.accountKey || draft.uniqueKey != session.accountKey {
+            throw ParseFailure.forbidden("you can only change your own location")
+        }
+        guard let updated = try await storage.updateLocation(objectId: objectId, with: draft, now: Date()) else {
+            throw ParseFailure.objectNotFound(objectId)
+        }
+        return Self.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)).wireJSON)
+    }
+
+    @Sendable func delete(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let objectId = try context.parameters.require("objectId")
+        let session = try await session(request)
+        guard let existing = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
+        if let session, existing.uniqueKey != session.accountKey {
+            throw ParseFailure.forbidden("you can only delete your own location")
+        }
+        guard try await storage.removeLocation(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
+        context.logger.info("location deleted", metadata: ["objectId": "\(objectId)"])
+        return Self.json(.object([]))
+    }
+
+    /// The live session named by `X-Parse-Session-Token`; nil when writes are open and none is sent.
+    private func session(_ request: Request) async throws -> SessionRecord? {
+        guard let token = request.headers[Self.sessionToken], !token.isEmpty else {
+            if openWrites { return nil }
+            throw ParseFailure.invalidSession(
+                "writing requires a session: log in with POST /v1/session and send its id in X-Parse-Session-Token")
+        }
+        guard let session = try await storage.session(id: token), session.expiresAt > Date() else {
+            throw ParseFailure.invalidSession("the session has expired or is unknown; log in again")
+        }
+        return session
+    }
+
+    private func body(_ request: Request) async throws -> [(String, WireJSON)] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            throw ParseFailure(status: .contentTooLarge, code: 107, message: "The request body is larger than \(maxBodyBytes) bytes.")
+        }
+        guard let json = try? WireJSON.parse(buffer.readableBytesView), case .object(let members) = json else {
+            throw ParseFailure.invalidJSON("the body must be a JSON object")
+        }
+        return members
+    }
+
+    /// The pin as Parse writes it, reduced to `keys` (objectId and the timestamps are always kept).
+    static func project(_ pin: StudentLocation, keys: Set<String>?) -> WireJSON {
+        guard let keys, case .object(let members) = pin.wireJSON else { return pin.wireJSON }
+        let kept = keys.union(["objectId", "createdAt", "updatedAt"])
+        return .object(members.filter { kept.contains($0.0) })
+    }
+
+    static func json(_ value: WireJSON, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: value.serialized)))
+    }
+}
+
+/// A Parse write body as a draft: each field must have its type (111 otherwise); PUT starts from the pin.
+enum ParseBody {
+    static func draft(from members: [(String, WireJSON)], base: StudentLocationDraft?) throws(ParseFailure)
+        -> StudentLocationDraft
+    {
+        let fields = Dictionary(members, uniquingKeysWith: { $1 })
+        func text(_ key: String, _ fallback: String?) throws(ParseFailure) -> String {
+            guard let value = fields[key] else {
+                if let fallback { return fallback }
+                throw .validation("The field \(key) is required.")
+            }
+            guard let text = value.stringValue else { throw .invalidType("\(key) must be a string, not \(value.typeDescription)") }
+            return text
+        }
+        func number(_ key: String, _ fallback: Double?) throws(ParseFailure) -> Double {
+            guard let value = fields[key] else {
+                if let fallback { return fallback }
+                throw .validation("The field \(key) is required.")
+            }
+            guard let number = value.doubleValue else { throw .invalidType("\(key) must be a number, not \(value.typeDescription)") }
+            return number
+        }
+        return StudentLocationDraft(
+            uniqueKey: try text("uniqueKey", base?.uniqueKey), firstName: try text("firstName", base?.firstName),
+            lastName: try text("lastName", base?.lastName ?? ""), mapString: try text("mapString", base?.mapString),
+            mediaURL: try text("mediaURL", base?.mediaURL), latitude: try number("latitude", base?.latitude),
+            longitude: try number("longitude", base?.longitude))
+    }
+}

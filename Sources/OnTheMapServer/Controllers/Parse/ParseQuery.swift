@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import OnTheMapModels
+
+/// The query parameters of a Parse list request: `where`, `order`, `limit`, `skip`, `count`, `keys`.
+struct ParseQuery {
+    static let defaultLimit = 100
+    static let maxLimit = 1000
+    static let textColumns: Set<String> = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL"]
+    static let numberColumns: Set<String> = ["latitude", "longitude"]
+    static let dateColumns: Set<String> = ["createdAt", "updatedAt"]
+
+    var query = LocationQuery(limit: defaultLimit)
+    var wantsCount = false
+    /// The keys to return (with objectId, createdAt and updatedAt always); nil for all.
+    var keys: Set<String>?
+
+    init(_ parameters: [String: String]) throws(ParseFailure) {
+        if let text = parameters["limit"] {
+            guard let limit = Int(text), (0...Self.maxLimit).contains(limit) else {
+                throw .invalidQuery("limit must be a whole number from 0 to \(Self.maxLimit)")
+            }
+            query.limit = limit
+        }
+        if let text = parameters["skip"] {
+            guard let skip = Int(text), skip >= 0, skip <= Int(Int32.max) else {
+                throw .invalidQuery("skip must be a whole number, 0 or more")
+            }
+            query.skip = skip
+        }
+        if let text = parameters["order"], !text.isEmpty {
+            query.order = try text.split(separator: ",").map { part throws(ParseFailure) in
+                let term = part.trimmingWhitespace()
+                let descending = term.hasPrefix("-")
+                let key = descending ? String(term.dropFirst()) : term
+                guard LocationQuery.sortableColumns.contains(key) else { throw .invalidQuery("cannot order by \(key)") }
+                return SortTerm(column: key, descending: descending)
+            }
+        }
+        wantsCount = parameters["count"] == "1"
+        if let text = parameters["keys"], !text.isEmpty {
+            keys = Set(text.split(separator: ",").map { $0.trimmingWhitespace() })
+        }
+        if let text = parameters["where"], !text.isEmpty {
+            query.filters = try Self.filters(text)
+        }
+    }
+
+    /// `where` as filters: equality, `$in`, `$nin`, `$ne`, `$lt…$gte`, `$exists`.
+    static func filters(_ text: String) throws(ParseFailure) -> [LocationFilter] {
+        guard let json = try? WireJSON.parse(Array(text.utf8)), case .object(let members) = json else {
+            throw .invalidJSON("where must be a JSON object")
+        }
+        var filters: [LocationFilter] = []
+        for (column, condition) in members {
+            guard LocationQuery.sortableColumns.contains(column) else { throw .invalidQuery("no key named \(column)") }
+            if case .object(let operators) = condition, operators.contains(where: { $0.0.hasPrefix("$") }) {
+                for (name, operand) in operators {
+                    filters.append(try filter(column, name, operand))
+                }
+            } else {
+                filters.append(LocationFilter(column: column, comparison: .equal, values: [try value(condition, for: column)]))
+            }
+        }
+        return filters
+    }
+
+    private static func filter(_ column: String, _ name: String, _ operand: WireJSON) throws(ParseFailure)
+        -> LocationFilter
+    {
+        let comparisons: [String: LocationFilter.Comparison] = [
+            "$ne": .notEqual, "$lt": .less, "$lte": .lessOrEqual, "$gt": .greater, "$gte": .greaterOrEqual,
+        ]
+        switch name {
+        case "$in", "$nin":
+            guard case .array(let elements) = operand else { throw .invalidQuery("\(name) takes an array") }
+            var values: [LocationFilter.Value] = []
+            for element in elements { values.append(try value(element, for: column)) }
+            return LocationFilter(column: column, comparison: name == "$in" ? .oneOf : .noneOf, values: values)
+        case "$exists":
+            guard let flag = operand.boolValue else { throw .invalidQuery("$exists takes true or false") }
+            return LocationFilter(column: column, comparison: flag ? .exists : .missing)
+        default:
+            guard let comparison = comparisons[name] else { throw .invalidQuery("unknown operator \(name)") }
+            return LocationFilter(column: column, comparison: comparison, values: [try value(operand, for: column)])
+        }
+    }
+
+    /// A JSON value as the column's type: text, a number, or `{"__type":"Date","iso":…}`.
+    private static func value(_ json: WireJSON, for column: String) throws(ParseFailure) -> LocationFilter.Value {
+        if textColumns.contains(column), let text = json.stringValue { return .text(text) }
+        if numberColumns.contains(column), let number = json.doubleValue { return .number(number) }
+        if dateColumns.contains(column), json["__type"]?.stringValue == "Date",
+            let iso = json["iso"]?.stringValue, let date = WireTimestamp.parse(iso)
+        {
+            return .date(date)
+        }
+        let expected = textColumns.contains(column)
+            ? "a string" : numberColumns.contains(column) ? "a number" : #"{"__type":"Date","iso":"…"}"#
+        throw .invalidQuery("\(column) compares with \(expected), not \(json.typeDescription)")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// An access log: one JSON object per line, appended to a file (or written to stdout).
+///
+/// Holds only what identifies a request without exposing a secret: no headers but the user agent, no
+/// query string, no body. Each line goes out in one `write(2)` on an `O_APPEND` descriptor, so lines
+/// from concurrent requests never interleave.
+public final class AccessLog: Sendable {
+    /// One request, as logged.
+    struct Entry: Encodable {
+        var time: String
+        var remote: String?
+        var method: String
+        var path: String
+        var route: String?
+        var status: Int
+        var durationMs: Double
+        var bytes: Int?
+        var userAgent: String?
+    }
+
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// Guards the encoder, which is not thread-safe.
+    private let encoder = Mutex(JSONEncoder())
+
+    /// Opens `path` for appending (created 0600: client addresses are personal data); `-` is stdout.
+    public init(path: String) throws {
+        if path == "-" {
+            descriptor = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw AccessLogError(path: path, reason: String(cString: strerror(errno)))
+            }
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func write(_ entry: Entry) {
+        guard var line = encoder.withLock({ try? $0.encode(entry) }) else { return }
+        line.append(UInt8(ascii: "\n"))
+        line.withUnsafeBytes { bytes in
+            // A failed write (disk full) must not fail the request; the line is lost.
+            _ = Foundation.write(descriptor, bytes.baseAddress, bytes.count)
+        }
+    }
+
+    /// An ISO 8601 UTC timestamp with milliseconds.
+    static func timestamp(_ date: Date = Date()) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+}
+
+/// The access log file cannot be opened.
+public struct AccessLogError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+
+    public var description: String { "Cannot open the access log \(path): \(reason)" }
+}

@@ -1,0 +1,43 @@
+import Hummingbird
+import Logging
+
+/// `GET /healthz` and `GET /metrics`, outside `/v1`: they are for the operator, not the API's clients.
+struct OperationsController<Probe: DatabaseProbe> {
+    let probe: Probe
+    /// Nil when metrics were not bootstrapped (router-level tests): `/metrics` is then not routed.
+    let metrics: ServerMetrics?
+
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        router.get("healthz", use: health)
+        if metrics != nil {
+            router.get("metrics", use: exposition)
+        }
+    }
+
+    /// 200 `{"status":"ok"}` when the database answers, 503 `{"status":"unavailable",…}` when not.
+    @Sendable func health(_ request: Request, context: ServerRequestContext) async -> Response {
+        do {
+            try await probe.ping()
+            return Self.json(.ok, #"{"status":"ok","database":"ok"}"#)
+        } catch {
+            context.logger.error("health check: the database does not answer", metadata: ["error": "\(error)"])
+            return Self.json(.serviceUnavailable, #"{"status":"unavailable","database":"unreachable"}"#)
+        }
+    }
+
+    @Sendable func exposition(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let metrics else { throw HTTPError(.notFound) }
+        let text = try await metrics.exposition(counting: probe)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
+    }
+}

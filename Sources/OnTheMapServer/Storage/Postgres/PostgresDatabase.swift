@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The pooled client with the two rules every query here follows: a deadline, and failures of the
+/// connection reported as `StorageError.unavailable` (a 503 and a retry, not a 500).
+struct PostgresDatabase: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let operationTimeout: Duration
+
+    /// Runs `body` against the pool within the deadline.
+    func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
+        let client = self.client
+        let logger = self.logger
+        do {
+            return try await Deadline.run(operationTimeout) { try await body(client, logger) }
+        } catch let error as PSQLError {
+            throw PostgresErrors.translate(error)
+        } catch is DeadlineExceeded {
+            throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
+        }
+    }
+
+    /// Runs `body` in a transaction within the deadline.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        try await run { client, logger in
+            try await client.withTransaction(logger: logger) { connection in try await body(connection, logger) }
+        }
+    }
+
+    /// All rows of a query.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await run { client, logger in try await client.query(query, logger: logger).collect() }
+    }
+
+    /// Runs a statement, ignoring any rows.
+    func execute(_ query: PostgresQuery) async throws {
+        _ = try await rows(query)
+    }
+
+    func ping() async throws {
+        try await execute("SELECT 1")
+    }
+}
+
+/// Which PostgreSQL failures mean "the database is not there right now".
+enum PostgresErrors {
+    static func translate(_ error: PSQLError) -> any Error {
+        if error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // 08: connection exception; 57P0x: shutting down / cannot connect now; 53: out of resources.
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
+                return StorageError.unavailable("PostgreSQL: \(error.serverInfo?[.message] ?? state)")
+            }
+            return error
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
+            .sslUnsupported, .failedToAddSSLHandler:
+            return StorageError.unavailable("PostgreSQL: \(error.code)\(error.underlying.map { ": \($0)" } ?? "")")
+        default:
+            return error
+        }
+    }
+
+    /// True for a unique-constraint violation (SQLSTATE 23505).
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PostgresNIO
+
+/// The PostgreSQL schema: numbered migrations, applied once each, under a lock so replicas starting
+/// together do not race; and the pin rule (the unique index on `uniqueKey`).
+struct PostgresSchema: Sendable {
+    let database: PostgresDatabase
+
+    /// Any constant: the advisory lock that serializes migrations across replicas.
+    static let migrationLock: Int64 = 0x6F6E_7468_656D_6170
+
+    /// Each migration's statements, in order; never edit one that has shipped, add another.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE account (
+                id BIGSERIAL PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                email TEXT,
+                passwordHash TEXT,
+                facebookID TEXT UNIQUE,
+                firstName TEXT NOT NULL,
+                lastName TEXT NOT NULL,
+                nickname TEXT NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL,
+                disabled BOOLEAN NOT NULL DEFAULT FALSE
+            )
+            """,
+            // Emails are unique and matched without regard to case, as SQLite's NOCASE column does.
+            "CREATE UNIQUE INDEX account_email ON account (lower(email))",
+            """
+            CREATE TABLE session (
+                id TEXT PRIMARY KEY,
+                xsrfToken TEXT NOT NULL UNIQUE,
+                accountKey TEXT NOT NULL REFERENCES account (key) ON DELETE CASCADE,
+                createdAt TIMESTAMPTZ NOT NULL,
+                expiresAt TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX session_accountKey ON session (accountKey)",
+            "CREATE INDEX session_expiresAt ON session (expiresAt)",
+            """
+            CREATE TABLE studentLocation (
+                objectId TEXT PRIMARY KEY,
+                uniqueKey TEXT NOT NULL,
+                firstName TEXT NOT NULL,
+                lastName TEXT NOT NULL,
+                mapString TEXT NOT NULL,
+                mediaURL TEXT NOT NULL,
+                latitude DOUBLE PRECISION NOT NULL,
+                longitude DOUBLE PRECISION NOT NULL,
+                createdAt TIMESTAMPTZ NOT NULL,
+                updatedAt TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX studentLocation_uniqueKey ON studentLocation (uniqueKey)",
+            "CREATE INDEX studentLocation_updatedAt ON studentLocation (updatedAt)",
+            SharedSchema.onePinIndex,
+            SharedSchema.loginThrottle,
+            SharedSchema.changeCounter,
+            "INSERT INTO changeCounter (name, version) VALUES ('studentLocation', 0)",
+            """
+            CREATE FUNCTION studentLocation_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE changeCounter SET version = version + 1 WHERE name = 'studentLocation';
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER studentLocation_bumps_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+            ON studentLocation FOR EACH STATEMENT EXECUTE FUNCTION studentLocation_bump_version()
+            """,
+        ]
+    ]
+
+    /// Applies the migrations not yet applied; returns how many duplicate pins they merged (none yet:
+    /// the first PostgreSQL schema already has the rule).
+    func migrate() async throws -> Int {
+        try await database.transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schemaMigration (version INTEGER PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)",
+                logger: logger)
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schemaMigration", logger: logger)
+                .decode(Int.self)
+            {
+                applied.insert(version)
+            }
+            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schemaMigration (version, appliedAt) VALUES (\(index + 1), \(Date()))", logger: logger)
+                logger.info("applied PostgreSQL migration \(index + 1)")
+            }
+            return 0
+        }
+    }
+
+    /// Brings the pin rule in line with `policy`, as `AppDatabase.apply` does for SQLite.
+    func apply(_ policy: PinsPerAccount) async throws -> Int {
+        try await database.transaction { connection, logger in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+            switch policy {
+            case .one:
+                guard !(try await Self.hasOnePinIndex(connection, logger)) else { return 0 }
+                let rows = try await connection.query(
+                    PostgresQuery(unsafeSQL: SharedSchema.mergeDuplicatePins + " RETURNING objectId"), logger: logger
+                ).collect()
+                try await connection.query(PostgresQuery(unsafeSQL: SharedSchema.onePinIndex), logger: logger)
+                return rows.count
+            case .many:
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(SharedSchema.onePinIndexName)"), logger: logger)
+                return 0
+            }
+        }
+    }
+
+    /// The rule the database keeps now.
+    func currentPinsPerAccount() async throws -> PinsPerAccount {
+        try await database.run { client, logger in
+            try await client.withConnection { connection in
+                try await Self.hasOnePinIndex(connection, logger) ? .one : .many
+            }
+        }
+    }
+
+    private static func hasOnePinIndex(_ connection: PostgresConnection, _ logger: Logger) async throws -> Bool {
+        let name = SharedSchema.onePinIndexName.lowercased()
+        let rows = try await connection.query(
+            "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = \(name)", logger: logger
+        ).collect()
+        return !rows.isEmpty
+    }
+}

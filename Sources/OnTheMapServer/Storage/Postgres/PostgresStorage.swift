@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import NIOSSL
+import OnTheMapModels
+import PostgresNIO
+
+/// `ServerStorage` on PostgreSQL (PostgresNIO's pooled client): any number of replicas over one database.
+public final class PostgresStorage: ServerStorage {
+    let database: PostgresDatabase
+    public let pinsPerAccount: PinsPerAccount
+    public let displayName: String
+    /// How many duplicate pins the schema's rule merged away on opening.
+    public let mergedPins: Int
+    /// Runs the client's connection pool until `close()`: PostgresClient needs a task of its own.
+    private let runner: Task<Void, Never>
+
+    private init(database: PostgresDatabase, runner: Task<Void, Never>, pinsPerAccount: PinsPerAccount, mergedPins: Int, displayName: String) {
+        self.database = database
+        self.runner = runner
+        self.pinsPerAccount = pinsPerAccount
+        self.mergedPins = mergedPins
+        self.displayName = displayName
+    }
+
+    /// Connects, applies the migrations (and the pin rule, when given) and returns the storage.
+    /// An unreachable server fails at once with `StorageError.unavailable`, or is retried every
+    /// second with `waitForDatabase`.
+    public static func connect(
+        _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
+        waitForDatabase: Bool = false, operationTimeout: Duration = .seconds(10), logger: Logger
+    ) async throws -> PostgresStorage {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: tls(location.sslMode))
+        configuration.options.maximumConnections = max(1, poolSize)
+        configuration.options.connectTimeout = .seconds(5)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        let database = PostgresDatabase(client: client, logger: logger, operationTimeout: operationTimeout)
+        do {
+            while true {
+                do {
+                    try await database.ping()
+                    break
+                } catch let error as StorageError where error.isUnavailable && waitForDatabase {
+                    logger.warning("waiting for PostgreSQL at \(location): \(error)")
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            let schema = PostgresSchema(database: database)
+            var merged = try await schema.migrate()
+            let rule: PinsPerAccount
+            if let pinsPerAccount {
+                merged += try await schema.apply(pinsPerAccount)
+                rule = pinsPerAccount
+            } else {
+                rule = try await schema.currentPinsPerAccount()
+            }
+            return PostgresStorage(
+                database: database, runner: runner, pinsPerAccount: rule, mergedPins: merged,
+                displayName: location.description)
+        } catch {
+            runner.cancel()
+            _ = await runner.value
+            throw error
+        }
+    }
+
+    private static func tls(_ mode: String) -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case "require": .require(.makeClientConfiguration())
+        case "prefer": .prefer(.makeClientConfiguration())
+        default: .disable
+        }
+    }
+
+    public func ping() async throws {
+        try await database.ping()
+    }
+
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+}

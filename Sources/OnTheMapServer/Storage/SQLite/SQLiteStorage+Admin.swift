@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension SQLiteStorage {
+    public func allAccounts() async throws -> [AccountRecord] {
+        try await read { db in try AccountRecord.order(Column("createdAt"), Column("key")).fetchAll(db) }
+    }
+
+    public func removeAccount(key: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM studentLocation WHERE uniqueKey = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM session WHERE accountKey = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM account WHERE key = ?", arguments: [key])
+            return db.changesCount > 0
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, forKey key: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE key = ?", arguments: [hash, key])
+            return db.changesCount > 0
+        }
+    }
+
+    public func setDisabled(_ disabled: Bool, forKey key: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET disabled = ? WHERE key = ?", arguments: [disabled, key])
+            let changed = db.changesCount > 0
+            if disabled { try db.execute(sql: "DELETE FROM session WHERE accountKey = ?", arguments: [key]) }
+            return changed
+        }
+    }
+
+    public func removeLocation(objectId: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM studentLocation WHERE objectId = ?", arguments: [objectId])
+            return db.changesCount > 0
+        }
+    }
+
+    public func allSessions(accountKey: String?) async throws -> [SessionRecord] {
+        try await read { db in
+            var request = SessionRecord.order(Column("createdAt").desc)
+            if let accountKey { request = request.filter(Column("accountKey") == accountKey) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    public func revokeSession(id: String) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func revokeSessions(accountKey: String) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM session WHERE accountKey = ?", arguments: [accountKey])
+            return db.changesCount
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import OnTheMapModels
+
+/// `ServerStorage` on one SQLite file (GRDB), for a server that runs as one process.
+public struct SQLiteStorage: ServerStorage {
+    /// The database and its migrations.
+    public let database: AppDatabase
+    public let pinsPerAccount: PinsPerAccount
+    public let displayName: String
+
+    /// Wraps an open database and applies the pin rule (nil keeps the database's own, as every command
+    /// but `serve` does); `mergedPins` tells how many duplicate pins the rule removed (each account
+    /// keeps its newest).
+    public init(database: AppDatabase, pinsPerAccount: PinsPerAccount? = .one, displayName: String = "SQLite") throws {
+        self.database = database
+        self.displayName = displayName
+        if let pinsPerAccount {
+            mergedPins = database.mergedByMigration + (try database.apply(pinsPerAccount))
+            self.pinsPerAccount = pinsPerAccount
+        } else {
+            mergedPins = database.mergedByMigration
+            self.pinsPerAccount = try database.currentPinsPerAccount()
+        }
+    }
+
+    /// How many duplicate pins opening this storage merged away.
+    public let mergedPins: Int
+
+    /// Opens (creating if needed) the file at `path`.
+    public static func open(path: String, pinsPerAccount: PinsPerAccount?) throws -> SQLiteStorage {
+        try SQLiteStorage(database: try AppDatabase.open(path: path), pinsPerAccount: pinsPerAccount, displayName: path)
+    }
+
+    /// A private in-memory database, for tests.
+    public static func inMemory(pinsPerAccount: PinsPerAccount = .one) throws -> SQLiteStorage {
+        try SQLiteStorage(database: try AppDatabase.inMemory(), pinsPerAccount: pinsPerAccount, displayName: ":memory:")
+    }
+
+    var writer: any DatabaseWriter { database.writer }
+
+    public func ping() async throws {
+        try await read { db in _ = try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    /// Checkpoints the WAL into the main file and closes the connections (see `closeConnections`).
+    public func close() async {
+        try? database.closeConnections()
+    }
+
+    /// A read, with "database is locked" and I/O failures reported as `StorageError.unavailable`.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.read(body) } catch let error as DatabaseError { throw Self.translate(error) }
+    }
+
+    /// A write transaction, with the same translation.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await writer.write(body) } catch let error as DatabaseError { throw Self.translate(error) }
+    }
+
+    private static func translate(_ error: DatabaseError) -> any Error {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CANTOPEN:
+            StorageError.unavailable("SQLite: \(error.message ?? "\(error.resultCode)")")
+        default:
+            error
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// SQL that SQLite and PostgreSQL both accept, so the two schemas keep the same rules.
+///
+/// Names are unquoted camelCase: PostgreSQL folds them to lower case, SQLite keeps them, and the same
+/// statements work on both.
+enum SharedSchema {
+    /// Login attempts per subject (`account:EMAIL` or `address:IP`) in a fixed window.
+    static let loginThrottle = """
+        CREATE TABLE IF NOT EXISTS loginThrottle (
+            subject TEXT PRIMARY KEY NOT NULL,
+            windowStart DOUBLE PRECISION NOT NULL,
+            attempts INTEGER NOT NULL
+        )
+        """
+
+    /// Counters bumped by triggers whenever a table changes, whoever changes it.
+    static let changeCounter = """
+        CREATE TABLE IF NOT EXISTS changeCounter (
+            name TEXT PRIMARY KEY NOT NULL,
+            version BIGINT NOT NULL
+        )
+        """
+
+    /// One attempt in this many also deletes windows older than `throttleRetention` seconds, so a flood
+    /// of addresses cannot grow the table without bound.
+    static let throttlePruneOneIn = 100
+    static let throttleRetention: Double = 24 * 3600
+
+    /// One attempt counted in one statement: a new window when the old one is over, else one more.
+    /// Parameters: subject, now, cutoff (now minus the window).
+    static func countAttempt(_ p: (Int) -> String) -> String {
+        """
+        INSERT INTO loginThrottle (subject, windowStart, attempts) VALUES (\(p(1)), \(p(2)), 1)
+        ON CONFLICT (subject) DO UPDATE SET
+            attempts = CASE WHEN loginThrottle.windowStart <= \(p(3)) THEN 1 ELSE loginThrottle.attempts + 1 END,
+            windowStart = CASE WHEN loginThrottle.windowStart <= \(p(3)) THEN \(p(2)) ELSE loginThrottle.windowStart END
+        RETURNING attempts, windowStart
+        """
+    }
+
+    /// Deletes every pin but the newest of each account.
+    static let mergeDuplicatePins = """
+        DELETE FROM studentLocation WHERE objectId IN (
+            SELECT objectId FROM (
+                SELECT objectId, ROW_NUMBER() OVER (
+                    PARTITION BY uniqueKey ORDER BY updatedAt DESC, createdAt DESC, objectId DESC) AS position
+                FROM studentLocation
+            ) AS ranked WHERE position > 1
+        )
+        """
+
+    static let onePinIndexName = "studentLocation_one_per_account"
+
+    /// The index that makes one pin per account a rule of the database.
+    static let onePinIndex =
+        "CREATE UNIQUE INDEX IF NOT EXISTS \(onePinIndexName) ON studentLocation (uniqueKey)"
+
+    /// Columns of `studentLocation`, in insert order.
+    static let locationColumns =
+        "objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt"
+
+    /// Inserts a pin; with `onePerAccount`, an account's existing pin is moved instead, in the same
+    /// statement, and the row returned is that pin's. Parameters 1…10 in `locationColumns` order.
+    static func postLocation(onePerAccount: Bool, _ p: (Int) -> String) -> String {
+        let values = (1...10).map(p).joined(separator: ", ")
+        let conflict = onePerAccount ? """
+            ON CONFLICT (uniqueKey) DO UPDATE SET firstName = excluded.firstName, lastName = excluded.lastName,
+                mapString = excluded.mapString, mediaURL = excluded.mediaURL, latitude = excluded.latitude,
+                longitude = excluded.longitude, updatedAt = excluded.updatedAt
+            """ : ""
+        return "INSERT INTO studentLocation (\(locationColumns)) VALUES (\(values)) \(conflict) RETURNING objectId, createdAt"
+    }
+}

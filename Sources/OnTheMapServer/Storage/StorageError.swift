@@ -1,0 +1,53 @@
+import Foundation
+
+/// A storage failure the HTTP layer and the commands turn into a clear answer.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    private enum Code: Sendable {
+        case unavailable
+        case emailTaken
+        case accountHasPin
+        case invalidURL
+        case notEmpty
+    }
+
+    private let code: Code
+    /// What happened and what to do, for a person.
+    public let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The database cannot be reached (or is shutting down): try again later.
+    public static func unavailable(_ detail: String) -> StorageError {
+        StorageError(.unavailable, "The database is unavailable (\(detail)).")
+    }
+
+    /// An account with this email exists.
+    public static func emailTaken(_ email: String) -> StorageError {
+        StorageError(.emailTaken, "An account with the email \(email) already exists.")
+    }
+
+    /// The account already has a pin, and only one is allowed.
+    public static func accountHasPin(_ uniqueKey: String) -> StorageError {
+        StorageError(.accountHasPin, "The account \(uniqueKey) already has a pin; only one pin per account is allowed.")
+    }
+
+    /// A database URL that cannot be used.
+    public static func invalidURL(_ detail: String) -> StorageError {
+        StorageError(.invalidURL, detail)
+    }
+
+    /// A restore or copy into a database that already holds data.
+    public static func notEmpty(_ detail: String) -> StorageError {
+        StorageError(.notEmpty, "Refusing to overwrite data: \(detail).")
+    }
+
+    /// True when the database could not be reached: worth a 503 and a retry.
+    public var isUnavailable: Bool { code == .unavailable }
+    /// True when an email was already in use.
+    public var isEmailTaken: Bool { code == .emailTaken }
+    /// True when an account already had a pin.
+    public var isAccountHasPin: Bool { code == .accountHasPin }
+}

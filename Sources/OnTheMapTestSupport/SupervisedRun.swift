@@ -1,0 +1,70 @@
+import Foundation
+
+/// Runs an executable to completion like `runCommand`, but calls `tick` about every 50 ms while it
+/// runs, so a test can act on what the child asks for (e.g. restart the daemon when an editor test
+/// writes a file). The child is killed, and the run fails, after `timeout`.
+public func runSupervised(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval,
+    whileRunning tick: () throws -> Void = {}
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdout = Pipe()
+    let stderr = Pipe()
+    let output = OutputCollector()
+    let errors = OutputCollector()
+    output.collect(from: stdout.fileHandleForReading)
+    errors.collect(from: stderr.fileHandleForReading)
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    var exitStatus: Int32?
+    while exitStatus == nil {
+        if !process.isRunning {
+            process.waitUntilExit()
+            exitStatus = process.terminationStatus
+            break
+        }
+        // Foundation learns of the exit on its own schedule, which a loaded test run can delay for
+        // good (seen: a finished editor never reported, the test waiting until its time limit).
+        // Asked directly, without reaping the child (Foundation still does that).
+        exitStatus = exitedStatus(of: process.processIdentifier)
+        if exitStatus != nil { break }
+        if Date() > deadline {
+            terminate(process, timeout: 2)
+            throw ServerProcessError(message: "\(executable) did not finish in \(Int(timeout)) s:\n\(output.text)\n\(errors.text)")
+        }
+        try tick()
+        usleep(50_000)
+    }
+    // The reader threads finish at end of file, just after the exit.
+    usleep(200_000)
+    return CommandResult(status: exitStatus ?? -1, stdout: output.text, stderr: errors.text)
+}
+
+/// The exit status of child `pid` if it has exited (128 + the signal if one killed it), else nil.
+/// Leaves the child to be reaped by whoever waits for it (WNOWAIT).
+private func exitedStatus(of pid: Int32) -> Int32? {
+    var info = siginfo_t()
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return nil }
+    let child = info._sifields._sigchld
+    guard child.si_pid == pid else { return nil }
+    return info.si_code == CLD_EXITED ? child.si_status : 128 + child.si_status
+}
+
+/// Finds programs on `$PATH`, for tests of optional tools (editors, browsers).
+public enum Executables {
+    /// The absolute path of `name` on `$PATH`, or nil when it is not installed.
+    public static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

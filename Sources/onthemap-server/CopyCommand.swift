@@ -1,0 +1,57 @@
+import ArgumentParser
+import Logging
+import OnTheMapServer
+
+/// `onthemap-server copy --from A --to B`: moves a group's data between SQLite and PostgreSQL.
+struct CopyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy every account, session and pin from one database to another (SQLite or PostgreSQL).",
+        discussion: """
+            The destination must hold no accounts and no pins; it gets the source's pin rule. Counts and a \
+            checksum of both sides are compared, and the copy fails if they differ. Stop the servers \
+            writing to the source first.
+            """)
+
+    @Option(help: "Source: a SQLite file or postgres://USER@HOST:PORT/DB.")
+    var from: String
+
+    @Option(help: "Destination: a SQLite file or postgres://USER@HOST:PORT/DB.")
+    var to: String
+
+    func run() async throws {
+        let logger = Logger(label: "onthemap-server")
+        let source = try await open(from, pinsPerAccount: nil, logger: logger)
+        let snapshot: StorageSnapshot
+        do {
+            snapshot = try await source.snapshot()
+        } catch {
+            await source.close()
+            throw error
+        }
+        let rule = source.pinsPerAccount
+        await source.close()
+        let destination = try await open(to, pinsPerAccount: rule, logger: logger)
+        let copied = await Result {
+            try await destination.restore(snapshot)
+            return try await destination.snapshot()
+        }
+        await destination.close()
+        let result: StorageSnapshot
+        do { result = try copied.get() } catch let error as StorageError { throw CommandError(error.description) }
+        guard result.checksum == snapshot.checksum else {
+            throw CommandError(
+                "The copy differs from the source: \(snapshot.counts) (checksum \(snapshot.checksum)) became \(result.counts) (checksum \(result.checksum)).")
+        }
+        print("copied \(result.counts) from \(try DatabaseTarget(from)) to \(try DatabaseTarget(to)) (checksum \(result.checksum))")
+    }
+
+    private func open(_ text: String, pinsPerAccount: PinsPerAccount?, logger: Logger) async throws -> any ServerStorage {
+        let target = try DatabaseTarget(text)
+        do {
+            return try await target.open(pinsPerAccount: pinsPerAccount, logger: logger)
+        } catch {
+            throw CommandError("Cannot open the database at \(target): \(error)")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import OnTheMapServer
+
+/// `onthemap-server migrate`: brings a database's schema up to date without serving.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Create or update the database schema (serve does this too, at start).")
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Also set the pin rule: one (merges each account's pins into its newest) or many.")
+    var pinsPerAccount: PinsPerAccount?
+
+    func run() async throws {
+        let storage = try await database.open(pinsPerAccount: pinsPerAccount)
+        let pins = try await storage.locationCount()
+        let rule = storage.pinsPerAccount
+        let merged = storage.mergedPins
+        await storage.close()
+        print("\(try database.resolvedTarget): schema up to date, \(pins) pins, pins per account: \(rule)")
+        if merged > 0 {
+            print("merged \(merged) duplicate pins into each account's newest")
+        }
+    }
+}

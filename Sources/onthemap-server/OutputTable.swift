@@ -1,0 +1,48 @@
+import Foundation
+
+/// Rows for people and for scripts: aligned columns on a terminal, tab-separated otherwise, or JSON
+/// (an array of objects keyed by the column names) with `--json`.
+struct OutputTable {
+    let columns: [String]
+    var rows: [[String]] = []
+
+    func print(json: Bool) {
+        if json {
+            let objects = rows.map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+            let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+            Swift.print(String(decoding: data, as: UTF8.self))
+        } else if isatty(STDOUT_FILENO) == 1 {
+            let widths = columns.indices.map { index in
+                ([columns[index]] + rows.map { $0[index] }).map(\.count).max() ?? 0
+            }
+            for line in [columns] + rows {
+                Swift.print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            }
+        } else {
+            for line in [columns] + rows { Swift.print(line.joined(separator: "\t")) }
+        }
+    }
+}
+
+/// Asks before a destructive step: `--yes` answers for scripts; without it a terminal is asked and
+/// anything else is refused.
+enum Confirmation {
+    static func require(_ question: String, yes: Bool) throws {
+        if yes { return }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandError("\(question) Refusing without --yes when standard input is not a terminal.")
+        }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+            throw CommandError("Nothing changed.")
+        }
+    }
+}
+
+/// ISO 8601 to the second, for tables.
+func shortDate(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+}

@@ -1,0 +1,139 @@
+import Foundation
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// `onthemap map -i` in a real terminal (tmux), against the real daemon and server.
+@Suite("onthemap map -i under tmux", .ownThreads, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+struct InteractiveMapTests {
+    /// Runs `onthemap map -i` in a pane; afterwards the pane prints the exit status and the
+    /// terminal's settings, so a test can see they were restored.
+    private func start(_ bed: CLITestBed, width: Int = 100, height: Int = 30) throws -> TmuxSession {
+        let opener = bed.cacheHome.file("opener.sh")
+        try "#!/bin/sh\necho \"$1\" >> \(bed.cacheHome.file("opened.txt"))\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        var environment = bed.environment
+        environment["COLUMNS"] = nil
+        environment["LANG"] = "C.UTF-8"
+        environment["ONTHEMAP_OPENER"] = opener
+        let command = "\(BuiltProducts.path("onthemap")) map -i; code=$?; stty -a > \(bed.cacheHome.file("stty.txt")); echo EXITED=$code; echo DONE"
+        return try TmuxSession(command: command, width: width, height: height, environment: environment)
+    }
+
+    /// The zoom the status line shows, when it shows one.
+    private func zoom(_ lines: [String]) -> Double? {
+        (status(lines).firstMatch(of: /pins · zoom ([0-9.]+) ·/)?.1).flatMap { Double($0) }
+    }
+
+    private func status(_ lines: [String]) -> String {
+        lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+    }
+
+    /// After the program ended: its exit status, and whether the terminal is back to normal.
+    private func expectRestored(_ tmux: TmuxSession, _ sttyFile: String, exit: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (ended, _) = try tmux.waitForScreen { $0.contains("DONE") }
+        let lines = try tmux.screen(history: true)
+        #expect(ended, "\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(lines.contains("EXITED=\(exit)"), "\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        // Raw mode would show -icanon -echo -isig.
+        let stty = Set(((try? String(contentsOfFile: sttyFile, encoding: .utf8)) ?? "").split(whereSeparator: { " ;\n".contains($0) }).map(String.init))
+        #expect(stty.isSuperset(of: ["icanon", "echo", "isig", "icrnl"]), "\(stty.sorted())", sourceLocation: sourceLocation)
+        #expect(try tmux.display("#{alternate_on}") == "0", "left the alternate screen", sourceLocation: sourceLocation)
+    }
+
+    @Test func keysPanZoomPickOpenAndJump() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { $0.last { !$0.isEmpty }?.contains("pins · zoom 1 ·") == true }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        #expect(try tmux.display("#{alternate_on}") == "1")
+        #expect(lines.prefix(29).joined().unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
+
+        // n and Tab pick pins: the status line names them.
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("Tab")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("2/100  ") }
+        #expect(shown, "\(status(lines))")
+        let link = status(lines).components(separatedBy: " — ").last ?? ""
+        #expect(link.hasPrefix("http"))
+
+        // Enter opens the picked pin's link.
+        try tmux.send("Enter")
+        let opened = bed.cacheHome.file("opened.txt")
+        (shown, lines) = try tmux.waitForScreen { _ in ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").contains("\n") }
+        #expect(try String(contentsOfFile: opened, encoding: .utf8) == link + "\n")
+
+        // Escape drops the pick; + zooms in, arrows pan.
+        try tmux.send("Escape")
+        try tmux.send("+")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 2 }
+        #expect(shown, "\(status(lines))")
+        let before = lines.prefix(29)
+        try tmux.send("Right")
+        (shown, lines) = try tmux.waitForScreen { $0.prefix(29) != before }
+        #expect(shown, "panning redraws the map")
+
+        // / jumps to a place; one that is nowhere says so and keeps the map.
+        try tmux.send("/")
+        try tmux.send("Berlin")
+        try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0).map { $0 > 8 } == true }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("/", "Xyzzyville Qwrtp", "Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("No place matches") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+
+        // New students (here: the user's own pin near Berlin) redraw the map by themselves.
+        #expect(!lines.prefix(29).joined().contains("@"))
+        let connection = try RPCConnection(path: bed.daemon.socketPath)
+        _ = try connection.call("postPin", params: .object([
+            ("mapString", .string("Berlin")), ("mediaURL", .string("https://ada.example")),
+            ("latitude", .number(52.52)), ("longitude", .number(13.40)),
+        ])).get()
+        (shown, lines) = try tmux.waitForScreen { $0.prefix(29).joined().contains("@") }
+        #expect(shown, "your new pin appears without a key")
+
+        // A resize redraws at the new size.
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "70", "-y", "20"])
+        (shown, lines) = try tmux.waitForScreen { lines in
+            lines.count >= 20 && self.status(lines).contains("pins") && lines.prefix(19).allSatisfy { $0.unicodeScalars.count <= 70 }
+                && lines.prefix(19).contains { $0.unicodeScalars.count == 70 }
+        }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    @Test func theTerminalIsAlwaysRestored() throws {
+        let bed = try CLITestBed()
+        let ready: ([String]) -> Bool = { $0.last { !$0.isEmpty }?.contains("pins · zoom") == true }
+
+        // Ctrl-C.
+        var tmux = try start(bed)
+        #expect(try tmux.waitForScreen(ready).0)
+        try tmux.send("C-c")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 130)
+        tmux.tearDown()
+
+        // SIGTERM.
+        tmux = try start(bed)
+        #expect(try tmux.waitForScreen(ready).0)
+        let pid = try #require(try tmux.childProcess())
+        kill(pid, SIGTERM)
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 143)
+        tmux.tearDown()
+
+        // The daemon goes away: a message, exit 2.
+        tmux = try start(bed)
+        defer { tmux.tearDown() }
+        #expect(try tmux.waitForScreen(ready).0)
+        bed.daemon.stop()
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 2)
+        #expect(try tmux.screen(history: true).contains { $0.contains("lost the connection to onthemapd") })
+    }
+}

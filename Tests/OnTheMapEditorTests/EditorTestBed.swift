@@ -1,0 +1,110 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+/// What the editor tests run against: the real server with demo data and a real daemon (logged
+/// out), a second daemon stopped with SIGSTOP (it accepts connections and never answers), a socket
+/// file nobody listens on, and a control directory through which an editor test asks for the
+/// daemon to be restarted.
+final class EditorTestBed: @unchecked Sendable {
+    static let email = "demo@onthemap.example"
+    static let password = "onthemap-demo"
+
+    /// The repository's root, where clients/ is.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    let server: ServerFixture
+    let daemon: DaemonProcess
+    let hungDaemon: DaemonProcess
+    let scratch: TemporaryDirectory
+    let deadSocket: String
+    let foreignSocket: String?
+    let control: String
+
+    init() throws {
+        server = try ServerFixture()
+        try server.seedDemo(count: 150)
+        daemon = try DaemonProcess(apiURL: server.baseURL)
+        hungDaemon = try DaemonProcess(apiURL: server.baseURL)
+        hungDaemon.signal(SIGSTOP)
+        scratch = try TemporaryDirectory(prefix: "onthemap-editor")
+        deadSocket = scratch.file("dead.sock")
+        try Self.makeStaleSocket(deadSocket)
+        // As root, a socket file of another user (nobody), which the editors must refuse.
+        if geteuid() == 0 {
+            foreignSocket = scratch.file("foreign.sock")
+            try Self.makeStaleSocket(foreignSocket!)
+            chown(foreignSocket!, 65534, 65534)
+        } else {
+            foreignSocket = nil
+        }
+        control = scratch.file("control")
+        try FileManager.default.createDirectory(atPath: control, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.file("home"), withIntermediateDirectories: true)
+    }
+
+    /// The editors' environment: the sockets, the account, the CLI, and a home of their own so no
+    /// user configuration is read and nothing is written outside the scratch directory.
+    var environment: [String: String] {
+        [
+            "ONTHEMAP_SOCKET": daemon.socketPath,
+            "ONTHEMAP_TEST_EMAIL": Self.email,
+            "ONTHEMAP_TEST_PASSWORD": Self.password,
+            "ONTHEMAP_TEST_CLI": BuiltProducts.path("onthemap"),
+            "ONTHEMAP_TEST_DEAD_SOCKET": deadSocket,
+            "ONTHEMAP_TEST_HUNG_SOCKET": hungDaemon.socketPath,
+            "ONTHEMAP_TEST_CONTROL": control,
+            "ONTHEMAP_TEST_FOREIGN_SOCKET": foreignSocket ?? "",
+            "HOME": scratch.file("home"),
+            "XDG_CONFIG_HOME": scratch.file("home/.config"),
+            "XDG_DATA_HOME": scratch.file("home/.local/share"),
+            "XDG_STATE_HOME": scratch.file("home/.local/state"),
+            "XDG_CACHE_HOME": scratch.file("home/.cache"),
+            "NVIM_LOG_FILE": scratch.file("nvim.log"),
+            "NO_COLOR": "1",
+        ]
+    }
+
+    /// Runs an editor to completion; restarts the daemon whenever the test inside asks.
+    func runEditor(_ executable: String, _ arguments: [String], timeout: TimeInterval = 600) throws -> CommandResult {
+        let restart = control + "/restart"
+        return try runSupervised(executable, arguments, environment: environment, timeout: timeout) {
+            guard FileManager.default.fileExists(atPath: restart) else { return }
+            try FileManager.default.removeItem(atPath: restart)
+            daemon.stop()
+            try daemon.start()
+            FileManager.default.createFile(atPath: control + "/restarted", contents: nil)
+        }
+    }
+
+    func tearDown() {
+        hungDaemon.signal(SIGCONT)
+        hungDaemon.tearDown()
+        daemon.tearDown()
+        server.tearDown()
+        scratch.remove()
+    }
+
+    /// A Unix socket file with nothing listening: connecting is refused, as after a daemon crash.
+    static func makeStaleSocket(_ path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw ServerProcessError(message: "cannot bind \(path)") }
+    }
+}
+
+/// The test's report of an editor run: the editor's own output, for when it fails.
+func transcript(_ result: CommandResult) -> Comment {
+    "exit \(result.status)\n--- stdout\n\(result.stdout)\n--- stderr\n\(result.stderr)"
+}

@@ -1,0 +1,27 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+/// clients/nvim in the real `nvim --headless`, against the real daemon and server: the Lua tests
+/// in clients/nvim/tests (one TAP line each), run by clients/nvim/tests/run.lua.
+@Suite("Neovim plugin", .ownThreads, .serialized)
+struct NeovimPluginTests {
+    static let nvim = Executables.find("nvim")
+
+    @Test(.enabled(if: nvim != nil, "nvim is not installed (Debian: apt-get install neovim): the Neovim plugin is not tested"))
+    func pluginInHeadlessNeovim() async throws {
+        // A thread of its own for the whole run: blocking one of the two cooperative threads for a
+        // minute would starve the rest of the test run.
+        let result = try await onOwnThread {
+            let bed = try EditorTestBed()
+            defer { bed.tearDown() }
+            return try bed.runEditor(
+                Self.nvim!, ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile \(EditorTestBed.root)/clients/nvim/tests/run.lua"])
+        }
+        #expect(result.status == 0, transcript(result))
+        #expect(!result.stdout.contains("not ok"), transcript(result))
+        let summary = result.stdout.split(separator: "\n").last { $0.hasPrefix("# nvim") }
+        #expect(summary?.contains(" 0 failed") == true, transcript(result))
+        print(summary ?? "no summary line from nvim")
+    }
+}

@@ -1,0 +1,65 @@
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapMap
+
+@Suite("Pins", .ownThreads)
+struct PinLayoutTests {
+    let empty: TestWorld
+
+    init() throws { empty = try TestWorld(polygons: []) }
+
+    @Test func pinsInViewAreNumberedInReadingOrder() {
+        // 64×32 cells over the square world.
+        let pins = [
+            pin("south", -40, 0), pin("north-east", 40, 90), pin("north-west", 40, -90), pin("hidden", -89, 0),
+        ]
+        let picture = MapRenderer.render(
+            width: 64, height: 32, request: .center(latitude: 0, longitude: 0, zoom: 1.5), charset: .ascii, pins: pins,
+            world: empty.world)
+        #expect(picture.pins.map(\.pin.objectId) == ["north-west", "north-east", "south"])
+        #expect(picture.pins.map(\.n) == [1, 2, 3])
+        for placed in picture.pins {
+            let cell = picture.view.cell(latitude: placed.pin.latitude, longitude: placed.pin.longitude)!
+            #expect((placed.row, placed.col) == cell)
+            #expect(picture.style(placed.row, placed.col) == "p")
+            #expect(Array(picture.rows[placed.row])[placed.col] == "*")
+        }
+    }
+
+    @Test func severalPinsInACellShowTheirCount() {
+        let pins = [pin("a", 48.14, 11.58), pin("b", 48.15, 11.57), pin("c", 48.13, 11.56), pin("far", 0, 0)]
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .braille, pins: pins, world: empty.world)
+        let cluster = picture.pins.filter { $0.pin.objectId != "far" }
+        #expect(cluster.count == 3)
+        #expect(Set(cluster.map { [$0.row, $0.col] }).count == 1, "one cell")
+        #expect(cluster.map(\.pin.objectId) == ["a", "b", "c"], "in the order given")
+        #expect(picture.style(cluster[0].row, cluster[0].col) == "c")
+        #expect(Array(picture.rows[cluster[0].row])[cluster[0].col] == "3")
+
+        let many = (0..<12).map { pin("m\($0)", 48.14, 11.58) }
+        let crowded = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many, world: empty.world)
+        #expect(Array(crowded.rows[crowded.pins[0].row])[crowded.pins[0].col] == "+")
+    }
+
+    @Test func yourOwnPinStandsOut() {
+        let pins = [pin("other", 48.14, 11.58), pin("me", 48.14, 11.58, mine: true), pin("alone", -30, 20, mine: true)]
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, world: empty.world)
+        for placed in picture.pins {
+            #expect(picture.style(placed.row, placed.col) == "m")
+            #expect(Array(picture.rows[placed.row])[placed.col] == "@")
+        }
+        #expect(picture.pins.filter(\.pin.mine).count == 2)
+    }
+
+    @Test func pinsAcrossTheAntimeridianAreFound() {
+        let pins = [pin("fiji", -17.7, 178.4), pin("samoa", -13.8, -171.8)]
+        let picture = MapRenderer.render(
+            width: 80, height: 24, request: .center(latitude: -15, longitude: 180, zoom: 8), charset: .ascii, pins: pins,
+            world: empty.world)
+        #expect(picture.pins.map(\.pin.objectId) == ["samoa", "fiji"] || picture.pins.map(\.pin.objectId) == ["fiji", "samoa"])
+        let fiji = picture.pins.first { $0.pin.objectId == "fiji" }!
+        let samoa = picture.pins.first { $0.pin.objectId == "samoa" }!
+        #expect(fiji.col < samoa.col, "Samoa is east of Fiji, past 180°")
+    }
+}

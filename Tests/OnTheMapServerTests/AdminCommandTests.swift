@@ -1,0 +1,83 @@
+import Foundation
+import NIOHTTP1
+import OnTheMapTestSupport
+import Testing
+
+/// `user`, `pin`, `session`, `backup` and `restore`, as an operator runs them, on the suite's backend.
+@Suite("Administration commands", .ownThreads)
+struct AdminCommandTests {
+    let server = BuiltProducts.path("onthemap-server")
+
+    @Test func usersPinsAndSessionsCanBeManaged() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let db = ["--database", fixture.databasePath]
+        let key = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        let (_, session) = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "cobol-1959")
+        let posted = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)])
+        let objectId = try #require(posted.json["objectId"] as? String)
+
+        let list = try runCommand(server, ["user", "list", "--json"] + db)
+        #expect(list.status == 0, "\(list.stderr)")
+        let users = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: String]])
+        #expect(users.map { $0["email"] } == ["grace@example.com"])
+        let shown = try runCommand(server, ["user", "show", "grace@example.com"] + db)
+        #expect(shown.stdout.contains(key) && shown.stdout.contains("active"))
+
+        let sessions = try runCommand(server, ["session", "list", "--json"] + db)
+        #expect(!sessions.stdout.contains(session), "a session id is a credential and is never printed whole")
+        #expect(sessions.stdout.contains("live"))
+
+        // Destructive commands refuse without --yes when stdin is not a terminal.
+        let refused = try runCommand(server, ["pin", "remove", objectId] + db)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--yes"))
+        #expect(try await ServerHTTP.pins(fixture.baseURL, of: key).count == 1)
+
+        let disabled = try runCommand(server, ["user", "disable", key, "--yes"] + db)
+        #expect(disabled.status == 0, "\(disabled.stderr)")
+        let write = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)])
+        #expect(write.status == 401, "disabling ends the account's sessions")
+        let login = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/session", body: #"{"udacity":{"username":"grace@example.com","password":"cobol-1959"}}"#)
+        #expect(login.status == 403)
+        #expect(try runCommand(server, ["user", "enable", key] + db).status == 0)
+        let passwd = try runCommand(
+            server, ["user", "passwd", key, "--password-stdin", "--bcrypt-cost", "4"] + db, stdin: "new-secret\n")
+        #expect(passwd.status == 0, "\(passwd.stderr)")
+        _ = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "new-secret")
+
+        #expect(try runCommand(server, ["pin", "remove", objectId, "--yes"] + db).status == 0)
+        #expect(try await ServerHTTP.pins(fixture.baseURL, of: key).isEmpty)
+        let revoked = try runCommand(server, ["session", "revoke", "--user", key, "--yes"] + db)
+        #expect(revoked.stdout.contains("revoked 1 sessions"), "\(revoked.stdout)\(revoked.stderr)")
+        #expect(try runCommand(server, ["user", "remove", "grace@example.com", "--yes"] + db).status == 0)
+        #expect(try runCommand(server, ["user", "show", key] + db).status != 0)
+    }
+
+    @Test func backupWhileServingAndRestore() async throws {
+        let fixture = try ServerFixture(arguments: ["--open-writes"])
+        defer { fixture.tearDown() }
+        try fixture.seedDemo(count: 60)
+        let before = try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?limit=1000&order=objectId")
+        let backupFile = fixture.directory.file("backup.sqlite")
+        let backup = try runCommand(server, ["backup", "--database", fixture.databasePath, "--to", backupFile])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let checksum = try #require(backup.stdout.firstMatch(of: /backed up 1 accounts, 0 sessions, 60 pins .*checksum ([0-9a-f]+)/)?.1)
+
+        let target = try TestDatabase.fresh(in: fixture.directory, name: "restored.sqlite")
+        let restored = try runCommand(server, ["restore", "--database", target, "--from", backupFile])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout.contains("checksum \(checksum)"))
+        let again = try runCommand(server, ["restore", "--database", target, "--from", backupFile])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("Refusing to overwrite data"))
+
+        let copy = try ServerProcess.start(databasePath: target)
+        defer { copy.stop() }
+        let after = try await ServerHTTP.send(.GET, copy.baseURL + "/StudentLocation?limit=1000&order=objectId")
+        #expect(after.body == before.body)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import NIOHTTP1
+import Hummingbird
+import HummingbirdTesting
+import OnTheMapServer
+import OnTheMapTestSupport
+import Testing
+
+/// `/healthz`, `/metrics` and the access log, on a real server process.
+@Suite("Operations: health, metrics, access log", .ownThreads)
+struct OperationsEndpointTests {
+    @Test func healthMetricsAndAccessLogOnARealServer() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let accessLog = directory.file("access.log")
+        let server = try ServerProcess.start(
+            databasePath: try seededDatabase(in: directory, count: 7),
+            arguments: ["--access-log", accessLog, "--max-login-failures", "1"])
+        defer { server.stop() }
+        let root = "http://127.0.0.1:\(server.port)"
+
+        let health = try await http(.GET, root + "/healthz")
+        #expect(health.status == 200)
+        #expect(health.body.contains(#""status":"ok""#))
+
+        // One login that works, one refused, one refused by the rate limit (1 failure per account).
+        let login = try await http(.POST, server.baseURL + "/session", json: loginBody())
+        #expect(login.status == 200)
+        let sessionID = try #require(login.body.firstMatch(of: /"id":"([^"]+)"/)?.1)
+        let xsrf = try #require(login.header("Set-Cookie").first?.firstMatch(of: /XSRF-TOKEN=([^;]+)/)?.1)
+        #expect(try await http(.POST, server.baseURL + "/session", json: loginBody(password: "wrong-horse-1")).status == 403)
+        #expect(try await http(.POST, server.baseURL + "/session", json: loginBody(password: "wrong-horse-2")).status == 429)
+        // Secrets in headers: the session and the XSRF cookie and token.
+        let list = try await http(
+            .GET, server.baseURL + "/StudentLocation?limit=3",
+            headers: [("X-OnTheMap-Session", String(sessionID)), ("Cookie", "XSRF-TOKEN=\(xsrf)"), ("User-Agent", "ops-test/1")])
+        #expect(list.status == 200)
+        #expect(try await http(.GET, server.baseURL + "/nowhere").status == 404)
+
+        let metrics = try await http(.GET, root + "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.header("Content-Type").first?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = metrics.body
+        #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "200"]) == 1)
+        #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "403"]) == 1)
+        #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/StudentLocation", "method": "GET", "status": "200"]) == 1)
+        #expect(sample(text, "onthemap_http_requests_total", ["route": "/healthz", "status": "200"]) == 1)
+        #expect(sample(text, "onthemap_http_request_duration_seconds_count", ["route": "/v1/session", "status": "200"]) == 1)
+        #expect(sample(text, "onthemap_http_request_duration_seconds_bucket", ["route": "/v1/session", "status": "200", "le": "+Inf"]) == 1)
+        #expect(text.contains("# TYPE onthemap_http_request_duration_seconds histogram"))
+        #expect(sample(text, "onthemap_logins_total", ["result": "ok"]) == 1)
+        #expect(sample(text, "onthemap_logins_total", ["result": "failed"]) == 1)
+        #expect(sample(text, "onthemap_rate_limited_requests_total") == 1)
+        #expect(sample(text, "onthemap_pins") == 7)
+        #expect(sample(text, "onthemap_sessions") == 1)
+
+        // The access log: one JSON line per request, none of the secrets.
+        server.stop()
+        let log = try String(contentsOfFile: accessLog, encoding: .utf8)
+        let lines = log.split(separator: "\n")
+        #expect(lines.count == 7, "\(log)")
+        let entries = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        #expect(entries.map { $0["status"] as? Int } == [200, 200, 403, 429, 200, 404, 200])
+        #expect(entries[1]["path"] as? String == "/v1/session" && entries[1]["method"] as? String == "POST")
+        #expect(entries[4]["path"] as? String == "/v1/StudentLocation", "the query string stays out")
+        #expect(entries[4]["route"] as? String == "/v1/StudentLocation")
+        #expect(entries[4]["userAgent"] as? String == "ops-test/1")
+        #expect(entries.allSatisfy { $0["remote"] as? String == "127.0.0.1" && $0["durationMs"] is Double && $0["time"] is String })
+        for secret in [DemoSeed.password, "wrong-horse-1", "wrong-horse-2", String(sessionID), String(xsrf), "XSRF-TOKEN", "Cookie"] {
+            #expect(!log.contains(secret), "the access log holds \(secret)")
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: accessLog)
+        #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
+    }
+
+    @Test func healthIs503WhenTheDatabaseIsGone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(path: directory.file("db.sqlite"))
+        let router = buildRouter(configuration: ServerConfiguration(), storage: try SQLiteStorage(database: database))
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            // A real database that stopped answering: its connections are closed.
+            try database.closeConnections()
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body) == #"{"status":"unavailable","database":"unreachable"}"# + "\n")
+            }
+        }
+    }
+
+    @Test func anUnopenableAccessLogIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try runCommand(
+            BuiltProducts.path("onthemap-server"),
+            ["serve", "--db", directory.file("db.sqlite"), "--port", "0", "--access-log", "/proc/onthemap/access.log"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Cannot open the access log /proc/onthemap/access.log"))
+    }
+}

@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OnTheMapModels
+
+/// Plain HTTP calls to a running server, for tests that need no transcript.
+enum ServerHTTP {
+    struct Reply: Sendable {
+        var status: Int
+        var body: String
+        var headers: HTTPHeaders
+
+        /// The JSON body, after the XSSI prefix if any.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(XSSIPrefix.strip(Array(body.utf8))))) as? [String: Any] ?? [:]
+        }
+    }
+
+    static func send(
+        _ method: HTTPMethod, _ url: String, body: String? = nil, headers: [(String, String)] = []
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return Reply(status: Int(response.status.code), body: String(buffer: bytes), headers: response.headers)
+    }
+
+    /// Logs in and returns (account key, session id).
+    static func login(_ baseURL: String, email: String, password: String) async throws -> (key: String, session: String) {
+        let reply = try await send(
+            .POST, baseURL + "/session", body: #"{"udacity":{"username":"\#(email)","password":"\#(password)"}}"#)
+        guard reply.status == 200, let account = reply.json["account"] as? [String: Any],
+            let key = account["key"] as? String, let session = (reply.json["session"] as? [String: Any])?["id"] as? String
+        else { throw LoginFailed(reply: reply.body) }
+        return (key, session)
+    }
+
+    struct LoginFailed: Error { var reply: String }
+
+    /// A valid pin body for an account.
+    static func pin(_ key: String, mapString: String = "Paris, France", latitude: Double = 48.85) -> String {
+        #"{"uniqueKey":"\#(key)","firstName":"Grace","lastName":"Hopper","mapString":"\#(mapString)","mediaURL":"https://example.com","latitude":\#(latitude),"longitude":2.35}"#
+    }
+
+    /// The account's pins, through the API.
+    static func pins(_ baseURL: String, of key: String) async throws -> [[String: Any]] {
+        let reply = try await send(.GET, baseURL + "/StudentLocation?uniqueKey=\(key)&limit=1000")
+        return reply.json["results"] as? [[String: Any]] ?? []
+    }
+}

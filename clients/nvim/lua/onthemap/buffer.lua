@@ -1,0 +1,142 @@
+-- The plugin's scratch buffers (students list, map): created or reused by name, read-only, with
+-- <CR>, r and q mapped. What each line stands for is kept here, per buffer.
+local M = {}
+
+--- Per buffer: { on_enter = function(item), reload = function(), items = { [line] = item },
+--- created_window = bool, previous = bufnr, generation = number }.
+M.state = {}
+
+local function find(name)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) == name then
+      return buf
+    end
+  end
+end
+
+local function window_showing(buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+end
+
+--- Closes the buffer's window if the plugin opened it, else goes back to the previous buffer.
+function M.close(buf)
+  local state = M.state[buf] or {}
+  local win = window_showing(buf)
+  if win and state.created_window and #vim.api.nvim_tabpage_list_wins(0) > 1 then
+    vim.api.nvim_win_close(win, true)
+  elseif win and state.previous and vim.api.nvim_buf_is_valid(state.previous) then
+    vim.api.nvim_win_set_buf(win, state.previous)
+  end
+  if vim.api.nvim_buf_is_valid(buf) then
+    vim.api.nvim_buf_delete(buf, { force = true })
+  end
+end
+
+--- The item (student, pin) shown on the cursor's line, if any.
+function M.item_under_cursor(buf)
+  local state = M.state[buf]
+  if not state then
+    return nil
+  end
+  return state.items[vim.api.nvim_win_get_cursor(0)[1]]
+end
+
+--- Shows the buffer called `name` (creating it if needed) and returns it. `handlers.reload()` is
+--- bound to r, `handlers.on_enter(item)` to <CR>.
+function M.show(name, handlers)
+  local buf = find(name)
+  local previous = vim.api.nvim_get_current_buf()
+  local win = buf and window_showing(buf)
+  local created_window = false
+  if win then
+    vim.api.nvim_set_current_win(win)
+  else
+    if not buf then
+      buf = vim.api.nvim_create_buf(false, true)
+      vim.api.nvim_buf_set_name(buf, name)
+      vim.api.nvim_buf_set_option(buf, "buftype", "nofile")
+      vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+      vim.api.nvim_buf_set_option(buf, "swapfile", false)
+      vim.api.nvim_buf_set_option(buf, "modifiable", false)
+      M.map_keys(buf)
+      vim.api.nvim_create_autocmd("BufWipeout", {
+        buffer = buf,
+        callback = function()
+          M.state[buf] = nil
+        end,
+      })
+    end
+    -- A buffer with unsaved changes stays on screen: the list opens in a split above it.
+    if vim.bo.modified and not vim.o.hidden then
+      vim.cmd("aboveleft split")
+      created_window = true
+    end
+    vim.api.nvim_win_set_buf(0, buf)
+    vim.cmd("setlocal nowrap cursorline nonumber norelativenumber nolist")
+  end
+  local state = M.state[buf] or { items = {}, generation = 0 }
+  state.reload = handlers.reload
+  state.on_enter = handlers.on_enter
+  if previous ~= buf then
+    state.previous = previous
+    state.created_window = created_window
+  end
+  M.state[buf] = state
+  vim.api.nvim_buf_set_option(buf, "filetype", "onthemap")
+  return buf
+end
+
+--- Maps <CR>, r and q in `buf`.
+function M.map_keys(buf)
+  local function map(lhs, fn, desc)
+    vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, silent = true, desc = desc })
+  end
+  map("<CR>", function()
+    local state = M.state[buf]
+    local item = M.item_under_cursor(buf)
+    if state and item and state.on_enter then
+      state.on_enter(item)
+    end
+  end, "OnTheMap: open the link on this line")
+  map("r", function()
+    local state = M.state[buf]
+    if state and state.reload then
+      state.reload()
+    end
+  end, "OnTheMap: refresh")
+  map("q", function()
+    M.close(buf)
+  end, "OnTheMap: close")
+end
+
+--- Replaces the buffer's text. `items[line]` is what <CR> acts on for that line; `highlights` is a
+--- list of {group, line, col_start, col_end} (0-based line, byte columns, -1 to the end).
+function M.set(buf, lines, items, highlights, namespace)
+  if not vim.api.nvim_buf_is_valid(buf) then
+    return
+  end
+  vim.api.nvim_buf_set_option(buf, "modifiable", true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_buf_set_option(buf, "modifiable", false)
+  vim.api.nvim_buf_set_option(buf, "modified", false)
+  local state = M.state[buf]
+  if state then
+    state.items = items or {}
+    state.generation = state.generation + 1
+  end
+  vim.api.nvim_buf_clear_namespace(buf, namespace, 0, -1)
+  for _, hl in ipairs(highlights or {}) do
+    vim.api.nvim_buf_add_highlight(buf, namespace, hl[1], hl[2], hl[3], hl[4])
+  end
+end
+
+--- How many times the buffer's text was set: tests wait for it to move.
+function M.generation(buf)
+  return M.state[buf] and M.state[buf].generation or 0
+end
+
+return M

@@ -1,0 +1,132 @@
+-- Text helpers for the buffers: cleaning upstream text, display widths, ages and distances.
+local M = {}
+
+--- Upstream text with control characters (newlines, tabs, escapes) turned into spaces: a buffer
+--- line cannot hold a newline, and a tab would break the columns.
+function M.clean(text)
+  if type(text) ~= "string" then
+    return ""
+  end
+  return (text:gsub("%c", " "))
+end
+
+--- The display width of `text` (wide and combining characters counted as Neovim draws them).
+function M.width(text)
+  return vim.fn.strdisplaywidth(text)
+end
+
+--- `text` cut to at most `width` display cells, ending in "…" when cut.
+function M.truncate(text, width)
+  if M.width(text) <= width then
+    return text
+  end
+  local chars = vim.fn.strchars(text)
+  local cut = text
+  while chars > 0 and M.width(cut) > width - 1 do
+    chars = chars - 1
+    cut = vim.fn.strcharpart(text, 0, chars)
+  end
+  return cut .. "…"
+end
+
+--- `text` padded with spaces to `width` display cells.
+function M.pad(text, width)
+  return text .. string.rep(" ", math.max(0, width - M.width(text)))
+end
+
+--- Aligned columns: `rows` is a list of lists of cells; `limits` caps each column's width (nil: no
+--- cap). Returns the lines, with two spaces between columns and no trailing blanks.
+function M.columns(rows, limits)
+  local widths = {}
+  for _, row in ipairs(rows) do
+    for column, cell in ipairs(row) do
+      local cap = limits and limits[column]
+      if cap then
+        row[column] = M.truncate(cell, cap)
+      end
+      widths[column] = math.max(widths[column] or 0, M.width(row[column]))
+    end
+  end
+  local lines = {}
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for column, cell in ipairs(row) do
+      cells[column] = column < #row and M.pad(cell, widths[column]) or cell
+    end
+    lines[#lines + 1] = (table.concat(cells, "  "):gsub("%s+$", ""))
+  end
+  return lines
+end
+
+-- Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm): the timestamps are UTC and
+-- os.time() would read them as local time.
+local function days_from_civil(y, m, d)
+  y = m <= 2 and y - 1 or y
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local doy = math.floor((153 * (m > 2 and m - 3 or m + 9) + 2) / 5) + d - 1
+  local doe = yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+end
+
+--- Seconds since the epoch of a wire timestamp such as "2026-11-22T02:46:15.341Z"; nil if unreadable.
+function M.parse_time(timestamp)
+  if type(timestamp) ~= "string" then
+    return nil
+  end
+  local y, mo, d, h, mi, s = timestamp:match("^(%d%d%d%d)-(%d%d)-(%d%d)T(%d%d):(%d%d):(%d%d)")
+  if not y then
+    return nil
+  end
+  return days_from_civil(tonumber(y), tonumber(mo), tonumber(d)) * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(s)
+end
+
+--- "just now", "5 min ago", "3 h ago", "12 d ago", "2 y ago" (as the CLI says it); "—" if unknown.
+function M.age(timestamp, now)
+  local time = M.parse_time(timestamp)
+  if not time then
+    return "—"
+  end
+  local seconds = (now or os.time()) - time
+  if seconds < 60 then
+    return "just now"
+  elseif seconds < 3600 then
+    return math.floor(seconds / 60) .. " min ago"
+  elseif seconds < 86400 then
+    return math.floor(seconds / 3600) .. " h ago"
+  elseif seconds < 365 * 86400 then
+    return math.floor(seconds / 86400) .. " d ago"
+  end
+  return math.floor(seconds / (365 * 86400)) .. " y ago"
+end
+
+--- Great-circle distance in km.
+function M.distance_km(lat1, lon1, lat2, lon2)
+  local r = math.rad
+  local a = math.sin(r(lat2 - lat1) / 2) ^ 2 + math.cos(r(lat1)) * math.cos(r(lat2)) * math.sin(r(lon2 - lon1) / 2) ^ 2
+  return 6371.0088 * 2 * math.atan2(math.sqrt(a), math.sqrt(1 - a))
+end
+
+--- A student's full name.
+function M.name(student)
+  local parts = {}
+  for _, part in ipairs({ student.firstName, student.lastName }) do
+    if type(part) == "string" and part ~= "" then
+      parts[#parts + 1] = part
+    end
+  end
+  return M.clean(table.concat(parts, " "))
+end
+
+--- A geocoder match as one line: "Köln, North Rhine-Westphalia, Germany".
+function M.place(match)
+  local parts = {}
+  for _, part in ipairs({ match.name, match.admin1, match.country }) do
+    if type(part) == "string" and part ~= "" and part ~= parts[#parts] then
+      parts[#parts + 1] = part
+    end
+  end
+  return M.clean(table.concat(parts, ", "))
+end
+
+return M

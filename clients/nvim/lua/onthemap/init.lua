@@ -1,0 +1,86 @@
+-- onthemap.nvim: the students of OnTheMap in Neovim, through the onthemapd daemon. Every command
+-- is asynchronous: a slow or missing daemon never freezes the editor. See :help onthemap.
+local config = require("onthemap.config")
+local status = require("onthemap.status")
+
+local M = {}
+
+--- Sets options (see :help onthemap-options); restarts the statusline's subscription.
+function M.setup(opts)
+  config.setup(opts)
+  if status.running then
+    status.stop()
+  end
+end
+
+--- `:OnTheMap`: the newest students in a buffer.
+function M.students()
+  return require("onthemap.list").students()
+end
+
+--- `:OnTheMap near {place} [km]`: students nearest to a place (a name or "lat,lon").
+function M.near(place, km)
+  return require("onthemap.list").near(place, km)
+end
+
+--- `:OnTheMap map`: the map drawn by the daemon. `view` is passed to its `map` method, e.g.
+--- { fit = "pins" } or { near = "Paris", radiusKm = 500 }.
+function M.map(view)
+  return require("onthemap.map").show(view)
+end
+
+--- `:OnTheMapPost`: post or move your pin.
+function M.post()
+  require("onthemap.post").post()
+end
+
+--- `:OnTheMapLogin [email]`.
+function M.login(username)
+  require("onthemap.session").login(username)
+end
+
+--- `:OnTheMapLogout`.
+function M.logout()
+  require("onthemap.session").logout()
+end
+
+--- A short status for the statusline, kept current by a subscription: "📍 100 · Munich",
+--- "📍 logged out", "📍 offline".
+function M.statusline()
+  return status.text()
+end
+
+local usage = "usage: :OnTheMap | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
+
+--- Splits "Mountain View, CA 100" into the place and a trailing number of km.
+local function place_and_km(words)
+  local km = tonumber(words[#words] or "")
+  if km and #words > 1 then
+    table.remove(words)
+  else
+    km = nil
+  end
+  return table.concat(words, " "), km
+end
+
+--- `:OnTheMap {args}`.
+function M.command(args)
+  local sub = args[1]
+  local rest = { unpack(args, 2) }
+  if sub == nil then
+    return M.students()
+  elseif sub == "near" and #rest > 0 then
+    return M.near(place_and_km(rest))
+  elseif sub == "map" then
+    if #rest == 0 then
+      return M.map()
+    elseif rest[1] == "pins" and #rest == 1 then
+      return M.map({ fit = "pins" })
+    end
+    local place, km = place_and_km(rest)
+    return M.map({ near = place, radiusKm = km })
+  end
+  vim.notify("OnTheMap: " .. usage, vim.log.levels.ERROR, { title = "OnTheMap" })
+end
+
+return M

@@ -1,0 +1,144 @@
+-- The students buffer: `:OnTheMap` (newest first) and `:OnTheMap near {place} [km]` (nearest first).
+local buffer = require("onthemap.buffer")
+local config = require("onthemap.config")
+local format = require("onthemap.format")
+local open = require("onthemap.open")
+local rpc = require("onthemap.rpc")
+
+local M = {}
+
+M.namespace = vim.api.nvim_create_namespace("onthemap_list")
+
+-- Widths beyond which a column is cut with "…" (the whole link is still what <CR> opens).
+local limits = { 30, 34, 56, 12, 12 }
+
+--- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil.
+function M.render(buf, result, near)
+  local students = result.students or {}
+  local summary
+  if near then
+    summary = ("%d students nearest to %s%s"):format(
+      #students,
+      near.label,
+      near.km and (" (within %g km)"):format(near.km) or ""
+    )
+  else
+    summary = ("%d of %d students, newest first"):format(#students, result.total or #students)
+  end
+  summary = summary .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
+  local header = { "NAME", "PLACE", "LINK", "UPDATED" }
+  if near then
+    table.insert(header, 3, "KM")
+  end
+  local rows = { header }
+  for _, student in ipairs(students) do
+    local row = { format.name(student), format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
+    if near and student.latitude and student.longitude then
+      local km = format.distance_km(near.latitude, near.longitude, student.latitude, student.longitude)
+      table.insert(row, 3, ("%.0f"):format(km))
+    elseif near then
+      table.insert(row, 3, "")
+    end
+    rows[#rows + 1] = row
+  end
+  local column_limits = near and { limits[1], limits[2], 8, limits[3], limits[4] } or limits
+  local lines = { summary }
+  vim.list_extend(lines, format.columns(rows, column_limits))
+  if #students == 0 then
+    lines[#lines + 1] = near and "No student there: try a larger radius." or "No students yet."
+  end
+  local items = {}
+  for index, student in ipairs(students) do
+    items[index + 2] = student
+  end
+  local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
+  buffer.set(buf, lines, items, highlights, M.namespace)
+end
+
+--- Shows why the list could not be loaded, in the buffer and with vim.notify.
+local function failed(buf, err)
+  buffer.set(buf, { "OnTheMap: " .. err.message, "", "r tries again, q closes." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+  rpc.report(err)
+end
+
+local function loading(buf, text)
+  if buffer.generation(buf) == 0 then
+    buffer.set(buf, { text }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
+  end
+end
+
+--- Fetches students with `params` and renders them into `buf`.
+local function fetch(buf, params, near)
+  rpc.request("students", params, function(err, result)
+    if not vim.api.nvim_buf_is_valid(buf) then
+      return
+    end
+    if err then
+      failed(buf, err)
+    else
+      M.render(buf, result, near)
+    end
+  end)
+end
+
+--- `:OnTheMap`: the newest students.
+function M.students()
+  local buf
+  local function load(refresh)
+    fetch(buf, { limit = config.options.limit, refresh = refresh or nil })
+  end
+  buf = buffer.show("onthemap://students", {
+    reload = function()
+      load(true)
+    end,
+    on_enter = function(student)
+      open.open(student.mediaURL)
+    end,
+  })
+  loading(buf, "Loading students…")
+  load(false)
+  return buf
+end
+
+--- `:OnTheMap near {place} [km]`: `place` is a place name (geocoded by the daemon) or "lat,lon".
+function M.near(place, km)
+  local buf
+  local near
+  local function load(refresh)
+    local params = { limit = config.options.limit, refresh = refresh or nil }
+    params.near = { latitude = near.latitude, longitude = near.longitude, radiusKm = near.km }
+    fetch(buf, params, near)
+  end
+  buf = buffer.show("onthemap://near", {
+    reload = function()
+      if near then
+        load(true)
+      end
+    end,
+    on_enter = function(student)
+      open.open(student.mediaURL)
+    end,
+  })
+  buffer.set(buf, { "Looking up " .. place .. "…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
+  local latitude, longitude = place:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
+  if latitude then
+    near = { latitude = tonumber(latitude), longitude = tonumber(longitude), label = place, km = km }
+    load(false)
+    return buf
+  end
+  rpc.request("geocode", { query = place, limit = 1 }, function(err, result)
+    if not vim.api.nvim_buf_is_valid(buf) then
+      return
+    end
+    local match = result and result.results and result.results[1]
+    if err or not match then
+      failed(buf, err or { message = "no place called " .. place })
+      return
+    end
+    near = { latitude = match.latitude, longitude = match.longitude, label = format.place(match), km = km }
+    load(false)
+  end)
+  return buf
+end
+
+return M

@@ -1,0 +1,27 @@
+-- Opening a student's link in the browser.
+local config = require("onthemap.config")
+
+local M = {}
+
+--- Opens `url` with the `opener` option, else vim.ui.open (Neovim 0.10+), else xdg-open started
+--- in the background. Only http(s) links are opened: the link is someone else's text.
+function M.open(url)
+  if type(url) ~= "string" or not (url:match("^https?://[^%s]+$")) then
+    vim.notify("OnTheMap: this student has no http(s) link to open", vim.log.levels.WARN, { title = "OnTheMap" })
+    return false
+  end
+  if config.options.opener then
+    config.options.opener(url)
+  elseif vim.ui.open then
+    vim.ui.open(url)
+  else
+    local ok, job = pcall(vim.fn.jobstart, { "xdg-open", url }, { detach = true })
+    if not ok or job <= 0 then
+      vim.notify("OnTheMap: cannot run xdg-open to open " .. url, vim.log.levels.ERROR, { title = "OnTheMap" })
+      return false
+    end
+  end
+  return true
+end
+
+return M

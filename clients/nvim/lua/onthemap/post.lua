@@ -1,0 +1,83 @@
+-- `:OnTheMapPost`: where and which link, the geocoder's matches to choose from, and a question
+-- before an existing pin is moved. Every step is asynchronous (vim.ui.input / vim.ui.select, so
+-- a UI plugin such as dressing.nvim can take them over).
+local format = require("onthemap.format")
+local rpc = require("onthemap.rpc")
+
+local M = {}
+
+local function info(message)
+  vim.notify("OnTheMap: " .. message, vim.log.levels.INFO, { title = "OnTheMap" })
+end
+
+--- Sends the pin; on "you already have a pin" asks before moving it.
+local function send(params)
+  rpc.request("postPin", params, function(err, result)
+    if err and err.code == rpc.codes.pin_exists and not params.overwrite then
+      local pin = err.data and err.data.pin or {}
+      local question = ("Move your pin from %s to %s?"):format(format.clean(pin.mapString or "its place"), params.mapString)
+      vim.ui.select({ "Yes, move it", "No, keep it" }, { prompt = question }, function(choice)
+        if choice == "Yes, move it" then
+          params.overwrite = true
+          send(params)
+        else
+          info("your pin stays at " .. format.clean(pin.mapString or "its place"))
+        end
+      end)
+    elseif err then
+      rpc.report(err, "post")
+    else
+      local pin = result.pin or {}
+      info(("%s your pin at %s (%s)"):format(result.created and "posted" or "moved", format.clean(pin.mapString), format.clean(pin.mediaURL)))
+    end
+  end)
+end
+
+--- Asks for the link, then sends the pin at `match` (a geocoder result) named `place`.
+local function ask_link(place, match, default_link)
+  vim.ui.input({ prompt = "Link (http or https): ", default = default_link or "https://" }, function(link)
+    if not link or link == "" or link == "https://" then
+      return
+    end
+    send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
+  end)
+end
+
+--- Offers the geocoder's matches for `place` with vim.ui.select.
+local function choose_place(place, default_link)
+  rpc.request("geocode", { query = place, limit = 5 }, function(err, result)
+    if err then
+      rpc.report(err, "post")
+      return
+    end
+    local matches = result.results or {}
+    vim.ui.select(matches, {
+      prompt = "Which " .. place .. "?",
+      format_item = function(match)
+        return format.place(match) .. " (" .. (match.precision or "place") .. ")"
+      end,
+    }, function(match)
+      if match then
+        ask_link(place, match, default_link)
+      end
+    end)
+  end)
+end
+
+--- `:OnTheMapPost`: asks for the place, then which match, then the link.
+function M.post()
+  rpc.request("myPin", nil, function(err, result)
+    if err then
+      rpc.report(err, "post")
+      return
+    end
+    local current = result and result.pin
+    vim.ui.input({ prompt = "Place: ", default = current and current.mapString or nil }, function(place)
+      if place and place:match("%S") then
+        choose_place(vim.trim(place), current and current.mediaURL or nil)
+      end
+    end)
+  end)
+end
+
+return M

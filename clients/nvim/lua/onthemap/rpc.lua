@@ -1,0 +1,201 @@
+-- JSON-RPC 2.0 with onthemapd over its Unix socket, asynchronous: every call returns at once and
+-- its callback runs later on the main loop. Newline-delimited JSON (docs/PROTOCOL.md), one short
+-- connection per request, so a daemon restart between two requests goes unnoticed.
+local config = require("onthemap.config")
+local socket = require("onthemap.socket")
+
+local uv = vim.loop
+local M = {}
+
+--- Decodes one JSON text; JSON null becomes nil (Neovim 0.7 supports `luanil` too).
+function M.decode(text)
+  return vim.json.decode(text, { luanil = { object = true, array = true } })
+end
+
+--- A JSON object for `params`, `{}` included (an empty Lua table would encode as `[]`).
+function M.object(tbl)
+  if tbl == nil or next(tbl) == nil then
+    return vim.empty_dict()
+  end
+  return tbl
+end
+
+--- Splits a byte stream into lines: feed(chunk) calls on_line(line) for each complete line.
+function M.line_splitter(on_line)
+  local pending = {}
+  return function(chunk)
+    local start = 1
+    while true do
+      local newline = chunk:find("\n", start, true)
+      if not newline then
+        break
+      end
+      pending[#pending + 1] = chunk:sub(start, newline - 1)
+      local line = table.concat(pending)
+      pending = {}
+      on_line(line)
+      start = newline + 1
+    end
+    if start <= #chunk then
+      pending[#pending + 1] = chunk:sub(start)
+    end
+  end
+end
+
+local start_daemon = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
+
+--- The error when nothing answered at any path tried, worded as the CLI words it.
+function M.unreachable(attempts)
+  local tried
+  if #attempts == 1 then
+    tried = ("at %s (%s)"):format(attempts[1].path, attempts[1].reason)
+  else
+    local parts = {}
+    for _, attempt in ipairs(attempts) do
+      parts[#parts + 1] = attempt.path .. ": " .. attempt.reason
+    end
+    tried = "(tried " .. table.concat(parts, "; ") .. ")"
+  end
+  return { kind = "unreachable", message = ("cannot reach onthemapd %s. %s"):format(tried, start_daemon) }
+end
+
+--- Connects a pipe to the first socket where a daemon listens (socket.candidates()), as the CLI
+--- does; on_connected(pipe, path) or on_error(err) runs in a luv callback. A socket file that
+--- belongs to another user stops the search: nothing is sent to it.
+function M.connect(on_connected, on_error)
+  local paths = socket.candidates()
+  local attempts = {}
+  local function try(index)
+    local path = paths[index]
+    if not path then
+      on_error(M.unreachable(attempts))
+      return
+    end
+    local owner = socket.foreign_owner(path)
+    if owner then
+      on_error({
+        kind = "unreachable",
+        message = ("refusing the socket %s: it belongs to uid %d, not to you or root, so it is not your onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private directory (XDG_RUNTIME_DIR)."):format(
+          path,
+          owner
+        ),
+      })
+      return
+    end
+    local pipe = uv.new_pipe(false)
+    local function failed(reason)
+      if not pipe:is_closing() then
+        pipe:close()
+      end
+      attempts[#attempts + 1] = { path = path, reason = socket.reason(reason) }
+      try(index + 1)
+    end
+    local ok, started = pcall(pipe.connect, pipe, path, function(err)
+      if err then
+        failed(err)
+      else
+        on_connected(pipe, path)
+      end
+    end)
+    if not ok or not started then
+      failed(started)
+    end
+  end
+  try(1)
+end
+
+--- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
+--- main loop: err is nil on success, else `{kind, message, code?, data?}` where kind is "daemon"
+--- (the daemon answered with an error: code and message are its own), "unreachable", "timeout" or
+--- "closed".
+function M.request(method, params, callback, opts)
+  opts = opts or {}
+  local timeout = opts.timeout_ms or config.options.timeout_ms
+  local pipe, connected_path
+  local timer = uv.new_timer()
+  local finished = false
+
+  local function finish(err, result)
+    if finished then
+      return
+    end
+    finished = true
+    timer:stop()
+    timer:close()
+    if pipe and not pipe:is_closing() then
+      pipe:close()
+    end
+    vim.schedule(function()
+      callback(err, result)
+    end)
+  end
+
+  timer:start(timeout, 0, function()
+    finish({
+      kind = "timeout",
+      message = ("onthemapd did not answer %s within %g s (%s)"):format(method, timeout / 1000, connected_path or socket.path()),
+    })
+  end)
+
+  local request = { jsonrpc = "2.0", id = 1, method = method }
+  if params ~= nil then
+    request.params = M.object(params)
+  end
+  local line = vim.json.encode(request) .. "\n"
+  request = nil -- nothing keeps the params (a password, for login) once they are encoded
+
+  M.connect(function(connected, path)
+    pipe, connected_path = connected, path
+    if finished then
+      pipe:close()
+      return
+    end
+    local feed = M.line_splitter(function(text)
+      local ok, message = pcall(M.decode, text)
+      if not ok or type(message) ~= "table" then
+        finish({ kind = "closed", message = "onthemapd sent something that is not JSON" })
+      elseif message.method ~= nil then
+        return -- a notification; this connection did not subscribe, so none is expected
+      elseif message.error then
+        finish({
+          kind = "daemon",
+          code = message.error.code,
+          message = message.error.message or "onthemapd reported an error",
+          data = message.error.data,
+        })
+      else
+        finish(nil, message.result)
+      end
+    end)
+    pipe:write(line)
+    line = nil
+    pipe:read_start(function(err, chunk)
+      if err then
+        finish({ kind = "closed", message = "the connection to onthemapd failed: " .. err })
+      elseif chunk == nil then
+        finish({ kind = "closed", message = "onthemapd closed the connection before answering " .. method })
+      else
+        feed(chunk)
+      end
+    end)
+  end, function(err)
+    finish(err)
+  end)
+end
+
+--- Shows an error with vim.notify: the daemon's own message, or why it could not be reached.
+function M.report(err, doing)
+  local prefix = doing and ("OnTheMap: " .. doing .. ": ") or "OnTheMap: "
+  vim.notify(prefix .. err.message, vim.log.levels.ERROR, { title = "OnTheMap" })
+end
+
+-- JSON-RPC error codes of onthemapd (docs/PROTOCOL.md) that the plugin acts on.
+M.codes = {
+  method_not_found = -32601,
+  not_logged_in = -32001,
+  invalid_credentials = -32002,
+  place_not_found = -32005,
+  pin_exists = -32006,
+}
+
+return M

@@ -1,0 +1,59 @@
+-- Where the daemon's socket is: the same rule as the `onthemap` CLI (SocketPath.candidates), and
+-- the same refusal of a socket that belongs to another user.
+local config = require("onthemap.config")
+
+local uv = vim.loop
+local M = {}
+
+--- The paths to try, in order. An explicit choice (the `socket` option, else $ONTHEMAP_SOCKET) is
+--- the only one; otherwise $XDG_RUNTIME_DIR/onthemap/onthemapd.sock when that is set, then
+--- /run/user/$UID/onthemap/onthemapd.sock, then /tmp/onthemap-$UID/onthemapd.sock.
+function M.candidates()
+  local option = config.options.socket
+  if type(option) == "function" then
+    option = option()
+  end
+  if type(option) == "string" and option ~= "" then
+    return { option }
+  end
+  local env = os.getenv("ONTHEMAP_SOCKET")
+  if env and env ~= "" then
+    return { env }
+  end
+  local uid = uv.getuid()
+  local paths = {}
+  local runtime = os.getenv("XDG_RUNTIME_DIR")
+  if runtime and runtime:sub(1, 1) == "/" then
+    paths[1] = runtime .. "/onthemap/onthemapd.sock"
+  end
+  local systemd = "/run/user/" .. uid .. "/onthemap/onthemapd.sock"
+  if paths[1] ~= systemd then
+    paths[#paths + 1] = systemd
+  end
+  paths[#paths + 1] = "/tmp/onthemap-" .. uid .. "/onthemapd.sock"
+  return paths
+end
+
+--- The first candidate: where the daemon is expected (for messages and :checkhealth).
+function M.path()
+  return M.candidates()[1]
+end
+
+--- The uid owning the socket file at `path` when it is neither yours nor root's (then it is not
+--- your daemon: another user may be impersonating it), else nil. The CLI asks the kernel who
+--- serves the socket (SO_PEERCRED); an editor cannot, and the file's owner is who bound it.
+function M.foreign_owner(path)
+  local stat = uv.fs_stat(path)
+  if stat and stat.uid ~= uv.getuid() and stat.uid ~= 0 then
+    return stat.uid
+  end
+  return nil
+end
+
+--- "ECONNREFUSED: connection refused" (luv) → "Connection refused" (as strerror says it).
+function M.reason(err)
+  local text = tostring(err):gsub("^E%u+: ", "")
+  return (text:gsub("^%l", string.upper))
+end
+
+return M

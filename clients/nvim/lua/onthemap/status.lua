@@ -1,0 +1,166 @@
+-- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
+-- always current without polling. When the daemon goes away the text says "offline" and the
+-- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back.
+local config = require("onthemap.config")
+local format = require("onthemap.format")
+local rpc = require("onthemap.rpc")
+
+local uv = vim.loop
+local M = {}
+
+--- "idle" (not started), "connecting", "online" or "offline".
+M.state = "idle"
+--- The daemon's last `status` result (docs/PROTOCOL.md), or nil.
+M.status = nil
+
+local pipe, retry_timer, answer_timer
+local delay
+
+-- Touched from luv callbacks: redraws and the User autocommand wait for the main loop.
+local function changed()
+  vim.schedule(function()
+    pcall(vim.cmd, "redrawstatus!")
+    pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "OnTheMapStatus", modeline = false })
+  end)
+end
+
+local function stop_timer(timer)
+  if timer and not timer:is_closing() then
+    timer:stop()
+    timer:close()
+  end
+end
+
+local connect
+
+local function drop()
+  if pipe and not pipe:is_closing() then
+    pipe:close()
+  end
+  pipe = nil
+  stop_timer(answer_timer)
+  answer_timer = nil
+  if not M.running then
+    return
+  end
+  local was = M.state
+  M.state, M.status = "offline", nil
+  if was ~= "offline" then
+    changed()
+  end
+  stop_timer(retry_timer)
+  retry_timer = uv.new_timer()
+  retry_timer:start(delay, 0, function()
+    connect()
+  end)
+  delay = math.min(delay * 2, 30000)
+end
+
+local function receive(line)
+  local ok, message = pcall(rpc.decode, line)
+  if not ok or type(message) ~= "table" then
+    return
+  end
+  if message.id == 2 and message.result then
+    stop_timer(answer_timer)
+    answer_timer = nil
+    delay = config.options.reconnect_ms
+    M.state, M.status = "online", message.result
+    changed()
+  elseif message.method == "statusChanged" and message.params then
+    M.state, M.status = "online", message.params
+    changed()
+  elseif message.error then
+    drop() -- a daemon too old to subscribe: treated as absent
+  end
+end
+
+connect = function()
+  if not M.running then
+    return
+  end
+  rpc.connect(function(connected)
+    if not M.running then
+      connected:close()
+      return
+    end
+    pipe = connected
+    -- A daemon that accepts but never answers (stopped, hung) counts as offline.
+    answer_timer = uv.new_timer()
+    answer_timer:start(config.options.timeout_ms, 0, function()
+      if pipe == connected then
+        drop()
+      end
+    end)
+    local feed = rpc.line_splitter(receive)
+    connected:write(
+      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"events":["status"]}}\n'
+        .. '{"jsonrpc":"2.0","id":2,"method":"status"}\n'
+    )
+    connected:read_start(function(err, chunk)
+      if pipe ~= connected then
+        return
+      end
+      if err or not chunk then
+        drop()
+      else
+        feed(chunk)
+      end
+    end)
+  end, function()
+    drop()
+  end)
+end
+
+--- Starts the subscription (once; later calls do nothing).
+function M.start()
+  if M.running then
+    return
+  end
+  M.running = true
+  delay = config.options.reconnect_ms
+  M.state = "connecting"
+  -- Not from inside a statusline evaluation: the connection starts on the next loop turn.
+  vim.schedule(connect)
+end
+
+--- Closes the subscription; the statusline then starts it again when next drawn.
+function M.stop()
+  M.running = false
+  stop_timer(retry_timer)
+  retry_timer = nil
+  if pipe and not pipe:is_closing() then
+    pipe:close()
+  end
+  pipe = nil
+  stop_timer(answer_timer)
+  answer_timer = nil
+  M.state, M.status = "idle", nil
+end
+
+--- The statusline text: "📍 100 · Munich", "📍 100 (stale)", "📍 logged out", "📍 offline".
+function M.text()
+  M.start()
+  local icon = config.options.icon
+  if M.state == "offline" then
+    return icon .. " offline"
+  end
+  local status = M.status
+  if not status then
+    return icon .. " …"
+  end
+  if not status.loggedIn then
+    return icon .. " logged out"
+  end
+  local students = status.students or {}
+  local text = icon .. " " .. tostring(students.count or 0)
+  if status.myPin and status.myPin.mapString then
+    text = text .. " · " .. format.clean(status.myPin.mapString)
+  end
+  if students.stale then
+    text = text .. " (stale)"
+  end
+  return text
+end
+
+return M

@@ -1,0 +1,127 @@
+-- What the tests share: waiting on conditions, scripted answers for vim.ui, the real CLI as a
+-- second client, and a record of every vim.notify message.
+--
+-- Environment (set by Tests/OnTheMapEditorTests):
+--   ONTHEMAP_SOCKET            a real onthemapd, logged out, in front of a real onthemap-server
+--   ONTHEMAP_TEST_EMAIL/PASSWORD   the demo account
+--   ONTHEMAP_TEST_CLI          the `onthemap` binary
+--   ONTHEMAP_TEST_DEAD_SOCKET  a socket file nobody listens on
+--   ONTHEMAP_TEST_HUNG_SOCKET  a daemon stopped with SIGSTOP: it accepts and never answers
+--   ONTHEMAP_TEST_CONTROL      a directory: writing "restart" there makes the test restart the daemon
+local M = {}
+
+M.env = setmetatable({}, {
+  __index = function(_, key)
+    local value = os.getenv(key)
+    if not value or value == "" then
+      error("the test needs $" .. key, 2)
+    end
+    return value
+  end,
+})
+
+--- Every vim.notify message, in order: { message, level }.
+M.notifications = {}
+vim.notify = function(message, level)
+  M.notifications[#M.notifications + 1] = { message = message, level = level }
+end
+
+function M.fail(message, level)
+  error(message, (level or 1) + 1)
+end
+
+--- Waits (letting the event loop run) until `condition()` is true; fails after `ms`.
+function M.wait(ms, condition, what)
+  if not vim.wait(ms, condition, 20) then
+    M.fail("gave up after " .. ms .. " ms waiting for " .. what, 2)
+  end
+end
+
+function M.eq(actual, expected, what)
+  if not vim.deep_equal(actual, expected) then
+    M.fail(("%s: expected %s, got %s"):format(what, vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+function M.ok(value, what)
+  if not value then
+    M.fail(what, 2)
+  end
+  return value
+end
+
+--- The first notification from index `from` on whose text contains `text`, waiting up to `ms`.
+function M.notified(text, ms, from)
+  local found
+  M.wait(ms or 15000, function()
+    for index = from or 1, #M.notifications do
+      if M.notifications[index].message:find(text, 1, true) then
+        found = M.notifications[index]
+        return true
+      end
+    end
+    return false
+  end, "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications))
+  return found
+end
+
+--- Runs the real CLI (another client of the same daemon) and returns its stdout, failing on error.
+function M.cli(args)
+  local output = vim.fn.system(vim.list_extend({ M.env.ONTHEMAP_TEST_CLI }, args))
+  if vim.v.shell_error ~= 0 then
+    M.fail("onthemap " .. table.concat(args, " ") .. " failed: " .. output, 2)
+  end
+  return output
+end
+
+function M.cli_json(args)
+  return vim.json.decode(M.cli(vim.list_extend(vim.deepcopy(args), { "--json" })), { luanil = { object = true, array = true } })
+end
+
+function M.lines(buf)
+  return vim.api.nvim_buf_get_lines(buf or 0, 0, -1, false)
+end
+
+--- Types keys as a user would, and runs what they map to.
+function M.feed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "x", false)
+end
+
+--- Replaces vim.ui.input and vim.ui.select with a script of answers, as a user would give them
+--- (and as UI plugins replace them). Each answer is a string for input, or for select a function
+--- (items) → item. Returns the prompts seen.
+function M.answer(answers)
+  local prompts = {}
+  local function next_answer(kind, prompt)
+    prompts[#prompts + 1] = prompt
+    local answer = table.remove(answers, 1)
+    if answer == nil then
+      M.fail("unexpected " .. kind .. " prompt: " .. tostring(prompt))
+    end
+    return answer
+  end
+  vim.ui.input = function(opts, on_confirm)
+    local answer = next_answer("input", opts.prompt)
+    vim.schedule(function()
+      on_confirm(answer)
+    end)
+  end
+  vim.ui.select = function(items, opts, on_choice)
+    local pick = next_answer("select", opts.prompt)
+    local labels = vim.tbl_map(opts.format_item or tostring, items)
+    local item = pick(items, labels)
+    vim.schedule(function()
+      on_choice(item)
+    end)
+  end
+  return prompts
+end
+
+--- Milliseconds `fn` takes to return.
+function M.time(fn)
+  local started = vim.loop.hrtime()
+  fn()
+  return (vim.loop.hrtime() - started) / 1e6
+end
+
+return M

@@ -1,0 +1,310 @@
+-- Against the real daemon and server: login, the students buffer and its keys, near, post, the
+-- statusline (following another client and a daemon restart), the map, logout. In order: each
+-- test starts where the previous one left the account.
+local t = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "helpers.lua")
+local onthemap = require("onthemap")
+local buffer = require("onthemap.buffer")
+local rpc = require("onthemap.rpc")
+
+local opened = {}
+local status_seen = {}
+
+vim.api.nvim_create_autocmd("User", {
+  pattern = "OnTheMapStatus",
+  callback = function()
+    status_seen[#status_seen + 1] = onthemap.statusline()
+  end,
+})
+
+local function setup(extra)
+  onthemap.setup(vim.tbl_extend("force", {
+    timeout_ms = 60000, -- a busy test machine; nothing here should come near it
+    reconnect_ms = 200,
+    opener = function(url)
+      opened[#opened + 1] = url
+    end,
+  }, extra or {}))
+end
+
+--- The text of :checkhealth onthemap.
+local function health()
+  vim.cmd("checkhealth onthemap")
+  local text = table.concat(t.lines(0), "\n")
+  vim.cmd("bwipeout!")
+  return text
+end
+
+--- The display column where `needle` starts on `line`.
+local function column_of(line, needle)
+  local start = line:find(needle, 1, true)
+  return start and vim.fn.strdisplaywidth(line:sub(1, start - 1))
+end
+
+local function wait_render(buf, generation, what)
+  t.wait(30000, function()
+    return buffer.generation(buf) > generation
+  end, what)
+end
+
+local password = os.getenv("ONTHEMAP_TEST_PASSWORD") or ""
+
+return {
+  {
+    "checkhealth finds the daemon and says it is logged out",
+    function()
+      setup()
+      local text = health()
+      t.ok(text:find("onthemapd [%d.]+ answers"), "the daemon's version:\n" .. text)
+      t.ok(text:find("not logged in", 1, true), "the login state:\n" .. text)
+    end,
+  },
+  {
+    "the statusline says logged out",
+    function()
+      t.wait(20000, function()
+        return onthemap.statusline() == "📍 logged out"
+      end, "📍 logged out, got " .. onthemap.statusline())
+    end,
+  },
+  {
+    ":OnTheMapLogin reads the password hidden and keeps it out of history and messages",
+    function()
+      local from = #t.notifications + 1
+      -- What the user types at the inputsecret() prompt.
+      vim.api.nvim_feedkeys(password .. "\r", "t", false)
+      vim.cmd("OnTheMapLogin " .. t.env.ONTHEMAP_TEST_EMAIL)
+      t.notified("logged in as Ada", 60000, from)
+      for _, history in ipairs({ "cmd", "search", "expr", "input", "debug" }) do
+        for index = 1, vim.fn.histnr(history) do
+          t.ok(not vim.fn.histget(history, index):find(password, 1, true), "the password is in the " .. history .. " history")
+        end
+      end
+      t.ok(not vim.fn.execute("messages"):find(password, 1, true), "the password is in :messages")
+      for _, note in ipairs(t.notifications) do
+        t.ok(not note.message:find(password, 1, true), "the password is in a notification")
+      end
+      for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+        t.ok(not table.concat(t.lines(buf), "\n"):find(password, 1, true), "the password is in buffer " .. buf)
+      end
+    end,
+  },
+  {
+    "the statusline shows the count once logged in",
+    function()
+      t.wait(20000, function()
+        return onthemap.statusline() == "📍 100"
+      end, "📍 100, got " .. onthemap.statusline())
+    end,
+  },
+  {
+    ":OnTheMap lists the students as the CLI does, aligned",
+    function()
+      local expected = t.cli_json({ "students", "--limit", "100" })
+      local buf = onthemap.students()
+      wait_render(buf, 1, "the students")
+      t.eq(vim.api.nvim_buf_get_name(buf), "onthemap://students", "buffer name")
+      t.eq(vim.bo[buf].filetype, "onthemap", "filetype")
+      t.eq(vim.bo[buf].buftype, "nofile", "a scratch buffer")
+      t.eq(vim.bo[buf].modifiable, false, "read-only")
+      local lines = t.lines(buf)
+      t.ok(lines[1]:find("100 of %d+ students, newest first"), "summary: " .. lines[1])
+      t.ok(lines[2]:find("^NAME%s+PLACE%s+LINK%s+UPDATED$"), "header: " .. lines[2])
+      t.eq(#lines, 2 + #expected, "one line per student")
+      local link_column = column_of(lines[2], "LINK")
+      local place_column = column_of(lines[2], "PLACE")
+      for index, student in ipairs(expected) do
+        local line = lines[index + 2]
+        t.ok(line:find(student.firstName .. " " .. student.lastName, 1, true) == 1, "row " .. index .. " is " .. student.firstName .. ": " .. line)
+        t.eq(column_of(line, student.mediaURL:sub(1, 20)), link_column, "row " .. index .. "'s link column")
+        t.eq(column_of(line, student.mapString:sub(1, 10)), place_column, "row " .. index .. "'s place column")
+      end
+    end,
+  },
+  {
+    "<CR> opens the student's link",
+    function()
+      local expected = t.cli_json({ "students", "--limit", "3" })
+      vim.api.nvim_win_set_cursor(0, { 5, 0 })
+      t.feed("<CR>")
+      t.eq(opened, { expected[3].mediaURL }, "opened")
+      vim.api.nvim_win_set_cursor(0, { 2, 0 })
+      t.feed("<CR>")
+      t.eq(#opened, 1, "the header line opens nothing")
+    end,
+  },
+  {
+    "r refreshes from the API",
+    function()
+      local buf = vim.api.nvim_get_current_buf()
+      local before = t.cli_json({ "status" }).students.refreshedAt
+      local generation = buffer.generation(buf)
+      vim.wait(1100) -- the refresh time is to the millisecond; make sure it can differ
+      t.feed("r")
+      wait_render(buf, generation, "the refreshed list")
+      local after = t.cli_json({ "status" }).students.refreshedAt
+      t.ok(after > before, "refreshedAt moved: " .. before .. " → " .. after)
+    end,
+  },
+  {
+    "q closes the buffer",
+    function()
+      local buf = vim.api.nvim_get_current_buf()
+      t.feed("q")
+      t.ok(not vim.api.nvim_buf_is_valid(buf), "the buffer is gone")
+    end,
+  },
+  {
+    ":OnTheMap near {place} [km] lists nearest first, within the radius",
+    function()
+      vim.cmd("OnTheMap near Berlin, Germany 2000")
+      local buf = vim.api.nvim_get_current_buf()
+      t.eq(vim.api.nvim_buf_get_name(buf), "onthemap://near", "buffer name")
+      t.wait(30000, function()
+        return (t.lines(buf)[1] or ""):find("nearest to Berlin") ~= nil
+      end, "the near list: " .. vim.inspect(t.lines(buf)))
+      local lines = t.lines(buf)
+      t.ok(lines[1]:find("within 2000 km", 1, true), "summary: " .. lines[1])
+      t.ok(lines[2]:find("^NAME%s+PLACE%s+KM%s+LINK%s+UPDATED$"), "header: " .. lines[2])
+      t.ok(#lines > 3, "some students near Berlin")
+      local km_column = column_of(lines[2], "KM")
+      local previous = -1
+      for index = 3, #lines do
+        local km = tonumber(vim.fn.strcharpart(lines[index], km_column, 8):match("%d+"))
+        t.ok(km and km >= previous and km <= 2000, "distances ascend within 2000 km: " .. lines[index])
+        previous = km
+      end
+      t.feed("q")
+    end,
+  },
+  {
+    ":OnTheMapPost asks for the place, offers the matches, asks for the link",
+    function()
+      local from = #t.notifications + 1
+      local prompts = t.answer({
+        "Munich",
+        function(items, labels)
+          t.ok(labels[1]:find("Munich, Bavaria, Germany", 1, true), "the first match: " .. vim.inspect(labels))
+          return items[1]
+        end,
+        "https://ada.example/nvim",
+      })
+      vim.cmd("OnTheMapPost")
+      t.notified("posted your pin at Munich", 60000, from)
+      t.eq(prompts, { "Place: ", "Which Munich?", "Link (http or https): " }, "prompts")
+      local pin = t.cli_json({ "mypin" })
+      t.eq({ pin.mapString, pin.mediaURL }, { "Munich", "https://ada.example/nvim" }, "the pin")
+    end,
+  },
+  {
+    ":OnTheMapPost asks before moving the pin, and No keeps it",
+    function()
+      local from = #t.notifications + 1
+      local prompts = t.answer({
+        "Berlin",
+        function(items)
+          return items[1]
+        end,
+        "https://ada.example/berlin",
+        function(items, labels)
+          t.eq(labels, { "Yes, move it", "No, keep it" }, "the choices")
+          return items[2]
+        end,
+      })
+      vim.cmd("OnTheMapPost")
+      t.notified("your pin stays at Munich", 60000, from)
+      t.eq(prompts[4], "Move your pin from Munich to Berlin?", "the question")
+      t.eq(t.cli_json({ "mypin" }).mapString, "Munich", "the pin did not move")
+    end,
+  },
+  {
+    ":OnTheMapPost moves the pin on Yes",
+    function()
+      local from = #t.notifications + 1
+      t.answer({
+        "Berlin",
+        function(items)
+          return items[1]
+        end,
+        "https://ada.example/berlin",
+        function(items)
+          return items[1]
+        end,
+      })
+      vim.cmd("OnTheMapPost")
+      t.notified("moved your pin at Berlin", 60000, from)
+      t.eq(t.cli_json({ "mypin" }).mapString, "Berlin", "the pin moved")
+    end,
+  },
+  {
+    "the statusline follows a post made by another client",
+    function()
+      t.wait(30000, function()
+        return onthemap.statusline():find("· Berlin", 1, true) ~= nil
+      end, "Berlin in the statusline, got " .. onthemap.statusline())
+      -- The CLI, a separate client, moves the pin; nothing here asks the daemon meanwhile.
+      vim.fn.jobstart({ t.env.ONTHEMAP_TEST_CLI, "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      t.wait(60000, function()
+        return onthemap.statusline() == "📍 100 · Paris"
+      end, "📍 100 · Paris, got " .. onthemap.statusline())
+    end,
+  },
+  {
+    "the statusline goes offline when the daemon stops and comes back when it restarts",
+    function()
+      status_seen = {}
+      local control = t.env.ONTHEMAP_TEST_CONTROL
+      vim.fn.writefile({}, control .. "/restart")
+      t.wait(60000, function()
+        return vim.tbl_contains(status_seen, "📍 offline")
+      end, "offline while the daemon restarts; seen " .. vim.inspect(status_seen))
+      t.wait(60000, function()
+        return vim.fn.filereadable(control .. "/restarted") == 1 and onthemap.statusline() == "📍 100 · Paris"
+      end, "back after the restart, got " .. onthemap.statusline())
+    end,
+  },
+  {
+    ":OnTheMap map paints the daemon's map, or says the daemon cannot draw one yet",
+    function()
+      local methods
+      rpc.request("rpc.discover", nil, function(err, result)
+        methods = err and {} or vim.tbl_map(function(m)
+          return m.name
+        end, result.methods)
+      end)
+      t.wait(30000, function()
+        return methods ~= nil
+      end, "rpc.discover")
+      local from = #t.notifications + 1
+      vim.cmd("OnTheMap map")
+      local buf = vim.api.nvim_get_current_buf()
+      t.eq(vim.api.nvim_buf_get_name(buf), "onthemap://map", "buffer name")
+      if vim.tbl_contains(methods, "map") then
+        wait_render(buf, 1, "the map")
+        local lines = t.lines(buf)
+        t.ok(#lines > 5 and lines[#lines]:find("https://", 1, true), "rows then pins: " .. vim.inspect(lines))
+        local marks = vim.api.nvim_buf_get_extmarks(buf, require("onthemap.map").namespace, 0, -1, { details = true })
+        t.ok(#marks > 10, "the map is painted")
+      else
+        local note = t.notified("cannot draw maps yet", 30000, from)
+        t.eq(note.level, vim.log.levels.ERROR, "an error")
+        t.ok(t.lines(buf)[1]:find("has no `map` method", 1, true), "the buffer says so: " .. t.lines(buf)[1])
+      end
+      t.feed("q")
+    end,
+  },
+  {
+    ":OnTheMapLogout logs out; the statusline follows",
+    function()
+      local from = #t.notifications + 1
+      vim.cmd("OnTheMapLogout")
+      t.notified("logged out", 30000, from)
+      t.wait(20000, function()
+        return onthemap.statusline() == "📍 logged out"
+      end, "📍 logged out, got " .. onthemap.statusline())
+      local from_list = #t.notifications + 1
+      onthemap.students()
+      t.notified("Not logged in", 30000, from_list)
+      t.feed("q")
+    end,
+  },
+}

@@ -1,0 +1,47 @@
+-- Runs the plugin's tests in `nvim --headless` and exits 0 (all passed) or 1, printing one TAP
+-- line per test on stdout. The environment names the real daemon and friends (see helpers.lua);
+-- Tests/OnTheMapEditorTests starts them and runs this file:
+--   nvim --headless -u NONE -i NONE -c "luafile clients/nvim/tests/run.lua"
+-- ONTHEMAP_TEST_ONLY=format_spec runs one spec file.
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)")
+vim.opt.runtimepath:prepend(vim.fn.fnamemodify(here .. "..", ":p"))
+vim.cmd("runtime! plugin/**/*.lua")
+
+local specs = { "format_spec", "live_spec", "unreachable_spec" }
+local only = os.getenv("ONTHEMAP_TEST_ONLY")
+local passed, failed = 0, 0
+
+local function out(line)
+  io.stdout:write(line .. "\n")
+  io.stdout:flush()
+end
+
+for _, name in ipairs(specs) do
+  if not only or only == "" or only == name then
+    local ok, spec = pcall(dofile, here .. name .. ".lua")
+    if not ok then
+      failed = failed + 1
+      out("not ok - " .. name .. " does not load: " .. tostring(spec))
+    else
+      for _, case in ipairs(spec) do
+        local started = vim.loop.hrtime()
+        local success, err = xpcall(case[2], debug.traceback)
+        local ms = math.floor((vim.loop.hrtime() - started) / 1e6)
+        if success then
+          passed = passed + 1
+          out(("ok - %s: %s (%d ms)"):format(name, case[1], ms))
+        else
+          failed = failed + 1
+          out(("not ok - %s: %s\n%s"):format(name, case[1], tostring(err)))
+        end
+      end
+    end
+  end
+end
+
+out(("# nvim %s: %d passed, %d failed"):format(tostring(vim.version and vim.version().minor and ("0." .. vim.version().minor .. "." .. vim.version().patch)), passed, failed))
+if failed > 0 or passed == 0 then
+  vim.cmd("cquit 1")
+else
+  vim.cmd("qall!")
+end

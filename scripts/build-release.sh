@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the three release programs as they are installed and packaged:
+# - onthemap-server and onthemapd with the Swift runtime linked in (--static-swift-stdlib), so they run
+#   without a Swift toolchain (libc, libstdc++, libsystemd and libsqlite3 stay shared);
+# - onthemap by scripts/build-client.sh, the way it is measured (static, linked in start-up order).
+# Prints the three paths as shell assignments (ONTHEMAP_SERVER_BIN=…, ONTHEMAPD_BIN=…, ONTHEMAP_BIN=…).
+# One scratch directory for the server and the daemon, the one `make bench` uses, so the second
+# product and a later bench reuse the first one's compiled dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --static-swift-stdlib --product onthemap-server >&2
+swift build -c release --static-swift-stdlib --product onthemapd >&2
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+client="$(./scripts/build-client.sh)"
+echo "ONTHEMAP_SERVER_BIN=$bin/onthemap-server"
+echo "ONTHEMAPD_BIN=$bin/onthemapd"
+echo "ONTHEMAP_BIN=$client"

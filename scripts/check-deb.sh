@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs the packages `make deb` built with dpkg -i on this machine (root), checks what a user
+# meets first, and removes them again:
+# - `--version` of the three installed programs is the version of the packages;
+# - the programs carry no Swift runtime dependency (they run without a toolchain);
+# - `systemd-analyze verify` accepts the installed units (with their man pages in place);
+# - the installed server serves /healthz from a fresh database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION="$(scripts/version.sh)"
+ARCH="$(dpkg --print-architecture)"
+OUT="${DEB_OUTPUT_DIR:-dist}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+scratch="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    $SUDO dpkg --purge onthemap onthemap-server >/dev/null 2>&1 || true
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+$SUDO dpkg -i "$OUT/onthemap_${VERSION}_${ARCH}.deb" "$OUT/onthemap-server_${VERSION}_${ARCH}.deb"
+for program in onthemap onthemapd onthemap-server; do
+    printed="$("/usr/bin/$program" --version)"
+    [ "$printed" = "$VERSION" ] || { echo "check-deb: $program --version printed '$printed', not $VERSION" >&2; exit 1; }
+    if ldd "/usr/bin/$program" 2>&1 | grep -q libswift; then
+        echo "check-deb: /usr/bin/$program needs the Swift runtime:" >&2; ldd "/usr/bin/$program" >&2; exit 1
+    fi
+    echo "ok: /usr/bin/$program --version = $printed"
+done
+
+# As root, verify would leave /run/systemd/systemd-units-load behind: give it a private /run/systemd.
+$SUDO unshare --mount /bin/sh -c 'mount -t tmpfs tmpfs /run/systemd && exec systemd-analyze verify /lib/systemd/system/onthemap-server.service'
+mkdir -m 700 "$scratch/runtime"
+XDG_RUNTIME_DIR="$scratch/runtime" systemd-analyze --user verify /usr/lib/systemd/user/onthemapd.socket /usr/lib/systemd/user/onthemapd.service
+echo "ok: systemd-analyze verify /lib/systemd/system/onthemap-server.service onthemapd.socket onthemapd.service"
+
+/usr/bin/onthemap-server serve --db "$scratch/db.sqlite" --port 0 >"$scratch/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 300); do
+    grep -q "listening on" "$scratch/server.log" && break
+    sleep 0.1
+done
+url="$(sed -n 's/.*listening on \(http[^ ]*\)\/v1$/\1/p' "$scratch/server.log")"
+[ -n "$url" ] || { echo "check-deb: the installed server did not start:" >&2; cat "$scratch/server.log" >&2; exit 1; }
+curl -fsS "$url/healthz"
+echo "ok: the installed onthemap-server answers $url/healthz"
