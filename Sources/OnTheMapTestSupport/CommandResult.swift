@@ -39,9 +39,8 @@ public func runCommand(
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
-    process.waitUntilExit()
     return CommandResult(
-        status: process.terminationStatus,
+        status: process.waitForExit() ?? -1,
         stdout: String(decoding: outputData, as: UTF8.self),
         stderr: String(decoding: errorBox.data, as: UTF8.self))
 }

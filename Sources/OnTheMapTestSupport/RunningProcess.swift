@@ -64,6 +64,6 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isAlive { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -81,7 +81,7 @@ struct SocketSecurityTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("served by uid 65534"), "stderr: \(result.stderr)")
         // The impostor got the connection and then nothing: it saw no request, let alone a password.
-        #expect(eventually { !impostor.isRunning })
+        #expect(eventually { !impostor.isAlive })
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: received))) ?? Data()
         #expect(bytes.isEmpty, "the impostor received \(bytes.count) bytes")
     }

@@ -20,7 +20,7 @@ struct StoppingTests {
         defer {
             for hog in hogs {
                 kill(hog.processIdentifier, SIGKILL)  // a busy `sh` may have SIGTERM blocked (inherited mask)
-                hog.waitUntilExit()
+                _ = hog.waitForExit()
             }
         }
         return try body()
