@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
@@ -31,7 +32,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapModelsTests",
             dependencies: [
-                "OnTheMapModels"
+                "OnTheMapModels",
+                "OnTheMapTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -57,6 +59,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "OnTheMapModels",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
 
@@ -80,6 +84,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -90,6 +96,7 @@ let package = Package(
                 "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -103,6 +110,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                "OnTheMapModels",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["Golden", "Parse"]
         ),
@@ -145,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapGeocoderTests",
             dependencies: [
-                "OnTheMapGeocoder"
+                "OnTheMapGeocoder",
+                "OnTheMapTestSupport",
             ]
         ),
         // MARK: The world map: Natural Earth outlines embedded, and drawing (no I/O, no NIO).
@@ -166,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapMapTests",
             dependencies: [
-                "OnTheMapMap"
+                "OnTheMapMap",
+                "OnTheMapTestSupport",
             ]
         ),
         .executableTarget(
@@ -212,6 +223,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -240,6 +253,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
 
