@@ -23,7 +23,7 @@ public func runCommand(
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.spawn()
     // A child that exits without reading its input fails its test; the write must not kill the
     // whole test run with SIGPIPE (it did when a broken client binary was tested).
     _ = ignoringBrokenPipes

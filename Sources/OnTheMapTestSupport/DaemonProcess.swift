@@ -49,7 +49,7 @@ public final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         self.process = process
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

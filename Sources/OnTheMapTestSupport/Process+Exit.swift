@@ -32,3 +32,17 @@ extension Process {
         }
     }
 }
+
+extension Process {
+    /// `run()`, one at a time across the test process.
+    ///
+    /// Tests run on threads of their own (`.ownThreads`) and start processes at the same moment;
+    /// Foundation's `Process.run()` is not safe to call concurrently on Linux: one CI run crashed in
+    /// its `memcpy` with a bad pointer while several tests launched children together.
+    public func spawn() throws {
+        try launchLock.withLock { try run() }
+    }
+}
+
+/// Serializes `Process.spawn()`.
+private let launchLock = NSLock()

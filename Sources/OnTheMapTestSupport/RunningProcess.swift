@@ -15,7 +15,7 @@ public final class RunningProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
     }
 
     /// Lines printed on stdout so far.

@@ -38,7 +38,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         output.collect(from: stdout.fileHandleForReading)
         output.collect(from: stderr.fileHandleForReading)
-        try process.run()
+        try process.spawn()
 
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

@@ -20,7 +20,7 @@ public func runSupervised(
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.spawn()
     let deadline = Date().addingTimeInterval(timeout)
     var exitStatus: Int32?
     while exitStatus == nil {

@@ -71,7 +71,7 @@ struct SocketSecurityTests {
             "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
             "exec socat -u UNIX-LISTEN:\(socket) CREATE:\(received)",
         ]
-        try impostor.run()
+        try impostor.spawn()
         defer { impostor.terminate() }
         #expect(eventually { FileManager.default.fileExists(atPath: socket) })
 

@@ -14,7 +14,7 @@ struct StoppingTests {
             let hog = Process()
             hog.executableURL = URL(fileURLWithPath: "/bin/sh")
             hog.arguments = ["-c", "while :; do :; done"]
-            try hog.run()
+            try hog.spawn()
             return hog
         }
         defer {

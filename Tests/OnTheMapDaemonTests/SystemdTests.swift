@@ -30,7 +30,7 @@ struct SystemdTests {
         let log = Pipe()
         process.standardError = log
         process.standardOutput = log
-        try process.run()
+        try process.spawn()
         defer { if process.isAlive { kill(process.processIdentifier, SIGKILL) } }
 
         // Like systemd, systemd-socket-activate starts the daemon on the first connection, passing
