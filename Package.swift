@@ -155,6 +155,7 @@ let package = Package(
             name: "OnTheMapGeocoderTests",
             dependencies: [
                 "OnTheMapGeocoder",
+                "OnTheMapModels",
                 "OnTheMapTestSupport",
             ]
         ),
@@ -168,7 +169,8 @@ let package = Package(
         .target(
             name: "OnTheMapMap",
             dependencies: [
-                "CWorldMap"
+                "CWorldMap",
+                "OnTheMapModels",
             ],
             // Debug daemons in the tests draw maps too; optimised, a drawing takes a tenth of the time.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
