@@ -116,11 +116,20 @@ let package = Package(
             exclude: ["Golden", "Parse"]
         ),
 
-        // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.
+        // MARK: JSON-RPC messages, each method's params and result, and the socket path (no NIO):
+        // shared by daemon and clients.
         .target(
             name: "OnTheMapRPC",
             dependencies: [
                 "OnTheMapModels"
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapRPCTests",
+            dependencies: [
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                "OnTheMapTestSupport",
             ]
         ),
 
@@ -246,6 +255,7 @@ let package = Package(
                 "OnTheMapClient",
                 "OnTheMapDaemon",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapTestSupport",

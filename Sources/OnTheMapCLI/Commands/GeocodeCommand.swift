@@ -17,86 +17,17 @@ struct GeocodeCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let result = try global.call("geocode", .object([("query", .string(place))]))
-            guard case .array(let candidates)? = result["results"] else { return }
+            let result = try global.call(GeocodeParams(query: place))
             if json {
-                Output.line(WireJSON.array(candidates).serialized)
+                Output.line((result["results"] ?? .array([])).serialized)
                 return
             }
-            for candidate in candidates { Output.line(Self.describe(candidate)) }
+            for candidate in GeocodeResults(wireJSON: result).results { Output.line(Self.describe(candidate)) }
         }
     }
 
-    static func describe(_ candidate: WireJSON) -> String {
-        let parts = [candidate["name"], candidate["admin1"], candidate["country"]].compactMap { $0?.stringValue }.filter { !$0.isEmpty }
-        let latitude = candidate["latitude"]?.doubleValue.map(WireJSON.format) ?? "?"
-        let longitude = candidate["longitude"]?.doubleValue.map(WireJSON.format) ?? "?"
-        return "\(parts.joined(separator: ", "))  (\(latitude), \(longitude))  \(candidate["precision"]?.stringValue ?? "")"
-    }
-}
-
-/// `onthemap post PLACE URL`: geocode, confirm, post (or overwrite).
-struct PostCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "post", abstract: "Post your pin: a place and a link.",
-        discussion: "Shows the place it found and asks before posting; --yes and --overwrite answer for scripts.\n\n\(ExitStatus.help)")
-
-    @OptionGroup var global: GlobalOptions
-
-    @Argument(help: "Where you are, as you would say it.")
-    var place: String
-
-    @Argument(help: "Your link (http or https).")
-    var url: String
-
-    @Flag(help: "Do not ask to confirm the place.")
-    var yes = false
-
-    @Flag(help: "Move your existing pin without asking.")
-    var overwrite = false
-
-    @Flag(help: "Print the daemon's result ({pin, created}) as JSON instead of a sentence.")
-    var json = false
-
-    func run() throws {
-        try runReportingFailures {
-            let connection = try global.connect()
-            let found = try connection.call("geocode", params: .object([("query", .string(place)), ("limit", .integer(1))])).get()
-            guard case .array(let candidates)? = found["results"], let best = candidates.first else {
-                throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(place)\".", retryable: false)
-            }
-            if !yes {
-                guard Terminal.stdinIsTTY else { throw UsageFailure(message: "no terminal to confirm on: add --yes") }
-                Output.error("place: \(GeocodeCommand.describe(best))")
-                guard Terminal.confirm("Post your pin there?") else { throw ExitCode(ExitStatus.daemonError) }
-            }
-            var params: [(String, WireJSON)] = [
-                ("mapString", .string(place)), ("mediaURL", .string(url)),
-                ("latitude", best["latitude"] ?? .null), ("longitude", best["longitude"] ?? .null),
-            ]
-            var result = try connection.call("postPin", params: .object(params + [("overwrite", .bool(overwrite))]))
-            if case .failure(let error) = result, error.code == RPCError.pinExistsCode, !overwrite {
-                let existing = error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere"
-                guard Terminal.stdinIsTTY else {
-                    throw RPCError(code: error.code, message: "you already have a pin at \"\(existing)\": add --overwrite to move it", data: error.data)
-                }
-                guard Terminal.confirm("You already have a pin at \"\(existing)\". Move it?") else { throw ExitCode(ExitStatus.daemonError) }
-                params.append(("overwrite", .bool(true)))
-                result = try connection.call("postPin", params: .object(params))
-            }
-            let posted = try result.get()
-            Output.line(json ? posted.serialized : Self.sentence(posted))
-        }
-    }
-
-    /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
-    static func sentence(_ result: WireJSON) -> String {
-        let pin = result["pin"]
-        let place = pin?["mapString"]?.stringValue ?? "?"
-        let coordinates = [pin?["latitude"], pin?["longitude"]].map { value in
-            value??.doubleValue.map { WireJSON.format(($0 * 100).rounded() / 100) } ?? "?"
-        }
-        let verb = result["created"]?.boolValue == false ? "pin moved to" : "pin posted at"
-        return "\(verb) \(place) (\(coordinates[0]), \(coordinates[1]))"
+    static func describe(_ candidate: GeocodeResults.Place) -> String {
+        let parts = [candidate.name, candidate.admin1, candidate.country].filter { !$0.isEmpty }
+        return "\(parts.joined(separator: ", "))  (\(WireJSON.format(candidate.latitude)), \(WireJSON.format(candidate.longitude)))  \(candidate.precision)"
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 /// `onthemap login`: secrets come from a prompt or stdin, never from argv.
 struct LoginCommand: ParsableCommand {
@@ -28,12 +29,12 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let params: WireJSON
+            let params: LoginParams
             if facebookTokenStdin {
                 guard let token = readLine(strippingNewline: true), !token.isEmpty else {
                     throw UsageFailure(message: "no token on standard input")
                 }
-                params = .object([("facebookAccessToken", .string(token))])
+                params = LoginParams(.facebook(accessToken: token))
             } else {
                 let email = try username ?? ask("Email: ", secret: false, what: "--username")
                 let password: String
@@ -45,10 +46,10 @@ struct LoginCommand: ParsableCommand {
                 } else {
                     password = try ask("Password: ", secret: true, what: "--password-stdin")
                 }
-                params = .object([("username", .string(email)), ("password", .string(password))])
+                params = LoginParams(.udacity(username: email, password: password))
             }
-            let account = try global.call("login", params)
-            let name = [account["firstName"]?.stringValue, account["lastName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            let account = try global.result(params)
+            let name = [account.firstName, account.lastName].joined(separator: " ")
             Output.error("logged in as \(name)")
         }
     }
@@ -61,58 +62,5 @@ struct LoginCommand: ParsableCommand {
             throw UsageFailure(message: "nothing entered")
         }
         return answer
-    }
-}
-
-/// `onthemap logout`.
-struct LogoutCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out and forget the session.", discussion: ExitStatus.help)
-
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws {
-        try runReportingFailures {
-            let result = try global.call("logout")
-            let upstream = result["upstream"]?.stringValue ?? ""
-            Output.error("logged out" + (upstream == "ended" ? "" : " (upstream: \(upstream))"))
-        }
-    }
-}
-
-/// `onthemap refresh`.
-struct RefreshCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch the student list now.", discussion: ExitStatus.help)
-
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws {
-        try runReportingFailures {
-            let result = try global.call("refresh")
-            Output.error("\(result["count"]?.intValue ?? 0) students")
-        }
-    }
-}
-
-/// `onthemap mypin`.
-struct MyPinCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "mypin", abstract: "Show your own pin.", discussion: ExitStatus.help)
-
-    @OptionGroup var global: GlobalOptions
-
-    @Flag(help: "The pin as JSON (null when you have none).")
-    var json = false
-
-    func run() throws {
-        try runReportingFailures {
-            let pin = try global.call("myPin")["pin"] ?? .null
-            if json {
-                Output.line(pin.serialized)
-            } else if pin.isNull {
-                Output.error("you have no pin yet: `onthemap post PLACE URL`")
-            } else {
-                let row = StudentRow(json: pin)
-                Output.line("\(row.place)  (\(WireJSON.format(row.latitude)), \(WireJSON.format(row.longitude)))  \(row.link)  updated \(RelativeTime.describe(row.updatedAt, now: Date()))")
-            }
-        }
     }
 }
