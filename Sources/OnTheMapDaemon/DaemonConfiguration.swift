@@ -128,19 +128,3 @@ public struct DaemonConfiguration: Sendable, Hashable {
         return settings
     }
 }
-
-/// Which geocoder answers `geocode` and places pins.
-public enum GeocoderSetting: Sendable, Hashable {
-    /// The GeoNames gazetteer built into the daemon: no network.
-    case offline
-    /// A Nominatim server; when it fails, the offline gazetteer answers instead if `fallbackToOffline`.
-    case nominatim(url: String, fallbackToOffline: Bool)
-
-    public static let publicNominatimURL = "https://nominatim.openstreetmap.org"
-}
-
-/// A configuration problem, said so a person can fix it.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
-}
