@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -86,6 +87,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -116,11 +118,20 @@ let package = Package(
             exclude: ["Golden", "Parse"]
         ),
 
-        // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.
+        // MARK: JSON-RPC messages, each method's params and result, and the socket path (no NIO):
+        // shared by daemon and clients.
         .target(
             name: "OnTheMapRPC",
             dependencies: [
                 "OnTheMapModels"
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapRPCTests",
+            dependencies: [
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                "OnTheMapTestSupport",
             ]
         ),
 
@@ -155,6 +166,7 @@ let package = Package(
             name: "OnTheMapGeocoderTests",
             dependencies: [
                 "OnTheMapGeocoder",
+                "OnTheMapModels",
                 "OnTheMapTestSupport",
             ]
         ),
@@ -168,7 +180,8 @@ let package = Package(
         .target(
             name: "OnTheMapMap",
             dependencies: [
-                "CWorldMap"
+                "CWorldMap",
+                "OnTheMapModels",
             ],
             // Debug daemons in the tests draw maps too; optimised, a drawing takes a tenth of the time.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -225,6 +238,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -244,6 +258,7 @@ let package = Package(
                 "OnTheMapClient",
                 "OnTheMapDaemon",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapTestSupport",
