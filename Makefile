@@ -21,6 +21,8 @@ build:
 
 # Unit and integration tests: the integration tests start the real server, daemon and client.
 test:
+	# Every import declared in Package.swift: an undeclared one builds here and fails on a fresh clone.
+	./scripts/check-imports.py
 	$(SWIFT) build --build-tests
 	# A bound, so a hung test fails CI with its output instead of eating the whole time budget.
 	timeout 40m $(SWIFT_TEST)

@@ -20,10 +20,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -31,7 +33,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapModelsTests",
             dependencies: [
-                "OnTheMapModels"
+                "OnTheMapModels",
+                "OnTheMapTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -57,6 +60,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "OnTheMapModels",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
 
@@ -80,6 +85,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -90,6 +98,7 @@ let package = Package(
                 "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
@@ -103,15 +112,26 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                "OnTheMapModels",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["Golden", "Parse"]
         ),
 
-        // MARK: JSON-RPC messages and the socket path (no NIO): shared by daemon and clients.
+        // MARK: JSON-RPC messages, each method's params and result, and the socket path (no NIO):
+        // shared by daemon and clients.
         .target(
             name: "OnTheMapRPC",
             dependencies: [
                 "OnTheMapModels"
+            ]
+        ),
+        .testTarget(
+            name: "OnTheMapRPCTests",
+            dependencies: [
+                "OnTheMapModels",
+                "OnTheMapRPC",
+                "OnTheMapTestSupport",
             ]
         ),
 
@@ -145,7 +165,9 @@ let package = Package(
         .testTarget(
             name: "OnTheMapGeocoderTests",
             dependencies: [
-                "OnTheMapGeocoder"
+                "OnTheMapGeocoder",
+                "OnTheMapModels",
+                "OnTheMapTestSupport",
             ]
         ),
         // MARK: The world map: Natural Earth outlines embedded, and drawing (no I/O, no NIO).
@@ -158,7 +180,8 @@ let package = Package(
         .target(
             name: "OnTheMapMap",
             dependencies: [
-                "CWorldMap"
+                "CWorldMap",
+                "OnTheMapModels",
             ],
             // Debug daemons in the tests draw maps too; optimised, a drawing takes a tenth of the time.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -166,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "OnTheMapMapTests",
             dependencies: [
-                "OnTheMapMap"
+                "OnTheMapMap",
+                "OnTheMapTestSupport",
             ]
         ),
         .executableTarget(
@@ -214,6 +238,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -233,6 +260,7 @@ let package = Package(
                 "OnTheMapClient",
                 "OnTheMapDaemon",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapTestSupport",
@@ -242,6 +270,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
 

@@ -32,7 +32,7 @@ extension Daemon {
     }
 
     /// Every cached student in an HTML page or an SVG image, and how many.
-    func exportMap(_ kind: MapDocumentKind) async throws -> (String, Int) {
+    func exportMap(_ kind: ExportMapParams.Format) async throws -> (String, Int) {
         let (_, account) = try await requireLogin()
         let entries = await cache.entries
         let name = [account.firstName, account.lastName].filter { !$0.isEmpty }.joined(separator: " ")
@@ -65,35 +65,19 @@ extension Daemon {
     }
 }
 
-/// What `exportMap` writes.
-enum MapDocumentKind: String, Sendable {
-    case html
-    case svg
-}
-
-extension MapPicture {
-    /// The `map` result: `{rows, styles, pins, view}`.
-    var wireJSON: WireJSON {
-        let bounds = view.bounds
-        return .object([
-            ("rows", .array(rows.map(WireJSON.string))),
-            ("styles", .array(styles.map(WireJSON.string))),
-            ("pins", .array(pins.map(\.wireJSON))),
-            ("view", .object([
-                ("west", .number(bounds.west)), ("south", .number(bounds.south)), ("east", .number(bounds.east)),
-                ("north", .number(bounds.north)), ("zoom", .number(view.zoom)),
-            ])),
-        ])
-    }
-}
-
-extension PlacedPin {
-    var wireJSON: WireJSON {
-        .object([
-            ("n", .integer(n)), ("row", .integer(row)), ("col", .integer(col)), ("objectId", .string(pin.objectId)),
-            ("firstName", .string(pin.firstName)), ("lastName", .string(pin.lastName)), ("mapString", .string(pin.mapString)),
-            ("mediaURL", .string(pin.mediaURL)), ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
-            ("mine", .bool(pin.mine)),
-        ])
+extension MapResult {
+    /// The map module's picture, as `map` sends it.
+    init(_ picture: MapPicture) {
+        let bounds = picture.view.bounds
+        self.init(
+            rows: picture.rows, styles: picture.styles,
+            pins: picture.pins.map { placed in
+                let pin = placed.pin
+                return Pin(
+                    n: placed.n, row: placed.row, col: placed.col, objectId: pin.objectId, firstName: pin.firstName,
+                    lastName: pin.lastName, mapString: pin.mapString, mediaURL: pin.mediaURL, latitude: pin.latitude,
+                    longitude: pin.longitude, mine: pin.mine)
+            },
+            view: View(west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom))
     }
 }

@@ -25,7 +25,7 @@ extension Daemon {
     }
 
     /// Posts or overwrites the user's pin; one at a time, so one user never gets two pins.
-    func postPin(_ request: PinRequest) async throws -> WireJSON {
+    func postPin(_ request: PinRequest) async throws -> PostPinResult {
         let (session, account) = try await requireLogin()
         guard WebLink.isValid(request.mediaURL) else {
             throw RPCError.application(
@@ -71,6 +71,6 @@ extension Daemon {
         }
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
         try? await refresh()
-        return .object([("pin", pin.wireJSON), ("created", .bool(created))])
+        return PostPinResult(pin: pin, created: created)
     }
 }

@@ -43,7 +43,7 @@ extension Daemon {
     }
 
     /// Ends the session upstream if it can, and forgets every secret and the cached students either way.
-    func logout() async -> WireJSON {
+    func logout() async -> LogoutResult {
         var upstream = "ended"
         let session = await sessions.session
         if let session {
@@ -60,7 +60,7 @@ extension Daemon {
         }
         await endSession(.loggedOut, of: session)
         logger.info("logged out", metadata: ["upstream": "\(upstream)"])
-        return .object([("loggedOut", .bool(true)), ("upstream", .string(upstream))])
+        return LogoutResult(upstream: upstream)
     }
 
     /// The one place a session ends, whoever learns it (logout, the expiry, a 401 on any call, the
@@ -74,7 +74,7 @@ extension Daemon {
                 "logged out: \(reason == .expired ? "the session expired" : "the server no longer accepts the session")")
         }
         await events.publish(.session, sessionEvent(nil, reason: reason))
-        await events.publish(.students, .object([("count", .integer(0)), ("refreshedAt", .null)]))
+        await events.publish(.students, RefreshResult(count: 0, refreshedAt: nil).wireJSON)
         await publishStatus()
     }
 
@@ -132,10 +132,4 @@ extension RPCError {
     /// -32007: the session is over (expired or refused upstream); the daemon has logged out.
     static let sessionEnded = RPCError.application(
         RPCError.sessionExpiredCode, "The session has expired or was revoked: log in again.", retryable: false)
-}
-
-extension AccountInfo {
-    var wireJSON: WireJSON {
-        .object([("key", .string(key)), ("firstName", .string(firstName)), ("lastName", .string(lastName))])
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import OnTheMapAPI
 import OnTheMapModels
+import OnTheMapRPC
 import OnTheMapSystemd
 
 extension Daemon {
@@ -30,35 +31,25 @@ extension Daemon {
 
     /// The `status` result, as subscribers get it.
     func statusJSON(includingUptime: Bool = true) async -> WireJSON {
-        let account = await sessions.current() != nil ? await sessions.account : nil
-        var members: [(String, WireJSON)] = [
-            ("version", .string(Self.version)),
-            ("apiURL", .string(configuration.apiURL)),
-            ("loggedIn", .bool(account != nil)),
-            ("account", account.map(\.wireJSON) ?? .null),
-            ("students", .object([
-                ("count", .integer(await cache.count)),
-                // Records the API returned that cannot go on a map (coordinates missing, not
-                // numbers, or out of range): left out of the list, but not silently.
-                ("unplaceable", .integer(await cache.unplaceable)),
-                ("refreshedAt", (await cache.refreshedAt).map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
-                ("stale", .bool(await cache.isStale())),
-                ("lastError", (await cache.lastError).map { .string($0) } ?? .null),
-            ])),
-            // Not in the list: status bars show the user's own pin without an upstream call.
-            ("myPin", await myCachedPin(account)),
-            ("busy", .array(await busy.activities.map { .string($0) })),
-        ]
-        if includingUptime { members.append(("uptime", .number(fastAnswers.uptime()))) }
-        return .object(members)
+        await status(includingUptime: includingUptime).wireJSON
     }
 
-    private func myCachedPin(_ account: AccountInfo?) async -> WireJSON {
-        guard let account, let pin = await cache.newestLocation(ofAccount: account.key) else { return .null }
-        return .object([
-            ("objectId", .string(pin.objectId)), ("mapString", .string(pin.mapString)),
-            ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
-        ])
+    /// The daemon's state as `status` answers it.
+    func status(includingUptime: Bool) async -> StatusResult {
+        let account = await sessions.current() != nil ? await sessions.account : nil
+        return StatusResult(
+            version: Self.version, apiURL: configuration.apiURL, account: account,
+            students: .init(
+                count: await cache.count, unplaceable: await cache.unplaceable, refreshedAt: await cache.refreshedAt,
+                stale: await cache.isStale(), lastError: await cache.lastError),
+            // Not in the list: status bars show the user's own pin without an upstream call.
+            myPin: await myCachedPin(account), busy: await busy.activities,
+            uptime: includingUptime ? fastAnswers.uptime() : nil)
+    }
+
+    private func myCachedPin(_ account: AccountInfo?) async -> StatusResult.Pin? {
+        guard let account, let pin = await cache.newestLocation(ofAccount: account.key) else { return nil }
+        return StatusResult.Pin(objectId: pin.objectId, mapString: pin.mapString, latitude: pin.latitude, longitude: pin.longitude)
     }
 
     /// A short line for `systemctl --user status`.

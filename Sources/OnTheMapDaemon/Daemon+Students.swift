@@ -123,14 +123,3 @@ extension Daemon {
         ).serializedBytes)
     }
 }
-
-/// Great-circle distance.
-enum Geo {
-    static func distanceKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371.0088 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
-    }
-}

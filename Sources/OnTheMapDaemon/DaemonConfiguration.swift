@@ -41,6 +41,11 @@ public struct DaemonConfiguration: Sendable, Hashable {
     ]
 
     /// Merges the sources; throws a message naming the bad setting and where it came from.
+    // Not swift-configuration's ConfigReader (weighed for issue 17): it has no provider for this
+    // file's `key = value` lines (JSON, YAML, plist, or `.env` files of upper-case variables), it
+    // does not say which provider gave a bad value (these messages name the flag, variable or file
+    // line), and its reloading provider polls the file on a timer where the daemon reloads on SIGHUP
+    // and otherwise sleeps. Flags still come from ArgumentParser (help, man page, completions).
     public static func resolve(
         flags: [String: String], environment: [String: String], fileText: String?, paths: StatePaths,
         defaultSocketPath: String
@@ -127,20 +132,4 @@ public struct DaemonConfiguration: Sendable, Hashable {
         }
         return settings
     }
-}
-
-/// Which geocoder answers `geocode` and places pins.
-public enum GeocoderSetting: Sendable, Hashable {
-    /// The GeoNames gazetteer built into the daemon: no network.
-    case offline
-    /// A Nominatim server; when it fails, the offline gazetteer answers instead if `fallbackToOffline`.
-    case nominatim(url: String, fallbackToOffline: Bool)
-
-    public static let publicNominatimURL = "https://nominatim.openstreetmap.org"
-}
-
-/// A configuration problem, said so a person can fix it.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -106,8 +106,8 @@ struct Gazetteer: @unchecked Sendable {
                 GazetteerCountry(
                     code: string(fields[1]), name: string(fields[3]), population: Int(number(4)),
                     latitude: Float(number(5)), longitude: Float(number(6))))
-            addName(bytes(3), ref, loader: &loader, fuzzy: true)
-            addName(bytes(1), ref, loader: &loader, fuzzy: false)
+            addName(bytes(3), ref, loader: &loader, fuzzy: true, isAlias: false)
+            addName(bytes(1), ref, loader: &loader, fuzzy: false, isAlias: false)
             addAliases(bytes(7), ref, loader: &loader, fuzzy: true)
         case UInt8(ascii: "R") where fields.count >= 8:
             let ref = EntityRef(kind: .region, index: regions.count)
@@ -116,7 +116,7 @@ struct Gazetteer: @unchecked Sendable {
                 GazetteerRegion(
                     name: string(fields[3]), country: loader.countryByCode[Self.countryKey(bytes(1))] ?? 0,
                     population: Int(number(4)), latitude: Float(number(5)), longitude: Float(number(6))))
-            addName(bytes(3), ref, loader: &loader, fuzzy: true)
+            addName(bytes(3), ref, loader: &loader, fuzzy: true, isAlias: false)
             addAliases(bytes(7), ref, loader: &loader, fuzzy: true)
         case UInt8(ascii: "P") where fields.count >= 8:
             let ref = EntityRef(kind: .place, index: places.count)
@@ -129,7 +129,7 @@ struct Gazetteer: @unchecked Sendable {
                         ?? GazetteerPlace.noRegion,
                     latitude: Float(number(4)), longitude: Float(number(5)), population: population))
             let isLarge = population >= Self.fuzzyMinimumPopulation
-            addName(bytes(1), ref, loader: &loader, fuzzy: isLarge)
+            addName(bytes(1), ref, loader: &loader, fuzzy: isLarge, isAlias: false)
             addAliases(bytes(7), ref, loader: &loader, fuzzy: isLarge)
         default:
             break
@@ -142,19 +142,19 @@ struct Gazetteer: @unchecked Sendable {
         var start = 0
         for index in 0...list.count where index == list.count || list[index] == UInt8(ascii: "|") {
             if index > start {
-                addName(UnsafeBufferPointer(rebasing: list[start..<index]), ref, loader: &loader, fuzzy: fuzzy)
+                addName(UnsafeBufferPointer(rebasing: list[start..<index]), ref, loader: &loader, fuzzy: fuzzy, isAlias: true)
             }
             start = index + 1
         }
     }
 
     private mutating func addName(
-        _ name: UnsafeBufferPointer<UInt8>, _ ref: EntityRef, loader: inout Loader, fuzzy: Bool
+        _ name: UnsafeBufferPointer<UInt8>, _ ref: EntityRef, loader: inout Loader, fuzzy: Bool, isAlias: Bool
     ) {
         loader.scratch.removeAll(keepingCapacity: true)
         folding.fold(name, into: &loader.scratch)
         guard !loader.scratch.isEmpty else { return }
-        names.add(hash: NameIndex.Hasher.hash(loader.scratch), ref)
+        names.add(hash: NameIndex.Hasher.hash(loader.scratch), ref, isAlias: isAlias)
         if fuzzy { self.fuzzy.add(loader.scratch, ref) }
     }
 

@@ -21,6 +21,8 @@ struct GazetteerMatcher {
         var isFuzzy: Bool
         /// Words in the run that count towards coverage (not house numbers or postcodes).
         var weight: Int
+        /// Matched one of the entity's alternate names, not its own.
+        var isAlias = false
 
         func overlaps(_ other: Hit) -> Bool {
             part == other.part && words.overlaps(other.words)
@@ -80,8 +82,10 @@ struct GazetteerMatcher {
                 for end in (start + 1)...min(start + Self.maximumWordsPerName, part.words.count) {
                     if part.ignorable[end - 1] { break }
                     hasher.combine(word: part.words[end - 1])
-                    var refs = gazetteer.names.lookup(hash: hasher.value)
-                    guard !refs.isEmpty else { continue }
+                    let found = gazetteer.names.lookup(hash: hasher.value)
+                    guard !found.isEmpty else { continue }
+                    var refs = found.map(\.ref)
+                    let aliases = Set(found.filter(\.isAlias).map(\.ref))
                     // Two- and three-letter codes ("CA", "NSW", "DEU") only count at the end of a
                     // part, where people write them: "in Berlin" is not India, "OK" alone is Oklahoma.
                     if end - start == 1, isCode(part.words[start]), end != part.words.count { continue }
@@ -90,7 +94,8 @@ struct GazetteerMatcher {
                     refs = mostProminent(refs)
                     for ref in refs {
                         hits.append(
-                            Hit(part: partIndex, words: start..<end, ref: ref, isFuzzy: false, weight: end - start))
+                            Hit(part: partIndex, words: start..<end, ref: ref, isFuzzy: false, weight: end - start,
+                                isAlias: aliases.contains(ref)))
                     }
                     // "Melbourn" is a village in England, but in "Melbourn, Australia" it is a misspelling.
                     if refs.contains(where: {
@@ -183,8 +188,12 @@ struct GazetteerMatcher {
         guard considered > 0 else { return nil }
         let coverage = Double(covered) / Double(considered)
         guard coverage >= Self.minimumCoverage else { return nil }
-        let mostSpecific = (place ?? region ?? country)!.ref
-        let prominence = min(1, log10(max(population(of: mostSpecific, forRanking: true), 1)) / 8)
+        let mostSpecificHit = (place ?? region ?? country)!
+        let mostSpecific = mostSpecificHit.ref
+        // A place found by one of its alternate names ranks as if a tenth the size: "Cancun" is
+        // Cancún's own name and only a transliteration of Changchun's, five times bigger.
+        let aliasDiscount = mostSpecificHit.isAlias && mostSpecific.kind == .place ? 0.1 : 1
+        let prominence = min(1, log10(max(population(of: mostSpecific, forRanking: true) * aliasDiscount, 1)) / 8)
         let fuzzyPenalty = 0.15 * Double(chosen.filter(\.isFuzzy).count)
         return max(0, min(1, 0.6 * coverage + 0.1 * Double(chosen.count - 1) + 0.2 * prominence - fuzzyPenalty))
     }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import OnTheMapModels
 
 /// The hand-made query set (Benchmarks/geocoder/queries.tsv) and how an answer is judged against
 /// it; shared by the accuracy test and the benchmark so both apply the same rules.
@@ -71,23 +65,13 @@ public struct GeocoderQuerySet: Sendable {
         case .locality(let countryCode, let latitude, let longitude):
             guard let best else { return false }
             return best.countryCode == countryCode
-                && distanceKilometres(best.latitude, best.longitude, latitude, longitude) <= toleranceKilometres
+                && Geo.distanceKm(best.latitude, best.longitude, latitude, longitude) <= toleranceKilometres
         case .region(let countryCode, let name):
             guard let best else { return false }
             return best.precision == "region" && best.countryCode == countryCode && best.admin1 == name
         case .country(let countryCode):
             return best?.precision == "country" && best?.countryCode == countryCode
         }
-    }
-
-    /// Great-circle distance (haversine, mean Earth radius).
-    public static func distanceKilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a =
-            sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371.0 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 }
 

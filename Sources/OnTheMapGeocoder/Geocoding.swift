@@ -27,14 +27,6 @@ public struct GeocodeResult: Sendable, Hashable {
         self.precision = precision
         self.score = score
     }
-
-    public var wireJSON: WireJSON {
-        .object([
-            ("name", .string(name)), ("admin1", .string(admin1)), ("country", .string(country)),
-            ("countryCode", .string(countryCode)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),
-            ("precision", .string(precision)), ("score", .number((score * 1000).rounded() / 1000)),
-        ])
-    }
 }
 
 /// Forward geocoding: free text to ranked places. An empty answer means "place not found".

@@ -33,6 +33,11 @@ struct PlaceFolding: Sendable {
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): emit(byte | 0x20)
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): emit(byte)
+                case UInt8(ascii: "&"):
+                    // "Bosnia & Herzegovina" is "Bosnia and Herzegovina".
+                    emit(0x20)
+                    for letter in "and".utf8 { emit(letter) }
+                    emit(0x20)
                 default: emit(0x20)
                 }
                 continue

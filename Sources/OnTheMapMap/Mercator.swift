@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import OnTheMapModels
 
 /// Web Mercator on the unit square: x 0…1 from 180°W eastwards, y 0…1 from the top (≈85.05°N) down.
 public enum Mercator {
@@ -29,8 +30,9 @@ public enum Mercator {
         atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi
     }
 
-    /// Kilometres on the ground per unit of x at a latitude.
+    /// Kilometres on the ground per unit of x at a latitude: on the sphere `Geo.distanceKm` measures,
+    /// so a `near` view's radius is the radius `students --near` filters by.
     public static func kilometresPerUnit(atLatitude latitude: Double) -> Double {
-        40_075.016_686 * cos(min(abs(latitude), maxLatitude) * .pi / 180)
+        Geo.earthCircumferenceKm * cos(min(abs(latitude), maxLatitude) * .pi / 180)
     }
 }

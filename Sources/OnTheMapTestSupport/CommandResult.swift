@@ -23,7 +23,7 @@ public func runCommand(
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.spawn()
     // A child that exits without reading its input fails its test; the write must not kill the
     // whole test run with SIGPIPE (it did when a broken client binary was tested).
     _ = ignoringBrokenPipes
@@ -39,9 +39,8 @@ public func runCommand(
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
-    process.waitUntilExit()
     return CommandResult(
-        status: process.terminationStatus,
+        status: process.waitForExit() ?? -1,
         stdout: String(decoding: outputData, as: UTF8.self),
         stderr: String(decoding: errorBox.data, as: UTF8.self))
 }

@@ -53,12 +53,12 @@ public final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
         self.process = process
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if output.text.contains("listening") { return }
-            if !process.isRunning { break }
+            if !process.isAlive { break }
             usleep(5_000)
         }
         process.terminate()
@@ -70,11 +70,11 @@ public final class DaemonProcess: @unchecked Sendable {
 
     public var pid: Int32 { process?.processIdentifier ?? 0 }
 
-    public var isRunning: Bool { process?.isRunning ?? false }
+    public var isRunning: Bool { process?.isAlive ?? false }
 
     /// Sends a signal.
     public func signal(_ signal: Int32) {
-        if let process, process.isRunning { kill(process.processIdentifier, signal) }
+        if let process, process.isAlive { kill(process.processIdentifier, signal) }
     }
 
     /// SIGTERM, then waits for the exit status (SIGKILL after `timeout`).
@@ -91,6 +91,6 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit {
-        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if let process, process.isAlive { kill(process.processIdentifier, SIGKILL) }
     }
 }

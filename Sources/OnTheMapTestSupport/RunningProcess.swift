@@ -15,7 +15,7 @@ public final class RunningProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.spawn()
     }
 
     /// Lines printed on stdout so far.
@@ -64,6 +64,6 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isAlive { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -6,15 +6,12 @@ extension ServerProcess {
 
     /// Sends `signal` without waiting.
     public func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        if process.isAlive { kill(process.processIdentifier, signal) }
     }
 
     /// Waits up to `timeout` for the process to exit; its exit status, or nil if it still runs.
     public func waitForExit(timeout: TimeInterval = 15) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExit(timeout: deadline.timeIntervalSinceNow)
     }
 }

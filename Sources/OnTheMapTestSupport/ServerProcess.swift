@@ -38,7 +38,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         output.collect(from: stdout.fileHandleForReading)
         output.collect(from: stderr.fileHandleForReading)
-        try process.run()
+        try process.spawn()
 
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -46,7 +46,7 @@ public final class ServerProcess: @unchecked Sendable {
                 return ServerProcess(
                     baseURL: String(url), databasePath: databasePath, process: process, output: output)
             }
-            if !process.isRunning { break }
+            if !process.isAlive { break }
             usleep(10_000)
         }
         process.terminate()
@@ -68,7 +68,7 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isAlive { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
@@ -116,10 +116,8 @@ final class OutputCollector: @unchecked Sendable {
 /// SIGTERM, then SIGKILL after `timeout`; returns the exit status.
 @discardableResult
 func terminate(_ process: Process, timeout: TimeInterval) -> Int32 {
-    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline { usleep(10_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    return process.terminationStatus
+    if process.isAlive { kill(process.processIdentifier, SIGTERM) }
+    if let status = process.waitForExit(timeout: timeout) { return status }
+    kill(process.processIdentifier, SIGKILL)
+    return process.waitForExit() ?? -1
 }

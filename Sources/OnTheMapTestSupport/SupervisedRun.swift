@@ -20,19 +20,12 @@ public func runSupervised(
     process.standardOutput = stdout
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.spawn()
     let deadline = Date().addingTimeInterval(timeout)
     var exitStatus: Int32?
     while exitStatus == nil {
-        if !process.isRunning {
-            process.waitUntilExit()
-            exitStatus = process.terminationStatus
-            break
-        }
-        // Foundation learns of the exit on its own schedule, which a loaded test run can delay for
-        // good (seen: a finished editor never reported, the test waiting until its time limit).
-        // Asked directly, without reaping the child (Foundation still does that).
-        exitStatus = exitedStatus(of: process.processIdentifier)
+        // Asked of the kernel: see `Process.exitStatusIfExited`.
+        exitStatus = process.exitStatusIfExited
         if exitStatus != nil { break }
         if Date() > deadline {
             terminate(process, timeout: 2)
@@ -44,16 +37,6 @@ public func runSupervised(
     // The reader threads finish at end of file, just after the exit.
     usleep(200_000)
     return CommandResult(status: exitStatus ?? -1, stdout: output.text, stderr: errors.text)
-}
-
-/// The exit status of child `pid` if it has exited (128 + the signal if one killed it), else nil.
-/// Leaves the child to be reaped by whoever waits for it (WNOWAIT).
-private func exitedStatus(of pid: Int32) -> Int32? {
-    var info = siginfo_t()
-    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return nil }
-    let child = info._sifields._sigchld
-    guard child.si_pid == pid else { return nil }
-    return info.si_code == CLD_EXITED ? child.si_status : 128 + child.si_status
 }
 
 /// Finds programs on `$PATH`, for tests of optional tools (editors, browsers).

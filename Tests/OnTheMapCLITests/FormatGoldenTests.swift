@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
@@ -78,12 +79,12 @@ struct FormatGoldenTests {
     func statusBarFormats(format: StatusBarFormat) throws {
         var text = ""
         for (state, status) in Self.statuses {
-            text += "## \(state)\n" + format.render(StatusSummary(status: status, now: Self.now), status: status) + "\n"
+            text += "## \(state)\n" + format.render(StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Self.now), status: status) + "\n"
         }
         check(text, "status-\(format.rawValue).txt")
         if format == .waybar {
             for (state, status) in Self.statuses {
-                let line = format.render(StatusSummary(status: status, now: Self.now), status: status)
+                let line = format.render(StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Self.now), status: status)
                 let json = try JSONDecoder().decode(WireJSON.self, from: Data(line.utf8))
                 #expect(json["class"] == .string(state))
             }
@@ -94,7 +95,7 @@ struct FormatGoldenTests {
         var text = ""
         for (state, status) in Self.statuses {
             guard let status else { continue }
-            text += "## \(state)\n" + HumanStatus.render(status, style: Style(enabled: false), now: Self.now) + "\n"
+            text += "## \(state)\n" + HumanStatus.render(StatusResult(wireJSON: status), style: Style(enabled: false), now: Self.now) + "\n"
         }
         check(text, "status-human.txt")
     }

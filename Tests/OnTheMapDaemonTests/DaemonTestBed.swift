@@ -59,12 +59,3 @@ func params(_ members: (String, WireJSON)...) -> WireJSON {
     .object(members)
 }
 
-/// Waits until `condition` holds, polling; false after `timeout`.
-func eventually(timeout: Duration = .seconds(15), _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(50_000)
-    }
-    return false
-}

@@ -71,7 +71,7 @@ struct SocketSecurityTests {
             "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c",
             "exec socat -u UNIX-LISTEN:\(socket) CREATE:\(received)",
         ]
-        try impostor.run()
+        try impostor.spawn()
         defer { impostor.terminate() }
         #expect(eventually { FileManager.default.fileExists(atPath: socket) })
 
@@ -81,7 +81,7 @@ struct SocketSecurityTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("served by uid 65534"), "stderr: \(result.stderr)")
         // The impostor got the connection and then nothing: it saw no request, let alone a password.
-        #expect(eventually { !impostor.isRunning })
+        #expect(eventually { !impostor.isAlive })
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: received))) ?? Data()
         #expect(bytes.isEmpty, "the impostor received \(bytes.count) bytes")
     }

@@ -14,13 +14,13 @@ struct StoppingTests {
             let hog = Process()
             hog.executableURL = URL(fileURLWithPath: "/bin/sh")
             hog.arguments = ["-c", "while :; do :; done"]
-            try hog.run()
+            try hog.spawn()
             return hog
         }
         defer {
             for hog in hogs {
                 kill(hog.processIdentifier, SIGKILL)  // a busy `sh` may have SIGTERM blocked (inherited mask)
-                hog.waitUntilExit()
+                _ = hog.waitForExit()
             }
         }
         return try body()

@@ -30,8 +30,8 @@ struct SystemdTests {
         let log = Pipe()
         process.standardError = log
         process.standardOutput = log
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        try process.spawn()
+        defer { if process.isAlive { kill(process.processIdentifier, SIGKILL) } }
 
         // Like systemd, systemd-socket-activate starts the daemon on the first connection, passing
         // the listening socket as fd 3; that connection is answered by the daemon.
@@ -53,10 +53,9 @@ struct SystemdTests {
         kill(process.processIdentifier, SIGTERM)
         #expect(notify.waitFor("STOPPING=1"))
         let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        #expect(!process.isRunning, "did not exit within 5 s of SIGTERM")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let status = process.waitForExit(timeout: deadline.timeIntervalSinceNow)
+        #expect(status != nil, "did not exit within 5 s of SIGTERM")
+        #expect(status == 0)
         // The socket belongs to systemd: the daemon leaves it in place.
         #expect(FileManager.default.fileExists(atPath: socketPath))
     }

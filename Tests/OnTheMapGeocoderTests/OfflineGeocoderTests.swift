@@ -30,6 +30,26 @@ struct OfflineGeocoderTests {
         #expect(result.precision == "locality")
     }
 
+    /// "&" for "and", and accents anywhere, the country part included.
+    @Test(arguments: [
+        ("Sarajevo, Bosnia & Herzegovina", "Sarajevo", "BA"), ("Port of Spain, Trinidad & Tobago", "Port of Spain", "TT"),
+        ("Cancún", "Cancún", "MX"), ("Cancun", "Cancún", "MX"), ("Cancún, México", "Cancún", "MX"),
+        ("Orléans, France", "Orléans", "FR"), ("Lima, Perú", "Lima", "PE"), ("Yaoundé, Cameroun", "Yaoundé", "CM"),
+        ("Malmö, Sverige", "Malmö", "SE"), ("Wien, Österreich", "Vienna", "AT"),
+    ])
+    func ampersandsAndAccents(query: String, name: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.name == name)
+        #expect(result.countryCode == countryCode)
+    }
+
+    @Test(arguments: [("Bosnia & Herzegovina", "BA"), ("Trinidad & Tobago", "TT"), ("Antigua & Barbuda", "AG")])
+    func countriesWithAnAmpersand(query: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.precision == "country")
+        #expect(result.countryCode == countryCode)
+    }
+
     @Test func mountainViewCAIsInCalifornia() throws {
         let result = try best("Mountain View, CA")
         #expect(result.admin1 == "California")

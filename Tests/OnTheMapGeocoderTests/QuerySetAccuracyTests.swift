@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapGeocoder
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -70,6 +71,6 @@ struct QuerySetAccuracyTests {
                 duisburg, for: .locality(countryCode: "NL", latitude: 51.4344, longitude: 6.7623)))
         #expect(!GeocoderQuerySet.isCorrect(duisburg, for: .junk))
         #expect(GeocoderQuerySet.isCorrect(nil, for: .junk))
-        #expect(abs(GeocoderQuerySet.distanceKilometres(48.8566, 2.3522, 51.5074, -0.1278) - 343.5) < 2)
+        #expect(abs(Geo.distanceKm(48.8566, 2.3522, 51.5074, -0.1278) - 343.5) < 2)
     }
 }

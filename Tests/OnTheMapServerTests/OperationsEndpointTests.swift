@@ -19,27 +19,27 @@ struct OperationsEndpointTests {
         defer { server.stop() }
         let root = "http://127.0.0.1:\(server.port)"
 
-        let health = try await http(.GET, root + "/healthz")
+        let health = try await ServerHTTP.send(.GET, root + "/healthz")
         #expect(health.status == 200)
         #expect(health.body.contains(#""status":"ok""#))
 
         // One login that works, one refused, one refused by the rate limit (1 failure per account).
-        let login = try await http(.POST, server.baseURL + "/session", json: loginBody())
+        let login = try await ServerHTTP.send(.POST, server.baseURL + "/session", body: loginBody())
         #expect(login.status == 200)
         let sessionID = try #require(login.body.firstMatch(of: /"id":"([^"]+)"/)?.1)
-        let xsrf = try #require(login.header("Set-Cookie").first?.firstMatch(of: /XSRF-TOKEN=([^;]+)/)?.1)
-        #expect(try await http(.POST, server.baseURL + "/session", json: loginBody(password: "wrong-horse-1")).status == 403)
-        #expect(try await http(.POST, server.baseURL + "/session", json: loginBody(password: "wrong-horse-2")).status == 429)
+        let xsrf = try #require(login.headers["Set-Cookie"].first?.firstMatch(of: /XSRF-TOKEN=([^;]+)/)?.1)
+        #expect(try await ServerHTTP.send(.POST, server.baseURL + "/session", body: loginBody(password: "wrong-horse-1")).status == 403)
+        #expect(try await ServerHTTP.send(.POST, server.baseURL + "/session", body: loginBody(password: "wrong-horse-2")).status == 429)
         // Secrets in headers: the session and the XSRF cookie and token.
-        let list = try await http(
+        let list = try await ServerHTTP.send(
             .GET, server.baseURL + "/StudentLocation?limit=3",
             headers: [("X-OnTheMap-Session", String(sessionID)), ("Cookie", "XSRF-TOKEN=\(xsrf)"), ("User-Agent", "ops-test/1")])
         #expect(list.status == 200)
-        #expect(try await http(.GET, server.baseURL + "/nowhere").status == 404)
+        #expect(try await ServerHTTP.send(.GET, server.baseURL + "/nowhere").status == 404)
 
-        let metrics = try await http(.GET, root + "/metrics")
+        let metrics = try await ServerHTTP.send(.GET, root + "/metrics")
         #expect(metrics.status == 200)
-        #expect(metrics.header("Content-Type").first?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(metrics.headers["Content-Type"].first?.hasPrefix("text/plain; version=0.0.4") == true)
         let text = metrics.body
         #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "200"]) == 1)
         #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "403"]) == 1)

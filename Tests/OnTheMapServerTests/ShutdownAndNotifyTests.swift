@@ -20,7 +20,7 @@ struct ShutdownAndNotifyTests {
         #expect(notify.messages.contains { $0.contains("READY=1") && $0.contains("STATUS=serving \(server.baseURL)") })
 
         // A write, so the WAL holds something a clean close must checkpoint.
-        #expect(try await http(.POST, server.baseURL + "/session", json: loginBody()).status == 200)
+        #expect(try await ServerHTTP.send(.POST, server.baseURL + "/session", body: loginBody()).status == 200)
         #expect((try FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int ?? 0) > 0)
 
         // A login whose body is still on its way when SIGTERM arrives.
@@ -33,7 +33,7 @@ struct ShutdownAndNotifyTests {
         // The request is in its handler (reading the body) before the server is told to stop.
         var inFlight = false
         for _ in 0..<300 where !inFlight {
-            let metrics = try await http(.GET, "http://127.0.0.1:\(server.port)/metrics").body
+            let metrics = try await ServerHTTP.send(.GET, "http://127.0.0.1:\(server.port)/metrics").body
             inFlight = sample(metrics, "onthemap_http_active_requests", ["method": "POST"]) == 1
             if !inFlight { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -76,14 +76,4 @@ struct ShutdownAndNotifyTests {
         // The first server is unharmed.
         _ = try RawTCPConnection(port: first.port)
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(15), _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(50_000)
-    }
-    return false
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 /// `onthemap export --html FILE | --svg FILE`: every student on a world map, in one file that works offline.
 struct ExportCommand: ParsableCommand {
@@ -29,19 +30,18 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let (format, path) = html.map { ("html", $0) } ?? ("svg", svg!)
-            let result = try global.call("exportMap", .object([("format", .string(format))]))
-            let document = result["document"]?.stringValue ?? ""
+            let (format, path): (ExportMapParams.Format, String) = html.map { (.html, $0) } ?? (.svg, svg!)
+            let result = try global.result(ExportMapParams(format: format))
             if path == "-" {
-                Output.out(document)
+                Output.out(result.document)
                 return
             }
             do {
-                try Data(document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try Data(result.document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 throw UsageFailure(message: "cannot write \(path): \(error)")
             }
-            Output.error("wrote \(path): \(result["students"]?.intValue ?? 0) students")
+            Output.error("wrote \(path): \(result.students) students")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 /// `onthemap map`: the world with the students' pins, sized to the terminal, and a legend.
 struct MapCommand: ParsableCommand {
@@ -24,7 +25,7 @@ struct MapCommand: ParsableCommand {
     var radius: Double?
 
     @Option(help: "world (the default) or pins: the smallest view holding every pin.")
-    var fit: MapFit?
+    var fit: MapParams.Fit?
 
     @Flag(help: "Plain ASCII instead of braille (automatic when the locale is not UTF-8).")
     var ascii = false
@@ -44,9 +45,13 @@ struct MapCommand: ParsableCommand {
     func validate() throws {
         if near != nil, fit != nil { throw ValidationError("Choose one of --near and --fit.") }
         if radius != nil, near == nil { throw ValidationError("--radius goes with --near.") }
-        if let radius, !(0.1...20_100).contains(radius) { throw ValidationError("--radius must be between 0.1 and 20100 km.") }
-        if let width, !(10...1000).contains(width) { throw ValidationError("--width must be between 10 and 1000.") }
-        if let height, !(5...1000).contains(height) { throw ValidationError("--height must be between 5 and 1000.") }
+        if let radius, !MapParams.radiusRange.contains(radius) {
+            throw ValidationError("--radius must be between \(range: MapParams.radiusRange) km.")
+        }
+        if let width, !MapParams.widthRange.contains(width) { throw ValidationError("--width must be between \(range: MapParams.widthRange).") }
+        if let height, !MapParams.heightRange.contains(height) {
+            throw ValidationError("--height must be between \(range: MapParams.heightRange).")
+        }
         if json, interactive { throw ValidationError("Choose one of --json and --interactive.") }
     }
 
@@ -56,7 +61,7 @@ struct MapCommand: ParsableCommand {
         return .fit(fit ?? .world)
     }
 
-    var charset: String { ascii || !Terminal.localeIsUTF8 ? "ascii" : "braille" }
+    var charset: MapParams.Charset { ascii || !Terminal.localeIsUTF8 ? .ascii : .braille }
 
     func run() throws {
         if interactive {
@@ -70,11 +75,14 @@ struct MapCommand: ParsableCommand {
         }
         try runReportingFailures {
             let terminal = Terminal.size()
-            let size = (width ?? min(terminal?.columns ?? 80, 1000), height ?? min((terminal?.rows).map { $0 - 2 } ?? 24, 1000))
-            guard size.0 >= 10, size.1 >= 5 else {
+            let size = (
+                width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
+                height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
+            )
+            guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
                 throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
             }
-            let result = try global.call("map", where_.params(width: size.0, height: size.1, charset: charset))
+            let result = try global.call(where_.params(width: size.0, height: size.1, charset: charset))
             if json {
                 Output.line(result.serialized)
                 return
@@ -92,30 +100,38 @@ struct MapCommand: ParsableCommand {
     }
 }
 
-/// `--fit`.
-enum MapFit: String, ExpressibleByArgument, CaseIterable {
-    case world
-    case pins
+extension MapParams.Fit: ExpressibleByArgument {}
+
+extension DefaultStringInterpolation {
+    /// "10 and 1000": a range as the usage errors say it.
+    mutating func appendInterpolation(range: ClosedRange<Int>) {
+        appendLiteral("\(range.lowerBound) and \(range.upperBound)")
+    }
+
+    /// "0.1 and 20100": numbers as JSON writes them.
+    mutating func appendInterpolation(range: ClosedRange<Double>) {
+        appendLiteral("\(WireJSON.format(range.lowerBound)) and \(WireJSON.format(range.upperBound))")
+    }
 }
 
 /// Where a map looks, as the client asks for it.
 enum MapWhere: Equatable {
-    case fit(MapFit)
+    case fit(MapParams.Fit)
     case near(String, radiusKm: Double?)
     case center(latitude: Double, longitude: Double, zoom: Double)
 
-    func params(width: Int, height: Int, charset: String) -> WireJSON {
-        var members: [(String, WireJSON)] = [("width", .integer(width)), ("height", .integer(height)), ("charset", .string(charset))]
+    func params(width: Int, height: Int, charset: MapParams.Charset) -> MapParams {
+        var params = MapParams(width: width, height: height, charset: charset)
         switch self {
         case .fit(let fit):
-            members.append(("fit", .string(fit.rawValue)))
+            params.fit = fit
         case .near(let place, let radiusKm):
-            members.append(("near", .string(place)))
-            if let radiusKm { members.append(("radiusKm", .number(radiusKm))) }
+            params.near = .place(place)
+            params.radiusKm = radiusKm
         case .center(let latitude, let longitude, let zoom):
-            members.append(("center", .object([("latitude", .number(latitude)), ("longitude", .number(longitude))])))
-            members.append(("zoom", .number(zoom)))
+            params.center = .init(latitude: latitude, longitude: longitude)
+            params.zoom = zoom
         }
-        return .object(members)
+        return params
     }
 }

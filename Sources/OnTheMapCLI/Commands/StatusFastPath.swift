@@ -49,15 +49,16 @@ enum StatusOutput {
     /// Returns the exit status. With a status-bar `format`, always prints a line and returns 0:
     /// offline is a state for the bar to show, not a failure.
     static func print(socketCandidates: [String], json: Bool, format: StatusBarFormat?) -> Int32 {
-        let status = Result { try RPCConnection.firstAnswering(socketCandidates, timeout: .seconds(60)).call("status").get() }
+        let status = Result { try RPCConnection.firstAnswering(socketCandidates, timeout: .seconds(60)).call(StatusParams.method).get() }
         if let format {
             let value = try? status.get()
-            Output.line(format.render(StatusSummary(status: value, now: Date()), status: value))
+            Output.line(format.render(StatusSummary(status: value.map(StatusResult.init(wireJSON:)), now: Date()), status: value))
             return ExitStatus.ok
         }
         switch status {
         case .success(let value):
-            Output.line(json ? value.serialized : HumanStatus.render(value, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
+            Output.line(
+                json ? value.serialized : HumanStatus.render(StatusResult(wireJSON: value), style: Style(enabled: Terminal.colorOnStdout), now: Date()))
             return ExitStatus.ok
         case .failure(let error):
             return CLIFailure.exit(for: error).rawValue

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 /// `onthemap students`.
 struct StudentsCommand: ParsableCommand {
@@ -49,15 +50,12 @@ struct StudentsCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            var members: [(String, WireJSON)] = [("limit", .integer(limit))]
-            if let search { members.append(("search", .string(search))) }
-            if refresh { members.append(("refresh", .bool(true))) }
+            var params = StudentsParams(limit: limit, search: search, refresh: refresh ? true : nil)
             if let near {
-                guard case .object(var point) = try resolveNear(near) else { return }
-                if let radius { point.append(("radiusKm", .number(radius))) }
-                members.append(("near", .object(point)))
+                let point = try resolveNear(near)
+                params.near = .init(latitude: point.latitude, longitude: point.longitude, radiusKm: radius)
             }
-            let result = try global.call("students", .object(members))
+            let result = try global.call(params)
             let rows = StudentRow.rows(result["students"])
             if json {
                 Output.line((result["students"] ?? .array([])).serialized)
@@ -76,15 +74,14 @@ struct StudentsCommand: ParsableCommand {
     }
 
     /// `LAT,LON`, or a place the daemon geocodes.
-    private func resolveNear(_ text: String) throws -> WireJSON {
+    private func resolveNear(_ text: String) throws -> (latitude: Double, longitude: Double) {
         let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }
         if parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) {
-            return .object([("latitude", .number(latitude)), ("longitude", .number(longitude))])
+            return (latitude, longitude)
         }
-        let found = try global.call("geocode", .object([("query", .string(text)), ("limit", .integer(1))]))
-        guard case .array(let results)? = found["results"], let best = results.first,
-            let latitude = best["latitude"], let longitude = best["longitude"]
-        else { throw UsageFailure(message: "cannot place \"\(text)\"") }
-        return .object([("latitude", latitude), ("longitude", longitude)])
+        guard let best = try global.result(GeocodeParams(query: text, limit: 1)).results.first else {
+            throw UsageFailure(message: "cannot place \"\(text)\"")
+        }
+        return (best.latitude, best.longitude)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,7 @@ struct WatchCommand: ParsableCommand {
         var backoff: Double = 0.25
         var lastLine: String?
         func emit(_ status: WireJSON?) {
-            let summary = StatusSummary(status: status, now: Date())
+            let summary = StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Date())
             // i3blocks in persist mode reads one line per update: a JSON block (with `format=json`
             // in its config), so the colour changes with the state.
             let line = format == .i3blocks ? summary.i3blocksJSON : format.render(summary, status: status)
@@ -49,13 +50,14 @@ struct WatchCommand: ParsableCommand {
 
     /// Subscribes, prints the status, and again after each notification, until the connection ends.
     private func follow(_ connection: RPCConnection, emit: (WireJSON?) -> Void) throws {
-        try connection.send(line: #"{"jsonrpc":"2.0","id":"subscribe","method":"subscribe"}"#)
-        try connection.send(line: #"{"jsonrpc":"2.0","id":"status","method":"status"}"#)
+        let statusRequest = StatusParams().request(id: .string("status")).serialized
+        try connection.send(line: SubscribeParams().request(id: .string("subscribe")).serialized)
+        try connection.send(line: statusRequest)
         while let message = try connection.readMessage() {
-            if message["method"]?.stringValue == "statusChanged", let status = message["params"] {
+            if message["method"]?.stringValue == RPCEvent.status.method, let status = message["params"] {
                 emit(status)
             } else if message["method"] != nil {
-                try connection.send(line: #"{"jsonrpc":"2.0","id":"status","method":"status"}"#)
+                try connection.send(line: statusRequest)
             } else if message["id"] == .string("status"), let status = message["result"] {
                 emit(status)
             }

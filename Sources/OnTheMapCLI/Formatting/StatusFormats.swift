@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import OnTheMapModels
+import OnTheMapRPC
 
 /// What a status bar shows, whatever its format.
 struct StatusSummary {
@@ -16,24 +17,25 @@ struct StatusSummary {
     var myPlace: String?
     var detail: String
 
-    init(status: WireJSON?, now: Date) {
+    /// The summary of a status; nil: the daemon did not answer.
+    init(status: StatusResult?, now: Date) {
         guard let status else {
             state = .offline
             count = 0
             detail = "onthemapd is not running"
             return
         }
-        count = status["students"]?["count"]?.intValue ?? 0
-        myPlace = status["myPin"]?["mapString"]?.stringValue
-        if status["loggedIn"]?.boolValue != true {
+        count = status.students.count
+        myPlace = status.myPin?.mapString
+        if !status.loggedIn {
             state = .loggedOut
             detail = "logged out: run `onthemap login`"
-        } else if status["students"]?["stale"]?.boolValue == true {
+        } else if status.students.stale {
             state = .stale
-            detail = "stale: " + (status["students"]?["lastError"]?.stringValue ?? "not refreshed lately")
+            detail = "stale: " + (status.students.lastError ?? "not refreshed lately")
         } else {
             state = .ok
-            detail = "refreshed " + RelativeTime.describe(status["students"]?["refreshedAt"]?.stringValue, now: now)
+            detail = "refreshed " + (status.students.refreshedAt.map { RelativeTime.describe($0, now: now) } ?? "—")
         }
     }
 
@@ -75,6 +77,7 @@ struct StatusSummary {
 enum StatusBarFormat: String, CaseIterable {
     case waybar, i3blocks, polybar, json
 
+    /// The line for `summary`; `json` prints `status` as the daemon sent it.
     func render(_ summary: StatusSummary, status: WireJSON?) -> String {
         switch self {
         case .waybar:

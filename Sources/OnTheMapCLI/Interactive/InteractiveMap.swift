@@ -10,7 +10,7 @@ import Glibc
 /// resize and whenever the daemon reports new students; the terminal is restored however it ends.
 final class InteractiveMap {
     private let global: GlobalOptions
-    private let charset: String
+    private let charset: MapParams.Charset
     private var screen = MapScreen()
     /// Where the last drawing looked, as the daemon answered it.
     private var camera: MapCamera?
@@ -22,7 +22,7 @@ final class InteractiveMap {
     /// The place being typed after `/`, if any.
     private var typing: String?
 
-    init(global: GlobalOptions, start: MapWhere, charset: String) throws {
+    init(global: GlobalOptions, start: MapWhere, charset: MapParams.Charset) throws {
         guard Terminal.stdinIsTTY, Terminal.stdoutIsTTY else {
             throw UsageFailure(message: "the full-screen map needs a terminal; without -i, `onthemap map` prints one")
         }
@@ -31,7 +31,7 @@ final class InteractiveMap {
         self.charset = charset
         calls = try global.connect()
         events = try global.connect(timeout: nil)
-        _ = try events.call("subscribe", params: .object([("events", .array([.string("students"), .string("session")]))])).get()
+        _ = try events.call(SubscribeParams(events: [.students, .session])).get()
         screen.colour = Terminal.environment("NO_COLOR").map(\.isEmpty) ?? true
     }
 
@@ -119,7 +119,7 @@ final class InteractiveMap {
             case .refresh:
                 screen.message = "refreshing…"
                 screen.paintStatus()
-                if case .failure(let error) = try calls.call("refresh") { screen.message = error.message }
+                if case .failure(let error) = try calls.call(RefreshParams()) { screen.message = error.message }
                 redraw = true
             default:
                 break
@@ -167,7 +167,7 @@ final class InteractiveMap {
         let (width, height) = screen.mapSize
         let place = pending ?? camera?.place ?? .fit(.world)
         pending = nil
-        switch try calls.call("map", params: place.params(width: width, height: height, charset: charset)) {
+        switch try calls.call(place.params(width: width, height: height, charset: charset)) {
         case .success(let result):
             camera = MapCamera(view: result["view"])
             screen.show(result)

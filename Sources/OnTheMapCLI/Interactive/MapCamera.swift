@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import OnTheMapModels
+import OnTheMapRPC
 
 /// Where the full-screen map looks: a centre and a zoom, moved by keys and kept in step with the
 /// view the daemon actually drew (which stays inside the world).
@@ -10,7 +11,7 @@ struct MapCamera: Equatable {
     var longitude: Double
     var zoom: Double
 
-    static let zoomRange: ClosedRange<Double> = 1...4096
+    static let zoomRange = MapParams.zoomRange
 
     /// The camera of a `map` result's `view` ({west, south, east, north, zoom}).
     init?(view: WireJSON?) {

@@ -9,35 +9,30 @@ enum RPCResult: Sendable {
     case bytes([UInt8])
 }
 
-/// Per-connection state a method may touch (subscriptions).
-protocol ConnectionControl: Sendable {
-    func subscribe(_ events: Set<DaemonEvent>) async
-    func unsubscribe() async
-}
-
-/// One RPC method: its name, its documentation for `rpc.discover`, and its handler.
+/// One RPC method as the daemon serves it: the declaration of its params and result (in
+/// `OnTheMapRPC`) and a handler that carries a decoded request out.
 ///
-/// Handlers are thin: they read params and call the daemon.
+/// Handlers are thin: the declaration reads and checks the params; the handler calls the daemon.
 protocol RPCMethod: Sendable {
+    associatedtype Request: RPCRequestType
+    /// Carries out a request whose params are read and checked already.
+    static func answer(_ request: Request, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult
+
+    // Requirements (with the defaults below), not extension members only: the registry calls them on
+    // `any RPCMethod.Type`.
     static var name: String { get }
-    /// One line for `rpc.discover`.
-    static var summary: String { get }
-    /// `(name, JSON-schema type, required, description)` of each param.
-    static var params: [(String, String, Bool, String)] { get }
+    /// The declaration, for `rpc.discover`.
+    static var declaration: any RPCRequestType.Type { get }
+    /// Decodes the params (-32602 naming the field when they are wrong) and answers.
     static func handle(_ params: WireJSON?, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult
 }
 
 extension RPCMethod {
-    static var allowedParams: Set<String> { Set(params.map(\.0)) }
-}
+    static var name: String { Request.method }
 
-/// Every method the daemon serves, by name: built once at start-up.
-enum MethodRegistry {
-    static let methods: [any RPCMethod.Type] = [
-        StatusMethod.self, LoginMethod.self, LogoutMethod.self, StudentsMethod.self, RefreshMethod.self,
-        GeocodeMethod.self, MyPinMethod.self, PostPinMethod.self, SubscribeMethod.self, UnsubscribeMethod.self,
-        MapMethod.self, ExportMapMethod.self, DiscoverMethod.self,
-    ]
+    static var declaration: any RPCRequestType.Type { Request.self }
 
-    static let byName: [String: any RPCMethod.Type] = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })
+    static func handle(_ params: WireJSON?, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
+        try await answer(try Request(params: params), daemon: daemon, connection: connection)
+    }
 }

@@ -18,7 +18,7 @@ actor Connection: ConnectionControl {
         self.idleCloser = idleCloser
     }
 
-    func subscribe(_ selected: Set<DaemonEvent>) async {
+    func subscribe(_ selected: Set<RPCEvent>) async {
         idleCloser.subscribed.withLockedValue { $0 = true }
         await events.subscribe(id, events: selected, sink: sink)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapRPC
+import SystemPackage
 
 /// Gets the socket path ready for binding: a private directory, no stale socket file, and no live
 /// daemon. Runs before any service starts, so a refused start has nothing to stop.
@@ -32,23 +33,25 @@ enum SocketPreparation {
     /// Refuses a directory another user owns or may write to: whoever can write there can replace the
     /// socket and read the next login's password.
     static func checkPrivate(_ directory: String, uid: uid_t = geteuid()) throws {
-        var info = stat()
-        guard lstat(directory, &info) == 0 else {
-            throw Refusal(description: "cannot use the socket directory \(directory): \(String(cString: strerror(errno))).")
+        let info: Stat
+        do {
+            info = try Stat(FilePath(directory), followTargetSymlink: false)
+        } catch {
+            throw Refusal(description: "cannot use the socket directory \(directory): \(error).")
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard info.type == .directory else {
             throw Refusal(description: "the socket directory \(directory) is not a directory (a symbolic link?); remove it or use --socket.")
         }
-        guard info.st_uid == uid else {
+        guard info.userID.rawValue == uid else {
             throw Refusal(
                 description:
-                    "the socket directory \(directory) belongs to uid \(info.st_uid), not to you (uid \(uid)): another user could replace the socket. Remove it, or use --socket with a directory of your own."
+                    "the socket directory \(directory) belongs to uid \(info.userID.rawValue), not to you (uid \(uid)): another user could replace the socket. Remove it, or use --socket with a directory of your own."
             )
         }
-        guard info.st_mode & 0o022 == 0 else {
+        guard info.permissions.isDisjoint(with: [.groupWrite, .otherWrite]) else {
             throw Refusal(
                 description:
-                    "the socket directory \(directory) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8))): they could replace the socket. Run `chmod 700 \(directory)`, or use --socket with a private directory."
+                    "the socket directory \(directory) can be written by others (mode \(String(info.permissions.rawValue, radix: 8))): they could replace the socket. Run `chmod 700 \(directory)`, or use --socket with a private directory."
             )
         }
     }

@@ -2,22 +2,14 @@ import Foundation
 import OnTheMapModels
 import OnTheMapRPC
 
-/// What subscribers can be told about.
-enum DaemonEvent: String, CaseIterable, Sendable {
-    case students, session, status
-
-    /// The notification's method name.
-    var method: String { "\(rawValue)Changed" }
-}
-
 /// Fans notifications out to subscribed connections. Actor-isolated. Each connection owns a
 /// bounded stream, so a slow reader loses old notifications instead of growing the daemon.
 actor EventBus {
     typealias Sink = AsyncStream<RPCNotification>.Continuation
 
-    private var subscribers: [UUID: (events: Set<DaemonEvent>, sink: Sink)] = [:]
+    private var subscribers: [UUID: (events: Set<RPCEvent>, sink: Sink)] = [:]
 
-    func subscribe(_ id: UUID, events: Set<DaemonEvent>, sink: Sink) {
+    func subscribe(_ id: UUID, events: Set<RPCEvent>, sink: Sink) {
         subscribers[id] = (events, sink)
     }
 
@@ -25,7 +17,7 @@ actor EventBus {
         subscribers[id] = nil
     }
 
-    func publish(_ event: DaemonEvent, _ params: WireJSON) {
+    func publish(_ event: RPCEvent, _ params: WireJSON) {
         guard subscribers.values.contains(where: { $0.events.contains(event) }) else { return }
         let notification = RPCNotification(method: event.method, params: params)
         for subscriber in subscribers.values where subscriber.events.contains(event) {

@@ -140,13 +140,3 @@ struct CanonicalRequest {
             method: String(decoding: methodBytes, as: UTF8.self))
     }
 }
-
-/// How many requests of a connection went down the ordinary path and are not answered yet. The fast
-/// path answers only when none are, so replies keep the order of the requests.
-final class PendingRequests: Sendable {
-    private let count = Atomic<Int>(0)
-
-    func begin() { count.add(1, ordering: .relaxed) }
-    func end() { count.subtract(1, ordering: .releasing) }
-    var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
-}

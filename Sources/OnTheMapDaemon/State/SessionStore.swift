@@ -1,13 +1,9 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import OnTheMapRPC
 
-/// The logged-in account as the daemon shows it.
-public struct AccountInfo: Codable, Sendable, Hashable {
-    public var key: String
-    public var firstName: String
-    public var lastName: String
-
+extension AccountInfo {
     /// "Ada L.": short enough for a status line.
     var shortName: String {
         lastName.isEmpty ? firstName : "\(firstName) \(lastName.prefix(1))."

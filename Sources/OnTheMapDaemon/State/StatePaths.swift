@@ -31,26 +31,3 @@ public struct StatePaths: Sendable, Hashable {
         )
     }
 }
-
-/// Writes a file atomically (temp file, fsync, rename) with mode 0600 in a 0700 directory.
-enum PrivateFile {
-    static func write(_ data: Data, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        fsync(fd)
-        close(fd)
-        guard written == data.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown)
-        }
-    }
-
-    static func remove(_ path: String) {
-        unlink(path)
-    }
-}

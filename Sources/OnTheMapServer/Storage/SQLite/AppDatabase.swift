@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SystemPackage
 
 /// The server's SQLite database: schema, migrations and the way it is opened.
 ///
@@ -35,8 +36,7 @@ public struct AppDatabase: Sendable {
         }
         // SQLite gives the -wal and -shm files the main file's mode, so creating it 0600 covers all three.
         if !FileManager.default.fileExists(atPath: path) {
-            let fd = Foundation.open(path, O_CREAT | O_WRONLY, 0o600)
-            if fd >= 0 { close(fd) }
+            try? FileDescriptor.open(FilePath(path), .writeOnly, options: .create, permissions: .ownerReadWrite).close()
         }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true

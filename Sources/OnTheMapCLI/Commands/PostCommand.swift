@@ -3,38 +3,6 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-/// `onthemap geocode PLACE`: the preview step before posting.
-struct GeocodeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "geocode", abstract: "Show the places a text could mean.", discussion: ExitStatus.help)
-
-    @OptionGroup var global: GlobalOptions
-
-    @Argument(help: "A place, e.g. \"Duisburg, Germany\".")
-    var place: String
-
-    @Flag(help: "The candidates as JSON.")
-    var json = false
-
-    func run() throws {
-        try runReportingFailures {
-            let result = try global.call("geocode", .object([("query", .string(place))]))
-            guard case .array(let candidates)? = result["results"] else { return }
-            if json {
-                Output.line(WireJSON.array(candidates).serialized)
-                return
-            }
-            for candidate in candidates { Output.line(Self.describe(candidate)) }
-        }
-    }
-
-    static func describe(_ candidate: WireJSON) -> String {
-        let parts = [candidate["name"], candidate["admin1"], candidate["country"]].compactMap { $0?.stringValue }.filter { !$0.isEmpty }
-        let latitude = candidate["latitude"]?.doubleValue.map(WireJSON.format) ?? "?"
-        let longitude = candidate["longitude"]?.doubleValue.map(WireJSON.format) ?? "?"
-        return "\(parts.joined(separator: ", "))  (\(latitude), \(longitude))  \(candidate["precision"]?.stringValue ?? "")"
-    }
-}
-
 /// `onthemap post PLACE URL`: geocode, confirm, post (or overwrite).
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,8 +29,8 @@ struct PostCommand: ParsableCommand {
     func run() throws {
         try runReportingFailures {
             let connection = try global.connect()
-            let found = try connection.call("geocode", params: .object([("query", .string(place)), ("limit", .integer(1))])).get()
-            guard case .array(let candidates)? = found["results"], let best = candidates.first else {
+            let found = try connection.result(GeocodeParams(query: place, limit: 1))
+            guard let best = found.results.first else {
                 throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(place)\".", retryable: false)
             }
             if !yes {
@@ -70,19 +38,17 @@ struct PostCommand: ParsableCommand {
                 Output.error("place: \(GeocodeCommand.describe(best))")
                 guard Terminal.confirm("Post your pin there?") else { throw ExitCode(ExitStatus.daemonError) }
             }
-            var params: [(String, WireJSON)] = [
-                ("mapString", .string(place)), ("mediaURL", .string(url)),
-                ("latitude", best["latitude"] ?? .null), ("longitude", best["longitude"] ?? .null),
-            ]
-            var result = try connection.call("postPin", params: .object(params + [("overwrite", .bool(overwrite))]))
+            var params = PostPinParams(
+                mapString: place, mediaURL: url, latitude: best.latitude, longitude: best.longitude, overwrite: overwrite)
+            var result = try connection.call(params)
             if case .failure(let error) = result, error.code == RPCError.pinExistsCode, !overwrite {
                 let existing = error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere"
                 guard Terminal.stdinIsTTY else {
                     throw RPCError(code: error.code, message: "you already have a pin at \"\(existing)\": add --overwrite to move it", data: error.data)
                 }
                 guard Terminal.confirm("You already have a pin at \"\(existing)\". Move it?") else { throw ExitCode(ExitStatus.daemonError) }
-                params.append(("overwrite", .bool(true)))
-                result = try connection.call("postPin", params: .object(params))
+                params.overwrite = true
+                result = try connection.call(params)
             }
             let posted = try result.get()
             Output.line(json ? posted.serialized : Self.sentence(posted))

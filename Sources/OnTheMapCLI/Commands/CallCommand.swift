@@ -1,0 +1,42 @@
+import ArgumentParser
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+
+/// `onthemap call METHOD [PARAMS]`: any RPC, for scripts.
+struct CallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call", abstract: "Call any daemon method; prints the result JSON, or the error JSON on stderr.",
+        discussion: "Example: onthemap call students '{\"limit\":3}'\n\n\(ExitStatus.help)")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "A method name (`onthemap call rpc.discover` lists them).")
+    var method: String
+
+    @Argument(help: "Named params as a JSON object.")
+    var params: String?
+
+    func run() throws {
+        var parsed: WireJSON?
+        if let params {
+            guard let value = try? WireJSON.parse(params.utf8) else {
+                throw ValidationError("PARAMS must be JSON, e.g. '{\"limit\":3}'.")
+            }
+            parsed = value
+        }
+        do {
+            switch try global.connect().call(method, params: parsed) {
+            case .success(let result):
+                Output.line(result.serialized)
+            case .failure(let error):
+                Output.error(WireJSON.object([("code", .integer(error.code)), ("message", .string(error.message))] + (error.data.map { [("data", $0)] } ?? [])).serialized)
+                throw CLIFailure.status(for: error)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw CLIFailure.exit(for: error)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import OnTheMapModels
+
+/// One param of a method, declared once: its description for `rpc.discover`, how the daemon reads it
+/// (with the checks that answer -32602 naming it), and how a client writes it.
+public struct RPCParam<Value: Sendable>: Sendable {
+    public let parameter: RPCParameter
+    /// Reads the value, nil when absent (or null); throws -32602 for a wrong type or range.
+    let read: @Sendable (RPCParams) throws(RPCError) -> Value?
+    let write: @Sendable (Value) -> WireJSON
+
+    /// Declares a param with its own reading and writing (nested objects, one-of values).
+    public init(
+        _ name: String, _ kind: RPCParameter.Kind, required: Bool = false, _ summary: String,
+        read: @escaping @Sendable (RPCParams) throws(RPCError) -> Value?, write: @escaping @Sendable (Value) -> WireJSON
+    ) {
+        parameter = RPCParameter(name: name, kind: kind, required: required, summary: summary)
+        self.read = read
+        self.write = write
+    }
+
+    public var name: String { parameter.name }
+}
+
+extension RPCParam where Value == String {
+    /// A string; a required one must not be blank.
+    public static func string(_ name: String, required: Bool = false, _ summary: String) -> Self {
+        Self(name, .string, required: required, summary) { reader throws(RPCError) in
+            try required ? reader.requiredString(name) : reader.string(name)
+        } write: { .string($0) }
+    }
+}
+
+extension RPCParam where Value == Int {
+    /// A whole number within `range`.
+    public static func integer(_ name: String, in range: ClosedRange<Int>, _ summary: String) -> Self {
+        Self(name, .integer, summary) { reader throws(RPCError) in try reader.int(name, in: range) } write: { .integer($0) }
+    }
+}
+
+extension RPCParam where Value == Double {
+    /// A number, within `range` when one is given.
+    public static func number(_ name: String, in range: ClosedRange<Double>? = nil, _ summary: String) -> Self {
+        Self(name, .number, summary) { reader throws(RPCError) in try reader.double(name, in: range) } write: { .number($0) }
+    }
+}
+
+extension RPCParam where Value == Bool {
+    /// `true` or `false`.
+    public static func boolean(_ name: String, _ summary: String) -> Self {
+        Self(name, .boolean, summary) { reader throws(RPCError) in try reader.bool(name) } write: { .bool($0) }
+    }
+}
+
+extension RPCParams {
+    /// The value of a declared param, nil when absent.
+    public func callAsFunction<Value>(_ param: RPCParam<Value>) throws(RPCError) -> Value? {
+        try param.read(self)
+    }
+}
+
+extension RPCParams {
+    /// The value of a declared param that must be given.
+    public func required<Value>(_ param: RPCParam<Value>) throws(RPCError) -> Value {
+        guard let value = try param.read(self) else { throw .invalidParams(field: param.name, "is required") }
+        return value
+    }
+
+    /// A string that must be given and not blank.
+    public func required(_ param: RPCParam<String>) throws(RPCError) -> String {
+        guard let text = try param.read(self), !text.trimmingWhitespace().isEmpty else {
+            throw .invalidParams(field: param.name, "is required")
+        }
+        return text
+    }
+}

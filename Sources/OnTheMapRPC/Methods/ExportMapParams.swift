@@ -1,0 +1,68 @@
+import OnTheMapModels
+
+/// `exportMap {format}` → `{format, students, document}`: the world with every cached student as one
+/// self-contained HTML page or SVG image.
+public struct ExportMapParams: RPCRequestType, Equatable {
+    public typealias Response = ExportMapResult
+    public static let method = "exportMap"
+    public static let summary = """
+        Every cached student on a world map as one self-contained file: {format, students, document}; requires login.
+        """
+
+    /// What the file is.
+    public enum Format: String, Sendable, CaseIterable {
+        case html, svg
+    }
+
+    public static let format = RPCParam<Format>(
+        "format", .string, required: true,
+        "\"html\" (popups, zoom and pan, a search box) or \"svg\" (a still image with links)"
+    ) { params throws(RPCError) in
+        // Blank reads as missing, as for every required string.
+        guard let text = try params.string("format"), !text.trimmingWhitespace().isEmpty else { return nil }
+        guard let format = Format(rawValue: text) else { throw .invalidParams(field: "format", "must be \"html\" or \"svg\"") }
+        return format
+    } write: { .string($0.rawValue) }
+    public static let parameters = [format.parameter]
+
+    public var format: Format
+
+    public init(format: Format) {
+        self.format = format
+    }
+
+    public init(reading params: RPCParams) throws(RPCError) {
+        format = try params.required(Self.format)
+    }
+
+    public var params: WireJSON? {
+        var writer = RPCParamsWriter()
+        writer.add(Self.format, format)
+        return writer.params
+    }
+}
+
+/// `exportMap`'s result.
+public struct ExportMapResult: RPCResultType, Equatable {
+    public var format: ExportMapParams.Format
+    /// How many students the document shows.
+    public var students: Int
+    /// The HTML page or SVG image.
+    public var document: String
+
+    public init(format: ExportMapParams.Format, students: Int, document: String) {
+        self.format = format
+        self.students = students
+        self.document = document
+    }
+
+    public var wireJSON: WireJSON {
+        .object([("format", .string(format.rawValue)), ("students", .integer(students)), ("document", .string(document))])
+    }
+
+    public init(wireJSON: WireJSON) {
+        format = wireJSON["format"]?.stringValue.flatMap(ExportMapParams.Format.init(rawValue:)) ?? .html
+        students = wireJSON["students"]?.intValue ?? 0
+        document = wireJSON["document"]?.stringValue ?? ""
+    }
+}

@@ -1,0 +1,76 @@
+import OnTheMapModels
+
+/// `students {limit?, skip?, search?, near?, refresh?}` → `StudentsResult`.
+public struct StudentsParams: RPCRequestType, Equatable {
+    public typealias Response = StudentsResult
+    public static let method = "students"
+    public static let summary = "Cached student locations, newest first (or nearest first with `near`); requires login."
+
+    /// Sort by distance from a point, optionally keeping only those within `radiusKm`.
+    public struct Near: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        public var radiusKm: Double?
+
+        public init(latitude: Double, longitude: Double, radiusKm: Double? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radiusKm = radiusKm
+        }
+    }
+
+    public static let defaultLimit = 100
+    public static let limit = RPCParam<Int>.integer("limit", in: 0...100_000, "at most this many (default 100, up to 100000)")
+    public static let skip = RPCParam<Int>.integer("skip", in: 0...Int(Int32.max), "skip this many first")
+    public static let search = RPCParam<String>.string("search", "case- and accent-insensitive words over names and place")
+    public static let near = RPCParam<Near>(
+        "near", .object, "{latitude, longitude, radiusKm?}: sort by distance, optionally within a radius"
+    ) { params throws(RPCError) in
+        guard let near = try params.object("near", allowed: ["latitude", "longitude", "radiusKm"]) else { return nil }
+        guard let latitude = try near.double("latitude", in: -90...90) else {
+            throw .invalidParams(field: "near.latitude", "is required")
+        }
+        guard let longitude = try near.double("longitude", in: -180...180) else {
+            throw .invalidParams(field: "near.longitude", "is required")
+        }
+        return Near(latitude: latitude, longitude: longitude, radiusKm: try near.double("radiusKm", in: 0...20_100))
+    } write: { near in
+        var members: [(String, WireJSON)] = [("latitude", .number(near.latitude)), ("longitude", .number(near.longitude))]
+        if let radiusKm = near.radiusKm { members.append(("radiusKm", .number(radiusKm))) }
+        return .object(members)
+    }
+    public static let refresh = RPCParam<Bool>.boolean("refresh", "fetch from upstream first")
+    public static let parameters = [limit.parameter, skip.parameter, search.parameter, near.parameter, refresh.parameter]
+
+    public var limit: Int?
+    public var skip: Int?
+    public var search: String?
+    public var near: Near?
+    public var refresh: Bool?
+
+    public init(limit: Int? = nil, skip: Int? = nil, search: String? = nil, near: Near? = nil, refresh: Bool? = nil) {
+        self.limit = limit
+        self.skip = skip
+        self.search = search
+        self.near = near
+        self.refresh = refresh
+    }
+
+    public init(reading params: RPCParams) throws(RPCError) {
+        limit = try params(Self.limit)
+        skip = try params(Self.skip)
+        search = try params(Self.search)
+        near = try params(Self.near)
+        refresh = try params(Self.refresh)
+    }
+
+    public var params: WireJSON? {
+        var writer = RPCParamsWriter()
+        writer.add(Self.limit, limit)
+        writer.add(Self.skip, skip)
+        writer.add(Self.search, search)
+        writer.add(Self.near, near)
+        writer.add(Self.refresh, refresh)
+        return writer.params
+    }
+}

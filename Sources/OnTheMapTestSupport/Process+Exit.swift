@@ -1,0 +1,48 @@
+import Foundation
+
+extension Process {
+    /// The exit status if the child has exited (128 + the signal if one killed it), else nil.
+    ///
+    /// Asked of the kernel (`waitid` with `WNOWAIT`, which leaves the child for Foundation to reap),
+    /// not of Foundation: under load Foundation was seen to miss an exit for good, leaving
+    /// `waitUntilExit()` waiting on a zombie and the test run hanging until its time limit.
+    public var exitStatusIfExited: Int32? {
+        let pid = processIdentifier
+        guard pid > 0 else { return nil }
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 {
+            let child = info._sifields._sigchld
+            guard child.si_pid == pid else { return nil }
+            return info.si_code == CLD_EXITED ? child.si_status : 128 + child.si_status
+        }
+        // ECHILD: Foundation has reaped it already, so it knows the status.
+        return errno == ECHILD && !isRunning ? terminationStatus : nil
+    }
+
+    /// Whether the child is still running, by the kernel's account.
+    public var isAlive: Bool { exitStatusIfExited == nil }
+
+    /// Waits up to `timeout` for the child to exit; its status, or nil if it is still running.
+    public func waitForExit(timeout: TimeInterval = .infinity) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let status = exitStatusIfExited { return status }
+            if Date() >= deadline { return nil }
+            usleep(10_000)
+        }
+    }
+}
+
+extension Process {
+    /// `run()`, one at a time across the test process.
+    ///
+    /// Tests run on threads of their own (`.ownThreads`) and start processes at the same moment;
+    /// Foundation's `Process.run()` is not safe to call concurrently on Linux: one CI run crashed in
+    /// its `memcpy` with a bad pointer while several tests launched children together.
+    public func spawn() throws {
+        try launchLock.withLock { try run() }
+    }
+}
+
+/// Serializes `Process.spawn()`.
+private let launchLock = NSLock()

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import OnTheMapServer
+
+/// `user show KEY|EMAIL`: one account, with its pin and session counts.
+struct ShowUserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one account.")
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: "Account key or email.") var account: String
+    @Flag(help: "JSON for scripts.") var json = false
+
+    func run() async throws {
+        let (record, pins, sessions) = try await database.with { storage in
+            let record = try await findAccount(account, in: storage)
+            let pins = try await storage.locations(LocationQuery(limit: 1000, uniqueKey: record.key)).count
+            let sessions = try await storage.allSessions(accountKey: record.key).count
+            return (record, pins, sessions)
+        }
+        var table = OutputTable(columns: ["key", "email", "name", "login", "state", "created", "pins", "sessions"])
+        table.rows = [record.tableRow + [String(pins), String(sessions)]]
+        table.print(json: json)
+    }
+}
