@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import OnTheMapAPI
 
 /// Why `WakeSignal.wait(atMost:)` returned.
 enum Wake {
@@ -14,7 +15,7 @@ extension WakeSignal {
                 if let delay {
                     group.addTask {
                         do {
-                            try await Task.sleep(for: delay)
+                            try await EventLoopTimer.sleep(for: delay)
                             return .elapsed
                         } catch {
                             return .stopping
