@@ -56,11 +56,15 @@ extension Daemon {
         }
     }
 
-    /// Runs CPU-bound work on a Dispatch thread, so Swift's cooperative pool (two threads on two
-    /// cores) stays free for the actors and other clients meanwhile.
+    /// Where maps are drawn: off the event loops, which run the actors and every connection
+    /// (`EventLoopConcurrency`). A serial queue, not a global one, whose first worker would start
+    /// libdispatch's once-a-second pool monitor for the life of the daemon.
+    private static let drawingQueue = DispatchQueue(label: "onthemap.map-drawing")
+
+    /// Runs CPU-bound work on `drawingQueue`, so the loops stay free for other clients meanwhile.
     private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+            drawingQueue.async { continuation.resume(returning: work()) }
         }
     }
 }

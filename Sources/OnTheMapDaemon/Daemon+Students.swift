@@ -56,28 +56,29 @@ extension Daemon {
         if !isShort(pages[0], at: 0) {
             let skips = Array(stride(from: pageSize, to: count, by: pageSize))
             var later = [StudentLocationList?](repeating: nil, count: skips.count)
-            try await withThrowingTaskGroup(of: (Int, StudentLocationList).self) { group in
+            // The first short page ends the list: nothing past it is asked for, and a page past it
+            // that was already in flight counts for nothing, failed or not.
+            var end = skips.count
+            try await withThrowingTaskGroup(of: (Int, Result<StudentLocationList, any Error>).self) { group in
                 var next = 0
-                while next < min(pagesInFlight, skips.count) {
+                func askForNext() {
+                    guard next < end else { return }
                     let index = next
-                    group.addTask { (index, try await page(skips[index])) }
+                    group.addTask {
+                        do { return (index, .success(try await page(skips[index]))) } catch { return (index, .failure(error)) }
+                    }
                     next += 1
                 }
-                while let (index, list) = try await group.next() {
+                while next < min(pagesInFlight, skips.count) { askForNext() }
+                while let (index, result) = try await group.next() {
+                    guard index < end else { continue }
+                    let list = try result.get()
                     later[index] = list
-                    if next < skips.count {
-                        let index = next
-                        group.addTask { (index, try await page(skips[index])) }
-                        next += 1
-                    }
+                    if isShort(list, at: skips[index]) { end = index + 1 }
+                    askForNext()
                 }
             }
-            // In order, up to and including the first short page: the list ends there.
-            for (list, skip) in zip(later, skips) {
-                guard let list else { break }
-                pages.append(list)
-                if isShort(list, at: skip) { break }
-            }
+            pages += later.prefix(end).compactMap { $0 }
         }
         var results: [StudentLocation] = []
         results.reserveCapacity(pages.reduce(0) { $0 + $1.results.count })

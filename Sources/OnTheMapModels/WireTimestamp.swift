@@ -58,7 +58,7 @@ public enum WireTimestamp {
             // Double holds no more anyway.
             let significant = min(bytes.count - 21, 18)
             guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, let digits = number(20..<(20 + significant)),
-                number((20 + significant)..<(bytes.count - 1)) != nil
+                bytes[(20 + significant)..<(bytes.count - 1)].allSatisfy({ $0 &- UInt8(ascii: "0") < 10 })
             else {
                 return nil
             }

@@ -247,6 +247,41 @@ struct DaemonPagingTests {
         #expect(all["total"] == .integer(1200))
     }
 
+    /// A list shorter than the cache size ends at its first short page: a refresh of 1,500 with
+    /// room for 10,000 asked for all ten pages, eight of them past the end (any failing of which
+    /// failed the whole refresh). At most the pages in flight when the short one arrives now.
+    @Test func aShortPageEndsTheRefresh() throws {
+        let logs = try TemporaryDirectory()
+        defer { logs.remove() }
+        let accessLog = logs.file("access.log")
+        let bed = try DaemonTestBed(
+            students: 1500, serverArguments: ["--access-log", accessLog], daemonArguments: ["--cache-size", "10000"])
+        defer { bed.tearDown() }
+        try bed.login()
+        func pageRequests() -> Int {
+            ((try? String(contentsOfFile: accessLog, encoding: .utf8)) ?? "").split(separator: "\n")
+                .filter { $0.contains("\"GET\"") && $0.contains("StudentLocation") }.count
+        }
+        // The server logs a request as it finishes it, a moment after the daemon has its answer:
+        // counted once the count holds still for half a second.
+        func settledPageRequests() -> Int {
+            var last = pageRequests()
+            while true {
+                usleep(500_000)
+                let now = pageRequests()
+                if now == last { return now }
+                last = now
+            }
+        }
+        _ = try bed.result("refresh")
+        let before = settledPageRequests()
+        let refreshed = try bed.result("refresh")
+        #expect(refreshed["count"] == .integer(1500))
+        let pages = settledPageRequests() - before
+        // The first page, then at most four in flight: 1,000 (short), 2,000, 3,000, 4,000.
+        #expect((2...5).contains(pages), "\(pages) page requests for one refresh of 1,500")
+    }
+
     @Test func sigtermAnswersInFlightRequestsAndExits() throws {
         // An upstream that accepts connections and never answers keeps `refresh` in flight.
         let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -6,7 +6,7 @@ import Testing
 @testable import OnTheMapDaemon
 
 /// systemd's `STATUS=` line says how long ago the list was refreshed, and stays true as time passes.
-@Suite("The status line systemd shows")
+@Suite("The status line systemd shows", .ownThreads)
 struct StatusLineTests {
     @Test(arguments: [
         (0.0, 60.0), (59.9, 60.0), (60.0, 120.0), (61.5, 120.0), (3599.0, 3600.0), (3600.0, 7200.0),

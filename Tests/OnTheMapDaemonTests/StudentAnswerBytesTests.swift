@@ -8,7 +8,7 @@ import Testing
 
 /// The `students` answer and the cache file are spliced from bytes the cache writes once per
 /// refresh; they must stay the bytes the `WireJSON` tree gave.
-@Suite("students answers and the cache file, written from stored bytes")
+@Suite("students answers and the cache file, written from stored bytes", .ownThreads)
 struct StudentAnswerBytesTests {
     static let locations: [StudentLocation] = [
         StudentLocation(
@@ -63,6 +63,16 @@ struct StudentAnswerBytesTests {
         #expect(CachedList(fileContents: try JSONEncoder().encode(expected)) == expected)
         #expect(CachedList(fileContents: Data("{\"locations\":[{}]}".utf8)) == nil)
         #expect(CachedList(fileContents: Data("not json".utf8)) == nil)
+    }
+
+    /// A damaged file's refresh time trapped the daemon at every start ("refreshed … ago" turns it
+    /// into whole seconds): it is refused like any unreadable file.
+    @Test(arguments: [1e300, -1e300, 1e20])
+    func aCacheFileRefreshedAtNoPlausibleTimeIsUnreadable(seconds: Double) {
+        let bytes = CachedList.fileBytes(
+            locationsJSON: Self.locations.map(Self.json), refreshedAt: Date(timeIntervalSinceReferenceDate: seconds),
+            unplaceable: 0)
+        #expect(CachedList(fileContents: Data(bytes)) == nil)
     }
 
     @Test func searchFoldingOfASCIIIsFoundations() {

@@ -1,9 +1,10 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import Testing
 
 /// The byte writer and the fast reader used on hot paths give what `wireJSON` and `JSONDecoder` give.
-@Suite("Student locations to and from bytes, without JSONDecoder")
+@Suite("Student locations to and from bytes, without JSONDecoder", .ownThreads)
 struct WireBytesTests {
     static let fixture: Data = {
         let url = Bundle.module.url(forResource: "messy-locations", withExtension: "json", subdirectory: "Fixtures")!

@@ -36,9 +36,18 @@ struct WireTimestampTests {
         }
     }
 
-    @Test func aLongFractionIsReadWithoutOverflow() throws {
-        let date = try #require(WireTimestamp.parse("2015-02-25T01:10:38.1234567890123456789012345Z"))
+    /// The digits past the 18th too: 19 nines after them overflowed an Int64 and trapped.
+    @Test(arguments: [
+        "2015-02-25T01:10:38.1234567890123456789012345Z",
+        "2015-02-25T01:10:38.123000000000000000" + String(repeating: "9", count: 40) + "Z",
+    ])
+    func aLongFractionIsReadWithoutOverflow(text: String) throws {
+        let date = try #require(WireTimestamp.parse(text))
         #expect(abs(date.timeIntervalSince1970 - 1_424_826_638.123) < 0.001)
+    }
+
+    @Test func aLongFractionWithALetterIsRefused() {
+        #expect(WireTimestamp.parse("2015-02-25T01:10:38.123" + String(repeating: "9", count: 30) + "xZ") == nil)
     }
 
     @Test(arguments: ["", "yesterday", "2015-13-40T99:00:00Z"])

@@ -4,7 +4,7 @@ import OnTheMapRPC
 /// `map` (`MapParams`) → the world with the cached students' pins, drawn in terminal cells.
 enum MapMethod: RPCMethod {
     static func answer(_ request: MapParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .value(MapResult(try await daemon.map(MapRequest(request))).wireJSON)
+        .bytes(MapResult(try await daemon.map(MapRequest(request))).serializedBytes)
     }
 }
 

@@ -4,7 +4,6 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
-import OnTheMapAPI
 
 /// Gives memory back to the kernel after bursts of connections.
 ///
@@ -27,12 +26,12 @@ public final class MemoryTrimmer: Sendable {
         let closed = closedSinceTrim.add(1, ordering: .relaxed).newValue
         guard openConnectionsLeft == 0, closed >= Self.closedConnectionsBeforeTrim else { return }
         closedSinceTrim.store(0, ordering: .relaxed)
-        // A moment later: the connections' tasks free their last buffers after the close.
-        Task.detached(priority: .background) {
-            try? await EventLoopTimer.sleep(for: .seconds(1))
-            onthemap_malloc_trim()
-        }
+        // A moment later: the connections' tasks free their last buffers after the close. Off the
+        // event loops (a trim walks every arena), on a serial queue (see `EventLoopConcurrency`).
+        Self.trimmingQueue.asyncAfter(deadline: .now() + 1) { onthemap_malloc_trim() }
     }
+
+    private static let trimmingQueue = DispatchQueue(label: "onthemap.memory-trim")
 
     /// Drops the executable's pages mapped so far: of the daemon's ~150 MB executable (the gazetteer
     /// and ICU data included) start-up leaves ~24 MiB mapped, most of it never read again. The pages

@@ -44,7 +44,13 @@ struct CachedList: Codable, Equatable {
         } else {
             return nil
         }
+        // A refresh time no clock gives (the file edited or damaged) would trap where it is turned
+        // into whole seconds for "refreshed 5 min ago": such a file is unreadable.
+        guard Self.plausibleRefreshTimes.contains(refreshedAt.timeIntervalSince1970) else { return nil }
     }
+
+    /// From 1970 to the year 9999.
+    static let plausibleRefreshTimes: ClosedRange<Double> = 0...253_402_300_799
 
     init(locations: [StudentLocation], refreshedAt: Date, unplaceable: Int) {
         self.locations = locations

@@ -1,9 +1,36 @@
+import Dispatch
 import Foundation
 import SystemPackage
 
-/// Writes a file atomically (temp file, fsync, rename) with mode 0600 in a 0700 directory.
+/// The daemon's state files (session, student cache): written atomically (temp file, fsync,
+/// rename) with mode 0600 in a 0700 directory.
+///
+/// Writes and removals run one after the other on a queue of their own, in the order they were
+/// asked for, so a logout's removal can never be overtaken by the write of a refresh begun before
+/// it. Off the event loops, which run the daemon's actors (`EventLoopConcurrency`): an fsync there
+/// would hold up every connection of that loop. A serial queue, not a global one: its thread is not
+/// watched by libdispatch's once-a-second pool monitor.
 enum PrivateFile {
-    static func write(_ data: Data, to path: String) throws {
+    private static let queue = DispatchQueue(label: "onthemap.state-files")
+
+    /// Returns once `data` is on disk at `path`.
+    static func write(_ data: Data, to path: String) async throws {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            queue.async { done.resume(with: Result { try writeNow(data, to: path) }) }
+        }
+    }
+
+    /// Returns once `path` is removed, after every write asked for before.
+    static func remove(_ path: String) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                unlink(path)
+                done.resume()
+            }
+        }
+    }
+
+    private static func writeNow(_ data: Data, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -21,9 +48,5 @@ enum PrivateFile {
             unlink(temporary)
             throw error
         }
-    }
-
-    static func remove(_ path: String) {
-        unlink(path)
     }
 }

@@ -33,16 +33,16 @@ actor SessionStore {
     }
 
     /// Loads the persisted session, dropping it if it has expired or the file is unreadable.
-    func load(now: Date = Date()) {
+    func load(now: Date = Date()) async {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         guard let persisted = try? JSONDecoder().decode(Persisted.self, from: data) else {
             logger.warning("ignoring an unreadable session file", metadata: ["path": "\(path)"])
-            PrivateFile.remove(path)
+            await PrivateFile.remove(path)
             return
         }
         if persisted.session.isExpired(at: now) {
             logger.info("the saved session has expired; log in again")
-            PrivateFile.remove(path)
+            await PrivateFile.remove(path)
             return
         }
         session = persisted.session
@@ -51,13 +51,13 @@ actor SessionStore {
         onChange()
     }
 
-    func set(session: APISession, account: AccountInfo) {
+    func set(session: APISession, account: AccountInfo) async {
         self.session = session
         self.account = account
         Self.keepOutOfTheLog(session)
         onChange()
         do {
-            try PrivateFile.write(try JSONEncoder().encode(Persisted(session: session, account: account)), to: path)
+            try await PrivateFile.write(try JSONEncoder().encode(Persisted(session: session, account: account)), to: path)
         } catch {
             logger.warning("could not save the session; a restart will need a new login", metadata: ["error": "\(error)"])
         }
@@ -71,12 +71,12 @@ actor SessionStore {
 
     /// Forgets the session everywhere, if it is the one named (any, when `sessionID` is nil); true
     /// when there was such a session to forget.
-    func clear(ifSessionID sessionID: String? = nil) -> Bool {
+    func clear(ifSessionID sessionID: String? = nil) async -> Bool {
         guard let session, sessionID == nil || session.sessionID == sessionID else { return false }
         self.session = nil
         account = nil
         onChange()
-        PrivateFile.remove(path)
+        await PrivateFile.remove(path)
         return true
     }
 

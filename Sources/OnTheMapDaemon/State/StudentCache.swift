@@ -86,7 +86,7 @@ actor StudentCache {
             let list = try await fetch()
             lastError = nil
             install(list.results, refreshedAt: Date(), unplaceable: list.unplaceable.count)
-            persist()
+            await persist()
         } catch {
             lastError = "\(error)"
             rebuildDefaultAnswer()
@@ -96,14 +96,14 @@ actor StudentCache {
     }
 
     /// Forgets the list in memory and on disk (logout).
-    func clear() {
+    func clear() async {
         entries = []
         refreshedAt = nil
         lastError = nil
         unplaceable = 0
         defaultAnswer = nil
         onChange()
-        PrivateFile.remove(path)
+        await PrivateFile.remove(path)
     }
 
     private func install(_ locations: [StudentLocation], refreshedAt: Date, unplaceable: Int) {
@@ -141,11 +141,11 @@ actor StudentCache {
         ).serializedBytes, as: UTF8.self)
     }
 
-    private func persist() {
+    private func persist() async {
         guard let refreshedAt else { return }
         let bytes = CachedList.fileBytes(locationsJSON: entries.map(\.json), refreshedAt: refreshedAt, unplaceable: unplaceable)
         do {
-            try PrivateFile.write(Data(bytes), to: path)
+            try await PrivateFile.write(Data(bytes), to: path)
         } catch {
             logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
