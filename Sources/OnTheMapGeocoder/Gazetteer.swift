@@ -127,6 +127,7 @@ struct Gazetteer: @unchecked Sendable {
                     country: loader.countryByCode[Self.countryKey(bytes(2))] ?? 0,
                     region: loader.regionByCode[Self.regionKey(country: bytes(2), code: bytes(3))]
                         ?? GazetteerPlace.noRegion,
+                    alternateNames: UInt8(clamping: bytes(7).isEmpty ? 0 : bytes(7).count(where: { $0 == UInt8(ascii: "|") }) + 1),
                     latitude: Float(number(4)), longitude: Float(number(5)), population: population))
             let isLarge = population >= Self.fuzzyMinimumPopulation
             addName(bytes(1), ref, loader: &loader, fuzzy: isLarge, isAlias: false)

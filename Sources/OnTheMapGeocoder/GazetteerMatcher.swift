@@ -203,11 +203,20 @@ struct GazetteerMatcher {
     }
 
     /// Population, with regions discounted when ranking: a state is not "bigger" than its namesake city.
+    /// A place known abroad (named in many languages) ranks up to half again its size: Orléans in
+    /// France (116,000, 25 names) before Orléans in Ottawa (126,000, none); but never above its own
+    /// country, so "Singapore" stays the country.
     private func population(of ref: EntityRef, forRanking: Bool = false) -> Double {
         switch ref.kind {
-        case .place: Double(gazetteer.places[ref.index].population)
-        case .region: Double(gazetteer.regions[ref.index].population) * (forRanking ? 0.3 : 1)
-        case .country: Double(gazetteer.countries[ref.index].population)
+        case .place:
+            let place = gazetteer.places[ref.index]
+            let population = Double(place.population)
+            guard forRanking else { return population }
+            let knownAbroad = 1 + min(Double(place.alternateNames), 20) / 40
+            let country = Double(gazetteer.countries[Int(place.country)].population)
+            return min(population * knownAbroad, max(population, country))
+        case .region: return Double(gazetteer.regions[ref.index].population) * (forRanking ? 0.3 : 1)
+        case .country: return Double(gazetteer.countries[ref.index].population)
         }
     }
 

@@ -28,6 +28,9 @@ struct GazetteerPlace: Sendable {
     var country: UInt16
     /// `GazetteerPlace.noRegion` when GeoNames gives none.
     var region: UInt16
+    /// How many alternate names GeoNames lists, at most 255: how widely the place is known, beyond
+    /// its size (in the struct's padding: the record stays 24 bytes).
+    var alternateNames: UInt8
     var latitude: Float
     var longitude: Float
     var population: UInt32

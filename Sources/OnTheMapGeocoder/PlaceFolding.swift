@@ -52,6 +52,33 @@ struct PlaceFolding: Sendable {
                 emit(0x20)
             }
         }
+        expandAbbreviations(in: &output, from: start)
+    }
+
+    /// Abbreviations that begin a name, spelt out: "St. Kitts & Nevis" is "saint kitts and nevis",
+    /// "Ft. Lauderdale" "fort lauderdale". Only before another word: a last word "st" is a street
+    /// ("Main St"), which `PlaceQuery` reads as an address.
+    static let abbreviations: [[UInt8]: [UInt8]] = [
+        Array("st".utf8): Array("saint".utf8), Array("ste".utf8): Array("sainte".utf8),
+        Array("mt".utf8): Array("mount".utf8), Array("ft".utf8): Array("fort".utf8),
+    ]
+
+    private func expandAbbreviations(in output: inout [UInt8], from start: Int) {
+        var wordStart = start
+        var index = start
+        while index < output.count {
+            guard output[index] == 0x20 else {
+                index += 1
+                continue
+            }
+            // A word followed by another one.
+            if index - wordStart <= 3, let expanded = Self.abbreviations[Array(output[wordStart..<index])] {
+                output.replaceSubrange(wordStart..<index, with: expanded)
+                index += expanded.count - (index - wordStart)
+            }
+            index += 1
+            wordStart = index
+        }
     }
 
     /// Folds a Swift string.

@@ -36,6 +36,7 @@ struct OfflineGeocoderTests {
         ("Cancún", "Cancún", "MX"), ("Cancun", "Cancún", "MX"), ("Cancún, México", "Cancún", "MX"),
         ("Orléans, France", "Orléans", "FR"), ("Lima, Perú", "Lima", "PE"), ("Yaoundé, Cameroun", "Yaoundé", "CM"),
         ("Malmö, Sverige", "Malmö", "SE"), ("Wien, Österreich", "Vienna", "AT"),
+        ("Orléans", "Orléans", "FR"), ("Basseterre, St. Kitts & Nevis", "Basseterre", "KN"),
     ])
     func ampersandsAndAccents(query: String, name: String, countryCode: String) throws {
         let result = try best(query)
@@ -43,11 +44,33 @@ struct OfflineGeocoderTests {
         #expect(result.countryCode == countryCode)
     }
 
-    @Test(arguments: [("Bosnia & Herzegovina", "BA"), ("Trinidad & Tobago", "TT"), ("Antigua & Barbuda", "AG")])
+    @Test(arguments: [
+        ("Bosnia & Herzegovina", "BA"), ("Trinidad & Tobago", "TT"), ("Antigua & Barbuda", "AG"),
+        ("St. Kitts & Nevis", "KN"), ("St Kitts and Nevis", "KN"),
+    ])
     func countriesWithAnAmpersand(query: String, countryCode: String) throws {
         let result = try best(query)
         #expect(result.precision == "country")
         #expect(result.countryCode == countryCode)
+    }
+
+    /// "St", "Ste", "Mt", "Ft" before another word are spelt out, on both sides of the lookup.
+    @Test(arguments: [
+        ("Ft. Lauderdale, FL", "Fort Lauderdale", "US"), ("St Albans, UK", "St Albans", "GB"),
+        ("Saint Albans, England", "St Albans", "GB"), ("St. Petersburg, Russia", "Saint Petersburg", "RU"),
+        ("Mt Pleasant, DC", "Mount Pleasant", "US"),
+    ])
+    func abbreviationsBeforeAName(query: String, name: String, countryCode: String) throws {
+        let result = try best(query)
+        #expect(result.name == name)
+        #expect(result.countryCode == countryCode)
+    }
+
+    /// A last word "St" is still a street: the address part is expected, not held against the city.
+    @Test func aStreetStaysAStreet() throws {
+        let result = try best("1600 Main St, Springfield, IL")
+        #expect(result.name == "Springfield")
+        #expect(result.admin1 == "Illinois")
     }
 
     @Test func mountainViewCAIsInCalifornia() throws {
