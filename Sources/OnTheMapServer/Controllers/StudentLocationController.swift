@@ -13,6 +13,8 @@ struct StudentLocationController: Sendable {
     let openWrites: Bool
     /// Larger bodies get 413.
     let maxBodyBytes: Int
+    /// Tells the cache, without a query, whether pins may have changed.
+    let changes: any LocationChangeWatch
     /// Encoded lists, until a pin changes.
     let cache = LocationListCache()
 
@@ -25,13 +27,18 @@ struct StudentLocationController: Sendable {
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let query = try LocationListQuery(request.uri.queryParameters)
         let storageQuery = query.storageQuery
-        // The version first: an answer is never older than the version it is cached under.
+        // The mark, then the version, then the list: an answer is never older than what it is
+        // cached under.
+        let mark = changes.mark()
+        if let mark, let body = cache.body(for: storageQuery, mark: mark) {
+            return Response.json(bytes: body)
+        }
         let version = try await locations.locationsVersion()
-        if let body = cache.body(for: storageQuery, version: version) {
+        if let body = cache.body(for: storageQuery, version: version, mark: mark) {
             return Response.json(bytes: body)
         }
         let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
-        cache.store(body, for: storageQuery, version: version)
+        cache.store(body, for: storageQuery, version: version, mark: mark)
         return Response.json(bytes: body)
     }
 
