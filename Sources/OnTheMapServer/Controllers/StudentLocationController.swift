@@ -25,20 +25,20 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let query = try LocationListQuery(request.uri.queryParameters)
-        let storageQuery = query.storageQuery
+        let queryString = request.uri.query ?? ""
         // The mark, then the version, then the list: an answer is never older than what it is
         // cached under.
         let mark = changes.mark()
-        if let mark, let body = cache.body(for: storageQuery, mark: mark) {
+        if let mark, let body = cache.body(for: queryString, mark: mark) {
             return Response.json(bytes: body)
         }
+        let storageQuery = try LocationListQuery(request.uri.queryParameters).storageQuery
         let version = try await locations.locationsVersion()
-        if let body = cache.body(for: storageQuery, version: version, mark: mark) {
+        if let body = cache.body(for: queryString, version: version, mark: mark) {
             return Response.json(bytes: body)
         }
         let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
-        cache.store(body, for: storageQuery, version: version, mark: mark)
+        cache.store(body, for: queryString, version: version, mark: mark)
         return Response.json(bytes: body)
     }
 

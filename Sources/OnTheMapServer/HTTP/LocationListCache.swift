@@ -19,15 +19,17 @@ final class LocationListCache: Sendable {
 
     /// Distinct queries kept at once; beyond it the cache starts over (clients ask for few shapes).
     private let capacity: Int
-    /// Guards the entries; held only to look up or store one.
-    private let entries = NIOLockedValueBox<[LocationQuery: Entry]>([:])
+    /// Guards the entries, by the request's query string as sent (only a valid one is ever stored,
+    /// and one string always means one query, so a hit needs no parsing); held only to look up or
+    /// store one.
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
     init(capacity: Int = 64) {
         self.capacity = capacity
     }
 
     /// The stored answer for the query, if it was checked at `mark` (no query needed).
-    func body(for query: LocationQuery, mark: UInt64) -> ByteBuffer? {
+    func body(for query: String, mark: UInt64) -> ByteBuffer? {
         entries.withLockedValue { entries in
             guard let entry = entries[query], entry.checkedAt == mark else { return nil }
             return entry.body
@@ -36,7 +38,7 @@ final class LocationListCache: Sendable {
 
     /// The stored answer for the query, if it was made at `version`; it is then known current as of
     /// `mark` (taken before the version was read).
-    func body(for query: LocationQuery, version: Int64, mark: UInt64?) -> ByteBuffer? {
+    func body(for query: String, version: Int64, mark: UInt64?) -> ByteBuffer? {
         entries.withLockedValue { entries in
             guard var entry = entries[query], entry.version == version else { return nil }
             if let mark, mark > (entry.checkedAt ?? 0) || entry.checkedAt == nil {
@@ -48,7 +50,7 @@ final class LocationListCache: Sendable {
     }
 
     /// Stores an answer made at `version` (or later), read after the watch showed `mark`.
-    func store(_ body: ByteBuffer, for query: LocationQuery, version: Int64, mark: UInt64?) {
+    func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) {
         entries.withLockedValue { entries in
             if entries.count >= capacity, entries[query] == nil { entries.removeAll(keepingCapacity: true) }
             if let existing = entries[query], existing.version > version { return }
