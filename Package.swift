@@ -220,9 +220,11 @@ let package = Package(
 
         // MARK: The daemon.
         .target(name: "CMalloc"),
+        .target(name: "CConcurrencyHooks"),
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
+                "CConcurrencyHooks",
                 "CMalloc",
                 "CSystemd",
                 "OnTheMapAPI",

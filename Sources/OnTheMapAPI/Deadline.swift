@@ -13,7 +13,7 @@ enum Deadline {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(for: limit)
+                try await EventLoopTimer.sleep(for: limit)
                 return nil
             }
             defer { group.cancelAll() }

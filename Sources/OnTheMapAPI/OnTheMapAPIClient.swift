@@ -98,6 +98,8 @@ public final class OnTheMapAPIClient: Sendable {
     /// `GET /StudentLocation`: records that cannot be placed on a map are in `unplaceable`, not thrown.
     public func studentLocations(_ query: StudentLocationQuery = .mostRecent) async throws -> StudentLocationList {
         let reply = try await send(.GET, "/StudentLocation", query: query.queryItems, purpose: .read)
+        // The fast reader first (a fifth of JSONDecoder's time); it leaves anything unusual to JSONDecoder.
+        if let list = StudentLocationList(wireBytes: XSSIPrefix.strip(reply.body.readableBytesView)) { return list }
         return try decode(reply)
     }
 

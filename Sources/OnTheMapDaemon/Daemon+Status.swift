@@ -64,9 +64,19 @@ extension Daemon {
         return "logged in as \(account.shortName); \(count) students, refreshed \(RelativeTime.describe(refreshedAt, now: Date()))"
     }
 
+    /// When `statusLine()` next reads differently by time alone ("refreshed 2 min ago" after
+    /// "1 min ago"); nil when it holds no time.
+    func nextStatusLineChange() async -> Date? {
+        guard await sessions.current() != nil, await cache.lastError == nil, let refreshedAt = await cache.refreshedAt else {
+            return nil
+        }
+        return RelativeTime.nextChange(of: refreshedAt, now: Date())
+    }
+
     /// Tells systemd and subscribers the status.
     func publishStatus() async {
         notifier.status(await statusLine())
+        statusLineChanged.signal()
         await events.publish(.status, await statusJSON())
     }
 }

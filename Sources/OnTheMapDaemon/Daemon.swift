@@ -29,6 +29,8 @@ public final class Daemon: Sendable {
     let readiness = Readiness()
     /// Signalled whenever the session changes (login, logout, end); `CacheRefresher` waits on it.
     let sessionChanged = WakeSignal()
+    /// Signalled whenever the status line is sent for a change of state; `StatusLineService` waits on it.
+    let statusLineChanged = WakeSignal()
     /// Whether the upstream answers `GET /session`; false once it said it has no such route.
     let sessionCheckSupported = NIOLockedValueBox(true)
 

@@ -26,6 +26,7 @@ public enum DaemonRunner {
                     .init(service: listener),
                     .init(service: CacheRefresher(daemon: daemon, logger: logger)),
                     .init(service: WatchdogService(daemon: daemon), successTerminationBehavior: .ignore),
+                    .init(service: StatusLineService(daemon: daemon), successTerminationBehavior: .ignore),
                     .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload)),
                     .init(service: ShutdownBackstop(logger: logger)),
                 ],

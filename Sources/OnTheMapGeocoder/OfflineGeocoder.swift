@@ -18,12 +18,17 @@ public struct OfflineGeocoder: Geocoding {
 
     private static let loaded = Atomic<Bool>(false)
 
+    /// Where the gazetteer loads. A serial queue: its thread comes from libdispatch's overcommit
+    /// pool, which (unlike the global queues) does not start the pool monitor that would wake the
+    /// idle daemon every second for the rest of its life.
+    private static let loadingQueue = DispatchQueue(label: "onthemap.gazetteer-loading")
+
     /// Loads and indexes the gazetteer, on a Dispatch thread: half a second of work that must not
     /// hold one of the few threads Swift concurrency runs every actor and task on.
     public static func load() async {
         guard !loaded.load(ordering: .acquiring) else { return }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global(qos: .userInitiated).async {
+            loadingQueue.async {
                 preload()
                 done.resume()
             }

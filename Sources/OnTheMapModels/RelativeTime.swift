@@ -17,6 +17,21 @@ public enum RelativeTime {
         }
     }
 
+    /// When `describe(date, now:)` next reads differently: the next minute, hour, day or year
+    /// boundary after `date`, from `now` on.
+    public static func nextChange(of date: Date, now: Date) -> Date {
+        let seconds = Int(now.timeIntervalSince(date))
+        let step: Int
+        switch seconds {
+        case ..<60: return date.addingTimeInterval(60)
+        case ..<3600: step = 60
+        case ..<86_400: step = 3600
+        case ..<(365 * 86_400): step = 86_400
+        default: step = 365 * 86_400
+        }
+        return date.addingTimeInterval(TimeInterval((seconds / step + 1) * step))
+    }
+
     /// The same for a wire timestamp; "—" when there is none or it does not parse.
     public static func describe(_ timestamp: String?, now: Date) -> String {
         guard let timestamp, let date = WireTimestamp.parse(timestamp) else { return "—" }

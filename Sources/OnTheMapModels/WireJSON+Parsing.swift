@@ -107,23 +107,27 @@ extension WireJSON {
             index += 1
             var scalars = String.UnicodeScalarView()
             var start = index
+            // Whether the bytes since `start` are all ASCII, which needs no validation: the generic
+            // `String(validating:)` took an eighth of reading 10,000 locations.
+            var ascii = true
+            func text(_ range: Range<Int>) -> String? {
+                bytes.withUnsafeBufferPointer { all in
+                    let slice = UnsafeBufferPointer(rebasing: all[range])
+                    return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+                }
+            }
             func flush(_ end: Int) throws(ParseError) {
                 guard end > start else { return }
-                let text = bytes.withUnsafeBufferPointer { all in
-                    String(validating: UnsafeBufferPointer(rebasing: all[start..<end]), as: UTF8.self)
-                }
-                guard let text else { throw ParseError(offset: start) }
+                guard let text = text(start..<end) else { throw ParseError(offset: start) }
                 scalars.append(contentsOf: text.unicodeScalars)
+                ascii = true
             }
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     if scalars.isEmpty {
                         // No escapes: the bytes are the string (the common case, and the fast one).
-                        let text = bytes.withUnsafeBufferPointer { all in
-                            String(validating: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
-                        }
-                        guard let text else { throw ParseError(offset: start) }
+                        guard let text = text(start..<index) else { throw ParseError(offset: start) }
                         index += 1
                         return text
                     }
@@ -133,6 +137,7 @@ extension WireJSON {
                 }
                 if byte < 0x20 { throw fail() }
                 if byte != UInt8(ascii: "\\") {
+                    if byte >= 0x80 { ascii = false }
                     index += 1
                     continue
                 }

@@ -101,7 +101,8 @@ public indirect enum WireJSON: Sendable, Hashable {
         return "\(value)"
     }
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// Appends `text` as a JSON string: quoted, with the escapes `write(into:)` uses.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

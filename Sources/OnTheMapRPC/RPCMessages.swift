@@ -59,25 +59,31 @@ public struct RPCResponse: Sendable {
 
     /// The response as one line of JSON, without the newline.
     public var serialized: String {
-        var output = ""
-        write(to: &output)
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same line as UTF-8.
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        switch outcome {
+        case .success(let result):
+            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("result", result)]).write(into: &output)
+        case .failure(let error):
+            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("error", error.wireJSON)]).write(into: &output)
+        }
         return output
     }
 
-    /// Appends the response's JSON.
-    public func write(to output: inout String) {
-        switch outcome {
-        case .success(let result):
-            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("result", result)]).write(to: &output)
-        case .failure(let error):
-            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("error", error.wireJSON)]).write(to: &output)
-        }
-    }
-
-    /// A response with a result already serialized (e.g. the cached `students` answer), spliced in as is.
-    public static func serialized(id: RPCID, resultJSON: String) -> String {
+    /// A response around a result already serialized (the stored `students` answer, a large list
+    /// written from the cache's bytes), spliced in as is.
+    public static func bytes(id: RPCID, resultJSON: some Collection<UInt8>) -> [UInt8] {
         let envelope = envelope(id: id)
-        return envelope.prefix + resultJSON + envelope.suffix
+        var output: [UInt8] = []
+        output.reserveCapacity(envelope.prefix.utf8.count + resultJSON.count + 1)
+        output.append(contentsOf: envelope.prefix.utf8)
+        output.append(contentsOf: resultJSON)
+        output.append(contentsOf: envelope.suffix.utf8)
+        return output
     }
 
     /// What goes around a serialized result: `{"jsonrpc":"2.0","id":…,"result":` and `}`.

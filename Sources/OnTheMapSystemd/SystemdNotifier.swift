@@ -1,5 +1,9 @@
 import CSystemd
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `sd_notify` messages to the service manager; every call is a no-op when `NOTIFY_SOCKET` is unset,
 /// so the daemon runs the same by hand.
 public struct SystemdNotifier: Sendable {
@@ -29,6 +33,11 @@ public struct SystemdNotifier: Sendable {
     /// `RELOADING=1` (follow with `ready`).
     public func reloading() {
         send("RELOADING=1\nSTATUS=reloading configuration")
+    }
+
+    /// Whether a service manager listens (`NOTIFY_SOCKET` is set).
+    public var isListening: Bool {
+        getenv("NOTIFY_SOCKET") != nil
     }
 
     /// Half the watchdog interval the manager asked for, or nil when there is no watchdog.

@@ -19,6 +19,9 @@ public final class DaemonProcess: @unchecked Sendable {
         try start()
     }
 
+    /// Variables added to `environment` at the next `start()` (e.g. `NOTIFY_SOCKET`).
+    public var extraEnvironment: [String: String] = [:]
+
     /// The XDG environment the daemon runs with.
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
@@ -29,6 +32,7 @@ public final class DaemonProcess: @unchecked Sendable {
         environment["NOTIFY_SOCKET"] = nil
         environment["LISTEN_FDS"] = nil
         environment["ONTHEMAP_SOCKET"] = nil
+        environment.merge(extraEnvironment) { $1 }
         return environment
     }
 

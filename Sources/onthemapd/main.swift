@@ -7,6 +7,10 @@ let activatedSocket = SocketActivation.takeListeningSocket()
 // Two malloc arenas, not one per thread: see MemoryTrimmer.
 MemoryTrimmer.limitArenas()
 
+// Swift concurrency on the NIO event loops, not libdispatch's pool, whose once-a-second monitor
+// would wake the idle daemon: see EventLoopConcurrency. Before the first task is created.
+EventLoopConcurrency.install()
+
 // A thousand clients need a thousand descriptors: use all the hard limit allows.
 #if canImport(Glibc)
 import Glibc

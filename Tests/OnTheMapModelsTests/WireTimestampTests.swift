@@ -36,6 +36,11 @@ struct WireTimestampTests {
         }
     }
 
+    @Test func aLongFractionIsReadWithoutOverflow() throws {
+        let date = try #require(WireTimestamp.parse("2015-02-25T01:10:38.1234567890123456789012345Z"))
+        #expect(abs(date.timeIntervalSince1970 - 1_424_826_638.123) < 0.001)
+    }
+
     @Test(arguments: ["", "yesterday", "2015-13-40T99:00:00Z"])
     func rejectsGarbage(text: String) {
         #expect(WireTimestamp.parse(text) == nil)

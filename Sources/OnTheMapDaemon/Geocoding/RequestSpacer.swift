@@ -1,3 +1,5 @@
+import OnTheMapAPI
+
 /// Runs requests one at a time, each starting at least `interval` after the previous one ended,
 /// so the server sees at most one request per interval however many callers wait and however long
 /// a connection takes to open.
@@ -16,7 +18,7 @@ actor RequestSpacer {
         let task = Task<T, any Error> {
             await previous?.value
             if let last = await self.lastFinished {
-                try await Task.sleep(until: last + interval, clock: .continuous)
+                try await EventLoopTimer.sleep(for: last + interval - .now)
             }
             let result = await Result { try await body() }
             await self.markFinished()

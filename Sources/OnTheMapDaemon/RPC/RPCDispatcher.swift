@@ -14,10 +14,11 @@ struct RPCDispatcher: Sendable {
     let daemon: Daemon
     let logger: Logger
 
-    func respond(to line: some Collection<UInt8>, connection: any ConnectionControl) async -> String? {
+    /// The reply line's bytes, without the newline.
+    func respond(to line: some Collection<UInt8>, connection: any ConnectionControl) async -> [UInt8]? {
         switch RPCIncoming.parse(line) {
         case .failure(let error):
-            return RPCResponse(id: .null, outcome: .failure(error)).serialized
+            return RPCResponse(id: .null, outcome: .failure(error)).bytes
         case .single(let request):
             return await answer(request, connection: connection)
         case .batch(let requests):
@@ -25,28 +26,28 @@ struct RPCDispatcher: Sendable {
             guard requests.count <= Self.maxBatchRequests else {
                 let error = RPCError.invalidRequest(
                     "a batch of \(requests.count) requests; at most \(Self.maxBatchRequests) are answered in one batch")
-                return RPCResponse(id: .null, outcome: .failure(error)).serialized
+                return RPCResponse(id: .null, outcome: .failure(error)).bytes
             }
-            var replies: [String] = []
+            var replies: [[UInt8]] = []
             var replyBytes = 0
             for request in requests {
                 guard let reply = await answer(request, connection: connection) else { continue }
-                replyBytes += reply.utf8.count
+                replyBytes += reply.count
                 guard replyBytes <= Self.maxBatchReplyBytes else {
                     let error = RPCError.invalidRequest(
                         "the batch's answers pass \(Self.maxBatchReplyBytes / (1024 * 1024)) MiB; send fewer or smaller requests (requests before this point were carried out)")
-                    return RPCResponse(id: .null, outcome: .failure(error)).serialized
+                    return RPCResponse(id: .null, outcome: .failure(error)).bytes
                 }
                 replies.append(reply)
             }
-            return replies.isEmpty ? nil : "[" + replies.joined(separator: ",") + "]"
+            return replies.isEmpty ? nil : Array("[".utf8) + replies.joined(separator: ",".utf8) + Array("]".utf8)
         }
     }
 
-    private func answer(_ parsed: Result<RPCRequest, RPCError>, connection: any ConnectionControl) async -> String? {
+    private func answer(_ parsed: Result<RPCRequest, RPCError>, connection: any ConnectionControl) async -> [UInt8]? {
         let request: RPCRequest
         switch parsed {
-        case .failure(let error): return RPCResponse(id: .null, outcome: .failure(error)).serialized
+        case .failure(let error): return RPCResponse(id: .null, outcome: .failure(error)).bytes
         case .success(let valid): request = valid
         }
         let result: Result<RPCResult, RPCError>
@@ -65,9 +66,10 @@ struct RPCDispatcher: Sendable {
         }
         guard let id = request.id else { return nil }
         switch result {
-        case .success(.value(let value)): return RPCResponse(id: id, outcome: .success(value)).serialized
-        case .success(.serialized(let json)): return RPCResponse.serialized(id: id, resultJSON: json)
-        case .failure(let error): return RPCResponse(id: id, outcome: .failure(error)).serialized
+        case .success(.value(let value)): return RPCResponse(id: id, outcome: .success(value)).bytes
+        case .success(.serialized(let json)): return RPCResponse.bytes(id: id, resultJSON: json.utf8)
+        case .success(.bytes(let json)): return RPCResponse.bytes(id: id, resultJSON: json)
+        case .failure(let error): return RPCResponse(id: id, outcome: .failure(error)).bytes
         }
     }
 }

@@ -1,10 +1,12 @@
 import OnTheMapModels
 import OnTheMapRPC
 
-/// What a method answers: a value, or JSON already serialized (the cached `students` answer).
+/// What a method answers: a value, or JSON already serialized (the cached `students` answer), as
+/// text or as UTF-8 bytes (a large `students` answer, which a `String` would validate and copy again).
 enum RPCResult: Sendable {
     case value(WireJSON)
     case serialized(String)
+    case bytes([UInt8])
 }
 
 /// One RPC method as the daemon serves it: the declaration of its params and result (in

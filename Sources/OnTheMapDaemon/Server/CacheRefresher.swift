@@ -17,10 +17,10 @@ struct CacheRefresher: Service {
         var failures = 0
         var delay = await initialDelay()
         while !Task.isCancelled {
-            switch await sleepUnlessSessionChanges(delay) {
+            switch await daemon.sessionChanged.wait(atMost: delay) {
             case .stopping:
                 return
-            case .sessionChanged:
+            case .signalled:
                 // A login refreshes by itself; the next refresh and the expiry are counted from now.
                 failures = 0
                 delay = await nextDelay()
@@ -49,32 +49,9 @@ struct CacheRefresher: Service {
                 delay = Self.backoff(failures: failures, cap: interval)
                 logger.notice("refresh failed", metadata: ["retryInSeconds": "\(delay.components.seconds)", "error": "\(error)"])
                 daemon.notifier.status(await daemon.statusLine(retryIn: delay))
+                daemon.statusLineChanged.signal()
             }
             delay = Self.capped(delay, at: live.session.expiration)
-        }
-    }
-
-    enum Wake { case elapsed, sessionChanged, stopping }
-
-    /// Sleeps `delay`, returning early when the session changes or the daemon stops.
-    private func sleepUnlessSessionChanges(_ delay: Duration) async -> Wake {
-        let changed = daemon.sessionChanged
-        return await withTaskGroup(of: Wake.self) { group in
-            group.addTask {
-                do {
-                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
-                    return .elapsed
-                } catch {
-                    return Task.isCancelled || Task.isShuttingDownGracefully ? .stopping : .elapsed
-                }
-            }
-            group.addTask {
-                await changed.wait()
-                return Task.isCancelled ? .stopping : .sessionChanged
-            }
-            let first = await group.next() ?? .stopping
-            group.cancelAll()
-            return first
         }
     }
 

@@ -109,4 +109,11 @@ struct LineWriter: Sendable {
         buffer.writeInteger(UInt8(ascii: "\n"))
         try await channel.writeAndFlush(buffer).get()
     }
+
+    func write(_ line: [UInt8]) async throws {
+        var buffer = channel.allocator.buffer(capacity: line.count + 1)
+        buffer.writeBytes(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        try await channel.writeAndFlush(buffer).get()
+    }
 }

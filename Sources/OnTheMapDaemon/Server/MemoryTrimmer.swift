@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+import OnTheMapAPI
 
 /// Gives memory back to the kernel after bursts of connections.
 ///
@@ -28,7 +29,7 @@ public final class MemoryTrimmer: Sendable {
         closedSinceTrim.store(0, ordering: .relaxed)
         // A moment later: the connections' tasks free their last buffers after the close.
         Task.detached(priority: .background) {
-            try? await Task.sleep(for: .seconds(1))
+            try? await EventLoopTimer.sleep(for: .seconds(1))
             onthemap_malloc_trim()
         }
     }

@@ -18,7 +18,8 @@ struct ShutdownBackstop: Service {
         try? await gracefulShutdown()
         let logger = self.logger
         let limit = self.limit
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+        // A serial queue, not a global one: see EventLoopConcurrency on libdispatch's pool monitor.
+        DispatchQueue(label: "onthemap.shutdown-backstop").asyncAfter(deadline: .now() + limit) {
             logger.critical("stopping took longer than \(limit); exiting now")
             exit(1)
         }

@@ -1,5 +1,6 @@
 import ServiceLifecycle
 import OnTheMapSystemd
+import OnTheMapAPI
 
 /// Pings the systemd watchdog at half its interval, and only after the daemon's state actors have
 /// answered: a wedged daemon stops pinging and gets restarted.
@@ -16,7 +17,7 @@ struct WatchdogService: Service {
             _ = await daemon.statusJSON()
             daemon.notifier.watchdog()
             do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+                try await cancelWhenGracefulShutdown { try await EventLoopTimer.sleep(for: interval) }
             } catch {
                 return
             }
