@@ -63,6 +63,12 @@ over = [row for row in rows if not row[0].startswith("nginx") and row[3]["p99_ms
 verdict("p99 ≤ 50 ms (every server run)", not over,
         f"worst {worst[3]['p99_ms']:.1f} ms ({worst[0]}, {worst[1]}, {worst[2]})")
 for workload in ("get", "mix"):
+    runs = [row for row in rows if row[1] == workload and row[0] != FLOOR]
+    if runs:
+        worst = max(runs, key=lambda row: row[3]["p99_ms"])
+        verdict(f"p99 ≤ 50 ms ({workload} runs)", worst[3]["p99_ms"] <= 50,
+                f"worst {worst[3]['p99_ms']:.1f} ms ({worst[0]}, {worst[2]})")
+for workload in ("get", "mix"):
     for c in (64, 256):
         two = find(TWO, workload, c)
         for label, name in ((ONE, "1 replica direct"), (ONE_PROXIED, "1 replica behind the same nginx")):
@@ -70,6 +76,23 @@ for workload in ("get", "mix"):
             if one and two:
                 verdict(f"PostgreSQL: 2 replicas ≥ {name} ({workload}, {c})", two["rps"] >= one["rps"],
                         f"{two['rps']:,.0f} vs {one['rps']:,.0f} requests/s")
+# wrk keeps every connection busy (a closed loop), so the mean latency is connections / requests/s
+# (Little's law): a p99 under 50 ms needs at least connections / 0.05 s requests/s.
+mixes = [row for row in rows if row[1] == "mix"]
+if mixes:
+    w("**Why the mix's p99 is far above 50 ms.** wrk keeps every connection busy, so a run's mean latency")
+    w("is connections ÷ requests/s (Little's law), and a p99 ≤ 50 ms needs at least connections ÷ 0.05 s")
+    w("requests/s: 1,280 at 64 connections, 5,120 at 256. Here:")
+    for label, _, c, data in mixes:
+        w(f"- {label}, {c} connections: {c} ÷ {data['rps']:,.0f} = {1000 * c / data['rps']:.0f} ms mean "
+          f"(p99 {data['p99_ms']:.0f} ms).")
+    w("")
+    w("The mix is CPU-bound: on SQLite a login costs the server about 2.2 ms of CPU (bcrypt at cost 4 about")
+    w("1 ms of it; the rest is four write transactions — two rate-limit counts, the clear, the session —")
+    w("a read and HTTP), a POST 0.43 ms, a PUT 0.59 ms (measured with 8 connections, CPU time of the")
+    w("process ÷ requests); on PostgreSQL its backends add about 3.8 ms per login and 1.1–1.3 ms per")
+    w("write. 5,120 mix requests/s would need about 5.5 cores for the SQLite server alone (bcrypt 1.6 of")
+    w("them) against the 2 it shares with wrk here. Lowering bcrypt or the rate limit is not on the table.\n")
 w("| target (issue 16) | measured | |")
 w("| --- | --- | --- |")
 out.extend(verdicts)
