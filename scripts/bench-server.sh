@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The server benchmark of issue 16, side by side in one run: GET the 100 newest pins and a
 # login + post + put mix, at 64 and 256 connections (wrk), against nginx serving the same bytes as a
-# static file (the floor), onthemap-server on SQLite, on PostgreSQL with one replica, and on
-# PostgreSQL with two replicas behind nginx (docs/deploy/nginx-onthemap.conf).
+# static file (the floor), onthemap-server on SQLite, on PostgreSQL with one replica (direct, and
+# behind nginx for a like-for-like comparison), and on PostgreSQL with two replicas behind nginx
+# (docs/deploy/nginx-onthemap.conf, as shipped, with its ports replaced).
 # Writes its section of docs/benchmarks.md (between the server-bench markers) and prints it.
 # Needs: wrk, nginx, PostgreSQL 15 (apt-get install wrk nginx postgresql); run as root or as a user
 # that can run initdb. BENCH_DURATION (seconds per run, default 10).
@@ -10,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 DURATION="${BENCH_DURATION:-10}"
+# PostgreSQL connections per replica (serve's --pool-size).
+POOL="${BENCH_POOL:-20}"
 ACCOUNTS=50
 PGBIN=/usr/lib/postgresql/15/bin
 for tool in wrk nginx "$PGBIN/initdb"; do
@@ -102,8 +105,11 @@ http {
 CONF
     nginx -c "$WORK/$name/nginx.conf" -p "$WORK/$name" &
     PIDS+=($!)
+    NGINX_PIDS[$name]=$!
     sleep 0.5
 }
+declare -A NGINX_PIDS
+stop_nginx() { kill "${NGINX_PIDS[$1]}"; wait "${NGINX_PIDS[$1]}" 2>/dev/null || true; }
 
 FLOOR_PORT="$(free_port)"
 cat >"$WORK/floor-site.conf" <<CONF
@@ -128,7 +134,8 @@ run() {
     printf '%s\t%s\t%s\t%s\n' "$label" "$workload" "$connections" "$line" | tee -a "$RESULTS" >&2
 }
 
-echo "==> runs of ${DURATION}s" >&2
+LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "==> runs of ${DURATION}s (load average before: $LOAD)" >&2
 for c in 64 256; do run "nginx static file (floor)" get "$c" "http://127.0.0.1:$FLOOR_PORT/v1"; done
 
 start_server sqlite --db "$SQLITE"
@@ -136,23 +143,32 @@ for w in get mix; do for c in 64 256; do run "SQLite" "$w" "$c" "$SERVER_URL"; d
 stop_server "$SERVER_PID"
 LOCKED_SQLITE="$(grep -c 'database is locked' "$WORK/sqlite.log" || true)"
 
-start_server pg1 --database "$PGURL" --pool-size 20
+start_server pg1 --database "$PGURL" --pool-size "$POOL"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica" "$w" "$c" "$SERVER_URL"; done; done
 stop_server "$SERVER_PID"
 
-start_server replicaA --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1
+start_server replicaA --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1
 A="$SERVER_URL"
-start_server replicaB --database "$PGURL" --pool-size 20 --trusted-proxy 127.0.0.1
-B="$SERVER_URL"
-PROXY_PORT="$(free_port)"
 A_HOST="${A#http://}"
+# One replica behind the same nginx: the shipped config with the second server line removed.
+ONE_PORT="$(free_port)"
+sed -e "s|127.0.0.1:8081|${A_HOST%/v1}|; /127.0.0.1:8082/d; s|listen 80;|listen 127.0.0.1:$ONE_PORT;|" \
+    docs/deploy/nginx-onthemap.conf >"$WORK/one-site.conf"
+start_nginx one "$WORK/one-site.conf"
+for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica behind nginx" "$w" "$c" "http://127.0.0.1:$ONE_PORT/v1"; done; done
+stop_nginx one
+
+start_server replicaB --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1
+B="$SERVER_URL"
 B_HOST="${B#http://}"
+PROXY_PORT="$(free_port)"
 sed -e "s|127.0.0.1:8081|${A_HOST%/v1}|; s|127.0.0.1:8082|${B_HOST%/v1}|; s|listen 80;|listen 127.0.0.1:$PROXY_PORT;|" \
     docs/deploy/nginx-onthemap.conf >"$WORK/replicas-site.conf"
 start_nginx replicas "$WORK/replicas-site.conf"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 2 replicas behind nginx" "$w" "$c" "http://127.0.0.1:$PROXY_PORT/v1"; done; done
 
-python3 "$ROOT/Benchmarks/server/summarize.py" "$RESULTS" "$BYTES" "$DURATION" "$LOCKED_SQLITE" "$(nproc)" >"$WORK/section.md"
+python3 "$ROOT/Benchmarks/server/summarize.py" "$RESULTS" "$BYTES" "$DURATION" "$LOCKED_SQLITE" "$(nproc)" \
+    "$LOAD" "$POOL" >"$WORK/section.md"
 python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
 import sys
 path, section = sys.argv[1], open(sys.argv[2]).read()

@@ -51,7 +51,8 @@ public func buildRouter(
         locations: storage,
         sessions: storage,
         openWrites: configuration.openWrites,
-        maxBodyBytes: configuration.maxBodyBytes
+        maxBodyBytes: configuration.maxBodyBytes,
+        changes: storage.locationChangeWatch()
     ).addRoutes(to: v1.group("StudentLocation"))
     // The Parse-era dialect, under both roots the old apps used.
     for root in ["1", "parse"] {

@@ -94,19 +94,53 @@ struct ReplicaTests {
         #expect(statuses.filter { $0 == 429 }.count == 19, "\(statuses.sorted())")
     }
 
-    @Test func theNewestPinsOnBShowAWriteOnAAtOnce() async throws {
+    @Test func theNewestPinsOnBShowAWriteOnA() async throws {
         let pair = try await onOwnThread { try Pair(arguments: ["--open-writes"]) }
         defer { pair.stop() }
-        let newest = "/StudentLocation?limit=100&order=-updatedAt"
         for index in 0..<5 {
-            // B answers the list (and caches it); A takes a write; B's next answer has it.
-            _ = try await ServerHTTP.send(.GET, pair.b.baseURL + newest)
+            // B answers the list (and keeps it); A takes a write; B is told and answers with it.
+            _ = try await NewestListCacheTests.newestIDs(pair.b.baseURL)
             let posted = try await ServerHTTP.send(
                 .POST, pair.a.baseURL + "/StudentLocation", body: ServerHTTP.pin("key\(index)", mapString: "Write \(index)"))
-            #expect(posted.status == 201)
-            let list = try await ServerHTTP.send(.GET, pair.b.baseURL + newest)
-            let first = (list.json["results"] as? [[String: Any]])?.first
-            #expect(first?["mapString"] as? String == "Write \(index)")
+            let objectId = try #require(posted.json["objectId"] as? String)
+            #expect(try await NewestListCacheTests.within(.seconds(5)) {
+                try await NewestListCacheTests.newestIDs(pair.b.baseURL).first == objectId
+            })
         }
+    }
+
+    @Test func replicasThatLoseTheirNotificationConnectionStillShowWritesAndListenAgain() async throws {
+        let pair = try await onOwnThread { try Pair(arguments: ["--open-writes"]) }
+        defer { pair.stop() }
+        let postgres = try PostgresTestServer.shared()
+        let watches = """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE application_name = 'onthemap-server change watch' AND datname = current_database()
+            """
+        #expect(try await NewestListCacheTests.within(.seconds(10)) { try postgres.psql(pair.url, watches).stdout.hasPrefix("2") })
+        _ = try await NewestListCacheTests.newestIDs(pair.b.baseURL)
+
+        // Both replicas' LISTEN connections are cut, as a network fault or a PostgreSQL restart would.
+        let cut = try postgres.psql(
+            pair.url,
+            """
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'onthemap-server change watch' AND datname = current_database()
+            """)
+        #expect(cut.stdout.split(separator: "\n").count == 2, "\(cut.stdout)\(cut.stderr)")
+        let posted = try await ServerHTTP.send(
+            .POST, pair.a.baseURL + "/StudentLocation", body: ServerHTTP.pin("cut", mapString: "During the cut"))
+        let objectId = try #require(posted.json["objectId"] as? String)
+        #expect(try await NewestListCacheTests.within(.seconds(5)) {
+            try await NewestListCacheTests.newestIDs(pair.b.baseURL).first == objectId
+        })
+        // Both listen again by themselves, and B is told of A's next write.
+        #expect(try await NewestListCacheTests.within(.seconds(10)) { try postgres.psql(pair.url, watches).stdout.hasPrefix("2") })
+        let again = try await ServerHTTP.send(
+            .POST, pair.a.baseURL + "/StudentLocation", body: ServerHTTP.pin("after", mapString: "After the cut"))
+        let againID = try #require(again.json["objectId"] as? String)
+        #expect(try await NewestListCacheTests.within(.seconds(5)) {
+            try await NewestListCacheTests.newestIDs(pair.b.baseURL).first == againID
+        })
     }
 }

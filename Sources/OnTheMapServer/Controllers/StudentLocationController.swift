@@ -13,6 +13,8 @@ struct StudentLocationController: Sendable {
     let openWrites: Bool
     /// Larger bodies get 413.
     let maxBodyBytes: Int
+    /// Tells the cache, without a query, whether pins may have changed.
+    let changes: any LocationChangeWatch
     /// Encoded lists, until a pin changes.
     let cache = LocationListCache()
 
@@ -23,15 +25,20 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let query = try LocationListQuery(request.uri.queryParameters)
-        let storageQuery = query.storageQuery
-        // The version first: an answer is never older than the version it is cached under.
+        let queryString = request.uri.query ?? ""
+        // The mark, then the version, then the list: an answer is never older than what it is
+        // cached under.
+        let mark = changes.mark()
+        if let mark, let body = cache.body(for: queryString, mark: mark) {
+            return Response.json(bytes: body)
+        }
+        let storageQuery = try LocationListQuery(request.uri.queryParameters).storageQuery
         let version = try await locations.locationsVersion()
-        if let body = cache.body(for: storageQuery, version: version) {
+        if let body = cache.body(for: queryString, version: version, mark: mark) {
             return Response.json(bytes: body)
         }
         let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
-        cache.store(body, for: storageQuery, version: version)
+        cache.store(body, for: queryString, version: version, mark: mark)
         return Response.json(bytes: body)
     }
 

@@ -4,38 +4,57 @@ import NIOCore
 /// Encoded answers of `GET /StudentLocation`, kept until a pin changes anywhere.
 ///
 /// Each answer is stored with the pins' version (a counter the database's triggers bump on every pin
-/// write, whichever replica or command makes it). A request reads the version first — one tiny query —
-/// and is answered from memory when it matches; a replica therefore sees another replica's write on
-/// its very next request, with no message between replicas to lose. The version is read before the
-/// list, so an answer is never older than the version it is stored under.
+/// write, whichever replica or command makes it) and the change watch's mark it was last checked at.
+/// While the watch's mark is unchanged the answer is sent from memory with no query at all; once it
+/// moves (or when the watch cannot tell), the version is read — one tiny query — and the answer is
+/// kept if the version still matches. The mark is taken before the version and the version before
+/// the list, so an answer is never older than the mark or version it is stored under.
 final class LocationListCache: Sendable {
     private struct Entry {
         var version: Int64
+        /// The watch's mark when `version` was last read and found current; nil: check again.
+        var checkedAt: UInt64?
         var body: ByteBuffer
     }
 
     /// Distinct queries kept at once; beyond it the cache starts over (clients ask for few shapes).
     private let capacity: Int
-    /// Guards the entries; held only to look up or store one.
-    private let entries = NIOLockedValueBox<[LocationQuery: Entry]>([:])
+    /// Guards the entries, by the request's query string as sent (only a valid one is ever stored,
+    /// and one string always means one query, so a hit needs no parsing); held only to look up or
+    /// store one.
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
     init(capacity: Int = 64) {
         self.capacity = capacity
     }
 
-    /// The stored answer for the query, if it was made at `version`.
-    func body(for query: LocationQuery, version: Int64) -> ByteBuffer? {
+    /// The stored answer for the query, if it was checked at `mark` (no query needed).
+    func body(for query: String, mark: UInt64) -> ByteBuffer? {
         entries.withLockedValue { entries in
-            guard let entry = entries[query], entry.version == version else { return nil }
+            guard let entry = entries[query], entry.checkedAt == mark else { return nil }
             return entry.body
         }
     }
 
-    /// Stores an answer made at `version` (or later).
-    func store(_ body: ByteBuffer, for query: LocationQuery, version: Int64) {
+    /// The stored answer for the query, if it was made at `version`; it is then known current as of
+    /// `mark` (taken before the version was read).
+    func body(for query: String, version: Int64, mark: UInt64?) -> ByteBuffer? {
+        entries.withLockedValue { entries in
+            guard var entry = entries[query], entry.version == version else { return nil }
+            if let mark, mark > (entry.checkedAt ?? 0) || entry.checkedAt == nil {
+                entry.checkedAt = mark
+                entries[query] = entry
+            }
+            return entry.body
+        }
+    }
+
+    /// Stores an answer made at `version` (or later), read after the watch showed `mark`.
+    func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) {
         entries.withLockedValue { entries in
             if entries.count >= capacity, entries[query] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[query] = Entry(version: version, body: body)
+            if let existing = entries[query], existing.version > version { return }
+            entries[query] = Entry(version: version, checkedAt: mark, body: body)
         }
     }
 }

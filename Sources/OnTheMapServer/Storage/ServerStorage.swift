@@ -16,6 +16,9 @@ public protocol ServerStorage: AccountStore, SessionStore, LoginAttemptStore, Lo
     func ping() async throws
     /// Releases connections; the storage is unusable afterwards.
     func close() async
+    /// What tells the newest-pins cache, without a query, whether pins may have changed; started on
+    /// the first call (`serve` makes it), stopped by `close()`.
+    func locationChangeWatch() -> any LocationChangeWatch
 }
 
 /// Accounts: who can log in.

@@ -70,7 +70,19 @@ struct PostgresSchema: Sendable {
             CREATE TRIGGER studentLocation_bumps_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
             ON studentLocation FOR EACH STATEMENT EXECUTE FUNCTION studentLocation_bump_version()
             """,
-        ]
+        ],
+        // Replicas keep the newest pins in memory until told of a change (PostgresChangeWatch): the
+        // trigger also notifies, and PostgreSQL delivers the notification when the write commits.
+        [
+            """
+            CREATE OR REPLACE FUNCTION studentLocation_bump_version() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE changeCounter SET version = version + 1 WHERE name = 'studentLocation';
+                PERFORM pg_notify('\(PostgresChangeWatch.channel)', '');
+                RETURN NULL;
+            END $$
+            """
+        ],
     ]
 
     /// Applies the migrations not yet applied; returns how many duplicate pins they merged (none yet:

@@ -9,7 +9,8 @@ extension PostgresStorage {
     }
 
     public func removeAccount(key: String) async throws -> Bool {
-        try await database.transaction { connection, logger in
+        defer { changes.noteLocalChange() }
+        return try await database.transaction { connection, logger in
             try await connection.query("DELETE FROM studentLocation WHERE uniqueKey = \(key)", logger: logger)
             // Sessions go with the account (ON DELETE CASCADE).
             let rows = try await connection.query("DELETE FROM account WHERE key = \(key) RETURNING key", logger: logger)
@@ -33,7 +34,8 @@ extension PostgresStorage {
     }
 
     public func removeLocation(objectId: String) async throws -> Bool {
-        try await !database.rows("DELETE FROM studentLocation WHERE objectId = \(objectId) RETURNING objectId").isEmpty
+        defer { changes.noteLocalChange() }
+        return try await !database.rows("DELETE FROM studentLocation WHERE objectId = \(objectId) RETURNING objectId").isEmpty
     }
 
     public func allSessions(accountKey: String?) async throws -> [SessionRecord] {

@@ -21,6 +21,7 @@ extension PostgresStorage {
     }
 
     public func restore(_ snapshot: StorageSnapshot) async throws {
+        defer { changes.noteLocalChange() }
         try await database.transaction { connection, logger in
             let existing = try await connection.query(
                 "SELECT (SELECT count(*) FROM account) + (SELECT count(*) FROM studentLocation)", logger: logger

@@ -54,6 +54,8 @@ extension PostgresStorage {
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
         let sql = SharedSchema.postLocation(onePerAccount: pinsPerAccount == .one) { "$\($0)" }
+        // This replica's next answer shows the write; other replicas hear of it by NOTIFY.
+        defer { changes.noteLocalChange() }
         let rows = try await database.rows(
             PostgresQuery(
                 unsafeSQL: sql,
@@ -69,6 +71,8 @@ extension PostgresStorage {
         -> StudentLocation?
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
+        // Even when the statement fails: the mark costs one version read, a stale list much more.
+        defer { changes.noteLocalChange() }
         do {
             return try await database.rows(
                 """
@@ -86,6 +90,7 @@ extension PostgresStorage {
 
     public func insertLocations(_ locations: [StudentLocation]) async throws {
         let onePerAccount = pinsPerAccount == .one
+        defer { changes.noteLocalChange() }
         try await database.transaction { connection, logger in
             for location in locations {
                 let created = WireTimestamp.roundedToMilliseconds(location.createdAt ?? Date())

@@ -13,10 +13,16 @@ public final class PostgresStorage: ServerStorage {
     public let mergedPins: Int
     /// Runs the client's connection pool until `close()`: PostgresClient needs a task of its own.
     private let runner: Task<Void, Never>
+    /// LISTENs for pin changes once `serve` asks (`locationChangeWatch()`).
+    let changes: PostgresChangeWatch
 
-    private init(database: PostgresDatabase, runner: Task<Void, Never>, pinsPerAccount: PinsPerAccount, mergedPins: Int, displayName: String) {
+    private init(
+        database: PostgresDatabase, runner: Task<Void, Never>, changes: PostgresChangeWatch,
+        pinsPerAccount: PinsPerAccount, mergedPins: Int, displayName: String
+    ) {
         self.database = database
         self.runner = runner
+        self.changes = changes
         self.pinsPerAccount = pinsPerAccount
         self.mergedPins = mergedPins
         self.displayName = displayName
@@ -57,7 +63,8 @@ public final class PostgresStorage: ServerStorage {
                 rule = try await schema.currentPinsPerAccount()
             }
             return PostgresStorage(
-                database: database, runner: runner, pinsPerAccount: rule, mergedPins: merged,
+                database: database, runner: runner, changes: try PostgresChangeWatch(location, logger: logger),
+                pinsPerAccount: rule, mergedPins: merged,
                 displayName: location.description)
         } catch {
             runner.cancel()
@@ -78,7 +85,13 @@ public final class PostgresStorage: ServerStorage {
         try await database.ping()
     }
 
+    public func locationChangeWatch() -> any LocationChangeWatch {
+        changes.start()
+        return changes
+    }
+
     public func close() async {
+        await changes.stop()
         runner.cancel()
         _ = await runner.value
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import OnTheMapModels
 
 /// `ServerStorage` on one SQLite file (GRDB), for a server that runs as one process.
@@ -27,6 +28,9 @@ public struct SQLiteStorage: ServerStorage {
     /// How many duplicate pins opening this storage merged away.
     public let mergedPins: Int
 
+    /// The change watch, once `serve` asked for it.
+    private let watch = NIOLockedValueBox<SQLiteChangeWatch?>(nil)
+
     /// Opens (creating if needed) the file at `path`.
     public static func open(path: String, pinsPerAccount: PinsPerAccount?) throws -> SQLiteStorage {
         try SQLiteStorage(database: try AppDatabase.open(path: path), pinsPerAccount: pinsPerAccount, displayName: path)
@@ -45,7 +49,20 @@ public struct SQLiteStorage: ServerStorage {
 
     /// Checkpoints the WAL into the main file and closes the connections (see `closeConnections`).
     public func close() async {
+        watch.withLockedValue { $0?.close() }
         try? database.closeConnections()
+    }
+
+    /// `PRAGMA data_version` on a connection of its own, for a file; an in-memory database (one
+    /// connection, router tests) is asked directly.
+    public func locationChangeWatch() -> any LocationChangeWatch {
+        guard let path = (writer as? DatabasePool)?.path else { return AlwaysAskTheDatabase() }
+        return watch.withLockedValue { watch -> any LocationChangeWatch in
+            if let watch { return watch }
+            guard let opened = try? SQLiteChangeWatch(path: path) else { return AlwaysAskTheDatabase() }
+            watch = opened
+            return opened
+        }
     }
 
     /// A read, with "database is locked" and I/O failures reported as `StorageError.unavailable`.

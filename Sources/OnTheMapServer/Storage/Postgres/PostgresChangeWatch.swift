@@ -1,0 +1,151 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOSSL
+import PostgresNIO
+
+/// Learns of pin changes from PostgreSQL itself: every statement that changes pins runs a trigger
+/// that sends `NOTIFY onthemap_locations` (delivered when its transaction commits), and each replica
+/// keeps one connection of its own that `LISTEN`s for it.
+///
+/// Bounds, documented in docs/DEPLOY.md:
+/// - This process's own writes move the mark before their response is sent (`noteLocalChange`).
+/// - Another replica's or an admin command's write arrives as a notification, normally within a
+///   millisecond of its commit.
+/// - Should a notification be lost, the watch also reads the pins' version every `checkInterval`,
+///   so no answer is stale for longer than that (plus the read's `checkTimeout`).
+/// - Without its connection (lost, or PostgreSQL restarting) the watch answers nil, and the cache
+///   asks the database on every request until the watch listens again.
+final class PostgresChangeWatch: LocationChangeWatch {
+    static let channel = "onthemap_locations"
+    /// The name the watch's connection shows in `pg_stat_activity`.
+    static let applicationName = "onthemap-server change watch"
+    static let checkInterval: Duration = .seconds(1)
+    static let checkTimeout: Duration = .seconds(2)
+
+    private struct State {
+        var listening = false
+        var mark: UInt64 = 0
+        var runner: Task<Void, Never>?
+        var stopped = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+
+    init(_ location: PostgresLocation, logger: Logger) throws {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: try Self.tls(location.sslMode))
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    func mark() -> UInt64? {
+        state.withLockedValue { $0.listening ? $0.mark : nil }
+    }
+
+    /// This process changed pins: its next answer must show it, before the notification comes back.
+    func noteLocalChange() {
+        state.withLockedValue { $0.mark &+= 1 }
+    }
+
+    /// Starts listening (once; later calls do nothing).
+    func start() {
+        state.withLockedValue { state in
+            guard state.runner == nil, !state.stopped else { return }
+            state.runner = Task { await self.run() }
+        }
+    }
+
+    /// Stops listening and closes the connection.
+    func stop() async {
+        let runner = state.withLockedValue { state in
+            state.stopped = true
+            state.listening = false
+            return state.runner
+        }
+        runner?.cancel()
+        await runner?.value
+    }
+
+    private func setListening(_ listening: Bool) {
+        state.withLockedValue { state in
+            state.listening = listening
+            // Whatever was checked before this moment is checked again.
+            state.mark &+= 1
+        }
+    }
+
+    private func run() async {
+        var attempt = 0
+        while !Task.isCancelled {
+            attempt += 1
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: attempt, logger: logger)
+                let result = await Result { try await watch(on: connection) }
+                try? await connection.close()
+                try result.get()
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning(
+                        "pin change notifications lost; checking the database on each request until they return",
+                        metadata: ["error": "\(error)"])
+                }
+            }
+            setListening(false)
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Listens until the connection fails or the task is cancelled.
+    private func watch(on connection: PostgresConnection) async throws {
+        try await connection.listen(on: Self.channel) { notifications in
+            let first = try await Self.pinsVersion(connection, logger)
+            setListening(true)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await _ in notifications { self.noteLocalChange() }
+                    throw NotificationsEnded()
+                }
+                group.addTask {
+                    var seen = first
+                    while true {
+                        try await Task.sleep(for: Self.checkInterval)
+                        let version = try await Deadline.run(Self.checkTimeout) {
+                            try await Self.pinsVersion(connection, self.logger)
+                        }
+                        if version != seen {
+                            seen = version
+                            self.noteLocalChange()
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private static func pinsVersion(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            "SELECT version FROM changeCounter WHERE name = 'studentLocation'", logger: logger
+        ).collect()
+        return try rows.first?.decode(Int64.self) ?? 0
+    }
+
+    /// The pool's TLS mode, for the watch's own connection.
+    private static func tls(_ mode: String) throws -> PostgresConnection.Configuration.TLS {
+        switch mode {
+        case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: .disable
+        }
+    }
+
+    /// The notification stream ended without an error: the connection is gone.
+    private struct NotificationsEnded: Error {}
+}
