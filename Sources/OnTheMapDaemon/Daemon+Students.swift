@@ -55,28 +55,40 @@ extension Daemon {
         var pages = [try await page(0)]
         if !isShort(pages[0], at: 0) {
             let skips = Array(stride(from: pageSize, to: count, by: pageSize))
-            var later = [StudentLocationList?](repeating: nil, count: skips.count)
             // The first short page ends the list: nothing past it is asked for, and a page past it
-            // that was already in flight counts for nothing, failed or not.
-            var end = skips.count
-            try await withThrowingTaskGroup(of: (Int, Result<StudentLocationList, any Error>).self) { group in
+            // that was already in flight counts for nothing, failed or not. The closure keeps its
+            // state to itself and returns it (a captured `var` written in it trapped in release builds).
+            let (later, end) = try await withThrowingTaskGroup(
+                of: (Int, StudentLocationList).self, returning: ([StudentLocationList?], Int).self
+            ) { group in
+                var later = [StudentLocationList?](repeating: nil, count: skips.count)
+                var end = skips.count
                 var next = 0
-                func askForNext() {
-                    guard next < end else { return }
-                    let index = next
-                    group.addTask {
-                        do { return (index, .success(try await page(skips[index]))) } catch { return (index, .failure(error)) }
+                var inFlight = 0
+                while true {
+                    while next < end, inFlight < pagesInFlight {
+                        let index = next
+                        group.addTask {
+                            do { return (index, try await page(skips[index])) } catch { throw PageFailure(index: index, error: error) }
+                        }
+                        next += 1
+                        inFlight += 1
                     }
-                    next += 1
+                    let answer: (index: Int, list: StudentLocationList)?
+                    do {
+                        answer = try await group.next()
+                    } catch let failure as PageFailure {
+                        inFlight -= 1
+                        guard failure.index >= end else { throw failure.error }
+                        continue
+                    }
+                    guard let answer else { break }
+                    inFlight -= 1
+                    guard answer.index < end else { continue }
+                    later[answer.index] = answer.list
+                    if isShort(answer.list, at: skips[answer.index]) { end = answer.index + 1 }
                 }
-                while next < min(pagesInFlight, skips.count) { askForNext() }
-                while let (index, result) = try await group.next() {
-                    guard index < end else { continue }
-                    let list = try result.get()
-                    later[index] = list
-                    if isShort(list, at: skips[index]) { end = index + 1 }
-                    askForNext()
-                }
+                return (later, end)
             }
             pages += later.prefix(end).compactMap { $0 }
         }
@@ -123,4 +135,10 @@ extension Daemon {
             total: matches.count, refreshedAt: await cache.refreshedAt, stale: await cache.isStale()
         ).serializedBytes)
     }
+}
+
+/// A page of `fetchNewest` that failed, and which: a failure past the end of the list is ignored.
+private struct PageFailure: Error {
+    var index: Int
+    var error: any Error
 }
