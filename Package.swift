@@ -219,13 +219,13 @@ let package = Package(
         ),
 
         // MARK: The daemon.
-        .target(name: "CMalloc"),
+        .target(name: "CMemory"),
         .target(name: "CConcurrencyHooks"),
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
                 "CConcurrencyHooks",
-                "CMalloc",
+                "CMemory",
                 "CSystemd",
                 "OnTheMapAPI",
                 "OnTheMapGeocoder",

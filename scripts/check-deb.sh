@@ -4,7 +4,10 @@
 # - `--version` of the three installed programs is the version of the packages;
 # - the programs carry no Swift runtime dependency (they run without a toolchain);
 # - `systemd-analyze verify` accepts the installed units (with their man pages in place);
-# - the installed server serves /healthz from a fresh database.
+# - the installed server serves /healthz from a fresh database;
+# - the installed daemon and client, release builds as users get them, log in to it and fetch a
+#   list of several pages ending in a short one (a release-only crash once slipped past the debug
+#   tests there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION="$(scripts/version.sh)"
@@ -14,8 +17,12 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 scratch="$(mktemp -d)"
 server_pid=""
+daemon_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    # `|| true`: under `set -e` a failed kill (the process died: what the checks look for) would
+    # end the trap before the packages are purged.
+    [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null || true
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
     $SUDO dpkg --purge onthemap onthemap-server >/dev/null 2>&1 || true
     rm -rf "$scratch"
 }
@@ -47,3 +54,20 @@ url="$(sed -n 's/.*listening on \(http[^ ]*\)\/v1$/\1/p' "$scratch/server.log")"
 [ -n "$url" ] || { echo "check-deb: the installed server did not start:" >&2; cat "$scratch/server.log" >&2; exit 1; }
 curl -fsS "$url/healthz"
 echo "ok: the installed onthemap-server answers $url/healthz"
+
+# 3,210 students: pages of 1,000 at skip 0, 1,000 and 2,000, then a short one of 210 (the demo
+# account adds none); the daemon caches up to 5,000, so the short page ends the list.
+/usr/bin/onthemap-server seed --db "$scratch/db.sqlite" --demo --count 3210 --bcrypt-cost 4 >/dev/null
+mkdir -m 700 "$scratch/daemon"
+XDG_STATE_HOME="$scratch/daemon/state" XDG_CACHE_HOME="$scratch/daemon/cache" XDG_CONFIG_HOME="$scratch/daemon/config" \
+    /usr/bin/onthemapd --socket "$scratch/daemon/d.sock" --api-url "$url/v1" --cache-size 5000 >"$scratch/daemon.log" 2>&1 &
+daemon_pid=$!
+for _ in $(seq 1 100); do [ -S "$scratch/daemon/d.sock" ] && break; sleep 0.1; done
+[ -S "$scratch/daemon/d.sock" ] || { echo "check-deb: the installed onthemapd did not start:" >&2; cat "$scratch/daemon.log" >&2; exit 1; }
+export ONTHEMAP_SOCKET="$scratch/daemon/d.sock"
+fetched="$( (echo onthemap-demo | /usr/bin/onthemap login --username demo@onthemap.example --password-stdin >/dev/null 2>&1 \
+    && /usr/bin/onthemap students --refresh --limit 5000 --json | jq length) || true)"
+if [ "$fetched" != 3210 ] || ! kill -0 "$daemon_pid" 2>/dev/null; then
+    echo "check-deb: the installed daemon cached '$fetched' of 3210 students:" >&2; cat "$scratch/daemon.log" >&2; exit 1
+fi
+echo "ok: the installed onthemapd fetched 3210 students in 4 pages; the installed onthemap listed them"

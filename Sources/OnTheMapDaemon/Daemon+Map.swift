@@ -24,7 +24,7 @@ extension Daemon {
             view = .near(latitude: place.latitude, longitude: place.longitude, radiusKm: radiusKm)
         }
         let entries = await cache.entries
-        return await Self.offThePool {
+        return await Self.drawingQueue.perform {
             MapRenderer.render(
                 width: request.width, height: request.height, request: view, charset: request.charset,
                 pins: Self.pins(entries, accountKey: account.key))
@@ -36,7 +36,7 @@ extension Daemon {
         let (_, account) = try await requireLogin()
         let entries = await cache.entries
         let name = [account.firstName, account.lastName].filter { !$0.isEmpty }.joined(separator: " ")
-        let document = await Self.offThePool {
+        let document = await Self.drawingQueue.perform {
             let pins = Self.pins(entries, accountKey: account.key)
             switch kind {
             case .svg: return MapDocument.svg(pins: pins)
@@ -57,16 +57,8 @@ extension Daemon {
     }
 
     /// Where maps are drawn: off the event loops, which run the actors and every connection
-    /// (`EventLoopConcurrency`). A serial queue, not a global one, whose first worker would start
-    /// libdispatch's once-a-second pool monitor for the life of the daemon.
+    /// (`EventLoopConcurrency`; see `DispatchQueue.perform` for why a serial queue).
     private static let drawingQueue = DispatchQueue(label: "onthemap.map-drawing")
-
-    /// Runs CPU-bound work on `drawingQueue`, so the loops stay free for other clients meanwhile.
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            drawingQueue.async { continuation.resume(returning: work()) }
-        }
-    }
 }
 
 extension MapResult {

@@ -17,6 +17,8 @@ public final class Daemon: Sendable {
     let busy: BusyTracker
     /// `status` and the default `students`, ready to send; see `FastPathHandler`.
     let fastAnswers = FastAnswers()
+    /// Told of every request and refresh; gives memory back after bursts and once the daemon is quiet.
+    let memoryTrimmer = MemoryTrimmer(releaseWhenQuiet: MemoryTrimmer.releaseIdleMemory)
     let pinWriter = PinWriter()
     let geocoder: any Geocoding
     /// Kept to close its connection pool at shutdown.

@@ -17,7 +17,9 @@ public enum DaemonRunner {
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
             // READY only now: the socket accepts and the persisted state is loaded.
             daemon.notifier.ready(status: await daemon.statusLine())
-            MemoryTrimmer.releaseExecutablePages()
+            // Start-up mapped ~24 MiB of the executable, most of it never read again: released
+            // once the first quiet period ends.
+            daemon.memoryTrimmer.noteActivity()
             await daemon.readiness.markReady()
         }
         let group = ServiceGroup(

@@ -1,4 +1,5 @@
 import Dispatch
+import OnTheMapModels
 import Synchronization
 
 /// The default geocoder: the GeoNames gazetteer built into the executable, no network needed.
@@ -18,21 +19,14 @@ public struct OfflineGeocoder: Geocoding {
 
     private static let loaded = Atomic<Bool>(false)
 
-    /// Where the gazetteer loads. A serial queue: its thread comes from libdispatch's overcommit
-    /// pool, which (unlike the global queues) does not start the pool monitor that would wake the
-    /// idle daemon every second for the rest of its life.
+    /// Where the gazetteer loads (a serial queue: see `DispatchQueue.perform`).
     private static let loadingQueue = DispatchQueue(label: "onthemap.gazetteer-loading")
 
     /// Loads and indexes the gazetteer, on a Dispatch thread: half a second of work that must not
     /// hold one of the few threads Swift concurrency runs every actor and task on.
     public static func load() async {
         guard !loaded.load(ordering: .acquiring) else { return }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            loadingQueue.async {
-                preload()
-                done.resume()
-            }
-        }
+        await loadingQueue.perform { preload() }
     }
 
     /// Loads and indexes the gazetteer now, on this thread.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Hummingbird
 import Logging
 import NIOCore
+import OnTheMapModels
 
 /// Builds the HTTP application: routes under `/v1`, as on `onthemap-api.udacity.com`.
 ///

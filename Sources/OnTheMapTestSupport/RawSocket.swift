@@ -69,6 +69,8 @@ public enum ProcessMemory {
     public static func peakResident(pid: Int32) -> Int? { field("VmHWM", pid: pid) }
     /// Resident set size now (VmRSS).
     public static func resident(pid: Int32) -> Int? { field("VmRSS", pid: pid) }
+    /// The part of the resident set that is pages of mapped files (RssFile): code and read-only data.
+    public static func fileResident(pid: Int32) -> Int? { field("RssFile", pid: pid) }
 
     private static func field(_ name: String, pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }

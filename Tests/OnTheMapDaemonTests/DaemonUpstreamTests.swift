@@ -221,6 +221,8 @@ func arrayOf(_ value: WireJSON?) -> [WireJSON] {
     return []
 }
 
+/// Great-circle distance in km, worked out here apart from `Geo.distanceKm`: the order the daemon
+/// gives is checked against a second computation, not against itself.
 func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
     let r = Double.pi / 180
     let a = sin((lat2 - lat1) * r / 2) * sin((lat2 - lat1) * r / 2)

@@ -14,7 +14,8 @@ struct FramingPipelineTests {
     /// The listener's pipeline, on an embedded channel.
     private func channel(answers: FastAnswers) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        _ = try ConnectionPipeline.configure(channel, idleTimeout: .zero, fastAnswers: answers, inputBudget: InputBudget())
+        _ = try ConnectionPipeline.configure(
+            channel, idleTimeout: .zero, fastAnswers: answers, inputBudget: InputBudget(), onRequest: {})
         return channel
     }
 

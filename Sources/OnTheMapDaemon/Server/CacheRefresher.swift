@@ -36,6 +36,9 @@ struct CacheRefresher: Service {
                 continue
             }
             do {
+                // Activity from start to end, so a slow refresh is not released halfway.
+                daemon.memoryTrimmer.noteActivity()
+                defer { daemon.memoryTrimmer.noteActivity() }
                 try await daemon.refresh()
                 try await daemon.verifySession()
                 failures = 0

@@ -10,7 +10,8 @@ enum ConnectionPipeline {
     }
 
     static func configure(
-        _ channel: any Channel, idleTimeout: Duration, fastAnswers: FastAnswers, inputBudget: InputBudget
+        _ channel: any Channel, idleTimeout: Duration, fastAnswers: FastAnswers, inputBudget: InputBudget,
+        onRequest: @escaping @Sendable () -> Void
     ) throws -> Parts {
         let handlers = channel.pipeline.syncOperations
         if idleTimeout > .zero {
@@ -28,7 +29,7 @@ enum ConnectionPipeline {
                 FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing, budget: inputBudget)))
         let closer = IdleCloser()
         try handlers.addHandler(closer)
-        let fastPath = FastPathHandler(answers: fastAnswers)
+        let fastPath = FastPathHandler(answers: fastAnswers, onRequest: onRequest)
         try handlers.addHandler(fastPath)
         return Parts(idleCloser: closer, fastPath: fastPath)
     }

@@ -13,13 +13,17 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = ByteBuffer
 
     private let answers: FastAnswers
+    /// Called for every request, fast or not (the daemon notes its activity: `MemoryTrimmer`).
+    private let onRequest: @Sendable () -> Void
     let pending = PendingRequests()
 
-    init(answers: FastAnswers) {
+    init(answers: FastAnswers, onRequest: @escaping @Sendable () -> Void) {
         self.answers = answers
+        self.onRequest = onRequest
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        onRequest()
         if pending.isEmpty, context.channel.isWritable, case .line(let line) = unwrapInboundIn(data),
             let reply = answers.reply(to: line.readableBytesView, allocator: context.channel.allocator)
         {

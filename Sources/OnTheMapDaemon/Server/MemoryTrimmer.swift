@@ -1,20 +1,51 @@
-import CMalloc
-#if canImport(Glibc)
-import Glibc
-#endif
+import CMemory
 import Foundation
+import OnTheMapModels
 import Synchronization
 
-/// Gives memory back to the kernel after bursts of connections.
+/// Gives memory back to the kernel: after bursts of connections, and whenever the daemon falls quiet.
 ///
 /// Each connection allocates buffers on an event-loop thread; glibc keeps what they free in its
 /// per-thread arenas, so RSS stayed ~15 MiB higher after 1,000 connections came and went, for
 /// good. Two arenas instead of one per thread, and a `malloc_trim` once the daemon is left with no
 /// clients after many, give most of it back, and a second burst adds nothing (docs/benchmarks.md).
+///
+/// Busy, the daemon also maps the pages of code it runs (the kernel maps 64 KiB around each page
+/// touched): ~25 MiB of its executable and libraries stayed mapped long after the last request. A
+/// quiet period (no request, no refresh) ends with `releaseIdleMemory`, so the idle daemon holds
+/// little beyond its own memory; the next request maps the code it runs again.
 public final class MemoryTrimmer: Sendable {
+    /// Runs `work` after a delay; the tests pass one they step by hand.
+    typealias Scheduler = @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+
     /// Connections closed since the last trim; below this, trimming is not worth its time.
     static let closedConnectionsBeforeTrim = 64
+    /// How long without activity counts as quiet. A status bar polling every few seconds keeps the
+    /// daemon warm; the request of one polling every minute maps the code it runs again: minor page
+    /// faults where the page cache kept the executable, a read from disk where it did not
+    /// (Benchmarks/analysis.md: 0.15 ms warm, 4.5–13 ms on a VM that keeps little page cache).
+    static let defaultQuietPeriod: Duration = .seconds(30)
+
     private let closedSinceTrim = Atomic<Int>(0)
+    /// Requests and refreshes so far; a quiet period is one in which this does not move.
+    private let activity = Atomic<Int>(0)
+    /// Whether a check for quiet is scheduled: at most one is, however busy the daemon.
+    private let quietCheckScheduled = Atomic<Bool>(false)
+    private let quietPeriod: Duration
+    private let releaseWhenQuiet: @Sendable () -> Void
+    private let schedule: Scheduler
+
+    /// - Parameters:
+    ///   - quietPeriod: no activity for at least this long, and at most twice as long, releases.
+    ///   - releaseWhenQuiet: what a quiet period ends with; the daemon passes `releaseIdleMemory`.
+    init(
+        quietPeriod: Duration = defaultQuietPeriod, releaseWhenQuiet: @escaping @Sendable () -> Void,
+        schedule: @escaping Scheduler = MemoryTrimmer.onTrimmingQueue
+    ) {
+        self.quietPeriod = quietPeriod
+        self.releaseWhenQuiet = releaseWhenQuiet
+        self.schedule = schedule
+    }
 
     /// Call once, before any thread exists.
     public static func limitArenas() {
@@ -26,40 +57,62 @@ public final class MemoryTrimmer: Sendable {
         let closed = closedSinceTrim.add(1, ordering: .relaxed).newValue
         guard openConnectionsLeft == 0, closed >= Self.closedConnectionsBeforeTrim else { return }
         closedSinceTrim.store(0, ordering: .relaxed)
-        // A moment later: the connections' tasks free their last buffers after the close. Off the
-        // event loops (a trim walks every arena), on a serial queue (see `EventLoopConcurrency`).
-        Self.trimmingQueue.asyncAfter(deadline: .now() + 1) { onthemap_malloc_trim() }
+        // A moment later: the connections' tasks free their last buffers after the close.
+        schedule(.seconds(1)) { onthemap_malloc_trim() }
     }
 
-    private static let trimmingQueue = DispatchQueue(label: "onthemap.memory-trim")
+    /// Records a request read or a refresh. Cheap enough for every request: an atomic add and load,
+    /// and a timer only when none is pending.
+    func noteActivity() {
+        activity.add(1, ordering: .sequentiallyConsistent)
+        guard !quietCheckScheduled.load(ordering: .sequentiallyConsistent) else { return }
+        scheduleCheckIfNoneIs()
+    }
 
-    /// Drops the executable's pages mapped so far: of the daemon's ~150 MB executable (the gazetteer
-    /// and ICU data included) start-up leaves ~24 MiB mapped, most of it never read again. The pages
-    /// stay in the page cache; a page the daemon does use is mapped again on first touch, with the
-    /// 64 KiB around it (the kernel's fault-around, which no `madvise` advice turns off: checked
-    /// on Linux 6.18, `MADV_RANDOM` still maps 64 KiB per fault).
-    public static func releaseExecutablePages() {
-        #if canImport(Glibc)
-        guard let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8),
-            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    /// One wake-up per quiet period while busy, none once released: the idle daemon stays asleep.
+    private func scheduleCheckIfNoneIs() {
+        guard quietCheckScheduled.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
+            .exchanged
         else { return }
-        // Only mappings of the executable that hold nothing but clean file pages: read-only data
-        // the loader relocated (RELRO) is private and dirty, and dropping it would lose the relocations.
-        var candidate: (start: UInt, end: UInt)?
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if let range = fields.first, range.contains("-"), fields.count >= 6 {
-                let bounds = range.split(separator: "-").compactMap { UInt(String($0), radix: 16) }
-                let isOurs = line.hasSuffix(executable) && !fields[1].contains("w")
-                candidate = isOurs && bounds.count == 2 ? (bounds[0], bounds[1]) : nil
-            } else if let mapping = candidate, fields.first == "Anonymous:" {
-                candidate = nil
-                guard fields.count >= 2, fields[1] == "0", let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
-                else { continue }
-                let length = Int(mapping.end - mapping.start)
-                _ = madvise(start, length, MADV_DONTNEED)
+        let seen = activity.load(ordering: .sequentiallyConsistent)
+        schedule(quietPeriod) { [self] in
+            // Cleared before activity is read again: an activity after that read finds no check
+            // pending and schedules its own, so none is left mapped until the next one.
+            quietCheckScheduled.store(false, ordering: .sequentiallyConsistent)
+            if activity.load(ordering: .sequentiallyConsistent) == seen {
+                releaseWhenQuiet()
+            } else {
+                scheduleCheckIfNoneIs()
             }
         }
-        #endif
+    }
+
+    /// Trims the allocator and drops the mapped pages of code and read-only data: what the daemon
+    /// can give back between requests without losing anything.
+    static func releaseIdleMemory() {
+        onthemap_malloc_trim()
+        releaseReadOnlySegments()
+    }
+
+    /// Drops this process's mappings of the executable's and the shared libraries' read-only
+    /// segments (see `onthemap_release_readonly_segments`) and returns how many bytes they span. Not
+    /// under a debugger: its breakpoints are written to private copies of code pages, which this
+    /// would drop.
+    @discardableResult
+    static func releaseReadOnlySegments() -> Int {
+        guard !isTraced() else { return 0 }
+        return onthemap_release_readonly_segments()
+    }
+
+    private static func isTraced() -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return true }
+        return !status.split(separator: "\n").contains { $0.hasPrefix("TracerPid:") && $0.hasSuffix("\t0") }
+    }
+
+    /// Off the event loops (a trim walks every arena), on a serial queue (see `DispatchQueue.perform`).
+    private static let trimmingQueue = DispatchQueue(label: "onthemap.memory-trim")
+
+    static func onTrimmingQueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+        trimmingQueue.asyncAfter(deadline: .now() + delay.seconds, execute: work)
     }
 }

@@ -28,7 +28,7 @@ struct RPCListener: Service {
         let ownUID = getuid()
         let logger = self.logger
         let fastAnswers = daemon.fastAnswers
-        let trimmer = MemoryTrimmer()
+        let trimmer = daemon.memoryTrimmer
         let inputBudget = InputBudget()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
             Self.peerUID(of: channel).flatMap { peerUID in
@@ -38,7 +38,8 @@ struct RPCListener: Service {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let parts = try ConnectionPipeline.configure(
-                        channel, idleTimeout: idleTimeout, fastAnswers: fastAnswers, inputBudget: inputBudget)
+                        channel, idleTimeout: idleTimeout, fastAnswers: fastAnswers, inputBudget: inputBudget,
+                        onRequest: trimmer.noteActivity)
                     let id = ObjectIdentifier(channel)
                     openChannels.withLockedValue { $0[id] = channel }
                     channel.closeFuture.whenComplete { _ in

@@ -50,9 +50,7 @@ final class FastAnswers: Sendable {
 
     /// Seconds since the daemon started, to the millisecond.
     func uptime() -> Double {
-        let uptime = ContinuousClock.now - startedAt
-        let seconds = Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18
-        return (seconds * 1000).rounded() / 1000
+        ((ContinuousClock.now - startedAt).seconds * 1000).rounded() / 1000
     }
 
     /// `,"uptime":…}`: the end of the `status` result, as of now.

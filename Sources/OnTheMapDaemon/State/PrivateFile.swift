@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OnTheMapModels
 import SystemPackage
 
 /// The daemon's state files (session, student cache): written atomically (temp file, fsync,
@@ -8,26 +9,18 @@ import SystemPackage
 /// Writes and removals run one after the other on a queue of their own, in the order they were
 /// asked for, so a logout's removal can never be overtaken by the write of a refresh begun before
 /// it. Off the event loops, which run the daemon's actors (`EventLoopConcurrency`): an fsync there
-/// would hold up every connection of that loop. A serial queue, not a global one: its thread is not
-/// watched by libdispatch's once-a-second pool monitor.
+/// would hold up every connection of that loop (see `DispatchQueue.perform`).
 enum PrivateFile {
     private static let queue = DispatchQueue(label: "onthemap.state-files")
 
     /// Returns once `data` is on disk at `path`.
     static func write(_ data: Data, to path: String) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            queue.async { done.resume(with: Result { try writeNow(data, to: path) }) }
-        }
+        try await queue.perform { try writeNow(data, to: path) }
     }
 
     /// Returns once `path` is removed, after every write asked for before.
     static func remove(_ path: String) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async {
-                unlink(path)
-                done.resume()
-            }
-        }
+        await queue.perform { _ = unlink(path) }
     }
 
     private static func writeNow(_ data: Data, to path: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 
 /// How many login attempts are allowed before the server answers 429.
 public struct LoginRateLimits: Sendable, Hashable {

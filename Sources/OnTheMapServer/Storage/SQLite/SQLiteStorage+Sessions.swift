@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 import GRDB
 
 extension SQLiteStorage {
@@ -46,12 +47,5 @@ extension SQLiteStorage {
         try await write { db in
             try db.execute(sql: "DELETE FROM loginThrottle WHERE subject = ?", arguments: [subject])
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,4 @@
-#include "onthemap_malloc.h"
+#include "onthemap_memory.h"
 
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #if defined(__GLIBC__)

@@ -1,0 +1,18 @@
+#ifndef ONTHEMAP_MEMORY_H
+#define ONTHEMAP_MEMORY_H
+
+#include <stddef.h>
+
+/// glibc's allocator controls and its list of loaded objects (<link.h>), which Swift's Glibc
+/// module does not export.
+void onthemap_limit_malloc_arenas(int arenas);
+void onthemap_malloc_trim(void);
+
+/// Drops this process's mappings of every loaded object's read-only segments (code and read-only
+/// data: the executable's and each shared library's, not the vDSO) and returns how many bytes they
+/// span. The pages stay in the page cache and come back on first touch. Read-only segments hold
+/// the file's bytes as they are: relocated data (RELRO) lives in writable segments, which are left
+/// alone. Runs under the loader's lock, so no object is loaded or unloaded meanwhile.
+size_t onthemap_release_readonly_segments(void);
+
+#endif

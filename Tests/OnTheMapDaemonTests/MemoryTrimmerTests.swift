@@ -1,0 +1,90 @@
+import Foundation
+@testable import OnTheMapDaemon
+import OnTheMapModels
+import OnTheMapTestSupport
+import Synchronization
+import Testing
+
+/// The daemon gives back the pages it mapped while busy once it falls quiet, and only then.
+@Suite("Memory given back when quiet", .ownThreads)
+struct MemoryTrimmerTests {
+    /// Timers the test fires by hand, in the order they were set.
+    final class ManualScheduler: Sendable {
+        private let pending = Mutex<[@Sendable () -> Void]>([])
+        var count: Int { pending.withLock { $0.count } }
+
+        func schedule(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+            pending.withLock { $0.append(work) }
+        }
+
+        /// Fires the timers set so far (not those they set in turn).
+        func fire() {
+            let due = pending.withLock { due in defer { due = [] }; return due }
+            due.forEach { $0() }
+        }
+    }
+
+    @Test("a quiet period ends with one release; activity postpones it; an idle daemon sets no timer")
+    func releasesOnceWhenQuiet() {
+        let releases = Atomic<Int>(0)
+        let timers = ManualScheduler()
+        let trimmer = MemoryTrimmer(
+            releaseWhenQuiet: { releases.add(1, ordering: .relaxed) }, schedule: timers.schedule)
+        // However many requests, one check is pending.
+        for _ in 0..<1000 { trimmer.noteActivity() }
+        #expect(timers.count == 1)
+        // Requests since the check was set: no release yet, one more check.
+        trimmer.noteActivity()
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 0)
+        #expect(timers.count == 1)
+        // A whole period without a request: released, and nothing left pending.
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 1)
+        #expect(timers.count == 0)
+        // The next request starts over.
+        trimmer.noteActivity()
+        #expect(timers.count == 1)
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("releasing drops this process's mapped read-only segments, and the code it then runs still works")
+    func releaseDropsReadOnlySegments() throws {
+        let released = MemoryTrimmer.releaseReadOnlySegments()
+        // The test runner's own code alone is tens of MiB.
+        #expect(released > 16 * 1024 * 1024, "\(released) bytes of read-only segments")
+        // Code and read-only data come back from the page cache, unchanged.
+        #expect(String(decoding: Array("still here".utf8), as: UTF8.self) == "still here")
+    }
+
+    @Test("the daemon, quiet after requests, drops the pages of code it mapped while busy, and serves on")
+    func quietDaemonDropsMappedPages() async throws {
+        let bed = try DaemonTestBed(students: 100)
+        defer { bed.tearDown() }
+        try bed.login()
+        for _ in 0..<20 { _ = try bed.result("students") }
+        _ = try bed.result("map", params(("width", .integer(80)), ("height", .integer(24))))
+        let busy = try #require(ProcessMemory.fileResident(pid: bed.daemon.pid))
+        // Released between one and two quiet periods (30 s) after the last request.
+        var quiet = busy
+        #expect(await eventuallyAsync(timeout: .seconds(75)) {
+            quiet = ProcessMemory.fileResident(pid: bed.daemon.pid) ?? busy
+            return quiet < busy / 2
+        }, "RssFile \(busy / 1024) KiB after the requests, \(quiet / 1024) KiB quiet")
+        // Code and read-only data come back as they are needed.
+        let list = try bed.result("students")
+        guard case .array(let pins)? = list["students"] else { Issue.record("no students array"); return }
+        #expect(pins.count == 100)
+        _ = try bed.result("map", params(("width", .integer(80)), ("height", .integer(24))))
+    }
+
+    private func eventuallyAsync(timeout: Duration, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        return condition()
+    }
+}
