@@ -21,8 +21,8 @@ daemon_pid=""
 cleanup() {
     # `|| true`: under `set -e` a failed kill (the process died: what the checks look for) would
     # end the trap before the packages are purged.
-    [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null || true
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    [ -n "$daemon_pid" ] && { kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null; } || true
+    [ -n "$server_pid" ] && { kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; } || true
     $SUDO dpkg --purge onthemap onthemap-server >/dev/null 2>&1 || true
     rm -rf "$scratch"
 }
@@ -62,8 +62,8 @@ mkdir -m 700 "$scratch/daemon"
 XDG_STATE_HOME="$scratch/daemon/state" XDG_CACHE_HOME="$scratch/daemon/cache" XDG_CONFIG_HOME="$scratch/daemon/config" \
     /usr/bin/onthemapd --socket "$scratch/daemon/d.sock" --api-url "$url/v1" --cache-size 5000 >"$scratch/daemon.log" 2>&1 &
 daemon_pid=$!
-for _ in $(seq 1 100); do [ -S "$scratch/daemon/d.sock" ] && break; sleep 0.1; done
-[ -S "$scratch/daemon/d.sock" ] || { echo "check-deb: the installed onthemapd did not start:" >&2; cat "$scratch/daemon.log" >&2; exit 1; }
+for _ in $(seq 1 100); do grep -q "listening" "$scratch/daemon.log" && break; sleep 0.1; done
+grep -q "listening" "$scratch/daemon.log" || { echo "check-deb: the installed onthemapd did not start:" >&2; cat "$scratch/daemon.log" >&2; exit 1; }
 export ONTHEMAP_SOCKET="$scratch/daemon/d.sock"
 fetched="$( (echo onthemap-demo | /usr/bin/onthemap login --username demo@onthemap.example --password-stdin >/dev/null 2>&1 \
     && /usr/bin/onthemap students --refresh --limit 5000 --json | jq length) || true)"

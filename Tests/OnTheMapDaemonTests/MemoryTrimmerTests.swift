@@ -1,9 +1,10 @@
 import Foundation
-@testable import OnTheMapDaemon
 import OnTheMapModels
 import OnTheMapTestSupport
 import Synchronization
 import Testing
+
+@testable import OnTheMapDaemon
 
 /// The daemon gives back the pages it mapped while busy once it falls quiet, and only then.
 @Suite("Memory given back when quiet", .ownThreads)

@@ -8,11 +8,15 @@
 void onthemap_limit_malloc_arenas(int arenas);
 void onthemap_malloc_trim(void);
 
-/// Drops this process's mappings of every loaded object's read-only segments (code and read-only
-/// data: the executable's and each shared library's, not the vDSO) and returns how many bytes they
-/// span. The pages stay in the page cache and come back on first touch. Read-only segments hold
-/// the file's bytes as they are: relocated data (RELRO) lives in writable segments, which are left
-/// alone. Runs under the loader's lock, so no object is loaded or unloaded meanwhile.
+/// Drops this process's mappings of every loaded object's read-only segments (the executable's and
+/// each shared library's, not the vDSO) and returns how many bytes they span. The pages stay in the
+/// page cache and come back on first touch. Read-only segments hold the file's bytes as they are:
+/// relocated data (RELRO) lives in writable segments, which are left alone, and an object whose code
+/// the loader relocates (text relocations) is skipped. What the linker put in a writable segment
+/// stays mapped: gold puts `.rodata` there when any input's `.rodata` is writable, as some of
+/// Foundation's are. Runs under the loader's lock, so no object is loaded or unloaded meanwhile.
+/// Probes written into code without ptrace (uprobes: bpftrace, `perf probe -x`) live in private
+/// copies of its pages, which this drops.
 size_t onthemap_release_readonly_segments(void);
 
 #endif

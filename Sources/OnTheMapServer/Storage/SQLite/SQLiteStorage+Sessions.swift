@@ -1,6 +1,6 @@
 import Foundation
-import OnTheMapModels
 import GRDB
+import OnTheMapModels
 
 extension SQLiteStorage {
     public func insertSession(_ session: SessionRecord, now: Date) async throws {
