@@ -17,8 +17,12 @@ public final class Daemon: Sendable {
     let busy: BusyTracker
     /// `status` and the default `students`, ready to send; see `FastPathHandler`.
     let fastAnswers = FastAnswers()
-    /// Told of every request and refresh; gives memory back after bursts and once the daemon is quiet.
-    let memoryTrimmer = MemoryTrimmer(releaseWhenQuiet: MemoryTrimmer.releaseIdleMemory)
+    /// Told of every request and refresh; gives memory back after bursts, and once the daemon is quiet
+    /// drops the geocoder's index too.
+    let memoryTrimmer = MemoryTrimmer {
+        OfflineGeocoder.unload()
+        MemoryTrimmer.releaseIdleMemory()
+    }
     let pinWriter = PinWriter()
     let geocoder: any Geocoding
     /// Kept to close its connection pool at shutdown.

@@ -22,14 +22,14 @@ struct Gazetteer: @unchecked Sendable {
     /// Places at least this big are also found through misspellings.
     static let fuzzyMinimumPopulation: UInt32 = 15_000
 
-    /// The gazetteer built into this executable, loaded on first use.
-    static let embedded: Gazetteer = {
+    /// The gazetteer built into this executable, indexed now (`OfflineGeocoder` keeps it).
+    static func embedded() -> Gazetteer {
         var count = 0
         let start = onthemap_gazetteer_bytes(&count)!
         let gazetteer = Gazetteer(text: UnsafeBufferPointer(start: start, count: count))
         releaseResidentPages(of: gazetteer.text)
         return gazetteer
-    }()
+    }
 
     init(text: UnsafeBufferPointer<UInt8>) {
         self.text = text

@@ -71,6 +71,8 @@ public enum ProcessMemory {
     public static func resident(pid: Int32) -> Int? { field("VmRSS", pid: pid) }
     /// The part of the resident set that is pages of mapped files (RssFile): code and read-only data.
     public static func fileResident(pid: Int32) -> Int? { field("RssFile", pid: pid) }
+    /// The part of the resident set that is the process's own memory (RssAnon): heap, stacks.
+    public static func anonymousResident(pid: Int32) -> Int? { field("RssAnon", pid: pid) }
 
     private static func field(_ name: String, pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }

@@ -59,25 +59,33 @@ struct MemoryTrimmerTests {
         #expect(String(decoding: Array("still here".utf8), as: UTF8.self) == "still here")
     }
 
-    @Test("the daemon, quiet after requests, drops the pages of code it mapped while busy, and serves on")
+    @Test("the daemon, quiet after requests, drops its mapped code and the geocoder's index, and serves on")
     func quietDaemonDropsMappedPages() async throws {
         let bed = try DaemonTestBed(students: 100)
         defer { bed.tearDown() }
         try bed.login()
         for _ in 0..<20 { _ = try bed.result("students") }
         _ = try bed.result("map", params(("width", .integer(80)), ("height", .integer(24))))
-        let busy = try #require(ProcessMemory.fileResident(pid: bed.daemon.pid))
-        // Released between one and two quiet periods (30 s) after the last request.
+        let pid = bed.daemon.pid
+        let beforeIndex = try #require(ProcessMemory.anonymousResident(pid: pid))
+        let lima = try bed.result("geocode", params(("query", .string("Lima, Peru"))))
+        let busy = try #require(ProcessMemory.fileResident(pid: pid))
+        let withIndex = try #require(ProcessMemory.anonymousResident(pid: pid))
+        // Released between one and two quiet periods (30 s) after the last request: most of the
+        // file pages, and most of what building the geocoder's index added to the daemon's own memory.
         var quiet = busy
+        var quietAnonymous = withIndex
         #expect(await eventuallyAsync(timeout: .seconds(75)) {
-            quiet = ProcessMemory.fileResident(pid: bed.daemon.pid) ?? busy
-            return quiet < busy / 2
-        }, "RssFile \(busy / 1024) KiB after the requests, \(quiet / 1024) KiB quiet")
-        // Code and read-only data come back as they are needed.
+            quiet = ProcessMemory.fileResident(pid: pid) ?? busy
+            quietAnonymous = ProcessMemory.anonymousResident(pid: pid) ?? withIndex
+            return quiet < busy / 2 && quietAnonymous - beforeIndex < (withIndex - beforeIndex) / 2
+        }, "RssFile \(busy / 1024) → \(quiet / 1024) KiB; RssAnon \(beforeIndex / 1024) before the index, \(withIndex / 1024) with it, \(quietAnonymous / 1024) quiet")
+        // Code, read-only data and the index come back as they are needed.
         let list = try bed.result("students")
         guard case .array(let pins)? = list["students"] else { Issue.record("no students array"); return }
         #expect(pins.count == 100)
         _ = try bed.result("map", params(("width", .integer(80)), ("height", .integer(24))))
+        #expect(try bed.result("geocode", params(("query", .string("Lima, Peru")))) == lima)
     }
 
     private func eventuallyAsync(timeout: Duration, _ condition: () -> Bool) async -> Bool {

@@ -10,7 +10,7 @@ struct FoldingAndMatchingTests {
     init() async {
         // Loaded off the test's thread: see OfflineGeocoder.load().
         await OfflineGeocoder.load()
-        folding = Gazetteer.embedded.folding
+        folding = OfflineGeocoder.indexed().folding
     }
 
     func folded(_ text: String) -> String {
@@ -56,10 +56,22 @@ struct FoldingAndMatchingTests {
     }
 
     @Test func theIndexHoldsEveryRecord() {
-        let gazetteer = Gazetteer.embedded
+        let gazetteer = OfflineGeocoder.indexed()
         #expect(gazetteer.places.count > 150_000)
         #expect(gazetteer.countries.count > 240)
         #expect(gazetteer.regions.count > 3_000)
         #expect(gazetteer.names.count > gazetteer.places.count)
+    }
+
+    @Test("an unloaded index is built again on the next search, and finds the same")
+    func unloadedIndexIsBuiltAgain() async {
+        let geocoder = OfflineGeocoder()
+        let before = geocoder.search("Lima, Peru", limit: 3)
+        OfflineGeocoder.unload()
+        // Other suites may search meanwhile and build it first; either way it is back, and the same.
+        await OfflineGeocoder.load()
+        #expect(OfflineGeocoder.isLoaded)
+        #expect(geocoder.search("Lima, Peru", limit: 3) == before)
+        #expect(!before.isEmpty)
     }
 }

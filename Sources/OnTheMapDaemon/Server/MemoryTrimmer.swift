@@ -37,7 +37,8 @@ public final class MemoryTrimmer: Sendable {
 
     /// - Parameters:
     ///   - quietPeriod: no activity for at least this long, and at most twice as long, releases.
-    ///   - releaseWhenQuiet: what a quiet period ends with; the daemon passes `releaseIdleMemory`.
+    ///   - releaseWhenQuiet: what a quiet period ends with; the daemon drops the geocoder's index, then
+    ///     calls `releaseIdleMemory`.
     init(
         quietPeriod: Duration = defaultQuietPeriod, releaseWhenQuiet: @escaping @Sendable () -> Void,
         schedule: @escaping Scheduler = MemoryTrimmer.onTrimmingQueue
