@@ -50,6 +50,32 @@ struct MemoryTrimmerTests {
         #expect(releases.load(ordering: .relaxed) == 2)
     }
 
+    @Test("a refresh on a released daemon releases again at once; one after a request waits for quiet")
+    func backgroundWorkOnAQuietDaemonIsReleasedAtOnce() {
+        let releases = Atomic<Int>(0)
+        let timers = ManualScheduler()
+        let trimmer = MemoryTrimmer(
+            releaseWhenQuiet: { releases.add(1, ordering: .relaxed) }, schedule: timers.schedule)
+        // Before any release: the refresh leaves it to the check for quiet.
+        trimmer.noteActivity()
+        trimmer.backgroundWorkDone()
+        #expect(timers.count == 1)
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 1)
+        // Released and left alone: each refresh releases what it mapped straight away.
+        trimmer.backgroundWorkDone()
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 2)
+        #expect(timers.count == 0)
+        // A request since: the refresh waits for the quiet period like the request does.
+        trimmer.noteActivity()
+        trimmer.backgroundWorkDone()
+        #expect(timers.count == 1)
+        timers.fire()
+        #expect(releases.load(ordering: .relaxed) == 3)
+        #expect(timers.count == 0)
+    }
+
     @Test("releasing drops this process's mapped read-only segments, and the code it then runs still works")
     func releaseDropsReadOnlySegments() throws {
         let released = MemoryTrimmer.releaseReadOnlySegments()

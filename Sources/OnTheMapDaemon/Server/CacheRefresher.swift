@@ -36,9 +36,7 @@ struct CacheRefresher: Service {
                 continue
             }
             do {
-                // Activity from start to end, so a slow refresh is not released halfway.
-                daemon.memoryTrimmer.noteActivity()
-                defer { daemon.memoryTrimmer.noteActivity() }
+                defer { daemon.memoryTrimmer.backgroundWorkDone() }
                 try await daemon.refresh()
                 try await daemon.verifySession()
                 failures = 0

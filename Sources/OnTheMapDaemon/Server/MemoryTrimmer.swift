@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// Busy, the daemon also maps the pages of code it runs (the kernel maps 64 KiB around each page
 /// touched): ~25 MiB of its executable and libraries stayed mapped long after the last request. A
-/// quiet period (no request, no refresh) ends with `releaseIdleMemory`, so the idle daemon holds
-/// little beyond its own memory; the next request maps the code it runs again.
+/// quiet period (no request for 30 s) ends with `releaseIdleMemory`, and so does each refresh of a
+/// daemon left quiet since, so the idle daemon holds little beyond its own memory; the next request
+/// maps the code it runs again.
 public final class MemoryTrimmer: Sendable {
     /// Runs `work` after a delay; the tests pass one they step by hand.
     typealias Scheduler = @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
@@ -27,10 +28,12 @@ public final class MemoryTrimmer: Sendable {
     static let defaultQuietPeriod: Duration = .seconds(30)
 
     private let closedSinceTrim = Atomic<Int>(0)
-    /// Requests and refreshes so far; a quiet period is one in which this does not move.
+    /// Requests so far; a quiet period is one in which this does not move.
     private let activity = Atomic<Int>(0)
     /// Whether a check for quiet is scheduled: at most one is, however busy the daemon.
     private let quietCheckScheduled = Atomic<Bool>(false)
+    /// Whether the last quiet period ended in a release and no request has come since.
+    private let released = Atomic<Bool>(false)
     private let quietPeriod: Duration
     private let releaseWhenQuiet: @Sendable () -> Void
     private let schedule: Scheduler
@@ -62,10 +65,11 @@ public final class MemoryTrimmer: Sendable {
         schedule(.seconds(1)) { onthemap_malloc_trim() }
     }
 
-    /// Records a request read or a refresh. Cheap enough for every request: an atomic add and load,
-    /// and a timer only when none is pending.
+    /// Records a request read (or start-up). Cheap enough for every request: an atomic add and two
+    /// loads, and a timer only when none is pending.
     func noteActivity() {
         activity.add(1, ordering: .sequentiallyConsistent)
+        if released.load(ordering: .relaxed) { released.store(false, ordering: .relaxed) }
         guard !quietCheckScheduled.load(ordering: .sequentiallyConsistent) else { return }
         scheduleCheckIfNoneIs()
     }
@@ -81,10 +85,22 @@ public final class MemoryTrimmer: Sendable {
             // pending and schedules its own, so none is left mapped until the next one.
             quietCheckScheduled.store(false, ordering: .sequentiallyConsistent)
             if activity.load(ordering: .sequentiallyConsistent) == seen {
+                released.store(true, ordering: .relaxed)
                 releaseWhenQuiet()
             } else {
                 scheduleCheckIfNoneIs()
             }
+        }
+    }
+
+    /// Records background work done (a refresh). On a daemon that was released and has had no request
+    /// since, it releases again at once: what the work mapped is not kept for a quiet period no client
+    /// would notice (a refresh every 5 minutes kept ~12 MiB of code mapped for up to a minute each
+    /// time). Otherwise the pending check for quiet covers it.
+    func backgroundWorkDone() {
+        guard released.load(ordering: .relaxed) else { return }
+        schedule(.zero) { [self] in
+            if released.load(ordering: .relaxed) { releaseWhenQuiet() }
         }
     }
 
