@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import OnTheMapModels
@@ -14,12 +15,18 @@ public func buildApplication(
     operations: ServerOperations = .init(),
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, storage: storage, operations: operations)
-    let idleTimeout = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.seconds * 1e9))
+    let listCache = LocationListCache(changes: storage.locationChangeWatch())
+    let router = buildRouter(configuration: configuration, storage: storage, operations: operations, listCache: listCache)
+    let serverName = "onthemap-server"
+    let shortcut = CachedListShortcut(
+        cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)
+    let idleTimeout = configuration.idleTimeout
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: idleTimeout)),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
+        server: HTTPServerBuilder { responder in
+            ServerHTTP1Channel(responder: responder, idleTimeout: idleTimeout, shortcut: shortcut)
+        },
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -30,13 +37,25 @@ public func buildApplication(
 }
 
 /// The router alone, for tests that drive it without a socket.
+///
+/// `listCache` holds the encoded newest lists; `buildApplication` shares it with the connections'
+/// shortcut (`CachedListShortcut`).
 public func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations = .init()
+) -> Router<ServerRequestContext> {
+    buildRouter(
+        configuration: configuration, storage: storage, operations: operations,
+        listCache: LocationListCache(changes: storage.locationChangeWatch()))
+}
+
+func buildRouter(
+    configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations,
+    listCache: LocationListCache
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.addOperations(operations, probe: StorageProbe(storage: storage))
     router.add(middleware: APIErrorMiddleware())
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware())
     let v1 = router.group("v1")
     SessionController(
         storage: storage,
@@ -53,7 +72,7 @@ public func buildRouter(
         sessions: storage,
         openWrites: configuration.openWrites,
         maxBodyBytes: configuration.maxBodyBytes,
-        changes: storage.locationChangeWatch()
+        cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
     // The Parse-era dialect, under both roots the old apps used.
     for root in ["1", "parse"] {

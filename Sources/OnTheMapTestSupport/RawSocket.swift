@@ -1,8 +1,9 @@
 import Foundation
 import OnTheMapRPC
 
-/// A bare Unix stream socket for tests that misbehave on purpose: send without reading, stop
-/// mid-message, hold connections open. Non-blocking, so a test never hangs on a full buffer.
+/// A bare stream socket (Unix or TCP) for tests that misbehave on purpose: send without reading,
+/// stop mid-message, hold connections open, pipeline requests. Non-blocking, so a test never hangs on
+/// a full buffer.
 public final class RawSocket: @unchecked Sendable {
     public let fd: Int32
 
@@ -16,6 +17,12 @@ public final class RawSocket: @unchecked Sendable {
             if fd >= 0 { Foundation.close(fd) }
             throw ServerProcessError(message: "cannot connect to \(path): \(reason)")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Connects to 127.0.0.1:`port` over TCP.
+    public init(loopbackPort port: Int) throws {
+        fd = try connectLoopback(port: port)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -43,10 +50,16 @@ public final class RawSocket: @unchecked Sendable {
 
     /// Everything the peer sends until it closes or `timeout` passes.
     public func receiveAll(timeout: Duration) -> [UInt8] {
+        receive(timeout: timeout) { _ in false }
+    }
+
+    /// What the peer sends until `isComplete` accepts what came so far, the peer closes, or `timeout`
+    /// passes.
+    public func receive(timeout: Duration, until isComplete: ([UInt8]) -> Bool) -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !isComplete(received) {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 received += chunk[..<count]
@@ -61,6 +74,24 @@ public final class RawSocket: @unchecked Sendable {
         }
         return received
     }
+}
+
+/// A blocking TCP connection to 127.0.0.1:port.
+public func connectLoopback(port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard result == 0 else {
+        close(fd)
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+    }
+    return fd
 }
 
 /// Resident-set figures of a process, from `/proc/PID/status`, in bytes.

@@ -42,7 +42,7 @@ public final class ServerProcess: @unchecked Sendable {
 
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let url = output.text.firstMatch(of: /listening on (\S+)/)?.1 {
+            if let url = output.text.firstMatch(of: /onthemap-server listening on (http\S+)/)?.1 {
                 return ServerProcess(
                     baseURL: String(url), databasePath: databasePath, process: process, output: output)
             }

@@ -63,24 +63,6 @@ struct ConnectionTimeoutTests {
     }
 }
 
-/// A blocking TCP connection to 127.0.0.1:port.
-private func connectLoopback(port: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard result == 0 else {
-        close(fd)
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
-    }
-    return fd
-}
-
 /// True once the peer has closed (end of file or reset), without blocking.
 private func isClosedByPeer(_ fd: Int32) -> Bool {
     var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

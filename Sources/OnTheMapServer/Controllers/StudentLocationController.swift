@@ -13,10 +13,9 @@ struct StudentLocationController: Sendable {
     let openWrites: Bool
     /// Larger bodies get 413.
     let maxBodyBytes: Int
-    /// Tells the cache, without a query, whether pins may have changed.
-    let changes: any LocationChangeWatch
-    /// Encoded lists, until a pin changes.
-    let cache = LocationListCache()
+    /// Encoded lists, until a pin changes (shared with `CachedListShortcut`, which answers from it
+    /// without the router).
+    let cache: LocationListCache
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.get(use: list)
@@ -28,7 +27,7 @@ struct StudentLocationController: Sendable {
         let queryString = request.uri.query ?? ""
         // The mark, then the version, then the list: an answer is never older than what it is
         // cached under.
-        let mark = changes.mark()
+        let mark = cache.mark()
         if let mark, let body = cache.body(for: queryString, mark: mark) {
             return Response.json(bytes: body)
         }

@@ -19,13 +19,28 @@ final class LocationListCache: Sendable {
 
     /// Distinct queries kept at once; beyond it the cache starts over (clients ask for few shapes).
     private let capacity: Int
+    /// Tells, without a query, whether pins may have changed.
+    private let changes: any LocationChangeWatch
     /// Guards the entries, by the request's query string as sent (only a valid one is ever stored,
     /// and one string always means one query, so a hit needs no parsing); held only to look up or
     /// store one.
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
-    init(capacity: Int = 64) {
+    init(changes: any LocationChangeWatch, capacity: Int = 64) {
+        self.changes = changes
         self.capacity = capacity
+    }
+
+    /// The change watch's mark now; nil when the database must be asked (see `LocationChangeWatch`).
+    func mark() -> UInt64? {
+        changes.mark()
+    }
+
+    /// The stored answer for the query if no pin can have changed since it was checked: memory only,
+    /// never the database (nil otherwise).
+    func currentBody(for query: String) -> ByteBuffer? {
+        guard let mark = mark() else { return nil }
+        return body(for: query, mark: mark)
     }
 
     /// The stored answer for the query, if it was checked at `mark` (no query needed).

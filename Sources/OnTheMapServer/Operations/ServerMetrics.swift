@@ -3,11 +3,14 @@ import Prometheus
 
 /// The server's metrics: swift-metrics, exported in Prometheus' text format by `GET /metrics`.
 ///
-/// Request counts and latencies come from Hummingbird's `MetricsMiddleware`; logins and refusals from
-/// `OutcomeMetricsMiddleware`; pins and sessions are counted in the database at each scrape.
+/// Request counts and latencies come from `RequestMetrics` (the series Hummingbird's `MetricsMiddleware`
+/// records); logins and refusals from `OutcomeMetricsMiddleware`; pins and sessions are counted in the
+/// database at each scrape.
 public struct ServerMetrics: Sendable {
     /// Where every metric of the process is collected.
     let registry: PrometheusCollectorRegistry
+    /// The per-request series.
+    let requests = RequestMetrics()
 
     /// Makes Prometheus the process's metrics backend. `MetricsSystem` takes one backend per process,
     /// so `serve` calls this once; without it metrics are no-ops and `/metrics` is not routed.
@@ -37,7 +40,8 @@ enum MetricNames {
     static let pins = "onthemap_pins"
     static let sessions = "onthemap_sessions"
 
-    /// Hummingbird's metric labels, renamed; any other dotted name gets underscores.
+    /// The per-request labels (`RequestMetrics`, as Hummingbird names them), renamed; any other dotted
+    /// name gets underscores.
     static func prometheusName(for label: String) -> String {
         switch label {
         case "hb.requests": "onthemap_http_requests_total"

@@ -15,17 +15,22 @@ public struct ServerOperations: Sendable {
         self.metrics = metrics
         self.accessLog = accessLog
     }
+
+    /// What records each request: the metrics and the access log above.
+    var recorder: RequestRecorder {
+        RequestRecorder(metrics: metrics?.requests, accessLog: accessLog)
+    }
 }
 
 extension Router<ServerRequestContext> {
     /// The operations middleware, outermost so it sees every response in its final form (after
     /// `APIErrorMiddleware` turned errors into bodies), and `/healthz` and `/metrics`.
     func addOperations(_ operations: ServerOperations, probe: some DatabaseProbe) {
-        if let accessLog = operations.accessLog {
-            add(middleware: AccessLogMiddleware(log: accessLog))
+        let recorder = operations.recorder
+        if recorder.isRecording {
+            add(middleware: RequestRecordingMiddleware(recorder: recorder))
         }
         if operations.metrics != nil {
-            add(middleware: MetricsMiddleware())
             add(middleware: OutcomeMetricsMiddleware(loginPath: "/v1/session"))
         }
         OperationsController(probe: probe, metrics: operations.metrics).addRoutes(to: self)

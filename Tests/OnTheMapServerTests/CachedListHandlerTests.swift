@@ -1,0 +1,116 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Testing
+
+@testable import OnTheMapServer
+
+/// Which requests one connection answers from the cache and which it leaves to the router, on an
+/// embedded channel (the real-socket behaviour is in `CachedListShortcutTests`).
+@Suite("The cached list's connection handler")
+struct CachedListHandlerTests {
+    /// A watch whose mark never moves: the stored answer stays current.
+    struct NothingChanges: LocationChangeWatch {
+        func mark() -> UInt64? { 7 }
+    }
+
+    static let query = "limit=100&order=-updatedAt"
+    static let body = #"{"results":[]}"#
+
+    static func channel() -> EmbeddedChannel {
+        let cache = LocationListCache(changes: NothingChanges())
+        cache.store(ByteBuffer(string: body), for: query, version: 1, mark: 7)
+        let shortcut = CachedListShortcut(
+            cache: cache, recorder: RequestRecorder(metrics: nil, accessLog: nil), logger: Logger(label: "test"),
+            serverName: "onthemap-server")
+        return EmbeddedChannel(handler: CachedListHandler(shortcut: shortcut))
+    }
+
+    static func request(
+        _ method: HTTPRequest.Method = .get, _ path: String = "/v1/StudentLocation?\(query)", fields: HTTPFields = [:]
+    ) -> HTTPRequest {
+        HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path, headerFields: fields)
+    }
+
+    /// Sends a whole request (head and end) in.
+    static func send(_ request: HTTPRequest, to channel: EmbeddedChannel) throws {
+        try channel.writeInbound(HTTPRequestPart.head(request))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+    }
+
+    /// The request heads passed on to the router.
+    static func passedOn(_ channel: EmbeddedChannel) throws -> [HTTPRequest] {
+        var heads: [HTTPRequest] = []
+        while let part = try channel.readInbound(as: HTTPRequestPart.self) {
+            if case .head(let head) = part { heads.append(head) }
+        }
+        return heads
+    }
+
+    /// The response parts written by the handler itself.
+    static func written(_ channel: EmbeddedChannel) throws -> [HTTPResponsePart] {
+        var parts: [HTTPResponsePart] = []
+        while let part = try channel.readOutbound(as: HTTPResponsePart.self) { parts.append(part) }
+        return parts
+    }
+
+    @Test func aCachedListIsAnsweredOnTheConnection() throws {
+        let channel = Self.channel()
+        try Self.send(Self.request(), to: channel)
+        #expect(try Self.passedOn(channel).isEmpty)
+        let parts = try Self.written(channel)
+        try #require(parts.count == 3)
+        guard case .head(let head) = parts[0], case .body(let body) = parts[1], case .end(nil) = parts[2] else {
+            Issue.record("not head, body, end: \(parts)")
+            return
+        }
+        #expect(head.status == .ok)
+        #expect(head.headerFields[.contentType] == "application/json")
+        #expect(head.headerFields[.contentLength] == String(Self.body.utf8.count))
+        #expect(head.headerFields[.server] == "onthemap-server")
+        #expect(head.headerFields[.date] != nil)
+        #expect(String(buffer: body) == Self.body)
+    }
+
+    @Test(arguments: [
+        request(.post),
+        request(.head),
+        request(.get, "/v1/StudentLocation?limit=5"),
+        request(.get, "/v1/StudentLocation/abc?\(query)"),
+        request(.get, "/parse/classes/StudentLocation?\(query)"),
+        request(.get, "/v1/StudentLocation?\(query)", fields: [.connection: "close"]),
+    ])
+    func everythingElseGoesToTheRouter(request: HTTPRequest) throws {
+        let channel = Self.channel()
+        try Self.send(request, to: channel)
+        #expect(try Self.passedOn(channel).map(\.path) == [request.path])
+        #expect(try Self.written(channel).isEmpty)
+    }
+
+    @Test func whileTheRouterOwesAnAnswerTheNextRequestWaitsItsTurn() throws {
+        let channel = Self.channel()
+        try Self.send(Self.request(.post), to: channel)
+        try Self.send(Self.request(), to: channel)
+        #expect(try Self.passedOn(channel).map(\.method) == [.post, .get])
+
+        // The router answers both; only then is the cache used again.
+        for _ in 0..<2 {
+            try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+        }
+        _ = try Self.written(channel)
+        try Self.send(Self.request(), to: channel)
+        #expect(try Self.passedOn(channel).isEmpty)
+        #expect(try Self.written(channel).count == 3)
+    }
+
+    @Test func aFullSocketLeavesTheRequestToTheRouter() throws {
+        let channel = Self.channel()
+        channel.isWritable = false
+        try Self.send(Self.request(), to: channel)
+        #expect(try Self.passedOn(channel).count == 1)
+        #expect(try Self.written(channel).isEmpty)
+    }
+}

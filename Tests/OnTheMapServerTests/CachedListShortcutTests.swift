@@ -1,0 +1,113 @@
+import Foundation
+import NIOHTTP1
+import OnTheMapServer
+import OnTheMapTestSupport
+import Testing
+
+/// The newest pins answered straight from the connection (`CachedListShortcut`) look, count and log
+/// exactly like the router's answers, keep pipelined answers in order, and honour `Connection: close`;
+/// over real sockets to a real server.
+@Suite("The cached newest list, answered on the connection", .ownThreads)
+struct CachedListShortcutTests {
+    static let newest = "/v1/StudentLocation?limit=100&order=-updatedAt"
+
+    static func get(_ target: String = newest, headers: String = "") -> [UInt8] {
+        Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: shortcut-test/1\r\n\(headers)\r\n".utf8)
+    }
+
+    /// Sends `request` and reads `count` whole responses.
+    static func exchange(_ socket: RawSocket, _ request: [UInt8], responses count: Int = 1) -> [RawHTTPResponse] {
+        socket.send(request, timeout: .seconds(10))
+        let bytes = socket.receive(timeout: .seconds(20)) { RawHTTPResponse.parseAll($0).count >= count }
+        return RawHTTPResponse.parseAll(bytes)
+    }
+
+    @Test func theCachedAnswerIsTheRoutersAnswerCountedAndLoggedAlike() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let accessLog = directory.file("access.log")
+        let server = try ServerProcess.start(
+            databasePath: try seededDatabase(in: directory, count: 7),
+            arguments: ["--access-log", accessLog, "--log-level", "info"])
+        defer { server.stop() }
+        let socket = try RawSocket(loopbackPort: server.port)
+
+        // The first is made by the router (the cache is empty), the next two come from the cache.
+        var answers: [RawHTTPResponse] = []
+        for _ in 0..<3 { answers += Self.exchange(socket, Self.get()) }
+        try #require(answers.count == 3)
+        let first = answers[0]
+        #expect(first.status == 200)
+        #expect(first.headers.map(\.name) == ["Content-Type", "Content-Length", "Date", "Server"])
+        #expect(first.header("Server") == "onthemap-server")
+        for answer in answers.dropFirst() {
+            #expect(answer.statusLine == first.statusLine)
+            #expect(answer.headers.map(\.name) == first.headers.map(\.name))
+            #expect(answer.headers.filter { $0.name != "Date" }.map(\.value) == first.headers.filter { $0.name != "Date" }.map(\.value))
+            #expect(answer.body == first.body)
+            #expect(answer.header("Date")?.wholeMatch(of: /[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/) != nil)
+        }
+        let pins = try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any]
+        #expect((pins?["results"] as? [Any])?.count == 7)
+
+        let metrics = try await ServerHTTP.send(.GET, "http://127.0.0.1:\(server.port)/metrics").body
+        let series = ["route": "/v1/StudentLocation", "method": "GET", "status": "200"]
+        #expect(sample(metrics, "onthemap_http_requests_total", series) == 3)
+        #expect(sample(metrics, "onthemap_http_request_duration_seconds_count", series) == 3)
+        // Each started request is finished: the one in progress is this `/metrics` request.
+        #expect(sample(metrics, "onthemap_http_active_requests", ["method": "GET"]) == 1)
+
+        server.stop()
+        let lines = try String(contentsOfFile: accessLog, encoding: .utf8).split(separator: "\n")
+        let entries = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        let newestEntries = entries.filter { $0["path"] as? String == "/v1/StudentLocation" }
+        #expect(newestEntries.count == 3, "\(lines)")
+        for entry in newestEntries {
+            #expect(entry["route"] as? String == "/v1/StudentLocation")
+            #expect(entry["status"] as? Int == 200)
+            #expect(entry["bytes"] as? Int == first.body.count)
+            #expect(entry["userAgent"] as? String == "shortcut-test/1")
+            #expect(entry["remote"] as? String == "127.0.0.1")
+            #expect(entry["durationMs"] is Double && entry["time"] is String)
+        }
+        let requestLines = server.log.split(separator: "\n").filter {
+            $0.contains("Request") && $0.contains("hb.request.path=\(Self.newest)") && $0.contains("hb.request.method=GET")
+        }
+        #expect(requestLines.count == 3, "\(server.log)")
+        #expect(Set(requestLines.compactMap { $0.firstMatch(of: /hb.request.id=(\S+)/)?.1 }).count == 3)
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheOrderTheyCame() async throws {
+        let fixture = try ServerFixture(arguments: ["--open-writes"])
+        defer { fixture.tearDown() }
+        try fixture.seedDemo(count: 5)
+        let socket = try RawSocket(loopbackPort: fixture.server.port)
+        // The list is in the cache: a shortcut that did not wait would answer the GETs first.
+        #expect(Self.exchange(socket, Self.get()).first?.status == 200)
+
+        let pin = ServerHTTP.pin("pipelined", mapString: "Pipelined")
+        let post = Array(
+            "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(pin.utf8.count)\r\n\r\n\(pin)".utf8)
+        let answers = Self.exchange(socket, post + Self.get() + Self.get(), responses: 3)
+        #expect(answers.map(\.status) == [201, 200, 200])
+        let objectId = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(answers.first?.body ?? [])) as? [String: Any])?["objectId"] as? String)
+        for answer in answers.dropFirst() {
+            #expect(String(decoding: answer.body, as: UTF8.self).contains(objectId), "the list answered after the POST shows its pin")
+        }
+    }
+
+    @Test func connectionCloseIsAnsweredThenClosed() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        try fixture.seedDemo(count: 5)
+        let socket = try RawSocket(loopbackPort: fixture.server.port)
+        #expect(Self.exchange(socket, Self.get()).first?.status == 200)
+
+        socket.send(Self.get(headers: "Connection: close\r\n"), timeout: .seconds(10))
+        let started = ContinuousClock.now
+        let rest = socket.receiveAll(timeout: .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(10), "the server closed the connection after answering")
+        #expect(RawHTTPResponse.parseAll(rest).map(\.status) == [200])
+    }
+}
