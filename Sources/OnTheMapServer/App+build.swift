@@ -16,7 +16,8 @@ public func buildApplication(
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let listCache = LocationListCache(changes: storage.locationChangeWatch())
-    let router = buildRouter(configuration: configuration, storage: storage, operations: operations, listCache: listCache)
+    let router = buildRouter(
+        configuration: configuration, storage: storage, operations: operations, listCache: listCache)
     let serverName = "onthemap-server"
     let shortcut = CachedListShortcut(
         cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)

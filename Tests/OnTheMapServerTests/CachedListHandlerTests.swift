@@ -106,6 +106,30 @@ struct CachedListHandlerTests {
         #expect(try Self.written(channel).count == 3)
     }
 
+    @Test func nothingAfterAConnectionCloseIsAnsweredHere() throws {
+        let channel = Self.channel()
+        try Self.send(Self.request(.get, "/v1/StudentLocation?limit=5", fields: [.connection: "close"]), to: channel)
+        // The router answers it (and then closes); a request that still comes is not answered here.
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        _ = try Self.written(channel)
+        try Self.send(Self.request(), to: channel)
+        #expect(try Self.passedOn(channel).count == 2)
+        #expect(try Self.written(channel).isEmpty)
+    }
+
+    @Test func aGetsBodyIsReadAndDropped() throws {
+        let channel = Self.channel()
+        try channel.writeInbound(HTTPRequestPart.head(Self.request()))
+        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "ignored")))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
+        #expect(try Self.written(channel).count == 3)
+        // The next request on the connection is read as a request.
+        try Self.send(Self.request(.post), to: channel)
+        #expect(try Self.passedOn(channel).map(\.method) == [.post])
+    }
+
     @Test func aFullSocketLeavesTheRequestToTheRouter() throws {
         let channel = Self.channel()
         channel.isWritable = false

@@ -43,9 +43,13 @@ struct CachedListShortcutTests {
         for answer in answers.dropFirst() {
             #expect(answer.statusLine == first.statusLine)
             #expect(answer.headers.map(\.name) == first.headers.map(\.name))
-            #expect(answer.headers.filter { $0.name != "Date" }.map(\.value) == first.headers.filter { $0.name != "Date" }.map(\.value))
+            #expect(
+                answer.headers.filter { $0.name != "Date" }.map(\.value)
+                    == first.headers.filter { $0.name != "Date" }.map(\.value))
             #expect(answer.body == first.body)
-            #expect(answer.header("Date")?.wholeMatch(of: /[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/) != nil)
+            #expect(
+                answer.header("Date")?.wholeMatch(of: /[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT/)
+                    != nil)
         }
         let pins = try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any]
         #expect((pins?["results"] as? [Any])?.count == 7)
@@ -71,7 +75,8 @@ struct CachedListShortcutTests {
             #expect(entry["durationMs"] is Double && entry["time"] is String)
         }
         let requestLines = server.log.split(separator: "\n").filter {
-            $0.contains("Request") && $0.contains("hb.request.path=\(Self.newest)") && $0.contains("hb.request.method=GET")
+            $0.contains("Request") && $0.contains("hb.request.path=\(Self.newest)")
+                && $0.contains("hb.request.method=GET")
         }
         #expect(requestLines.count == 3, "\(server.log)")
         #expect(Set(requestLines.compactMap { $0.firstMatch(of: /hb.request.id=(\S+)/)?.1 }).count == 3)
@@ -87,13 +92,17 @@ struct CachedListShortcutTests {
 
         let pin = ServerHTTP.pin("pipelined", mapString: "Pipelined")
         let post = Array(
-            "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(pin.utf8.count)\r\n\r\n\(pin)".utf8)
+            "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(pin.utf8.count)\r\n\r\n\(pin)"
+                .utf8)
         let answers = Self.exchange(socket, post + Self.get() + Self.get(), responses: 3)
         #expect(answers.map(\.status) == [201, 200, 200])
         let objectId = try #require(
-            (try? JSONSerialization.jsonObject(with: Data(answers.first?.body ?? [])) as? [String: Any])?["objectId"] as? String)
+            (try? JSONSerialization.jsonObject(with: Data(answers.first?.body ?? [])) as? [String: Any])?["objectId"]
+                as? String)
         for answer in answers.dropFirst() {
-            #expect(String(decoding: answer.body, as: UTF8.self).contains(objectId), "the list answered after the POST shows its pin")
+            #expect(
+                String(decoding: answer.body, as: UTF8.self).contains(objectId),
+                "the list answered after the POST shows its pin")
         }
     }
 

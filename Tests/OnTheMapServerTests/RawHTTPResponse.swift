@@ -27,7 +27,8 @@ struct RawHTTPResponse {
             let length = Int(headers.first { $0.name.lowercased() == "content-length" }?.value ?? "0") ?? 0
             guard rest[end.upperBound...].count >= length else { break }
             let bodyEnd = end.upperBound + length
-            responses.append(RawHTTPResponse(statusLine: lines[0], headers: headers, body: Array(rest[end.upperBound..<bodyEnd])))
+            responses.append(
+                RawHTTPResponse(statusLine: lines[0], headers: headers, body: Array(rest[end.upperBound..<bodyEnd])))
             rest = rest[bodyEnd...]
         }
         return responses

@@ -24,6 +24,9 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests passed on whose answer Hummingbird has not finished writing. While there is one, the
     /// next request is passed on too: an answer written here would overtake it (HTTP/1.1 pipelining).
     private var unansweredPassedOn = 0
+    /// A `Connection: close` request was passed on: Hummingbird answers it and closes, reading nothing
+    /// after it, so nothing after it is answered here either.
+    private var closing = false
 
     init(shortcut: CachedListShortcut) {
         self.shortcut = shortcut
@@ -34,17 +37,19 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case (.head(let request), _):
             // Not while the socket is full: a client that sends and never reads would grow the queue
             // of answers without bound. Passed on, the request meets the router's back-pressure.
-            if unansweredPassedOn == 0, context.channel.isWritable, let response = shortcut.response(to: request) {
+            if unansweredPassedOn == 0, !closing, context.channel.isWritable, let answer = shortcut.answer(request) {
                 reading = .answeredHere
-                shortcut.record(request, remote: context.channel.remoteAddress, bytes: response.body.readableBytes) {
-                    context.write(wrapOutboundOut(.head(response.head)), promise: nil)
-                    context.write(wrapOutboundOut(.body(response.body)), promise: nil)
+                shortcut.deliver(answer, remote: context.channel.remoteAddress) {
+                    context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+                    context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
                     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 }
                 return
             }
             reading = .passedOn
             unansweredPassedOn += 1
+            // Hummingbird's own test for it (`handleHTTP`).
+            if request.headerFields[.connection] == "close" { closing = true }
             context.fireChannelRead(data)
         case (.body, .answeredHere):
             break  // a GET's body: ignored, as the router ignores it

@@ -10,13 +10,22 @@ import NIOCore
 /// The newest pins are what every client asks for most, and the router's way costs more than the
 /// answer: a task per request, a hand-off to Swift's pool and back, the middleware chain — 38–47 µs
 /// of server CPU a request against 19–20 µs here (docs/benchmarks.md). Here the same bytes go out on
-/// the event loop that read the request. Everything else, and any list not in memory, goes to the router, which fills the
-/// cache. Both ways answer alike: the same status, headers and body (`Response.json(bytes:)`, the
-/// `Date` and `Server` headers Hummingbird adds), the same log line, metrics and access-log line
-/// (`RequestRecorder`).
+/// the event loop that read the request. Everything else, and any list not in memory, goes to the
+/// router, which fills the cache. Both ways answer alike: the same status, headers and body
+/// (`Response.json(bytes:)`, then the `Date` and `Server` headers that Hummingbird's `Application`
+/// adds — `Date` read from the clock here, from a cache refreshed each second there), the same log
+/// line, metrics and access-log line (`RequestRecorder`).
 final class CachedListShortcut: Sendable {
+    /// The path answered here; the route has no parameters, so it is also the route's name in the
+    /// metrics and the access log.
     static let path = "/v1/StudentLocation"
-    static let route = "/v1/StudentLocation"
+
+    /// A request this shortcut answers, and its answer.
+    struct Answer {
+        let request: HTTPRequest
+        let head: HTTPResponse
+        let body: ByteBuffer
+    }
 
     let cache: LocationListCache
     let recorder: RequestRecorder
@@ -30,10 +39,10 @@ final class CachedListShortcut: Sendable {
         self.serverName = serverName
     }
 
-    /// The response to `request` when it can be answered here; nil: leave it to the router.
+    /// The answer to `request` when it can be given here; nil: leave it to the router.
     ///
     /// `Connection: close` goes to the router, which closes the connection after answering.
-    func response(to request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer)? {
+    func answer(_ request: HTTPRequest) -> Answer? {
         guard request.method == .get, let target = request.path, target.hasPrefix(Self.path),
             request.headerFields[.connection] != "close"
         else { return nil }
@@ -43,21 +52,27 @@ final class CachedListShortcut: Sendable {
         head.headerFields[.contentLength] = String(body.readableBytes)
         head.headerFields[.date] = HTTPDate.now()
         if let serverName { head.headerFields[.server] = serverName }
-        return (head, body)
+        return Answer(request: request, head: head, body: body)
     }
 
-    /// Logs and records a request answered here, as the router's middleware would have.
-    func record(_ request: HTTPRequest, remote: SocketAddress?, bytes: Int, answer: () -> Void) {
+    /// Sends `answer` through `send`, logged and recorded as the router's middleware would have.
+    ///
+    /// The log and access-log lines are written here on the event loop; the router's middleware
+    /// writes them on Swift's pool, which has a thread per core: a log that stalls stalls work
+    /// either way.
+    func deliver(_ answer: Answer, remote: SocketAddress?, send: () -> Void) {
+        let method = answer.request.method
         if logger.logLevel <= .info {
             var logger = logger
             logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-            RequestRecorder.logRequestLine(logger, method: request.method, uri: request.path ?? "")
+            RequestRecorder.logRequestLine(logger, method: method, uri: answer.request.path ?? "")
         }
-        guard recorder.isRecording else { return answer() }
+        guard recorder.isRecording else { return send() }
         let recording = recorder.start(
-            method: request.method, path: URI(request.path ?? "").path, remote: remote?.ipAddress,
-            userAgent: request.headerFields[.userAgent])
-        answer()
-        recorder.finish(recording, route: Self.route, status: 200, bytes: bytes)
+            method: method, path: Self.path, remote: remote?.ipAddress,
+            userAgent: answer.request.headerFields[.userAgent])
+        send()
+        recorder.finish(
+            recording, route: Self.path, status: Int(answer.head.status.code), bytes: answer.body.readableBytes)
     }
 }

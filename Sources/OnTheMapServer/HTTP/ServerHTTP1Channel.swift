@@ -7,8 +7,9 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 channel (`HTTP1Channel`, set up the same way) with `CachedListHandler` in
-/// its pipeline, after the connection-state handler and before the hand-over to Hummingbird's tasks.
+/// Hummingbird's HTTP/1.1 channel (`HTTP1Channel.setup` as of Hummingbird 2.28: the same handlers,
+/// in the same order, with its defaults) with `CachedListHandler` in its pipeline, after the
+/// connection-state handler and before the hand-over to Hummingbird's tasks. Compare on upgrades.
 ///
 /// `HTTP1Channel` can add handlers only before the connection-state handler, which would then miss
 /// the requests answered from the cache and close a busy connection as idle.
@@ -36,7 +37,8 @@ struct ServerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try pipeline.addHandler(CachedListHandler(shortcut: shortcut))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }
 

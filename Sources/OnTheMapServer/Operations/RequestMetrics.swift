@@ -29,7 +29,8 @@ final class RequestMetrics: Sendable {
     func inProgress(_ method: HTTPRequest.Method) -> Meter {
         inProgress.withLockedValue { meters in
             if let meter = meters[method] { return meter }
-            let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
+            let meter = Meter(
+                label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
             meters[method] = meter
             return meter
         }
@@ -42,10 +43,12 @@ final class RequestMetrics: Sendable {
             if let found = all[key] { return found }
             let dimensions = [("http.route", route), ("http.request.method", method.rawValue)]
             let made = Series(
-                requests: Counter(label: "hb.requests", dimensions: dimensions + [("http.response.status_code", "\(status)")]),
+                requests: Counter(
+                    label: "hb.requests", dimensions: dimensions + [("http.response.status_code", "\(status)")]),
                 duration: Timer(
                     label: "http.server.request.duration",
-                    dimensions: dimensions + [("http.response.status_code", "\(status)")], preferredDisplayUnit: .seconds),
+                    dimensions: dimensions + [("http.response.status_code", "\(status)")],
+                    preferredDisplayUnit: .seconds),
                 errors: Counter(label: "hb.request.errors", dimensions: dimensions + [("error.type", "\(status)")]))
             all[key] = made
             return made

@@ -44,7 +44,8 @@ struct RequestRecorder: Sendable {
         if let metrics {
             let series = metrics.series(route: route ?? "NotFound", method: recording.method, status: status)
             series.requests.increment()
-            series.duration.recordNanoseconds(Int64(elapsed.components.seconds) * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            series.duration.recordNanoseconds(
+                Int64(elapsed.components.seconds) * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
             if thrown { series.errors.increment() }
             metrics.inProgress(recording.method).decrement()
         }
@@ -60,7 +61,8 @@ struct RequestRecorder: Sendable {
     /// The line Hummingbird's `LogRequestsMiddleware` writes at info for each request: kept the same
     /// for both ways a request is answered.
     static func logRequestLine(_ logger: Logger, method: HTTPRequest.Method, uri: String) {
-        logger.info("Request", metadata: ["hb.request.path": .string(uri), "hb.request.method": .string(method.rawValue)])
+        logger.info(
+            "Request", metadata: ["hb.request.path": .string(uri), "hb.request.method": .string(method.rawValue)])
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {
