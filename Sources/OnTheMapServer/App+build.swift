@@ -53,7 +53,8 @@ func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations,
     listCache: LocationListCache
 ) -> Router<ServerRequestContext> {
-    let router = Router(context: ServerRequestContext.self)
+    // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
+    let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.addOperations(operations, probe: StorageProbe(storage: storage))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())

@@ -13,23 +13,31 @@ struct RawHTTPResponse {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
+    private static let headEnd: [UInt8] = Array("\r\n\r\n".utf8)
+
+    /// The head at the start of `bytes` (a HEAD request's answer has no body to follow it), and where
+    /// it ends.
+    static func head(_ bytes: ArraySlice<UInt8>) -> (response: RawHTTPResponse, end: Int)? {
+        guard let end = bytes.firstRange(of: headEnd) else { return nil }
+        let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return (RawHTTPResponse(statusLine: lines[0], headers: headers, body: []), end.upperBound)
+    }
+
     /// The complete responses at the start of `bytes`, in order.
     static func parseAll(_ bytes: [UInt8]) -> [RawHTTPResponse] {
         var responses: [RawHTTPResponse] = []
         var rest = bytes[...]
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        while let end = rest.firstRange(of: separator) {
-            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-            let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-            }
-            let length = Int(headers.first { $0.name.lowercased() == "content-length" }?.value ?? "0") ?? 0
-            guard rest[end.upperBound...].count >= length else { break }
-            let bodyEnd = end.upperBound + length
-            responses.append(
-                RawHTTPResponse(statusLine: lines[0], headers: headers, body: Array(rest[end.upperBound..<bodyEnd])))
-            rest = rest[bodyEnd...]
+        while let (response, bodyStart) = head(rest) {
+            let length = Int(response.header("Content-Length") ?? "0") ?? 0
+            guard rest[bodyStart...].count >= length else { break }
+            var complete = response
+            complete.body = Array(rest[bodyStart..<bodyStart + length])
+            responses.append(complete)
+            rest = rest[(bodyStart + length)...]
         }
         return responses
     }
