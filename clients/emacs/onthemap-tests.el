@@ -58,6 +58,12 @@ WHAT says what was awaited."
    seconds)
   (cl-find-if (lambda (m) (string-search text m)) onthemap-tests--messages))
 
+(defun onthemap-tests--header ()
+  "The current buffer's header line as shown.
+Evaluated here: `format-mode-line' gives \"\" in batch mode."
+  (let ((format header-line-format))
+    (if (eq (car-safe format) :eval) (eval (cadr format) t) format)))
+
 (defun onthemap-tests--cli-json (&rest args)
   "Run the CLI with ARGS and --json; return its output parsed."
   (with-temp-buffer
@@ -130,7 +136,7 @@ collection, for `completing-read') returning the answer."
       (onthemap-tests--wait "the students" (lambda () (> onthemap--generation 0)))
       (should (derived-mode-p 'tabulated-list-mode))
       (should (equal (mapcar #'car tabulated-list-format) '("Name" "Place" "Link" "Updated")))
-      (should (string-match-p "100 of [0-9]+ students, newest first" header-line-format))
+      (should (string-match-p "100 of [0-9]+ students, newest first" (onthemap-tests--header)))
       (should (equal (mapcar (lambda (e) (aref (cadr e) 0)) tabulated-list-entries)
                      (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected)))
       ;; The first line holds the column titles; RET on the third student opens its link.
@@ -149,7 +155,9 @@ collection, for `completing-read') returning the answer."
                               collect (aref (tabulated-list-get-entry) 0)
                               do (forward-line 1)))))
         (should (= (length names) 100))
-        (should (equal names (sort (copy-sequence names) #'string<)))))))
+        (should (equal names (sort (copy-sequence names) #'string<))))
+      ;; The header line says so.
+      (should (string-match-p "100 of [0-9]+ students, sorted by Name · refreshed" (onthemap-tests--header))))))
 
 (ert-deftest onthemap-test-05-g-refreshes ()
   (with-current-buffer "*OnTheMap*"
@@ -164,7 +172,7 @@ collection, for `completing-read') returning the answer."
 (ert-deftest onthemap-test-06-near ()
   (with-current-buffer (onthemap-near "Berlin, Germany" 2000)
     (onthemap-tests--wait "the near list" (lambda () (> onthemap--generation 0)))
-    (should (string-match-p "nearest to Berlin.*within 2000 km" header-line-format))
+    (should (string-match-p "nearest to Berlin.*within 2000 km" (onthemap-tests--header)))
     (should (equal (mapcar #'car tabulated-list-format) '("Name" "Place" "Km" "Link" "Updated")))
     (let ((distances (mapcar (lambda (e) (string-to-number (aref (cadr e) 2))) tabulated-list-entries)))
       (should (> (length distances) 0))
@@ -188,6 +196,19 @@ collection, for `completing-read') returning the answer."
     (let ((pin (onthemap-tests--cli-json "mypin")))
       (should (equal (plist-get pin :mapString) "Munich"))
       (should (equal (plist-get pin :mediaURL) "https://ada.example/emacs")))))
+
+(ert-deftest onthemap-test-07b-typed-links ()
+  (should (equal (onthemap--typed-link " example.com/x ") "https://example.com/x"))
+  (should (equal (onthemap--typed-link "http://example.com") "http://example.com"))
+  (should (equal (onthemap--typed-link "https://a.example/?u=https://b.example") "https://a.example/?u=https://b.example"))
+  (should (null (onthemap--typed-link "")))
+  (should (null (onthemap--typed-link nil))))
+
+(ert-deftest onthemap-test-07c-a-browser-that-fails-is-reported ()
+  (let ((onthemap-browse-function (lambda (_) (error "No usable browser found")))
+        (mark (length onthemap-tests--messages)))
+    (onthemap-open-link "https://ada.example/x")
+    (onthemap-tests--message-since mark "could not open https://ada.example/x: No usable browser found" 5)))
 
 (ert-deftest onthemap-test-08-post-asks-before-moving ()
   (let ((mark (length onthemap-tests--messages))
@@ -249,7 +270,7 @@ collection, for `completing-read') returning the answer."
     (setq mark (length onthemap-tests--messages))
     (with-current-buffer (onthemap)
       (onthemap-tests--message-since mark "Not logged in")
-      (should (string-search "Not logged in" header-line-format))
+      (should (string-search "Not logged in" (onthemap-tests--header)))
       (kill-buffer))))
 
 ;;;; Painting a map result of the documented shape
@@ -327,7 +348,7 @@ collection, for `completing-read') returning the answer."
     (should (string-search "systemctl --user start onthemapd.socket"
                            (onthemap-tests--message-since mark (concat "cannot reach onthemapd at " onthemap-socket))))
     (with-current-buffer buffer
-      (onthemap-tests--wait "the header line" (lambda () (string-search "cannot reach" header-line-format)))
+      (onthemap-tests--wait "the header line" (lambda () (string-search "cannot reach" (onthemap-tests--header))))
       (kill-buffer))
     (setq mark (length onthemap-tests--messages))
     (cl-letf (((symbol-function 'read-passwd) (lambda (&rest _) (copy-sequence "not-sent"))))

@@ -293,10 +293,25 @@ daemon answered with an error (its own code and message),
 ;;;; Opening links
 
 (defun onthemap-open-link (url)
-  "Open URL with `onthemap-browse-function', if it is an http(s) link."
+  "Open URL with `onthemap-browse-function', if it is an http(s) link.
+Says which URL it opens: a browser started in the background fails
+out of sight (no display, none installed)."
   (if (and (stringp url) (string-match-p "\\`https?://[^[:space:]]+\\'" url))
-      (funcall onthemap-browse-function url)
+      (condition-case err
+          (progn (message "OnTheMap: opening %s (with %s)" url
+                          (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
+                 (funcall onthemap-browse-function url))
+        (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
+                        url (error-message-string err))))
     (message "OnTheMap: this student has no http(s) link to open")))
+
+(defun onthemap--typed-link (input)
+  "The link the user meant by INPUT, trimmed.
+With https:// in front when it names no scheme; nil for nothing typed."
+  (let ((link (string-trim (or input ""))))
+    (cond ((string-empty-p link) nil)
+          ((string-match-p "\\`[[:alpha:]][[:alnum:]+.-]*://" link) link)
+          (t (concat "https://" link)))))
 
 ;;;; The students list
 
@@ -356,22 +371,34 @@ Click a column header to sort by it.  \\<onthemap-students-mode-map>
                     (onthemap--age (plist-get student :updatedAt)))))))
    students))
 
+(defvar-local onthemap--shown nil
+  "The last `students' result shown in this list, for its header line.")
+
+(defun onthemap--header ()
+  "The header line of a students list: how many, in which order, how fresh.
+Computed at each redisplay, so the order follows a sort and the age
+of the refresh stays true."
+  (let* ((result onthemap--shown)
+         (shown (length (plist-get result :students)))
+         (sort-key (car tabulated-list-sort-key)))
+    (concat (format " %d of %d students" shown (or (plist-get result :total) shown))
+            (when onthemap--near
+              (format " %s %s%s" (if sort-key "near" "nearest to") (nth 2 onthemap--near)
+                      (if (nth 3 onthemap--near) (format " (within %s km)" (nth 3 onthemap--near)) "")))
+            (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
+                  ((not onthemap--near) ", newest first"))
+            (format " · refreshed %s" (onthemap--age (plist-get result :refreshedAt)))
+            (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" ""))))
+
 (defun onthemap--fill (buffer result)
   "Show the `students' RESULT in BUFFER."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (let ((students (plist-get result :students)))
-        (setq tabulated-list-entries (onthemap--entries students))
-        (setq header-line-format
-              (concat (format " %d of %d students%s · refreshed %s"
-                              (length students) (or (plist-get result :total) (length students))
-                              (if onthemap--near (format " nearest to %s%s" (nth 2 onthemap--near)
-                                                         (if (nth 3 onthemap--near) (format " (within %s km)" (nth 3 onthemap--near)) ""))
-                                ", newest first")
-                              (onthemap--age (plist-get result :refreshedAt)))
-                      (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" "")))
-        (tabulated-list-print t)
-        (cl-incf onthemap--generation)))))
+      (setq onthemap--shown result)
+      (setq tabulated-list-entries (onthemap--entries (plist-get result :students)))
+      (setq header-line-format '(:eval (onthemap--header)))
+      (tabulated-list-print t)
+      (cl-incf onthemap--generation))))
 
 (defun onthemap--failed (buffer error)
   "Show ERROR in BUFFER's header line and the echo area."
@@ -488,8 +515,8 @@ asks before moving an existing pin."
                              matches))
             (choice (completing-read (format-prompt "Which %s" (caar choices) place) choices nil t nil nil (caar choices)))
             (match (cdr (assoc choice choices)))
-            (link (read-string "Link (http or https): " "https://")))
-       (when match
+            (link (onthemap--typed-link (read-string "Link (http or https): "))))
+       (when (and match link)
          (onthemap--post-pin (list :mapString place :mediaURL link
                                    :latitude (plist-get match :latitude)
                                    :longitude (plist-get match :longitude))))))

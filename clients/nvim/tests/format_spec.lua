@@ -17,6 +17,18 @@ return {
     end,
   },
   {
+    "the link prompt: a link pasted after the default replaces it; no scheme gets https://",
+    function()
+      t.eq(format.typed_link("https://old.example/ahttps://new.example/b", "https://old.example/a"), "https://new.example/b", "pasted after the default")
+      t.eq(format.typed_link("https://old.example/a/more", "https://old.example/a"), "https://old.example/a/more", "the default edited")
+      t.eq(format.typed_link("  example.com/x ", nil), "https://example.com/x", "no scheme")
+      t.eq(format.typed_link("http://example.com", nil), "http://example.com", "http kept")
+      t.eq(format.typed_link("https://a.example/?u=https://b.example", nil), "https://a.example/?u=https://b.example", "a link inside a link")
+      t.eq(format.typed_link("", "https://old.example"), nil, "nothing typed")
+      t.eq(format.typed_link(nil, nil), nil, "cancelled")
+    end,
+  },
+  {
     "ages and distances",
     function()
       local now = format.parse_time("2026-11-22T12:00:00.000Z")

@@ -89,7 +89,8 @@ end
 
 --- Replaces vim.ui.input and vim.ui.select with a script of answers, as a user would give them
 --- (and as UI plugins replace them). Each answer is a string for input, or for select a function
---- (items) → item. Returns the prompts seen.
+--- (items) → item; an input answer may also be a function (opts) → text, to answer as typed after
+--- the prompt's default. Returns the prompts seen.
 function M.answer(answers)
   local prompts = {}
   local function next_answer(kind, prompt)
@@ -102,6 +103,9 @@ function M.answer(answers)
   end
   vim.ui.input = function(opts, on_confirm)
     local answer = next_answer("input", opts.prompt)
+    if type(answer) == "function" then
+      answer = answer(opts)
+    end
     vim.schedule(function()
       on_confirm(answer)
     end)

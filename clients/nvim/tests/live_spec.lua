@@ -217,6 +217,32 @@ return {
     end,
   },
   {
+    ":OnTheMapPost names the current place and offers the current link; a link pasted after it replaces it",
+    function()
+      local from = #t.notifications + 1
+      local offered
+      local prompts = t.answer({
+        "Munich",
+        function(items)
+          return items[1]
+        end,
+        function(opts)
+          offered = opts.default
+          -- Neovim's input() appends what is pasted to the default.
+          return opts.default .. "https://ada.example/pasted"
+        end,
+        function(items)
+          return items[1]
+        end,
+      })
+      vim.cmd("OnTheMapPost")
+      t.notified("moved your pin at Munich", 60000, from)
+      t.eq(prompts[1], "Place (your pin: Munich): ", "the place prompt names the pin's place")
+      t.eq(offered, "https://ada.example/nvim", "the current link is offered")
+      t.eq(t.cli_json({ "mypin" }).mediaURL, "https://ada.example/pasted", "the pasted link, once")
+    end,
+  },
+  {
     ":OnTheMapPost moves the pin on Yes",
     function()
       local from = #t.notifications + 1

@@ -10,6 +10,23 @@ function M.clean(text)
   return (text:gsub("%c", " "))
 end
 
+--- The link as the user meant it, from what the link prompt returned: a full http(s) link typed or
+--- pasted after the prompt's default (Neovim's input() keeps the default and appends) replaces it,
+--- and a link without a scheme gets https://. Nil for nothing typed.
+function M.typed_link(input, default)
+  local link = vim.trim(input or "")
+  if default and default ~= "" and link:sub(1, #default) == default and link:sub(#default + 1):match("^https?://") then
+    link = link:sub(#default + 1)
+  end
+  if link == "" then
+    return nil
+  end
+  if not link:match("^%a[%w+.-]*://") then
+    link = "https://" .. link
+  end
+  return link
+end
+
 --- The display width of `text` (wide and combining characters counted as Neovim draws them).
 function M.width(text)
   return vim.fn.strdisplaywidth(text)

@@ -63,8 +63,15 @@ function M.check()
   else
     report.warn("not logged in", { "Run :OnTheMapLogin" })
   end
-  if not vim.ui.open and vim.fn.executable("xdg-open") == 0 then
+  if require("onthemap.config").options.opener then
+    report.ok("links open with your `opener` option")
+  elseif vim.ui.open then
+    report.ok("links open with vim.ui.open()")
+  elseif vim.fn.executable("xdg-open") == 0 then
     report.warn("no xdg-open: links cannot be opened", { "Install xdg-utils, or set the `opener` option" })
+  else
+    -- Whether xdg-open finds a browser depends on the desktop; when it does not, <CR> says so.
+    report.info("links open with xdg-open, which needs a browser set up for this session")
   end
 end
 

@@ -15,7 +15,30 @@ function M.open(url)
   elseif vim.ui.open then
     vim.ui.open(url)
   else
-    local ok, job = pcall(vim.fn.jobstart, { "xdg-open", url }, { detach = true })
+    -- xdg-open gives up at once when no browser is set up (exit 3 "no method available"): say so,
+    -- with what it said, instead of nothing happening.
+    local said = {}
+    local ok, job = pcall(vim.fn.jobstart, { "xdg-open", url }, {
+      detach = true,
+      stderr_buffered = true,
+      on_stderr = function(_, lines)
+        said = lines
+      end,
+      on_exit = function(_, code)
+        if code ~= 0 then
+          local reason = vim.trim(table.concat(said, " "))
+          vim.notify(
+            ("OnTheMap: xdg-open could not open %s (exit %d%s). set up a browser, or the `opener` option (:help onthemap-options)"):format(
+              url,
+              code,
+              reason ~= "" and (": " .. reason) or ""
+            ),
+            vim.log.levels.ERROR,
+            { title = "OnTheMap" }
+          )
+        end
+      end,
+    })
     if not ok or job <= 0 then
       vim.notify("OnTheMap: cannot run xdg-open to open " .. url, vim.log.levels.ERROR, { title = "OnTheMap" })
       return false

@@ -33,13 +33,14 @@ local function send(params)
   end)
 end
 
---- Asks for the link, then sends the pin at `match` (a geocoder result) named `place`.
+--- Asks for the link (the pin's current one offered), then sends the pin at `match` (a geocoder
+--- result) named `place`.
 local function ask_link(place, match, default_link)
-  vim.ui.input({ prompt = "Link (http or https): ", default = default_link or "https://" }, function(link)
-    if not link or link == "" or link == "https://" then
-      return
+  vim.ui.input({ prompt = "Link (http or https): ", default = default_link }, function(input)
+    local link = format.typed_link(input, default_link)
+    if link then
+      send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
     end
-    send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
   end)
 end
 
@@ -72,7 +73,10 @@ function M.post()
       return
     end
     local current = result and result.pin
-    vim.ui.input({ prompt = "Place: ", default = current and current.mapString or nil }, function(place)
+    -- The current place is named in the prompt, not typed into it: Neovim's input() appends what
+    -- is typed to a default, and "Lima, PeruCusco" still geocodes to Lima.
+    local prompt = current and ("Place (your pin: %s): "):format(format.clean(current.mapString)) or "Place: "
+    vim.ui.input({ prompt = prompt }, function(place)
       if place and place:match("%S") then
         choose_place(vim.trim(place), current and current.mediaURL or nil)
       end
