@@ -90,5 +90,8 @@ Try next, in this shell:
   onthemap geocode "München"
   onthemap post "Munich" https://example.com/me
   onthemap watch --format waybar        (Ctrl-C to stop)
+The editors, from that shell (docs/EDITORS.md):
+  nvim --cmd "set rtp+=$PWD/clients/nvim" -c OnTheMap
+  emacs -nw -L $PWD/clients/emacs -l onthemap -f onthemap
 Stop everything:  make demo-stop
 EOT

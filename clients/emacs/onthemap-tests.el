@@ -204,6 +204,10 @@ collection, for `completing-read') returning the answer."
   (should (null (onthemap--typed-link "")))
   (should (null (onthemap--typed-link nil))))
 
+(ert-deftest onthemap-test-07d-move-question ()
+  (should (equal (onthemap--move-question "Munich" "Berlin") "Move your pin from Munich to Berlin? "))
+  (should (equal (onthemap--move-question "Munich" "Munich") "Replace your pin at Munich (new link)? ")))
+
 (ert-deftest onthemap-test-07c-a-browser-that-fails-is-reported ()
   (let ((onthemap-browse-function (lambda (_) (error "No usable browser found")))
         (mark (length onthemap-tests--messages)))
@@ -227,7 +231,7 @@ collection, for `completing-read') returning the answer."
               (lambda (_ _) "https://ada.example/berlin")
               (lambda (_ _) t))
       (onthemap-post "Berlin")
-      (onthemap-tests--message-since mark "moved your pin at Berlin" 60))
+      (onthemap-tests--message-since mark "moved your pin to Berlin" 60))
     (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) "Berlin"))))
 
 (ert-deftest onthemap-test-09-mode-line-follows-another-client ()

@@ -482,20 +482,26 @@ With KM, only those within KM kilometres."
 
 ;;;; Posting a pin
 
+(defun onthemap--move-question (from to)
+  "The question before your pin at FROM is replaced by one at TO."
+  (if (equal from to)
+      (format "Replace your pin at %s (new link)? " to)
+    (format "Move your pin from %s to %s? " from to)))
+
 (defun onthemap--post-pin (params)
   "Send the pin PARAMS; when one exists, ask before moving it."
   (onthemap-request
    'postPin params
    (lambda (result)
      (let ((pin (plist-get result :pin)))
-       (message "OnTheMap: %s your pin at %s (%s)"
-                (if (onthemap--true-p (plist-get result :created)) "posted" "moved")
+       (message "OnTheMap: %s %s (%s)"
+                (if (onthemap--true-p (plist-get result :created)) "posted your pin at" "moved your pin to")
                 (onthemap--clean (plist-get pin :mapString)) (onthemap--clean (plist-get pin :mediaURL)))))
    (lambda (error)
      (let ((existing (plist-get (plist-get error :data) :pin)))
        (cond ((and (eql (plist-get error :code) -32006) (not (plist-get params :overwrite)))
-              (if (y-or-n-p (format "Move your pin from %s to %s? "
-                                    (onthemap--clean (plist-get existing :mapString)) (plist-get params :mapString)))
+              (if (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get existing :mapString))
+                                                     (plist-get params :mapString)))
                   (onthemap--post-pin (append params (list :overwrite t)))
                 (message "OnTheMap: your pin stays at %s" (onthemap--clean (plist-get existing :mapString)))))
              (t (onthemap--report error "post")))))))

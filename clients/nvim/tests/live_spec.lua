@@ -236,8 +236,9 @@ return {
         end,
       })
       vim.cmd("OnTheMapPost")
-      t.notified("moved your pin at Munich", 60000, from)
+      t.notified("moved your pin to Munich", 60000, from)
       t.eq(prompts[1], "Place (your pin: Munich): ", "the place prompt names the pin's place")
+      t.eq(prompts[4], "Replace your pin at Munich (new link)?", "the question when only the link changes")
       t.eq(offered, "https://ada.example/nvim", "the current link is offered")
       t.eq(t.cli_json({ "mypin" }).mediaURL, "https://ada.example/pasted", "the pasted link, once")
     end,
@@ -257,7 +258,7 @@ return {
         end,
       })
       vim.cmd("OnTheMapPost")
-      t.notified("moved your pin at Berlin", 60000, from)
+      t.notified("moved your pin to Berlin", 60000, from)
       t.eq(t.cli_json({ "mypin" }).mapString, "Berlin", "the pin moved")
     end,
   },

@@ -15,7 +15,9 @@ local function send(params)
   rpc.request("postPin", params, function(err, result)
     if err and err.code == rpc.codes.pin_exists and not params.overwrite then
       local pin = err.data and err.data.pin or {}
-      local question = ("Move your pin from %s to %s?"):format(format.clean(pin.mapString or "its place"), params.mapString)
+      local from = format.clean(pin.mapString or "its place")
+      local question = from == params.mapString and ("Replace your pin at %s (new link)?"):format(from)
+        or ("Move your pin from %s to %s?"):format(from, params.mapString)
       vim.ui.select({ "Yes, move it", "No, keep it" }, { prompt = question }, function(choice)
         if choice == "Yes, move it" then
           params.overwrite = true
@@ -28,7 +30,7 @@ local function send(params)
       rpc.report(err, "post")
     else
       local pin = result.pin or {}
-      info(("%s your pin at %s (%s)"):format(result.created and "posted" or "moved", format.clean(pin.mapString), format.clean(pin.mediaURL)))
+      info(("%s %s (%s)"):format(result.created and "posted your pin at" or "moved your pin to", format.clean(pin.mapString), format.clean(pin.mediaURL)))
     end
   end)
 end
