@@ -39,15 +39,23 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static let howToStart = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
 
-    /// Nothing answered at any of the paths tried; the message names each with its reason.
+    /// How to start a daemon on a socket named by hand (`--socket`, `$ONTHEMAP_SOCKET`): the systemd
+    /// socket unit listens on the default path, not there.
+    static func howToStart(at path: String) -> String {
+        "Start one there with `onthemapd --socket \(path)` (or name no socket and run `systemctl --user start onthemapd.socket`)."
+    }
+
+    /// Nothing answered at any of the paths tried; the message names each with its reason. One path
+    /// tried is one named by hand (the defaults are at least two).
     static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
-        let tried: String
+        let message: String
         if attempts.count == 1 {
-            tried = "at \(attempts[0].path) (\(attempts[0].reason))"
+            message = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason)). \(howToStart(at: attempts[0].path))"
         } else {
-            tried = "(tried " + attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ") + ")"
+            let tried = attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
+            message = "cannot reach onthemapd (tried \(tried)). \(howToStart)"
         }
-        return ClientError(kind: .cannotConnect, message: "cannot reach onthemapd \(tried). \(howToStart)", attempts: attempts)
+        return ClientError(kind: .cannotConnect, message: message, attempts: attempts)
     }
 
     static func cannotConnect(_ path: String, errno code: Int32) -> ClientError {

@@ -87,6 +87,7 @@ struct CLIEndToEndTests {
         // 2: no daemon, with the way to start one.
         let unreachable = try bed.run(["status"], extra: ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])
         #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.contains("onthemapd --socket \(bed.cacheHome.file("nope.sock"))"), "a daemon on the socket named")
         #expect(unreachable.stderr.contains("systemctl --user start onthemapd.socket"))
         // Status bars still get a line.
         let offline = try bed.run(["status", "--format", "polybar"], extra: ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])

@@ -349,8 +349,9 @@ collection, for `completing-read') returning the answer."
          (mark (length onthemap-tests--messages))
          buffer)
     (should (< (onthemap-tests--seconds (setq buffer (onthemap))) onthemap-tests--quick))
-    (should (string-search "systemctl --user start onthemapd.socket"
-                           (onthemap-tests--message-since mark (concat "cannot reach onthemapd at " onthemap-socket))))
+    (let ((message (onthemap-tests--message-since mark (concat "cannot reach onthemapd at " onthemap-socket))))
+      (should (string-search (concat "onthemapd --socket " onthemap-socket) message))
+      (should (string-search "systemctl --user start onthemapd.socket" message)))
     (with-current-buffer buffer
       (onthemap-tests--wait "the header line" (lambda () (string-search "cannot reach" (onthemap-tests--header))))
       (kill-buffer))

@@ -102,11 +102,14 @@ then /tmp/onthemap-UID/onthemapd.sock."
 
 (defun onthemap--unreachable-message (attempts)
   "Return why nothing answered, given ATTEMPTS, a list of (PATH . REASON).
-Worded as the CLI words it."
-  (format "cannot reach onthemapd %s. Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
-          (if (null (cdr attempts))
-              (format "at %s (%s)" (caar attempts) (cdar attempts))
-            (concat "(tried " (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; ") ")"))))
+Worded as the CLI words it.  One path tried is one named by hand (the
+defaults are at least two), where the systemd socket does not listen."
+  (if (null (cdr attempts))
+      (format (concat "cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s' "
+                      "(or name no socket and run `systemctl --user start onthemapd.socket').")
+              (caar attempts) (cdar attempts) (caar attempts))
+    (format "cannot reach onthemapd (tried %s). Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
+            (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; "))))
 
 (defun onthemap--foreign-owner (path)
   "The uid owning the socket file at PATH when it is neither yours nor root's.

@@ -35,6 +35,7 @@ return {
       end)
       t.ok(ms < quick_ms, ":OnTheMap took " .. ms .. " ms")
       local note = t.notified("cannot reach onthemapd at " .. dead, quick_ms, from)
+      t.ok(note.message:find("onthemapd --socket " .. dead, 1, true), note.message)
       t.ok(note.message:find("systemctl --user start onthemapd.socket", 1, true), note.message)
       t.ok(t.lines(0)[1]:find("cannot reach onthemapd", 1, true), "the buffer says so: " .. t.lines(0)[1])
       t.feed("q")

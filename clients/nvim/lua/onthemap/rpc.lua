@@ -44,19 +44,28 @@ end
 
 local start_daemon = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
 
---- The error when nothing answered at any path tried, worded as the CLI words it.
+--- The error when nothing answered at any path tried, worded as the CLI words it. One path tried
+--- is one named by hand (the defaults are at least two), where the systemd socket does not listen.
 function M.unreachable(attempts)
-  local tried
   if #attempts == 1 then
-    tried = ("at %s (%s)"):format(attempts[1].path, attempts[1].reason)
-  else
-    local parts = {}
-    for _, attempt in ipairs(attempts) do
-      parts[#parts + 1] = attempt.path .. ": " .. attempt.reason
-    end
-    tried = "(tried " .. table.concat(parts, "; ") .. ")"
+    local path = attempts[1].path
+    return {
+      kind = "unreachable",
+      message = ("cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s` (or name no socket and run `systemctl --user start onthemapd.socket`)."):format(
+        path,
+        attempts[1].reason,
+        path
+      ),
+    }
   end
-  return { kind = "unreachable", message = ("cannot reach onthemapd %s. %s"):format(tried, start_daemon) }
+  local parts = {}
+  for _, attempt in ipairs(attempts) do
+    parts[#parts + 1] = attempt.path .. ": " .. attempt.reason
+  end
+  return {
+    kind = "unreachable",
+    message = ("cannot reach onthemapd (tried %s). %s"):format(table.concat(parts, "; "), start_daemon),
+  }
 end
 
 --- Connects a pipe to the first socket where a daemon listens (socket.candidates()), as the CLI
