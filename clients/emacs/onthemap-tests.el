@@ -197,6 +197,17 @@ collection, for `completing-read') returning the answer."
       (should (equal (plist-get pin :mapString) "Munich"))
       (should (equal (plist-get pin :mediaURL) "https://ada.example/emacs")))))
 
+(ert-deftest onthemap-test-06b-search ()
+  (let ((expected (append (onthemap-tests--cli-json "students" "--search" "berlin germany" "--limit" "100") nil))
+        (buffer (onthemap-search "berlin germany")))
+    (should expected)
+    (with-current-buffer buffer
+      (onthemap-tests--wait "the search list" (lambda () (> onthemap--generation 0)))
+      (should (string-match-p "students matching \"berlin germany\", newest first" (onthemap-tests--header)))
+      (should (equal (mapcar (lambda (e) (aref (cadr e) 0)) tabulated-list-entries)
+                     (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected)))
+      (kill-buffer))))
+
 (ert-deftest onthemap-test-07b-typed-links ()
   (should (equal (onthemap--typed-link " example.com/x ") "https://example.com/x"))
   (should (equal (onthemap--typed-link "http://example.com") "http://example.com"))

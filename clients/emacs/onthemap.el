@@ -318,6 +318,9 @@ With https:// in front when it names no scheme; nil for nothing typed."
 
 ;;;; The students list
 
+(defvar-local onthemap--search nil
+  "In a search list: the words searched for.")
+
 (defvar-local onthemap--near nil
   "In a near list: (LATITUDE LONGITUDE LABEL KM) of the centre.")
 
@@ -385,6 +388,7 @@ of the refresh stays true."
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
     (concat (format " %d of %d students" shown (or (plist-get result :total) shown))
+            (when onthemap--search (format " matching \"%s\"" onthemap--search))
             (when onthemap--near
               (format " %s %s%s" (if sort-key "near" "nearest to") (nth 2 onthemap--near)
                       (if (nth 3 onthemap--near) (format " (within %s km)" (nth 3 onthemap--near)) "")))
@@ -414,10 +418,12 @@ of the refresh stays true."
 
 (defun onthemap--fetch (buffer refresh)
   "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first."
-  (let ((near (buffer-local-value 'onthemap--near buffer)))
+  (let ((near (buffer-local-value 'onthemap--near buffer))
+        (search (buffer-local-value 'onthemap--search buffer)))
     (onthemap-request 'students
                       (append (list :limit onthemap-limit)
                               (when refresh (list :refresh t))
+                              (when search (list :search search))
                               (when near (list :near (append (list :latitude (nth 0 near) :longitude (nth 1 near))
                                                              (when (nth 3 near) (list :radiusKm (nth 3 near)))))))
                       (lambda (result) (onthemap--fill buffer result))
@@ -442,6 +448,18 @@ of the refresh stays true."
   "Show the newest students of OnTheMap."
   (interactive)
   (let ((buffer (onthemap--list-buffer "*OnTheMap*" nil)))
+    (pop-to-buffer-same-window buffer)
+    (onthemap--fetch buffer nil)
+    buffer))
+
+;;;###autoload
+(defun onthemap-search (words)
+  "Show the students whose name or place match WORDS, newest first.
+Every word must match; case and accents are ignored (\"koln\" finds
+\"Köln\"), as with `onthemap students --search'."
+  (interactive (list (read-string "Search students (name or place): ")))
+  (let ((buffer (onthemap--list-buffer "*OnTheMap search*" nil)))
+    (with-current-buffer buffer (setq onthemap--search words))
     (pop-to-buffer-same-window buffer)
     (onthemap--fetch buffer nil)
     buffer))

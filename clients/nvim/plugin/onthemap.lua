@@ -13,12 +13,12 @@ vim.api.nvim_create_user_command("OnTheMap", function(opts)
   require("onthemap").command(opts.fargs)
 end, {
   nargs = "*",
-  desc = "OnTheMap: students, near a place, or the map",
+  desc = "OnTheMap: students, a search, near a place, or the map",
   complete = function(lead, line)
     if line:match("^%s*%S+%s+%S*$") then
       return vim.tbl_filter(function(word)
         return word:find(lead, 1, true) == 1
-      end, { "near", "map" })
+      end, { "search", "near", "map" })
     end
     return {}
   end,

@@ -154,6 +154,31 @@ return {
     end,
   },
   {
+    ":OnTheMap search {words} lists the students the CLI's --search finds",
+    function()
+      local expected = t.cli_json({ "students", "--search", "berlin germany", "--limit", "100" })
+      t.ok(#expected > 0, "the demo has students in Berlin")
+      vim.cmd("OnTheMap search berlin germany")
+      local buf = vim.api.nvim_get_current_buf()
+      t.eq(vim.api.nvim_buf_get_name(buf), "onthemap://search", "buffer name")
+      t.wait(30000, function()
+        return (t.lines(buf)[1] or ""):find('matching "berlin germany"', 1, true) ~= nil
+      end, "the search list: " .. vim.inspect(t.lines(buf)))
+      local lines = t.lines(buf)
+      t.eq(#lines - 2, #expected, "one row per student found: " .. vim.inspect(lines))
+      for index, student in ipairs(expected) do
+        t.ok(lines[index + 2]:find(student.firstName .. " " .. student.lastName, 1, true), "row " .. index .. ": " .. lines[index + 2])
+      end
+      t.feed("q")
+      vim.cmd("OnTheMap search xyzzyqwv")
+      buf = vim.api.nvim_get_current_buf()
+      t.wait(30000, function()
+        return vim.tbl_contains(t.lines(buf), 'No student matches "xyzzyqwv".')
+      end, "no match: " .. vim.inspect(t.lines(buf)))
+      t.feed("q")
+    end,
+  },
+  {
     ":OnTheMap near {place} [km] lists nearest first, within the radius",
     function()
       vim.cmd("OnTheMap near Berlin, Germany 2000")

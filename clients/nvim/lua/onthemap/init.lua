@@ -18,6 +18,11 @@ function M.students()
   return require("onthemap.list").students()
 end
 
+--- `:OnTheMap search {words}`: the students whose name or place match the words.
+function M.search(words)
+  return require("onthemap.list").students(words)
+end
+
 --- `:OnTheMap near {place} [km]`: students nearest to a place (a name or "lat,lon").
 function M.near(place, km)
   return require("onthemap.list").near(place, km)
@@ -50,7 +55,7 @@ function M.statusline()
   return status.text()
 end
 
-local usage = "usage: :OnTheMap | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
+local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
 
 --- Splits "Mountain View, CA 100" into the place and a trailing number of km.
 local function place_and_km(words)
@@ -69,6 +74,8 @@ function M.command(args)
   local rest = { unpack(args, 2) }
   if sub == nil then
     return M.students()
+  elseif sub == "search" and #rest > 0 then
+    return M.search(table.concat(rest, " "))
   elseif sub == "near" and #rest > 0 then
     return M.near(place_and_km(rest))
   elseif sub == "map" then

@@ -1,4 +1,5 @@
--- The students buffer: `:OnTheMap` (newest first) and `:OnTheMap near {place} [km]` (nearest first).
+-- The students buffer: `:OnTheMap` (newest first), `:OnTheMap search {words}` (those matching, newest
+-- first) and `:OnTheMap near {place} [km]` (nearest first).
 local buffer = require("onthemap.buffer")
 local config = require("onthemap.config")
 local format = require("onthemap.format")
@@ -12,11 +13,14 @@ M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 -- Widths beyond which a column is cut with "…" (the whole link is still what <CR> opens).
 local limits = { 30, 34, 56, 12, 12 }
 
---- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil.
-function M.render(buf, result, near)
+--- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil;
+--- `search` the words searched for, or nil.
+function M.render(buf, result, near, search)
   local students = result.students or {}
   local summary
-  if near then
+  if search then
+    summary = ('%d of %d students matching "%s", newest first'):format(#students, result.total or #students, search)
+  elseif near then
     summary = ("%d students nearest to %s%s"):format(
       #students,
       near.label,
@@ -45,7 +49,9 @@ function M.render(buf, result, near)
   local lines = { summary }
   vim.list_extend(lines, format.columns(rows, column_limits))
   if #students == 0 then
-    lines[#lines + 1] = near and "No student there: try a larger radius." or "No students yet."
+    lines[#lines + 1] = search and ('No student matches "%s".'):format(search)
+      or near and "No student there: try a larger radius."
+      or "No students yet."
   end
   local items = {}
   for index, student in ipairs(students) do
@@ -68,7 +74,7 @@ local function loading(buf, text)
 end
 
 --- Fetches students with `params` and renders them into `buf`.
-local function fetch(buf, params, near)
+local function fetch(buf, params, near, search)
   rpc.request("students", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
       return
@@ -76,18 +82,19 @@ local function fetch(buf, params, near)
     if err then
       failed(buf, err)
     else
-      M.render(buf, result, near)
+      M.render(buf, result, near, search)
     end
   end)
 end
 
---- `:OnTheMap`: the newest students.
-function M.students()
+--- `:OnTheMap`: the newest students; with `search`, those whose name or place match its words (case
+--- and accents ignored, as the CLI's --search).
+function M.students(search)
   local buf
   local function load(refresh)
-    fetch(buf, { limit = config.options.limit, refresh = refresh or nil })
+    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search)
   end
-  buf = buffer.show("onthemap://students", {
+  buf = buffer.show(search and "onthemap://search" or "onthemap://students", {
     reload = function()
       load(true)
     end,
