@@ -285,5 +285,11 @@ struct ClientExamplesTests {
         let refused = try runCommand("/bin/bash", [script, "students"], environment: bed.environment)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("Not logged in"))
+        // A socket named by hand with nothing there: how to start a daemon on it.
+        var nowhere = bed.environment
+        nowhere["ONTHEMAP_SOCKET"] = bed.cacheHome.file("nope.sock")
+        let unreachable = try runCommand("/bin/bash", [script, "status"], environment: nowhere)
+        #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.contains("onthemapd --socket \(bed.cacheHome.file("nope.sock"))"), "\(unreachable.stderr)")
     }
 }

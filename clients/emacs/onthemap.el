@@ -383,7 +383,7 @@ Click a column header to sort by it.  \\<onthemap-students-mode-map>
 (defun onthemap--header ()
   "The header line of a students list: how many, in which order, how fresh.
 Computed at each redisplay, so the order follows a sort and the age
-of the refresh stays true."
+of the refresh is current whenever the window is redrawn."
   (let* ((result onthemap--shown)
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))

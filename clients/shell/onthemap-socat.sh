@@ -8,6 +8,10 @@ set -euo pipefail
 # (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/: the first that is a socket.
 find_socket() {
     if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
+        if [ ! -S "$ONTHEMAP_SOCKET" ]; then
+            echo "cannot reach onthemapd at $ONTHEMAP_SOCKET (no socket there). Start one there with \`onthemapd --socket $ONTHEMAP_SOCKET\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`)." >&2
+            exit 2
+        fi
         printf '%s\n' "$ONTHEMAP_SOCKET"
         return
     fi
@@ -28,7 +32,7 @@ find_socket() {
         fi
         tried+=("$candidate")
     done
-    echo "cannot reach onthemapd (tried ${tried[*]}); start it with: systemctl --user start onthemapd.socket" >&2
+    echo "cannot reach onthemapd (tried ${tried[*]}). Start it with \`systemctl --user start onthemapd.socket\`, or run \`onthemapd\`." >&2
     exit 2
 }
 SOCKET=$(find_socket)

@@ -20,6 +20,7 @@ return {
     "the link prompt: a link pasted after the default replaces it; no scheme gets https://",
     function()
       t.eq(format.typed_link("https://old.example/ahttps://new.example/b", "https://old.example/a"), "https://new.example/b", "pasted after the default")
+      t.eq(format.typed_link("https://old.example/a HTTPS://New.example/b", "https://old.example/a"), "HTTPS://New.example/b", "pasted after a space, in capitals")
       t.eq(format.typed_link("https://old.example/a/more", "https://old.example/a"), "https://old.example/a/more", "the default edited")
       t.eq(format.typed_link("  example.com/x ", nil), "https://example.com/x", "no scheme")
       t.eq(format.typed_link("http://example.com", nil), "http://example.com", "http kept")

@@ -262,10 +262,29 @@ return {
       })
       vim.cmd("OnTheMapPost")
       t.notified("moved your pin to Munich", 60000, from)
-      t.eq(prompts[1], "Place (your pin: Munich): ", "the place prompt names the pin's place")
+      t.eq(prompts[1], "Place (empty keeps Munich): ", "the place prompt names the pin's place")
       t.eq(prompts[4], "Replace your pin at Munich (new link)?", "the question when only the link changes")
       t.eq(offered, "https://ada.example/nvim", "the current link is offered")
       t.eq(t.cli_json({ "mypin" }).mediaURL, "https://ada.example/pasted", "the pasted link, once")
+    end,
+  },
+  {
+    ":OnTheMapPost with an empty place keeps the pin where it is and changes the link",
+    function()
+      local from = #t.notifications + 1
+      local before = t.cli_json({ "mypin" })
+      local prompts = t.answer({
+        "",
+        "https://ada.example/only-the-link",
+        function(items)
+          return items[1]
+        end,
+      })
+      vim.cmd("OnTheMapPost")
+      t.notified("moved your pin to " .. before.mapString, 60000, from)
+      t.eq(prompts[3], ("Replace your pin at %s (new link)?"):format(before.mapString), "the question")
+      local pin = t.cli_json({ "mypin" })
+      t.eq({ pin.mapString, pin.latitude, pin.longitude, pin.mediaURL }, { before.mapString, before.latitude, before.longitude, "https://ada.example/only-the-link" }, "same place, new link")
     end,
   },
   {

@@ -15,8 +15,11 @@ end
 --- and a link without a scheme gets https://. Nil for nothing typed.
 function M.typed_link(input, default)
   local link = vim.trim(input or "")
-  if default and default ~= "" and link:sub(1, #default) == default and link:sub(#default + 1):match("^https?://") then
-    link = link:sub(#default + 1)
+  if default and default ~= "" and link:sub(1, #default) == default then
+    local pasted = vim.trim(link:sub(#default + 1))
+    if pasted:lower():match("^https?://") then
+      link = pasted
+    end
   end
   if link == "" then
     return nil

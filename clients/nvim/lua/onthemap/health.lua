@@ -1,4 +1,4 @@
--- `:checkhealth onthemap`: the socket, the daemon's version and the login.
+-- `:checkhealth onthemap`: the socket, how links open, the daemon's version and the login.
 local rpc = require("onthemap.rpc")
 local socket = require("onthemap.socket")
 
@@ -36,6 +36,16 @@ function M.check()
   else
     report.info("sockets, tried in this order: " .. table.concat(candidates, ", "))
   end
+  if require("onthemap.config").options.opener then
+    report.ok("links open with your `opener` option")
+  elseif vim.ui.open then
+    report.ok("links open with vim.ui.open()")
+  elseif vim.fn.executable("xdg-open") == 0 then
+    report.warn("no xdg-open: links cannot be opened", { "Install xdg-utils, or set the `opener` option" })
+  else
+    -- Whether xdg-open finds a browser depends on the desktop; when it does not, <CR> says so.
+    report.info("links open with xdg-open, which needs a browser set up for this session")
+  end
   -- A health check may wait, briefly: bounded, and the event loop keeps running meanwhile.
   local done, failure, status = false, nil, nil
   rpc.request("status", nil, function(err, result)
@@ -45,7 +55,12 @@ function M.check()
     return done
   end, 20)
   if not done or failure then
-    report.error("onthemapd does not answer: " .. (failure and failure.message or "no answer"), start_daemon)
+    local advice = start_daemon
+    if #candidates == 1 then
+      -- A socket named by hand: the systemd socket unit does not listen there.
+      advice = { ("Start one there: onthemapd --socket %s"):format(candidates[1]), start_daemon[2] }
+    end
+    report.error("onthemapd does not answer: " .. (failure and failure.message or "no answer"), advice)
     return
   end
   report.ok(("onthemapd %s answers; API %s"):format(tostring(status.version), tostring(status.apiURL)))
@@ -62,16 +77,6 @@ function M.check()
     end
   else
     report.warn("not logged in", { "Run :OnTheMapLogin" })
-  end
-  if require("onthemap.config").options.opener then
-    report.ok("links open with your `opener` option")
-  elseif vim.ui.open then
-    report.ok("links open with vim.ui.open()")
-  elseif vim.fn.executable("xdg-open") == 0 then
-    report.warn("no xdg-open: links cannot be opened", { "Install xdg-utils, or set the `opener` option" })
-  else
-    -- Whether xdg-open finds a browser depends on the desktop; when it does not, <CR> says so.
-    report.info("links open with xdg-open, which needs a browser set up for this session")
   end
 end
 

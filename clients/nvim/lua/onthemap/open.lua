@@ -15,24 +15,17 @@ function M.open(url)
   elseif vim.ui.open then
     vim.ui.open(url)
   else
-    -- xdg-open gives up at once when no browser is set up (exit 3 "no method available"): say so,
-    -- with what it said, instead of nothing happening.
-    local said = {}
+    -- xdg-open gives up at once when no browser is set up (exit 3): say so instead of nothing
+    -- happening. Its exit status only: a pipe on its stderr would be inherited by the browser it
+    -- starts, which dies of SIGPIPE writing to it once xdg-open has exited.
     local ok, job = pcall(vim.fn.jobstart, { "xdg-open", url }, {
       detach = true,
-      stderr_buffered = true,
-      on_stderr = function(_, lines)
-        said = lines
-      end,
       on_exit = function(_, code)
         if code ~= 0 then
-          local reason = vim.trim(table.concat(said, " "))
+          local why = ({ [3] = "no browser is set up for this session", [4] = "the browser failed" })[code]
+            or ("it exited with %d"):format(code)
           vim.notify(
-            ("OnTheMap: xdg-open could not open %s (exit %d%s). set up a browser, or the `opener` option (:help onthemap-options)"):format(
-              url,
-              code,
-              reason ~= "" and (": " .. reason) or ""
-            ),
+            ("OnTheMap: xdg-open could not open %s: %s. Set one up, or the `opener` option (:help onthemap-options)"):format(url, why),
             vim.log.levels.ERROR,
             { title = "OnTheMap" }
           )

@@ -77,10 +77,13 @@ function M.post()
     local current = result and result.pin
     -- The current place is named in the prompt, not typed into it: Neovim's input() appends what
     -- is typed to a default, and "Lima, PeruCusco" still geocodes to Lima.
-    local prompt = current and ("Place (your pin: %s): "):format(format.clean(current.mapString)) or "Place: "
+    local prompt = current and ("Place (empty keeps %s): "):format(format.clean(current.mapString)) or "Place: "
     vim.ui.input({ prompt = prompt }, function(place)
       if place and place:match("%S") then
         choose_place(vim.trim(place), current and current.mediaURL or nil)
+      elseif place and current then
+        -- Only the link changes: the pin stays where it is.
+        ask_link(current.mapString, current, current.mediaURL)
       end
     end)
   end)
