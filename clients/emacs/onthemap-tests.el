@@ -245,6 +245,22 @@ collection, for `completing-read') returning the answer."
       (onthemap-tests--message-since mark "moved your pin to Berlin" 60))
     (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) "Berlin"))))
 
+(ert-deftest onthemap-test-08b-empty-place-changes-only-the-link ()
+  (let ((mark (length onthemap-tests--messages))
+        (before (onthemap-tests--cli-json "mypin"))
+        link-prompt question)
+    (onthemap-tests--answering
+        (list (lambda (prompt _) (setq link-prompt prompt) "ada.example/only-the-link")
+              (lambda (prompt _) (setq question prompt) t))
+      (onthemap-post "")
+      (onthemap-tests--message-since mark (concat "moved your pin to " (plist-get before :mapString)) 60))
+    (should (equal link-prompt (format "Link (http or https) (default %s): " (plist-get before :mediaURL))))
+    (should (equal question (format "Replace your pin at %s (new link)? " (plist-get before :mapString))))
+    (let ((pin (onthemap-tests--cli-json "mypin")))
+      (should (equal (list (plist-get pin :mapString) (plist-get pin :latitude) (plist-get pin :longitude))
+                     (list (plist-get before :mapString) (plist-get before :latitude) (plist-get before :longitude))))
+      (should (equal (plist-get pin :mediaURL) "https://ada.example/only-the-link")))))
+
 (ert-deftest onthemap-test-09-mode-line-follows-another-client ()
   (onthemap-tests--mode-line-is " 📍 100 · Berlin" 60)
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.

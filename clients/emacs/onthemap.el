@@ -530,24 +530,43 @@ With KM, only those within KM kilometres."
 ;;;###autoload
 (defun onthemap-post (place)
   "Post your pin at PLACE, or move it there.
-Offers the geocoder's matches for PLACE, asks for the link, and
-asks before moving an existing pin."
-  (interactive (list (read-string "Place: ")))
+Offers the geocoder's matches for PLACE, asks for the link (your
+pin's link is the default), and asks before moving an existing pin.
+An empty PLACE keeps your pin where it is and changes only its link."
+  (interactive (list (read-string "Place (empty keeps your pin's place): ")))
+  (let ((place (string-trim place)))
+    (onthemap-request
+     'myPin nil
+     (lambda (result)
+       (let ((current (plist-get result :pin)))
+         (cond ((not (string-empty-p place)) (onthemap--post-at place current))
+               (current (onthemap--post-with-link (plist-get current :mapString) current current))
+               (t (message "OnTheMap: you have no pin yet: name a place")))))
+     (lambda (error) (onthemap--report error "post")))))
+
+(defun onthemap--post-at (place current)
+  "Offer the geocoder's matches for PLACE, then post there.
+CURRENT is your pin (or nil), whose link is offered."
   (onthemap-request
    'geocode (list :query place :limit 5)
    (lambda (result)
-     (let* ((matches (append (plist-get result :results) nil))
-            (choices (mapcar (lambda (match)
+     (let* ((choices (mapcar (lambda (match)
                                (cons (format "%s (%s)" (onthemap--place match) (plist-get match :precision)) match))
-                             matches))
+                             (append (plist-get result :results) nil)))
             (choice (completing-read (format-prompt "Which %s" (caar choices) place) choices nil t nil nil (caar choices)))
-            (match (cdr (assoc choice choices)))
-            (link (onthemap--typed-link (read-string "Link (http or https): "))))
-       (when (and match link)
-         (onthemap--post-pin (list :mapString place :mediaURL link
-                                   :latitude (plist-get match :latitude)
-                                   :longitude (plist-get match :longitude))))))
+            (match (cdr (assoc choice choices))))
+       (when match (onthemap--post-with-link place match current))))
    (lambda (error) (onthemap--report error "post"))))
+
+(defun onthemap--post-with-link (place where current)
+  "Ask the link, then post the pin named PLACE at WHERE (a plist with coordinates).
+CURRENT is your pin (or nil): its link is the default."
+  (let* ((default (plist-get current :mediaURL))
+         (link (onthemap--typed-link (read-string (format-prompt "Link (http or https)" default) nil nil default))))
+    (when link
+      (onthemap--post-pin (list :mapString place :mediaURL link
+                                :latitude (plist-get where :latitude)
+                                :longitude (plist-get where :longitude))))))
 
 ;;;; Login and logout
 
