@@ -40,9 +40,27 @@ extension Process {
     /// Foundation's `Process.run()` is not safe to call concurrently on Linux: one CI run crashed in
     /// its `memcpy` with a bad pointer while several tests launched children together.
     public func spawn() throws {
-        try launchLock.withLock { try run() }
+        ProcessLaunches.gate.wait()
+        defer { ProcessLaunches.gate.signal() }
+        try run()
     }
 }
 
-/// Serializes `Process.spawn()`.
-private let launchLock = NSLock()
+/// The gate every `Process.spawn()` passes, one at a time; a test can hold it closed.
+public enum ProcessLaunches {
+    /// A semaphore rather than a lock: a test pauses launches on one thread and resumes them from
+    /// another, after awaiting.
+    static let gate = DispatchSemaphore(value: 1)
+
+    /// Waits for any launch under way, then lets none start until `resume()`. For a test that holds
+    /// a thousand descriptors: Foundation's `Process.run()` crashed in a `memcpy` past a buffer while
+    /// the test process had ~1,400 open (a CI run, 2026-11-25). Blocks: call it off Swift's pool.
+    public static func pause() {
+        gate.wait()
+    }
+
+    /// Lets launches start again.
+    public static func resume() {
+        gate.signal()
+    }
+}

@@ -156,6 +156,9 @@ final class JSONRPCConformanceTests {
     }
 
     @Test func manyConcurrentConnections() throws {
+        // No other test starts a process while a thousand sockets are open (`ProcessLaunches.pause`).
+        ProcessLaunches.pause()
+        defer { ProcessLaunches.resume() }
         let connections = try (0..<1000).map { _ in try RPCConnection(path: daemon.socketPath, timeout: .seconds(20)) }
         for (index, connection) in connections.enumerated() {
             try connection.send(line: #"{"jsonrpc":"2.0","id":\#(index),"method":"status"}"#)

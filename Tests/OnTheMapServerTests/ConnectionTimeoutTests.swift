@@ -14,16 +14,29 @@ struct ConnectionTimeoutTests {
         let port = fixture.server.port
         let started = Date()
         // Blocking sockets, on a thread of their own: a thousand connects and polls must not hold
-        // Swift's cooperative threads, which every other test running meanwhile needs.
+        // Swift's cooperative threads, which every other test running meanwhile needs. No other test
+        // starts a process while they are open (`ProcessLaunches.pause`).
         let sockets = try await onOwnThread {
-            try (0..<1000).map { _ -> Int32 in
-                let fd = try connectLoopback(port: port)
-                let partial = "GET /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-                _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-                return fd
+            ProcessLaunches.pause()
+            var opened: [Int32] = []
+            do {
+                for _ in 0..<1000 {
+                    let fd = try connectLoopback(port: port)
+                    opened.append(fd)
+                    let partial = "GET /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+                    _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                opened.forEach { close($0) }
+                ProcessLaunches.resume()
+                throw error
             }
+            return opened
         }
-        defer { sockets.forEach { close($0) } }
+        defer {
+            sockets.forEach { close($0) }
+            ProcessLaunches.resume()
+        }
 
         // Meanwhile the server answers a normal client.
         let reply = try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?limit=1")
