@@ -15,13 +15,6 @@ struct CachedListShortcutTests {
         Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: shortcut-test/1\r\n\(headers)\r\n".utf8)
     }
 
-    /// Sends `request` and reads `count` whole responses.
-    static func exchange(_ socket: RawSocket, _ request: [UInt8], responses count: Int = 1) -> [RawHTTPResponse] {
-        socket.send(request, timeout: .seconds(10))
-        let bytes = socket.receive(timeout: .seconds(20)) { RawHTTPResponse.parseAll($0).count >= count }
-        return RawHTTPResponse.parseAll(bytes)
-    }
-
     @Test func theCachedAnswerIsTheRoutersAnswerCountedAndLoggedAlike() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -34,7 +27,7 @@ struct CachedListShortcutTests {
 
         // The first is made by the router (the cache is empty), the next two come from the cache.
         var answers: [RawHTTPResponse] = []
-        for _ in 0..<3 { answers += Self.exchange(socket, Self.get()) }
+        for _ in 0..<3 { answers += socket.exchange(Self.get()) }
         try #require(answers.count == 3)
         let first = answers[0]
         #expect(first.status == 200)
@@ -88,13 +81,13 @@ struct CachedListShortcutTests {
         try fixture.seedDemo(count: 5)
         let socket = try RawSocket(loopbackPort: fixture.server.port)
         // The list is in the cache: a shortcut that did not wait would answer the GETs first.
-        #expect(Self.exchange(socket, Self.get()).first?.status == 200)
+        #expect(socket.exchange(Self.get()).first?.status == 200)
 
         let pin = ServerHTTP.pin("pipelined", mapString: "Pipelined")
         let post = Array(
             "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(pin.utf8.count)\r\n\r\n\(pin)"
                 .utf8)
-        let answers = Self.exchange(socket, post + Self.get() + Self.get(), responses: 3)
+        let answers = socket.exchange(post + Self.get() + Self.get(), responses: 3)
         #expect(answers.map(\.status) == [201, 200, 200])
         let objectId = try #require(
             (try? JSONSerialization.jsonObject(with: Data(answers.first?.body ?? [])) as? [String: Any])?["objectId"]
@@ -111,7 +104,7 @@ struct CachedListShortcutTests {
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: 5)
         let socket = try RawSocket(loopbackPort: fixture.server.port)
-        #expect(Self.exchange(socket, Self.get()).first?.status == 200)
+        #expect(socket.exchange(Self.get()).first?.status == 200)
 
         socket.send(Self.get(headers: "Connection: close\r\n"), timeout: .seconds(10))
         let started = ContinuousClock.now

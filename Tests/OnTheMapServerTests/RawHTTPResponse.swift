@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapTestSupport
 
 /// HTTP/1.1 responses as they came off a raw socket: status line, header lines in their order, body
 /// (by `Content-Length`).
@@ -40,5 +41,14 @@ struct RawHTTPResponse {
             rest = rest[(bodyStart + length)...]
         }
         return responses
+    }
+}
+
+extension RawSocket {
+    /// Sends `request` and reads `count` whole responses (fewer if they do not come in 20 s).
+    func exchange(_ request: [UInt8], responses count: Int = 1) -> [RawHTTPResponse] {
+        send(request, timeout: .seconds(10))
+        let bytes = receive(timeout: .seconds(20)) { RawHTTPResponse.parseAll($0).count >= count }
+        return RawHTTPResponse.parseAll(bytes)
     }
 }

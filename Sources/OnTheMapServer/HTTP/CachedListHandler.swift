@@ -37,7 +37,11 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case (.head(let request), _):
             // Not while the socket is full: a client that sends and never reads would grow the queue
             // of answers without bound. Passed on, the request meets the router's back-pressure.
-            if unansweredPassedOn == 0, !closing, context.channel.isWritable, let answer = shortcut.answer(request) {
+            // Hummingbird's own test for it (`handleHTTP`): it answers, then closes and reads no more.
+            let closes = request.headerFields[.connection] == "close"
+            if unansweredPassedOn == 0, !closing, !closes, context.channel.isWritable,
+                let answer = shortcut.answer(request)
+            {
                 reading = .answeredHere
                 shortcut.deliver(answer, remote: context.channel.remoteAddress) {
                     context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
@@ -48,8 +52,7 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             reading = .passedOn
             unansweredPassedOn += 1
-            // Hummingbird's own test for it (`handleHTTP`).
-            if request.headerFields[.connection] == "close" { closing = true }
+            if closes { closing = true }
             context.fireChannelRead(data)
         case (.body, .answeredHere):
             break  // a GET's body: ignored, as the router ignores it

@@ -39,13 +39,10 @@ final class CachedListShortcut: Sendable {
         self.serverName = serverName
     }
 
-    /// The answer to `request` when it can be given here; nil: leave it to the router.
-    ///
-    /// `Connection: close` goes to the router, which closes the connection after answering.
+    /// The answer to `request` when it can be given here; nil: leave it to the router. (Whether the
+    /// connection lets it be given here — order, `Connection: close` — is `CachedListHandler`'s.)
     func answer(_ request: HTTPRequest) -> Answer? {
-        guard request.method == .get, let target = request.path, target.hasPrefix(Self.path),
-            request.headerFields[.connection] != "close"
-        else { return nil }
+        guard request.method == .get, let target = request.path, target.hasPrefix(Self.path) else { return nil }
         let uri = URI(target)
         guard uri.path == Self.path, let body = cache.currentBody(for: uri.query ?? "") else { return nil }
         var head = Response.json(bytes: body).head
@@ -60,7 +57,7 @@ final class CachedListShortcut: Sendable {
     /// The log and access-log lines are written here on the event loop; the router's middleware
     /// writes them on Swift's pool, which has a thread per core: a log that stalls stalls work
     /// either way.
-    func deliver(_ answer: Answer, remote: SocketAddress?, send: () -> Void) {
+    func deliver(_ answer: Answer, remote: @autoclosure () -> SocketAddress?, send: () -> Void) {
         let method = answer.request.method
         if logger.logLevel <= .info {
             var logger = logger
@@ -69,7 +66,7 @@ final class CachedListShortcut: Sendable {
         }
         guard recorder.isRecording else { return send() }
         let recording = recorder.start(
-            method: method, path: Self.path, remote: remote?.ipAddress,
+            method: method, path: Self.path, remote: remote()?.ipAddress,
             userAgent: answer.request.headerFields[.userAgent])
         send()
         recorder.finish(
