@@ -27,7 +27,13 @@ struct LoginRateLimiterTests {
             let limiter = LoginRateLimiter(store: storage, limits: LoginRateLimits(failuresPerAccount: 2))
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
-            try await limiter.succeeded(account: "ada")
+            // The session of a successful login is stored with the count forgotten, in one write.
+            let ada = try await storage.createAccount(
+                NewAccount(email: "ada@example.com", passwordHash: nil, firstName: "Ada", lastName: "Lovelace"))
+            let session = SessionRecord(
+                id: "s1", xsrfToken: "x1", accountKey: ada.key, createdAt: start, expiresAt: start.addingTimeInterval(60))
+            try await storage.insertSession(session, now: start, forgettingAttemptsOf: LoginRateLimiter.forgetOnSuccess(account: "ada"))
+            #expect(try await storage.session(id: "s1") == session)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) != nil)
@@ -44,6 +50,21 @@ struct LoginRateLimiterTests {
             #expect(try await limiter.admit(account: "other", address: "10.0.0.1", now: start.addingTimeInterval(5)) == .seconds(55))
             #expect(try await limiter.admit(account: "other", address: "10.0.0.2", now: start.addingTimeInterval(5)) == nil)
             #expect(try await limiter.admit(account: "other", address: "10.0.0.1", now: start.addingTimeInterval(60.5)) == nil)
+        }
+    }
+
+    @Test func oneCallCountsEachSubjectInItsOwnWindow() async throws {
+        try await TestStorage.with { (storage: any ServerStorage) async throws in
+            let address = AttemptCounter(subject: "address:10.0.0.9", window: .seconds(60))
+            let account = AttemptCounter(subject: "account:ada", window: .seconds(900))
+            #expect(try await storage.countAttempts([address, account], now: start).map(\.attempts) == [1, 1])
+            #expect(try await storage.countAttempts([account], now: start.addingTimeInterval(30)).map(\.attempts) == [2])
+            // 70 s on, the address's window is over and the account's is not; answers in the counters' order.
+            let later = try await storage.countAttempts([account, address], now: start.addingTimeInterval(70))
+            #expect(later == [
+                AttemptTally(attempts: 3, windowStart: start),
+                AttemptTally(attempts: 1, windowStart: start.addingTimeInterval(70)),
+            ])
         }
     }
 

@@ -26,33 +26,39 @@ public struct LoginRateLimits: Sendable, Hashable {
 
 /// Counts login attempts per account and per client address, in the database.
 ///
-/// An attempt is counted *before* the password is checked, in one atomic statement, so concurrent
-/// guesses (on one replica or several) cannot all slip in under the limit; a successful login then
-/// forgets the account's count. The windows are fixed: they start at the first attempt.
+/// An attempt is counted *before* the password is checked, atomically and against the address and
+/// the account at once (one trip to the database), so concurrent guesses (on one replica or several)
+/// cannot all slip in under the limit; a successful login then forgets the account's count, in the
+/// transaction that stores its session (`forgetOnSuccess`). The windows are fixed: they start at the
+/// first attempt.
 struct LoginRateLimiter: Sendable {
     let store: any LoginAttemptStore
     let limits: LoginRateLimits
 
-    /// Counts an attempt; returns how long to wait if it must be refused.
+    /// Counts an attempt; returns how long to wait if it must be refused (the address's limit is
+    /// checked first).
     func admit(account: String?, address: String?, now: Date = Date()) async throws -> Duration? {
+        var counters: [AttemptCounter] = []
+        var allowed: [Int] = []
         if let address {
-            let tally = try await store.countAttempt(subject: "address:\(address)", window: limits.addressWindow, now: now)
-            if tally.attempts > limits.attemptsPerAddress {
-                return Self.wait(until: tally.windowStart, window: limits.addressWindow, now: now)
-            }
+            counters.append(AttemptCounter(subject: "address:\(address)", window: limits.addressWindow))
+            allowed.append(limits.attemptsPerAddress)
         }
         if let account {
-            let tally = try await store.countAttempt(subject: "account:\(account)", window: limits.accountWindow, now: now)
-            if tally.attempts > limits.failuresPerAccount {
-                return Self.wait(until: tally.windowStart, window: limits.accountWindow, now: now)
-            }
+            counters.append(AttemptCounter(subject: Self.forgetOnSuccess(account: account), window: limits.accountWindow))
+            allowed.append(limits.failuresPerAccount)
+        }
+        let tallies = try await store.countAttempts(counters, now: now)
+        for (index, tally) in tallies.enumerated() where tally.attempts > allowed[index] {
+            return Self.wait(until: tally.windowStart, window: counters[index].window, now: now)
         }
         return nil
     }
 
-    /// Forgets the account's attempts after it logged in.
-    func succeeded(account: String) async throws {
-        try await store.clearAttempts(subject: "account:\(account)")
+    /// The subject whose attempts a successful login of `account` forgets
+    /// (`SessionStore.insertSession(_:now:forgettingAttemptsOf:)`).
+    static func forgetOnSuccess(account: String) -> String {
+        "account:\(account)"
     }
 
     private static func wait(until windowStart: Date, window: Duration, now: Date) -> Duration {

@@ -24,18 +24,20 @@ struct SessionController: Sendable {
 
     @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSONBody(LoginRequestBody.self, limit: maxBodyBytes)
-        let account: AccountRecord
+        let login: VerifiedLogin
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):
-            account = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
+            login = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
         case (nil, let token?):
-            account = try await facebookLogin(token, address: clientAddress(request, context))
+            login = VerifiedLogin(
+                account: try await facebookLogin(token, address: clientAddress(request, context)), attemptsToForget: nil)
         case (.some, .some):
             throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
         case (nil, nil):
             throw APIFailure.badRequest(
                 "The body must hold udacity {username, password} or facebook_mobile {access_token}.")
         }
+        let account = login.account
         guard !account.disabled else {
             throw APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
         }
@@ -43,7 +45,7 @@ struct SessionController: Sendable {
         let session = SessionRecord(
             id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
             createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds))
-        try await storage.insertSession(session, now: now)
+        try await storage.insertSession(session, now: now, forgettingAttemptsOf: login.attemptsToForget)
         context.logger.info("login", metadata: ["account": "\(account.key)"])
         var response = Response.json(
             SessionResponse(
@@ -64,7 +66,7 @@ struct SessionController: Sendable {
 
     private func passwordLogin(
         _ credentials: LoginRequestBody.Credentials, address: String?, context: ServerRequestContext
-    ) async throws -> AccountRecord
+    ) async throws -> VerifiedLogin
     {
         guard let username = credentials.username?.trimmingWhitespace(), !username.isEmpty else {
             throw APIFailure.badRequest("The field udacity.username is required.")
@@ -82,8 +84,7 @@ struct SessionController: Sendable {
             context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
         }
-        try await limiter.succeeded(account: accountName)
-        return account
+        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.forgetOnSuccess(account: accountName))
     }
 
     private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord
@@ -135,6 +136,12 @@ struct SessionController: Sendable {
         response.headers.append(
             HTTPField(name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=; Max-Age=0; Path=/; SameSite=Strict"))
         return response
+    }
+
+    /// Whose credentials were good, and the attempt count their session, once stored, forgets.
+    private struct VerifiedLogin {
+        var account: AccountRecord
+        var attemptsToForget: String?
     }
 
     private static func tooManyAttempts(_ wait: Duration) -> APIFailure {

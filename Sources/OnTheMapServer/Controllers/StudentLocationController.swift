@@ -63,19 +63,24 @@ struct StudentLocationController: Sendable {
         let draft = try await request.decodeJSONBody(StudentLocationDraft.self, limit: maxBodyBytes)
         try DraftValidator.validate(draft)
         let session = try await authorizedSession(request)
-        guard let existing = try await locations.location(objectId: objectId) else {
+        if let session, draft.uniqueKey != session.accountKey {
+            throw Self.notYours
+        }
+        // Whose pin it is is checked by the write itself: one trip to the database, and no window
+        // between the check and the change.
+        switch try await locations.updateLocation(objectId: objectId, with: draft, ownedBy: session?.accountKey, now: Date()) {
+        case .updated(let updated):
+            context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
+            return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+        case .notFound:
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
+        case .ownedByAnother:
+            throw Self.notYours
         }
-        if let session {
-            guard existing.uniqueKey == session.accountKey, draft.uniqueKey == session.accountKey else {
-                throw APIFailure(.forbidden, "You can only change your own location.")
-            }
-        }
-        guard let updated = try await locations.updateLocation(objectId: objectId, with: draft, now: Date()) else {
-            throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
-        }
-        context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
-        return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+    }
+
+    private static var notYours: APIFailure {
+        APIFailure(.forbidden, "You can only change your own location.")
     }
 
     /// The caller's live session, or nil when writes are open; throws 401 when one is needed and missing.

@@ -37,8 +37,10 @@ public protocol AccountStore: Sendable {
 
 /// Sessions: who is logged in.
 public protocol SessionStore: Sendable {
-    /// Stores a new session; also forgets sessions that expired before `now`.
-    func insertSession(_ session: SessionRecord, now: Date) async throws
+    /// Stores a new session; in the same transaction forgets sessions that expired before `now` and
+    /// the login attempts counted against `attemptsOf` (the subject of the login that made it), so a
+    /// successful login is one write.
+    func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: String?) async throws
     /// The session with this id, whether or not it has expired.
     func session(id: String) async throws -> SessionRecord?
     /// Ends the session whose XSRF token this is, and returns it.
@@ -47,11 +49,12 @@ public protocol SessionStore: Sendable {
 
 /// Login attempts, counted in the database so that every replica counts the same attempts.
 public protocol LoginAttemptStore: Sendable {
-    /// Counts one attempt against `subject` in a fixed window that starts at the first attempt and
-    /// lasts `window`, atomically; returns the count including this one and when the window started.
-    func countAttempt(subject: String, window: Duration, now: Date) async throws -> AttemptTally
-    /// Forgets the subject's attempts (after a successful login).
-    func clearAttempts(subject: String) async throws
+    /// Counts one attempt against each counter's subject (distinct subjects) in a fixed window that
+    /// starts at the subject's first attempt and lasts the counter's `window`, each count atomic, all
+    /// in one trip to the database; returns, in the counters' order, the count including this attempt
+    /// and when the window started. (A successful login forgets its account's count:
+    /// `SessionStore.insertSession`.)
+    func countAttempts(_ counters: [AttemptCounter], now: Date) async throws -> [AttemptTally]
 }
 
 /// Pins (student locations).
@@ -65,10 +68,11 @@ public protocol LocationStore: Sendable {
     /// Stores a pin under `objectId`; with one pin per account, an account that already has one gets
     /// it moved instead (in the same statement) and the answer carries the existing pin's id.
     func postLocation(_ draft: StudentLocationDraft, objectId: String, now: Date) async throws -> PostedLocation
-    /// Replaces a pin's fields, keeping `objectId` and `createdAt`; nil if there is no such pin.
-    /// Throws `StorageError.accountHasPin` when the new `uniqueKey` already has another pin.
-    func updateLocation(objectId: String, with draft: StudentLocationDraft, now: Date) async throws
-        -> StudentLocation?
+    /// Replaces a pin's fields, keeping `objectId` and `createdAt` — with `owner`, only if the pin is
+    /// that account's (checked in the same statement or transaction as the write). Throws
+    /// `StorageError.accountHasPin` when the new `uniqueKey` already has another pin.
+    func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
+        async throws -> LocationUpdate
     /// Inserts many pins in one transaction (seeding, copying); with one pin per account, a second pin
     /// of an account replaces the first if it is newer.
     func insertLocations(_ locations: [StudentLocation]) async throws

@@ -19,6 +19,28 @@ public struct PostedLocation: Sendable, Hashable {
     public var moved: Bool
 }
 
+/// What `updateLocation` did.
+public enum LocationUpdate: Sendable, Hashable {
+    /// The pin as it is now.
+    case updated(StudentLocation)
+    /// No pin has that id.
+    case notFound
+    /// The pin is another account's: nothing changed.
+    case ownedByAnother
+}
+
+/// What one login attempt is counted against: a subject (`account:EMAIL` or `address:IP`) and the
+/// length of its fixed window.
+public struct AttemptCounter: Sendable, Hashable {
+    public var subject: String
+    public var window: Duration
+
+    public init(subject: String, window: Duration) {
+        self.subject = subject
+        self.window = window
+    }
+}
+
 /// An attempt count within its window.
 public struct AttemptTally: Sendable, Hashable {
     /// Attempts in the window, this one included.

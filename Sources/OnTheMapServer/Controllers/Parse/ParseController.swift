@@ -67,8 +67,13 @@ struct ParseController: Sendable {
         if let session, existing.uniqueKey != session.accountKey || draft.uniqueKey != session.accountKey {
             throw ParseFailure.forbidden("you can only change your own location")
         }
-        guard let updated = try await storage.updateLocation(objectId: objectId, with: draft, now: Date()) else {
-            throw ParseFailure.objectNotFound(objectId)
+        // Parse's PUT merges into the pin it read, so whose it is was checked on that read; the write
+        // checks again, in case the pin changed hands in between.
+        let updated: StudentLocation
+        switch try await storage.updateLocation(objectId: objectId, with: draft, ownedBy: session?.accountKey, now: Date()) {
+        case .updated(let location): updated = location
+        case .notFound: throw ParseFailure.objectNotFound(objectId)
+        case .ownedByAnother: throw ParseFailure.forbidden("you can only change your own location")
         }
         return Self.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)).wireJSON)
     }

@@ -67,25 +67,30 @@ extension PostgresStorage {
         return PostedLocation(objectId: storedID, createdAt: created, moved: storedID != objectId)
     }
 
-    public func updateLocation(objectId: String, with draft: StudentLocationDraft, now: Date) async throws
-        -> StudentLocation?
+    public func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
+        async throws -> LocationUpdate
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
         // Even when the statement fails: the mark costs one version read, a stale list much more.
         defer { changes.noteLocalChange() }
+        let updated: StudentLocation?
         do {
-            return try await database.rows(
+            updated = try await database.rows(
                 """
                 UPDATE studentLocation SET uniqueKey = \(draft.uniqueKey), firstName = \(draft.firstName),
                     lastName = \(draft.lastName), mapString = \(draft.mapString), mediaURL = \(draft.mediaURL),
                     latitude = \(draft.latitude), longitude = \(draft.longitude), updatedAt = \(timestamp)
-                WHERE objectId = \(objectId)
+                WHERE objectId = \(objectId) AND uniqueKey = COALESCE(\(owner), uniqueKey)
                 RETURNING objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
                 """
             ).first.map(Self.location)
         } catch let error where PostgresErrors.isUniqueViolation(error) {
             throw StorageError.accountHasPin(draft.uniqueKey)
         }
+        if let updated { return .updated(updated) }
+        // Nothing changed; only now is it worth a second query to say why.
+        guard owner != nil, try await location(objectId: objectId) != nil else { return .notFound }
+        return .ownedByAnother
     }
 
     public func insertLocations(_ locations: [StudentLocation]) async throws {

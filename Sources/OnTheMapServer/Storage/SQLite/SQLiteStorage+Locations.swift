@@ -51,12 +51,13 @@ extension SQLiteStorage {
         }
     }
 
-    public func updateLocation(objectId: String, with draft: StudentLocationDraft, now: Date) async throws
-        -> StudentLocation?
+    public func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
+        async throws -> LocationUpdate
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
         return try await write { db in
-            guard let existing = try StudentLocationRecord.fetchOne(db, key: objectId) else { return nil }
+            guard let existing = try StudentLocationRecord.fetchOne(db, key: objectId) else { return .notFound }
+            if let owner, existing.uniqueKey != owner { return .ownedByAnother }
             let record = StudentLocationRecord(
                 objectId: objectId, draft: draft, createdAt: existing.createdAt, updatedAt: timestamp)
             do {
@@ -64,7 +65,7 @@ extension SQLiteStorage {
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw StorageError.accountHasPin(draft.uniqueKey)
             }
-            return record.wire
+            return .updated(record.wire)
         }
     }
 

@@ -3,10 +3,13 @@ import GRDB
 import OnTheMapModels
 
 extension SQLiteStorage {
-    public func insertSession(_ session: SessionRecord, now: Date) async throws {
+    public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: String?) async throws {
         try await write { db in
             try SessionRecord.filter(Column("expiresAt") <= now).deleteAll(db)
             try session.insert(db)
+            if let attemptsOf {
+                try db.cachedStatement(sql: "DELETE FROM loginThrottle WHERE subject = ?").execute(arguments: [attemptsOf])
+            }
         }
     }
 
@@ -26,26 +29,20 @@ extension SQLiteStorage {
 }
 
 extension SQLiteStorage {
-    public func countAttempt(subject: String, window: Duration, now: Date) async throws -> AttemptTally {
+    public func countAttempts(_ counters: [AttemptCounter], now: Date) async throws -> [AttemptTally] {
         let nowSeconds = now.timeIntervalSince1970
-        let cutoff = nowSeconds - window.seconds
         return try await write { db in
             if Int.random(in: 0..<SharedSchema.throttlePruneOneIn) == 0 {
                 try db.execute(
                     sql: "DELETE FROM loginThrottle WHERE windowStart < ?",
                     arguments: [nowSeconds - SharedSchema.throttleRetention])
             }
-            let row = try Row.fetchOne(
-                db, sql: SharedSchema.countAttempt { ":p\($0)" },
-                arguments: ["p1": subject, "p2": nowSeconds, "p3": cutoff])!
-            return AttemptTally(
-                attempts: row[0], windowStart: Date(timeIntervalSince1970: row[1]))
-        }
-    }
-
-    public func clearAttempts(subject: String) async throws {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM loginThrottle WHERE subject = ?", arguments: [subject])
+            let count = try db.cachedStatement(sql: SharedSchema.countAttempt { ":p\($0)" })
+            return try counters.map { counter in
+                let row = try Row.fetchOne(
+                    count, arguments: ["p1": counter.subject, "p2": nowSeconds, "p3": nowSeconds - counter.window.seconds])!
+                return AttemptTally(attempts: row[0], windowStart: Date(timeIntervalSince1970: row[1]))
+            }
         }
     }
 }
