@@ -304,6 +304,52 @@ collection, for `completing-read') returning the answer."
       (should (string-search "Not logged in" (onthemap-tests--header)))
       (kill-buffer))))
 
+;;;; The header line's age
+
+(defun onthemap-tests--list-buffers ()
+  "The students lists alive."
+  (seq-filter (lambda (buffer) (with-current-buffer buffer (derived-mode-p 'onthemap-students-mode)))
+              (buffer-list)))
+
+(defun onthemap-tests--ago (seconds)
+  "A wire timestamp SECONDS ago."
+  (format-time-string "%FT%T.000Z" (time-subtract nil seconds) t))
+
+(ert-deftest onthemap-test-13-header-age-stays-current ()
+  ;; Emacs redraws a header line only when something else changes; a timer, one
+  ;; for all lists, redraws it while a list lives, so its age is current.
+  (mapc #'kill-buffer (onthemap-tests--list-buffers))
+  (should-not onthemap--header-timer)
+  (let* ((onthemap-header-update-interval 0.1)
+         (redrawn nil)
+         (record (lambda (&rest _) (push (current-buffer) redrawn)))
+         (buffer (onthemap--list-buffer "*OnTheMap age test*" nil))
+         (other nil)
+         (timer onthemap--header-timer))
+    (unwind-protect
+        (progn
+          (should (timerp timer))
+          (should (memq timer timer-list))
+          (with-current-buffer buffer
+            (onthemap--fill buffer (list :students [] :total 0 :refreshedAt (onthemap-tests--ago 0)))
+            (should (string-search "refreshed just now" (onthemap-tests--header)))
+            ;; Time passes: the cache this list shows was refreshed three minutes ago.
+            (setq onthemap--shown (plist-put (copy-sequence onthemap--shown) :refreshedAt (onthemap-tests--ago 180)))
+            (advice-add 'force-mode-line-update :before record)
+            (unwind-protect
+                (onthemap-tests--wait "the timer to redraw the header line" (lambda () (memq buffer redrawn)) 5)
+              (advice-remove 'force-mode-line-update record))
+            (should (string-search "refreshed 3 min ago" (onthemap-tests--header))))
+          ;; A second list shares the timer; killing the last list cancels it.
+          (setq other (onthemap--list-buffer "*OnTheMap age test 2*" nil))
+          (should (eq onthemap--header-timer timer))
+          (kill-buffer buffer)
+          (should (eq onthemap--header-timer timer))
+          (kill-buffer other)
+          (should-not onthemap--header-timer)
+          (should-not (memq timer timer-list)))
+      (dolist (b (list buffer other)) (when (buffer-live-p b) (kill-buffer b))))))
+
 ;;;; Painting a map result of the documented shape
 
 (ert-deftest onthemap-test-20-map-painting ()
@@ -355,6 +401,23 @@ collection, for `completing-read') returning the answer."
     (should (equal (onthemap-socket-candidates) '("/somewhere/d.sock")))
     (let ((onthemap-socket "/option/d.sock"))
       (should (equal (onthemap-socket-candidates) '("/option/d.sock"))))))
+
+(ert-deftest onthemap-test-22-advice-quotes-the-socket-for-the-shell ()
+  (should (equal (onthemap--shell-quote "/run/user/1000/onthemap/onthemapd.sock") "/run/user/1000/onthemap/onthemapd.sock"))
+  (should (equal (onthemap--shell-quote "~/$HOME;x") "'~/$HOME;x'"))
+  (should (equal (onthemap--shell-quote "it's") "'it'\\''s'"))
+  (should (equal (onthemap--shell-quote "") "''"))
+  (let* ((path (expand-file-name "it's a dir/onthemapd.sock"
+                                 (file-name-directory (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))))
+         (message (onthemap--unreachable-message (list (cons path "No such file or directory"))))
+         (command (and (string-match "`\\(onthemapd --socket .*\\)' (or name no socket" message)
+                       (match-string 1 message))))
+    (should (string-search (concat "cannot reach onthemapd at " path " (No such file or directory)") message))
+    (should (equal command (concat "onthemapd --socket '" (string-replace "'" "'\\''" path) "'")))
+    ;; What a user pasting it into a shell runs.
+    (with-temp-buffer
+      (should (eql 0 (call-process "sh" nil t nil "-c" (concat "set -- " command "; printf %s \"$3\""))))
+      (should (equal (buffer-string) path)))))
 
 ;;;; No daemon, and a daemon that never answers
 

@@ -59,6 +59,14 @@ Emacs never waits for it: every request is asynchronous."
   "How many students the list shows."
   :type 'integer)
 
+(defcustom onthemap-header-update-interval 30
+  "Seconds between redraws of the students lists' header lines.
+A header line says how long ago the daemon refreshed the list
+\(\"refreshed 3 min ago\"); Emacs redraws it only when something
+else changes, so one timer redraws it while a list lives.  nil: no
+timer.  A change applies from the next list opened when none is."
+  :type '(choice (const :tag "Never" nil) number))
+
 (defcustom onthemap-browse-function #'browse-url
   "The function that opens a student's link, called with the URL."
   :type 'function)
@@ -100,14 +108,25 @@ then /tmp/onthemap-UID/onthemapd.sock."
 
 (define-error 'onthemap-unreachable "Cannot reach onthemapd")
 
+(defun onthemap--shell-quote (string)
+  "STRING as one word for a POSIX shell, to paste into a command.
+Bare when made only of [A-Za-z0-9_./-], else in single quotes (a
+single quote inside is closed, escaped and reopened).  Unlike
+`shell-quote-argument', which escapes with backslashes, this still
+reads as a path."
+  (if (let ((case-fold-search nil)) (string-match-p "\\`[A-Za-z0-9_./-]+\\'" string))
+      string
+    (concat "'" (string-replace "'" "'\\''" string) "'")))
+
 (defun onthemap--unreachable-message (attempts)
   "Return why nothing answered, given ATTEMPTS, a list of (PATH . REASON).
-Worded as the CLI words it.  One path tried is one named by hand (the
-defaults are at least two), where the systemd socket does not listen."
+Worded as the CLI words it, the path in the advice quoted for a shell.
+One path tried is one named by hand (the defaults are at least two),
+where the systemd socket does not listen."
   (if (null (cdr attempts))
       (format (concat "cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s' "
                       "(or name no socket and run `systemctl --user start onthemapd.socket').")
-              (caar attempts) (cdar attempts) (caar attempts))
+              (caar attempts) (cdar attempts) (onthemap--shell-quote (caar attempts)))
     (format "cannot reach onthemapd (tried %s). Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
             (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; "))))
 
@@ -334,16 +353,62 @@ With https:// in front when it names no scheme; nil for nothing typed."
     map)
   "Keys of `onthemap-students-mode'.")
 
+;; The header line's age changes with time, not with the list, and Emacs redraws a
+;; header line only when something else changes: one timer, as `display-time'
+;; keeps one, redraws the lists' header lines while a list lives.
+
+(defvar onthemap--header-timer nil
+  "The timer redrawing the header lines of the students lists, while one lives.")
+
+(defun onthemap--list-buffers (&optional except)
+  "The live students lists, leaving out EXCEPT."
+  (seq-filter (lambda (buffer)
+                (and (not (eq buffer except))
+                     (provided-mode-derived-p (buffer-local-value 'major-mode buffer)
+                                              'onthemap-students-mode)))
+              (buffer-list)))
+
+(defun onthemap--header-timer-stop ()
+  "Cancel the timer of the header lines."
+  (when (timerp onthemap--header-timer) (cancel-timer onthemap--header-timer))
+  (setq onthemap--header-timer nil))
+
+(defun onthemap--header-tick ()
+  "Redraw the header line of each students list; stop when none is left."
+  (if-let ((lists (onthemap--list-buffers)))
+      (dolist (buffer lists)
+        (with-current-buffer buffer (force-mode-line-update)))
+    (onthemap--header-timer-stop)))
+
+(defun onthemap--header-timer-start ()
+  "Start the timer of the header lines if none is running.
+It fires every `onthemap-header-update-interval' seconds, when that is set."
+  (when (and (numberp onthemap-header-update-interval) (> onthemap-header-update-interval 0)
+             (not (timerp onthemap--header-timer)))
+    (setq onthemap--header-timer (run-at-time onthemap-header-update-interval onthemap-header-update-interval
+                                              #'onthemap--header-tick))))
+
+(defun onthemap--list-gone ()
+  "Stop the timer of the header lines if this buffer was the last list.
+Run from `kill-buffer-hook' and `change-major-mode-hook' in a list."
+  (unless (onthemap--list-buffers (current-buffer))
+    (onthemap--header-timer-stop)))
+
 (define-derived-mode onthemap-students-mode tabulated-list-mode "OnTheMap"
   "The students of OnTheMap, newest first or nearest first.
 Click a column header to sort by it.  \\<onthemap-students-mode-map>
 \\[onthemap-open-student-link] opens the student's link, \\[revert-buffer] fetches the list again.
+The age in the header line is redrawn every
+`onthemap-header-update-interval' seconds.
 
 \\{onthemap-students-mode-map}"
   (setq-local revert-buffer-function #'onthemap--revert)
   ;; The header line says how many and how fresh; the column titles go on the first line.
   (setq tabulated-list-use-header-line nil)
-  (setq tabulated-list-padding 1))
+  (setq tabulated-list-padding 1)
+  (add-hook 'kill-buffer-hook #'onthemap--list-gone nil t)
+  (add-hook 'change-major-mode-hook #'onthemap--list-gone nil t)
+  (onthemap--header-timer-start))
 
 (defun onthemap--updated-< (a b)
   "Whether entry A was updated before entry B (for sorting)."
@@ -383,7 +448,8 @@ Click a column header to sort by it.  \\<onthemap-students-mode-map>
 (defun onthemap--header ()
   "The header line of a students list: how many, in which order, how fresh.
 Computed at each redisplay, so the order follows a sort and the age
-of the refresh is current whenever the window is redrawn."
+of the refresh is current whenever the window is redrawn (at least
+every `onthemap-header-update-interval' seconds)."
   (let* ((result onthemap--shown)
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))

@@ -4,12 +4,20 @@
 #   ./onthemap-socat.sh students 5
 #   ./onthemap-socat.sh watch
 set -euo pipefail
+# One word for a POSIX shell, to paste into a command: bare when made only of [A-Za-z0-9_./-], else in
+# single quotes (a quote inside becomes '\''), as the editors print it; printf %q would use backslashes.
+shell_quote() {
+    case $1 in
+    '' | *[!A-Za-z0-9_./-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
+    *) printf '%s' "$1" ;;
+    esac
+}
 # The same order as onthemap: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/, /run/user/$UID/onthemap/
 # (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/: the first that is a socket.
 find_socket() {
     if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
         if [ ! -S "$ONTHEMAP_SOCKET" ]; then
-            echo "cannot reach onthemapd at $ONTHEMAP_SOCKET (no socket there). Start one there with \`onthemapd --socket $ONTHEMAP_SOCKET\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`)." >&2
+            echo "cannot reach onthemapd at $ONTHEMAP_SOCKET (no socket there). Start one there with \`onthemapd --socket $(shell_quote "$ONTHEMAP_SOCKET")\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`)." >&2
             exit 2
         fi
         printf '%s\n' "$ONTHEMAP_SOCKET"

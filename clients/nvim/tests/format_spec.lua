@@ -117,6 +117,20 @@ return {
       require("onthemap").setup({})
       vim.env.ONTHEMAP_SOCKET, vim.env.XDG_RUNTIME_DIR = saved[1], saved[2]
       t.eq(socket.reason("ECONNREFUSED: connection refused"), "Connection refused", "luv's error as strerror says it")
+      t.eq(socket.reason("ECONNREFUSED"), "Connection refused", "0.7's connect callback: the code alone")
+      t.eq(socket.reason("ENOENT"), "No such file or directory", "no socket file")
+    end,
+  },
+  {
+    "a message too wide for the command line is shortened to one line that points to the whole",
+    function()
+      local notify = require("onthemap.notify")
+      local long = "OnTheMap: " .. string.rep("word ", 30)
+      t.eq(notify.shorten("OnTheMap: short", { "unused" }, 68), "OnTheMap: short", "a message that fits is left alone")
+      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 60), "OnTheMap: summary" }, 68), "OnTheMap: summary (see :checkhealth onthemap)", "the first summary that fits with the pointer")
+      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 50) }, 68), "OnTheMap: " .. string.rep("x", 50), "else a summary that fits alone")
+      local cut = notify.shorten("OnTheMap: " .. string.rep("東京 ", 40), nil, 68)
+      t.ok(vim.fn.strdisplaywidth(cut) <= 68 and vim.endswith(cut, "… (see :checkhealth onthemap)"), "else the text cut, wide characters counted: " .. cut)
     end,
   },
   {

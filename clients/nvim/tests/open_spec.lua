@@ -27,9 +27,14 @@ return {
       local ok, started = pcall(open.open, "https://ada.example/open")
       vim.env.PATH = path
       t.ok(ok and started, "xdg-open started: " .. tostring(started))
-      local note = t.notified("xdg-open could not open https://ada.example/open: no browser is set up", 10000, from)
-      t.ok(note.message:find("`opener` option", 1, true), "what to do: " .. note.message)
+      local note = t.notified("xdg-open found no browser", 10000, from)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
+      t.ok(vim.fn.strdisplaywidth(note.message) <= vim.o.columns - 12, "one line on the command line: " .. note.message)
+      -- The whole message, with what to do, in :checkhealth.
+      vim.cmd("checkhealth onthemap")
+      local text = table.concat(t.lines(0), "\n")
+      vim.cmd("bwipeout!")
+      t.ok(text:find("xdg-open could not open https://ada.example/open: no browser is set up for this session. Set one up, or the `opener` option", 1, true), text)
     end,
   },
 }

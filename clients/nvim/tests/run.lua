@@ -7,7 +7,7 @@ local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)")
 vim.opt.runtimepath:prepend(vim.fn.fnamemodify(here .. "..", ":p"))
 vim.cmd("runtime! plugin/**/*.lua")
 
-local specs = { "format_spec", "live_spec", "unreachable_spec", "open_spec" }
+local specs = { "format_spec", "age_spec", "live_spec", "unreachable_spec", "open_spec" }
 local only = os.getenv("ONTHEMAP_TEST_ONLY")
 local passed, failed = 0, 0
 

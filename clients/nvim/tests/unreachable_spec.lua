@@ -12,6 +12,34 @@ local function use(socket)
   onthemap.setup({ socket = socket, timeout_ms = timeout_ms, reconnect_ms = 200, opener = function() end })
 end
 
+--- The text of :checkhealth onthemap.
+local function health()
+  vim.cmd("checkhealth onthemap")
+  local text = table.concat(t.lines(0), "\n")
+  vim.cmd("bwipeout!")
+  return text
+end
+
+--- Fails unless `note` (a vim.notify message) is one line that fits the command line: a wider
+--- message scrolls, and Neovim then waits for ENTER.
+local function fits(note)
+  local room = vim.o.columns - 12
+  t.ok(not note.message:find("\n", 1, true), "one line: " .. note.message)
+  t.ok(vim.fn.strdisplaywidth(note.message) <= room, ("wider than %d columns: %s"):format(room, note.message))
+end
+
+--- A hand-named socket nobody listens on, in a directory whose name needs quoting in a shell.
+local function awkward_socket()
+  return vim.fn.fnamemodify(t.env.ONTHEMAP_TEST_DEAD_SOCKET, ":h") .. "/it's a dir/onthemapd.sock"
+end
+
+--- The third word of `command` as a POSIX shell reads it: what a user pasting it would run.
+local function shell_argument_3(command)
+  local output = vim.fn.system({ "sh", "-c", "set -- " .. command .. '; printf %s "$3"' })
+  t.eq(vim.v.shell_error, 0, "sh ran: " .. command .. " → " .. output)
+  return output
+end
+
 --- Proves the event loop runs while a request is pending: a timer set now fires.
 local function loop_is_running()
   local fired = false
@@ -34,10 +62,14 @@ return {
         vim.cmd("OnTheMap")
       end)
       t.ok(ms < quick_ms, ":OnTheMap took " .. ms .. " ms")
-      local note = t.notified("cannot reach onthemapd at " .. dead, quick_ms, from)
-      t.ok(note.message:find("onthemapd --socket " .. dead, 1, true), note.message)
-      t.ok(note.message:find("systemctl --user start onthemapd.socket", 1, true), note.message)
-      t.ok(t.lines(0)[1]:find("cannot reach onthemapd", 1, true), "the buffer says so: " .. t.lines(0)[1])
+      local note = t.notified("cannot reach onthemapd", quick_ms, from)
+      fits(note)
+      t.eq(note.level, vim.log.levels.ERROR, "an error")
+      -- The whole of it, how to start a daemon there included, is in the buffer.
+      local line = t.lines(0)[1]
+      t.ok(line:find("cannot reach onthemapd at " .. dead, 1, true), "the buffer says so: " .. line)
+      t.ok(line:find("onthemapd --socket " .. dead, 1, true), "a plain path stays bare: " .. line)
+      t.ok(line:find("systemctl --user start onthemapd.socket", 1, true), line)
       t.feed("q")
     end,
   },
@@ -47,10 +79,97 @@ return {
       t.wait(quick_ms, function()
         return onthemap.statusline() == "📍 offline"
       end, "📍 offline, got " .. onthemap.statusline())
-      vim.cmd("checkhealth onthemap")
-      local text = table.concat(t.lines(0), "\n")
-      vim.cmd("bwipeout!")
+      local text = health()
       t.ok(text:find("onthemapd does not answer: cannot reach onthemapd", 1, true), text)
+      -- The last message too wide for the command line, in full.
+      local dead = t.env.ONTHEMAP_TEST_DEAD_SOCKET
+      local last = text:match("OnTheMap: cannot reach onthemapd at [^\n]*")
+      t.ok(last and last:find(dead, 1, true) and last:find("Start one there with `onthemapd --socket " .. dead .. "`", 1, true), text)
+    end,
+  },
+  {
+    "a hand-named socket with a space and a quote: the advice quotes it for the shell, as the socat script does",
+    function()
+      local path = awkward_socket()
+      use(path)
+      local err
+      require("onthemap.rpc").request("status", nil, function(e)
+        err = e
+      end)
+      t.wait(quick_ms, function()
+        return err ~= nil
+      end, "the request to fail")
+      local command = err.message:match("`(onthemapd %-%-socket [^`]*)`")
+      t.ok(command, "the advice: " .. err.message)
+      t.eq(command, "onthemapd --socket '" .. path:gsub("'", "'\\''") .. "'", "quoted the POSIX way")
+      t.eq(shell_argument_3(command), path, "what a shell reads")
+      t.ok(err.message:find("cannot reach onthemapd at " .. path .. " (", 1, true), err.message)
+      -- :checkhealth gives the same advice.
+      local text = health()
+      t.ok(text:find("Start one there: " .. command, 1, true), text)
+      -- The socat script, a client made of shell, says the same.
+      local script = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h:h:h") .. "/shell/onthemap-socat.sh"
+      local output = vim.fn.system({ "env", "ONTHEMAP_SOCKET=" .. path, "bash", script, "status" })
+      t.eq(vim.v.shell_error, 2, "the script's exit status: " .. output)
+      t.ok(output:find("`" .. command .. "`", 1, true), "the script's advice: " .. output)
+      t.eq(require("onthemap.format").shell_quote("/run/user/1000/onthemap/onthemapd.sock"), "/run/user/1000/onthemap/onthemapd.sock", "bare")
+      t.eq(require("onthemap.format").shell_quote("~/$HOME;x"), "'~/$HOME;x'", "quoted")
+      t.eq(require("onthemap.format").shell_quote(""), "''", "empty")
+    end,
+  },
+  {
+    "no daemon, in a real terminal: each error is one line on the command line, no hit-enter prompt",
+    function()
+      -- Another Neovim in a :terminal of 80 columns, as a user runs it: a message wider than the
+      -- command line scrolls, and Neovim then shows "Press ENTER or type command to continue".
+      local plugin = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h:h")
+      local path = awkward_socket()
+      vim.cmd("tabnew")
+      local buf = vim.api.nvim_get_current_buf()
+      local job = vim.fn.termopen({
+        vim.v.progpath, "-u", "NONE", "-i", "NONE", "-n",
+        "--cmd", "set shortmess+=I | lua vim.opt.runtimepath:prepend(" .. vim.inspect(plugin) .. ")",
+        "-c", "runtime! plugin/**/*.lua",
+        "-c", "lua require('onthemap').setup({ socket = " .. vim.inspect(path) .. " })",
+      })
+      t.ok(job > 0, "the terminal started")
+      local function screen()
+        return t.lines(buf)
+      end
+      local function last_line()
+        local lines = screen()
+        for index = #lines, 1, -1 do
+          if lines[index] ~= "" then
+            return lines[index]
+          end
+        end
+        return ""
+      end
+      local ok, err = pcall(function()
+        t.eq(vim.api.nvim_win_get_width(0), 80, "the terminal's width")
+        t.wait(quick_ms, function()
+          return last_line():find("All", 1, true) ~= nil
+        end, "the editor in the terminal to start: " .. vim.inspect(screen()))
+        for _, case in ipairs({
+          { "OnTheMapLogout", "OnTheMap: logout: cannot reach onthemapd" },
+          { "OnTheMap", "OnTheMap: cannot reach onthemapd" },
+        }) do
+          local command, notice = case[1], case[2]
+          vim.fn.chansend(job, ":" .. command .. "\r")
+          t.wait(quick_ms, function()
+            return vim.startswith(last_line(), notice) or table.concat(screen(), "\n"):find("Press ENTER", 1, true) ~= nil
+          end, "the error after :" .. command .. ": " .. vim.inspect(screen()))
+          vim.wait(300) -- a prompt would come with the message; give it time to show
+          local text = table.concat(screen(), "\n")
+          t.ok(not text:find("Press ENTER", 1, true), ":" .. command .. " waits for ENTER:\n" .. text)
+          t.ok(vim.startswith(last_line(), notice), "the notice: " .. last_line())
+        end
+      end)
+      vim.fn.jobstop(job)
+      vim.cmd("bwipeout!")
+      if not ok then
+        error(err, 0)
+      end
     end,
   },
   {
@@ -84,8 +203,11 @@ return {
       use(foreign)
       local from = #t.notifications + 1
       vim.cmd("OnTheMapLogout")
-      local note = t.notified("refusing the socket " .. foreign .. ": it belongs to uid 65534", quick_ms, from)
-      t.ok(note.message:find("Nothing was sent", 1, true), note.message)
+      local note = t.notified("uid 65534", quick_ms, from)
+      fits(note)
+      t.ok(note.message:lower():find("nothing was sent", 1, true), note.message)
+      local text = health()
+      t.ok(text:find("refusing the socket " .. foreign .. ": it belongs to uid 65534", 1, true), text)
     end,
   },
   {
@@ -101,6 +223,7 @@ return {
       loop_is_running()
       local note = t.notified("onthemapd did not answer students within 10 s", timeout_ms + 20000, from)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
+      fits(note)
       t.feed("q")
     end,
   },

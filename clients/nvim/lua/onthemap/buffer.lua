@@ -134,6 +134,20 @@ function M.set(buf, lines, items, highlights, namespace)
   end
 end
 
+--- Replaces one line (0-based) of the buffer's text, highlighted with `group`, when it differs:
+--- the same text with a detail brought up to date, so what <CR> acts on and the generation stay.
+function M.set_line(buf, line, text, group, namespace)
+  if not vim.api.nvim_buf_is_valid(buf) or vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1] == text then
+    return
+  end
+  vim.api.nvim_buf_set_option(buf, "modifiable", true)
+  vim.api.nvim_buf_set_lines(buf, line, line + 1, false, { text })
+  vim.api.nvim_buf_set_option(buf, "modifiable", false)
+  vim.api.nvim_buf_set_option(buf, "modified", false)
+  vim.api.nvim_buf_clear_namespace(buf, namespace, line, line + 1)
+  vim.api.nvim_buf_add_highlight(buf, namespace, group, line, 0, -1)
+end
+
 --- How many times the buffer's text was set: tests wait for it to move.
 function M.generation(buf)
   return M.state[buf] and M.state[buf].generation or 0

@@ -10,6 +10,9 @@ M.defaults = {
   timeout_ms = 20000,
   -- How many students the list shows.
   limit = 100,
+  -- The list's first line says how long ago the daemon refreshed it ("refreshed 3 min ago"): one
+  -- timer brings that up to date this often while a list is open. 0 or false: never.
+  header_update_ms = 30000,
   -- Opens a link: a function(url). nil uses vim.ui.open (Neovim 0.10+), else xdg-open.
   opener = nil,
   -- The default account for :OnTheMapLogin (it still asks, with this filled in).

@@ -1,4 +1,4 @@
--- Text helpers for the buffers: cleaning upstream text, display widths, ages and distances.
+-- Text helpers: cleaning upstream text, display widths, ages and distances, shell quoting.
 local M = {}
 
 --- Upstream text with control characters (newlines, tabs, escapes) turned into spaces: a buffer
@@ -28,6 +28,15 @@ function M.typed_link(input, default)
     link = "https://" .. link
   end
   return link
+end
+
+--- `text` as one word for a POSIX shell, to paste into a command: bare when made only of
+--- [A-Za-z0-9_./-], else in single quotes (a quote inside becomes '\'').
+function M.shell_quote(text)
+  if text:match("^[A-Za-z0-9_./-]+$") then
+    return text
+  end
+  return "'" .. text:gsub("'", [['\'']]) .. "'"
 end
 
 --- The display width of `text` (wide and combining characters counted as Neovim draws them).

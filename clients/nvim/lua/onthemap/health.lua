@@ -1,4 +1,7 @@
--- `:checkhealth onthemap`: the socket, how links open, the daemon's version and the login.
+-- `:checkhealth onthemap`: the socket, how links open, the last messages too wide for the command
+-- line (in full), the daemon's version and the login.
+local format = require("onthemap.format")
+local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")
 local socket = require("onthemap.socket")
 
@@ -46,6 +49,10 @@ function M.check()
     -- Whether xdg-open finds a browser depends on the desktop; when it does not, <CR> says so.
     report.info("links open with xdg-open, which needs a browser set up for this session")
   end
+  -- A notice on the command line was a summary that points here.
+  for _, message in ipairs(notify.long) do
+    report.info(("message at %s, in full: %s"):format(os.date("%H:%M:%S", message.time), message.text))
+  end
   -- A health check may wait, briefly: bounded, and the event loop keeps running meanwhile.
   local done, failure, status = false, nil, nil
   rpc.request("status", nil, function(err, result)
@@ -58,7 +65,7 @@ function M.check()
     local advice = start_daemon
     if #candidates == 1 then
       -- A socket named by hand: the systemd socket unit does not listen there.
-      advice = { ("Start one there: onthemapd --socket %s"):format(candidates[1]), start_daemon[2] }
+      advice = { ("Start one there: onthemapd --socket %s"):format(format.shell_quote(candidates[1])), start_daemon[2] }
     end
     report.error("onthemapd does not answer: " .. (failure and failure.message or "no answer"), advice)
     return

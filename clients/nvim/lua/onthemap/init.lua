@@ -1,6 +1,7 @@
 -- onthemap.nvim: the students of OnTheMap in Neovim, through the onthemapd daemon. Every command
 -- is asynchronous: a slow or missing daemon never freezes the editor. See :help onthemap.
 local config = require("onthemap.config")
+local notify = require("onthemap.notify")
 local status = require("onthemap.status")
 
 local M = {}
@@ -87,7 +88,7 @@ function M.command(args)
     local place, km = place_and_km(rest)
     return M.map({ near = place, radiusKm = km })
   end
-  vim.notify("OnTheMap: " .. usage, vim.log.levels.ERROR, { title = "OnTheMap" })
+  notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, { "OnTheMap: usage: :OnTheMap [search|near|map] … (:help :OnTheMap)" })
 end
 
 return M

@@ -13,23 +13,77 @@ M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 -- Widths beyond which a column is cut with "…" (the whole link is still what <CR> opens).
 local limits = { 30, 34, 56, 12, 12 }
 
+--- The first line for a `students` result: how many, which, and how long ago it was refreshed.
+local function summary(result, near, search)
+  local students = result.students or {}
+  local text
+  if search then
+    text = ('%d of %d students matching "%s", newest first'):format(#students, result.total or #students, search)
+  elseif near then
+    text = ("%d students nearest to %s%s"):format(#students, near.label, near.km and (" (within %g km)"):format(near.km) or "")
+  else
+    text = ("%d of %d students, newest first"):format(#students, result.total or #students)
+  end
+  return text .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
+end
+
+-- The first line's age changes with time, not with the list: one timer, running while a list is
+-- shown, writes it again. Per list buffer, what its first line sums up: { result, near, search,
+-- generation } (the buffer's generation then; another text since, such as an error, is left alone).
+-- Touched only on the main loop (the timer's callback is scheduled).
+local shown = {}
+
+--- The timer that brings the lists' first lines up to date, while a list buffer lives; else nil.
+M.header_timer = nil
+
+local function stop_header_timer()
+  if M.header_timer then
+    M.header_timer:stop()
+    M.header_timer:close()
+    M.header_timer = nil
+  end
+end
+
+--- Writes each list's first line again, with its age as of now; stops the timer when no list is left.
+local function update_headers()
+  for buf, what in pairs(shown) do
+    if not vim.api.nvim_buf_is_valid(buf) then
+      shown[buf] = nil
+    elseif buffer.generation(buf) == what.generation then
+      buffer.set_line(buf, 0, summary(what.result, what.near, what.search), "Comment", M.namespace)
+    end
+  end
+  if next(shown) == nil then
+    stop_header_timer()
+  end
+end
+
+--- Remembers what `buf` shows, and starts the timer if it is not running.
+local function keep_header_current(buf, result, near, search)
+  if not shown[buf] then
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      buffer = buf,
+      once = true,
+      callback = function()
+        shown[buf] = nil
+        if next(shown) == nil then
+          stop_header_timer()
+        end
+      end,
+    })
+  end
+  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf) }
+  local every = config.options.header_update_ms
+  if not M.header_timer and every and every > 0 then
+    M.header_timer = vim.loop.new_timer()
+    M.header_timer:start(every, every, vim.schedule_wrap(update_headers))
+  end
+end
+
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil;
 --- `search` the words searched for, or nil.
 function M.render(buf, result, near, search)
   local students = result.students or {}
-  local summary
-  if search then
-    summary = ('%d of %d students matching "%s", newest first'):format(#students, result.total or #students, search)
-  elseif near then
-    summary = ("%d students nearest to %s%s"):format(
-      #students,
-      near.label,
-      near.km and (" (within %g km)"):format(near.km) or ""
-    )
-  else
-    summary = ("%d of %d students, newest first"):format(#students, result.total or #students)
-  end
-  summary = summary .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
   local header = { "NAME", "PLACE", "LINK", "UPDATED" }
   if near then
     table.insert(header, 3, "KM")
@@ -46,7 +100,7 @@ function M.render(buf, result, near, search)
     rows[#rows + 1] = row
   end
   local column_limits = near and { limits[1], limits[2], 8, limits[3], limits[4] } or limits
-  local lines = { summary }
+  local lines = { summary(result, near, search) }
   vim.list_extend(lines, format.columns(rows, column_limits))
   if #students == 0 then
     lines[#lines + 1] = search and ('No student matches "%s".'):format(search)
@@ -59,6 +113,7 @@ function M.render(buf, result, near, search)
   end
   local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
   buffer.set(buf, lines, items, highlights, M.namespace)
+  keep_header_current(buf, result, near, search)
 end
 
 --- Shows why the list could not be loaded, in the buffer and with vim.notify.

@@ -1,5 +1,6 @@
 -- Opening a student's link in the browser.
 local config = require("onthemap.config")
+local notify = require("onthemap.notify")
 
 local M = {}
 
@@ -7,7 +8,7 @@ local M = {}
 --- in the background. Only http(s) links are opened: the link is someone else's text.
 function M.open(url)
   if type(url) ~= "string" or not (url:match("^https?://[^%s]+$")) then
-    vim.notify("OnTheMap: this student has no http(s) link to open", vim.log.levels.WARN, { title = "OnTheMap" })
+    notify.show("OnTheMap: this student has no http(s) link to open", vim.log.levels.WARN)
     return false
   end
   if config.options.opener then
@@ -24,16 +25,18 @@ function M.open(url)
         if code ~= 0 then
           local why = ({ [3] = "no browser is set up for this session", [4] = "the browser failed" })[code]
             or ("it exited with %d"):format(code)
-          vim.notify(
+          local short = ({ [3] = "xdg-open found no browser", [4] = "xdg-open: the browser failed" })[code]
+            or ("xdg-open exited with %d"):format(code)
+          notify.show(
             ("OnTheMap: xdg-open could not open %s: %s. Set one up, or the `opener` option (:help onthemap-options)"):format(url, why),
             vim.log.levels.ERROR,
-            { title = "OnTheMap" }
+            { ("OnTheMap: xdg-open could not open %s: %s"):format(url, why), "OnTheMap: " .. short }
           )
         end
       end,
     })
     if not ok or job <= 0 then
-      vim.notify("OnTheMap: cannot run xdg-open to open " .. url, vim.log.levels.ERROR, { title = "OnTheMap" })
+      notify.show("OnTheMap: cannot run xdg-open to open " .. url, vim.log.levels.ERROR, { "OnTheMap: cannot run xdg-open" })
       return false
     end
   end

@@ -2,12 +2,13 @@
 -- before an existing pin is moved. Every step is asynchronous (vim.ui.input / vim.ui.select, so
 -- a UI plugin such as dressing.nvim can take them over).
 local format = require("onthemap.format")
+local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")
 
 local M = {}
 
 local function info(message)
-  vim.notify("OnTheMap: " .. message, vim.log.levels.INFO, { title = "OnTheMap" })
+  notify.show("OnTheMap: " .. message, vim.log.levels.INFO)
 end
 
 --- Sends the pin; on "you already have a pin" asks before moving it.

@@ -2,6 +2,8 @@
 -- its callback runs later on the main loop. Newline-delimited JSON (docs/PROTOCOL.md), one short
 -- connection per request, so a daemon restart between two requests goes unnoticed.
 local config = require("onthemap.config")
+local format = require("onthemap.format")
+local notify = require("onthemap.notify")
 local socket = require("onthemap.socket")
 
 local uv = vim.loop
@@ -44,18 +46,20 @@ end
 
 local start_daemon = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
 
---- The error when nothing answered at any path tried, worded as the CLI words it. One path tried
---- is one named by hand (the defaults are at least two), where the systemd socket does not listen.
+--- The error when nothing answered at any path tried, worded as the CLI words it (the path in the
+--- advice quoted for a shell). One path tried is one named by hand (the defaults are at least two),
+--- where the systemd socket does not listen. `summaries`: shorter forms for the command line.
 function M.unreachable(attempts)
   if #attempts == 1 then
-    local path = attempts[1].path
+    local path, reason = attempts[1].path, attempts[1].reason
     return {
       kind = "unreachable",
       message = ("cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s` (or name no socket and run `systemctl --user start onthemapd.socket`)."):format(
         path,
-        attempts[1].reason,
-        path
+        reason,
+        format.shell_quote(path)
       ),
+      summaries = { ("cannot reach onthemapd at %s (%s)"):format(path, reason), "cannot reach onthemapd" },
     }
   end
   local parts = {}
@@ -65,6 +69,7 @@ function M.unreachable(attempts)
   return {
     kind = "unreachable",
     message = ("cannot reach onthemapd (tried %s). %s"):format(table.concat(parts, "; "), start_daemon),
+    summaries = { "cannot reach onthemapd: is it running?", "cannot reach onthemapd" },
   }
 end
 
@@ -88,6 +93,10 @@ function M.connect(on_connected, on_error)
           path,
           owner
         ),
+        summaries = {
+          ("refusing the socket %s of uid %d: nothing was sent"):format(path, owner),
+          ("refusing a socket of uid %d: nothing was sent"):format(owner),
+        },
       })
       return
     end
@@ -114,9 +123,9 @@ function M.connect(on_connected, on_error)
 end
 
 --- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
---- main loop: err is nil on success, else `{kind, message, code?, data?}` where kind is "daemon"
---- (the daemon answered with an error: code and message are its own), "unreachable", "timeout" or
---- "closed".
+--- main loop: err is nil on success, else `{kind, message, summaries?, code?, data?}` where kind is
+--- "daemon" (the daemon answered with an error: code and message are its own), "unreachable",
+--- "timeout" or "closed", and summaries are shorter forms of the message, for the command line.
 function M.request(method, params, callback, opts)
   opts = opts or {}
   local timeout = opts.timeout_ms or config.options.timeout_ms
@@ -140,9 +149,11 @@ function M.request(method, params, callback, opts)
   end
 
   timer:start(timeout, 0, function()
+    local what = ("onthemapd did not answer %s within %g s"):format(method, timeout / 1000)
     finish({
       kind = "timeout",
-      message = ("onthemapd did not answer %s within %g s (%s)"):format(method, timeout / 1000, connected_path or socket.path()),
+      message = ("%s (%s)"):format(what, connected_path or socket.path()),
+      summaries = { what },
     })
   end)
 
@@ -192,10 +203,15 @@ function M.request(method, params, callback, opts)
   end)
 end
 
---- Shows an error with vim.notify: the daemon's own message, or why it could not be reached.
+--- Shows an error with vim.notify: the daemon's own message, or why it could not be reached; as
+--- one line that fits the command line (onthemap.notify), the whole of it in :checkhealth.
 function M.report(err, doing)
   local prefix = doing and ("OnTheMap: " .. doing .. ": ") or "OnTheMap: "
-  vim.notify(prefix .. err.message, vim.log.levels.ERROR, { title = "OnTheMap" })
+  local summaries = {}
+  for index, summary in ipairs(err.summaries or {}) do
+    summaries[index] = prefix .. summary
+  end
+  notify.show(prefix .. err.message, vim.log.levels.ERROR, summaries)
 end
 
 -- JSON-RPC error codes of onthemapd (docs/PROTOCOL.md) that the plugin acts on.

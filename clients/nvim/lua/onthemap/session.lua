@@ -1,12 +1,13 @@
 -- `:OnTheMapLogin` and `:OnTheMapLogout`.
 local config = require("onthemap.config")
 local format = require("onthemap.format")
+local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")
 
 local M = {}
 
 local function info(message)
-  vim.notify("OnTheMap: " .. message, vim.log.levels.INFO, { title = "OnTheMap" })
+  notify.show("OnTheMap: " .. message, vim.log.levels.INFO)
 end
 
 --- Reads the password with inputsecret(): typed characters show as stars, and the answer goes to

@@ -50,9 +50,25 @@ function M.foreign_owner(path)
   return nil
 end
 
---- "ECONNREFUSED: connection refused" (luv) → "Connection refused" (as strerror says it).
+-- What strerror says for the codes a connect gives, for Neovim 0.7's luv, whose connect callback
+-- passes the code alone ("ECONNREFUSED").
+local strerror = {
+  ECONNREFUSED = "Connection refused",
+  ENOENT = "No such file or directory",
+  EACCES = "Permission denied",
+  ENOTSOCK = "Socket operation on non-socket",
+  ETIMEDOUT = "Connection timed out",
+  ENOTDIR = "Not a directory",
+}
+
+--- "ECONNREFUSED: connection refused" or "ECONNREFUSED" (luv) → "Connection refused" (as strerror
+--- says it).
 function M.reason(err)
-  local text = tostring(err):gsub("^E%u+: ", "")
+  local text = tostring(err)
+  if strerror[text] then
+    return strerror[text]
+  end
+  text = text:gsub("^E%u+: ", "")
   return (text:gsub("^%l", string.upper))
 end
 
