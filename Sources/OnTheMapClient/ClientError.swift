@@ -40,9 +40,9 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     static let howToStart = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
 
     /// How to start a daemon on a socket named by hand (`--socket`, `$ONTHEMAP_SOCKET`): the systemd
-    /// socket unit listens on the default path, not there.
+    /// socket unit listens on the default path, not there. The path is quoted for the shell.
     static func howToStart(at path: String) -> String {
-        "Start one there with `onthemapd --socket \(path)` (or name no socket and run `systemctl --user start onthemapd.socket`)."
+        "Start one there with `onthemapd --socket \(ShellWord.quoted(path))` (or name no socket and run `systemctl --user start onthemapd.socket`)."
     }
 
     /// Nothing answered at any of the paths tried; the message names each with its reason. One path

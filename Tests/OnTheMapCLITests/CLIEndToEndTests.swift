@@ -89,6 +89,14 @@ struct CLIEndToEndTests {
         #expect(unreachable.status == 2)
         #expect(unreachable.stderr.contains("onthemapd --socket \(bed.cacheHome.file("nope.sock"))"), "a daemon on the socket named")
         #expect(unreachable.stderr.contains("systemctl --user start onthemapd.socket"))
+        // A path with a space and a quote, quoted so the advice can be pasted into a shell.
+        let odd = bed.cacheHome.file("it's here/nope.sock")
+        let quoted = try bed.run(["status"], extra: ["ONTHEMAP_SOCKET": odd])
+        let advice = try #require(quoted.stderr.firstRange(of: "onthemapd --socket ").map { quoted.stderr[$0.upperBound...] })
+        let word = String(advice.prefix { $0 != "`" })
+        #expect(word == "'" + odd.replacingOccurrences(of: "'", with: #"'\''"#) + "'", "\(quoted.stderr)")
+        let reread = try runCommand("/bin/sh", ["-c", "printf %s \(word)"])
+        #expect(reread.stdout == odd, "a shell reads the quoted word back as the path")
         // Status bars still get a line.
         let offline = try bed.run(["status", "--format", "polybar"], extra: ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])
         #expect(offline.status == 0)
