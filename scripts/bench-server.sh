@@ -134,17 +134,48 @@ run() {
     printf '%s\t%s\t%s\t%s\n' "$label" "$workload" "$connections" "$line" | tee -a "$RESULTS" >&2
 }
 
+# CPU time (user + system, all threads, from /proc) of the given processes, in clock ticks.
+cpu_ticks() {
+    local total=0 pid task fields
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*; do
+            read -r -a fields <"$task/stat" 2>/dev/null || continue
+            # utime and stime: fields 14 and 15 (no command name here holds a space).
+            total=$((total + fields[13] + fields[14]))
+        done
+    done
+    echo "$total"
+}
+CPU_RESULTS="$WORK/cpu.tsv"
+# cpu_run LABEL BASEURL: each kind of the mix's requests alone at 8 connections (few enough not to
+# queue), and the CPU the server and PostgreSQL's backends spent per request.
+cpu_run() {
+    local label="$1" base="$2" kind server_before pg_before out requests
+    for kind in 0 1 2; do
+        server_before="$(cpu_ticks "$SERVER_PID")"
+        pg_before="$(cpu_ticks $(pgrep -f "postgres: onthemap bench" || true))"
+        out="$(BENCH_DIR="$ROOT/Benchmarks/server" BENCH_ACCOUNTS=$ACCOUNTS BENCH_PINS="$WORK/pins.txt" BENCH_ONLY=$kind \
+            wrk -t2 -c8 -d5s --timeout 10s -s "$ROOT/Benchmarks/server/mix.lua" "${base%/v1}" | grep '^{')"
+        requests="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["requests"])' "$out")"
+        printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$kind" "$requests" \
+            "$(($(cpu_ticks "$SERVER_PID") - server_before))" \
+            "$(($(cpu_ticks $(pgrep -f "postgres: onthemap bench" || true)) - pg_before))" | tee -a "$CPU_RESULTS" >&2
+    done
+}
+
 LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "==> runs of ${DURATION}s (load average before: $LOAD)" >&2
 for c in 64 256; do run "nginx static file (floor)" get "$c" "http://127.0.0.1:$FLOOR_PORT/v1"; done
 
 start_server sqlite --db "$SQLITE"
 for w in get mix; do for c in 64 256; do run "SQLite" "$w" "$c" "$SERVER_URL"; done; done
+cpu_run "SQLite" "$SERVER_URL"
 stop_server "$SERVER_PID"
 LOCKED_SQLITE="$(grep -c 'database is locked' "$WORK/sqlite.log" || true)"
 
 start_server pg1 --database "$PGURL" --pool-size "$POOL"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica" "$w" "$c" "$SERVER_URL"; done; done
+cpu_run "PostgreSQL" "$SERVER_URL"
 stop_server "$SERVER_PID"
 
 start_server replicaA --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1
@@ -168,7 +199,7 @@ start_nginx replicas "$WORK/replicas-site.conf"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 2 replicas behind nginx" "$w" "$c" "http://127.0.0.1:$PROXY_PORT/v1"; done; done
 
 python3 "$ROOT/Benchmarks/server/summarize.py" "$RESULTS" "$BYTES" "$DURATION" "$LOCKED_SQLITE" "$(nproc)" \
-    "$LOAD" "$POOL" >"$WORK/section.md"
+    "$LOAD" "$POOL" "$CPU_RESULTS" "$(getconf CLK_TCK)" >"$WORK/section.md"
 python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
 import sys
 path, section = sys.argv[1], open(sys.argv[2]).read()

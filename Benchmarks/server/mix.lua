@@ -1,6 +1,7 @@
 -- A login + post + put mix, in turns, over BENCH_ACCOUNTS accounts (bench0@example.com … with the
 -- password bench-password) and their pins, whose objectIds are in the file BENCH_PINS (one a line,
 -- in account order). The server runs with --open-writes so a write needs no session round trip.
+-- BENCH_ONLY picks one kind of request (below).
 dofile(os.getenv("BENCH_DIR") .. "/report.lua")
 
 local accounts = tonumber(os.getenv("BENCH_ACCOUNTS"))
@@ -15,10 +16,13 @@ local function pin(n, place)
     n, n, place, n, (n % 170) - 85 + 0.5, (n % 350) - 175 + 0.5)
 end
 
+-- BENCH_ONLY=0, 1 or 2: logins, POSTs or PUTs alone (what each costs).
+local only = tonumber(os.getenv("BENCH_ONLY") or "")
+
 request = function()
   turn = turn + 1
   local n = math.random(0, accounts - 1)
-  local kind = turn % 3
+  local kind = only or turn % 3
   if kind == 0 then
     return wrk.format("POST", "/v1/session", json,
       string.format('{"udacity":{"username":"bench%d@example.com","password":"bench-password"}}', n))

@@ -4,7 +4,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-results_path, body_bytes, duration, locked, cores, load, pool = sys.argv[1:8]
+results_path, body_bytes, duration, locked, cores, load, pool, cpu_path, ticks_per_second = sys.argv[1:10]
 rows = []
 for line in open(results_path):
     label, workload, connections, data = line.rstrip("\n").split("\t", 3)
@@ -87,12 +87,32 @@ if mixes:
         w(f"- {label}, {c} connections: {c} ÷ {data['rps']:,.0f} = {1000 * c / data['rps']:.0f} ms mean "
           f"(p99 {data['p99_ms']:.0f} ms).")
     w("")
-    w("The mix is CPU-bound: on SQLite a login costs the server about 2.2 ms of CPU (bcrypt at cost 4 about")
-    w("1 ms of it; the rest is four write transactions — two rate-limit counts, the clear, the session —")
-    w("a read and HTTP), a POST 0.43 ms, a PUT 0.59 ms (measured with 8 connections, CPU time of the")
-    w("process ÷ requests); on PostgreSQL its backends add about 3.8 ms per login and 1.1–1.3 ms per")
-    w("write. 5,120 mix requests/s would need about 5.5 cores for the SQLite server alone (bcrypt 1.6 of")
-    w("them) against the 2 it shares with wrk here. Lowering bcrypt or the rate limit is not on the table.\n")
+
+# CPU per request of each kind alone (bench-server.sh's cpu_run): label, kind, requests, server
+# ticks, PostgreSQL ticks.
+KINDS = ("login", "POST", "PUT")
+cpu = {}
+for line in open(cpu_path):
+    label, kind, requests, server_ticks, pg_ticks = line.rstrip("\n").split("\t")
+    per = 1e6 / float(ticks_per_second) / int(requests)
+    cpu[(label, KINDS[int(kind)])] = (int(server_ticks) * per, int(pg_ticks) * per)
+if cpu and mixes:
+    w("**What each request costs**, each kind alone at 8 connections: CPU time of the server ÷ requests,")
+    w("on PostgreSQL + the CPU time of its backends ÷ requests (bcrypt at cost 4 is most of a login's):\n")
+    w("| backend | login µs | POST µs | PUT µs | a mix request, on average |")
+    w("| --- | ---: | ---: | ---: | ---: |")
+    for label in dict.fromkeys(key[0] for key in cpu):
+        totals = [sum(cpu.get((label, kind), (0, 0))) for kind in KINDS]
+        parts = [f"{cpu[(label, kind)][0]:,.0f}" + (f" + {cpu[(label, kind)][1]:,.0f}" if cpu[(label, kind)][1] else "")
+                 for kind in KINDS]
+        w(f"| {label} | {' | '.join(parts)} | {sum(totals) / 3:,.0f} µs |")
+    sqlite = sum(sum(cpu.get(("SQLite", kind), (0, 0))) for kind in KINDS) / 3
+    if sqlite:
+        w("")
+        w(f"So 5,120 mix requests/s (p99 ≤ 50 ms at 256 connections) would take about {5120 * sqlite / 1e6:.1f} cores of CPU")
+        w(f"for the SQLite server alone, against the {cores} it shares with wrk here: the mix's latency at hundreds")
+        w("of busy connections is queueing for the CPU. Lowering bcrypt or the rate limit is not on the table.")
+    w("")
 w("| target (issue 16) | measured | |")
 w("| --- | --- | --- |")
 out.extend(verdicts)
