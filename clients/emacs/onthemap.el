@@ -813,6 +813,12 @@ with a prefix argument, ask for a place to centre on."
 (defvar onthemap--status-delay nil
   "Seconds before the next reconnection.")
 
+(defvar onthemap--status-watch-timer nil
+  "The timer that looks for a new socket file, while the daemon is offline.")
+
+(defvar onthemap--status-sockets nil
+  "Each socket path and its file's identity when the daemon went offline.")
+
 (defvar onthemap--mode-line '(:eval (onthemap-status-string))
   "What `onthemap-status-mode' adds to `global-mode-string'.")
 (put 'onthemap--mode-line 'risky-local-variable t)
@@ -841,13 +847,50 @@ with a prefix argument, ask for a place to centre on."
   "Run after the status shown by `onthemap-status-mode' changes.")
 
 (defun onthemap--status-retry ()
-  "Mark the daemon offline and try again later, waiting longer each time."
+  "Mark the daemon offline and try again later, waiting longer each time.
+Meanwhile a new socket file is looked for each second, so a daemon
+that starts is seen at once."
   (setq onthemap--status-connection nil)
   (when onthemap-status-mode
     (unless (eq onthemap--status-state 'offline) (onthemap--status-set 'offline nil))
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
     (setq onthemap--status-timer (run-at-time onthemap--status-delay nil #'onthemap--status-connect))
-    (setq onthemap--status-delay (min 30 (* 2 onthemap--status-delay)))))
+    (setq onthemap--status-delay (min 30 (* 2 onthemap--status-delay)))
+    (onthemap--status-watch)))
+
+(defun onthemap--status-unwatch ()
+  "Stop looking for a new socket file."
+  (when (timerp onthemap--status-watch-timer) (cancel-timer onthemap--status-watch-timer))
+  (setq onthemap--status-watch-timer nil
+        onthemap--status-sockets nil))
+
+(defun onthemap--socket-identity (path)
+  "The inode and modification time of the file at PATH, or nil."
+  (when-let ((attributes (file-attributes path)))
+    (cons (file-attribute-inode-number attributes) (file-attribute-modification-time attributes))))
+
+(defun onthemap--status-watch ()
+  "Look once a second for a socket file made since the daemon went offline.
+A daemon that starts binds its socket, a new file: then connect at
+once and start the delays over, instead of waiting out the delay.
+\(A stat a second, not file notifications: those reach Lisp only
+through the command loop, which `emacs --batch' has not.)"
+  (unless onthemap--status-watch-timer
+    (setq onthemap--status-sockets
+          (mapcar (lambda (path) (cons path (onthemap--socket-identity path))) (onthemap-socket-candidates)))
+    (setq onthemap--status-watch-timer (run-at-time 1 1 #'onthemap--status-look))))
+
+(defun onthemap--status-look ()
+  "Connect now if a socket file is new since the daemon went offline."
+  (when (and onthemap-status-mode (null onthemap--status-connection)
+             (seq-some (lambda (known)
+                         (let ((now (onthemap--socket-identity (car known))))
+                           (and now (not (equal now (cdr known))))))
+                       onthemap--status-sockets))
+    (onthemap--status-unwatch)
+    (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
+    (setq onthemap--status-delay onthemap-reconnect-delay)
+    (onthemap--status-connect)))
 
 (defun onthemap--status-connect ()
   "Open the subscription.
@@ -863,6 +906,7 @@ Subscribe to status changes, then ask for the status."
                                     (when (eq connection onthemap--status-connection)
                                       (onthemap--later #'onthemap--status-retry))))))
           (setq onthemap--status-connection connection)
+          (onthemap--status-unwatch)
           (jsonrpc-async-request connection 'subscribe '(:events ["status"]) :timeout onthemap-timeout
                                  :timeout-fn (lambda () (onthemap--status-drop connection)))
           (jsonrpc-async-request connection 'status nil :timeout onthemap-timeout
@@ -882,7 +926,8 @@ Subscribe to status changes, then ask for the status."
   "Show OnTheMap's status in the mode line, kept current by the daemon.
 The mode line shows the number of students and your pin's place,
 \"logged out\", or \"offline\" while the daemon cannot be reached
-\(it reconnects by itself)."
+\(it reconnects by itself, within a second when a daemon starts and
+binds its socket)."
   :global t
   :group 'onthemap
   (if onthemap-status-mode
@@ -894,6 +939,7 @@ The mode line shows the number of students and your pin's place,
         (onthemap--status-set 'connecting nil)
         (onthemap--status-connect))
     (setq global-mode-string (delq 'onthemap--mode-line global-mode-string))
+    (onthemap--status-unwatch)
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
     (let ((connection onthemap--status-connection))
       (setq onthemap--status-connection nil)

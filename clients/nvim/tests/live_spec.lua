@@ -334,6 +334,38 @@ return {
     end,
   },
   {
+    "a daemon that starts is seen at once (the socket's directory is watched), not after the delay",
+    function()
+      local config = require("onthemap.config")
+      local status = require("onthemap.status")
+      local saved = config.options.reconnect_ms
+      local ok, err = pcall(function()
+        -- Ten minutes between tries: only the watch can bring the statusline back within the wait.
+        config.options.reconnect_ms = 600000
+        status.stop()
+        t.wait(15000, function()
+          return onthemap.statusline() == "📍 100 · Paris"
+        end, "online again with the long delay, got " .. onthemap.statusline())
+        status_seen = {}
+        local control = t.env.ONTHEMAP_TEST_CONTROL
+        vim.fn.delete(control .. "/restarted")
+        vim.fn.writefile({}, control .. "/restart")
+        t.wait(60000, function()
+          return vim.tbl_contains(status_seen, "📍 offline")
+        end, "offline while the daemon restarts; seen " .. vim.inspect(status_seen))
+        t.wait(15000, function()
+          return vim.fn.filereadable(control .. "/restarted") == 1 and onthemap.statusline() == "📍 100 · Paris"
+        end, "back at once after the restart, got " .. onthemap.statusline())
+      end)
+      -- The tests after this one get the short delay back, whatever happened here.
+      config.options.reconnect_ms = saved
+      status.stop()
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     ":OnTheMap map paints the daemon's map, or says the daemon cannot draw one yet",
     function()
       local methods

@@ -1,9 +1,12 @@
 -- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
 -- always current without polling. When the daemon goes away the text says "offline" and the
--- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back.
+-- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
+-- meanwhile the socket's directory is watched, so a daemon that starts (and binds its socket) is
+-- seen at once, not at the end of a long wait.
 local config = require("onthemap.config")
 local format = require("onthemap.format")
 local rpc = require("onthemap.rpc")
+local socket = require("onthemap.socket")
 
 local uv = vim.loop
 local M = {}
@@ -15,6 +18,10 @@ M.status = nil
 
 local pipe, retry_timer, answer_timer
 local delay
+-- A connection is being made (by the timer or the watch): one at a time.
+local connecting = false
+-- inotify watches on the directories of the socket paths, while offline.
+local watches = {}
 
 -- Touched from luv callbacks: redraws and the User autocommand wait for the main loop.
 local function changed()
@@ -32,6 +39,43 @@ local function stop_timer(timer)
 end
 
 local connect
+
+local function unwatch()
+  for _, watch in ipairs(watches) do
+    if not watch:is_closing() then
+      watch:stop()
+      watch:close()
+    end
+  end
+  watches = {}
+end
+
+-- Watches each socket path's directory (those that exist): when the socket file appears or is
+-- replaced, a daemon has just bound it, so connect now and start the delays over.
+local function watch_sockets()
+  unwatch()
+  for _, path in ipairs(socket.candidates()) do
+    local directory, name = path:match("^(.*)/([^/]+)$")
+    local watch = directory and uv.fs_stat(directory) and uv.new_fs_event()
+    if watch then
+      local ok = watch:start(directory, {}, function(err, file)
+        if err or file ~= name or not M.running or pipe then
+          return
+        end
+        unwatch()
+        stop_timer(retry_timer)
+        retry_timer = nil
+        delay = config.options.reconnect_ms
+        connect()
+      end)
+      if ok then
+        watches[#watches + 1] = watch
+      else
+        watch:close()
+      end
+    end
+  end
+end
 
 local function drop()
   if pipe and not pipe:is_closing() then
@@ -54,6 +98,7 @@ local function drop()
     connect()
   end)
   delay = math.min(delay * 2, 30000)
+  watch_sockets()
 end
 
 local function receive(line)
@@ -76,15 +121,18 @@ local function receive(line)
 end
 
 connect = function()
-  if not M.running then
+  if not M.running or connecting or pipe then
     return
   end
+  connecting = true
   rpc.connect(function(connected)
+    connecting = false
     if not M.running then
       connected:close()
       return
     end
     pipe = connected
+    unwatch()
     -- A daemon that accepts but never answers (stopped, hung) counts as offline.
     answer_timer = uv.new_timer()
     answer_timer:start(config.options.timeout_ms, 0, function()
@@ -108,6 +156,7 @@ connect = function()
       end
     end)
   end, function()
+    connecting = false
     drop()
   end)
 end
@@ -127,6 +176,7 @@ end
 --- Closes the subscription; the statusline then starts it again when next drawn.
 function M.stop()
   M.running = false
+  unwatch()
   stop_timer(retry_timer)
   retry_timer = nil
   if pipe and not pipe:is_closing() then
