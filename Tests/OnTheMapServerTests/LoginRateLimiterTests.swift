@@ -32,7 +32,7 @@ struct LoginRateLimiterTests {
                 NewAccount(email: "ada@example.com", passwordHash: nil, firstName: "Ada", lastName: "Lovelace"))
             let session = SessionRecord(
                 id: "s1", xsrfToken: "x1", accountKey: ada.key, createdAt: start, expiresAt: start.addingTimeInterval(60))
-            try await storage.insertSession(session, now: start, forgettingAttemptsOf: LoginRateLimiter.forgetOnSuccess(account: "ada"))
+            try await storage.insertSession(session, now: start, forgettingAttemptsOf: LoginRateLimiter.subject(account: "ada"))
             #expect(try await storage.session(id: "s1") == session)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
@@ -55,8 +55,8 @@ struct LoginRateLimiterTests {
 
     @Test func oneCallCountsEachSubjectInItsOwnWindow() async throws {
         try await TestStorage.with { (storage: any ServerStorage) async throws in
-            let address = AttemptCounter(subject: "address:10.0.0.9", window: .seconds(60))
-            let account = AttemptCounter(subject: "account:ada", window: .seconds(900))
+            let address = AttemptCounter(subject: "address:10.0.0.9", window: .seconds(60), limit: 10)
+            let account = AttemptCounter(subject: "account:ada", window: .seconds(900), limit: 10)
             #expect(try await storage.countAttempts([address, account], now: start).map(\.attempts) == [1, 1])
             #expect(try await storage.countAttempts([account], now: start.addingTimeInterval(30)).map(\.attempts) == [2])
             // 70 s on, the address's window is over and the account's is not; answers in the counters' order.
@@ -65,6 +65,24 @@ struct LoginRateLimiterTests {
                 AttemptTally(attempts: 3, windowStart: start),
                 AttemptTally(attempts: 1, windowStart: start.addingTimeInterval(70)),
             ])
+        }
+    }
+
+    @Test func anAttemptRefusedForItsAddressDoesNotCountAgainstTheAccount() async throws {
+        try await TestStorage.with { (storage: any ServerStorage) async throws in
+            let limiter = LoginRateLimiter(
+                store: storage, limits: LoginRateLimits(failuresPerAccount: 2, attemptsPerAddress: 1))
+            #expect(try await limiter.admit(account: "ada", address: "10.0.0.1", now: start) == nil)
+            // The address is over its limit: refused, and Ada's count stays at 1…
+            #expect(try await limiter.admit(account: "ada", address: "10.0.0.1", now: start) != nil)
+            #expect(try await limiter.admit(account: "ada", address: "10.0.0.1", now: start) != nil)
+            // …so from another address her second attempt is still allowed, and the third is not.
+            #expect(try await limiter.admit(account: "ada", address: "10.0.0.2", now: start) == nil)
+            #expect(try await limiter.admit(account: "ada", address: "10.0.0.3", now: start) != nil)
+            let tallies = try await storage.countAttempts(
+                [AttemptCounter(subject: "address:10.0.0.1", window: .seconds(60), limit: 1),
+                 AttemptCounter(subject: "account:ada", window: .seconds(900), limit: 2)], now: start)
+            #expect(tallies.map(\.attempts) == [4], "only the address is counted once it is over its limit")
         }
     }
 

@@ -24,41 +24,45 @@ public struct LoginRateLimits: Sendable, Hashable {
     }
 }
 
-/// Counts login attempts per account and per client address, in the database.
+/// Counts login attempts per client address and per account, in the database.
 ///
-/// An attempt is counted *before* the password is checked, atomically and against the address and
-/// the account at once (one trip to the database), so concurrent guesses (on one replica or several)
-/// cannot all slip in under the limit; a successful login then forgets the account's count, in the
-/// transaction that stores its session (`forgetOnSuccess`). The windows are fixed: they start at the
-/// first attempt.
+/// An attempt is counted *before* the password is checked, atomically, against the address and then
+/// the account in one trip to the database, so concurrent guesses (on one replica or several) cannot
+/// all slip in under the limit. An attempt refused for its address does not count against the
+/// account (one address cannot lock out accounts faster than its own limit lets it try them). A
+/// successful login forgets the account's count, in the transaction that stores its session. The
+/// windows are fixed: they start at the first attempt.
 struct LoginRateLimiter: Sendable {
     let store: any LoginAttemptStore
     let limits: LoginRateLimits
 
-    /// Counts an attempt; returns how long to wait if it must be refused (the address's limit is
-    /// checked first).
+    /// Counts an attempt; returns how long to wait if it must be refused.
     func admit(account: String?, address: String?, now: Date = Date()) async throws -> Duration? {
         var counters: [AttemptCounter] = []
-        var allowed: [Int] = []
         if let address {
-            counters.append(AttemptCounter(subject: "address:\(address)", window: limits.addressWindow))
-            allowed.append(limits.attemptsPerAddress)
+            counters.append(
+                AttemptCounter(subject: Self.subject(address: address), window: limits.addressWindow, limit: limits.attemptsPerAddress))
         }
         if let account {
-            counters.append(AttemptCounter(subject: Self.forgetOnSuccess(account: account), window: limits.accountWindow))
-            allowed.append(limits.failuresPerAccount)
+            counters.append(
+                AttemptCounter(subject: Self.subject(account: account), window: limits.accountWindow, limit: limits.failuresPerAccount))
         }
         let tallies = try await store.countAttempts(counters, now: now)
-        for (index, tally) in tallies.enumerated() where tally.attempts > allowed[index] {
-            return Self.wait(until: tally.windowStart, window: counters[index].window, now: now)
+        for (counter, tally) in zip(counters, tallies) where tally.attempts > counter.limit {
+            return Self.wait(until: tally.windowStart, window: counter.window, now: now)
         }
         return nil
     }
 
-    /// The subject whose attempts a successful login of `account` forgets
+    /// The subject an account's attempts are counted under; a successful login forgets it
     /// (`SessionStore.insertSession(_:now:forgettingAttemptsOf:)`).
-    static func forgetOnSuccess(account: String) -> String {
+    static func subject(account: String) -> String {
         "account:\(account)"
+    }
+
+    /// The subject a client address's attempts are counted under.
+    static func subject(address: String) -> String {
+        "address:\(address)"
     }
 
     private static func wait(until windowStart: Date, window: Duration, now: Date) -> Duration {

@@ -84,7 +84,7 @@ struct SessionController: Sendable {
             context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
         }
-        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.forgetOnSuccess(account: accountName))
+        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subject(account: accountName))
     }
 
     private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord

@@ -49,11 +49,12 @@ public protocol SessionStore: Sendable {
 
 /// Login attempts, counted in the database so that every replica counts the same attempts.
 public protocol LoginAttemptStore: Sendable {
-    /// Counts one attempt against each counter's subject (distinct subjects) in a fixed window that
-    /// starts at the subject's first attempt and lasts the counter's `window`, each count atomic, all
-    /// in one trip to the database; returns, in the counters' order, the count including this attempt
-    /// and when the window started. (A successful login forgets its account's count:
-    /// `SessionStore.insertSession`.)
+    /// Counts one attempt against each counter's subject (distinct subjects), in order, in a fixed
+    /// window that starts at the subject's first attempt and lasts the counter's `window`; each count
+    /// is atomic and all are one trip to the database. Stops after the first count over its counter's
+    /// `limit` (an attempt refused for its address does not count against its account). Returns, in
+    /// the counters' order, the tallies counted: the count including this attempt and when the window
+    /// started. (A successful login forgets its account's count: `SessionStore.insertSession`.)
     func countAttempts(_ counters: [AttemptCounter], now: Date) async throws -> [AttemptTally]
 }
 

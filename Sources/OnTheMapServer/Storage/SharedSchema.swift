@@ -26,15 +26,32 @@ enum SharedSchema {
     static let throttleRetention: Double = 24 * 3600
 
     /// One attempt counted in one statement: a new window when the old one is over, else one more.
-    /// Parameters: subject, now, cutoff (now minus the window).
-    static func countAttempt(_ p: (Int) -> String) -> String {
-        """
-        INSERT INTO loginThrottle (subject, windowStart, attempts) VALUES (\(p(1)), \(p(2)), 1)
-        ON CONFLICT (subject) DO UPDATE SET
-            attempts = CASE WHEN loginThrottle.windowStart <= \(p(3)) THEN 1 ELSE loginThrottle.attempts + 1 END,
-            windowStart = CASE WHEN loginThrottle.windowStart <= \(p(3)) THEN \(p(2)) ELSE loginThrottle.windowStart END
-        RETURNING attempts, windowStart
-        """
+    /// The arguments are placeholders (or expressions): the subject, now, and the cutoff (now minus
+    /// the window). With `onlyIf`, the row is counted only when that condition holds over `from`
+    /// (PostgreSQL: the result of the count before it, so it counts only if that one allowed it).
+    static func countAttempt(subject: String, now: String, cutoff: String, onlyIf: (from: String, condition: String)? = nil)
+        -> String
+    {
+        let row = onlyIf.map { "SELECT \(subject), \(now), 1 FROM \($0.from) WHERE \($0.condition)" }
+            ?? "VALUES (\(subject), \(now), 1)"
+        return """
+            INSERT INTO loginThrottle (subject, windowStart, attempts) \(row)
+            ON CONFLICT (subject) DO UPDATE SET
+                attempts = CASE WHEN loginThrottle.windowStart <= \(cutoff) THEN 1 ELSE loginThrottle.attempts + 1 END,
+                windowStart = CASE WHEN loginThrottle.windowStart <= \(cutoff) THEN \(now) ELSE loginThrottle.windowStart END
+            RETURNING attempts, windowStart
+            """
+    }
+
+    /// Deletes the attempt windows that began before the placeholder `before`. On PostgreSQL it skips
+    /// rows a login holds (`SKIP LOCKED`): a count holds its address's row while it waits for its
+    /// account's, and a prune that locked in table order could wait on it while holding that one.
+    static func pruneAttempts(before: String, skippingLocked: Bool = false) -> String {
+        guard skippingLocked else { return "DELETE FROM loginThrottle WHERE windowStart < \(before)" }
+        return """
+            DELETE FROM loginThrottle WHERE subject IN (
+                SELECT subject FROM loginThrottle WHERE windowStart < \(before) FOR UPDATE SKIP LOCKED)
+            """
     }
 
     /// Deletes every pin but the newest of each account.

@@ -29,15 +29,17 @@ public enum LocationUpdate: Sendable, Hashable {
     case ownedByAnother
 }
 
-/// What one login attempt is counted against: a subject (`account:EMAIL` or `address:IP`) and the
-/// length of its fixed window.
+/// What one login attempt is counted against: a subject (`account:EMAIL` or `address:IP`), the
+/// length of its fixed window, and how many attempts the window allows.
 public struct AttemptCounter: Sendable, Hashable {
     public var subject: String
     public var window: Duration
+    public var limit: Int
 
-    public init(subject: String, window: Duration) {
+    public init(subject: String, window: Duration, limit: Int) {
         self.subject = subject
         self.window = window
+        self.limit = limit
     }
 }
 

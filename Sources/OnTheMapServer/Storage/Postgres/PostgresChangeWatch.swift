@@ -1,6 +1,5 @@
 import Logging
 import NIOConcurrencyHelpers
-import NIOSSL
 import PostgresNIO
 
 /// Learns of pin changes from PostgreSQL itself: every statement that changes pins runs a trigger
@@ -34,12 +33,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
     private let logger: Logger
 
     init(_ location: PostgresLocation, logger: Logger) throws {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: try Self.tls(location.sslMode))
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = [("application_name", Self.applicationName)]
-        self.configuration = configuration
+        configuration = try location.connectionConfiguration(applicationName: Self.applicationName)
         self.logger = logger
     }
 
@@ -135,15 +129,6 @@ final class PostgresChangeWatch: LocationChangeWatch {
             "SELECT version FROM changeCounter WHERE name = 'studentLocation'", logger: logger
         ).collect()
         return try rows.first?.decode(Int64.self) ?? 0
-    }
-
-    /// The pool's TLS mode, for the watch's own connection.
-    private static func tls(_ mode: String) throws -> PostgresConnection.Configuration.TLS {
-        switch mode {
-        case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        default: .disable
-        }
     }
 
     /// The notification stream ended without an error: the connection is gone.

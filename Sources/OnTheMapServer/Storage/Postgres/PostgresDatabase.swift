@@ -49,8 +49,10 @@ enum PostgresErrors {
     static func translate(_ error: PSQLError) -> any Error {
         if error.code == .server {
             let state = error.serverInfo?[.sqlState] ?? ""
-            // 08: connection exception; 57P0x: shutting down / cannot connect now; 53: out of resources.
-            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
+            // 08: connection exception; 57P0x: shutting down / cannot connect now; 53: out of resources;
+            // 40: the transaction was rolled back (deadlock, serialization): the same request may
+            // succeed if sent again, so a 503 with Retry-After, not a 500.
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state.hasPrefix("40") {
                 return StorageError.unavailable("PostgreSQL: \(error.serverInfo?[.message] ?? state)")
             }
             return error

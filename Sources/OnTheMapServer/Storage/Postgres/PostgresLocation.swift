@@ -1,4 +1,6 @@
 import Foundation
+import NIOSSL
+import PostgresNIO
 
 /// A PostgreSQL database named by a `postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=…]` URL.
 ///
@@ -38,5 +40,25 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(username)@\(hostPart):\(port)/\(database)"
+    }
+}
+
+extension PostgresLocation {
+    /// The configuration of one connection outside the pool (the change watch's, the start-up
+    /// probe's), with the pool's TLS mode.
+    func connectionConfiguration(applicationName: String? = nil) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch sslMode {
+            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .disable
+            }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        if let applicationName {
+            configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        }
+        return configuration
     }
 }

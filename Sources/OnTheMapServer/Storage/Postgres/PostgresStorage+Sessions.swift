@@ -35,36 +35,40 @@ extension PostgresStorage {
     }
 
     public func countAttempts(_ counters: [AttemptCounter], now: Date) async throws -> [AttemptTally] {
-        precondition(Set(counters.map(\.subject)).count == counters.count, "one count per subject")
         guard !counters.isEmpty else { return [] }
         let nowSeconds = now.timeIntervalSince1970
         if Int.random(in: 0..<SharedSchema.throttlePruneOneIn) == 0 {
             try await database.execute(
-                "DELETE FROM loginThrottle WHERE windowStart < \(nowSeconds - SharedSchema.throttleRetention)")
+                PostgresQuery(
+                    unsafeSQL: SharedSchema.pruneAttempts(before: "$1", skippingLocked: true),
+                    binds: Self.binds(nowSeconds - SharedSchema.throttleRetention)))
         }
         // One statement: each upsert's row lock (ON CONFLICT) makes concurrent attempts, from any
-        // replica, count one by one; the upserts are sub-statements so all the counts are one round trip.
-        // Parameters: $1 now, then a subject and a cutoff per counter.
+        // replica, count one by one. Each upsert after the first selects from the one before, so it
+        // counts only if that count was within its limit, and it runs after it: the rows are locked
+        // in the counters' order (address, then account) by every login, never in a cycle.
+        // Parameters: $1 now, then subject, cutoff and limit per counter.
         var binds = Self.binds(nowSeconds)
         var upserts: [String] = []
         var selects: [String] = []
         for (position, counter) in counters.enumerated() {
-            let subject = 2 + 2 * position
+            let first = 2 + 3 * position
             binds.append(counter.subject)
             binds.append(nowSeconds - counter.window.seconds)
-            let upsert = SharedSchema.countAttempt { ["$\(subject)", "$1", "$\(subject + 1)"][$0 - 1] }
+            binds.append(counter.limit)
+            let previous = position == 0 ? nil : (from: "counted\(position - 1)", condition: "attempts <= $\(first - 1)")
+            let upsert = SharedSchema.countAttempt(subject: "$\(first)", now: "$1", cutoff: "$\(first + 1)", onlyIf: previous)
             upserts.append("counted\(position) AS (\(upsert))")
             selects.append("SELECT \(position), attempts, windowStart FROM counted\(position)")
         }
-        let sql = "WITH \(upserts.joined(separator: ", ")) \(selects.joined(separator: " UNION ALL "))"
-        var tallies = [AttemptTally?](repeating: nil, count: counters.count)
+        let sql = "WITH \(upserts.joined(separator: ", ")) \(selects.joined(separator: " UNION ALL ")) ORDER BY 1"
+        var tallies: [AttemptTally] = []
         for row in try await database.rows(PostgresQuery(unsafeSQL: sql, binds: binds)) {
             let (position, attempts, start) = try row.decode((Int, Int, Double).self)
-            tallies[position] = AttemptTally(attempts: attempts, windowStart: Date(timeIntervalSince1970: start))
+            guard position == tallies.count else { throw StorageError.unavailable("attempt counts out of order") }
+            tallies.append(AttemptTally(attempts: attempts, windowStart: Date(timeIntervalSince1970: start)))
         }
-        return try tallies.map { tally in
-            guard let tally else { throw StorageError.unavailable("no answer to an attempt count") }
-            return tally
-        }
+        guard !tallies.isEmpty else { throw StorageError.unavailable("no answer to an attempt count") }
+        return tallies
     }
 }

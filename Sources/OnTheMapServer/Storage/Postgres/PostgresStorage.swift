@@ -46,6 +46,7 @@ public final class PostgresStorage: ServerStorage {
         do {
             while true {
                 do {
+                    try await probe(location, database)
                     try await database.ping()
                     break
                 } catch let error as StorageError where error.isUnavailable && waitForDatabase {
@@ -71,6 +72,23 @@ public final class PostgresStorage: ServerStorage {
             _ = await runner.value
             throw error
         }
+    }
+
+    /// Fails at once when nothing answers at the database's address: the pool retries a refused
+    /// connection until the operation's deadline, so without this a server started while
+    /// PostgreSQL is down would say so only after that (10 s), and its wait would pace by it. Within
+    /// the same deadline (a database that accepts and never answers). Any other failure (a wrong
+    /// password…) is left for the pool's first query to report.
+    private static func probe(_ location: PostgresLocation, _ database: PostgresDatabase) async throws {
+        do {
+            try await database.run { _, logger in
+                let connection = try await PostgresConnection.connect(
+                    configuration: location.connectionConfiguration(), id: 0, logger: logger)
+                try? await connection.close()
+            }
+        } catch let error as StorageError where error.isUnavailable {
+            throw error
+        } catch {}
     }
 
     private static func tls(_ mode: String) -> PostgresClient.Configuration.TLS {

@@ -33,16 +33,19 @@ extension SQLiteStorage {
         let nowSeconds = now.timeIntervalSince1970
         return try await write { db in
             if Int.random(in: 0..<SharedSchema.throttlePruneOneIn) == 0 {
-                try db.execute(
-                    sql: "DELETE FROM loginThrottle WHERE windowStart < ?",
-                    arguments: [nowSeconds - SharedSchema.throttleRetention])
+                try db.execute(sql: SharedSchema.pruneAttempts(before: "?"), arguments: [nowSeconds - SharedSchema.throttleRetention])
             }
-            let count = try db.cachedStatement(sql: SharedSchema.countAttempt { ":p\($0)" })
-            return try counters.map { counter in
+            let count = try db.cachedStatement(sql: SharedSchema.countAttempt(subject: ":subject", now: ":now", cutoff: ":cutoff"))
+            var tallies: [AttemptTally] = []
+            for counter in counters {
                 let row = try Row.fetchOne(
-                    count, arguments: ["p1": counter.subject, "p2": nowSeconds, "p3": nowSeconds - counter.window.seconds])!
-                return AttemptTally(attempts: row[0], windowStart: Date(timeIntervalSince1970: row[1]))
+                    count,
+                    arguments: ["subject": counter.subject, "now": nowSeconds, "cutoff": nowSeconds - counter.window.seconds])!
+                let tally = AttemptTally(attempts: row[0], windowStart: Date(timeIntervalSince1970: row[1]))
+                tallies.append(tally)
+                if tally.attempts > counter.limit { break }
             }
+            return tallies
         }
     }
 }
