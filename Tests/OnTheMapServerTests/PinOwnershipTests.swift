@@ -61,14 +61,18 @@ struct PinOwnershipTests {
             let posted = try await storage.postLocation(draft, objectId: "pin-1", now: Date())
             var moved = draft
             moved.mapString = "Lyon, France"
+            let version = try await storage.locationsVersion()
             #expect(try await storage.updateLocation(objectId: "pin-2", with: moved, ownedBy: "grace", now: Date()) == .notFound)
             #expect(try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "ada", now: Date()) == .ownedByAnother)
             #expect(try await storage.location(objectId: posted.objectId)?.mapString == "Paris, France")
+            // Nothing changed, so the pins' version did not either: no cache anywhere drops its list.
+            #expect(try await storage.locationsVersion() == version)
             guard case .updated(let pin) = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "grace", now: Date()) else {
                 Issue.record("the owner's update was refused")
                 return
             }
             #expect(pin.mapString == "Lyon, France")
+            #expect(try await storage.locationsVersion() > version)
             // No owner named (open writes): any pin may be changed.
             moved.mapString = "Nice, France"
             guard case .updated = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: nil, now: Date()) else {

@@ -83,6 +83,34 @@ struct PostgresSchema: Sendable {
             END $$
             """
         ],
+        // A statement that changes no pin (a PUT refused by its WHERE, the INSERT half of an upsert
+        // that updated) bumps and notifies nothing, so no replica re-reads the list for it: the
+        // triggers look at their transition tables. PostgreSQL allows a transition table only on a
+        // trigger of one event, hence one trigger per event (TRUNCATE has none: it always bumps).
+        [
+            """
+            CREATE FUNCTION studentLocation_bump_version_if_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF EXISTS (SELECT 1 FROM changed) THEN
+                    UPDATE changeCounter SET version = version + 1 WHERE name = 'studentLocation';
+                    PERFORM pg_notify('\(PostgresChangeWatch.channel)', '');
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            "DROP TRIGGER studentLocation_bumps_version ON studentLocation",
+        ] + ["INSERT": "NEW", "UPDATE": "NEW", "DELETE": "OLD"].sorted(by: { $0.key < $1.key }).map { event, table in
+            """
+            CREATE TRIGGER studentLocation_\(event.lowercased())_bumps_version AFTER \(event) ON studentLocation
+            REFERENCING \(table) TABLE AS changed
+            FOR EACH STATEMENT EXECUTE FUNCTION studentLocation_bump_version_if_changed()
+            """
+        } + [
+            """
+            CREATE TRIGGER studentLocation_truncate_bumps_version AFTER TRUNCATE ON studentLocation
+            FOR EACH STATEMENT EXECUTE FUNCTION studentLocation_bump_version()
+            """
+        ],
     ]
 
     /// Applies the migrations not yet applied; returns how many duplicate pins they merged (none yet:
