@@ -126,7 +126,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
 
     private static func pinsVersion(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
         let rows = try await connection.query(
-            "SELECT version FROM changeCounter WHERE name = 'studentLocation'", logger: logger
+            PostgresSchema.locationsVersion, logger: logger
         ).collect()
         return try rows.first?.decode(Int64.self) ?? 0
     }

@@ -125,7 +125,7 @@ extension PostgresStorage {
     }
 
     public func locationsVersion() async throws -> Int64 {
-        try await database.rows("SELECT version FROM changeCounter WHERE name = 'studentLocation'").first?
+        try await database.rows(PostgresSchema.locationsVersion).first?
             .decode(Int64.self) ?? 0
     }
 }
