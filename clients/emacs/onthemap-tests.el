@@ -268,36 +268,36 @@ collection, for `completing-read') returning the answer."
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
   (onthemap-tests--mode-line-is " 📍 100 · Paris" 60))
 
-(ert-deftest onthemap-test-10-mode-line-survives-a-restart ()
+(defun onthemap-tests--restart-daemon ()
+  "Restart the daemon (the Swift test does it) and wait until it is up.
+The mode line must have shown it offline meanwhile."
   (let ((control (onthemap-tests--env "ONTHEMAP_TEST_CONTROL")))
+    (when (file-exists-p (expand-file-name "restarted" control))
+      (delete-file (expand-file-name "restarted" control)))
     (setq onthemap-tests--statuses nil)
     (write-region "" nil (expand-file-name "restart" control))
     (onthemap-tests--wait (lambda () (format "offline while the daemon restarts; seen %S" onthemap-tests--statuses))
                           (lambda () (member " 📍 offline" onthemap-tests--statuses))
                           60)
-    (onthemap-tests--wait "the restart" (lambda () (file-exists-p (expand-file-name "restarted" control))) 60)
-    (onthemap-tests--mode-line-is " 📍 100 · Paris" 60)))
+    (onthemap-tests--wait "the restart" (lambda () (file-exists-p (expand-file-name "restarted" control))) 60)))
+
+(ert-deftest onthemap-test-10-mode-line-survives-a-restart ()
+  (onthemap-tests--restart-daemon)
+  (onthemap-tests--mode-line-is " 📍 100 · Paris" 60))
 
 (ert-deftest onthemap-test-10a-mode-line-sees-a-daemon-start-at-once ()
-  (let ((control (onthemap-tests--env "ONTHEMAP_TEST_CONTROL")))
-    (unwind-protect
-        ;; Ten minutes between tries: only the look for a new socket file can bring the mode
-        ;; line back within the wait.
-        (let ((onthemap-reconnect-delay 600))
-          (onthemap-status-mode -1)
-          (onthemap-status-mode 1)
-          (onthemap-tests--mode-line-is " 📍 100 · Paris" 60)
-          (delete-file (expand-file-name "restarted" control))
-          (setq onthemap-tests--statuses nil)
-          (write-region "" nil (expand-file-name "restart" control))
-          (onthemap-tests--wait (lambda () (format "offline while the daemon restarts; seen %S" onthemap-tests--statuses))
-                                (lambda () (member " 📍 offline" onthemap-tests--statuses))
-                                60)
-          (onthemap-tests--wait "the restart" (lambda () (file-exists-p (expand-file-name "restarted" control))) 60)
-          (onthemap-tests--mode-line-is " 📍 100 · Paris" 15))
-      ;; The tests after this one get the short delay back, whatever happened here.
-      (onthemap-status-mode -1)
-      (onthemap-status-mode 1))))
+  (unwind-protect
+      ;; Ten minutes between tries: only the look for a new socket file can bring the mode
+      ;; line back within the wait.
+      (let ((onthemap-reconnect-delay 600))
+        (onthemap-status-mode -1)
+        (onthemap-status-mode 1)
+        (onthemap-tests--mode-line-is " 📍 100 · Paris" 60)
+        (onthemap-tests--restart-daemon)
+        (onthemap-tests--mode-line-is " 📍 100 · Paris" 15))
+    ;; The tests after this one get the short delay back, whatever happened here.
+    (onthemap-status-mode -1)
+    (onthemap-status-mode 1)))
 
 (ert-deftest onthemap-test-11-map ()
   (let ((mark (length onthemap-tests--messages))

@@ -82,6 +82,14 @@ function M.lines(buf)
   return vim.api.nvim_buf_get_lines(buf or 0, 0, -1, false)
 end
 
+--- The text of :checkhealth onthemap.
+function M.health()
+  vim.cmd("checkhealth onthemap")
+  local text = table.concat(M.lines(0), "\n")
+  vim.cmd("bwipeout!")
+  return text
+end
+
 --- Types keys as a user would, and runs what they map to.
 function M.feed(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "x", false)

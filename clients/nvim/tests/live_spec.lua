@@ -26,14 +26,6 @@ local function setup(extra)
   }, extra or {}))
 end
 
---- The text of :checkhealth onthemap.
-local function health()
-  vim.cmd("checkhealth onthemap")
-  local text = table.concat(t.lines(0), "\n")
-  vim.cmd("bwipeout!")
-  return text
-end
-
 --- The display column where `needle` starts on `line`.
 local function column_of(line, needle)
   local start = line:find(needle, 1, true)
@@ -53,7 +45,7 @@ return {
     "checkhealth finds the daemon and says it is logged out",
     function()
       setup()
-      local text = health()
+      local text = t.health()
       t.ok(text:find("onthemapd [%d.]+ answers"), "the daemon's version:\n" .. text)
       t.ok(text:find("not logged in", 1, true), "the login state:\n" .. text)
     end,

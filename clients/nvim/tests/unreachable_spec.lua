@@ -12,14 +12,6 @@ local function use(socket)
   onthemap.setup({ socket = socket, timeout_ms = timeout_ms, reconnect_ms = 200, opener = function() end })
 end
 
---- The text of :checkhealth onthemap.
-local function health()
-  vim.cmd("checkhealth onthemap")
-  local text = table.concat(t.lines(0), "\n")
-  vim.cmd("bwipeout!")
-  return text
-end
-
 --- Fails unless `note` (a vim.notify message) is one line that fits the command line: a wider
 --- message scrolls, and Neovim then waits for ENTER.
 local function fits(note)
@@ -79,7 +71,7 @@ return {
       t.wait(quick_ms, function()
         return onthemap.statusline() == "📍 offline"
       end, "📍 offline, got " .. onthemap.statusline())
-      local text = health()
+      local text = t.health()
       t.ok(text:find("onthemapd does not answer: cannot reach onthemapd", 1, true), text)
       -- The last message too wide for the command line, in full.
       local dead = t.env.ONTHEMAP_TEST_DEAD_SOCKET
@@ -105,7 +97,7 @@ return {
       t.eq(shell_argument_3(command), path, "what a shell reads")
       t.ok(err.message:find("cannot reach onthemapd at " .. path .. " (", 1, true), err.message)
       -- :checkhealth gives the same advice.
-      local text = health()
+      local text = t.health()
       t.ok(text:find("Start one there: " .. command, 1, true), text)
       -- The socat script, a client made of shell, says the same.
       local script = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h:h:h") .. "/shell/onthemap-socat.sh"
@@ -206,7 +198,7 @@ return {
       local note = t.notified("uid 65534", quick_ms, from)
       fits(note)
       t.ok(note.message:lower():find("nothing was sent", 1, true), note.message)
-      local text = health()
+      local text = t.health()
       t.ok(text:find("refusing the socket " .. foreign .. ": it belongs to uid 65534", 1, true), text)
     end,
   },
