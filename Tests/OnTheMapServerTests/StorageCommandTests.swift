@@ -52,6 +52,21 @@ struct StorageCommandTests {
         #expect(again.stderr.contains("Refusing to overwrite data"), "\(again.stderr)")
     }
 
+    @Test(.enabled(if: PostgresTestServer.isAvailable, "PostgreSQL 15 is not installed"))
+    func aDatabaseMigratedByANewerServerIsRefused() async throws {
+        let url = try await PostgresTestServer.newDatabase()
+        #expect(try runCommand(server, ["migrate", "--database", url]).status == 0)
+        // As a newer server would leave it: a migration this one does not know.
+        let cluster = try await onOwnThread { try PostgresTestServer.shared() }
+        #expect(try cluster.psql(url, "INSERT INTO schemaMigration (version, appliedAt) VALUES (999, now())").status == 0)
+        for arguments in [["migrate", "--database", url], ["serve", "--port", "0", "--database", url]] {
+            // Under `timeout`: a server that did start would otherwise serve until killed.
+            let result = try runCommand("/usr/bin/timeout", ["30", server] + arguments)
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("schema migration 999, applied by a newer onthemap-server"), "\(result.stderr)")
+        }
+    }
+
     @Test func migrateCreatesTheSchema() throws {
         let directory = try TemporaryDirectory(prefix: "onthemap-migrate")
         defer { directory.remove() }

@@ -817,7 +817,12 @@ with a prefix argument, ask for a place to centre on."
   "The timer that looks for a new socket file, while the daemon is offline.")
 
 (defvar onthemap--status-sockets nil
-  "Each socket path and its file's identity when the daemon went offline.")
+  "Each socket path and its file's identity when last looked at, while offline.")
+
+(defvar onthemap--status-soon nil
+  "Non-nil when the attempt under way followed a new socket file.
+If it fails (the daemon has bound its socket but does not listen
+yet), the next comes soon, not after the delay.")
 
 (defvar onthemap--mode-line '(:eval (onthemap-status-string))
   "What `onthemap-status-mode' adds to `global-mode-string'.")
@@ -854,15 +859,18 @@ that starts is seen at once."
   (when onthemap-status-mode
     (unless (eq onthemap--status-state 'offline) (onthemap--status-set 'offline nil))
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
-    (setq onthemap--status-timer (run-at-time onthemap--status-delay nil #'onthemap--status-connect))
-    (setq onthemap--status-delay (min 30 (* 2 onthemap--status-delay)))
+    (setq onthemap--status-timer (run-at-time (if onthemap--status-soon 0.25 onthemap--status-delay)
+                                              nil #'onthemap--status-connect))
+    (setq onthemap--status-soon nil
+          onthemap--status-delay (min 30 (* 2 onthemap--status-delay)))
     (onthemap--status-watch)))
 
 (defun onthemap--status-unwatch ()
   "Stop looking for a new socket file."
   (when (timerp onthemap--status-watch-timer) (cancel-timer onthemap--status-watch-timer))
   (setq onthemap--status-watch-timer nil
-        onthemap--status-sockets nil))
+        onthemap--status-sockets nil
+        onthemap--status-soon nil))
 
 (defun onthemap--socket-identity (path)
   "The inode and modification time of the file at PATH, or nil."
@@ -881,16 +889,19 @@ through the command loop, which `emacs --batch' has not.)"
     (setq onthemap--status-watch-timer (run-at-time 1 1 #'onthemap--status-look))))
 
 (defun onthemap--status-look ()
-  "Connect now if a socket file is new since the daemon went offline."
-  (when (and onthemap-status-mode (null onthemap--status-connection)
-             (seq-some (lambda (known)
-                         (let ((now (onthemap--socket-identity (car known))))
-                           (and now (not (equal now (cdr known))))))
-                       onthemap--status-sockets))
-    (onthemap--status-unwatch)
-    (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
-    (setq onthemap--status-delay onthemap-reconnect-delay)
-    (onthemap--status-connect)))
+  "Connect now if a socket file is new since last looked at.
+The look goes on until a connection is made, so a change during a
+failed attempt is not missed."
+  (let ((now (mapcar (lambda (known) (cons (car known) (onthemap--socket-identity (car known))))
+                     onthemap--status-sockets)))
+    (when (and onthemap-status-mode (null onthemap--status-connection)
+               (cl-some (lambda (before after) (and (cdr after) (not (equal (cdr before) (cdr after)))))
+                        onthemap--status-sockets now))
+      (setq onthemap--status-sockets now
+            onthemap--status-soon t
+            onthemap--status-delay onthemap-reconnect-delay)
+      (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
+      (onthemap--status-connect))))
 
 (defun onthemap--status-connect ()
   "Open the subscription.

@@ -326,13 +326,14 @@ return {
     end,
   },
   {
-    "a daemon that starts is seen at once (the socket's directory is watched), not after the delay",
+    "a daemon that starts is seen at once (the socket file is looked at), not after the delay",
     function()
       local config = require("onthemap.config")
       local status = require("onthemap.status")
       local saved = config.options.reconnect_ms
       local ok, err = pcall(function()
-        -- Ten minutes between tries: only the watch can bring the statusline back within the wait.
+        -- Ten minutes between tries: only the look at the socket file can bring the statusline back
+        -- within the wait.
         config.options.reconnect_ms = 600000
         status.stop()
         t.wait(15000, function()

@@ -50,9 +50,11 @@ enum PostgresErrors {
         if error.code == .server {
             let state = error.serverInfo?[.sqlState] ?? ""
             // 08: connection exception; 57P0x: shutting down / cannot connect now; 53: out of resources;
-            // 40: the transaction was rolled back (deadlock, serialization): the same request may
-            // succeed if sent again, so a 503 with Retry-After, not a 500.
-            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state.hasPrefix("40") {
+            // 40001 and 40P01: rolled back for a serialization failure or a deadlock, so the same
+            // request may succeed if sent again: a 503 with Retry-After, not a 500.
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "40001"
+                || state == "40P01"
+            {
                 return StorageError.unavailable("PostgreSQL: \(error.serverInfo?[.message] ?? state)")
             }
             return error

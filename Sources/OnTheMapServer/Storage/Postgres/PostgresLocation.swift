@@ -44,18 +44,45 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension PostgresLocation {
+    /// How long a connection may take to open, the start-up handshake included.
+    static let connectTimeout: Duration = .seconds(5)
+
+    /// Whether `sslMode` asks for TLS: nil for none, true when required, false when preferred.
+    private var tlsRequired: Bool? {
+        switch sslMode {
+        case "require": true
+        case "prefer": false
+        default: nil
+        }
+    }
+
+    /// The pool's configuration.
+    func poolConfiguration(maximumConnections: Int) -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS =
+            switch tlsRequired {
+            case true?: .require(.makeClientConfiguration())
+            case false?: .prefer(.makeClientConfiguration())
+            case nil: .disable
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        configuration.options.connectTimeout = Self.connectTimeout
+        return configuration
+    }
+
     /// The configuration of one connection outside the pool (the change watch's, the start-up
     /// probe's), with the pool's TLS mode.
     func connectionConfiguration(applicationName: String? = nil) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
-            switch sslMode {
-            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            default: .disable
+            switch tlsRequired {
+            case true?: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case false?: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case nil: .disable
             }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = TimeAmount(Self.connectTimeout)
         if let applicationName {
             configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         }

@@ -9,16 +9,14 @@ struct PostgresSchema: Sendable {
     /// Any constant: the advisory lock that serializes migrations across replicas.
     static let migrationLock: Int64 = 0x6F6E_7468_656D_6170
 
-    /// Each migration's statements, in order; never edit one that has shipped, add another.
-    /// How many `changeCounter` rows the pins' version is spread over (migration 4).
-    static let versionShards = 16
-
-    /// The pins' version: the sum of its rows, which grows with every change that commits.
+    /// The pins' version: the sum of its rows (the first one, and the 16 of migration 4), which
+    /// grows with every change that commits.
     static let locationsVersion: PostgresQuery = """
         SELECT COALESCE(sum(version), 0)::BIGINT FROM changeCounter
         WHERE name = 'studentLocation' OR name LIKE 'studentLocation:%'
         """
 
+    /// Each migration's statements, in order; never edit one that has shipped, add another.
     static let migrations: [[String]] = [
         [
             """
@@ -120,21 +118,24 @@ struct PostgresSchema: Sendable {
             FOR EACH STATEMENT EXECUTE FUNCTION studentLocation_bump_version()
             """
         ],
-        // The version spread over `versionShards` rows, one bumped per write, chosen by the writing
-        // backend: with one row, every pin write in the cluster waited for the one before it to
-        // commit (docs/benchmarks.md). The version is their sum (`locationsVersion`), and the old
-        // row stays in it, so the version never goes back.
+        // The version spread over 16 rows, one bumped per write: with one row, every pin write in
+        // the cluster waited for the one before it to commit (docs/benchmarks.md). The row is the
+        // writing connection's (its backend's pid), not a random one: a transaction of several
+        // writes (restore, copy) then bumps one row, so two of them cannot lock rows in opposite
+        // orders. The version is their sum (`locationsVersion`), and the first row stays in it, so
+        // the version never goes back. Replicas older than this read only the first row: restart
+        // them all once one has applied it (docs/DEPLOY.md).
         [
             """
             INSERT INTO changeCounter (name, version)
-            SELECT 'studentLocation:' || shard, 0 FROM generate_series(0, \(versionShards - 1)) AS shard
+            SELECT 'studentLocation:' || shard, 0 FROM generate_series(0, 15) AS shard
             """,
             """
             CREATE OR REPLACE FUNCTION studentLocation_bump_version_if_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF EXISTS (SELECT 1 FROM changed) THEN
                     UPDATE changeCounter SET version = version + 1
-                    WHERE name = 'studentLocation:' || (pg_backend_pid() % \(versionShards));
+                    WHERE name = 'studentLocation:' || (pg_backend_pid() % 16);
                     PERFORM pg_notify('\(PostgresChangeWatch.channel)', '');
                 END IF;
                 RETURN NULL;
@@ -156,6 +157,13 @@ struct PostgresSchema: Sendable {
                 .decode(Int.self)
             {
                 applied.insert(version)
+            }
+            // A newer server migrated this database: this one would misread it (the pins' version,
+            // for one), so it stops rather than serve stale or wrong answers.
+            if let newest = applied.max(), newest > Self.migrations.count {
+                throw StorageError.unavailable(
+                    "the database has schema migration \(newest), applied by a newer onthemap-server; this one knows "
+                        + "\(Self.migrations.count): run the newer version")
             }
             for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
                 for statement in statements {

@@ -68,7 +68,10 @@ extension PostgresStorage {
             guard position == tallies.count else { throw StorageError.unavailable("attempt counts out of order") }
             tallies.append(AttemptTally(attempts: attempts, windowStart: Date(timeIntervalSince1970: start)))
         }
-        guard !tallies.isEmpty else { throw StorageError.unavailable("no answer to an attempt count") }
+        // Every counter answered, or the counting stopped at one over its limit: anything else would
+        // admit an attempt nobody counted.
+        guard let last = tallies.last, tallies.count == counters.count || last.attempts > counters[tallies.count - 1].limit
+        else { throw StorageError.unavailable("an attempt count went unanswered") }
         return tallies
     }
 }

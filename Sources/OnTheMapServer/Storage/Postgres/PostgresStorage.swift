@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOSSL
 import OnTheMapModels
 import PostgresNIO
 
@@ -35,12 +34,8 @@ public final class PostgresStorage: ServerStorage {
         _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
         waitForDatabase: Bool = false, operationTimeout: Duration = .seconds(10), logger: Logger
     ) async throws -> PostgresStorage {
-        var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, tls: tls(location.sslMode))
-        configuration.options.maximumConnections = max(1, poolSize)
-        configuration.options.connectTimeout = .seconds(5)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(
+            configuration: location.poolConfiguration(maximumConnections: poolSize), backgroundLogger: logger)
         let runner = Task { await client.run() }
         let database = PostgresDatabase(client: client, logger: logger, operationTimeout: operationTimeout)
         do {
@@ -76,9 +71,10 @@ public final class PostgresStorage: ServerStorage {
 
     /// Fails at once when nothing answers at the database's address: the pool retries a refused
     /// connection until the operation's deadline, so without this a server started while
-    /// PostgreSQL is down would say so only after that (10 s), and its wait would pace by it. Within
-    /// the same deadline (a database that accepts and never answers). Any other failure (a wrong
-    /// password…) is left for the pool's first query to report.
+    /// PostgreSQL is down would say so only after that (10 s), and its wait would pace by it. A
+    /// database that accepts and never answers is bounded by the connection's 5 s timeout (it covers
+    /// the start-up handshake), the deadline behind it. Any other failure (a wrong password…) is left
+    /// for the pool's first query to report.
     private static func probe(_ location: PostgresLocation, _ database: PostgresDatabase) async throws {
         do {
             try await database.run { _, logger in
@@ -89,14 +85,6 @@ public final class PostgresStorage: ServerStorage {
         } catch let error as StorageError where error.isUnavailable {
             throw error
         } catch {}
-    }
-
-    private static func tls(_ mode: String) -> PostgresClient.Configuration.TLS {
-        switch mode {
-        case "require": .require(.makeClientConfiguration())
-        case "prefer": .prefer(.makeClientConfiguration())
-        default: .disable
-        }
     }
 
     public func ping() async throws {

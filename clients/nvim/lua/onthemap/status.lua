@@ -1,8 +1,8 @@
 -- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
 -- always current without polling. When the daemon goes away the text says "offline" and the
 -- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
--- meanwhile the socket's directory is watched, so a daemon that starts (and binds its socket) is
--- seen at once, not at the end of a long wait.
+-- meanwhile each socket path is looked at once a second, so a daemon that starts (and binds its
+-- socket) is seen at once, not at the end of a long wait.
 local config = require("onthemap.config")
 local format = require("onthemap.format")
 local rpc = require("onthemap.rpc")
@@ -20,8 +20,11 @@ local pipe, retry_timer, answer_timer
 local delay
 -- A connection is being made (by the timer or the watch): one at a time.
 local connecting = false
--- inotify watches on the directories of the socket paths, while offline.
-local watches = {}
+-- uv.fs_poll handles on the socket paths, while offline.
+local polls = {}
+-- The attempt under way followed a new socket file: if it fails (the daemon has bound its socket
+-- but does not listen yet), the next comes soon, not after the delay.
+local soon = false
 
 -- Touched from luv callbacks: redraws and the User autocommand wait for the main loop.
 local function changed()
@@ -41,38 +44,43 @@ end
 local connect
 
 local function unwatch()
-  for _, watch in ipairs(watches) do
-    if not watch:is_closing() then
-      watch:stop()
-      watch:close()
+  for _, poll in ipairs(polls) do
+    if not poll:is_closing() then
+      poll:stop()
+      poll:close()
     end
   end
-  watches = {}
+  polls = {}
+  soon = false
 end
 
--- Watches each socket path's directory (those that exist): when the socket file appears or is
--- replaced, a daemon has just bound it, so connect now and start the delays over.
+-- Looks at each socket path once a second while offline: when the file appears or is replaced, a
+-- daemon has just bound it, so connect now and start the delays over. A stat a second (uv.fs_poll),
+-- not an inotify watch on the directory: the directory may not exist until the first daemon makes
+-- it. Kept across failed attempts, so a change during one is not missed.
 local function watch_sockets()
-  unwatch()
+  if #polls > 0 then
+    return
+  end
   for _, path in ipairs(socket.candidates()) do
-    local directory, name = path:match("^(.*)/([^/]+)$")
-    local watch = directory and uv.fs_stat(directory) and uv.new_fs_event()
-    if watch then
-      local ok = watch:start(directory, {}, function(err, file)
-        if err or file ~= name or not M.running or pipe then
-          return
-        end
-        unwatch()
+    local poll = uv.new_fs_poll()
+    -- Called when the file's stat changes; with an error while it does not exist.
+    local ok = poll:start(path, 1000, function(err)
+      if err or not M.running or pipe then
+        return
+      end
+      delay = config.options.reconnect_ms
+      soon = true
+      if not connecting then
         stop_timer(retry_timer)
         retry_timer = nil
-        delay = config.options.reconnect_ms
         connect()
-      end)
-      if ok then
-        watches[#watches + 1] = watch
-      else
-        watch:close()
       end
+    end)
+    if ok then
+      polls[#polls + 1] = poll
+    else
+      poll:close()
     end
   end
 end
@@ -94,9 +102,10 @@ local function drop()
   end
   stop_timer(retry_timer)
   retry_timer = uv.new_timer()
-  retry_timer:start(delay, 0, function()
+  retry_timer:start(soon and 250 or delay, 0, function()
     connect()
   end)
+  soon = false
   delay = math.min(delay * 2, 30000)
   watch_sockets()
 end
