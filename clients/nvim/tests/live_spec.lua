@@ -26,6 +26,24 @@ local function setup(extra)
   }, extra or {}))
 end
 
+--- Has the test restart the daemon; waits until the statusline said offline, then until it is back
+--- (within `back_ms` of the restart).
+local function restart_daemon(back_ms)
+  status_seen = {}
+  local control = t.env.ONTHEMAP_TEST_CONTROL
+  vim.fn.delete(control .. "/restarted")
+  vim.fn.writefile({}, control .. "/restart")
+  t.wait(60000, function()
+    return vim.tbl_contains(status_seen, "📍 offline")
+  end, "offline while the daemon restarts; seen " .. vim.inspect(status_seen))
+  t.wait(60000, function()
+    return vim.fn.filereadable(control .. "/restarted") == 1
+  end, "the restart")
+  t.wait(back_ms, function()
+    return onthemap.statusline() == "📍 100 · Paris"
+  end, "back after the restart, got " .. onthemap.statusline())
+end
+
 --- The display column where `needle` starts on `line`.
 local function column_of(line, needle)
   local start = line:find(needle, 1, true)
@@ -314,15 +332,7 @@ return {
   {
     "the statusline goes offline when the daemon stops and comes back when it restarts",
     function()
-      status_seen = {}
-      local control = t.env.ONTHEMAP_TEST_CONTROL
-      vim.fn.writefile({}, control .. "/restart")
-      t.wait(60000, function()
-        return vim.tbl_contains(status_seen, "📍 offline")
-      end, "offline while the daemon restarts; seen " .. vim.inspect(status_seen))
-      t.wait(60000, function()
-        return vim.fn.filereadable(control .. "/restarted") == 1 and onthemap.statusline() == "📍 100 · Paris"
-      end, "back after the restart, got " .. onthemap.statusline())
+      restart_daemon(60000)
     end,
   },
   {
@@ -339,16 +349,7 @@ return {
         t.wait(15000, function()
           return onthemap.statusline() == "📍 100 · Paris"
         end, "online again with the long delay, got " .. onthemap.statusline())
-        status_seen = {}
-        local control = t.env.ONTHEMAP_TEST_CONTROL
-        vim.fn.delete(control .. "/restarted")
-        vim.fn.writefile({}, control .. "/restart")
-        t.wait(60000, function()
-          return vim.tbl_contains(status_seen, "📍 offline")
-        end, "offline while the daemon restarts; seen " .. vim.inspect(status_seen))
-        t.wait(15000, function()
-          return vim.fn.filereadable(control .. "/restarted") == 1 and onthemap.statusline() == "📍 100 · Paris"
-        end, "back at once after the restart, got " .. onthemap.statusline())
+        restart_daemon(15000)
       end)
       -- The tests after this one get the short delay back, whatever happened here.
       config.options.reconnect_ms = saved
