@@ -6,6 +6,9 @@ public struct CommandResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// From the start of the process to its exit: not the wait for a launch slot
+    /// (`ProcessLaunches`), which a timing check must not count.
+    public var elapsed: Duration = .zero
 }
 
 /// Runs an executable to completion, feeding `stdin`, and captures its output.
@@ -24,6 +27,7 @@ public func runCommand(
     process.standardOutput = output
     process.standardError = errors
     try process.spawn()
+    let started = ContinuousClock.now
     // A child that exits without reading its input fails its test; the write must not kill the
     // whole test run with SIGPIPE (it did when a broken client binary was tested).
     _ = ignoringBrokenPipes
@@ -39,10 +43,12 @@ public func runCommand(
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
+    let status = process.waitForExit() ?? -1
     return CommandResult(
-        status: process.waitForExit() ?? -1,
+        status: status,
         stdout: String(decoding: outputData, as: UTF8.self),
-        stderr: String(decoding: errorBox.data, as: UTF8.self))
+        stderr: String(decoding: errorBox.data, as: UTF8.self),
+        elapsed: ContinuousClock.now - started)
 }
 
 /// Writes to a closed pipe fail with EPIPE instead of raising SIGPIPE, for the whole test process.
