@@ -80,8 +80,9 @@ struct LoginRateLimiterTests {
             #expect(try await limiter.admit(account: "ada", address: "10.0.0.2", now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: "10.0.0.3", now: start) != nil)
             let tallies = try await storage.countAttempts(
-                [AttemptCounter(subject: "address:10.0.0.1", window: .seconds(60), limit: 1),
-                 AttemptCounter(subject: "account:ada", window: .seconds(900), limit: 2)], now: start)
+                [AttemptCounter(subject: LoginRateLimiter.subject(address: "10.0.0.1"), window: .seconds(60), limit: 1),
+                 AttemptCounter(subject: LoginRateLimiter.subject(account: "ada"), window: .seconds(900), limit: 2)],
+                now: start)
             #expect(tallies.map(\.attempts) == [4], "only the address is counted once it is over its limit")
         }
     }
