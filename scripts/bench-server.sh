@@ -134,18 +134,7 @@ run() {
     printf '%s\t%s\t%s\t%s\n' "$label" "$workload" "$connections" "$line" | tee -a "$RESULTS" >&2
 }
 
-# CPU time (user + system, all threads, from /proc) of the given processes, in clock ticks.
-cpu_ticks() {
-    local total=0 pid task fields
-    for pid in "$@"; do
-        for task in /proc/"$pid"/task/*; do
-            read -r -a fields <"$task/stat" 2>/dev/null || continue
-            # utime and stime: fields 14 and 15 (no command name here holds a space).
-            total=$((total + fields[13] + fields[14]))
-        done
-    done
-    echo "$total"
-}
+. "$ROOT/Benchmarks/server/cpu-ticks.sh"
 CPU_RESULTS="$WORK/cpu.tsv"
 # cpu_run LABEL BASEURL: each kind of the mix's requests alone at 8 connections (few enough not to
 # queue), and the CPU the server and PostgreSQL's backends spent per request.

@@ -11,17 +11,7 @@ shift
 duration="${DURATION:-8}"
 connections="${CONNECTIONS:-256}"
 ticks_per_second="$(getconf CLK_TCK)"
-cpu_ticks() {
-    local total=0 pid task fields
-    for pid in "$@"; do
-        for task in /proc/"$pid"/task/*; do
-            read -r -a fields <"$task/stat"
-            # utime and stime: fields 14 and 15 (the command name holds no space here).
-            total=$((total + fields[13] + fields[14]))
-        done
-    done
-    echo "$total"
-}
+. "$(dirname "$0")/cpu-ticks.sh"
 before="$(cpu_ticks "$@")"
 out="$(wrk -t2 -c"$connections" -d"${duration}s" "$url")"
 after="$(cpu_ticks "$@")"

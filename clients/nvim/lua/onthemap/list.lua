@@ -44,17 +44,22 @@ local function stop_header_timer()
   end
 end
 
---- Writes each list's first line again, with its age as of now; stops the timer when no list is left.
+--- Forgets `buf`'s first line; stops the timer when no list is left.
+local function forget(buf)
+  shown[buf] = nil
+  if next(shown) == nil then
+    stop_header_timer()
+  end
+end
+
+--- Writes each list's first line again, with its age as of now.
 local function update_headers()
   for buf, what in pairs(shown) do
     if not vim.api.nvim_buf_is_valid(buf) then
-      shown[buf] = nil
+      forget(buf)
     elseif buffer.generation(buf) == what.generation then
       buffer.set_line(buf, 0, summary(what.result, what.near, what.search), "Comment", M.namespace)
     end
-  end
-  if next(shown) == nil then
-    stop_header_timer()
   end
 end
 
@@ -65,10 +70,7 @@ local function keep_header_current(buf, result, near, search)
       buffer = buf,
       once = true,
       callback = function()
-        shown[buf] = nil
-        if next(shown) == nil then
-          stop_header_timer()
-        end
+        forget(buf)
       end,
     })
   end
