@@ -1,0 +1,34 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+/// The client is linked in the order `onthemap status` touches its code (`scripts/onthemap.order`).
+/// The linker skips names it does not find, so a list that code changes have made stale still
+/// builds and passes every other test: only the client's start-up gets slower (1.14x the C client
+/// became 1.23x when 55 names had changed). This keeps the list current.
+///
+/// Runs on the client as installed and measured (`make test` sets `ONTHEMAP_CLIENT` to the build
+/// of `scripts/build-client.sh`); a debug build is linked in no particular order.
+@Suite(
+    "The client's link order matches what status touches", .ownThreads,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"].map { !$0.isEmpty } ?? false,
+        "needs the release client (make test sets ONTHEMAP_CLIENT)"),
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind"),
+        "needs Valgrind, which records what status touches (apt-get install valgrind)"))
+struct ClientLinkOrderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+
+    @Test func theListHoldsWhatStatusTouches() throws {
+        let bed = try CLITestBed()
+        let check = try runCommand(
+            "/usr/bin/python3",
+            [
+                Self.root + "/scripts/client-symbol-order.py", "--check", Self.root + "/scripts/onthemap.order",
+                BuiltProducts.path("onthemap"), bed.daemon.socketPath,
+            ])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("symbols `onthemap status` touches are in"), "\(check.stdout)")
+    }
+}
