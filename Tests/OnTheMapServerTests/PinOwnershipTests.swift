@@ -62,12 +62,12 @@ struct PinOwnershipTests {
             var moved = draft
             moved.mapString = "Lyon, France"
             let version = try await storage.locationsVersion()
-            #expect(try await storage.updateLocation(objectId: "pin-2", with: moved, ownedBy: "grace", now: Date()) == .notFound)
-            #expect(try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "ada", now: Date()) == .ownedByAnother)
+            #expect(try await storage.updateLocation(objectId: "pin-2", with: moved, ownedBy: "grace", ifUpdatedAt: nil, now: Date()) == .notFound)
+            #expect(try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "ada", ifUpdatedAt: nil, now: Date()) == .ownedByAnother)
             #expect(try await storage.location(objectId: posted.objectId)?.mapString == "Paris, France")
             // Nothing changed, so the pins' version did not either: no cache anywhere drops its list.
             #expect(try await storage.locationsVersion() == version)
-            guard case .updated(let pin) = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "grace", now: Date()) else {
+            guard case .updated(let pin) = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: "grace", ifUpdatedAt: nil, now: Date()) else {
                 Issue.record("the owner's update was refused")
                 return
             }
@@ -75,7 +75,7 @@ struct PinOwnershipTests {
             #expect(try await storage.locationsVersion() > version)
             // No owner named (open writes): any pin may be changed.
             moved.mapString = "Nice, France"
-            guard case .updated = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: nil, now: Date()) else {
+            guard case .updated = try await storage.updateLocation(objectId: posted.objectId, with: moved, ownedBy: nil, ifUpdatedAt: nil, now: Date()) else {
                 Issue.record("an open write was refused")
                 return
             }

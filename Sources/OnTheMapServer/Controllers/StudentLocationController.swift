@@ -68,7 +68,10 @@ struct StudentLocationController: Sendable {
         }
         // Whose pin it is is checked by the write itself: one trip to the database, and no window
         // between the check and the change.
-        switch try await locations.updateLocation(objectId: objectId, with: draft, ownedBy: session?.accountKey, now: Date()) {
+        // A full replacement: nothing read to merge into, so no version to hold it to.
+        switch try await locations.updateLocation(
+            objectId: objectId, with: draft, ownedBy: session?.accountKey, ifUpdatedAt: nil, now: Date())
+        {
         case .updated(let updated):
             context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
             return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
@@ -76,6 +79,8 @@ struct StudentLocationController: Sendable {
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
         case .ownedByAnother:
             throw Self.notYours
+        case .changedSinceRead:  // not asked for (no ifUpdatedAt), so not expected
+            throw APIFailure(.conflict, "The location changed while it was being written; try again.")
         }
     }
 

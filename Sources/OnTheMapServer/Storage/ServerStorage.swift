@@ -70,10 +70,13 @@ public protocol LocationStore: Sendable {
     /// it moved instead (in the same statement) and the answer carries the existing pin's id.
     func postLocation(_ draft: StudentLocationDraft, objectId: String, now: Date) async throws -> PostedLocation
     /// Replaces a pin's fields, keeping `objectId` and `createdAt` — with `owner`, only if the pin is
-    /// that account's (checked in the same statement or transaction as the write). Throws
+    /// that account's, and with `readAt`, only if the pin's `updatedAt` is still the one read (both
+    /// checked in the same statement or transaction as the write). Every write moves `updatedAt`
+    /// forward by at least a millisecond, so it names one version of the pin. Throws
     /// `StorageError.accountHasPin` when the new `uniqueKey` already has another pin.
-    func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
-        async throws -> LocationUpdate
+    func updateLocation(
+        objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, ifUpdatedAt readAt: Date?, now: Date
+    ) async throws -> LocationUpdate
     /// Inserts many pins in one transaction (seeding, copying); with one pin per account, a second pin
     /// of an account replaces the first if it is newer.
     func insertLocations(_ locations: [StudentLocation]) async throws

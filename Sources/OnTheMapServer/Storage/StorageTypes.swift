@@ -27,6 +27,8 @@ public enum LocationUpdate: Sendable, Hashable {
     case notFound
     /// The pin is another account's: nothing changed.
     case ownedByAnother
+    /// The pin was written since it was read (its `updatedAt` is not the one given): nothing changed.
+    case changedSinceRead
 }
 
 /// What one login attempt is counted against: a subject (`account:EMAIL` or `address:IP`), the

@@ -60,23 +60,33 @@ struct ParseController: Sendable {
         let objectId = try context.parameters.require("objectId")
         let fields = try await body(request)
         let session = try await session(request)
-        guard let existing = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
-        // Parse's PUT changes only the fields it sends.
-        let draft = try ParseBody.draft(from: fields, base: existing.draft)
-        try DraftValidator.validate(draft)
-        if let session, existing.uniqueKey != session.accountKey || draft.uniqueKey != session.accountKey {
-            throw ParseFailure.forbidden("you can only change your own location")
+        // Parse's PUT changes only the fields it sends: they are merged into the pin as read, and the
+        // write happens only if the pin is still as read (its owner and its version). Otherwise a
+        // concurrent PUT's fields would be overwritten with the values this one read: read again.
+        for _ in 0..<Self.mergeAttempts {
+            guard let existing = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
+            let draft = try ParseBody.draft(from: fields, base: existing.draft)
+            try DraftValidator.validate(draft)
+            if let session, existing.uniqueKey != session.accountKey || draft.uniqueKey != session.accountKey {
+                throw ParseFailure.forbidden("you can only change your own location")
+            }
+            switch try await storage.updateLocation(
+                objectId: objectId, with: draft, ownedBy: session?.accountKey, ifUpdatedAt: existing.updatedAt, now: Date())
+            {
+            case .updated(let updated):
+                return Self.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)).wireJSON)
+            case .notFound: throw ParseFailure.objectNotFound(objectId)
+            case .ownedByAnother: throw ParseFailure.forbidden("you can only change your own location")
+            case .changedSinceRead: continue
+            }
         }
-        // Parse's PUT merges into the pin it read, so whose it is was checked on that read; the write
-        // checks again, in case the pin changed hands in between.
-        let updated: StudentLocation
-        switch try await storage.updateLocation(objectId: objectId, with: draft, ownedBy: session?.accountKey, now: Date()) {
-        case .updated(let location): updated = location
-        case .notFound: throw ParseFailure.objectNotFound(objectId)
-        case .ownedByAnother: throw ParseFailure.forbidden("you can only change your own location")
-        }
-        return Self.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)).wireJSON)
+        throw ParseFailure(
+            status: .serviceUnavailable, code: 1,
+            message: "the location kept changing while this update was merged into it; try again")
     }
+
+    /// How often a PUT reads and merges again when other writes keep changing the pin under it.
+    static let mergeAttempts = 8
 
     @Sendable func delete(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let objectId = try context.parameters.require("objectId")

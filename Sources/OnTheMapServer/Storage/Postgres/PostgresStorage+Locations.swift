@@ -67,9 +67,9 @@ extension PostgresStorage {
         return PostedLocation(objectId: storedID, createdAt: created, moved: storedID != objectId)
     }
 
-    public func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
-        async throws -> LocationUpdate
-    {
+    public func updateLocation(
+        objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, ifUpdatedAt readAt: Date?, now: Date
+    ) async throws -> LocationUpdate {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
         // Even when the statement fails: the mark costs one version read, a stale list much more.
         defer { changes.noteLocalChange() }
@@ -79,8 +79,12 @@ extension PostgresStorage {
                 """
                 UPDATE studentLocation SET uniqueKey = \(draft.uniqueKey), firstName = \(draft.firstName),
                     lastName = \(draft.lastName), mapString = \(draft.mapString), mediaURL = \(draft.mediaURL),
-                    latitude = \(draft.latitude), longitude = \(draft.longitude), updatedAt = \(timestamp)
+                    latitude = \(draft.latitude), longitude = \(draft.longitude),
+                    -- PinVersion.next: at least a millisecond after the version it replaces.
+                    updatedAt = GREATEST(\(timestamp), updatedAt + interval '1 millisecond')
                 WHERE objectId = \(objectId) AND uniqueKey = COALESCE(\(owner), uniqueKey)
+                    -- PinVersion.same: the version read, to the millisecond.
+                    AND (\(readAt)::timestamptz IS NULL OR abs(extract(epoch FROM updatedAt - \(readAt)::timestamptz)) < 0.0005)
                 RETURNING objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
                 """
             ).first.map(Self.location)
@@ -89,8 +93,10 @@ extension PostgresStorage {
         }
         if let updated { return .updated(updated) }
         // Nothing changed; only now is it worth a second query to say why.
-        guard owner != nil, try await location(objectId: objectId) != nil else { return .notFound }
-        return .ownedByAnother
+        guard owner != nil || readAt != nil, let current = try await location(objectId: objectId) else { return .notFound }
+        if readAt == nil { return .ownedByAnother }  // the owner was the one condition
+        if let owner, current.uniqueKey != owner { return .ownedByAnother }
+        return .changedSinceRead
     }
 
     public func insertLocations(_ locations: [StudentLocation]) async throws {

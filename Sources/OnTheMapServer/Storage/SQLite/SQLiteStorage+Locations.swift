@@ -51,15 +51,16 @@ extension SQLiteStorage {
         }
     }
 
-    public func updateLocation(objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, now: Date)
-        async throws -> LocationUpdate
-    {
-        let timestamp = WireTimestamp.roundedToMilliseconds(now)
-        return try await write { db in
+    public func updateLocation(
+        objectId: String, with draft: StudentLocationDraft, ownedBy owner: String?, ifUpdatedAt readAt: Date?, now: Date
+    ) async throws -> LocationUpdate {
+        try await write { db in
             guard let existing = try StudentLocationRecord.fetchOne(db, key: objectId) else { return .notFound }
             if let owner, existing.uniqueKey != owner { return .ownedByAnother }
+            if let readAt, !PinVersion.same(existing.updatedAt, readAt) { return .changedSinceRead }
             let record = StudentLocationRecord(
-                objectId: objectId, draft: draft, createdAt: existing.createdAt, updatedAt: timestamp)
+                objectId: objectId, draft: draft, createdAt: existing.createdAt,
+                updatedAt: PinVersion.next(after: existing.updatedAt, now: now))
             do {
                 try record.update(db)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
