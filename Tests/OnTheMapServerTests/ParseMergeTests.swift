@@ -49,6 +49,10 @@ struct ParseMergeTests {
                 return
             }
             #expect(try #require(afterSecond.updatedAt) > firstVersion)
+            // A POST that moves the account's pin is a write too, in the same millisecond as well.
+            let moved = try await storage.postLocation(second, objectId: "pin-2", now: now)
+            #expect(moved.objectId == posted.objectId)
+            #expect(try #require(try await storage.location(objectId: posted.objectId)?.updatedAt) > afterSecond.updatedAt!)
             // The other refusals keep their own answers when a version is given too.
             #expect(
                 try await storage.updateLocation(

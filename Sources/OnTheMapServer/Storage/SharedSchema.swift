@@ -76,13 +76,16 @@ enum SharedSchema {
         "objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt"
 
     /// Inserts a pin; with `onePerAccount`, an account's existing pin is moved instead, in the same
-    /// statement, and the row returned is that pin's. Parameters 1…10 in `locationColumns` order.
-    static func postLocation(onePerAccount: Bool, _ p: (Int) -> String) -> String {
+    /// statement, and the row returned is that pin's. Parameters 1…10 in `locationColumns` order;
+    /// `next` is the backend's `PinVersion.next` (a moved pin's `updatedAt` moves forward too).
+    static func postLocation(
+        onePerAccount: Bool, next: (_ now: String, _ previous: String) -> String, _ p: (Int) -> String
+    ) -> String {
         let values = (1...10).map(p).joined(separator: ", ")
         let conflict = onePerAccount ? """
             ON CONFLICT (uniqueKey) DO UPDATE SET firstName = excluded.firstName, lastName = excluded.lastName,
                 mapString = excluded.mapString, mediaURL = excluded.mediaURL, latitude = excluded.latitude,
-                longitude = excluded.longitude, updatedAt = excluded.updatedAt
+                longitude = excluded.longitude, updatedAt = \(next("excluded.updatedAt", "studentLocation.updatedAt"))
             """ : ""
         return "INSERT INTO studentLocation (\(locationColumns)) VALUES (\(values)) \(conflict) RETURNING objectId, createdAt"
     }

@@ -53,7 +53,7 @@ extension PostgresStorage {
         -> PostedLocation
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
-        let sql = SharedSchema.postLocation(onePerAccount: pinsPerAccount == .one) { "$\($0)" }
+        let sql = SharedSchema.postLocation(onePerAccount: pinsPerAccount == .one, next: PinVersion.postgresNext) { "$\($0)" }
         // This replica's next answer shows the write; other replicas hear of it by NOTIFY.
         defer { changes.noteLocalChange() }
         let rows = try await database.rows(
@@ -80,7 +80,7 @@ extension PostgresStorage {
                 UPDATE studentLocation SET uniqueKey = \(draft.uniqueKey), firstName = \(draft.firstName),
                     lastName = \(draft.lastName), mapString = \(draft.mapString), mediaURL = \(draft.mediaURL),
                     latitude = \(draft.latitude), longitude = \(draft.longitude),
-                    -- PinVersion.next: at least a millisecond after the version it replaces.
+                    -- PinVersion.postgresNext, with the time bound as a parameter.
                     updatedAt = GREATEST(\(timestamp), updatedAt + interval '1 millisecond')
                 WHERE objectId = \(objectId) AND uniqueKey = COALESCE(\(owner), uniqueKey)
                     -- PinVersion.same: the version read, to the millisecond.

@@ -39,7 +39,7 @@ extension SQLiteStorage {
         -> PostedLocation
     {
         let timestamp = WireTimestamp.roundedToMilliseconds(now)
-        let sql = SharedSchema.postLocation(onePerAccount: pinsPerAccount == .one) { _ in "?" }
+        let sql = SharedSchema.postLocation(onePerAccount: pinsPerAccount == .one, next: PinVersion.sqliteNext) { _ in "?" }
         let arguments: StatementArguments = [
             objectId, draft.uniqueKey, draft.firstName, draft.lastName, draft.mapString, draft.mediaURL,
             draft.latitude, draft.longitude, timestamp, timestamp,
