@@ -39,9 +39,11 @@ public enum MapRenderer {
                 let pins = layout.cells[row * width + col]
                 if pins != 0 {
                     let count = Int(pins & ~PinLayout.mineFlag)
-                    let (glyph, style): (UInt8, MapStyle) =
-                        pins & PinLayout.mineFlag != 0
-                        ? (MapGlyphs.mine, .mine) : count > 1 ? (MapGlyphs.cluster(count), .cluster) : (MapGlyphs.pin, .pin)
+                    // The user's own pin keeps its style; in a cell it shares, the cell still says how
+                    // many pins are there (a client without colour shows "@": `MapStyle.mine`).
+                    let mine = pins & PinLayout.mineFlag != 0
+                    let glyph = count > 1 ? MapGlyphs.cluster(count) : mine ? MapGlyphs.mine : MapGlyphs.pin
+                    let style: MapStyle = mine ? .mine : count > 1 ? .cluster : .pin
                     glyphs.append(glyph)
                     codes.append(style.rawValue)
                     continue

@@ -30,12 +30,12 @@ public enum MapViewRequest: Sendable, Equatable {
     }
 
     private func worldView(width: Int, height: Int) -> MapView {
+        // Centred on the inhabited band: a taller view grows both ways inside the world, a shorter
+        // one (a wide terminal) loses a little of each end. Kept at the top instead, a 200×40 view
+        // reached only 4°S.
         let north = Mercator.y(latitude: Self.inhabited.north)
         let south = Mercator.y(latitude: Self.inhabited.south)
-        let spanY = Double(4 * height) / Double(2 * width)
-        // Centre the inhabited band; when the view is taller, it grows both ways inside the world.
-        let centerY = spanY >= south - north ? (north + south) / 2 : north + spanY / 2
-        return MapView(width: width, height: height, centerX: 0.5, centerY: centerY, zoom: 1)
+        return MapView(width: width, height: height, centerX: 0.5, centerY: (north + south) / 2, zoom: 1)
     }
 
     private func pinsView(width: Int, height: Int, pins: [MapPin]) -> MapView {

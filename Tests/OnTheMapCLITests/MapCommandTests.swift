@@ -35,6 +35,43 @@ struct MapCommandTests {
         #expect(opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == elements[6]["mediaURL"]?.stringValue)
     }
 
+    @Test("On a terminal, the map keeps its height and stays on screen; only a short legend is shown")
+    func onATerminalALongLegendIsLeftOut() throws {
+        guard TmuxSession.isAvailable else {
+            Issue.record("tmux is not installed (apt-get install tmux)")
+            return
+        }
+        let bed = try CLITestBed()
+        var environment = bed.environment
+        environment["COLUMNS"] = nil
+        environment["LANG"] = "C.UTF-8"
+        let braille = { (line: String) in line.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) } }
+        // The pane waits afterwards, as a shell's prompt would: its one line is the terminal's last.
+        let world = try TmuxSession(
+            command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 100, height: 30, environment: environment)
+        defer { world.tearDown() }
+        var (ended, lines) = try world.waitForScreen { $0.contains { $0.contains("pins in view") } }
+        #expect(ended, "\(lines.joined(separator: "\n"))")
+        // 30 rows: 28 of map and the count; the hundred pins' legend would have scrolled the map away.
+        #expect(lines.prefix(28).allSatisfy(braille), "\(lines.joined(separator: "\n"))")
+        #expect(lines[28] == "100 pins in view; `onthemap map | less` lists them, `onthemap open N` opens one", "\(lines[28])")
+
+        // A few pins: their legend, under a map shorter by as many lines.
+        let near = try TmuxSession(
+            command: "\(BuiltProducts.path("onthemap")) map --near -12.05,-77.04 --radius 100; sleep 60", width: 100, height: 30,
+            environment: environment)
+        defer { near.tearDown() }
+        (ended, lines) = try near.waitForScreen { $0.contains { $0.contains("in view") } }
+        #expect(ended, "\(lines.joined(separator: "\n"))")
+        let countLine = try #require(lines.firstIndex { $0.contains("in view") })
+        let inView = try #require(lines[countLine].firstMatch(of: /^([0-9]+) pins? in view; `onthemap open N`/).map { Int($0.1)! }, "\(lines[countLine])")
+        #expect((1...5).contains(inView), "\(lines.joined(separator: "\n"))")
+        #expect(countLine == 28 - inView)
+        #expect(lines.prefix(countLine).allSatisfy(braille))
+        #expect(lines[countLine + 1].hasPrefix("1  "), "\(lines[countLine + 1])")
+        #expect(lines[countLine + inView].hasPrefix("\(inView)  "))
+    }
+
     @Test func asciiWhenTheLocaleIsNotUTF8() throws {
         let bed = try CLITestBed()
         for (environment, arguments) in [(["LANG": "C", "LC_ALL": ""], [String]()), (["LANG": "C.UTF-8"], ["--ascii"])] {
@@ -47,11 +84,13 @@ struct MapCommandTests {
 
     @Test func sizesAndPlaces() throws {
         let bed = try CLITestBed()
-        // The terminal's size (COLUMNS and LINES stand in for one here), less two lines.
+        // The terminal's size (COLUMNS and LINES stand in for one here), less two lines; a legend
+        // longer than a fifth of it is left out.
         let sized = try bed.run(["map"], extra: ["COLUMNS": "50", "LINES": "14", "LANG": "C.UTF-8"])
         #expect(sized.status == 0)
-        #expect(sized.stdout.split(separator: "\n").prefix(12).allSatisfy { $0.unicodeScalars.count == 50 })
-        #expect(sized.stdout.split(separator: "\n")[12].contains("pins in view"))
+        let sizedLines = sized.stdout.split(separator: "\n")
+        #expect(sizedLines.prefix(12).allSatisfy { $0.unicodeScalars.count == 50 })
+        #expect(sizedLines.count == 13 && sizedLines[12].contains("pins in view; `onthemap map | less` lists them"))
         // Too small: one line saying so.
         let small = try bed.run(["map"], extra: ["COLUMNS": "8", "LINES": "30"])
         #expect(small.status == 64)
@@ -72,6 +111,34 @@ struct MapCommandTests {
         #expect(nowhere.status == students.status)
         #expect(nowhere.stderr == students.stderr)
         #expect(try bed.run(["map", "--fit", "pins", "--near", "Paris"]).status == 64)
+        // Coordinates south and west start with "-", also after "=", and a negative radius is a
+        // range error (it read as a missing value); two numbers out of range are a typo, not a place.
+        for near in [["--near", "-12.05,-77.04"], ["--near=-12.05,-77.04"]] {
+            let lima = try bed.run(["map"] + near + ["--radius", "300", "--json", "--width", "40", "--height", "10"])
+            #expect(lima.status == 0, "\(near): \(lima.stderr)")
+        }
+        let negative = try bed.run(["map", "--near", "Lima", "--radius", "-5"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--radius must be between 0.1 and 20100 km"), "\(negative.stderr)")
+        for command in ["map", "students"] {
+            let typo = try bed.run([command, "--near", "95,200"])
+            #expect(typo.status == 64)
+            #expect(typo.stderr.contains("--near: latitude 95 is out of range: it goes from -90 to 90"), "\(typo.stderr)")
+        }
+        let daemon = try bed.run(["call", "map", #"{"near":"45,-200","width":20,"height":10}"#])
+        #expect(daemon.stderr.contains("longitude -200 is out of range"), "\(daemon.stdout)\(daemon.stderr)")
+    }
+
+    @Test("open N names the rows there are, or says there is no table yet")
+    func openSaysWhichRowsThereAre() throws {
+        let bed = try CLITestBed()
+        let none = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("no table or map to pick from yet"), "\(none.stderr)")
+        _ = try bed.run(["map", "--width", "80", "--height", "24"])
+        let beyond = try bed.run(["open", "500"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(beyond.status == 64)
+        #expect(beyond.stderr.contains("no row 500: the last table or map has rows 1 to 100"), "\(beyond.stderr)")
     }
 
     @Test func exportWritesOneSelfContainedFile() throws {

@@ -42,12 +42,13 @@ struct PinLayoutTests {
         #expect(Array(crowded.rows[crowded.pins[0].row])[crowded.pins[0].col] == "+")
     }
 
-    @Test func yourOwnPinStandsOut() {
+    @Test("Your own pin has its own style; alone it is @, in a shared cell the cell still counts the pins")
+    func yourOwnPinStandsOut() {
         let pins = [pin("other", 48.14, 11.58), pin("me", 48.14, 11.58, mine: true), pin("alone", -30, 20, mine: true)]
         let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, world: empty.world)
         for placed in picture.pins {
             #expect(picture.style(placed.row, placed.col) == "m")
-            #expect(Array(picture.rows[placed.row])[placed.col] == "@")
+            #expect(Array(picture.rows[placed.row])[placed.col] == (placed.pin.latitude > 0 ? "2" : "@"))
         }
         #expect(picture.pins.filter(\.pin.mine).count == 2)
     }

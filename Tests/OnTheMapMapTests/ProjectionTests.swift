@@ -39,6 +39,20 @@ struct ProjectionTests {
         #expect(view.cell(latitude: -85, longitude: 0) == nil)
     }
 
+    @Test("A world view too short for the inhabited band loses a little of each end, not the south")
+    func wideWorldViewIsCentred() {
+        for (width, height) in [(220, 58), (300, 80), (200, 40), (80, 22)] {
+            let bounds = MapViewRequest.world.resolve(width: width, height: height, pins: []).bounds
+            let middle = (Mercator.y(latitude: bounds.north) + Mercator.y(latitude: bounds.south)) / 2
+            let band = (Mercator.y(latitude: 80) + Mercator.y(latitude: -56)) / 2
+            #expect(abs(middle - band) < 1e-9, "\(width)×\(height): \(bounds.north)…\(bounds.south)")
+        }
+        // Dunedin (45.9°S) and Tromsø (69.6°N) on a 220×58 terminal.
+        let wide = MapViewRequest.world.resolve(width: 220, height: 58, pins: [])
+        #expect(wide.cell(latitude: -45.9, longitude: 170.5) != nil)
+        #expect(wide.cell(latitude: 69.6, longitude: 18.9) != nil)
+    }
+
     @Test func boundsRoundTrip() {
         for (latitude, longitude, zoom) in [(48.0, 11.0, 8.0), (-33.9, 151.2, 3.5), (0.0, 179.0, 4.0), (64.0, -20.0, 100.0)] {
             let view = MapViewRequest.center(latitude: latitude, longitude: longitude, zoom: zoom).resolve(

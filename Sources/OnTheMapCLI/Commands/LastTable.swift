@@ -18,9 +18,16 @@ enum LastTable {
 
     /// The link of row `number` (1-based) of the last table.
     static func link(row number: Int) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let lines = self.lines()
         guard number >= 1, number <= lines.count else { return nil }
         return lines[number - 1].split(separator: "\t", maxSplits: 1).last.map(String.init)
+    }
+
+    /// How many rows the last table had (0 when there is none).
+    static var rowCount: Int { lines().count }
+
+    private static func lines() -> [Substring] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
     }
 }

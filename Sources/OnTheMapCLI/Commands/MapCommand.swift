@@ -8,8 +8,9 @@ struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "map", abstract: "Show the students' pins on a world map (-i: full screen, to pan, zoom and pick pins).",
         discussion: """
-            Braille (2×4 dots a cell) on a UTF-8 locale, else ASCII. Your own pin is @ (or its own colour), \
-            several pins in one cell show their count. `onthemap open N` opens pin N of the last map. \
+            Braille (2 by 4 dots a cell) on a UTF-8 locale, else ASCII. Your own pin is @ (or its own colour), \
+            several pins in one cell show their count (in your colour when yours is one of them). On a terminal, a legend longer than a fifth of it is left out \
+            (`onthemap map | less` shows it); `onthemap open N` opens pin N of the last map. \
             Full screen keys: arrows or hjkl pan, + and - zoom, n/p or Tab pick a pin, Enter opens its link, \
             / jumps to a place, r refreshes, q quits.
 
@@ -18,10 +19,12 @@ struct MapCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Centre on a place (geocoded) or LAT,LON.")
+    // `.unconditional`: a southern or western LAT,LON starts with "-" and must not read as a flag;
+    // nor a negative radius, which then gets the range error instead of "missing value".
+    @Option(parsing: .unconditional, help: "Centre on a place (geocoded) or LAT,LON (e.g. -33.9,151.2).")
     var near: String?
 
-    @Option(help: "With --near: how many kilometres around it to show (default 500).")
+    @Option(parsing: .unconditional, help: "With --near: how many kilometres around it to show (default 500).")
     var radius: Double?
 
     @Option(help: "world (the default) or pins: the smallest view holding every pin.")
@@ -36,7 +39,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Cells across (default: the terminal's width).")
     var width: Int?
 
-    @Option(help: "Cells down (default: the terminal's height less two lines).")
+    @Option(help: "Cells down (default: the terminal's height less two lines, and less a short legend).")
     var height: Int?
 
     @Flag(name: [.customShort("i"), .long], help: "Full screen: pan, zoom, pick pins, open links.")
@@ -45,6 +48,7 @@ struct MapCommand: ParsableCommand {
     func validate() throws {
         if near != nil, fit != nil { throw ValidationError("Choose one of --near and --fit.") }
         if radius != nil, near == nil { throw ValidationError("--radius goes with --near.") }
+        if let near { try NearOption.validate(near) }
         if let radius, !MapParams.radiusRange.contains(radius) {
             throw ValidationError("--radius must be between \(range: MapParams.radiusRange) km.")
         }
@@ -75,6 +79,7 @@ struct MapCommand: ParsableCommand {
         }
         try runReportingFailures {
             let terminal = Terminal.size()
+            let legendRoom = Self.legendRoom(terminalRows: terminal?.rows, height: height)
             let size = (
                 width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
                 height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
@@ -82,7 +87,15 @@ struct MapCommand: ParsableCommand {
             guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
                 throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
             }
-            let result = try global.call(where_.params(width: size.0, height: size.1, charset: charset))
+            var result = try global.call(where_.params(width: size.0, height: size.1, charset: charset))
+            var pinCount = result["pins"]?.elements.count ?? 0
+            var showsLegend = legendRoom.map { pinCount <= $0 } ?? true
+            if let legendRoom, showsLegend, pinCount > 0, size.1 - pinCount >= MapParams.heightRange.lowerBound, legendRoom > 0 {
+                // A legend that fits goes under a map made that much shorter (which may hold fewer pins).
+                result = try global.call(where_.params(width: size.0, height: size.1 - pinCount, charset: charset))
+                pinCount = result["pins"]?.elements.count ?? 0
+                showsLegend = true
+            }
             if json {
                 Output.line(result.serialized)
                 return
@@ -93,10 +106,25 @@ struct MapCommand: ParsableCommand {
             for line in MapPainter.paint(rows: rows, styles: styles, colour: colour) { Output.line(line) }
             let pins = result["pins"]?.elements ?? []
             let style = Style(enabled: colour)
-            Output.line(style.dim("\(pins.count) \(pins.count == 1 ? "pin" : "pins") in view; `onthemap open N` opens one"))
-            for line in MapPainter.legend(pins, width: terminal?.columns, style: style) { Output.line(line) }
+            let counted = "\(pins.count) \(pins.count == 1 ? "pin" : "pins") in view"
+            if showsLegend {
+                Output.line(style.dim("\(counted); `onthemap open N` opens one"))
+                for line in MapPainter.legend(pins, width: terminal?.columns, style: style) { Output.line(line) }
+            } else {
+                Output.line(style.dim("\(counted); `onthemap map | less` lists them, `onthemap open N` opens one"))
+            }
             LastTable.save(pins.map(StudentRow.init))
         }
+    }
+
+    /// On a terminal, with no `--height`: how long a legend may be and still be shown (a fifth of the
+    /// screen, at least 3 lines), under a map that much shorter; a longer one is left out, so the map
+    /// is on screen when the command ends (a hundred pins' legend scrolled it away) and keeps its
+    /// full height (every row taken from the world view costs it latitude). Nil: the whole legend,
+    /// always (piped, or a height the user chose).
+    static func legendRoom(terminalRows: Int?, height: Int?) -> Int? {
+        guard height == nil, let rows = terminalRows else { return nil }
+        return max(0, min(max(3, rows / 5), rows - 2 - MapParams.heightRange.lowerBound))
     }
 }
 

@@ -23,7 +23,11 @@ struct OpenCommand: ParsableCommand {
         try runReportingFailures {
             if let row = Int(student) {
                 guard let link = LastTable.link(row: row) else {
-                    throw UsageFailure(message: "no row \(row) in the last table or map: run `onthemap students` or `onthemap map` first")
+                    let count = LastTable.rowCount
+                    guard count > 0 else {
+                        throw UsageFailure(message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
+                    }
+                    throw UsageFailure(message: "no row \(row): the last table or map has rows 1 to \(count)")
                 }
                 return try URLOpener.open(link)
             }

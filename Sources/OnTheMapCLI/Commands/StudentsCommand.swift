@@ -18,11 +18,12 @@ struct StudentsCommand: ParsableCommand {
     @Option(help: "Only students whose name or place contains these words (any case, any accents).")
     var search: String?
 
-    // `.unconditional`: a southern or western LAT,LON starts with "-" and must not read as a flag.
+    // `.unconditional`: a southern or western LAT,LON starts with "-" and must not read as a flag;
+    // nor a negative radius, which then gets the range error instead of "missing value".
     @Option(parsing: .unconditional, help: "Nearest first, with each one's distance: a place (geocoded) or LAT,LON (e.g. -33.9,151.2).")
     var near: String?
 
-    @Option(help: "With --near: only students within this many kilometres.")
+    @Option(parsing: .unconditional, help: "With --near: only students within this many kilometres.")
     var radius: Double?
 
     @Flag(help: "Fetch from the API first.")
@@ -42,6 +43,7 @@ struct StudentsCommand: ParsableCommand {
             throw ValidationError("Choose one of --json, --tsv and --geojson.")
         }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }
             guard radius > 0, radius <= 20_100 else { throw ValidationError("--radius must be between 0 and 20100 km.") }
@@ -75,10 +77,7 @@ struct StudentsCommand: ParsableCommand {
 
     /// `LAT,LON`, or a place the daemon geocodes.
     private func resolveNear(_ text: String) throws -> (latitude: Double, longitude: Double) {
-        let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }
-        if parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) {
-            return (latitude, longitude)
-        }
+        if let coordinates = try CoordinateText.parse(text) { return coordinates }
         guard let best = try global.result(GeocodeParams(query: text, limit: 1)).results.first else {
             throw UsageFailure(message: "cannot place \"\(text)\"")
         }

@@ -10,11 +10,24 @@ enum MapPainter {
 
     /// The rows, coloured when `colour` is on; the cell `highlight` in reverse video (the selected pin).
     static func paint(rows: [String], styles: [String], colour: Bool, highlight: (row: Int, col: Int)? = nil) -> [String] {
-        guard colour else { return rows }
+        guard colour else { return zip(rows, styles).map { uncoloured(row: $0, styles: Array($1.utf8)) } }
         return zip(rows, styles).enumerated().map { index, pair in
             paint(row: pair.0, styles: Array(pair.1.utf8), highlightColumn: highlight?.row == index ? highlight?.col : nil)
         }
     }
+
+    /// Without colour, the user's own pin is told by its glyph: "@", even where the daemon drew the
+    /// count of pins sharing its cell (which colour shows in the pin's own colour).
+    private static func uncoloured(row: String, styles: [UInt8]) -> String {
+        guard styles.contains(mine) else { return row }
+        var line = String.UnicodeScalarView()
+        for (column, character) in row.unicodeScalars.enumerated() {
+            line.append(column < styles.count && styles[column] == mine ? "@" : character)
+        }
+        return String(line)
+    }
+
+    private static let mine = UInt8(ascii: "m")
 
     private static func paint(row: String, styles: [UInt8], highlightColumn: Int?) -> String {
         var line = ""

@@ -24,12 +24,13 @@ extension MapParams {
     /// `near`: a place's name ("LAT,LON" counts as coordinates) or `{latitude, longitude}`.
     static func readNear(_ params: RPCParams) throws(RPCError) -> Near? {
         if let text = try? params.string("near") {
-            let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }
-            if parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-                (-90...90).contains(latitude), (-180...180).contains(longitude)
-            {
-                return .point(Point(latitude: latitude, longitude: longitude))
+            let coordinates: (latitude: Double, longitude: Double)?
+            do {
+                coordinates = try CoordinateText.parse(text)
+            } catch {
+                throw .invalidParams(field: "near", error.description)
             }
+            if let coordinates { return .point(Point(latitude: coordinates.latitude, longitude: coordinates.longitude)) }
             guard !text.trimmingWhitespace().isEmpty else { throw .invalidParams(field: "near", "is empty") }
             return .place(text)
         }
