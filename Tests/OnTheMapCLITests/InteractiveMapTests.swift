@@ -16,6 +16,9 @@ struct InteractiveMapTests {
         var environment = bed.environment
         environment["COLUMNS"] = nil
         environment["LANG"] = "C.UTF-8"
+        // Without colour your own pin is "@" even in a cell it shares (with colour, the cell's count
+        // in your colour, which a captured pane does not show).
+        environment["NO_COLOR"] = "1"
         environment["ONTHEMAP_OPENER"] = opener
         let command = "\(BuiltProducts.path("onthemap")) map -i; code=$?; stty -a > \(bed.cacheHome.file("stty.txt")); echo EXITED=$code; echo DONE"
         return try TmuxSession(command: command, width: width, height: height, environment: environment)
@@ -23,7 +26,7 @@ struct InteractiveMapTests {
 
     /// The zoom the status line shows, when it shows one.
     private func zoom(_ lines: [String]) -> Double? {
-        (status(lines).firstMatch(of: /pins · zoom ([0-9.]+) ·/)?.1).flatMap { Double($0) }
+        (status(lines).firstMatch(of: /pins? · zoom ([0-9.]+) ·/)?.1).flatMap { Double($0) }
     }
 
     private func status(_ lines: [String]) -> String {
@@ -67,6 +70,27 @@ struct InteractiveMapTests {
         (shown, lines) = try tmux.waitForScreen { _ in ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").contains("\n") }
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == link + "\n")
 
+        // With a pin picked, + zooms around it: it stays in view and picked.
+        let picked = status(lines).components(separatedBy: " — ").first?.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
+        try tmux.send("+", "+", "+")
+        try tmux.send("Escape")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 8 }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("Tab")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains(" — ") }
+        #expect(lines.joined().contains(picked) || status(lines).contains(picked), "\(picked) left the view: \(status(lines))")
+        // w shows the whole world again; its status line says where the centre is, and q quit first.
+        try tmux.send("Escape", "w")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(status(lines).contains("°N") && status(lines).contains("· q quit  "), "\(status(lines))")
+
+        // r refreshes and says so, until the next key (the refresh's own redraw keeps it).
+        try tmux.send("r")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains(/^refreshed: [0-9]+ students/) }
+        #expect(shown, "\(status(lines))")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(status(try tmux.screen()).contains(/^refreshed: [0-9]+ students/))
+
         // Escape drops the pick; + zooms in, arrows pan.
         try tmux.send("Escape")
         try tmux.send("+")
@@ -78,9 +102,13 @@ struct InteractiveMapTests {
         #expect(shown, "panning redraws the map")
 
         // / jumps to a place; one that is nowhere says so and keeps the map.
+        // It says which place it found.
         try tmux.send("/")
         try tmux.send("Berlin")
         try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ Berlin, ") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("Escape")
         (shown, lines) = try tmux.waitForScreen { self.zoom($0).map { $0 > 8 } == true }
         #expect(shown, "\(status(lines))")
         try tmux.send("/", "Xyzzyville Qwrtp", "Enter")
@@ -97,7 +125,10 @@ struct InteractiveMapTests {
         (shown, lines) = try tmux.waitForScreen { $0.prefix(29).joined().contains("@") }
         #expect(shown, "your new pin appears without a key")
 
-        // A resize redraws at the new size.
+        // A message stays until a key (the redraw for the new pin kept it); a resize redraws at the
+        // new size.
+        #expect(status(lines).hasPrefix("No place matches"))
+        try tmux.send("Escape")
         try tmux.tmux(["resize-window", "-t", "0", "-x", "70", "-y", "20"])
         (shown, lines) = try tmux.waitForScreen { lines in
             lines.count >= 20 && self.status(lines).contains("pins") && lines.prefix(19).allSatisfy { $0.unicodeScalars.count <= 70 }

@@ -87,7 +87,7 @@ final class InteractiveMap {
                 switch key {
                 case .enter:
                     typing = nil
-                    if !text.trimmingWhitespace().isEmpty { pending = .near(text, radiusKm: nil) }
+                    if !text.trimmingWhitespace().isEmpty { try jump(to: text) }
                 case .escape, .interrupt: typing = nil
                 case .backspace: typing = String(text.dropLast())
                 case .character(let character): typing = text + String(character)
@@ -119,7 +119,13 @@ final class InteractiveMap {
             case .refresh:
                 screen.message = "refreshing…"
                 screen.paintStatus()
-                if case .failure(let error) = try calls.call(RefreshParams()) { screen.message = error.message }
+                switch try calls.call(RefreshParams()) {
+                case .success(let result):
+                    let count = RefreshResult(wireJSON: result).count
+                    screen.message = "refreshed: \(count) \(count == 1 ? "student" : "students")"
+                case .failure(let error):
+                    screen.message = error.message
+                }
                 redraw = true
             default:
                 break
@@ -127,6 +133,21 @@ final class InteractiveMap {
         }
         if redraw { try draw() }
         return true
+    }
+
+    /// Goes to a typed place, saying which one it found ("Springfield" has several).
+    private func jump(to text: String) throws {
+        switch try calls.call(GeocodeParams(query: text, limit: 1)) {
+        case .success(let result):
+            guard let place = GeocodeResults(wireJSON: result).results.first else {
+                screen.message = "No place matches \"\(text)\"."
+                return
+            }
+            pending = .near("\(place.latitude),\(place.longitude)", radiusKm: nil)
+            screen.message = "→ " + [place.name, place.admin1, place.country].filter { !$0.isEmpty }.joined(separator: ", ")
+        case .failure(let error):
+            screen.message = error.message
+        }
     }
 
     private func move(_ key: MapKey) {
@@ -137,8 +158,13 @@ final class InteractiveMap {
         case .down: moved.pan(dx: 0, dy: 1, width: width, height: height)
         case .left: moved.pan(dx: -1, dy: 0, width: width, height: height)
         case .right: moved.pan(dx: 1, dy: 0, width: width, height: height)
-        case .zoomIn: moved.zoom(by: 2)
-        case .zoomOut: moved.zoom(by: 0.5)
+        case .zoomIn, .zoomOut:
+            // Around the picked pin, which stays in view; else around the centre.
+            if let pin = screen.selectedPin, let latitude = pin["latitude"]?.doubleValue, let longitude = pin["longitude"]?.doubleValue {
+                moved.latitude = latitude
+                moved.longitude = longitude
+            }
+            moved.zoom(by: key == .zoomIn ? 2 : 0.5)
         default:
             pending = .fit(.world)
             return

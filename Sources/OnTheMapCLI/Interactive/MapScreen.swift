@@ -8,7 +8,8 @@ struct MapScreen {
     private(set) var result: WireJSON?
     private var pins: [WireJSON] = []
     private var selected: Int?
-    /// A message for the status line until the next drawing.
+    /// A message for the status line until the next key (drawings the daemon's news causes keep it:
+    /// "refreshed: 100 students" would otherwise last until the refresh's own news came).
     var message: String?
     /// The place being typed after `/`.
     var typing: String?
@@ -33,7 +34,6 @@ struct MapScreen {
         pins = result["pins"]?.elements ?? []
         selected = previous.flatMap { id in pins.firstIndex { $0["objectId"] == id } }
         paint()
-        message = nil
     }
 
     /// Selects the next (1) or previous (-1) pin in view; 0 deselects.
@@ -70,6 +70,16 @@ struct MapScreen {
         RawTerminal.write("\u{1B}[H\u{1B}[2J" + text)
     }
 
+    private var zoom: Double { result?["view"]?["zoom"]?.doubleValue ?? 1 }
+
+    /// The view's centre, "48.1°N 11.6°E", to the tenth of a degree.
+    private var centre: String {
+        guard let camera = MapCamera(view: result?["view"]) else { return "" }
+        let latitude = WireJSON.format((abs(camera.latitude) * 10).rounded() / 10)
+        let longitude = WireJSON.format((abs(camera.longitude) * 10).rounded() / 10)
+        return "\(latitude)°\(camera.latitude < 0 ? "S" : "N") \(longitude)°\(camera.longitude < 0 ? "W" : "E")"
+    }
+
     /// The bottom line: what is being typed, a message, the selected pin, or the keys.
     private var statusLine: String {
         let text: String
@@ -81,8 +91,8 @@ struct MapScreen {
             let row = StudentRow(json: pins[index])
             text = "\(index + 1)/\(pins.count)  \(row.name)\(pins[index]["mine"]?.boolValue == true ? " (you)" : "") — \(row.place) — \(row.link)"
         } else {
-            let zoom = result?["view"]?["zoom"]?.doubleValue ?? 1
-            text = "\(pins.count) pins · zoom \(WireJSON.format((zoom * 10).rounded() / 10)) · arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh  q quit"
+            // The keys by how much they are needed: a narrow terminal cuts the end of the line.
+            text = "\(pins.count) \(pins.count == 1 ? "pin" : "pins") · zoom \(WireJSON.format((zoom * 10).rounded() / 10)) · \(centre) · q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
         }
         let line = DisplayWidth.truncate(text.replacingControlCharacters(), to: columns)
         let styled = colour ? "\u{1B}[7m" + line + String(repeating: " ", count: max(0, columns - DisplayWidth.of(line))) + "\u{1B}[0m" : line
