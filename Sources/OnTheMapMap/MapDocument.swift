@@ -13,8 +13,8 @@ public enum MapDocument {
         return text + "\n"
     }
 
-    /// An HTML page: the SVG with a popup per marker, wheel and drag zoom and pan, and a search box
-    /// that filters markers by name.
+    /// An HTML page: the SVG with a popup per marker listing the students there, wheel and drag zoom
+    /// and pan, and a search box that filters students by name or place.
     public static func html(pins: [MapPin], title: String, world: WorldData = .embedded) -> String {
         """
         <!DOCTYPE html>
@@ -27,11 +27,12 @@ public enum MapDocument {
         <style>\(MapDocumentAssets.css)</style>
         </head>
         <body>
-        <header><input id="search" type="search" placeholder="Filter by name" aria-label="Filter students by name" autocomplete="off">
-        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span><span class="hint">wheel or +/− to zoom, drag to pan</span></header>
+        <header><input id="search" type="search" placeholder="Filter by name or place" aria-label="Filter students by name or place" autocomplete="off">
+        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel or +/− to zoom, drag to pan</span></header>
         <main id="stage">
         \(svgElement(pins: pins, world: world, standalone: false))
-        <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><strong id="popup-name"></strong><div id="popup-place"></div><a id="popup-link" target="_blank" rel="noopener noreferrer"></a></div>
+        <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><h2 id="popup-heading" hidden></h2><ul id="popup-list"></ul></div>
+        <template id="popup-entry"><li><strong class="name"></strong> <span class="you">● you</span><div class="place"></div><a target="_blank" rel="noopener noreferrer"></a></li></template>
         </main>
         <script>\(MapDocumentAssets.script)</script>
         </body>
@@ -50,22 +51,64 @@ public enum MapDocument {
         text += #"<path class="land" fill-rule="evenodd" d=""# + WorldPaths.land(world) + #""/>"#
         text += #"<path class="border" d=""# + WorldPaths.borders(world) + #""/>"#
         text += #"<g id="markers">"#
-        // Your own pin last, so it is drawn on top.
-        for pin in pins.filter({ !$0.mine }) + pins.filter(\.mine) {
-            text += marker(pin, standalone: standalone)
+        for spot in spots(pins) {
+            text += marker(spot.pins, at: spot.position, standalone: standalone)
         }
         return text + "</g></svg>"
     }
 
-    private static func marker(_ pin: MapPin, standalone: Bool) -> String {
-        let x = Mercator.x(longitude: pin.longitude) * Double(WorldData.quanta)
-        let y = Mercator.y(latitude: pin.latitude) * Double(WorldData.quanta)
-        let name = [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ")
-        let circle =
-            #"<circle class="marker\#(pin.mine ? " mine" : "")" data-object-id="\#(escape(pin.objectId))" data-name="\#(escape(name))" data-place="\#(escape(pin.mapString))" data-url="\#(escape(pin.mediaURL))" cx="\#(format(x))" cy="\#(format(y))" r="\#(pin.mine ? 260 : 180)">"#
-            + "<title>\(escape(name)) — \(escape(pin.mapString))\(pin.mediaURL.isEmpty ? "" : " — " + escape(pin.mediaURL))</title></circle>"
-        guard standalone, isWebLink(pin.mediaURL) else { return circle }
-        return #"<a href="\#(escape(pin.mediaURL))" target="_blank">"# + circle + "</a>"
+    /// Students drawn at one point, and where: "x y" in map units.
+    typealias Spot = (position: String, pins: [MapPin])
+
+    /// The pins grouped by the point they are drawn at, in the order first met, with the group holding
+    /// your own pin last so it is drawn on top. Everyone who types "Lima, Peru" gets the same
+    /// coordinates from the geocoder; one marker for all of them keeps each one reachable, where
+    /// markers stacked on one point would show only the top one.
+    static func spots(_ pins: [MapPin]) -> [Spot] {
+        var spots: [Spot] = []
+        var index: [String: Int] = [:]
+        for pin in pins {
+            let x = Mercator.x(longitude: pin.longitude) * Double(WorldData.quanta)
+            let y = Mercator.y(latitude: pin.latitude) * Double(WorldData.quanta)
+            let position = format(x) + " " + format(y)
+            if let i = index[position] {
+                spots[i].pins.append(pin)
+            } else {
+                index[position] = spots.count
+                spots.append((position, [pin]))
+            }
+        }
+        let yours = { (spot: Spot) in spot.pins.contains(where: \.mine) }
+        return spots.filter { !yours($0) } + spots.filter(yours)
+    }
+
+    /// One marker for the students at a point. Sizes are in pixels on screen: the page's script sets
+    /// the scale to the map units a pixel covers, at every zoom. The SVG has no script; its scale of 36
+    /// makes a lone student's marker 180 map units across, 3.3 of its 1,200 pixels.
+    private static func marker(_ pins: [MapPin], at position: String, standalone: Bool) -> String {
+        let mine = pins.contains(where: \.mine)
+        let radius = pins.count > 1 ? 9 : mine ? 7 : 5
+        var text = #"<g class="marker\#(mine ? " mine" : "")" transform="translate(\#(position)) scale(36)">"#
+        text += #"<circle r="\#(radius)"/>"#
+        if pins.count > 1 { text += "<text>\(pins.count)</text>" }
+        text += "<title>" + pins.map(tooltip).joined(separator: "\n") + "</title>"
+        for pin in pins {
+            text += #"<g class="student\#(pin.mine ? " mine" : "")" data-object-id="\#(escape(pin.objectId))""#
+            text += #" data-name="\#(escape(name(pin)))" data-place="\#(escape(pin.mapString))""#
+            text += #" data-url="\#(escape(pin.mediaURL))"/>"#
+        }
+        text += "</g>"
+        // A shared point has no single link to open; its tooltip lists everyone's.
+        guard standalone, pins.count == 1, isWebLink(pins[0].mediaURL) else { return text }
+        return #"<a href="\#(escape(pins[0].mediaURL))" target="_blank">"# + text + "</a>"
+    }
+
+    private static func name(_ pin: MapPin) -> String {
+        [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    private static func tooltip(_ pin: MapPin) -> String {
+        escape(name(pin)) + " — " + escape(pin.mapString) + (pin.mediaURL.isEmpty ? "" : " — " + escape(pin.mediaURL))
     }
 
     /// Only http and https links become clickable.

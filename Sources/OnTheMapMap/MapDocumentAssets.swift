@@ -3,8 +3,9 @@ enum MapDocumentAssets {
     static let svgCSS = """
         .sea{fill:#dbe9f4}.land{fill:#f4f1e8;stroke:#9a8f78;stroke-width:1px;vector-effect:non-scaling-stroke}\
         .border{fill:none;stroke:#c2b8a3;stroke-width:.6px;vector-effect:non-scaling-stroke}\
-        .marker{fill:#d6402b;stroke:#fff;stroke-width:1px;vector-effect:non-scaling-stroke;cursor:pointer}\
-        .marker.mine{fill:#6a2bd6}
+        .marker{cursor:pointer}.marker circle{fill:#d6402b;stroke:#fff;stroke-width:1px;vector-effect:non-scaling-stroke}\
+        .marker.mine circle{fill:#6a2bd6}\
+        .marker text{fill:#fff;font:bold 10px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}
         """
 
     static let css = """
@@ -13,50 +14,63 @@ enum MapDocumentAssets {
         header{display:flex;gap:1em;align-items:center;padding:.5em 1em;background:#fff;border-bottom:1px solid #ddd}\
         #search{flex:0 1 20em;padding:.3em .5em;font:inherit}.hint{color:#888;margin-left:auto}\
         main{position:relative;flex:1;overflow:hidden}#map{width:100%;height:100%;display:block;cursor:grab;touch-action:none}\
-        #map.dragging{cursor:grabbing}\(svgCSS).marker.hidden{display:none}.marker.selected{stroke:#000;stroke-width:2px}\
+        #map.dragging{cursor:grabbing}\(svgCSS).marker.hidden{display:none}.marker.selected circle{stroke:#000;stroke-width:2px}\
         #popup{position:absolute;min-width:12em;max-width:24em;padding:.6em .8em;background:#fff;border-radius:6px;\
         box-shadow:0 2px 10px rgba(0,0,0,.25);word-wrap:break-word}#popup[hidden]{display:none}\
-        #popup strong{display:block;padding-right:1.2em}#popup a{color:#1a5fb4}\
+        #popup h2{margin:0 1.2em .4em 0;font-size:1em}#popup ul{list-style:none;margin:0;padding:0;max-height:20em;overflow-y:auto}\
+        #popup li:first-child{padding-right:1.2em}#popup li+li{margin-top:.4em;padding-top:.4em;border-top:1px solid #eee}\
+        #popup a{color:#1a5fb4}.you{color:#6a2bd6}\
         #close{position:absolute;top:.2em;right:.3em;border:0;background:none;font-size:1.2em;cursor:pointer}
         """
 
-    /// Zoom and pan change the SVG's viewBox; markers keep their size on screen.
+    /// Zoom and pan change the SVG's viewBox; markers keep their size on screen. A marker holds one
+    /// `.student` per student at its point; its count, its colour and its popup follow those the
+    /// search leaves, so a shared point is purple only while you are among them.
     static let script = """
         (function(){
         "use strict";
         var svg=document.getElementById("map"),popup=document.getElementById("popup"),search=document.getElementById("search"),
-        count=document.getElementById("count"),markers=Array.prototype.slice.call(document.querySelectorAll(".marker")),
+        count=document.getElementById("count"),heading=document.getElementById("popup-heading"),list=document.getElementById("popup-list"),
+        entry=document.getElementById("popup-entry").content.firstElementChild,
+        markers=Array.prototype.slice.call(document.querySelectorAll(".marker")),total=document.querySelectorAll(".student").length,
         vb=svg.viewBox.baseVal,selected=null,drag=null;
         var box={x:vb.x,y:vb.y,w:vb.width,h:vb.height};
         function apply(){vb.x=box.x;vb.y=box.y;vb.width=box.w;vb.height=box.h;var unit=Math.max(box.w/svg.clientWidth,box.h/svg.clientHeight);
-        markers.forEach(function(m){m.setAttribute("r",(m.classList.contains("mine")?7:5)*unit);});place();}
+        markers.forEach(function(m){m.transform.baseVal.getItem(1).setScale(unit,unit);});place();}
         function point(ev){var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         return {x:box.x+(ev.clientX-r.left-(r.width-box.w/s)/2)*s,y:box.y+(ev.clientY-r.top-(r.height-box.h/s)/2)*s};}
         function zoom(f,at){var w=Math.min(Math.max(box.w/f,500),65535*2);f=box.w/w;
         box.x=at.x-(at.x-box.x)/f;box.y=at.y-(at.y-box.y)/f;box.w=w;box.h=box.h/f;apply();}
         svg.addEventListener("wheel",function(ev){ev.preventDefault();zoom(ev.deltaY<0?1.25:0.8,point(ev));},{passive:false});
-        svg.addEventListener("pointerdown",function(ev){if(ev.target.classList.contains("marker"))return;
+        svg.addEventListener("pointerdown",function(ev){if(ev.target.closest(".marker"))return;
         drag={x:ev.clientX,y:ev.clientY,bx:box.x,by:box.y,moved:false};svg.setPointerCapture(ev.pointerId);svg.classList.add("dragging");});
         svg.addEventListener("pointermove",function(ev){if(!drag)return;var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)>3)drag.moved=true;
         box.x=drag.bx-(ev.clientX-drag.x)*s;box.y=drag.by-(ev.clientY-drag.y)*s;apply();});
         function endDrag(){if(drag&&!drag.moved)hide();drag=null;svg.classList.remove("dragging");}
         svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
+        function shown(m){return Array.prototype.filter.call(m.querySelectorAll(".student"),function(s){return !s.classList.contains("hidden");});}
+        function item(s){var li=entry.cloneNode(true),a=li.querySelector("a"),u=s.dataset.url||"";
+        li.querySelector(".name").textContent=s.dataset.name;li.querySelector(".you").hidden=!s.classList.contains("mine");
+        li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\\/\\//i.test(u))a.href=u;return li;}
         function show(m,pinned){if(selected&&selected!==m)selected.classList.remove("selected");selected=m;m.classList.add("selected");
-        popup.dataset.pinned=pinned?"1":"";document.getElementById("popup-name").textContent=m.dataset.name;
-        document.getElementById("popup-place").textContent=m.dataset.place;var a=document.getElementById("popup-link"),u=m.dataset.url||"";
-        a.textContent=u;if(/^https?:\\/\\//i.test(u)){a.href=u;}else{a.removeAttribute("href");}popup.hidden=false;place();}
+        popup.dataset.pinned=pinned?"1":"";var here=shown(m);heading.textContent=here.length+" students here";heading.hidden=here.length<2;
+        list.replaceChildren.apply(list,here.map(item));popup.hidden=false;place();}
         function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=null;}
-        function place(){if(!selected||popup.hidden)return;var r=selected.getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
-        popup.style.left=Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4)+"px";popup.style.top=Math.max(r.top-s.top-8,4)+"px";}
+        function place(){if(!selected||popup.hidden)return;var r=selected.querySelector("circle").getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
+        popup.style.left=Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4)+"px";popup.style.top=Math.max(Math.min(r.top-s.top-8,s.height-popup.offsetHeight-4),4)+"px";}
         markers.forEach(function(m){
         m.addEventListener("click",function(ev){ev.stopPropagation();show(m,true);});
         m.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(m,false);});});
         document.getElementById("close").addEventListener("click",hide);
         function fold(t){return t.normalize("NFD").replace(/[\\u0300-\\u036f]/g,"").toLowerCase();}
-        search.addEventListener("input",function(){var q=fold(search.value.trim()),shown=0;
-        markers.forEach(function(m){var hit=!q||fold(m.dataset.name).indexOf(q)>=0;m.classList.toggle("hidden",!hit);if(hit)shown++;});
-        count.textContent=(q?shown+" of "+markers.length:markers.length)+" students";if(selected&&selected.classList.contains("hidden"))hide();});
+        function matches(s,q){return fold(s.dataset.name).indexOf(q)>=0||fold(s.dataset.place).indexOf(q)>=0;}
+        search.addEventListener("input",function(){var q=fold(search.value.trim()),found=0;
+        markers.forEach(function(m){m.querySelectorAll(".student").forEach(function(s){s.classList.toggle("hidden",!!q&&!matches(s,q));});
+        var here=shown(m),label=m.querySelector("text");found+=here.length;m.classList.toggle("hidden",!here.length);if(label)label.textContent=here.length;
+        m.classList.toggle("mine",here.some(function(s){return s.classList.contains("mine");}));});
+        count.textContent=(q?found+" of "+total:total)+" students";
+        if(selected&&selected.classList.contains("hidden"))hide();else if(selected)show(selected,popup.dataset.pinned);});
         document.addEventListener("keydown",function(ev){if(ev.target===search)return;var c={x:box.x+box.w/2,y:box.y+box.h/2};
         if(ev.key==="+"||ev.key==="=")zoom(1.5,c);else if(ev.key==="-")zoom(1/1.5,c);else if(ev.key==="Escape")hide();});
         window.addEventListener("resize",apply);apply();

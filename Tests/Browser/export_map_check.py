@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Checks an `onthemap export --html` page in real headless Chromium, with the network off.
 
-    python3 Tests/Browser/export_map_check.py PAGE.html EXPECTED_MARKERS SCREENSHOT.png
+    python3 Tests/Browser/export_map_check.py PAGE.html EXPECTED_STUDENTS SCREENSHOT.png [PLACE NAME...]
 
-Prints one line per check and exits 0 when all pass, 1 when one fails, 77 (skip) when Selenium,
-Chromium or chromedriver is missing. Run by OnTheMapCLITests' BrowserExportTests.
+With PLACE and NAMEs, those students (one of them you) typed PLACE and got the same coordinates: the
+page must show them as one marker with their count, list them all in its popup, and find them when
+the search box holds PLACE. Prints one line per check and exits 0 when all pass, 1 when one fails,
+77 (skip) when Selenium, Chromium or chromedriver is missing. Run by OnTheMapCLITests'
+BrowserExportTests.
 """
 
 import os
@@ -27,6 +30,7 @@ if not CHROMIUM or not DRIVER:
     sys.exit(77)
 
 page, expected, screenshot = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+shared_place, shared_names = (sys.argv[4], sys.argv[5:]) if len(sys.argv) > 4 else (None, [])
 failures = []
 
 
@@ -34,6 +38,28 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what)
     if not condition:
         failures.append(what)
+
+
+def students(marker, visible_only=False):
+    """The students a marker holds (those the search leaves, with visible_only)."""
+    found = marker.find_elements(By.CSS_SELECTOR, ".student")
+    return [s for s in found if "hidden" not in s.get_attribute("class")] if visible_only else found
+
+
+def popup_entries():
+    """(name, place, link text, link href, marked as you) for each student the popup lists."""
+    return [(li.find_element(By.CSS_SELECTOR, ".name").text, li.find_element(By.CSS_SELECTOR, ".place").text,
+             li.find_element(By.TAG_NAME, "a").text, li.find_element(By.TAG_NAME, "a").get_dom_attribute("href"),
+             li.find_element(By.CSS_SELECTOR, ".you").is_displayed())
+            for li in driver.find_elements(By.CSS_SELECTOR, "#popup-list li")]
+
+
+def type_in_search(text):
+    search = driver.find_element(By.ID, "search")
+    search.clear()
+    search.send_keys(text)
+    # clear() fires no input event: make sure the page filters on the final text.
+    driver.execute_script("document.getElementById('search').dispatchEvent(new Event('input'))")
 
 
 options = webdriver.ChromeOptions()
@@ -47,26 +73,30 @@ driver = webdriver.Chrome(service=Service(DRIVER), options=options)
 try:
     driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
     driver.get("file://" + os.path.abspath(page))
-    markers = driver.find_elements(By.CSS_SELECTOR, "circle.marker")
-    check(len(markers) == expected, "%d markers for %d students" % (len(markers), expected))
-    ids = [m.get_attribute("data-object-id") for m in markers]
-    check(all(ids) and len(set(ids)) == len(ids), "every marker has its own data-object-id")
-    check(len(driver.find_elements(By.CSS_SELECTOR, "circle.marker.mine")) <= 1, "at most one marker is yours")
+    markers = driver.find_elements(By.CSS_SELECTOR, ".marker")
+    everyone = driver.find_elements(By.CSS_SELECTOR, ".marker .student")
+    check(len(everyone) == expected, "%d students on %d markers, %d expected" % (len(everyone), len(markers), expected))
+    ids = [s.get_attribute("data-object-id") for s in everyone]
+    check(all(ids) and len(set(ids)) == len(ids), "every student has its own data-object-id")
+    check(len(driver.find_elements(By.CSS_SELECTOR, ".student.mine")) <= 1, "at most one student is you")
+    check(all(("mine" in m.get_attribute("class")) == any("mine" in s.get_attribute("class") for s in students(m))
+              for m in markers), "a marker is drawn as yours exactly when it holds you")
     resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     check(resources == [], "nothing loaded from anywhere: %s" % resources[:3])
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(errors == [], "no errors in the console: %s" % errors[:2])
 
     # A click opens the popup with the student's name, place and link.
-    target = next(m for m in markers if m.is_displayed())
+    target = next(m for m in markers if m.is_displayed() and len(students(m)) == 1)
     driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
     popup = driver.find_element(By.ID, "popup")
     check(popup.is_displayed(), "a click opens the popup")
-    check(driver.find_element(By.ID, "popup-name").text == target.get_attribute("data-name"), "the popup names the student")
-    check(driver.find_element(By.ID, "popup-place").text == target.get_attribute("data-place"), "and the place")
-    link = driver.find_element(By.ID, "popup-link")
-    url = target.get_attribute("data-url")
-    check(link.text == url and (not url.startswith("http") or link.get_attribute("href") == url), "and a clickable link")
+    student = students(target)[0]
+    name, url = student.get_attribute("data-name"), student.get_attribute("data-url")
+    entries = popup_entries()
+    check(len(entries) == 1 and entries[0][0] == name, "the popup names the student")
+    check(entries[0][1] == student.get_attribute("data-place"), "and the place")
+    check(entries[0][2] == url and (not url.startswith("http") or entries[0][3] == url), "and a clickable link")
 
     # The wheel zooms in around the cursor.
     before = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
@@ -78,17 +108,57 @@ try:
     driver.execute_script("""var m=document.getElementById('map');
         for (var i=0;i<4;i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:100,clientX:640,clientY:400,bubbles:true,cancelable:true}));""")
 
-    # The search box filters markers by name.
-    name = target.get_attribute("data-name")
-    search = driver.find_element(By.ID, "search")
-    search.send_keys(name)
-    visible = [m for m in markers if "hidden" not in (m.get_attribute("class") or "")]
-    check(0 < len(visible) < expected and all(name.lower() in m.get_attribute("data-name").lower() for m in visible),
-          "searching \"%s\" leaves %d markers" % (name, len(visible)))
-    search.clear()
-    search.send_keys(" ")
-    driver.execute_script("document.getElementById('search').dispatchEvent(new Event('input'))")
-    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", markers[0])
+    # The search box filters students by name.
+    type_in_search(name)
+    visible = [s for m in markers for s in students(m, visible_only=True)]
+    check(0 < len(visible) < expected and all(name.lower() in s.get_attribute("data-name").lower() for s in visible),
+          "searching \"%s\" leaves %d students" % (name, len(visible)))
+    check(driver.find_element(By.ID, "count").text == "%d of %d students" % (len(visible), expected),
+          "the count says how many: %s" % driver.find_element(By.ID, "count").text)
+    type_in_search(" ")
+
+    if shared_place:
+        # One marker holds everyone who typed the place, shows how many, and its popup lists them all.
+        spots = [m for m in markers if sorted(s.get_attribute("data-name") for s in students(m)) == sorted(shared_names)]
+        check(len(spots) == 1, "%s share one marker" % ", ".join(shared_names))
+        spot = spots[0]
+        label = spot.find_elements(By.TAG_NAME, "text")
+        check(len(label) == 1 and label[0].text == str(len(shared_names)), "the shared marker shows %d" % len(shared_names))
+        check("mine" in spot.get_attribute("class"), "and is drawn as yours")
+        ActionChains(driver).move_to_element(spot).click().perform()  # a real click, on the top of the stack
+        entries = popup_entries()
+        check(popup.is_displayed() and sorted(e[0] for e in entries) == sorted(shared_names),
+              "its popup lists all %d: %s" % (len(shared_names), [e[0] for e in entries]))
+        check(all(e[1] == shared_place and e[2].startswith("https://") and e[3] == e[2] for e in entries),
+              "each with the place and a clickable link")
+        check([e[4] for e in entries].count(True) == 1, "and you marked as you")
+        check(driver.find_element(By.ID, "popup-heading").text == "%d students here" % len(shared_names),
+              "under the heading \"%d students here\"" % len(shared_names))
+
+        # The search box finds them by the place they typed.
+        type_in_search(shared_place)
+        visible = [s for m in markers for s in students(m, visible_only=True)]
+        check({s.get_attribute("data-name") for s in visible} >= set(shared_names)
+              and all(shared_place.lower() in s.get_attribute("data-place").lower() for s in visible),
+              "searching \"%s\" finds them: %d students" % (shared_place, len(visible)))
+        check(spot.is_displayed() and label[0].text == str(len(shared_names)), "the shared marker stays, with its count")
+        type_in_search(shared_names[0])
+        check(label[0].text == "1" and "mine" not in spot.get_attribute("class") and [e[0] for e in popup_entries()] == shared_names[:1],
+              "searching \"%s\" leaves one there, not drawn as yours" % shared_names[0])
+
+        legend = driver.find_elements(By.CSS_SELECTOR, "header .legend")
+        check(len(legend) == 1 and legend[0].is_displayed() and legend[0].text == "● you",
+              "a legend says which marker is you: %s" % [l.text for l in legend])
+        check(driver.find_element(By.ID, "search").get_attribute("placeholder") == "Filter by name or place",
+              "the search box says it takes a place too")
+        type_in_search(" ")
+        # The screenshot: the shared point's popup, over the map zoomed in around it.
+        driver.execute_script("""var r=arguments[0].getBoundingClientRect(),m=document.getElementById('map');
+            for (var i=0;i<6;i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:-100,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""",
+                              spot)
+        ActionChains(driver).move_to_element(spot).click().perform()
+    else:
+        driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", markers[0])
     driver.save_screenshot(screenshot)
     check(os.path.getsize(screenshot) > 10000, "screenshot saved to %s" % screenshot)
 finally:

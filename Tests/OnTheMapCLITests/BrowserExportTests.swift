@@ -8,6 +8,17 @@ import Testing
 struct BrowserExportTests {
     @Test func markersPopupZoomAndSearchWorkOffline() throws {
         let bed = try CLITestBed()
+        // Three students type one place (a city no demo student is in) and the offline geocoder gives
+        // them the same coordinates; the last of them is you.
+        let place = "Trondheim, Norway"
+        let others = [("Grace", "Hopper"), ("Alan", "Turing")]
+        for (first, last) in others {
+            let email = "\(first.lowercased())@onthemap.example"
+            try bed.server.addUser(email: email, password: "password-\(first)", first: first, last: last)
+            try post(place, as: email, password: "password-\(first)", on: bed)
+        }
+        try post(place, as: "demo@onthemap.example", password: "onthemap-demo", on: bed)
+
         let page = bed.cacheHome.file("students.html")
         #expect(try bed.run(["export", "--html", page]).status == 0)
         // Kept after the test, for a person to look at.
@@ -15,12 +26,30 @@ struct BrowserExportTests {
             .appendingPathComponent("test-artifacts")
         try FileManager.default.createDirectory(at: artefacts, withIntermediateDirectories: true)
         let screenshot = artefacts.appendingPathComponent("map-export.png").path
-        let result = try runCommand("/usr/bin/env", ["python3", BrowserCheck.script, page, "100", screenshot])
+        let keptPage = artefacts.appendingPathComponent("map-export.html")
+        try? FileManager.default.removeItem(at: keptPage)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: page), to: keptPage)
+        let names = others.map { "\($0) \($1)" } + ["Ada Lovelace"]
+        let result = try runCommand(
+            "/usr/bin/env", ["python3", BrowserCheck.script, page, "100", screenshot, place] + names)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("ok   100 markers for 100 students"), "\(result.stdout)")
-        #expect(result.stdout.contains("ok   a click opens the popup"), "\(result.stdout)")
+        for line in [
+            "ok   100 students on 98 markers, 100 expected", "ok   a click opens the popup",
+            "ok   the shared marker shows 3", "ok   its popup lists all 3", "ok   searching \"\(place)\" finds them",
+            "ok   a legend says which marker is you",
+        ] {
+            #expect(result.stdout.contains(line), "\(result.stdout)")
+        }
         #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: screenshot))
+    }
+
+    /// Logs in as `email` and posts a pin at `place`, through the real CLI.
+    private func post(_ place: String, as email: String, password: String, on bed: CLITestBed) throws {
+        let login = try bed.run(["login", "--username", email, "--password-stdin"], stdin: password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let posted = try bed.run(["post", place, "https://\(email.prefix { $0 != "@" }).example", "--yes"])
+        #expect(posted.status == 0, "\(posted.stderr)")
     }
 }
 

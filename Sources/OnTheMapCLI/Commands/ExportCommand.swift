@@ -9,9 +9,11 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write every student on a world map to one self-contained HTML or SVG file.",
         discussion: """
-            The HTML page shows a popup with name, place and link for each marker, zooms with the wheel, pans by \
-            dragging, and filters markers by name. The SVG is a still image: hover a marker for the name, click \
-            it for the link. Neither loads anything from elsewhere. "-" writes to standard output.
+            The HTML page shows a popup with name, place and link for each marker (students at the same point \
+            share one marker, which shows how many they are, and its popup lists them all), zooms with the wheel, \
+            pans by dragging, and filters students by name or place. The SVG is a still image: hover a marker for \
+            the names, click a single student's marker for the link. Neither loads anything from elsewhere. "-" \
+            writes to standard output.
 
             \(ExitStatus.help)
             """)

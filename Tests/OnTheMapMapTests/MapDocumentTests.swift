@@ -1,0 +1,58 @@
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapMap
+
+/// Exported documents on fixed pins: students at one point share one marker.
+@Suite("Map documents", .ownThreads)
+struct MapDocumentTests {
+    static let lima = (latitude: -12.0464, longitude: -77.0428)
+    static let paris = (latitude: 48.85, longitude: 2.35)
+
+    static func pin(_ id: String, _ first: String, at point: (latitude: Double, longitude: Double), mine: Bool = false)
+        -> MapPin
+    {
+        MapPin(
+            objectId: id, firstName: first, lastName: "Test", mapString: "Lima, Peru",
+            mediaURL: "https://\(id).example", latitude: point.latitude, longitude: point.longitude, mine: mine)
+    }
+
+    @Test func studentsAtOnePointShareAMarkerThatShowsTheirCount() {
+        let pins = [
+            Self.pin("a", "Ana", at: Self.lima), Self.pin("b", "Bruno", at: Self.paris),
+            Self.pin("c", "Carla", at: Self.lima), Self.pin("d", "Diego", at: Self.lima),
+        ]
+        #expect(MapDocument.spots(pins).map { $0.pins.map(\.objectId) } == [["a", "c", "d"], ["b"]])
+        let page = MapDocument.html(pins: pins, title: "t")
+        #expect(page.ranges(of: #"<g class="marker""#).count == 2)
+        #expect(page.ranges(of: "data-object-id=").count == 4, "every student is still in the page")
+        #expect(page.contains("<text>3</text>"))
+        #expect(!page.contains("<text>1</text>"), "a lone student's marker has no count")
+        #expect(
+            page.contains("<title>Ana Test — Lima, Peru — https://a.example\nCarla Test"),
+            "the tooltip lists everyone there")
+        #expect(!page.contains(#"class="legend""#), "no key for a pin that is not on the map")
+    }
+
+    @Test func yourPinKeepsItsColourAtASharedPointAndIsDrawnLast() {
+        let pins = [
+            Self.pin("me", "Ada", at: Self.lima, mine: true), Self.pin("a", "Ana", at: Self.lima),
+            Self.pin("b", "Bruno", at: Self.paris),
+        ]
+        #expect(MapDocument.spots(pins).map { $0.pins.map(\.objectId) } == [["b"], ["me", "a"]])
+        let page = MapDocument.html(pins: pins, title: "t")
+        let yours = page.ranges(of: #"<g class="marker mine""#)
+        #expect(yours.count == 1)
+        #expect(page[yours[0].upperBound...].contains(#"data-object-id="a""#), "the shared marker is yours")
+        #expect(page.contains(#"<span class="legend"><span class="you">●</span> you</span>"#))
+    }
+
+    @Test func inTheSVGOnlyALoneStudentLinks() {
+        let svg = MapDocument.svg(pins: [
+            Self.pin("a", "Ana", at: Self.lima), Self.pin("c", "Carla", at: Self.lima),
+            Self.pin("b", "Bruno", at: Self.paris),
+        ])
+        #expect(svg.ranges(of: "<a href=").count == 1)
+        #expect(svg.contains(#"<a href="https://b.example""#))
+    }
+}
