@@ -59,11 +59,16 @@ struct GazetteerMatcher {
         // Scores are compared as reported, to three places.
         let readings = weigh(hits, in: query).sorted { ($0.reportedScore, $0.breadth) > ($1.reportedScore, $1.breadth) }
         var seen = Set<EntityRef>()
+        // Two entries that read the same are one to a person choosing: GeoNames has a Lima region
+        // and a Lima province, both "Lima, Lima, Peru (region)". The better-scored one is kept.
+        var shown = Set<[String]>()
         var results: [GeocodeResult] = []
         for reading in readings {
             guard let result = describe(reading), let ref = (reading.place ?? reading.region ?? reading.country)?.ref
             else { continue }
-            guard seen.insert(ref).inserted else { continue }
+            guard seen.insert(ref).inserted,
+                shown.insert([result.name, result.admin1, result.countryCode, result.precision]).inserted
+            else { continue }
             results.append(result)
             if results.count == limit { break }
         }

@@ -67,6 +67,16 @@ struct OfflineGeocoderTests {
     }
 
     /// A last word "St" is still a street: the address part is expected, not held against the city.
+    @Test("Candidates that would read the same are listed once")
+    func noTwoCandidatesReadTheSame() {
+        for query in ["Lima, Peru", "Lima", "Springfield", "Santiago"] {
+            let results = geocoder.search(query, limit: 10)
+            let readings = results.map { [$0.name, $0.admin1, $0.countryCode, $0.precision] }
+            #expect(Set(readings).count == readings.count, "\(query): \(readings)")
+        }
+        #expect(geocoder.search("Lima, Peru", limit: 5).first?.precision == "locality")
+    }
+
     @Test func aStreetStaysAStreet() throws {
         let result = try best("1600 Main St, Springfield, IL")
         #expect(result.name == "Springfield")
