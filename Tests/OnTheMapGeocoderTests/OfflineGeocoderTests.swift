@@ -66,7 +66,6 @@ struct OfflineGeocoderTests {
         #expect(result.countryCode == countryCode)
     }
 
-    /// A last word "St" is still a street: the address part is expected, not held against the city.
     @Test("Candidates that would read the same are listed once")
     func noTwoCandidatesReadTheSame() {
         for query in ["Lima, Peru", "Lima", "Springfield", "Santiago"] {
@@ -77,6 +76,7 @@ struct OfflineGeocoderTests {
         #expect(geocoder.search("Lima, Peru", limit: 5).first?.precision == "locality")
     }
 
+    /// A last word "St" is still a street: the address part is expected, not held against the city.
     @Test func aStreetStaysAStreet() throws {
         let result = try best("1600 Main St, Springfield, IL")
         #expect(result.name == "Springfield")

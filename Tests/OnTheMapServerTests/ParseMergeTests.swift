@@ -61,6 +61,10 @@ struct ParseMergeTests {
                 try await storage.updateLocation(
                     objectId: posted.objectId, with: second, ownedBy: "ada", ifUpdatedAt: afterSecond.updatedAt, now: now)
                     == .ownedByAnother)
+            // Open writes (no owner) are held to the version too.
+            #expect(
+                try await storage.updateLocation(objectId: posted.objectId, with: second, ownedBy: nil, ifUpdatedAt: read, now: now)
+                    == .changedSinceRead)
         }
     }
 

@@ -7,7 +7,7 @@ import OnTheMapRPC
 /// `onthemap export --html FILE | --svg FILE`: the students the daemon holds on a world map, in one file that works offline.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write the cached students (the newest 100) on a world map to one self-contained HTML or SVG file.",
+        commandName: "export", abstract: "Write the students the daemon caches on a world map to one self-contained HTML or SVG file.",
         discussion: """
             The HTML page shows a popup with name, place and link for each marker (students at the same point \
             share one marker, which shows how many they are, and its popup lists them all), zooms with the wheel, \

@@ -9,8 +9,9 @@ struct MapCommand: ParsableCommand {
         commandName: "map", abstract: "Show the students' pins on a world map (-i: full screen, to pan, zoom and pick pins).",
         discussion: """
             Braille (2 by 4 dots a cell) on a UTF-8 locale, else ASCII. Your own pin is @ (or its own colour), \
-            several pins in one cell show their count (in your colour when yours is one of them). On a terminal, a legend longer than a fifth of it is left out \
-            (`onthemap map | less` shows it); `onthemap open N` opens pin N of the last map. \
+            several pins in one cell show their count (in your colour when yours is one of them). \
+            On a terminal, a legend longer than a fifth of it is left out (`onthemap map | less` shows it); \
+            `onthemap open N` opens pin N of the last map. \
             Full screen keys: arrows or hjkl pan, + and - zoom, n/p or Tab pick a pin, Enter opens its link, \
             / jumps to a place, r refreshes, q quits.
 
@@ -79,7 +80,7 @@ struct MapCommand: ParsableCommand {
         }
         try runReportingFailures {
             let terminal = Terminal.size()
-            let legendRoom = Self.legendRoom(terminalRows: terminal?.rows, height: height)
+            let legendRoom = json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
             let size = (
                 width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
                 height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
@@ -88,13 +89,11 @@ struct MapCommand: ParsableCommand {
                 throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
             }
             var result = try global.call(where_.params(width: size.0, height: size.1, charset: charset))
-            var pinCount = result["pins"]?.elements.count ?? 0
-            var showsLegend = legendRoom.map { pinCount <= $0 } ?? true
-            if let legendRoom, showsLegend, pinCount > 0, size.1 - pinCount >= MapParams.heightRange.lowerBound, legendRoom > 0 {
+            let pinCount = result["pins"]?.elements.count ?? 0
+            let showsLegend = legendRoom.map { pinCount <= $0 } ?? true
+            if legendRoom != nil, showsLegend, pinCount > 0, size.1 - pinCount >= MapParams.heightRange.lowerBound {
                 // A legend that fits goes under a map made that much shorter (which may hold fewer pins).
                 result = try global.call(where_.params(width: size.0, height: size.1 - pinCount, charset: charset))
-                pinCount = result["pins"]?.elements.count ?? 0
-                showsLegend = true
             }
             if json {
                 Output.line(result.serialized)
@@ -117,7 +116,7 @@ struct MapCommand: ParsableCommand {
         }
     }
 
-    /// On a terminal, with no `--height`: how long a legend may be and still be shown (a fifth of the
+    /// On a terminal (not piped, not `--json`), with no `--height`: how long a legend may be and still be shown (a fifth of the
     /// screen, at least 3 lines), under a map that much shorter; a longer one is left out, so the map
     /// is on screen when the command ends (a hundred pins' legend scrolled it away) and keeps its
     /// full height (every row taken from the world view costs it latitude). Nil: the whole legend,

@@ -135,8 +135,18 @@ final class InteractiveMap {
         return true
     }
 
-    /// Goes to a typed place, saying which one it found ("Springfield" has several).
+    /// Goes to a typed place, saying which one it found ("Springfield" has several), or to LAT,LON.
     private func jump(to text: String) throws {
+        do {
+            if let point = try CoordinateText.parse(text) {
+                pending = .near("\(point.latitude),\(point.longitude)", radiusKm: nil)
+                screen.message = "→ \(WireJSON.format(point.latitude)), \(WireJSON.format(point.longitude))"
+                return
+            }
+        } catch {
+            screen.message = error.description
+            return
+        }
         switch try calls.call(GeocodeParams(query: text, limit: 1)) {
         case .success(let result):
             guard let place = GeocodeResults(wireJSON: result).results.first else {

@@ -92,7 +92,9 @@ struct MapScreen {
             text = "\(index + 1)/\(pins.count)  \(row.name)\(pins[index]["mine"]?.boolValue == true ? " (you)" : "") — \(row.place) — \(row.link)"
         } else {
             // The keys by how much they are needed: a narrow terminal cuts the end of the line.
-            text = "\(pins.count) \(pins.count == 1 ? "pin" : "pins") · zoom \(WireJSON.format((zoom * 10).rounded() / 10)) · \(centre) · q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
+            let counted = "\(pins.count) \(pins.count == 1 ? "pin" : "pins")"
+            let zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
+            text = "\(counted) · \(zoomed) · \(centre) · q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
         }
         let line = DisplayWidth.truncate(text.replacingControlCharacters(), to: columns)
         let styled = colour ? "\u{1B}[7m" + line + String(repeating: " ", count: max(0, columns - DisplayWidth.of(line))) + "\u{1B}[0m" : line

@@ -2,13 +2,22 @@ import Foundation
 import OnTheMapModels
 
 /// A pin's `updatedAt` as the version a conditional write compares (`LocationStore.updateLocation`'s
-/// `ifUpdatedAt`). Stored to the millisecond, and every write moves it forward by at least one, so
-/// two writes within a millisecond still leave two versions.
+/// `ifUpdatedAt`). Every write moves it forward by at least a millisecond, so two writes within one
+/// millisecond still leave two versions; two versions are told apart to half a millisecond, because
+/// a stored time may come back a little off: PostgreSQL keeps microseconds and PostgresNIO truncates
+/// a `Date` to them (a quarter of millisecond times come back as …999 µs), SQLite keeps GRDB's text.
 enum PinVersion {
     /// The `updatedAt` a write gives a pin last written at `previous`.
     static func next(after previous: Date, now: Date) -> Date {
         WireTimestamp.roundedToMilliseconds(max(now, previous.addingTimeInterval(0.001)))
     }
+
+    /// Whether two `updatedAt`s read back from storage are one version.
+    static func same(_ stored: Date, _ read: Date) -> Bool {
+        abs(stored.timeIntervalSince(read)) < tolerance
+    }
+
+    private static let tolerance = 0.0005
 
     /// `next(after:now:)` in SQLite's SQL, where dates are GRDB's text (`2026-09-26 11:37:29.463`,
     /// which `strftime`'s `%f` writes too; SQLite's date arithmetic is in whole milliseconds).
@@ -21,9 +30,8 @@ enum PinVersion {
         "GREATEST(\(now), \(previous) + interval '1 millisecond')"
     }
 
-    /// Whether two `updatedAt`s read back from storage are one version: equal to the millisecond
-    /// (a `Date` carried through a database and back may differ in its last bits).
-    static func same(_ stored: Date, _ read: Date) -> Bool {
-        abs(stored.timeIntervalSince(read)) < 0.0005
+    /// `same` in PostgreSQL's SQL, true when `read` is NULL (no version asked for).
+    static func postgresSame(_ stored: String, _ read: String) -> String {
+        "(\(read) IS NULL OR abs(extract(epoch FROM \(stored) - \(read))) < \(tolerance))"
     }
 }

@@ -80,9 +80,9 @@ struct ParseController: Sendable {
             case .changedSinceRead: continue
             }
         }
+        // Not 503: the database is up, and monitoring must not read one busy pin as an outage.
         throw ParseFailure(
-            status: .serviceUnavailable, code: 1,
-            message: "the location kept changing while this update was merged into it; try again")
+            status: .conflict, code: -1, message: "the location kept changing while this update was merged into it; try again")
     }
 
     /// How often a PUT reads and merges again when other writes keep changing the pin under it.

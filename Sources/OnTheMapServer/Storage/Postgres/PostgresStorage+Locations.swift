@@ -77,15 +77,16 @@ extension PostgresStorage {
         do {
             updated = try await database.rows(
                 """
+                WITH asked AS (SELECT \(timestamp)::timestamptz AS now, \(readAt)::timestamptz AS readAt)
                 UPDATE studentLocation SET uniqueKey = \(draft.uniqueKey), firstName = \(draft.firstName),
                     lastName = \(draft.lastName), mapString = \(draft.mapString), mediaURL = \(draft.mediaURL),
                     latitude = \(draft.latitude), longitude = \(draft.longitude),
-                    -- PinVersion.postgresNext, with the time bound as a parameter.
-                    updatedAt = GREATEST(\(timestamp), updatedAt + interval '1 millisecond')
+                    updatedAt = \(unescaped: PinVersion.postgresNext(now: "asked.now", previous: "studentLocation.updatedAt"))
+                FROM asked
                 WHERE objectId = \(objectId) AND uniqueKey = COALESCE(\(owner), uniqueKey)
-                    -- PinVersion.same: the version read, to the millisecond.
-                    AND (\(readAt)::timestamptz IS NULL OR abs(extract(epoch FROM updatedAt - \(readAt)::timestamptz)) < 0.0005)
-                RETURNING objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt, updatedAt
+                    AND \(unescaped: PinVersion.postgresSame("studentLocation.updatedAt", "asked.readAt"))
+                RETURNING objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude, longitude, createdAt,
+                    studentLocation.updatedAt
                 """
             ).first.map(Self.location)
         } catch let error where PostgresErrors.isUniqueViolation(error) {
