@@ -11,8 +11,13 @@ struct InteractiveMapTests {
     /// terminal's settings, so a test can see they were restored.
     private func start(_ bed: CLITestBed, width: Int = 100, height: Int = 30) throws -> TmuxSession {
         let opener = bed.cacheHome.file("opener.sh")
-        try "#!/bin/sh\necho \"$1\" >> \(bed.cacheHome.file("opened.txt"))\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        let draft = bed.cacheHome.file("opener.txt")
+        try "#!/bin/sh\necho \"$1\" >> \(bed.cacheHome.file("opened.txt"))\n".write(toFile: draft, atomically: true, encoding: .utf8)
+        // The script that is run is written by a child process: a descriptor this process opened for
+        // writing can be inherited by a process another test forks meanwhile, and running the script
+        // then fails with ETXTBSY ("text file busy") for as long as that process lives.
+        let installed = try runCommand("/usr/bin/install", ["-m", "755", draft, opener])
+        guard installed.status == 0 else { throw ServerProcessError(message: "install: \(installed.stderr)") }
         var environment = bed.environment
         environment["COLUMNS"] = nil
         environment["LANG"] = "C.UTF-8"
