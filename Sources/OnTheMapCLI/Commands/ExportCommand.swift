@@ -4,7 +4,8 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-/// `onthemap export --html FILE | --svg FILE`: the students the daemon holds on a world map, in one file that works offline.
+/// `onthemap export --html FILE | --svg FILE`: the students the daemon holds on a world map, in one
+/// file that works offline.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write the students the daemon caches on a world map to one self-contained HTML or SVG file.",

@@ -80,7 +80,8 @@ struct MapCommand: ParsableCommand {
         }
         try runReportingFailures {
             let terminal = Terminal.size()
-            let legendRoom = json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
+            let legendRoom =
+                json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
             let size = (
                 width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
                 height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
@@ -116,11 +117,11 @@ struct MapCommand: ParsableCommand {
         }
     }
 
-    /// On a terminal (not piped, not `--json`), with no `--height`: how long a legend may be and still be shown (a fifth of the
-    /// screen, at least 3 lines), under a map that much shorter; a longer one is left out, so the map
-    /// is on screen when the command ends (a hundred pins' legend scrolled it away) and keeps its
-    /// full height (every row taken from the world view costs it latitude). Nil: the whole legend,
-    /// always (piped, or a height the user chose).
+    /// On a terminal (not piped, not `--json`), with no `--height`: how long a legend may be and still
+    /// be shown (a fifth of the screen, at least 3 lines), under a map that much shorter; a longer one
+    /// is left out, so the map is on screen when the command ends (a hundred pins' legend scrolled it
+    /// away) and keeps its full height (every row taken from the world view costs it latitude). Nil:
+    /// the whole legend, always (piped, or a height the user chose).
     static func legendRoom(terminalRows: Int?, height: Int?) -> Int? {
         guard height == nil, let rows = terminalRows else { return nil }
         return max(0, min(max(3, rows / 5), rows - 2 - MapParams.heightRange.lowerBound))

@@ -25,7 +25,8 @@ struct OpenCommand: ParsableCommand {
                 guard let link = LastTable.link(row: row) else {
                     let count = LastTable.rowCount
                     guard count > 0 else {
-                        throw UsageFailure(message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
+                        throw UsageFailure(
+                            message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
                     }
                     throw UsageFailure(message: "no row \(row): the last table or map has rows 1 to \(count)")
                 }

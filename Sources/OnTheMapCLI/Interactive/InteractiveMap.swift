@@ -170,7 +170,9 @@ final class InteractiveMap {
         case .right: moved.pan(dx: 1, dy: 0, width: width, height: height)
         case .zoomIn, .zoomOut:
             // Around the picked pin, which stays in view; else around the centre.
-            if let pin = screen.selectedPin, let latitude = pin["latitude"]?.doubleValue, let longitude = pin["longitude"]?.doubleValue {
+            if let pin = screen.selectedPin, let latitude = pin["latitude"]?.doubleValue,
+                let longitude = pin["longitude"]?.doubleValue
+            {
                 moved.latitude = latitude
                 moved.longitude = longitude
             }

@@ -94,7 +94,8 @@ struct MapScreen {
             // The keys by how much they are needed: a narrow terminal cuts the end of the line.
             let counted = "\(pins.count) \(pins.count == 1 ? "pin" : "pins")"
             let zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
-            text = "\(counted) · \(zoomed) · \(centre) · q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
+            let keys = "q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
+            text = "\(counted) · \(zoomed) · \(centre) · \(keys)"
         }
         let line = DisplayWidth.truncate(text.replacingControlCharacters(), to: columns)
         let styled = colour ? "\u{1B}[7m" + line + String(repeating: " ", count: max(0, columns - DisplayWidth.of(line))) + "\u{1B}[0m" : line
