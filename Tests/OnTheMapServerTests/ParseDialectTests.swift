@@ -29,7 +29,7 @@ struct ParseDialectTests {
         let fixture = try ServerFixture(arguments: ["--open-writes"])
         defer { fixture.tearDown() }
         let root = String(fixture.baseURL.dropLast("/v1".count))
-        let headers = [("X-Parse-Application-Id", "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"), ("X-Parse-REST-API-Key", "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY")]
+        let headers = ServerHTTP.parseHeaders()
         let posted = try await ServerHTTP.send(.POST, root + "/1/classes/StudentLocation", body: ServerHTTP.pin("321"), headers: headers)
         #expect(posted.status == 201, "\(posted.body)")
         let objectId = try #require(posted.json["objectId"] as? String)

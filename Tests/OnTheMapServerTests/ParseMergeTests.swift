@@ -12,9 +12,7 @@ import Testing
 struct ParseMergeTests {
     @Test func aWriteHeldToAnOldVersionChangesNothing() async throws {
         try await TestStorage.with { (storage: any ServerStorage) async throws in
-            let draft = StudentLocationDraft(
-                uniqueKey: "grace", firstName: "Grace", lastName: "Hopper", mapString: "Paris, France",
-                mediaURL: "https://example.com", latitude: 48.85, longitude: 2.35)
+            let draft = StudentLocationDraft.graceInParis
             let posted = try await storage.postLocation(draft, objectId: "pin-1", now: Date())
             let read = try #require(try await storage.location(objectId: posted.objectId)?.updatedAt)
             // Two writes in the same millisecond still make two versions.
@@ -79,10 +77,7 @@ struct ParseMergeTests {
         let objectId = try #require(posted.json["objectId"] as? String)
         let root = String(fixture.baseURL.dropLast("/v1".count))
         let pinURL = root + "/parse/classes/StudentLocation/\(objectId)"
-        let headers = [
-            ("X-Parse-Application-Id", "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"),
-            ("X-Parse-REST-API-Key", "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"), ("X-Parse-Session-Token", grace.session),
-        ]
+        let headers = ServerHTTP.parseHeaders(session: grace.session)
         // Each round, three PUTs at once, each changing a different field. Merged into a stale read,
         // one would write back the others' old values (without the version check, nearly every round did).
         var lost: [String] = []

@@ -34,10 +34,7 @@ struct PinOwnershipTests {
         let root = String(fixture.baseURL.dropLast("/v1".count))
         let parse = try await ServerHTTP.send(
             .PUT, root + "/parse/classes/StudentLocation/\(objectId)", body: #"{"mapString":"Parsed"}"#,
-            headers: [
-                ("X-Parse-Application-Id", "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"),
-                ("X-Parse-REST-API-Key", "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"), ("X-Parse-Session-Token", ada.session),
-            ])
+            headers: ServerHTTP.parseHeaders(session: ada.session))
         #expect(parse.status == 403, "\(parse.body)")
         let missing = try await ServerHTTP.send(
             .PUT, fixture.baseURL + "/StudentLocation/no-such-pin", body: ServerHTTP.pin(ada.key),
@@ -55,9 +52,7 @@ struct PinOwnershipTests {
 
     @Test func theStorageChecksTheOwnerInTheWrite() async throws {
         try await TestStorage.with { (storage: any ServerStorage) async throws in
-            let draft = StudentLocationDraft(
-                uniqueKey: "grace", firstName: "Grace", lastName: "Hopper", mapString: "Paris, France",
-                mediaURL: "https://example.com", latitude: 48.85, longitude: 2.35)
+            let draft = StudentLocationDraft.graceInParis
             let posted = try await storage.postLocation(draft, objectId: "pin-1", now: Date())
             var moved = draft
             moved.mapString = "Lyon, France"

@@ -44,7 +44,16 @@ enum ServerHTTP {
 
     struct LoginFailed: Error { var reply: String }
 
-    /// A valid pin body for an account.
+    /// The headers of a Parse-dialect request: the application keys the public On The Map clients
+    /// send, and a session token when given.
+    static func parseHeaders(session: String? = nil) -> [(String, String)] {
+        [
+            ("X-Parse-Application-Id", "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"),
+            ("X-Parse-REST-API-Key", "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"),
+        ] + (session.map { [("X-Parse-Session-Token", $0)] } ?? [])
+    }
+
+    /// A valid pin body for an account (the JSON of `StudentLocationDraft.graceInParis`, with its key).
     static func pin(_ key: String, mapString: String = "Paris, France", latitude: Double = 48.85) -> String {
         #"{"uniqueKey":"\#(key)","firstName":"Grace","lastName":"Hopper","mapString":"\#(mapString)","mediaURL":"https://example.com","latitude":\#(latitude),"longitude":2.35}"#
     }

@@ -27,7 +27,11 @@ struct GeocodeCommand: ParsableCommand {
     }
 
     static func describe(_ candidate: GeocodeResults.Place) -> String {
-        let parts = [candidate.name, candidate.admin1, candidate.country].filter { !$0.isEmpty }
-        return "\(parts.joined(separator: ", "))  (\(WireJSON.format(candidate.latitude)), \(WireJSON.format(candidate.longitude)))  \(candidate.precision)"
+        "\(candidate.label)  (\(WireJSON.format(candidate.latitude)), \(WireJSON.format(candidate.longitude)))  \(candidate.precision)"
     }
+}
+
+extension GeocodeResults.Place {
+    /// "Lima, Lima, Peru": the name, its region and its country, as far as they are known.
+    var label: String { [name, admin1, country].filter { !$0.isEmpty }.joined(separator: ", ") }
 }

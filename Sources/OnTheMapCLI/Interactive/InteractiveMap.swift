@@ -154,7 +154,7 @@ final class InteractiveMap {
                 return
             }
             pending = .near("\(place.latitude),\(place.longitude)", radiusKm: nil)
-            screen.message = "→ " + [place.name, place.admin1, place.country].filter { !$0.isEmpty }.joined(separator: ", ")
+            screen.message = "→ " + place.label
         case .failure(let error):
             screen.message = error.message
         }
