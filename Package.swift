@@ -291,6 +291,9 @@ let package = Package(
             ]
         ),
 
+        // MARK: The static client's start-up: its command line without the runtime's /proc/self/maps scan.
+        .target(name: "CClientStart"),
+
         // MARK: The command-line client: no NIO, no HTTP, FoundationEssentials only.
         .target(
             name: "OnTheMapCLI",
@@ -304,7 +307,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "OnTheMapCLI"
+                "CClientStart",
+                "OnTheMapCLI",
             ]
         ),
         .testTarget(
