@@ -84,6 +84,8 @@ sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchma
     echo
     echo "hyperfine, no shell, warm-up runs first, in 5 alternating rounds. The baseline is"
     echo "\`Benchmarks/c/status_client.c\`. socat runs under \`sh -c\` (it needs the pipe), so its figure includes a shell."
+    echo "Each binary is first dropped from the page cache and run once, so its pages are cached as after a"
+    echo "reboot: how they were cached moves the figure by ~10% (Benchmarks/analysis.md)."
     echo "Page faults: minor faults per run, counted by the kernel for the reaped process. The client's"
     echo "link-order list (\`scripts/onthemap.order\`) matched $ORDER_MATCHED of its $ORDER_LISTED symbols in this build."
     echo
