@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Checks an `onthemap export --html` page in real headless Chromium, with the network off.
 
-    python3 Tests/Browser/export_map_check.py PAGE.html EXPECTED_STUDENTS SCREENSHOT.png [PLACE NAME...]
+    python3 Tests/Browser/export_map_check.py PAGE.html EXPECTED_STUDENTS SCREENSHOT.png [PLACE NAME... [--nearby NAME]]
 
 With PLACE and NAMEs, those students (one of them you) typed PLACE and got the same coordinates: the
 page must show them as one marker with their count, list them all in its popup, and find them when
-the search box holds PLACE. Prints one line per check and exits 0 when all pass, 1 when one fails,
+the search box holds PLACE. With --nearby, that student's pin is a few kilometres from PLACE: at world
+zoom it and PLACE's marker must be one cluster, which a click takes apart by zooming in.
+Prints one line per check and exits 0 when all pass, 1 when one fails,
 77 (skip) when Selenium, Chromium or chromedriver is missing. Run by OnTheMapCLITests'
 BrowserExportTests.
 """
@@ -30,7 +32,12 @@ if not CHROMIUM or not DRIVER:
     sys.exit(77)
 
 page, expected, screenshot = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-shared_place, shared_names = (sys.argv[4], sys.argv[5:]) if len(sys.argv) > 4 else (None, [])
+arguments = sys.argv[4:]
+nearby = None
+if "--nearby" in arguments:
+    nearby = arguments[arguments.index("--nearby") + 1]
+    arguments = arguments[:arguments.index("--nearby")]
+shared_place, shared_names = (arguments[0], arguments[1:]) if arguments else (None, [])
 failures = []
 
 
@@ -52,6 +59,20 @@ def popup_entries():
              li.find_element(By.TAG_NAME, "a").text, li.find_element(By.TAG_NAME, "a").get_dom_attribute("href"),
              li.find_element(By.CSS_SELECTOR, ".you").is_displayed())
             for li in driver.find_elements(By.CSS_SELECTOR, "#popup-list li")]
+
+
+def clusters():
+    """(label, names of the students in it, screen centre) for each cluster drawn."""
+    return driver.execute_script("""return Array.from(document.querySelectorAll('#clusters .cluster')).map(function(c){
+        var r=c.querySelector('circle').getBoundingClientRect();
+        return [c.querySelector('text').textContent,
+                [].concat.apply([], c.members.map(function(m){return Array.from(m.querySelectorAll('.student:not(.hidden)'))
+                    .map(function(s){return s.dataset.name;});})), [r.left+r.width/2, r.top+r.height/2]];});""")
+
+
+def centre(element):
+    return driver.execute_script("""var r=arguments[0].querySelector('circle').getBoundingClientRect();
+        return [r.left+r.width/2, r.top+r.height/2];""", element)
 
 
 def type_in_search(text):
@@ -118,10 +139,41 @@ try:
     type_in_search(" ")
 
     if shared_place:
-        # One marker holds everyone who typed the place, shows how many, and its popup lists them all.
         spots = [m for m in markers if sorted(s.get_attribute("data-name") for s in students(m)) == sorted(shared_names)]
         check(len(spots) == 1, "%s share one marker" % ", ".join(shared_names))
         spot = spots[0]
+        if nearby:
+            # At world zoom every student is in exactly one marker or cluster on screen, and the nearby
+            # student's marker and the shared one are a cluster.
+            drawn = clusters()
+            loose = [m for m in markers if m.is_displayed()]
+            check(sum(len(students(m)) for m in loose) + sum(len(names) for _, names, _ in drawn) == expected
+                  and all(label == str(len(names)) for label, names, _ in drawn),
+                  "every student is on one marker or one cluster, each cluster showing its count (%d clusters)" % len(drawn))
+            check(len(drawn) > 0 and len(loose) + len(drawn) < len(markers), "%d markers are drawn as %d" % (len(markers), len(loose) + len(drawn)))
+            together = [d for d in drawn if set(shared_names + [nearby]) <= set(d[1])]
+            check(len(together) == 1 and not spot.is_displayed(), "%s and %s are one cluster at world zoom" % (shared_place, nearby))
+            element = driver.execute_script("""var spot=arguments[0];
+                return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
+            driver.find_element(By.ID, "close").click()  # the popup pinned by the click above
+            driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('mouseenter'))", element)
+            listed = [e[0] for e in popup_entries()]
+            check(popup.is_displayed() and sorted(listed) == sorted(together[0][1] if together else [])
+                  and driver.find_element(By.ID, "popup-heading").text == "%d students near here" % len(listed),
+                  "hovering the cluster lists its %d students" % len(listed))
+            # Each click zooms in to fit the cluster's markers; a few take them apart, as on map sites.
+            width, clicks = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), 0
+            while element and clicks < 5:
+                driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", element)
+                clicks += 1
+                element = driver.execute_script("""var spot=arguments[0];
+                    return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
+            neighbour = next(m for m in markers if [s.get_attribute("data-name") for s in students(m)] == [nearby])
+            apart = [abs(a - b) for a, b in zip(centre(spot), centre(neighbour))]
+            check(spot.is_displayed() and neighbour.is_displayed() and max(apart) > 28 and not popup.is_displayed() and clicks < 5,
+                  "clicks on it zoom in (view %.0f → %.0f units wide, %d clicks) until they are apart (%.0f px)"
+                  % (width, driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), clicks, max(apart)))
+        # One marker holds everyone who typed the place, shows how many, and its popup lists them all.
         label = spot.find_elements(By.TAG_NAME, "text")
         check(len(label) == 1 and label[0].text == str(len(shared_names)), "the shared marker shows %d" % len(shared_names))
         check("mine" in spot.get_attribute("class"), "and is drawn as yours")

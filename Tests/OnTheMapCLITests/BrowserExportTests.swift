@@ -9,7 +9,8 @@ struct BrowserExportTests {
     @Test func markersPopupZoomAndSearchWorkOffline() throws {
         let bed = try CLITestBed()
         // Three students type one place (a city no demo student is in) and the offline geocoder gives
-        // them the same coordinates; the last of them is you.
+        // them the same coordinates; the last of them is you. A fourth is 14 km away: one cluster with
+        // them at world zoom, a marker of its own closer in.
         let place = "Trondheim, Norway"
         let others = [("Grace", "Hopper"), ("Alan", "Turing")]
         for (first, last) in others {
@@ -17,6 +18,8 @@ struct BrowserExportTests {
             try bed.server.addUser(email: email, password: "password-\(first)", first: first, last: last)
             try post(place, as: email, password: "password-\(first)", on: bed)
         }
+        try bed.server.addUser(email: "katherine@onthemap.example", password: "password-Katherine", first: "Katherine", last: "Johnson")
+        try post("Malvik, Norway", as: "katherine@onthemap.example", password: "password-Katherine", on: bed)
         try post(place, as: "demo@onthemap.example", password: "onthemap-demo", on: bed)
 
         let page = bed.cacheHome.file("students.html")
@@ -31,12 +34,13 @@ struct BrowserExportTests {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: page), to: keptPage)
         let names = others.map { "\($0) \($1)" } + ["Ada Lovelace"]
         let result = try runCommand(
-            "/usr/bin/env", ["python3", BrowserCheck.script, page, "100", screenshot, place] + names)
+            "/usr/bin/env", ["python3", BrowserCheck.script, page, "100", screenshot, place] + names + ["--nearby", "Katherine Johnson"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
             "ok   100 students on 98 markers, 100 expected", "ok   a click opens the popup",
             "ok   the shared marker shows 3", "ok   its popup lists all 3", "ok   searching \"\(place)\" finds them",
-            "ok   a legend says which marker is you",
+            "ok   a legend says which marker is you", "ok   \(place) and Katherine Johnson are one cluster at world zoom",
+            "ok   hovering the cluster lists its", "ok   clicks on it zoom in",
         ] {
             #expect(result.stdout.contains(line), "\(result.stdout)")
         }
