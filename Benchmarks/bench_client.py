@@ -29,7 +29,7 @@ def as_after_a_reboot(binary, first_run):
     do after a reboot: faulted in by the program's first run. How a file's pages entered the cache
     moves a 1 ms process's time by ~10% on this kernel (Benchmarks/analysis.md): one written by
     `install -s` (small writes), one copied with `cp` (large writes), one paged out and back by the
-    VM while other benchmarks ran, all differ. Measuring every binary in this one state makes the
+    VM while other benchmarks ran, all differ. Measuring both clients in this one state makes the
     figure repeatable, and it is the state an installed client is in most of its life."""
     descriptor = os.open(binary, os.O_RDONLY)
     try:

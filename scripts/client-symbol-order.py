@@ -51,22 +51,24 @@ RUNS = [
 
 
 def symbol_table(binary):
-    """Sorted (start, end, name) of every defined symbol; a symbol without a size ends where the next begins."""
-    listing = subprocess.run(["nm", "--defined-only", "-n", "-S", binary], capture_output=True, text=True, check=True).stdout
+    """Sorted (start, end, name, is_code) of every defined symbol; a symbol without a size ends where
+    the next begins."""
+    listing = subprocess.run(["nm", "--defined-only", "-n", "-S", binary],
+                             capture_output=True, text=True, check=True).stdout
     raw = []
     for line in listing.splitlines():
         fields = line.split()
         if len(fields) == 4:
-            raw.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
+            raw.append((int(fields[0], 16), int(fields[1], 16), fields[3], fields[2] in "tTwW"))
         elif len(fields) == 3:
-            raw.append((int(fields[0], 16), 0, fields[2]))
+            raw.append((int(fields[0], 16), 0, fields[2], fields[1] in "tTwW"))
     raw.sort()
     table = []
-    for index, (start, size, name) in enumerate(raw):
+    for index, (start, size, name, is_code) in enumerate(raw):
         if size == 0:
-            following = next((s for s, _, _ in raw[index + 1:] if s > start), start + 1)
+            following = next((entry[0] for entry in raw[index + 1:] if entry[0] > start), start + 1)
             size = following - start
-        table.append((start, start + size, name))
+        table.append((start, start + size, name, is_code))
     return table
 
 
@@ -89,7 +91,7 @@ def touched_addresses(arguments):
 
 
 table = symbol_table(client)
-starts = [start for start, _, _ in table]
+starts = [entry[0] for entry in table]
 
 
 def holder(address):
@@ -102,11 +104,12 @@ def holder(address):
         if table[index][0] <= address < table[index][1]:
             return table[index][2], True
         index -= 1
-    # Code with no symbol of its own (a closure's destroy function) sits in the section of the symbol
-    # before it; naming that symbol puts the section in place. Dropping the address left a whole
+    # Code with no symbol of its own (a closure's destroy function) sits in the section of the function
+    # before it; naming that function puts the section in place. Dropping the address left a whole
     # file's code out of the order. Which symbol comes before depends on the layout, so --check
-    # leaves these names out.
-    if before >= 0 and address - table[before][0] <= 1 << 16:
+    # leaves these names out. Not for data: what has no symbol there is merged constants (string
+    # literals), which no order moves, and the symbol before them is unrelated.
+    if before >= 0 and table[before][3] and address - table[before][0] <= 1 << 16:
         return table[before][2], False
     return None, False
 
@@ -120,25 +123,39 @@ def cpu_string_functions(listed_order):
     if shutil.which("gdb") is None:
         print("gdb is not installed: the string functions this CPU picks are not added", file=sys.stderr)
         return listed_order
-    slots = [line.split()[0] for line in subprocess.run(["readelf", "-rW", client], capture_output=True, text=True, check=True).stdout.splitlines()
-             if "IRELATIV" in line]
+    relocations = subprocess.run(["readelf", "-rW", client], capture_output=True, text=True, check=True).stdout
+    slots = [line.split()[0] for line in relocations.splitlines() if "IRELATIV" in line]
     commands = ["set pagination off", "break main", "run --version >/dev/null"] + [f"x/a 0x{slot}" for slot in slots]
     with tempfile.NamedTemporaryFile("w", suffix=".gdb") as script:
         script.write("\n".join(commands) + "\n")
         script.flush()
-        answer = subprocess.run(["gdb", "-q", "-batch", "-nx", "-x", script.name, client], capture_output=True, text=True).stdout
-    picked = [holder(int(match, 16))[0] for match in re.findall(r"^0x[0-9a-f]+(?: <[^>]*>)?:\s+(0x[0-9a-f]+)", answer, re.M)]
+        answer = subprocess.run(["gdb", "-q", "-batch", "-nx", "-x", script.name, client],
+                                capture_output=True, text=True).stdout
+    targets = [int(match, 16) for match in re.findall(r"^0x[0-9a-f]+(?: <[^>]*>)?:\s+(0x[0-9a-f]+)", answer, re.M)]
+    if slots and len(targets) != len(slots):
+        print(f"gdb read {len(targets)} of {len(slots)} IRELATIVE slots (did it reach main?): "
+              "the string functions this CPU picks are not added", file=sys.stderr)
+        return listed_order
+
     def function(variant):  # `__memmove_avx512_unaligned_erms` → `__memmove`
         return re.sub(r"_(sse2|ssse3|sse41|sse42|avx|avx2|avx512|evex|fma|fma3|fma4)(_.*)?$", "", variant)
 
+    # memcpy's variants are aliases of memmove's: any name at the address may be the one the trace saw.
+    aliases = {}
+    for start, _, name, _ in table:
+        aliases.setdefault(start, set()).add(function(name))
     result = list(listed_order)
-    for name in dict.fromkeys(n for n in picked if n and n not in result):
+    for target in targets:
+        name = holder(target)[0]
+        if name is None or name in result:
+            continue
         # Placed after the first variant of the same function the trace saw; one it never saw is not
         # run by `status` on any CPU.
-        sibling = next((i for i, listed in enumerate(result) if listed != name and function(listed) == function(name)), None)
+        sibling = next((i for i, listed in enumerate(result) if function(listed) in aliases.get(target, set())), None)
         if sibling is not None:
             result.insert(sibling + 1, name)
     return result
+
 ordered, listed, held = [], set(), set()
 for arguments in RUNS:
     for address in touched_addresses(arguments):

@@ -1,5 +1,7 @@
 #include "onthemap_client_start.h"
 
+#include <limits.h> /* defines __GLIBC__ on glibc */
+
 /*
  * How the static `onthemap` finds its command line, instead of the Swift runtime's way.
  *
@@ -15,13 +17,15 @@
  * ever needs another symbol from that file, the link fails with "duplicate symbol" rather than
  * silently running both.
  *
- * Only the static client defines them (scripts/build-client.sh passes ONTHEMAP_STATIC_CLIENT): with
- * the shared libswiftCore.so they are the library's own, and the file here is empty.
+ * Only the static client defines them (scripts/build-client.sh passes ONTHEMAP_STATIC_CLIENT), and
+ * only on glibc: with the shared libswiftCore.so they are the library's own, and the file here is empty.
  * Tests/OnTheMapCLITests/ClientStartTests.swift checks the built client never opens /proc/self/maps
  * and still sees its arguments.
  */
-#if defined(ONTHEMAP_STATIC_CLIENT) && defined(__linux__)
+#if defined(ONTHEMAP_STATIC_CLIENT) && defined(__GLIBC__)
 
+/* musl calls `.init_array` functions with no arguments: this way of keeping argv is glibc's. */
+static char *noArguments[] = {0};
 static char **startArgv;
 static int startArgc;
 static char **overrideArgv;
@@ -36,11 +40,16 @@ static void keepCommandLine(int argc, char **argv, char **envp) {
 __attribute__((section(".init_array"), used))
 static void (*const keepCommandLineEntry)(int, char **, char **) = keepCommandLine;
 
-/* The runtime's contract (CommandLine.cpp): the override wins; the result lives as long as the process. */
+/* The runtime's contract (CommandLine.cpp): the override wins; never NULL (an empty argv before
+ * glibc has called keepCommandLine); the result lives as long as the process. */
 __attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen) {
     if (overrideArgv) {
         *outArgLen = overrideArgc;
         return overrideArgv;
+    }
+    if (!startArgv) {
+        *outArgLen = 0;
+        return noArguments;
     }
     *outArgLen = startArgc;
     return startArgv;

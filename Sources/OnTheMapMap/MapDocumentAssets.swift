@@ -8,6 +8,9 @@ enum MapDocumentAssets {
         .marker text{fill:#fff;font:bold 10px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}
         """
 
+    /// How close on screen, in pixels, markers are drawn as one cluster.
+    static let clusterReach = 28
+
     static let css = """
         html,body{margin:0;height:100%;font:14px/1.4 system-ui,sans-serif;color:#222}\
         body{display:flex;flex-direction:column}\
@@ -15,10 +18,9 @@ enum MapDocumentAssets {
         #search{flex:0 1 20em;padding:.3em .5em;font:inherit}.hint{color:#888;margin-left:auto}\
         main{position:relative;flex:1;overflow:hidden}#map{width:100%;height:100%;display:block;cursor:grab;touch-action:none}\
         #map.dragging{cursor:grabbing}\(svgCSS).marker.hidden,.marker.clustered{display:none}\
-        .marker.selected circle{stroke:#000;stroke-width:2px}.cluster.selected circle{stroke:#000;stroke-opacity:.5}\
-        .cluster{cursor:pointer}\
+        .marker.selected circle{stroke:#000;stroke-width:2px}.cluster{cursor:pointer}\
         .cluster circle{fill:#d6402b;stroke:#d6402b;stroke-opacity:.3;stroke-width:10px;vector-effect:non-scaling-stroke}\
-        .cluster.mine circle{fill:#6a2bd6;stroke:#6a2bd6}\
+        .cluster.mine circle{fill:#6a2bd6;stroke:#6a2bd6}.cluster.selected circle{stroke:#000;stroke-opacity:.5}\
         .cluster text{fill:#fff;font:bold 11px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}\
         #popup{position:absolute;min-width:12em;max-width:24em;padding:.6em .8em;background:#fff;border-radius:6px;\
         box-shadow:0 2px 10px rgba(0,0,0,.25);word-wrap:break-word}#popup[hidden]{display:none}\
@@ -32,11 +34,12 @@ enum MapDocumentAssets {
     /// `.student` per student at its point; its count, its colour and its popup follow those the
     /// search leaves, so a shared point is purple only while you are among them.
     ///
-    /// Markers closer on screen than `reach` pixels are drawn as one cluster with the number of
-    /// students in it, as map sites do (Leaflet.markercluster), at every zoom and after every
-    /// search: at world zoom a hundred pins in Europe would otherwise cover each other. Hovering a
-    /// cluster lists its students; a click zooms in to fit its markers, or, when they stay one
-    /// cluster at the closest zoom, pins that list.
+    /// Markers within `clusterReach` pixels on screen of a cluster's first marker are drawn as one
+    /// cluster with the number of students in it, as map sites do (Leaflet.markercluster), at every
+    /// zoom and after every search: at world zoom a hundred pins in Europe would otherwise cover each
+    /// other. Hovering a cluster lists its students; a click zooms in to fit its markers, or, when
+    /// they stay one cluster at the closest zoom, pins that list. An open list follows its marker
+    /// (`anchor`: the one opened, or a cluster's first) into and out of clusters.
     static let script = """
         (function(){
         "use strict";
@@ -44,37 +47,43 @@ enum MapDocumentAssets {
         count=document.getElementById("count"),heading=document.getElementById("popup-heading"),list=document.getElementById("popup-list"),
         entry=document.getElementById("popup-entry").content.firstElementChild,
         markers=Array.prototype.slice.call(document.querySelectorAll(".marker")),total=document.querySelectorAll(".student").length,
-        vb=svg.viewBox.baseVal,selected=null,drag=null,NS="http://www.w3.org/2000/svg",reach=28,grouped=0,
+        vb=svg.viewBox.baseVal,selected=null,anchor=null,drag=null,NS="http://www.w3.org/2000/svg",reach=\(clusterReach),grouped=0,
         layer=document.createElementNS(NS,"g");
         var box={x:vb.x,y:vb.y,w:vb.width,h:vb.height};
         layer.id="clusters";document.getElementById("markers").after(layer);
         markers.forEach(function(m){var t=m.transform.baseVal.getItem(0).matrix;m.at={x:t.e,y:t.f};});
         function apply(){vb.x=box.x;vb.y=box.y;vb.width=box.w;vb.height=box.h;var unit=Math.max(box.w/svg.clientWidth,box.h/svg.clientHeight);
         markers.forEach(function(m){m.transform.baseVal.getItem(1).setScale(unit,unit);});if(unit!==grouped)group(unit);place();}
-        function group(unit){grouped=unit;var heads=[],far=reach*unit;layer.replaceChildren();
-        markers.forEach(function(m){m.classList.remove("clustered");if(m.classList.contains("hidden"))return;
-        var head=heads.find(function(h){return Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far;});
-        if(head)head.members.push(m);else heads.push({at:m.at,members:[m]});});
+        function group(unit){grouped=unit;var far=reach*unit,heads=[],cells=new Map(),pinned=popup.dataset.pinned;
+        layer.replaceChildren();
+        markers.forEach(function(m){m.classList.remove("clustered");m.cluster=null;if(m.classList.contains("hidden"))return;
+        var cx=Math.floor(m.at.x/far),cy=Math.floor(m.at.y/far),head=null;
+        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++)(cells.get((cx+i)+","+(cy+j))||[]).forEach(function(h){
+        if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;});
+        if(head){head.members.push(m);return;}
+        head={at:m.at,members:[m],order:heads.length};heads.push(head);
+        if(!cells.has(cx+","+cy))cells.set(cx+","+cy,[]);cells.get(cx+","+cy).push(head);});
         heads.forEach(function(h){if(h.members.length>1)layer.appendChild(cluster(h.members,unit));});
-        if(selected&&!selected.isConnected)hide();else if(selected&&selected.classList.contains("clustered"))show(clusterOf(selected),popup.dataset.pinned);}
+        if(anchor&&anchor.classList.contains("hidden"))hide();else if(selected)show(anchor.cluster||anchor,pinned);}
         function cluster(members,unit){var c=document.createElementNS(NS,"g"),dot=document.createElementNS(NS,"circle"),
         label=document.createElementNS(NS,"text"),x=0,y=0,n=0;c.members=members;
-        members.forEach(function(m){m.classList.add("clustered");x+=m.at.x;y+=m.at.y;});n=shown(c).length;
+        members.forEach(function(m){m.classList.add("clustered");m.cluster=c;x+=m.at.x;y+=m.at.y;});n=shown(c).length;
         c.setAttribute("class","cluster"+(members.some(function(m){return m.classList.contains("mine");})?" mine":""));
         c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
         dot.setAttribute("r",n<10?11:n<100?13:15);label.textContent=n;c.append(dot,label);
         c.addEventListener("click",function(ev){ev.stopPropagation();expand(c);});
         c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});return c;}
-        function clusterOf(m){return Array.prototype.find.call(layer.children,function(c){return c.members.indexOf(m)>=0;});}
         function expand(c){var xs=c.members.map(function(m){return m.at.x;}),ys=c.members.map(function(m){return m.at.y;}),
         x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
-        r=svg.getBoundingClientRect(),unit=Math.max((x1-x0)/Math.max(r.width-160,1),(y1-y0)/Math.max(r.height-160,1)),
-        w=Math.max(unit*r.width*box.w/Math.max(box.w,box.h*r.width/r.height),500);
+        r=svg.getBoundingClientRect(),margin=Math.min(80,r.width/4,r.height/4),
+        unit=Math.max((x1-x0)/Math.max(r.width-2*margin,1),(y1-y0)/Math.max(r.height-2*margin,1)),
+        w=Math.min(width(unit*r.width*box.w/Math.max(box.w,box.h*r.width/r.height)),box.w);
         box.h=box.h*w/box.w;box.w=w;box.x=(x0+x1)/2-w/2;box.y=(y0+y1)/2-box.h/2;hide();apply();
-        var still=clusterOf(c.members[0]);if(still&&c.members.every(function(m){return still.members.indexOf(m)>=0;}))show(still,true);}
+        var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);}
+        function width(w){return Math.min(Math.max(w,500),65535*2);}
         function point(ev){var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         return {x:box.x+(ev.clientX-r.left-(r.width-box.w/s)/2)*s,y:box.y+(ev.clientY-r.top-(r.height-box.h/s)/2)*s};}
-        function zoom(f,at){var w=Math.min(Math.max(box.w/f,500),65535*2);f=box.w/w;
+        function zoom(f,at){var w=width(box.w/f);f=box.w/w;
         box.x=at.x-(at.x-box.x)/f;box.y=at.y-(at.y-box.y)/f;box.w=w;box.h=box.h/f;apply();}
         svg.addEventListener("wheel",function(ev){ev.preventDefault();zoom(ev.deltaY<0?1.25:0.8,point(ev));},{passive:false});
         svg.addEventListener("pointerdown",function(ev){if(ev.target.closest(".marker,.cluster"))return;
@@ -90,10 +99,11 @@ enum MapDocumentAssets {
         li.querySelector(".name").textContent=s.dataset.name;li.querySelector(".you").hidden=!s.classList.contains("mine");
         li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\\/\\//i.test(u))a.href=u;return li;}
         function show(m,pinned){if(selected&&selected!==m)selected.classList.remove("selected");selected=m;m.classList.add("selected");
+        if(!m.members)anchor=m;else if(m.members.indexOf(anchor)<0)anchor=m.members[0];
         popup.dataset.pinned=pinned?"1":"";var here=shown(m);heading.textContent=here.length+(m.members?" students near here":" students here");
         heading.hidden=here.length<2;
         list.replaceChildren.apply(list,here.map(item));popup.hidden=false;place();}
-        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=null;}
+        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=anchor=null;}
         function place(){if(!selected||popup.hidden)return;var r=selected.querySelector("circle").getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
         popup.style.left=Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4)+"px";popup.style.top=Math.max(Math.min(r.top-s.top-8,s.height-popup.offsetHeight-4),4)+"px";}
         markers.forEach(function(m){
@@ -107,7 +117,7 @@ enum MapDocumentAssets {
         var here=shown(m),label=m.querySelector("text");found+=here.length;m.classList.toggle("hidden",!here.length);if(label)label.textContent=here.length;
         m.classList.toggle("mine",here.some(function(s){return s.classList.contains("mine");}));});
         count.textContent=(q?found+" of "+total:total)+" students";
-        if(selected&&selected.classList.contains("hidden"))hide();group(grouped);if(selected)show(selected,popup.dataset.pinned);});
+        group(grouped);});
         document.addEventListener("keydown",function(ev){if(ev.target===search)return;var c={x:box.x+box.w/2,y:box.y+box.h/2};
         if(ev.key==="+"||ev.key==="=")zoom(1.5,c);else if(ev.key==="-")zoom(1/1.5,c);else if(ev.key==="Escape")hide();});
         window.addEventListener("resize",apply);apply();

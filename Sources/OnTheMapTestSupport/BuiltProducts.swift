@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the package's executables are, for tests that run them as real processes.
 public enum BuiltProducts {
@@ -17,9 +18,18 @@ public enum BuiltProducts {
     /// `onthemap` alone: `make test` runs the end-to-end tests again against the client as it is
     /// installed (`scripts/build-client.sh`), next to the debug server and daemon.
     public static func path(_ name: String) -> String {
-        if name == "onthemap", let client = ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"], !client.isEmpty {
-            return client
+        if name == "onthemap", let releaseClient {
+            return releaseClient
         }
         return directory + "/" + name
     }
+
+    /// The release client `make test` names in `ONTHEMAP_CLIENT` (`scripts/build-client.sh`'s
+    /// unstripped build), or nil in a plain `swift test`.
+    public static var releaseClient: String? {
+        ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Why a test of the release client did not run.
+    public static let releaseClientMissing: Comment = "needs the release client (make test sets ONTHEMAP_CLIENT)"
 }

@@ -10,3 +10,13 @@ public func eventually(timeout: Duration = .seconds(15), _ condition: () throws 
     }
     return false
 }
+
+/// The same, for a condition that awaits (an HTTP request); sleeps without blocking a thread.
+public func eventually(timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}

@@ -75,6 +75,13 @@ def centre(element):
         return [r.left+r.width/2, r.top+r.height/2];""", element)
 
 
+def wheel(delta, times):
+    """Turns the wheel over the middle of the map: negative zooms in."""
+    driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
+        for (var i=0;i<arguments[1];i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:arguments[0],
+            clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""", delta, times)
+
+
 def type_in_search(text):
     search = driver.find_element(By.ID, "search")
     search.clear()
@@ -155,7 +162,7 @@ try:
             check(len(together) == 1 and not spot.is_displayed(), "%s and %s are one cluster at world zoom" % (shared_place, nearby))
             element = driver.execute_script("""var spot=arguments[0];
                 return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
-            driver.find_element(By.ID, "close").click()  # the popup pinned by the click above
+            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")  # any popup open
             driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('mouseenter'))", element)
             listed = [e[0] for e in popup_entries()]
             check(popup.is_displayed() and sorted(listed) == sorted(together[0][1] if together else [])
@@ -170,9 +177,19 @@ try:
                     return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
             neighbour = next(m for m in markers if [s.get_attribute("data-name") for s in students(m)] == [nearby])
             apart = [abs(a - b) for a, b in zip(centre(spot), centre(neighbour))]
-            check(spot.is_displayed() and neighbour.is_displayed() and max(apart) > 28 and not popup.is_displayed() and clicks < 5,
+            check(spot.is_displayed() and neighbour.is_displayed() and element is None and not popup.is_displayed(),
                   "clicks on it zoom in (view %.0f → %.0f units wide, %d clicks) until they are apart (%.0f px)"
                   % (width, driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), clicks, max(apart)))
+            # A list pinned on a marker follows it into a cluster when zooming out, and back.
+            driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", spot)
+            wheel(100, 8)
+            listed = [e[0] for e in popup_entries()]
+            check(popup.is_displayed() and not spot.is_displayed() and set(shared_names + [nearby]) <= set(listed)
+                  and driver.find_element(By.ID, "popup-heading").text.endswith("students near here"),
+                  "zoomed out, the list pinned on %s's marker becomes its cluster's: %d students" % (shared_place, len(listed)))
+            wheel(-100, 8)
+            check(popup.is_displayed() and sorted(e[0] for e in popup_entries()) == sorted(shared_names),
+                  "zoomed back in, it is the marker's own again")
         # One marker holds everyone who typed the place, shows how many, and its popup lists them all.
         label = spot.find_elements(By.TAG_NAME, "text")
         check(len(label) == 1 and label[0].text == str(len(shared_names)), "the shared marker shows %d" % len(shared_names))

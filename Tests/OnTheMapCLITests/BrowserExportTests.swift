@@ -18,7 +18,8 @@ struct BrowserExportTests {
             try bed.server.addUser(email: email, password: "password-\(first)", first: first, last: last)
             try post(place, as: email, password: "password-\(first)", on: bed)
         }
-        try bed.server.addUser(email: "katherine@onthemap.example", password: "password-Katherine", first: "Katherine", last: "Johnson")
+        try bed.server.addUser(
+            email: "katherine@onthemap.example", password: "password-Katherine", first: "Katherine", last: "Johnson")
         try post("Malvik, Norway", as: "katherine@onthemap.example", password: "password-Katherine", on: bed)
         try post(place, as: "demo@onthemap.example", password: "onthemap-demo", on: bed)
 
@@ -34,12 +35,15 @@ struct BrowserExportTests {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: page), to: keptPage)
         let names = others.map { "\($0) \($1)" } + ["Ada Lovelace"]
         let result = try runCommand(
-            "/usr/bin/env", ["python3", BrowserCheck.script, page, "100", screenshot, place] + names + ["--nearby", "Katherine Johnson"])
+            "/usr/bin/env",
+            ["python3", BrowserCheck.script, page, "100", screenshot, place] + names
+                + ["--nearby", "Katherine Johnson"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
             "ok   100 students on 98 markers, 100 expected", "ok   a click opens the popup",
             "ok   the shared marker shows 3", "ok   its popup lists all 3", "ok   searching \"\(place)\" finds them",
-            "ok   a legend says which marker is you", "ok   \(place) and Katherine Johnson are one cluster at world zoom",
+            "ok   a legend says which marker is you",
+            "ok   \(place) and Katherine Johnson are one cluster at world zoom",
             "ok   hovering the cluster lists its", "ok   clicks on it zoom in",
         ] {
             #expect(result.stdout.contains(line), "\(result.stdout)")

@@ -11,9 +11,7 @@ import Testing
 /// of `scripts/build-client.sh`); a debug build is linked in no particular order.
 @Suite(
     "The client's link order matches what status touches", .ownThreads,
-    .enabled(
-        if: ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"].map { !$0.isEmpty } ?? false,
-        "needs the release client (make test sets ONTHEMAP_CLIENT)"),
+    .enabled(if: BuiltProducts.releaseClient != nil, BuiltProducts.releaseClientMissing),
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind"),
         "needs Valgrind, which records what status touches (apt-get install valgrind)"))

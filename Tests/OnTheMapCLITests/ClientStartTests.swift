@@ -6,12 +6,11 @@ import Testing
 /// runtime's start-up scan of /proc/self/maps is not linked in: it was a fifth of what
 /// `onthemap status` executed. If a toolchain change brought the runtime's version back, every other
 /// test would still pass and only start-up would get slower; if the replacement lost the arguments,
-/// every command would break. These check both on the client as installed.
+/// every command would break. These check both on `scripts/build-client.sh`'s build, the one that
+/// is installed (stripped then: `nm` needs the symbols).
 @Suite(
     "The static client starts without the runtime's /proc/self/maps scan", .ownThreads,
-    .enabled(
-        if: ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"].map { !$0.isEmpty } ?? false,
-        "needs the release client (make test sets ONTHEMAP_CLIENT)"))
+    .enabled(if: BuiltProducts.releaseClient != nil, BuiltProducts.releaseClientMissing))
 struct ClientStartTests {
     @Test func theRuntimesArgumentScanIsNotLinked() throws {
         let symbols = try runCommand("/usr/bin/env", ["nm", BuiltProducts.path("onthemap")])
@@ -33,7 +32,11 @@ struct ClientStartTests {
         // A socket path with a space and a non-ASCII letter comes back whole in the error.
         let socket = scratch.path + "/a b/ü.sock"
         let result = try runCommand(
-            "/usr/bin/strace", ["-f", "-e", "trace=open,openat", "-o", trace, BuiltProducts.path("onthemap"), "status", "--socket", socket])
+            "/usr/bin/strace",
+            [
+                "-f", "-e", "trace=open,openat", "-o", trace,
+                BuiltProducts.path("onthemap"), "status", "--socket", socket,
+            ])
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("cannot reach onthemapd at \(socket)"), "\(result.stderr)")
         let opened = try String(contentsOfFile: trace, encoding: .utf8)

@@ -101,7 +101,7 @@ struct MemoryTrimmerTests {
         // file pages, and most of what building the geocoder's index added to the daemon's own memory.
         var quiet = busy
         var quietAnonymous = withIndex
-        #expect(await eventuallyAsync(timeout: .seconds(75)) {
+        #expect(await eventually(timeout: .seconds(75)) {
             quiet = ProcessMemory.fileResident(pid: pid) ?? busy
             quietAnonymous = ProcessMemory.anonymousResident(pid: pid) ?? withIndex
             return quiet < busy / 2 && quietAnonymous - beforeIndex < (withIndex - beforeIndex) / 2
@@ -112,14 +112,5 @@ struct MemoryTrimmerTests {
         #expect(pins.count == 100)
         _ = try bed.result("map", params(("width", .integer(80)), ("height", .integer(24))))
         #expect(try bed.result("geocode", params(("query", .string("Lima, Peru")))) == lima)
-    }
-
-    private func eventuallyAsync(timeout: Duration, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(200))
-        }
-        return condition()
     }
 }

@@ -12,7 +12,9 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             The HTML page shows a popup with name, place and link for each marker (students at the same point \
             share one marker, which shows how many they are, and its popup lists them all), zooms with the wheel, \
-            pans by dragging, and filters students by name or place. The SVG is a still image: hover a marker for \
+            pans by dragging, and filters students by name or place. Markers close together on screen are drawn \
+            as one cluster with their count: hover it for the list, click it to zoom in. The SVG is a still \
+            image: hover a marker for \
             the names, click a single student's marker for the link. Neither loads anything from elsewhere. "-" \
             writes to standard output.
 
