@@ -28,7 +28,7 @@ public enum MapDocument {
         </head>
         <body>
         <header><input id="search" type="search" placeholder="Filter by name or place" aria-label="Filter students by name or place" autocomplete="off">
-        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel or +/− to zoom, drag to pan</span></header>
+        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel, +/−, double-click or pinch to zoom, drag to pan</span></header>
         <main id="stage">
         \(svgElement(pins: pins, world: world, standalone: false))
         <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><h2 id="popup-heading" hidden></h2><ul id="popup-list"></ul></div>

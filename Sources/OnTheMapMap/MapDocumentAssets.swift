@@ -30,9 +30,10 @@ enum MapDocumentAssets {
         #close{position:absolute;top:.2em;right:.3em;border:0;background:none;font-size:1.2em;cursor:pointer}
         """
 
-    /// Zoom and pan change the SVG's viewBox; markers keep their size on screen. A marker holds one
-    /// `.student` per student at its point; its count, its colour and its popup follow those the
-    /// search leaves, so a shared point is purple only while you are among them.
+    /// Zoom (wheel, `+`/`-`, double-click, two-finger pinch) and pan (drag) change the SVG's viewBox;
+    /// markers keep their size on screen. A marker holds one `.student` per student at its point; its
+    /// count, its colour and its popup follow those the search leaves, so a shared point is purple
+    /// only while you are among them.
     ///
     /// Markers within `clusterReach` pixels on screen of a cluster's first marker are drawn as one
     /// cluster with the number of students in it, as map sites do (Leaflet.markercluster), at every
@@ -47,7 +48,7 @@ enum MapDocumentAssets {
         count=document.getElementById("count"),heading=document.getElementById("popup-heading"),list=document.getElementById("popup-list"),
         entry=document.getElementById("popup-entry").content.firstElementChild,
         markers=Array.prototype.slice.call(document.querySelectorAll(".marker")),total=document.querySelectorAll(".student").length,
-        vb=svg.viewBox.baseVal,selected=null,anchor=null,drag=null,NS="http://www.w3.org/2000/svg",reach=\(clusterReach),grouped=0,
+        vb=svg.viewBox.baseVal,selected=null,anchor=null,drag=null,fingers=new Map(),pinch=null,NS="http://www.w3.org/2000/svg",reach=\(clusterReach),grouped=0,
         layer=document.createElementNS(NS,"g");
         var box={x:vb.x,y:vb.y,w:vb.width,h:vb.height};
         layer.id="clusters";document.getElementById("markers").after(layer);
@@ -86,12 +87,20 @@ enum MapDocumentAssets {
         function zoom(f,at){var w=width(box.w/f);f=box.w/w;
         box.x=at.x-(at.x-box.x)/f;box.y=at.y-(at.y-box.y)/f;box.w=w;box.h=box.h/f;apply();}
         svg.addEventListener("wheel",function(ev){ev.preventDefault();zoom(ev.deltaY<0?1.25:0.8,point(ev));},{passive:false});
-        svg.addEventListener("pointerdown",function(ev){if(ev.target.closest(".marker,.cluster"))return;
+        svg.addEventListener("dblclick",function(ev){if(ev.target.closest(".marker,.cluster"))return;ev.preventDefault();zoom(2,point(ev));});
+        svg.addEventListener("pointerdown",function(ev){fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(fingers.size===2){var f=Array.from(fingers.values());pinch={apart:apart(f),w:box.w};drag=null;return;}
+        if(ev.target.closest(".marker,.cluster"))return;
         drag={x:ev.clientX,y:ev.clientY,bx:box.x,by:box.y,moved:false};svg.setPointerCapture(ev.pointerId);svg.classList.add("dragging");});
-        svg.addEventListener("pointermove",function(ev){if(!drag)return;var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
+        svg.addEventListener("pointermove",function(ev){if(fingers.has(ev.pointerId))fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(pinch&&fingers.size===2){var f=Array.from(fingers.values());
+        zoom(box.w*apart(f)/(pinch.w*pinch.apart),point({clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2}));return;}
+        if(!drag)return;var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)>3)drag.moved=true;
         box.x=drag.bx-(ev.clientX-drag.x)*s;box.y=drag.by-(ev.clientY-drag.y)*s;apply();});
-        function endDrag(){if(drag&&!drag.moved)hide();drag=null;svg.classList.remove("dragging");}
+        function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
+        function endDrag(ev){fingers.delete(ev.pointerId);if(fingers.size<2)pinch=null;
+        if(drag&&!drag.moved)hide();drag=null;svg.classList.remove("dragging");}
         svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
         function shown(m){if(m.members)return [].concat.apply([],m.members.map(shown));
         return Array.prototype.filter.call(m.querySelectorAll(".student"),function(s){return !s.classList.contains("hidden");});}

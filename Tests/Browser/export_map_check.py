@@ -230,6 +230,28 @@ try:
         driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", markers[0])
     driver.save_screenshot(screenshot)
     check(os.path.getsize(screenshot) > 10000, "screenshot saved to %s" % screenshot)
+
+    # On a phone: two fingers moving apart zoom in around them; a double tap or click zooms in too.
+    def view_width():
+        return driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+    driver.execute_script("""document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));  // the popup
+        for (var i=0;i<8;i++) document.dispatchEvent(new KeyboardEvent('keydown', {key: '-'}))""")
+    rect = driver.execute_script("var r=document.getElementById('map').getBoundingClientRect();return [r.left,r.top,r.width,r.height]")
+    x, y = rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    before = view_width()
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [
+        {"x": x - 40, "y": y, "id": 1}, {"x": x + 40, "y": y, "id": 2}]})
+    for spread in range(70, 190, 30):
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]})
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    pinched = view_width()
+    check(2.5 < before / pinched < 6, "spreading two fingers from 80 to 320 px apart zooms in (view %.0f → %.0f units wide)"
+          % (before, pinched))
+    driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
+        m.dispatchEvent(new MouseEvent('dblclick',{clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""")
+    check(abs(pinched / view_width() - 2) < 0.01, "a double click zooms in twice (view %.0f → %.0f units wide)" % (pinched, view_width()))
 finally:
     driver.quit()
 

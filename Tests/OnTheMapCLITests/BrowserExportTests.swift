@@ -45,6 +45,7 @@ struct BrowserExportTests {
             "ok   a legend says which marker is you",
             "ok   \(place) and Katherine Johnson are one cluster at world zoom",
             "ok   hovering the cluster lists its", "ok   clicks on it zoom in",
+            "ok   spreading two fingers from 80 to 320 px apart zooms in", "ok   a double click zooms in twice",
         ] {
             #expect(result.stdout.contains(line), "\(result.stdout)")
         }

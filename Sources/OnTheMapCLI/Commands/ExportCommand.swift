@@ -12,6 +12,7 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             The HTML page shows a popup with name, place and link for each marker (students at the same point \
             share one marker, which shows how many they are, and its popup lists them all), zooms with the wheel, \
+            a double click or two fingers, \
             pans by dragging, and filters students by name or place. Markers close together on screen are drawn \
             as one cluster with their count: hover it for the list, click it to zoom in. The SVG is a still \
             image: hover a marker for \
