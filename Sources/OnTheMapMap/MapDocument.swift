@@ -88,7 +88,9 @@ public enum MapDocument {
     private static func marker(_ pins: [MapPin], at position: String, standalone: Bool) -> String {
         let mine = pins.contains(where: \.mine)
         let radius = pins.count > 1 ? 9 : mine ? 7 : 5
-        var text = #"<g class="marker\#(mine ? " mine" : "")" transform="translate(\#(position)) scale(36)">"#
+        // On the page, a marker is a button the keyboard reaches; its <title> names it.
+        let focusable = standalone ? "" : #" tabindex="0" role="button""#
+        var text = #"<g class="marker\#(mine ? " mine" : "")"\#(focusable) transform="translate(\#(position)) scale(36)">"#
         text += #"<circle r="\#(radius)"/>"#
         if pins.count > 1 { text += "<text>\(pins.count)</text>" }
         text += "<title>" + pins.map(tooltip).joined(separator: "\n") + "</title>"

@@ -22,6 +22,8 @@ enum MapDocumentAssets {
         .cluster circle{fill:#d6402b;stroke:#d6402b;stroke-opacity:.3;stroke-width:10px;vector-effect:non-scaling-stroke}\
         .cluster.mine circle{fill:#6a2bd6;stroke:#6a2bd6}.cluster.selected circle{stroke:#000;stroke-opacity:.5}\
         .cluster text{fill:#fff;font:bold 11px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}\
+        .marker:focus,.cluster:focus{outline:none}\
+        .marker:focus-visible circle,.cluster:focus-visible circle{stroke:#1a5fb4;stroke-width:3px;stroke-opacity:1}\
         #popup{position:absolute;min-width:12em;max-width:24em;padding:.6em .8em;background:#fff;border-radius:6px;\
         box-shadow:0 2px 10px rgba(0,0,0,.25);word-wrap:break-word}#popup[hidden]{display:none}\
         #popup h2{margin:0 1.2em .4em 0;font-size:1em}#popup ul{list-style:none;margin:0;padding:0;max-height:20em;overflow-y:auto}\
@@ -33,7 +35,8 @@ enum MapDocumentAssets {
     /// Zoom (wheel, `+`/`-`, double-click, two-finger pinch) and pan (drag) change the SVG's viewBox;
     /// markers keep their size on screen. A marker holds one `.student` per student at its point; its
     /// count, its colour and its popup follow those the search leaves, so a shared point is purple
-    /// only while you are among them.
+    /// only while you are among them. Markers and clusters take the keyboard focus (Tab); Enter or
+    /// Space does what a click does.
     ///
     /// Markers within `clusterReach` pixels on screen of a cluster's first marker are drawn as one
     /// cluster with the number of students in it, as map sites do (Leaflet.markercluster), at every
@@ -72,6 +75,7 @@ enum MapDocumentAssets {
         c.setAttribute("class","cluster"+(members.some(function(m){return m.classList.contains("mine");})?" mine":""));
         c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
         dot.setAttribute("r",n<10?11:n<100?13:15);label.textContent=n;c.append(dot,label);
+        c.setAttribute("tabindex","0");c.setAttribute("role","button");c.setAttribute("aria-label",n+" students near here: zoom in");
         c.addEventListener("click",function(ev){ev.stopPropagation();expand(c);});
         c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});return c;}
         function expand(c){var xs=c.members.map(function(m){return m.at.x;}),ys=c.members.map(function(m){return m.at.y;}),
@@ -80,7 +84,8 @@ enum MapDocumentAssets {
         unit=Math.max((x1-x0)/Math.max(r.width-2*margin,1),(y1-y0)/Math.max(r.height-2*margin,1)),
         w=Math.min(width(unit*r.width*box.w/Math.max(box.w,box.h*r.width/r.height)),box.w);
         box.h=box.h*w/box.w;box.w=w;box.x=(x0+x1)/2-w/2;box.y=(y0+y1)/2-box.h/2;hide();apply();
-        var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);}
+        var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);
+        (still||c.members[0]).focus({preventScroll:true});}
         function width(w){return Math.min(Math.max(w,500),65535*2);}
         function point(ev){var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         return {x:box.x+(ev.clientX-r.left-(r.width-box.w/s)/2)*s,y:box.y+(ev.clientY-r.top-(r.height-box.h/s)/2)*s};}
@@ -127,7 +132,9 @@ enum MapDocumentAssets {
         m.classList.toggle("mine",here.some(function(s){return s.classList.contains("mine");}));});
         count.textContent=(q?found+" of "+total:total)+" students";
         group(grouped);});
-        document.addEventListener("keydown",function(ev){if(ev.target===search)return;var c={x:box.x+box.w/2,y:box.y+box.h/2};
+        document.addEventListener("keydown",function(ev){if(ev.target===search)return;var c={x:box.x+box.w/2,y:box.y+box.h/2},
+        target=ev.target.closest&&ev.target.closest(".marker,.cluster");
+        if(target&&(ev.key==="Enter"||ev.key===" ")){ev.preventDefault();if(target.members)expand(target);else show(target,true);return;}
         if(ev.key==="+"||ev.key==="=")zoom(1.5,c);else if(ev.key==="-")zoom(1/1.5,c);else if(ev.key==="Escape")hide();});
         window.addEventListener("resize",apply);apply();
         })();

@@ -126,6 +126,15 @@ try:
     check(entries[0][1] == student.get_attribute("data-place"), "and the place")
     check(entries[0][2] == url and (not url.startswith("http") or entries[0][3] == url), "and a clickable link")
 
+    # The keyboard: markers are buttons Tab reaches, and Enter opens one as a click does.
+    driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    check(all(m.get_attribute("tabindex") == "0" and m.get_attribute("role") == "button" for m in markers),
+          "every marker is a button the keyboard reaches")
+    driver.execute_script("""arguments[0].focus();
+        arguments[0].dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}))""", target)
+    check(popup.is_displayed() and [e[0] for e in popup_entries()] == [name]
+          and driver.switch_to.active_element == target, "Enter on a focused marker opens its popup")
+
     # The wheel zooms in around the cursor.
     before = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
     ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).perform()
@@ -169,9 +178,14 @@ try:
                   and driver.find_element(By.ID, "popup-heading").text == "%d students near here" % len(listed),
                   "hovering the cluster lists its %d students" % len(listed))
             # Each click zooms in to fit the cluster's markers; a few take them apart, as on map sites.
+            check(element.get_attribute("tabindex") == "0" and "students near here" in element.get_attribute("aria-label"),
+                  "a cluster is a button too: %s" % element.get_attribute("aria-label"))
             width, clicks = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), 0
             while element and clicks < 5:
-                driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", element)
+                # The first by the keyboard (focus and Enter), the rest by clicks.
+                driver.execute_script("""arguments[0].focus(); arguments[0].dispatchEvent(arguments[1]
+                    ? new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}) : new MouseEvent('click', {bubbles: true}))""",
+                    element, clicks == 0)
                 clicks += 1
                 element = driver.execute_script("""var spot=arguments[0];
                     return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
