@@ -85,7 +85,7 @@ enum MapDocumentAssets {
         w=Math.min(width(unit*r.width*box.w/Math.max(box.w,box.h*r.width/r.height)),box.w);
         box.h=box.h*w/box.w;box.w=w;box.x=(x0+x1)/2-w/2;box.y=(y0+y1)/2-box.h/2;hide();apply();
         var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);
-        (still||c.members[0]).focus({preventScroll:true});}
+        (c.members[0].cluster||c.members[0]).focus({preventScroll:true});}
         function width(w){return Math.min(Math.max(w,500),65535*2);}
         function point(ev){var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
         return {x:box.x+(ev.clientX-r.left-(r.width-box.w/s)/2)*s,y:box.y+(ev.clientY-r.top-(r.height-box.h/s)/2)*s};}

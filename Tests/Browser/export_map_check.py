@@ -186,6 +186,9 @@ try:
                 driver.execute_script("""arguments[0].focus(); arguments[0].dispatchEvent(arguments[1]
                     ? new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}) : new MouseEvent('click', {bubbles: true}))""",
                     element, clicks == 0)
+                if clicks == 0:
+                    focused = driver.execute_script("var a=document.activeElement;return a.matches('.marker,.cluster')&&a.getClientRects().length>0")
+                    check(focused, "after Enter zoomed into the cluster, the focus is on what it became")
                 clicks += 1
                 element = driver.execute_script("""var spot=arguments[0];
                     return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)

@@ -47,7 +47,7 @@ struct BrowserExportTests {
             "ok   hovering the cluster lists its", "ok   clicks on it zoom in",
             "ok   spreading two fingers from 80 to 320 px apart zooms in", "ok   a double click zooms in twice",
             "ok   every marker is a button the keyboard reaches", "ok   Enter on a focused marker opens its popup",
-            "ok   a cluster is a button too",
+            "ok   a cluster is a button too", "ok   after Enter zoomed into the cluster, the focus is on what it became",
         ] {
             #expect(result.stdout.contains(line), "\(result.stdout)")
         }
