@@ -141,9 +141,10 @@ def cpu_string_functions(listed_order):
         return re.sub(r"_(sse2|ssse3|sse41|sse42|avx|avx2|avx512|evex|fma|fma3|fma4)(_.*)?$", "", variant)
 
     # memcpy's variants are aliases of memmove's: any name at the address may be the one the trace saw.
-    aliases = {}
+    aliases = {target: set() for target in targets}
     for start, _, name, _ in table:
-        aliases.setdefault(start, set()).add(function(name))
+        if start in aliases:
+            aliases[start].add(function(name))
     result = list(listed_order)
     for target in targets:
         name = holder(target)[0]
@@ -151,10 +152,11 @@ def cpu_string_functions(listed_order):
             continue
         # Placed after the first variant of the same function the trace saw; one it never saw is not
         # run by `status` on any CPU.
-        sibling = next((i for i, listed in enumerate(result) if function(listed) in aliases.get(target, set())), None)
+        sibling = next((i for i, listed in enumerate(result) if function(listed) in aliases[target]), None)
         if sibling is not None:
             result.insert(sibling + 1, name)
     return result
+
 
 ordered, listed, held = [], set(), set()
 for arguments in RUNS:

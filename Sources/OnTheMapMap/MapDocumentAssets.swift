@@ -56,7 +56,8 @@ enum MapDocumentAssets {
         var box={x:vb.x,y:vb.y,w:vb.width,h:vb.height};
         layer.id="clusters";document.getElementById("markers").after(layer);
         markers.forEach(function(m){var t=m.transform.baseVal.getItem(0).matrix;m.at={x:t.e,y:t.f};});
-        function apply(){vb.x=box.x;vb.y=box.y;vb.width=box.w;vb.height=box.h;var unit=Math.max(box.w/svg.clientWidth,box.h/svg.clientHeight);
+        function perPixel(r){return Math.max(box.w/r.width,box.h/r.height);}
+        function apply(){vb.x=box.x;vb.y=box.y;vb.width=box.w;vb.height=box.h;var unit=perPixel({width:svg.clientWidth,height:svg.clientHeight});
         markers.forEach(function(m){m.transform.baseVal.getItem(1).setScale(unit,unit);});if(unit!==grouped)group(unit);place();}
         function group(unit){grouped=unit;var far=reach*unit,heads=[],cells=new Map(),pinned=popup.dataset.pinned;
         layer.replaceChildren();
@@ -66,7 +67,7 @@ enum MapDocumentAssets {
         if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;});
         if(head){head.members.push(m);return;}
         head={at:m.at,members:[m],order:heads.length};heads.push(head);
-        if(!cells.has(cx+","+cy))cells.set(cx+","+cy,[]);cells.get(cx+","+cy).push(head);});
+        var cell=cx+","+cy;if(!cells.has(cell))cells.set(cell,[]);cells.get(cell).push(head);});
         heads.forEach(function(h){if(h.members.length>1)layer.appendChild(cluster(h.members,unit));});
         if(anchor&&anchor.classList.contains("hidden"))hide();else if(selected)show(anchor.cluster||anchor,pinned);}
         function cluster(members,unit){var c=document.createElementNS(NS,"g"),dot=document.createElementNS(NS,"circle"),
@@ -82,12 +83,12 @@ enum MapDocumentAssets {
         x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
         r=svg.getBoundingClientRect(),margin=Math.min(80,r.width/4,r.height/4),
         unit=Math.max((x1-x0)/Math.max(r.width-2*margin,1),(y1-y0)/Math.max(r.height-2*margin,1)),
-        w=Math.min(width(unit*r.width*box.w/Math.max(box.w,box.h*r.width/r.height)),box.w);
+        w=Math.min(width(box.w*unit/perPixel(r)),box.w);
         box.h=box.h*w/box.w;box.w=w;box.x=(x0+x1)/2-w/2;box.y=(y0+y1)/2-box.h/2;hide();apply();
         var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);
         (c.members[0].cluster||c.members[0]).focus({preventScroll:true});}
         function width(w){return Math.min(Math.max(w,500),65535*2);}
-        function point(ev){var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
+        function point(ev){var r=svg.getBoundingClientRect(),s=perPixel(r);
         return {x:box.x+(ev.clientX-r.left-(r.width-box.w/s)/2)*s,y:box.y+(ev.clientY-r.top-(r.height-box.h/s)/2)*s};}
         function zoom(f,at){var w=width(box.w/f);f=box.w/w;
         box.x=at.x-(at.x-box.x)/f;box.y=at.y-(at.y-box.y)/f;box.w=w;box.h=box.h/f;apply();}
@@ -100,7 +101,7 @@ enum MapDocumentAssets {
         svg.addEventListener("pointermove",function(ev){if(fingers.has(ev.pointerId))fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
         if(pinch&&fingers.size===2){var f=Array.from(fingers.values());
         zoom(box.w*apart(f)/(pinch.w*pinch.apart),point({clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2}));return;}
-        if(!drag)return;var r=svg.getBoundingClientRect(),s=Math.max(box.w/r.width,box.h/r.height);
+        if(!drag)return;var s=perPixel(svg.getBoundingClientRect());
         if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)>3)drag.moved=true;
         box.x=drag.bx-(ev.clientX-drag.x)*s;box.y=drag.by-(ev.clientY-drag.y)*s;apply();});
         function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
@@ -134,7 +135,7 @@ enum MapDocumentAssets {
         group(grouped);});
         document.addEventListener("keydown",function(ev){if(ev.target===search)return;var c={x:box.x+box.w/2,y:box.y+box.h/2},
         target=ev.target.closest&&ev.target.closest(".marker,.cluster");
-        if(target&&(ev.key==="Enter"||ev.key===" ")){ev.preventDefault();if(target.members)expand(target);else show(target,true);return;}
+        if(target&&(ev.key==="Enter"||ev.key===" ")){ev.preventDefault();target.dispatchEvent(new MouseEvent("click",{bubbles:true}));return;}
         if(ev.key==="+"||ev.key==="=")zoom(1.5,c);else if(ev.key==="-")zoom(1/1.5,c);else if(ev.key==="Escape")hide();});
         window.addEventListener("resize",apply);apply();
         })();

@@ -75,6 +75,24 @@ def centre(element):
         return [r.left+r.width/2, r.top+r.height/2];""", element)
 
 
+def view_width():
+    """How many map units the view spans across."""
+    return driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+
+
+def press(key, times=1):
+    """A key pressed on the page (not in the search box)."""
+    driver.execute_script("""for (var i=0;i<arguments[1];i++) document.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0]}))""",
+                          key, times)
+
+
+def cluster_of(marker):
+    """The cluster the marker is drawn in, or None."""
+    return driver.execute_script("""var marker=arguments[0];
+        return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(marker)>=0;})""",
+                                 marker)
+
+
 def wheel(delta, times):
     """Turns the wheel over the middle of the map: negative zooms in."""
     driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
@@ -127,7 +145,7 @@ try:
     check(entries[0][2] == url and (not url.startswith("http") or entries[0][3] == url), "and a clickable link")
 
     # The keyboard: markers are buttons Tab reaches, and Enter opens one as a click does.
-    driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    press("Escape")
     check(all(m.get_attribute("tabindex") == "0" and m.get_attribute("role") == "button" for m in markers),
           "every marker is a button the keyboard reaches")
     driver.execute_script("""arguments[0].focus();
@@ -136,14 +154,12 @@ try:
           and driver.switch_to.active_element == target, "Enter on a focused marker opens its popup")
 
     # The wheel zooms in around the cursor.
-    before = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+    before = view_width()
     ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).perform()
-    driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
-        for (var i=0;i<4;i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:-100,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""")
-    after = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+    wheel(-100, 4)
+    after = view_width()
     check(after < before / 2, "the wheel zooms in (view %.0f → %.0f units wide)" % (before, after))
-    driver.execute_script("""var m=document.getElementById('map');
-        for (var i=0;i<4;i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:100,clientX:640,clientY:400,bubbles:true,cancelable:true}));""")
+    wheel(100, 4)
 
     # The search box filters students by name.
     type_in_search(name)
@@ -169,9 +185,8 @@ try:
             check(len(drawn) > 0 and len(loose) + len(drawn) < len(markers), "%d markers are drawn as %d" % (len(markers), len(loose) + len(drawn)))
             together = [d for d in drawn if set(shared_names + [nearby]) <= set(d[1])]
             check(len(together) == 1 and not spot.is_displayed(), "%s and %s are one cluster at world zoom" % (shared_place, nearby))
-            element = driver.execute_script("""var spot=arguments[0];
-                return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
-            driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")  # any popup open
+            element = cluster_of(spot)
+            press("Escape")  # any popup open
             driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('mouseenter'))", element)
             listed = [e[0] for e in popup_entries()]
             check(popup.is_displayed() and sorted(listed) == sorted(together[0][1] if together else [])
@@ -180,7 +195,7 @@ try:
             # Each click zooms in to fit the cluster's markers; a few take them apart, as on map sites.
             check(element.get_attribute("tabindex") == "0" and "students near here" in element.get_attribute("aria-label"),
                   "a cluster is a button too: %s" % element.get_attribute("aria-label"))
-            width, clicks = driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), 0
+            width, clicks = view_width(), 0
             while element and clicks < 5:
                 # The first by the keyboard (focus and Enter), the rest by clicks.
                 driver.execute_script("""arguments[0].focus(); arguments[0].dispatchEvent(arguments[1]
@@ -190,13 +205,12 @@ try:
                     focused = driver.execute_script("var a=document.activeElement;return a.matches('.marker,.cluster')&&a.getClientRects().length>0")
                     check(focused, "after Enter zoomed into the cluster, the focus is on what it became")
                 clicks += 1
-                element = driver.execute_script("""var spot=arguments[0];
-                    return Array.from(document.querySelectorAll('#clusters .cluster')).find(function(c){return c.members.indexOf(spot)>=0;})""", spot)
+                element = cluster_of(spot)
             neighbour = next(m for m in markers if [s.get_attribute("data-name") for s in students(m)] == [nearby])
             apart = [abs(a - b) for a, b in zip(centre(spot), centre(neighbour))]
             check(spot.is_displayed() and neighbour.is_displayed() and element is None and not popup.is_displayed(),
                   "clicks on it zoom in (view %.0f → %.0f units wide, %d clicks) until they are apart (%.0f px)"
-                  % (width, driver.execute_script("return document.getElementById('map').viewBox.baseVal.width"), clicks, max(apart)))
+                  % (width, view_width(), clicks, max(apart)))
             # A list pinned on a marker follows it into a cluster when zooming out, and back.
             driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", spot)
             wheel(100, 8)
@@ -249,10 +263,8 @@ try:
     check(os.path.getsize(screenshot) > 10000, "screenshot saved to %s" % screenshot)
 
     # On a phone: two fingers moving apart zoom in around them; a double tap or click zooms in too.
-    def view_width():
-        return driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
-    driver.execute_script("""document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));  // the popup
-        for (var i=0;i<8;i++) document.dispatchEvent(new KeyboardEvent('keydown', {key: '-'}))""")
+    press("Escape")  # the popup
+    press("-", 8)
     rect = driver.execute_script("var r=document.getElementById('map').getBoundingClientRect();return [r.left,r.top,r.width,r.height]")
     x, y = rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
