@@ -91,12 +91,30 @@ public final class RPCConnection {
 
     /// The next line from the daemon, without its newline; nil when the daemon closed the connection.
     public func readLine() throws -> String? {
+        guard let newline = try bufferLine() else { return nil }
+        defer { buffer.removeSubrange(...newline) }
+        return String(decoding: buffer[..<newline], as: UTF8.self)
+    }
+
+    /// The next message (response or notification), parsed.
+    public func readMessage() throws -> WireJSON? {
+        guard let newline = try bufferLine() else { return nil }
+        defer { buffer.removeSubrange(...newline) }
+        // Parsed where it was read: no String of the line, no copy.
+        let parsed = buffer.withUnsafeBufferPointer { all in
+            Result { () throws(WireJSON.ParseError) in try WireJSON.parse(UnsafeBufferPointer(rebasing: all[..<newline])) }
+        }
+        guard case .success(let message) = parsed else {
+            throw ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
+        }
+        return message
+    }
+
+    /// Reads until `buffer` holds a whole line and returns the index of its newline; nil when the
+    /// daemon closed the connection first.
+    private func bufferLine() throws -> Int? {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) { return newline }
             let count = recv(fd, chunk.baseAddress, chunk.count, 0)
             // A reset is a close too: the daemon closes a connection while the client is still
             // sending (e.g. after refusing an oversized line), and the kernel then resets it.
@@ -109,16 +127,6 @@ public final class RPCConnection {
                 throw ClientError(kind: .closed, message: "the connection to onthemapd failed: \(String(cString: strerror(errno)))")
             }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
-        }
-    }
-
-    /// The next message (response or notification), parsed.
-    public func readMessage() throws -> WireJSON? {
-        guard let line = try readLine() else { return nil }
-        do {
-            return try WireJSON.parse(line.utf8)
-        } catch {
-            throw ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
         }
     }
 

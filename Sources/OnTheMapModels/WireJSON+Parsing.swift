@@ -12,19 +12,29 @@ extension WireJSON {
 
     /// Parses one JSON text (surrounding whitespace allowed, nothing else).
     public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> WireJSON {
-        // One copy into an array the reader indexes directly. Through the protocol requirement, a
-        // ByteBuffer view copies with memcpy; element by element, this call cost the daemon more than
-        // the rest of a `status` request (it is not specialised across modules).
-        let array = bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes)
-        var reader = Reader(bytes: array)
+        // In place where the bytes are contiguous (an array, a ByteBuffer view): through the
+        // protocol requirement, not element by element, which is not specialised across modules and
+        // cost the daemon more than the rest of a `status` request.
+        if let parsed = bytes.withContiguousStorageIfAvailable({ buffer in Result { () throws(ParseError) in try parse(buffer) } }) {
+            return try parsed.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { buffer throws(ParseError) in try parse(buffer) }
+    }
+
+    /// Parses one JSON text from memory the caller keeps alive for the call: no copy, and (unlike the
+    /// generic entry) no generic metadata to instantiate, which a short-lived client pays for.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ParseError) -> WireJSON {
+        var reader = Reader(bytes: bytes)
         let value = try reader.value(depth: 0)
         reader.skipWhitespace()
-        guard reader.index == array.count else { throw ParseError(offset: reader.index) }
+        guard reader.index == bytes.count else { throw ParseError(offset: reader.index) }
         return value
     }
 
+    /// Every read of `bytes` is behind a check of `index` against `bytes.count`: an unsafe buffer's
+    /// subscript does not check in release builds.
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         static let maxDepth = 256
 
@@ -111,10 +121,8 @@ extension WireJSON {
             // `String(validating:)` took an eighth of reading 10,000 locations.
             var ascii = true
             func text(_ range: Range<Int>) -> String? {
-                bytes.withUnsafeBufferPointer { all in
-                    let slice = UnsafeBufferPointer(rebasing: all[range])
-                    return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
-                }
+                let slice = UnsafeBufferPointer(rebasing: bytes[range])
+                return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
             }
             func flush(_ end: Int) throws(ParseError) {
                 guard end > start else { return }
@@ -218,9 +226,7 @@ extension WireJSON {
                 while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
                 guard index > digits else { throw fail() }
             }
-            let text = bytes.withUnsafeBufferPointer { all in
-                String(decoding: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
-            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isInteger, let integer = Int(text) { return .integer(integer) }
             // Like JSONDecoder, refuse numbers no Double can hold (1e400).
             guard let double = Double(text), double.isFinite else { throw ParseError(offset: start) }

@@ -3,7 +3,11 @@
 /// The API's bytes have a fixed key order (`{"status":403,"error":…}`, `{"registered":true,"key":…}`)
 /// that is neither alphabetical nor anything `JSONEncoder` promises: on Linux it writes unsorted keys
 /// in hash order, which changes from run to run. So the server writes its bodies through this.
-public indirect enum WireJSON: Sendable, Hashable {
+///
+/// Not `indirect`: the arrays already hold nested values out of line, and `indirect` boxed every
+/// value on the heap, strings and numbers included (one allocation per value parsed, and a box
+/// destructor without a symbol that no link order can place).
+public enum WireJSON: Sendable, Hashable {
     case string(String)
     case number(Double)
     case integer(Int)

@@ -32,6 +32,35 @@ struct WireJSONParsingTests {
         #expect(throws: WireJSON.ParseError.self) { try WireJSON.parse(deep.utf8) }
     }
 
+    /// Bytes that are not contiguous in memory take the copying path and read the same.
+    @Test func readsBytesThatAreNotContiguous() throws {
+        let text = #"{"a":[1,2.5,"x"],"b":{"c":null}}"#
+        let scattered = text.utf8.lazy.map { $0 }
+        #expect(scattered.withContiguousStorageIfAvailable { _ in true } == nil)
+        #expect(try WireJSON.parse(scattered) == WireJSON.parse(text.utf8))
+        let slice = Array(("  " + text).utf8)[2...]  // contiguous, indices not from 0
+        #expect(try WireJSON.parse(slice) == WireJSON.parse(text.utf8))
+    }
+
+    /// The reader works on an unsafe buffer, whose subscript does not check bounds in release
+    /// builds: a text cut short inside a larger buffer must end where the buffer ends, not read on
+    /// into the bytes after it (which here would complete it).
+    @Test(arguments: [
+        (#"[1,2]]]"#, 5, "[1,2]"), (#""abc""#, 4, nil), ("true", 3, nil), ("123", 2, "12"),
+        (#"{"a":1}"#, 6, nil), (#""\u00e9""#, 6, nil), (#""a\nb""#, 3, nil), ("1e5", 2, nil),
+    ])
+    func stopsAtTheEndOfItsBuffer(whole: String, count: Int, expected: String?) throws {
+        let bytes = Array(whole.utf8)
+        let parsed = bytes.withUnsafeBufferPointer { all in
+            Result { () throws(WireJSON.ParseError) in try WireJSON.parse(UnsafeBufferPointer(rebasing: all[..<count])) }
+        }
+        switch (parsed, expected) {
+        case (.success(let value), let expected?): #expect(value.serialized == expected)
+        case (.failure, nil): break
+        default: Issue.record("\(whole) cut to \(count) bytes: \(parsed), expected \(expected ?? "an error")")
+        }
+    }
+
     @Test func keepsMemberOrder() throws {
         let value = try WireJSON.parse(#"{"z":1,"a":2,"m":3}"#.utf8)
         #expect(value.serialized == #"{"z":1,"a":2,"m":3}"#)
