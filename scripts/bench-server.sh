@@ -178,7 +178,15 @@ start_nginx one "$WORK/one-site.conf"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 1 replica behind nginx" "$w" "$c" "http://127.0.0.1:$ONE_PORT/v1"; done; done
 stop_nginx one
 
-start_server replicaB --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1
+stop_server "$SERVER_PID"
+
+# Two replicas on the same cores divide them (docs/DEPLOY.md, "Threads"), as one replica's
+# threads would otherwise take turns with the other's.
+THREADS=$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))
+start_server replicaA2 --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1 --threads "$THREADS"
+A="$SERVER_URL"
+A_HOST="${A#http://}"
+start_server replicaB --database "$PGURL" --pool-size "$POOL" --trusted-proxy 127.0.0.1 --threads "$THREADS"
 B="$SERVER_URL"
 B_HOST="${B#http://}"
 PROXY_PORT="$(free_port)"
@@ -188,7 +196,7 @@ start_nginx replicas "$WORK/replicas-site.conf"
 for w in get mix; do for c in 64 256; do run "PostgreSQL, 2 replicas behind nginx" "$w" "$c" "http://127.0.0.1:$PROXY_PORT/v1"; done; done
 
 python3 "$ROOT/Benchmarks/server/summarize.py" "$RESULTS" "$BYTES" "$DURATION" "$LOCKED_SQLITE" "$(nproc)" \
-    "$LOAD" "$POOL" "$CPU_RESULTS" "$(getconf CLK_TCK)" >"$WORK/section.md"
+    "$LOAD" "$POOL" "$CPU_RESULTS" "$(getconf CLK_TCK)" "$THREADS" >"$WORK/section.md"
 python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
 import sys
 path, section = sys.argv[1], open(sys.argv[2]).read()

@@ -4,7 +4,7 @@ import json
 import sys
 from datetime import datetime, timezone
 
-results_path, body_bytes, duration, locked, cores, load, pool, cpu_path, ticks_per_second = sys.argv[1:10]
+results_path, body_bytes, duration, locked, cores, load, pool, cpu_path, ticks_per_second, threads = sys.argv[1:11]
 rows = []
 for line in open(results_path):
     label, workload, connections, data = line.rstrip("\n").split("\t", 3)
@@ -32,7 +32,8 @@ w("bytes, 240 pins stored); **mix** = a login, a POST and a PUT in turns over 50
 w("pins (bcrypt cost 4 for those accounts, so logins measure the server rather than bcrypt; writes open,")
 w("so each write is one request). The floor is nginx serving the same bytes as a static file.")
 w(f"PostgreSQL replicas run with `--pool-size {pool}`; \"behind nginx\" is docs/deploy/nginx-onthemap.conf")
-w("(upstream keepalive), with one or both server lines.\n")
+w(f"(upstream keepalive), with one or both server lines. One replica runs a thread per core; two divide")
+w(f"the cores (`--threads {threads}` each, as docs/DEPLOY.md advises).\n")
 w("| workload | connections | server | requests/s | vs floor | p50 ms | p99 ms | errors |")
 w("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
 for workload in ("get", "mix"):

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import OnTheMapServer
 import OnTheMapSystemd
 
@@ -55,11 +56,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
+    var threads: Int?
+
     func validate() throws {
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 second or more.") }
+        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
     }
 
     func run() async throws {
+        if let threads {
+            // Before anything starts the shared event loops (Hummingbird's, PostgresNIO's) or the
+            // thread pool that runs bcrypt: both are sized on first use.
+            NIOSingletons.groupLoopCountSuggestion = threads
+            NIOSingletons.blockingPoolThreadCountSuggestion = threads
+        }
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
