@@ -11,7 +11,8 @@
 # - `-function-sections`: each Swift function in a section of its own, so the order moves what
 #   `status` runs and nothing else (a file's whole code was one section: six small functions of
 #   ArgumentParser's brought 120 KB of it into the start-up region). The link map next to the
-#   client tells the order script which sections it cannot split (the prebuilt libraries').
+#   client tells the order script which sections it cannot split (the prebuilt libraries'); its
+#   names are left mangled, as the order list spells them.
 # - `-disable-concrete-type-metadata-mangled-name-accessors`: the metadata of a generic type
 #   (`[String]`, the reply's `[(String, WireJSON)]`) is fetched through its accessor function instead
 #   of by the runtime demangling its mangled name, once per type and process. Five such types on the
@@ -32,6 +33,6 @@ swift build -c release --product onthemap --scratch-path .build-client \
     -Xcc -DONTHEMAP_STATIC_CLIENT -Xcc -gdwarf-4 \
     -Xswiftc -Xfrontend -Xswiftc -function-sections \
     -Xlinker --symbol-ordering-file="$PWD/scripts/onthemap.order" -Xlinker --no-warn-symbol-ordering \
-    -Xlinker -Map="$BIN/onthemap.map" \
+    -Xlinker -Map="$BIN/onthemap.map" -Xlinker --no-demangle \
     "$@" >&2
 echo "$BIN/onthemap"

@@ -96,7 +96,8 @@ public final class RPCConnection {
         return String(decoding: buffer[..<newline], as: UTF8.self)
     }
 
-    /// The next message (response or notification), parsed.
+    /// The next message (response or notification), parsed. A line that is not JSON, invalid UTF-8
+    /// included, is `malformed`: the daemon writes UTF-8, so anything else is not its answer.
     public func readMessage() throws -> WireJSON? {
         guard let newline = try bufferLine() else { return nil }
         defer { buffer.removeSubrange(...newline) }

@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct ServeThreadsTests {
         let process = try ServerProcess.start(databasePath: db, arguments: ["--threads", String(count)])
         defer { process.stop() }
         // A login hashes on the pool, which starts on first use.
-        _ = try await ServerHTTP.login(process.baseURL, email: "demo@onthemap.example", password: "onthemap-demo")
+        _ = try await ServerHTTP.login(process.baseURL, email: DemoSeed.email, password: DemoSeed.password)
 
         let names = try threadNames(process.pid)
         #expect(names.filter { $0.hasPrefix("NIO-SGLTN-") }.count == count, "\(names)")
@@ -31,7 +32,9 @@ struct ServeThreadsTests {
     func refusesACountOutOfRange(value: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let refused = try runCommand(server, ["serve", "--db", directory.file("db.sqlite"), "--port", "0", "--threads", value])
+        // Under `timeout`: a count let through would start a server that never exits (124).
+        let refused = try runCommand(
+            "/usr/bin/timeout", ["20", server, "serve", "--db", directory.file("db.sqlite"), "--port", "0", "--threads", value])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--threads"), "\(refused.stderr)")
     }

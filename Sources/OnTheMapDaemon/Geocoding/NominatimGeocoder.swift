@@ -71,7 +71,7 @@ public final class NominatimGeocoder: Geocoding, Sendable {
         guard status == 200 else {
             throw GeocoderError(.failed, "Nominatim at \(baseURL) answered HTTP \(status).")
         }
-        guard let json = try? WireJSON.parse(Array(body.readableBytesView)), case .array(let places) = json else {
+        guard let json = try? WireJSON.parse(body.readableBytesView), case .array(let places) = json else {
             throw GeocoderError(
                 .malformed, "Nominatim at \(baseURL) answered with something that is not its search format.")
         }
