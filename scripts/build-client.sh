@@ -24,15 +24,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="$(swift build -c release --scratch-path .build-client --show-bin-path)"
+FLAGS=(
+    -Xswiftc -static-executable -Xswiftc -use-ld=lld
+    -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+    -Xcc -DONTHEMAP_STATIC_CLIENT -Xcc -gdwarf-4
+    -Xswiftc -Xfrontend -Xswiftc -function-sections
+    -Xlinker --symbol-ordering-file="$PWD/scripts/onthemap.order" -Xlinker --no-warn-symbol-ordering
+    -Xlinker -Map="$BIN/onthemap.map" -Xlinker --no-demangle
+    "$@"
+)
+# SwiftPM does not recompile what it built before when these flags change (a build from before
+# -function-sections kept its packages' whole-file sections): start over when they differ.
+STAMP="$BIN/onthemap.flags"
+if [ "$(cat "$STAMP" 2>/dev/null)" != "${FLAGS[*]}" ]; then
+    rm -rf "$BIN" .build-client/build.db
+fi
 mkdir -p "$BIN"
 # SwiftPM does not know the order file is an input of the link: remove the product so it relinks.
 rm -f "$BIN/onthemap"
-swift build -c release --product onthemap --scratch-path .build-client \
-    -Xswiftc -static-executable -Xswiftc -use-ld=lld \
-    -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-    -Xcc -DONTHEMAP_STATIC_CLIENT -Xcc -gdwarf-4 \
-    -Xswiftc -Xfrontend -Xswiftc -function-sections \
-    -Xlinker --symbol-ordering-file="$PWD/scripts/onthemap.order" -Xlinker --no-warn-symbol-ordering \
-    -Xlinker -Map="$BIN/onthemap.map" -Xlinker --no-demangle \
-    "$@" >&2
+swift build -c release --product onthemap --scratch-path .build-client "${FLAGS[@]}" >&2
+printf '%s' "${FLAGS[*]}" >"$STAMP"
 echo "$BIN/onthemap"
