@@ -14,6 +14,12 @@ final class EditorTestBed: @unchecked Sendable {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// Whether the bed can make a socket file of another user: only root can give a file away.
+    static let canMakeForeignSocket = geteuid() == 0
+    /// Why the tests that need that socket are skipped otherwise.
+    static let foreignSocketNeedsRoot: Comment =
+        "needs root to make a socket file of another user (nobody), which the editor must refuse"
+
     let server: ServerFixture
     let daemon: DaemonProcess
     let hungDaemon: DaemonProcess
@@ -31,8 +37,9 @@ final class EditorTestBed: @unchecked Sendable {
         scratch = try TemporaryDirectory(prefix: "onthemap-editor")
         deadSocket = scratch.file("dead.sock")
         try Self.makeStaleSocket(deadSocket)
-        // As root, a socket file of another user (nobody), which the editors must refuse.
-        if geteuid() == 0 {
+        // As root, a socket file of another user (nobody), which the editors must refuse (the tests
+        // enabled by `canMakeForeignSocket`).
+        if Self.canMakeForeignSocket {
             foreignSocket = scratch.file("foreign.sock")
             try Self.makeStaleSocket(foreignSocket!)
             chown(foreignSocket!, 65534, 65534)
@@ -66,10 +73,13 @@ final class EditorTestBed: @unchecked Sendable {
         ]
     }
 
-    /// Runs an editor to completion; restarts the daemon whenever the test inside asks.
-    func runEditor(_ executable: String, _ arguments: [String], timeout: TimeInterval = 600) throws -> CommandResult {
+    /// Runs an editor to completion, with `extra` added to its environment; restarts the daemon
+    /// whenever the test inside asks.
+    func runEditor(
+        _ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 600
+    ) throws -> CommandResult {
         let restart = control + "/restart"
-        return try runSupervised(executable, arguments, environment: environment, timeout: timeout) {
+        return try runSupervised(executable, arguments, environment: environment.merging(extra) { $1 }, timeout: timeout) {
             guard FileManager.default.fileExists(atPath: restart) else { return }
             try FileManager.default.removeItem(atPath: restart)
             daemon.stop()

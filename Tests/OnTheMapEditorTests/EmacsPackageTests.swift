@@ -45,6 +45,24 @@ struct EmacsPackageTests {
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
     func ertTestsAgainstRealDaemon() async throws {
+        try await runERT(selector: "(not (tag root))")
+    }
+
+    /// The ERT tests tagged `root`, which the run above leaves out: the one place that decides
+    /// whether they run is this test's trait.
+    @Test(
+        .enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"),
+        .enabled(if: EditorTestBed.canMakeForeignSocket, EditorTestBed.foreignSocketNeedsRoot))
+    func packageRefusesAnotherUsersSocket() async throws {
+        let summary = try await runERT(selector: "(tag root)")
+        #expect(summary?.hasPrefix("Ran 1 tests, 1 results as expected") == true, "\(summary ?? "no summary")")
+    }
+
+    /// Runs the ERT tests that `selector` picks against a test bed of its own, expects none to fail
+    /// and prints ERT's summary line (with "N skipped" when an `ert-skip` ran), then each skipped
+    /// test with its reason. Returns the summary line.
+    @discardableResult
+    private func runERT(selector: String) async throws -> String? {
         let clients = EditorTestBed.root + "/clients/emacs"
         // A thread of its own, as for Neovim: the run blocks for a minute.
         let result = try await onOwnThread {
@@ -52,11 +70,22 @@ struct EmacsPackageTests {
             defer { bed.tearDown() }
             return try bed.runEditor(
                 Self.emacs!,
-                ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el", "-f", "ert-run-tests-batch-and-exit"])
+                ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el",
+                 "--eval", "(ert-run-tests-batch-and-exit '\(selector))"],
+                // ERT then gives the reason of each skipped (and unexpected) result in its summary.
+                environment: ["EMACS_TEST_VERBOSE": "1"])
         }
         #expect(result.status == 0, transcript(result))
-        let summary = result.stderr.split(separator: "\n").last { $0.hasPrefix("Ran ") }
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        let summary = lines.last { $0.hasPrefix("Ran ") }.map(String.init)
         #expect(summary?.contains(", 0 unexpected") == true, transcript(result))
-        print("emacs: \(summary ?? "no summary line from ERT")")
+        print("emacs \(selector): \(summary ?? "no summary line from ERT")")
+        // "1 skipped results:", then one line per test: `  SKIPPED  name  "reason"`, then a blank line.
+        if let start = lines.firstIndex(where: { $0.hasSuffix(" skipped results:") }) {
+            for line in lines[(start + 1)...].prefix(while: { !$0.isEmpty }) {
+                print("emacs: \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return summary
     }
 }

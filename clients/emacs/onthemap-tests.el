@@ -3,7 +3,10 @@
 ;;; Commentary:
 
 ;; Run by Tests/OnTheMapEditorTests (make test):
-;;   emacs --batch -Q -l onthemap.el -l onthemap-tests.el -f ert-run-tests-batch-and-exit
+;;   emacs --batch -Q -l onthemap-tests.el --eval "(ert-run-tests-batch-and-exit '(not (tag root)))"
+;; and, in a Swift test enabled only as root (Swift Testing reports it as
+;; skipped, with the reason, for anyone else), the tests tagged `root' with
+;; the selector (tag root).
 ;; The environment names a real onthemapd (logged out) in front of a real
 ;; onthemap-server, the demo account, the `onthemap' CLI (a second client),
 ;; a socket nobody listens on, a daemon stopped with SIGSTOP (it accepts and
@@ -19,7 +22,8 @@
 
 (defun onthemap-tests--env (name)
   "The environment variable NAME, which the tests need."
-  (or (getenv name) (error "The test needs $%s" name)))
+  (let ((value (getenv name)))
+    (if (and value (not (string-empty-p value))) value (error "The test needs $%s" name))))
 
 (defvar onthemap-tests--messages nil
   "Every message shown, newest first.")
@@ -178,7 +182,31 @@ collection, for `completing-read') returning the answer."
       (should (> (length distances) 0))
       (should (equal distances (sort (copy-sequence distances) #'<)))
       (should (<= (car (last distances)) 2000)))
+    ;; Each distance is the daemon's distanceKm, as the CLI gets it for the same query.
+    (let ((expected (append (onthemap-tests--cli-json "students" "--near" "Berlin, Germany" "--radius" "2000"
+                                                      "--limit" "100")
+                            nil)))
+      (should (equal (mapcar (lambda (e) (plist-get (car e) :objectId)) tabulated-list-entries)
+                     (mapcar (lambda (s) (plist-get s :objectId)) expected)))
+      (should (equal (mapcar (lambda (e) (aref (cadr e) 2)) tabulated-list-entries)
+                     (mapcar (lambda (s) (number-to-string (floor (+ (plist-get s :distanceKm) 0.5)))) expected))))
     (kill-buffer)))
+
+(ert-deftest onthemap-test-06a-near-shows-the-daemons-distance ()
+  ;; Distances no sphere gives for these coordinates: only the daemon's value can show them.
+  (with-temp-buffer
+    (setq onthemap--near '(52.52 13.405 "Berlin" 2000))
+    (should (equal (mapcar (lambda (e) (aref (cadr e) 2))
+                           (onthemap--entries
+                            (vector (list :firstName "Ada" :mapString "Berlin" :latitude 52.52 :longitude 13.405
+                                          :distanceKm 1234.4)
+                                    (list :firstName "Alan" :mapString "Paris" :latitude 48.8566 :longitude 2.3522
+                                          :distanceKm 7.6)
+                                    ;; A half rounds up, as the CLI rounds it.
+                                    (list :firstName "Kim" :mapString "Hamburg" :latitude 53.55 :longitude 9.99
+                                          :distanceKm 252.5)
+                                    (list :firstName "Old" :mapString "Oslo" :latitude 59.91 :longitude 10.75))))
+                   '("1234" "8" "253" "")))))
 
 (ert-deftest onthemap-test-07-post ()
   (let ((mark (length onthemap-tests--messages))
@@ -475,16 +503,18 @@ The mode line must have shown it offline meanwhile."
     (onthemap-tests--mode-line-is " 📍 offline" onthemap-tests--quick)))
 
 (ert-deftest onthemap-test-32-foreign-socket-refused ()
-  (let ((foreign (getenv "ONTHEMAP_TEST_FOREIGN_SOCKET")))
-    (when (or (null foreign) (string-empty-p foreign))
-      (ert-skip "no socket of another user (the test runs as root to make one)"))
-    (let ((onthemap-socket foreign)
-          (mark (length onthemap-tests--messages)))
-      (onthemap-logout)
-      (should (string-search "Nothing was sent"
-                             (onthemap-tests--message-since
-                              mark (format "refusing the socket %s: it belongs to uid 65534" foreign)
-                              onthemap-tests--quick))))))
+  "Only root can make the socket file of another user this needs.
+Tagged `root': the Swift test runs it on its own, in a test enabled
+only as root, which Swift Testing reports as skipped for anyone else."
+  :tags '(root)
+  (let* ((foreign (onthemap-tests--env "ONTHEMAP_TEST_FOREIGN_SOCKET"))
+         (onthemap-socket foreign)
+         (mark (length onthemap-tests--messages)))
+    (onthemap-logout)
+    (should (string-search "Nothing was sent"
+                           (onthemap-tests--message-since
+                            mark (format "refusing the socket %s: it belongs to uid 65534" foreign)
+                            onthemap-tests--quick)))))
 
 (ert-deftest onthemap-test-31-daemon-never-answers ()
   (let* ((onthemap-socket (onthemap-tests--env "ONTHEMAP_TEST_HUNG_SOCKET"))

@@ -291,14 +291,6 @@ daemon answered with an error (its own code and message),
               (t (format "%d y ago" (/ seconds (* 365 86400))))))
     "—"))
 
-(defun onthemap--distance-km (lat1 lon1 lat2 lon2)
-  "Great-circle distance in km between LAT1,LON1 and LAT2,LON2."
-  (let* ((r (/ float-pi 180))
-         (a (+ (expt (sin (/ (* r (- lat2 lat1)) 2)) 2)
-               (* (cos (* r lat1)) (cos (* r lat2))
-                  (expt (sin (/ (* r (- lon2 lon1)) 2)) 2)))))
-    (* 6371.0088 2 (atan (sqrt a) (sqrt (- 1 a))))))
-
 (defun onthemap--place (match)
   "A geocoder MATCH as \"Köln, North Rhine-Westphalia, Germany\"."
   (onthemap--clean
@@ -427,17 +419,20 @@ The age in the header line is redrawn every
   (tabulated-list-init-header))
 
 (defun onthemap--entries (students)
-  "Tabulated list entries of STUDENTS (a vector of plists)."
+  "Tabulated list entries of STUDENTS (a vector of plists).
+In a near list, the Km column shows each student's `distanceKm' from
+the daemon's answer."
   (mapcar
    (lambda (student)
-     (let ((lat (plist-get student :latitude)) (lon (plist-get student :longitude)))
+     ;; The daemon's distance: one distance (one Earth radius) in every client.  Its one
+     ;; decimal makes halves common: they round up, as in the CLI and Neovim (`round' and
+     ;; "%.0f" would show 252.5 as 252).
+     (let ((km (plist-get student :distanceKm)))
        (list student
              (vconcat
               (list (onthemap--name student) (onthemap--clean (plist-get student :mapString)))
               (when onthemap--near
-                (list (if (and (numberp lat) (numberp lon))
-                          (format "%.0f" (onthemap--distance-km (nth 0 onthemap--near) (nth 1 onthemap--near) lat lon))
-                        "")))
+                (list (if (numberp km) (number-to-string (floor (+ km 0.5))) "")))
               (list (onthemap--clean (plist-get student :mediaURL))
                     (onthemap--age (plist-get student :updatedAt)))))))
    students))

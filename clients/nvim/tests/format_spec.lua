@@ -30,7 +30,7 @@ return {
     end,
   },
   {
-    "ages and distances",
+    "ages",
     function()
       local now = format.parse_time("2026-11-22T12:00:00.000Z")
       t.eq(format.age("2026-11-22T11:59:30.000Z", now), "just now", "30 s")
@@ -38,8 +38,32 @@ return {
       t.eq(format.age("2026-11-21T09:00:00.000Z", now), "1 d ago", "27 h")
       t.eq(format.age("garbage", now), "—", "unreadable")
       t.eq(format.parse_time("1970-01-02T00:00:00Z"), 86400, "epoch + 1 day")
-      local berlin_paris = format.distance_km(52.52, 13.405, 48.8566, 2.3522)
-      t.ok(math.abs(berlin_paris - 878) < 5, "Berlin–Paris is about 878 km, got " .. berlin_paris)
+    end,
+  },
+  {
+    "a near list shows the daemon's distanceKm, never one of its own",
+    function()
+      local list = require("onthemap.list")
+      -- Distances no sphere gives for these coordinates: only the daemon's value can show them.
+      local result = {
+        students = {
+          { firstName = "Ada", lastName = "L", mapString = "Berlin", mediaURL = "https://a.example", latitude = 52.52, longitude = 13.405, distanceKm = 1234.4 },
+          { firstName = "Alan", lastName = "T", mapString = "Paris", mediaURL = "https://b.example", latitude = 48.8566, longitude = 2.3522, distanceKm = 7.6 },
+          { firstName = "Kim", lastName = "H", mapString = "Hamburg", mediaURL = "https://c.example", latitude = 53.55, longitude = 9.99, distanceKm = 252.5 },
+          { firstName = "Old", lastName = "Daemon", mapString = "Oslo", mediaURL = "https://d.example", latitude = 59.91, longitude = 10.75 },
+        },
+        total = 4,
+      }
+      local buf = vim.api.nvim_create_buf(false, true)
+      list.render(buf, result, { latitude = 52.52, longitude = 13.405, label = "Berlin", km = 2000 })
+      local lines = t.lines(buf)
+      -- Wiped before checking: a list left behind would keep the header timer for the next specs.
+      vim.api.nvim_buf_delete(buf, { force = true })
+      t.ok(lines[2]:find("^NAME%s+PLACE%s+KM%s+LINK%s+UPDATED$"), "header: " .. lines[2])
+      t.ok(lines[3]:find("Berlin%s+1234%s+https://a%.example"), "the daemon's 1234.4 km: " .. lines[3])
+      t.ok(lines[4]:find("Paris%s+8%s+https://b%.example"), "the daemon's 7.6 km: " .. lines[4])
+      t.ok(lines[5]:find("Hamburg%s+253%s+https://c%.example"), "the daemon's 252.5 km, rounded as the CLI does: " .. lines[5])
+      t.ok(lines[6]:find("Oslo%s+https://d%.example"), "no distanceKm, no distance: " .. lines[6])
     end,
   },
   {

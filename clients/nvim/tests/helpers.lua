@@ -8,6 +8,7 @@
 --   ONTHEMAP_TEST_DEAD_SOCKET  a socket file nobody listens on
 --   ONTHEMAP_TEST_HUNG_SOCKET  a daemon stopped with SIGSTOP: it accepts and never answers
 --   ONTHEMAP_TEST_CONTROL      a directory: writing "restart" there makes the test restart the daemon
+--   ONTHEMAP_TEST_FOREIGN_SOCKET   a socket file of another user (nobody); made only as root, for root_spec
 local M = {}
 
 M.env = setmetatable({}, {
@@ -63,6 +64,14 @@ function M.notified(text, ms, from)
     return false
   end, "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications))
   return found
+end
+
+--- Fails unless `note` (a vim.notify message) is one line that fits the command line: a wider
+--- message scrolls, and Neovim then waits for ENTER.
+function M.fits(note)
+  local room = vim.o.columns - 12
+  M.ok(not note.message:find("\n", 1, true), "one line: " .. note.message)
+  M.ok(vim.fn.strdisplaywidth(note.message) <= room, ("wider than %d columns: %s"):format(room, note.message))
 end
 
 --- Runs the real CLI (another client of the same daemon) and returns its stdout, failing on error.

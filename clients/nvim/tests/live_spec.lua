@@ -50,6 +50,18 @@ local function column_of(line, needle)
   return start and vim.fn.strdisplaywidth(line:sub(1, start - 1))
 end
 
+--- The text of the cell that starts at display column `column` (0-based) of `line`.
+local function cell_at(line, column)
+  local width = 0
+  for index = 0, vim.fn.strchars(line) - 1 do
+    if width >= column then
+      return vim.fn.strcharpart(line, index):match("^%S*")
+    end
+    width = width + vim.fn.strdisplaywidth(vim.fn.strcharpart(line, index, 1))
+  end
+  return ""
+end
+
 local function wait_render(buf, generation, what)
   t.wait(30000, function()
     return buffer.generation(buf) > generation
@@ -204,9 +216,17 @@ return {
       local km_column = column_of(lines[2], "KM")
       local previous = -1
       for index = 3, #lines do
-        local km = tonumber(vim.fn.strcharpart(lines[index], km_column, 8):match("%d+"))
+        local km = tonumber(cell_at(lines[index], km_column))
         t.ok(km and km >= previous and km <= 2000, "distances ascend within 2000 km: " .. lines[index])
         previous = km
+      end
+      -- Each distance is the daemon's distanceKm, as the CLI gets it for the same query.
+      local expected = t.cli_json({ "students", "--near", "Berlin, Germany", "--radius", "2000", "--limit", "100" })
+      t.eq(#lines - 2, #expected, "as many students as the CLI lists")
+      for index, student in ipairs(expected) do
+        local line = lines[index + 2]
+        t.eq(buffer.state[buf].items[index + 2].objectId, student.objectId, "the CLI's order, on " .. line)
+        t.eq(cell_at(line, km_column), tostring(math.floor(student.distanceKm + 0.5)), "the daemon's distance on " .. line)
       end
       t.feed("q")
     end,

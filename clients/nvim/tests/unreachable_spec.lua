@@ -12,14 +12,6 @@ local function use(socket)
   onthemap.setup({ socket = socket, timeout_ms = timeout_ms, reconnect_ms = 200, opener = function() end })
 end
 
---- Fails unless `note` (a vim.notify message) is one line that fits the command line: a wider
---- message scrolls, and Neovim then waits for ENTER.
-local function fits(note)
-  local room = vim.o.columns - 12
-  t.ok(not note.message:find("\n", 1, true), "one line: " .. note.message)
-  t.ok(vim.fn.strdisplaywidth(note.message) <= room, ("wider than %d columns: %s"):format(room, note.message))
-end
-
 --- A hand-named socket nobody listens on, in a directory whose name needs quoting in a shell.
 local function awkward_socket()
   return vim.fn.fnamemodify(t.env.ONTHEMAP_TEST_DEAD_SOCKET, ":h") .. "/it's a dir/onthemapd.sock"
@@ -55,7 +47,7 @@ return {
       end)
       t.ok(ms < quick_ms, ":OnTheMap took " .. ms .. " ms")
       local note = t.notified("cannot reach onthemapd", quick_ms, from)
-      fits(note)
+      t.fits(note)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
       -- The whole of it, how to start a daemon there included, is in the buffer.
       local line = t.lines(0)[1]
@@ -185,24 +177,6 @@ return {
     end,
   },
   {
-    "a socket file of another user is refused before anything is sent",
-    function()
-      local foreign = os.getenv("ONTHEMAP_TEST_FOREIGN_SOCKET")
-      if not foreign or foreign == "" then
-        io.stdout:write("# skipped: no socket of another user (the test runs as root to make one)\n")
-        return
-      end
-      use(foreign)
-      local from = #t.notifications + 1
-      vim.cmd("OnTheMapLogout")
-      local note = t.notified("uid 65534", quick_ms, from)
-      fits(note)
-      t.ok(note.message:lower():find("nothing was sent", 1, true), note.message)
-      local text = t.health()
-      t.ok(text:find("refusing the socket " .. foreign .. ": it belongs to uid 65534", 1, true), text)
-    end,
-  },
-  {
     "a daemon that never answers: :OnTheMap returns at once, the editor keeps running, then a timeout",
     function()
       use(t.env.ONTHEMAP_TEST_HUNG_SOCKET)
@@ -215,7 +189,7 @@ return {
       loop_is_running()
       local note = t.notified("onthemapd did not answer students within 10 s", timeout_ms + 20000, from)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
-      fits(note)
+      t.fits(note)
       t.feed("q")
     end,
   },

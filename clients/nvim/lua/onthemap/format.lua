@@ -1,4 +1,4 @@
--- Text helpers: cleaning upstream text, display widths, ages and distances, shell quoting.
+-- Text helpers: cleaning upstream text, display widths, ages, shell quoting.
 local M = {}
 
 --- Upstream text with control characters (newlines, tabs, escapes) turned into spaces: a buffer
@@ -127,13 +127,6 @@ function M.age(timestamp, now)
     return math.floor(seconds / 86400) .. " d ago"
   end
   return math.floor(seconds / (365 * 86400)) .. " y ago"
-end
-
---- Great-circle distance in km.
-function M.distance_km(lat1, lon1, lat2, lon2)
-  local r = math.rad
-  local a = math.sin(r(lat2 - lat1) / 2) ^ 2 + math.cos(r(lat1)) * math.cos(r(lat2)) * math.sin(r(lon2 - lon1) / 2) ^ 2
-  return 6371.0088 * 2 * math.atan2(math.sqrt(a), math.sqrt(1 - a))
 end
 
 --- A student's full name.

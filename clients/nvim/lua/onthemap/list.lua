@@ -82,8 +82,8 @@ local function keep_header_current(buf, result, near, search)
   end
 end
 
---- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil;
---- `search` the words searched for, or nil.
+--- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
+--- (the students then carry the daemon's `distanceKm`); `search` the words searched for, or nil.
 function M.render(buf, result, near, search)
   local students = result.students or {}
   local header = { "NAME", "PLACE", "LINK", "UPDATED" }
@@ -93,11 +93,12 @@ function M.render(buf, result, near, search)
   local rows = { header }
   for _, student in ipairs(students) do
     local row = { format.name(student), format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
-    if near and student.latitude and student.longitude then
-      local km = format.distance_km(near.latitude, near.longitude, student.latitude, student.longitude)
-      table.insert(row, 3, ("%.0f"):format(km))
-    elseif near then
-      table.insert(row, 3, "")
+    if near then
+      -- The daemon's distanceKm: one distance (one Earth radius) in every client. Its one decimal
+      -- makes halves common: they round up, as in the CLI and Emacs ("%.0f" rounds them to even
+      -- where Lua formats with C's printf, as PUC Lua does).
+      local km = student.distanceKm
+      table.insert(row, 3, type(km) == "number" and tostring(math.floor(km + 0.5)) or "")
     end
     rows[#rows + 1] = row
   end
