@@ -25,6 +25,18 @@ struct AdminCommandTests {
         let shown = try runCommand(server, ["user", "show", "grace@example.com"] + db)
         #expect(shown.stdout.contains(key) && shown.stdout.contains("active"))
 
+        // `pin list`: JSON for scripts, by account (key or email), tab-separated when piped.
+        let pins = try runCommand(server, ["pin", "list", "--user", "grace@example.com", "--json"] + db)
+        #expect(pins.status == 0, "\(pins.stderr)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(pins.stdout.utf8)) as? [[String: String]])
+        #expect(listed.map { $0["objectId"] } == [objectId], "\(pins.stdout)")
+        #expect(listed.first?["uniqueKey"] == key && listed.first?["name"] == "Grace Hopper", "\(pins.stdout)")
+        let table = try runCommand(server, ["pin", "list"] + db).stdout.split(separator: "\n")
+        #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlatitude\tlongitude\tupdated", "\(table)")
+        #expect(table.count == 2 && table.last?.hasPrefix("\(objectId)\t\(key)\t") == true, "\(table)")
+        let none = try runCommand(server, ["pin", "list", "--user", "nobody@example.com"] + db)
+        #expect(none.status != 0 && none.stderr.contains("nobody@example.com"), "\(none.stderr)")
+
         let sessions = try runCommand(server, ["session", "list", "--json"] + db)
         #expect(!sessions.stdout.contains(session), "a session id is a credential and is never printed whole")
         #expect(sessions.stdout.contains("live"))

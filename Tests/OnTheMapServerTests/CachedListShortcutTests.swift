@@ -20,7 +20,7 @@ struct CachedListShortcutTests {
         defer { directory.remove() }
         let accessLog = directory.file("access.log")
         let server = try ServerProcess.start(
-            databasePath: try seededDatabase(in: directory, count: 7),
+            databasePath: try seededDatabase(in: directory, count: 7, onSuiteBackend: true),
             arguments: ["--access-log", accessLog, "--log-level", "info"])
         defer { server.stop() }
         let socket = try RawSocket(loopbackPort: server.port)

@@ -6,7 +6,7 @@ import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 
-/// `/healthz`, `/metrics` and the access log, on a real server process.
+/// `/healthz`, `/metrics` and the access log, on a real server process (on the suite's backend).
 @Suite("Operations: health, metrics, access log", .ownThreads)
 struct OperationsEndpointTests {
     @Test func healthMetricsAndAccessLogOnARealServer() async throws {
@@ -14,7 +14,7 @@ struct OperationsEndpointTests {
         defer { directory.remove() }
         let accessLog = directory.file("access.log")
         let server = try ServerProcess.start(
-            databasePath: try seededDatabase(in: directory, count: 7),
+            databasePath: try seededDatabase(in: directory, count: 7, onSuiteBackend: true),
             arguments: ["--access-log", accessLog, "--max-login-failures", "1"])
         defer { server.stop() }
         let root = "http://127.0.0.1:\(server.port)"

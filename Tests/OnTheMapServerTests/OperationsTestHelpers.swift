@@ -5,14 +5,16 @@ import NIOHTTP1
 import OnTheMapServer
 import OnTheMapTestSupport
 
-/// A demo database (one account, `count` pins) in `directory`, seeded with a cheap bcrypt cost.
-func seededDatabase(in directory: TemporaryDirectory, count: Int = 5) throws -> String {
-    let path = directory.file("db.sqlite")
+/// A demo database (one account, `count` pins), seeded with a cheap bcrypt cost: a SQLite file in
+/// `directory`, or with `onSuiteBackend` the database of the backend the suite runs on
+/// (`TestDatabase`). What `--database` takes.
+func seededDatabase(in directory: TemporaryDirectory, count: Int = 5, onSuiteBackend: Bool = false) throws -> String {
+    let database = onSuiteBackend ? try TestDatabase.fresh(in: directory, name: "db.sqlite") : directory.file("db.sqlite")
     let seeded = try runCommand(
         BuiltProducts.path("onthemap-server"),
-        ["seed", "--db", path, "--demo", "--count", String(count), "--bcrypt-cost", "4"])
+        ["seed", "--database", database, "--demo", "--count", String(count), "--bcrypt-cost", "4"])
     guard seeded.status == 0 else { throw ServerProcessError(message: "seed failed: \(seeded.stderr)") }
-    return path
+    return database
 }
 
 /// The login body for the demo account, with `password`.

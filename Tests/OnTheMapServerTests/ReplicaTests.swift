@@ -94,6 +94,29 @@ struct ReplicaTests {
         #expect(statuses.filter { $0 == 429 }.count == 19, "\(statuses.sorted())")
     }
 
+    /// Replicas started together on an empty database (a fresh deployment) migrate it once between
+    /// them: each waits for the other's migration instead of failing on a half-made schema.
+    @Test func replicasStartedTogetherOnAnEmptyDatabaseAllServe() async throws {
+        let url = try await PostgresTestServer.newDatabase()
+        let replicas = try await withThrowingTaskGroup(of: ServerProcess.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await onOwnThread { try ServerProcess.start(databasePath: url, arguments: ["--open-writes"]) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        defer { replicas.forEach { $0.stop() } }
+        #expect(replicas.count == 4)
+        for (index, replica) in replicas.enumerated() {
+            let posted = try await ServerHTTP.send(.POST, replica.baseURL + "/StudentLocation", body: ServerHTTP.pin("\(index)"))
+            #expect(posted.status == 201, "\(posted.body)")
+        }
+        let migrated = try runCommand(BuiltProducts.path("onthemap-server"), ["migrate", "--database", url])
+        #expect(migrated.stdout.contains("schema up to date, 4 pins"), "\(migrated.stdout)\(migrated.stderr)")
+        let once = try PostgresTestServer.shared().psql(
+            url, "SELECT count(*) = max(version) AND count(*) = count(DISTINCT version) FROM schemaMigration")
+        #expect(once.stdout.hasPrefix("t"), "each migration applied once: \(once.stdout)\(once.stderr)")
+    }
+
     @Test func theNewestPinsOnBShowAWriteOnA() async throws {
         let pair = try await onOwnThread { try Pair(arguments: ["--open-writes"]) }
         defer { pair.stop() }
