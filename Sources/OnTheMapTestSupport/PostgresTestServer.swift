@@ -111,6 +111,7 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Stops the cluster (fast shutdown) and deletes its directory.
     public func stop() {
+        try? thaw()  // a frozen cluster would not stop
         _ = try? run("pg_ctl", ["-D", directory.file("data"), "-m", "fast", "-w", "stop"])
         directory.remove()
     }
@@ -127,6 +128,30 @@ public final class PostgresTestServer: @unchecked Sendable {
         let result = try run(
             "pg_ctl", ["-D", directory.file("data"), "-l", directory.file("server.log"), "-o", options, "-w", "start"])
         guard result.status == 0 else { throw ServerProcessError(message: "pg_ctl start: \(result.stderr)") }
+    }
+
+    /// Stops every process of the cluster with SIGSTOP: connections stay open and new ones are
+    /// accepted by the kernel, but nothing answers — a database that hangs rather than one that is
+    /// gone. `thaw()` lets it go on.
+    public func freeze() throws {
+        let postmaster = try postmasterPID()
+        // The postmaster first, so it starts no new backend while its children stop.
+        for pid in [postmaster] + RunningProcess.descendants(of: postmaster) { kill(pid, SIGSTOP) }
+    }
+
+    /// Lets a frozen cluster go on.
+    public func thaw() throws {
+        let postmaster = try postmasterPID()
+        for pid in RunningProcess.descendants(of: postmaster) + [postmaster] { kill(pid, SIGCONT) }
+    }
+
+    /// The postmaster's process id, the first line of its pid file.
+    private func postmasterPID() throws -> pid_t {
+        let file = directory.file("data/postmaster.pid")
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+            let first = text.split(separator: "\n").first, let pid = pid_t(first)
+        else { throw ServerProcessError(message: "no running cluster (\(file))") }
+        return pid
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {

@@ -14,6 +14,10 @@ import PostgresNIO
 ///   so no answer is stale for longer than that (plus the read's `checkTimeout`).
 /// - Without its connection (lost, or PostgreSQL restarting) the watch answers nil, and the cache
 ///   asks the database on every request until the watch listens again.
+///
+/// A connection it cannot open tells the pool the database is out (`PostgresPool.markOut`): PostgreSQL
+/// stopping closes this connection at once, so requests are refused from then on instead of each
+/// waiting for its deadline.
 final class PostgresChangeWatch: LocationChangeWatch {
     static let channel = "onthemap_locations"
     /// The name the watch's connection shows in `pg_stat_activity`.
@@ -26,14 +30,18 @@ final class PostgresChangeWatch: LocationChangeWatch {
         var mark: UInt64 = 0
         var runner: Task<Void, Never>?
         var stopped = false
+        /// Whether the loss of notifications has been logged (once per loss, and their return once).
+        var lossLogged = false
     }
 
     private let state = NIOLockedValueBox(State())
     private let configuration: PostgresConnection.Configuration
+    private let pool: PostgresPool
     private let logger: Logger
 
-    init(_ location: PostgresLocation, logger: Logger) throws {
+    init(_ location: PostgresLocation, pool: PostgresPool, logger: Logger) throws {
         configuration = try location.connectionConfiguration(applicationName: Self.applicationName)
+        self.pool = pool
         self.logger = logger
     }
 
@@ -66,11 +74,22 @@ final class PostgresChangeWatch: LocationChangeWatch {
     }
 
     private func setListening(_ listening: Bool) {
-        state.withLockedValue { state in
+        let back = state.withLockedValue { state in
             state.listening = listening
             // Whatever was checked before this moment is checked again.
             state.mark &+= 1
+            defer { if listening { state.lossLogged = false } }
+            return listening && state.lossLogged
         }
+        if back { logger.notice("pin change notifications are back") }
+    }
+
+    /// Logs a loss of notifications once, however many attempts to listen again fail.
+    private func noteLoss(_ error: any Error) {
+        guard state.withLockedValue({ state in defer { state.lossLogged = true }; return !state.lossLogged }) else { return }
+        logger.warning(
+            "pin change notifications lost; checking the database on each request until they return",
+            metadata: ["error": "\(String(reflecting: error))"])
     }
 
     private func run() async {
@@ -78,17 +97,19 @@ final class PostgresChangeWatch: LocationChangeWatch {
         while !Task.isCancelled {
             attempt += 1
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: configuration, id: attempt, logger: logger)
+                let connection: PostgresConnection
+                do {
+                    connection = try await PostgresConnection.connect(
+                        configuration: configuration, id: attempt, logger: logger)
+                } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) {
+                    pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))")
+                    throw error
+                }
                 let result = await Result { try await watch(on: connection) }
                 try? await connection.close()
                 try result.get()
             } catch {
-                if !Task.isCancelled {
-                    logger.warning(
-                        "pin change notifications lost; checking the database on each request until they return",
-                        metadata: ["error": "\(error)"])
-                }
+                if !Task.isCancelled { noteLoss(error) }
             }
             setListening(false)
             try? await Task.sleep(for: .seconds(1))

@@ -1,24 +1,33 @@
 import Foundation
 import Logging
 import PostgresNIO
+// ConnectionPoolError: PostgresClient passes the pool's circuit-breaker error on as it is.
+import _ConnectionPoolModule
 
-/// The pooled client with the two rules every query here follows: a deadline, and failures of the
-/// connection reported as `StorageError.unavailable` (a 503 and a retry, not a 500).
+/// The pool with the three rules every query here follows: a deadline; failures of the connection
+/// reported as `StorageError.unavailable` (a 503 and a retry, not a 500); and a database found
+/// unreachable marked out in the pool, so the requests after refuse at once (`PostgresPool`).
 struct PostgresDatabase: Sendable {
-    let client: PostgresClient
+    let pool: PostgresPool
     let logger: Logger
     let operationTimeout: Duration
 
     /// Runs `body` against the pool within the deadline.
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
-        let client = self.client
+        let client = try pool.client()
         let logger = self.logger
         do {
             return try await Deadline.run(operationTimeout) { try await body(client, logger) }
         } catch let error as PSQLError {
+            if PostgresErrors.meansUnreachable(error) { pool.markOut(PostgresErrors.summary(error)) }
             throw PostgresErrors.translate(error)
         } catch is DeadlineExceeded {
+            pool.markOut("no answer within \(operationTimeout)")
             throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
+        } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
+            // The pool's own verdict after a minute of failed connections (it is not a PSQLError).
+            pool.markOut("no connection opened for a minute")
+            throw StorageError.unavailable("PostgreSQL: no connection could be opened")
         }
     }
 
@@ -62,9 +71,28 @@ enum PostgresErrors {
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
             .sslUnsupported, .failedToAddSSLHandler:
-            return StorageError.unavailable("PostgreSQL: \(error.code)\(error.underlying.map { ": \($0)" } ?? "")")
+            return StorageError.unavailable("PostgreSQL: \(summary(error))")
         default:
             return error
+        }
+    }
+
+    /// What went wrong, in a few words: the error's code, and what it wraps (`connection refused`)
+    /// or the server's message. PSQLError's own description hides both.
+    static func summary(_ error: PSQLError) -> String {
+        let detail = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" }
+        return "\(error.code)" + (detail.map { ": \($0)" } ?? "")
+    }
+
+    /// Whether the failure says the database cannot be reached at all (down, restarting, the
+    /// connection cut), as opposed to refusing one statement.
+    static func meansUnreachable(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        default: return false
         }
     }
 

@@ -10,17 +10,14 @@ public final class PostgresStorage: ServerStorage {
     public let displayName: String
     /// How many duplicate pins the schema's rule merged away on opening.
     public let mergedPins: Int
-    /// Runs the client's connection pool until `close()`: PostgresClient needs a task of its own.
-    private let runner: Task<Void, Never>
     /// LISTENs for pin changes once `serve` asks (`locationChangeWatch()`).
     let changes: PostgresChangeWatch
 
     private init(
-        database: PostgresDatabase, runner: Task<Void, Never>, changes: PostgresChangeWatch,
+        database: PostgresDatabase, changes: PostgresChangeWatch,
         pinsPerAccount: PinsPerAccount, mergedPins: Int, displayName: String
     ) {
         self.database = database
-        self.runner = runner
         self.changes = changes
         self.pinsPerAccount = pinsPerAccount
         self.mergedPins = mergedPins
@@ -34,10 +31,8 @@ public final class PostgresStorage: ServerStorage {
         _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
         waitForDatabase: Bool = false, operationTimeout: Duration = .seconds(10), logger: Logger
     ) async throws -> PostgresStorage {
-        let client = PostgresClient(
-            configuration: location.poolConfiguration(maximumConnections: poolSize), backgroundLogger: logger)
-        let runner = Task { await client.run() }
-        let database = PostgresDatabase(client: client, logger: logger, operationTimeout: operationTimeout)
+        let pool = PostgresPool(location, poolSize: poolSize, logger: logger)
+        let database = PostgresDatabase(pool: pool, logger: logger, operationTimeout: operationTimeout)
         do {
             while true {
                 do {
@@ -59,12 +54,11 @@ public final class PostgresStorage: ServerStorage {
                 rule = try await schema.currentPinsPerAccount()
             }
             return PostgresStorage(
-                database: database, runner: runner, changes: try PostgresChangeWatch(location, logger: logger),
+                database: database, changes: try PostgresChangeWatch(location, pool: pool, logger: logger),
                 pinsPerAccount: rule, mergedPins: merged,
                 displayName: location.description)
         } catch {
-            runner.cancel()
-            _ = await runner.value
+            await pool.close()
             throw error
         }
     }
@@ -98,7 +92,6 @@ public final class PostgresStorage: ServerStorage {
 
     public func close() async {
         await changes.stop()
-        runner.cancel()
-        _ = await runner.value
+        await database.pool.close()
     }
 }
