@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnTheMapAPI
+import OnTheMapModels
 
 /// Everything `onthemapd` can be told. Flags win over the environment, which wins over the file,
 /// which wins over the defaults.
@@ -115,20 +116,18 @@ public struct DaemonConfiguration: Sendable, Hashable {
         }
     }
 
-    /// `key = value` lines; `#` starts a comment.
+    /// The file's settings (`SettingsLines`), each key among `keys`; the last of a repeated key wins.
     static func parseFile(_ text: String) throws -> [String: String] {
         var settings: [String: String] = [:]
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            let parts = line.split(separator: "=", maxSplits: 1)
-            let key = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard parts.count == 2, keys.contains(key) else {
-                throw ConfigurationError(
-                    "configuration file line \(number + 1): expected `key = value` with a key among \(keys.joined(separator: ", "))."
-                )
+        do {
+            for setting in try SettingsLines.parse(text) {
+                guard keys.contains(setting.key) else { throw SettingsLines.Malformed(line: setting.line) }
+                settings[setting.key] = setting.value
             }
-            settings[key] = parts[1].trimmingCharacters(in: .whitespaces)
+        } catch let malformed as SettingsLines.Malformed {
+            throw ConfigurationError(
+                "configuration file line \(malformed.line): expected `key = value` with a key among \(keys.joined(separator: ", "))."
+            )
         }
         return settings
     }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import OnTheMapModels
 
 /// Settings that do not come from flags: the file named by `--config` (or `ONTHEMAP_SERVER_CONFIG`) and
 /// `ONTHEMAP_DATABASE_URL`, turned into arguments placed before the command line's own, so that a flag
 /// overrides the environment, which overrides the file.
 ///
-/// The file holds `key = value` lines, `#` comments and blank lines; a key is a long option's name
+/// The file holds `key = value` lines, `#` comments and blank lines (`SettingsLines`, as `onthemapd`
+/// reads its own); a key is a long option's name
 /// (`database`, `port`, `pins-per-account` …), and `true`/`false` set or leave a flag (`open-writes = true`).
 enum SettingsFile {
     /// Keys every database command accepts; `serve` accepts all of its options.
@@ -41,17 +43,17 @@ enum SettingsFile {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ValidationError("Cannot read the settings file \(path).")
         }
+        let lines: [SettingsLines.Setting]
+        do {
+            lines = try SettingsLines.parse(text)
+        } catch {
+            throw ValidationError("\(path) line \(error.line): expected `key = value`.")
+        }
         var arguments: [String] = []
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw ValidationError("\(path) line \(number + 1): expected `key = value`.")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty, key != "config", key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-                throw ValidationError("\(path) line \(number + 1): `\(key)` is not an option name.")
+        for setting in lines {
+            let (key, value) = (setting.key, setting.value)
+            guard key != "config", key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                throw ValidationError("\(path) line \(setting.line): `\(key)` is not an option name.")
             }
             guard acceptingAll || databaseKeys.contains(key) else { continue }
             switch value.lowercased() {
