@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// An access log: one JSON object per line, appended to a file (or written to stdout).
 ///
@@ -20,36 +21,37 @@ public final class AccessLog: Sendable {
         var userAgent: String?
     }
 
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
+    private let file: FileDescriptor
+    private let ownsFile: Bool
     /// Guards the encoder, which is not thread-safe.
     private let encoder = Mutex(JSONEncoder())
 
     /// Opens `path` for appending (created 0600: client addresses are personal data); `-` is stdout.
     public init(path: String) throws {
         if path == "-" {
-            descriptor = STDOUT_FILENO
-            ownsDescriptor = false
+            file = .standardOutput
+            ownsFile = false
         } else {
-            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw AccessLogError(path: path, reason: String(cString: strerror(errno)))
+            do {
+                file = try FileDescriptor.open(
+                    FilePath(path), .writeOnly, options: [.append, .create, .closeOnExec], permissions: .ownerReadWrite)
+            } catch {
+                throw AccessLogError(path: path, reason: "\(error)")
             }
-            ownsDescriptor = true
+            ownsFile = true
         }
     }
 
     deinit {
-        if ownsDescriptor { close(descriptor) }
+        if ownsFile { try? file.close() }
     }
 
     func write(_ entry: Entry) {
         guard var line = encoder.withLock({ try? $0.encode(entry) }) else { return }
         line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBytes { bytes in
-            // A failed write (disk full) must not fail the request; the line is lost.
-            _ = Foundation.write(descriptor, bytes.baseAddress, bytes.count)
-        }
+        // One write(2), not a loop that could interleave with another request's line. A failed
+        // write (disk full) must not fail the request; the line is lost.
+        _ = line.withUnsafeBytes { bytes in try? file.write(bytes) }
     }
 
     /// An ISO 8601 UTC timestamp with milliseconds.
