@@ -17,7 +17,9 @@ What it measures:
   - RSS the geocoder adds on its first query, and a geocode round trip;
   - time and memory to fetch and cache 100, 1,000 and 10,000 locations (next to the same pages fetched
     bare), and `students` at each size (next to the C baseline sending the same bytes);
-  - wake-ups and CPU of the idle, logged-in daemon.
+  - wake-ups and CPU of the idle, logged-in daemon;
+  - memory as `systemctl status` shows it: what the daemon's own cgroup is charged, page cache it
+    read first included, started from an executable not yet in the page cache (Benchmarks/unit_memory.py).
 """
 import json
 import os
@@ -28,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import unit_memory
 
 BIN, TOOLS, WORK, REPORT = sys.argv[1:5]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -149,7 +153,7 @@ def wait_for_socket(path, timeout=20):
 
 
 class Daemon:
-    def __init__(self, name, api, cache_size=100, extra=()):
+    def __init__(self, name, api, cache_size=100, extra=(), program=None):
         self.home = os.path.join(WORK, name)
         os.makedirs(self.home, exist_ok=True)
         self.socket = os.path.join(self.home, "d.sock")
@@ -157,15 +161,15 @@ class Daemon:
                         XDG_CONFIG_HOME=f"{self.home}/config", XDG_RUNTIME_DIR=f"{self.home}/runtime")
         for key in ("NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "ONTHEMAP_SOCKET"):
             self.env.pop(key, None)
-        self.args = [f"{BIN}/onthemapd", "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
+        self.args = [program or f"{BIN}/onthemapd", "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
                      "--log-level", "error", *extra]
         self.process = None
 
-    def start(self, notify_socket=None):
+    def start(self, notify_socket=None, wrap=lambda argv: argv):
         env = dict(self.env)
         if notify_socket:
             env["NOTIFY_SOCKET"] = notify_socket
-        self.process = subprocess.Popen(self.args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(wrap(self.args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return self.process
 
     def stop(self):
@@ -324,6 +328,89 @@ def memory(daemon, baseline_pid):
             f"{peak:.1f} MiB at most ({max(a for _, a, _ in quiet) / 1024:.1f} MiB anonymous)")
     verdict("no growth (quiet after the last round vs after the first)", growth <= 0.5, f"{growth:+.1f} MiB")
     return rows
+
+
+def unit_memory_section(api, replies):
+    """The daemon in a cgroup of its own, as systemd runs a unit, next to the C baseline in another:
+    with the disk's read-ahead as this machine has it, and with the kernel's default if it differs."""
+    say("## Memory as `systemctl status` shows it")
+    say()
+    why_not = unit_memory.available()
+    if why_not:
+        say(f"Not measured here: {why_not}.")
+        say()
+        verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", False, f"not measured: {why_not}")
+        return
+    say("What the unit's cgroup is charged (`memory.current`, or `memory.usage_in_bytes` on cgroup v1: the")
+    say("figure `systemctl status` prints): the process's own memory, and the page cache it read first. Each")
+    say("program starts from a copy of its executable that is not in the page cache, as after a reboot.")
+    say(f"\"Quiet\" is {QUIET_SECONDS:.0f} s after the last request. The kernel reads ahead around each page a")
+    say("program faults in, by the disk's read-ahead setting, and the unit is charged for what it read.")
+    say()
+    setting = unit_memory.read_ahead_file(WORK)
+    machine = int(open(setting).read()) if setting else None
+    runs = [machine] + ([128] if machine not in (None, 128) else [])
+    for read_ahead in runs:
+        label = f"read-ahead {read_ahead} KiB" + (" (this machine's)" if read_ahead == machine else " (the kernel's default, set for this run)")
+        if read_ahead != machine:
+            open(setting, "w").write(str(read_ahead))
+        try:
+            quiet = unit_memory_run(api, replies, label)
+        finally:
+            if setting and read_ahead != machine:
+                open(setting, "w").write(str(machine))
+        verdict(f"idle daemon as `systemctl status` shows it ≤ 16 MiB ({label})", quiet <= 16, f"{quiet:.1f} MiB at most, quiet")
+
+
+def unit_memory_run(api, replies, label):
+    """One run of the daemon and the baseline in cgroups of their own; the largest quiet figure, MiB."""
+    unit = unit_memory.UnitCgroup("onthemap-bench-daemon")
+    base = unit_memory.UnitCgroup("onthemap-bench-baseline")
+    program = unit_memory.uncached_copy(f"{BIN}/onthemapd", os.path.join(WORK, "unit-onthemapd"))
+    baseline_program = unit_memory.uncached_copy(f"{TOOLS}/canned_server", os.path.join(WORK, "unit-canned_server"))
+    daemon = Daemon("unit", api, program=program)
+    baseline_socket = os.path.join(WORK, "unit-baseline.sock")
+    baseline = None
+    rows = []
+
+    def row(name):
+        (anon, cache), total = unit.breakdown(), unit.usage()
+        rows.append((name, total, anon, cache, rss_kib(daemon.pid) * 1024, base.usage()))
+
+    try:
+        daemon.start(wrap=unit.command)
+        baseline = subprocess.Popen(base.command([baseline_program, baseline_socket, *replies]))
+        wait_for_socket(daemon.socket)
+        wait_for_socket(baseline_socket)
+        daemon.login()
+        time.sleep(2)
+        row("logged in, 100 cached")
+        time.sleep(QUIET_SECONDS)
+        row("… quiet")
+        rpc_load("latency", daemon.socket, STATUS, 100_000)
+        rpc_load("latency", baseline_socket, STATUS, 100_000)
+        call(daemon.socket, "students")
+        call(daemon.socket, "map", {"width": 80, "height": 24})
+        call(daemon.socket, "geocode", {"query": "Lima, Peru"})
+        row("after 100,000 `status`, `students`, a `map` and a `geocode`")
+        time.sleep(QUIET_SECONDS)
+        row("… quiet")
+    finally:
+        daemon.stop()
+        if baseline:
+            baseline.kill()
+            baseline.wait()
+        unit.remove()
+        base.remove()
+        for path in (program, baseline_program):
+            os.remove(path)
+    say(f"| {label} | onthemapd MiB | of which anonymous | of which page cache | its RSS MiB | C baseline (canned_server) MiB |")
+    say("| --- | --- | --- | --- | --- | --- |")
+    mib = lambda value: f"{value / 1048576:.1f}"
+    for name, total, anon, cache, rss, base_total in rows:
+        say(f"| {name} | {mib(total)} | {mib(anon)} | {mib(cache)} | {mib(rss)} | {mib(base_total)} |")
+    say()
+    return max(row[1] for row in rows if row[0].endswith("quiet")) / 1048576
 
 
 def idle(daemon, baseline_pid):
@@ -497,6 +584,7 @@ def main():
         round_trips(daemon, baselines)
         throughputs(daemon, baselines)
         geocoder_in_daemon(daemon)
+        unit_memory_section(api, replies)
         ready_time(daemon)
         scaling(api, WORK)
     finally:

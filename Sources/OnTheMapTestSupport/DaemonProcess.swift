@@ -7,15 +7,21 @@ public final class DaemonProcess: @unchecked Sendable {
     public let socketPath: String
     public let apiURL: String
     public let arguments: [String]
+    /// The program run: the built `onthemapd`, or a copy of it a test measures on its own.
+    public let executable: String
     private var process: Process?
     private var output = OutputCollector()
 
     /// Starts the daemon and returns once its socket answers.
-    public init(apiURL: String, arguments: [String] = [], home: TemporaryDirectory? = nil) throws {
+    public init(
+        apiURL: String, arguments: [String] = [], home: TemporaryDirectory? = nil,
+        executable: String = BuiltProducts.path("onthemapd")
+    ) throws {
         self.home = try home ?? TemporaryDirectory(prefix: "onthemapd")
         socketPath = self.home.file("run/onthemapd.sock")
         self.apiURL = apiURL
         self.arguments = arguments
+        self.executable = executable
         try start()
     }
 
@@ -42,7 +48,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts (or restarts) the process and waits for the socket.
     public func start(timeout: TimeInterval = 20) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemapd"))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--socket", socketPath, "--api-url", apiURL, "--log-level", "debug"] + arguments
         process.environment = environment
         let stdout = Pipe()

@@ -14,10 +14,13 @@ final class DaemonTestBed: @unchecked Sendable {
     let daemon: DaemonProcess
     let demoKey: String
 
-    init(students: Int = 150, serverArguments: [String] = [], daemonArguments: [String] = []) throws {
+    init(
+        students: Int = 150, serverArguments: [String] = [], daemonArguments: [String] = [],
+        daemonExecutable: String = BuiltProducts.path("onthemapd")
+    ) throws {
         server = try ServerFixture(arguments: serverArguments)
         demoKey = try server.seedDemo(count: students)
-        daemon = try DaemonProcess(apiURL: server.baseURL, arguments: daemonArguments)
+        daemon = try DaemonProcess(apiURL: server.baseURL, arguments: daemonArguments, executable: daemonExecutable)
     }
 
     func connect(timeout: Duration? = .seconds(20)) throws -> RPCConnection {

@@ -19,4 +19,12 @@ void onthemap_malloc_trim(void);
 /// copies of its pages, which this drops.
 size_t onthemap_release_readonly_segments(void);
 
+/// Asks the kernel to drop the executable's pages from the page cache; 0 when asked, -1 if the
+/// executable could not be opened. Only pages no process maps go: call it after
+/// `onthemap_release_readonly_segments`. The page cache a process reads first is charged to its
+/// control group, which is the memory `systemctl status` shows for a unit: without this, a daemon
+/// started after a reboot was shown with every page of its executable it had ever touched (and the
+/// kernel's read-ahead around them), tens of MiB, however little it held.
+int onthemap_drop_executable_page_cache(void);
+
 #endif

@@ -104,11 +104,13 @@ public final class MemoryTrimmer: Sendable {
         }
     }
 
-    /// Trims the allocator and drops the mapped pages of code and read-only data: what the daemon
-    /// can give back between requests without losing anything.
+    /// Trims the allocator, drops the mapped pages of code and read-only data, then the pages of the
+    /// executable nobody maps from the page cache: what the daemon can give back between requests
+    /// without losing anything. The next request reads the code it runs from disk where the kernel
+    /// let it go (Benchmarks/analysis.md: the first request after a quiet period).
     static func releaseIdleMemory() {
         onthemap_malloc_trim()
-        releaseReadOnlySegments()
+        if releaseReadOnlySegments() > 0 { onthemap_drop_executable_page_cache() }
     }
 
     /// Drops this process's mappings of the executable's and the shared libraries' read-only
