@@ -56,19 +56,31 @@ struct DatabaseFaultTests {
     @Test func anOutageLongerThanAMinuteIsStill503AndEndsPromptly() async throws {
         let cluster = try await onOwnThread { try PostgresTestServer.startPrivate() }
         defer { cluster.stop() }
-        let server = try await onOwnThread { try ServerProcess.start(databasePath: try cluster.createDatabase(), arguments: ["--open-writes"]) }
+        let server = try await onOwnThread {
+            try ServerProcess.start(databasePath: try cluster.createDatabase(), arguments: ["--open-writes", "--log-level", "notice"])
+        }
         defer { server.stop() }
         #expect(try await ServerHTTP.send(.POST, server.baseURL + "/StudentLocation", body: ServerHTTP.pin("5")).status == 201)
 
         try await onOwnThread { try cluster.pause() }
         try await Self.expectRefusedAtOnce(server)
+        // A load balancer's health checks meanwhile.
+        for _ in 0..<20 { _ = try await ServerHTTP.send(.GET, Self.health(server)) }
         try await Task.sleep(for: .seconds(65))
         try await Self.expectRefusedAtOnce(server)
+        // Said once, not once a request or a second: the outage, and the requests refused before
+        // it was known (at most the few that waited).
+        let log = server.log
+        #expect(log.components(separatedBy: "is unreachable").count - 1 == 1, "\(log)")
+        #expect(log.components(separatedBy: "database unavailable").count - 1 <= 3, "\(log)")
+        #expect(log.components(separatedBy: "health check: the database does not answer").count - 1 <= 3, "\(log)")
+        #expect(log.components(separatedBy: "pin change notifications lost").count - 1 == 1, "\(log)")
 
         try await onOwnThread { try cluster.resume() }
         let back = try await Self.secondsUntilWritesWork(server)
         #expect(back < 5, "the server serves again \(back) s after PostgreSQL is back")
         #expect(try await ServerHTTP.pins(server.baseURL, of: "5").count == 1)
+        #expect(server.log.contains("answers again after"), "\(server.log)")
     }
 
     /// A database that stops answering without closing anything (every PostgreSQL process stopped

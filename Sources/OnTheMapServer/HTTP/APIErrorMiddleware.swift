@@ -15,7 +15,9 @@ struct APIErrorMiddleware: RouterMiddleware {
         } catch let failure as APIFailure {
             return failure.response(prefixed: Self.isPrefixed(request.uri.path))
         } catch let error as StorageError where error.isUnavailable {
-            context.logger.error("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            context.logger.log(
+                level: StorageError.logLevel(for: error), "database unavailable",
+                metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return APIFailure(
                 .serviceUnavailable, "The database is unavailable; try again in a few seconds.",
                 headers: [.retryAfter: "5"]

@@ -20,7 +20,9 @@ struct OperationsController<Probe: DatabaseProbe> {
             try await probe.ping()
             return Self.json(.ok, #"{"status":"ok","database":"ok"}"#)
         } catch {
-            context.logger.error("health check: the database does not answer", metadata: ["error": "\(error)"])
+            context.logger.log(
+                level: StorageError.logLevel(for: error), "health check: the database does not answer",
+                metadata: ["error": "\(error)"])
             return Self.json(.serviceUnavailable, #"{"status":"unavailable","database":"unreachable"}"#)
         }
     }

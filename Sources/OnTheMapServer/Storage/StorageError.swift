@@ -1,9 +1,11 @@
 import Foundation
+import Logging
 
 /// A storage failure the HTTP layer and the commands turn into a clear answer.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     private enum Code: Sendable {
         case unavailable
+        case out
         case emailTaken
         case accountHasPin
         case invalidURL
@@ -22,6 +24,11 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// The database cannot be reached (or is shutting down): try again later.
     public static func unavailable(_ detail: String) -> StorageError {
         StorageError(.unavailable, "The database is unavailable (\(detail)).")
+    }
+
+    /// The database is known to be out (the outage was logged when found): refused without asking it.
+    public static func out(_ detail: String) -> StorageError {
+        StorageError(.out, "The database is unavailable (\(detail)).")
     }
 
     /// An account with this email exists.
@@ -45,7 +52,16 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     /// True when the database could not be reached: worth a 503 and a retry.
-    public var isUnavailable: Bool { code == .unavailable }
+    public var isUnavailable: Bool { code == .unavailable || code == .out }
+    /// True when the request was refused because the database is known to be out: its outage was
+    /// logged once, so the refusal is not logged again.
+    public var isKnownOutage: Bool { code == .out }
+
+    /// How loudly to log a request that failed with this: a refusal during a known outage at debug
+    /// (the outage itself was logged once, when found), anything else as an error.
+    static func logLevel(for error: any Error) -> Logger.Level {
+        (error as? StorageError)?.isKnownOutage == true ? .debug : .error
+    }
     /// True when an email was already in use.
     public var isEmailTaken: Bool { code == .emailTaken }
     /// True when an account already had a pin.

@@ -19,14 +19,14 @@ struct PostgresDatabase: Sendable {
         do {
             return try await Deadline.run(operationTimeout) { try await body(client, logger) }
         } catch let error as PSQLError {
-            if PostgresErrors.meansUnreachable(error) { pool.markOut(PostgresErrors.summary(error)) }
+            if PostgresErrors.meansUnreachable(error) { pool.markOut(PostgresErrors.summary(error), ranOn: client) }
             throw PostgresErrors.translate(error)
         } catch is DeadlineExceeded {
-            pool.markOut("no answer within \(operationTimeout)")
+            pool.markOut("no answer within \(operationTimeout)", ranOn: client)
             throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
         } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
             // The pool's own verdict after a minute of failed connections (it is not a PSQLError).
-            pool.markOut("no connection opened for a minute")
+            pool.markOut("no connection opened for a minute", ranOn: client)
             throw StorageError.unavailable("PostgreSQL: no connection could be opened")
         }
     }

@@ -38,19 +38,21 @@ final class PostgresPool: Sendable {
         state = NIOLockedValueBox(State(client: client, runner: runner))
     }
 
-    /// The pool to run an operation on; throws `StorageError.unavailable` while the database is out.
+    /// The pool to run an operation on; throws `StorageError.out` while the database is out.
     func client() throws -> PostgresClient {
         try state.withLockedValue { state in
             guard let since = state.outSince else { return state.client }
-            throw StorageError.unavailable(
+            throw StorageError.out(
                 "PostgreSQL at \(location) has not answered for \(Int(since.duration(to: .now).components.seconds)) s")
         }
     }
 
-    /// Something found the database unreachable: refuse requests until the probe reaches it.
-    func markOut(_ reason: String) {
+    /// Something found the database unreachable: refuse requests until the probe reaches it. An
+    /// operation says which pool it ran on: one that began on a pool replaced since (it waited
+    /// through the outage) says nothing about the new one.
+    func markOut(_ reason: String, ranOn client: PostgresClient? = nil) {
         let started: Bool = state.withLockedValue { state in
-            guard !state.closed, state.outSince == nil else { return false }
+            guard !state.closed, state.outSince == nil, client.map({ $0 === state.client }) ?? true else { return false }
             state.outSince = .now
             state.probe = Task { await self.probeUntilBack() }
             return true
