@@ -16,8 +16,8 @@ import PostgresNIO
 ///   asks the database on every request until the watch listens again.
 ///
 /// A connection it cannot open tells the pool the database is out (`PostgresPool.markOut`): PostgreSQL
-/// stopping closes this connection at once, so requests are refused from then on instead of each
-/// waiting for its deadline.
+/// stopping closes this connection at once, and the next attempt, a second later, is refused, so
+/// requests are refused from then on instead of each waiting for its deadline.
 final class PostgresChangeWatch: LocationChangeWatch {
     static let channel = "onthemap_locations"
     /// The name the watch's connection shows in `pg_stat_activity`.
@@ -98,11 +98,14 @@ final class PostgresChangeWatch: LocationChangeWatch {
             attempt += 1
             do {
                 let connection: PostgresConnection
+                // The pool of this moment: should a fresh one replace it while this attempt fails,
+                // the failure says nothing of the fresh one.
+                let pool = self.pool.current
                 do {
                     connection = try await PostgresConnection.connect(
                         configuration: configuration, id: attempt, logger: logger)
                 } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) {
-                    pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))")
+                    self.pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))", ranOn: pool)
                     throw error
                 }
                 let result = await Result { try await watch(on: connection) }

@@ -5,8 +5,8 @@ import PostgresNIO
 import _ConnectionPoolModule
 
 /// The pool with the three rules every query here follows: a deadline; failures of the connection
-/// reported as `StorageError.unavailable` (a 503 and a retry, not a 500); and a database found
-/// unreachable marked out in the pool, so the requests after refuse at once (`PostgresPool`).
+/// reported as `StorageError.unavailable` (a 503 and a retry, not a 500); and a failure that looks
+/// like the database is gone reported to the pool, which decides whether it is out (`PostgresPool`).
 struct PostgresDatabase: Sendable {
     let pool: PostgresPool
     let logger: Logger
@@ -18,16 +18,24 @@ struct PostgresDatabase: Sendable {
         let logger = self.logger
         do {
             return try await Deadline.run(operationTimeout) { try await body(client, logger) }
-        } catch let error as PSQLError {
-            if PostgresErrors.meansUnreachable(error) { pool.markOut(PostgresErrors.summary(error), ranOn: client) }
-            throw PostgresErrors.translate(error)
-        } catch is DeadlineExceeded {
-            pool.markOut("no answer within \(operationTimeout)", ranOn: client)
-            throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
-        } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
-            // The pool's own verdict after a minute of failed connections (it is not a PSQLError).
-            pool.markOut("no connection opened for a minute", ranOn: client)
-            throw StorageError.unavailable("PostgreSQL: no connection could be opened")
+        } catch {
+            switch PostgresErrors.unwrap(error) {
+            case let error as PSQLError:
+                if PostgresErrors.meansUnreachable(error) { pool.suspect(PostgresErrors.summary(error), ranOn: client) }
+                throw PostgresErrors.translate(error)
+            case is DeadlineExceeded:
+                pool.suspect("no answer within \(operationTimeout)", ranOn: client)
+                throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
+            case let error as ConnectionPoolError:
+                // Not PSQLErrors: the pool's verdict after a minute of failed connections, and its
+                // answer to requests still waiting when it was replaced or shut down.
+                if error == .connectionCreationCircuitBreakerTripped {
+                    pool.markOut("no connection opened for a minute", ranOn: client)
+                }
+                throw StorageError.unavailable("PostgreSQL: no connection (\(error))")
+            case let other:
+                throw other
+            }
         }
     }
 
@@ -77,6 +85,13 @@ enum PostgresErrors {
         }
     }
 
+    /// The error inside a transaction's wrapper (PostgresNIO wraps whatever `withTransaction` met:
+    /// the BEGIN's, the body's or the COMMIT's), so it is judged as it would be outside one.
+    static func unwrap(_ error: any Error) -> any Error {
+        guard let wrapped = error as? PostgresTransactionError else { return error }
+        return wrapped.closureError ?? wrapped.beginError ?? wrapped.commitError ?? error
+    }
+
     /// What went wrong, in a few words: the error's code, and what it wraps (`connection refused`)
     /// or the server's message. PSQLError's own description hides both.
     static func summary(_ error: PSQLError) -> String {
@@ -98,6 +113,6 @@ enum PostgresErrors {
 
     /// True for a unique-constraint violation (SQLSTATE 23505).
     static func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+        (unwrap(error) as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 }

@@ -8,9 +8,14 @@ import PostgresNIO
 /// connection until the operation's deadline (10 s) however certainly the database is gone; the
 /// pool retries with a back-off that grows to a minute, so a database that came back is used only
 /// when the back-off runs out; and after 60 s of failures it fails every request with an error of
-/// its own. So once anything finds the database unreachable, it is *out*: requests are refused at
-/// once (a 503 that says so), and a probe opens a connection of its own every second. When one
-/// answers, a fresh pool (no back-off to sit out) replaces the old one and requests go through.
+/// its own. So once the database is found unreachable, it is *out*: requests are refused at once (a
+/// 503 that says so), and a probe opens a connection of its own every second. When one gets an
+/// answer, a fresh pool (no back-off to sit out) replaces the old one and requests go through.
+///
+/// What counts as found: the change watch failing to open its connection (`markOut`), or an
+/// operation failing as if the database were gone (a deadline passed, a connection cut) and a
+/// connection of the probe's own failing right after (`suspect`): one slow statement or one
+/// terminated backend does not take a healthy replica out.
 final class PostgresPool: Sendable {
     /// How often the probe tries while the database is out, and how long one try may take.
     static let probeInterval: Duration = .seconds(1)
@@ -21,18 +26,26 @@ final class PostgresPool: Sendable {
         var runner: Task<Void, Never>
         /// When the database was found unreachable; nil while it answers.
         var outSince: ContinuousClock.Instant?
+        /// The probe, while out.
         var probe: Task<Void, Never>?
+        /// The one check that follows a suspicion, while it runs.
+        var check: Task<Void, Never>?
+        /// Replaced pools, each shut down once the requests it was running have had their time.
+        var retiring: [Task<Void, Never>] = []
         var closed = false
     }
 
     private let state: NIOLockedValueBox<State>
     private let location: PostgresLocation
     private let poolSize: Int
+    /// How long a replaced pool keeps running for the requests it holds: their deadline.
+    private let retireAfter: Duration
     private let logger: Logger
 
-    init(_ location: PostgresLocation, poolSize: Int, logger: Logger) {
+    init(_ location: PostgresLocation, poolSize: Int, retireAfter: Duration, logger: Logger) {
         self.location = location
         self.poolSize = poolSize
+        self.retireAfter = retireAfter
         self.logger = logger
         let (client, runner) = Self.start(location, poolSize: poolSize, logger: logger)
         state = NIOLockedValueBox(State(client: client, runner: runner))
@@ -47,29 +60,47 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Something found the database unreachable: refuse requests until the probe reaches it. An
-    /// operation says which pool it ran on: one that began on a pool replaced since (it waited
-    /// through the outage) says nothing about the new one.
-    func markOut(_ reason: String, ranOn client: PostgresClient? = nil) {
+    /// The pool requests use now, whether or not the database is out.
+    var current: PostgresClient {
+        state.withLockedValue { $0.client }
+    }
+
+    /// An operation on `client` failed as if the database were gone: a connection of the probe's
+    /// own decides, at once, whether it is out. Nothing if that pool has been replaced since (the
+    /// operation waited through an outage already over) or a check is under way.
+    func suspect(_ reason: String, ranOn client: PostgresClient) {
+        state.withLockedValue { state in
+            guard !state.closed, state.outSince == nil, state.check == nil, client === state.client else { return }
+            state.check = Task {
+                let reachable = await self.reachable()
+                self.state.withLockedValue { $0.check = nil }
+                if !reachable { self.markOut(reason, ranOn: client) }
+            }
+        }
+    }
+
+    /// The database was found unreachable from `client`'s time: refuse requests until the probe
+    /// reaches it.
+    func markOut(_ reason: String, ranOn client: PostgresClient) {
         let started: Bool = state.withLockedValue { state in
-            guard !state.closed, state.outSince == nil, client.map({ $0 === state.client }) ?? true else { return false }
+            guard !state.closed, state.outSince == nil, client === state.client else { return false }
             state.outSince = .now
             state.probe = Task { await self.probeUntilBack() }
             return true
         }
         if started {
-            logger.error("PostgreSQL at \(location) is unreachable (\(reason)); answering 503 until it answers again")
+            logger.error("PostgreSQL at \(location) is unreachable (\(reason)); refusing requests until it answers again")
         }
     }
 
-    /// Stops the probe and the pool; waits for the pool's connections to close.
+    /// Stops the probe and every pool; waits for their connections to close.
     func close() async {
-        let (runner, probe) = state.withLockedValue { state in
+        let (tasks, runner) = state.withLockedValue { state in
             state.closed = true
-            return (state.runner, state.probe)
+            return ([state.probe, state.check].compactMap { $0 } + state.retiring, state.runner)
         }
-        probe?.cancel()
-        await probe?.value
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
         runner.cancel()
         await runner.value
     }
@@ -77,32 +108,42 @@ final class PostgresPool: Sendable {
     private func probeUntilBack() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.probeInterval)
-            guard !Task.isCancelled, await answers() else { continue }
+            guard !Task.isCancelled, await reachable() else { continue }
             let (client, runner) = Self.start(location, poolSize: poolSize, logger: logger)
-            let replaced: (runner: Task<Void, Never>, since: ContinuousClock.Instant)? = state.withLockedValue { state in
+            let since: ContinuousClock.Instant? = state.withLockedValue { state in
                 guard !state.closed, let since = state.outSince else { return nil }
-                defer {
-                    state.client = client
-                    state.runner = runner
-                    state.outSince = nil
-                    state.probe = nil
-                }
-                return (state.runner, since)
+                state.retiring.append(Self.retire(state.runner, after: retireAfter))
+                state.client = client
+                state.runner = runner
+                state.outSince = nil
+                state.probe = nil
+                return since
             }
-            guard let replaced else {
+            guard let since else {
                 runner.cancel()
+                await runner.value
                 return
             }
             logger.notice(
-                "PostgreSQL at \(location) answers again after \(Int(replaced.since.duration(to: .now).components.seconds)) s; serving")
-            // The old pool's connections close as their requests end (none waits for it now).
-            replaced.runner.cancel()
+                "PostgreSQL at \(location) answers again after \(Int(since.duration(to: .now).components.seconds)) s; serving")
             return
         }
     }
 
-    /// Whether a connection of the probe's own opens and answers within `probeTimeout`.
-    private func answers() async -> Bool {
+    /// Shuts a replaced pool down once the requests it holds have had their deadline: cancelling its
+    /// run ends its connections at once, in-flight queries included. Sooner if cancelled (`close()`).
+    private static func retire(_ runner: Task<Void, Never>, after delay: Duration) -> Task<Void, Never> {
+        Task {
+            try? await Task.sleep(for: delay)
+            runner.cancel()
+            await runner.value
+        }
+    }
+
+    /// Whether a connection of the probe's own gets an answer within `probeTimeout`. A refusal from
+    /// the server itself (too many connections, a password no longer accepted) is an answer: the
+    /// database is there, and the requests should say what it says.
+    private func reachable() async -> Bool {
         let configuration: PostgresConnection.Configuration
         do { configuration = try location.connectionConfiguration() } catch { return false }
         let logger = self.logger
@@ -111,8 +152,11 @@ final class PostgresPool: Sendable {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 let answer = await Result { try await connection.query("SELECT 1", logger: logger).collect() }
                 try? await connection.close()
-                return (try? answer.get()) != nil
+                _ = try answer.get()
+                return true
             }
+        } catch let error as PSQLError {
+            return error.code == .server && !PostgresErrors.meansUnreachable(error)
         } catch {
             return false
         }

@@ -31,7 +31,7 @@ public final class PostgresStorage: ServerStorage {
         _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
         waitForDatabase: Bool = false, operationTimeout: Duration = .seconds(10), logger: Logger
     ) async throws -> PostgresStorage {
-        let pool = PostgresPool(location, poolSize: poolSize, logger: logger)
+        let pool = PostgresPool(location, poolSize: poolSize, retireAfter: operationTimeout, logger: logger)
         let database = PostgresDatabase(pool: pool, logger: logger, operationTimeout: operationTimeout)
         do {
             while true {
