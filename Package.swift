@@ -165,6 +165,7 @@ let package = Package(
             name: "OnTheMapGeocoder",
             dependencies: [
                 "CGazetteer",
+                "CMemory",
                 "OnTheMapModels",
             ],
             // Indexing 400,000 names takes 0.5 s optimised and 4 s unoptimised; every debug daemon in

@@ -55,7 +55,9 @@ def say(line=""):
 
 
 def verdict(name, ok, detail):
-    VERDICTS.append(f"| {name} | {detail} | {'met' if ok else '**missed**'} |")
+    """ok: True (met), False (missed), or None (not measured here)."""
+    outcome = "not measured" if ok is None else "met" if ok else "**missed**"
+    VERDICTS.append(f"| {name} | {detail} | {outcome} |")
 
 
 # MARK: processes and /proc
@@ -339,7 +341,7 @@ def unit_memory_section(api, replies):
     if why_not:
         say(f"Not measured here: {why_not}.")
         say()
-        verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", False, f"not measured: {why_not}")
+        verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", None, why_not)
         return
     say("What the unit's cgroup is charged (`memory.current`, or `memory.usage_in_bytes` on cgroup v1: the")
     say("figure `systemctl status` prints): the process's own memory, and the page cache it read first. Each")
@@ -347,12 +349,17 @@ def unit_memory_section(api, replies):
     say(f"\"Quiet\" is {QUIET_SECONDS:.0f} s after the last request. The kernel reads ahead around each page a")
     say("program faults in, by the disk's read-ahead setting, and the unit is charged for what it read.")
     say()
-    setting = unit_memory.read_ahead_file(WORK)
+    # The copies go beside the built programs: on the disk they were read from (a tmpfs /tmp has
+    # no read-ahead and keeps every page).
+    setting = unit_memory.read_ahead_file(BIN)
     machine = int(open(setting).read()) if setting else None
     runs = [machine] + ([128] if machine not in (None, 128) else [])
     for read_ahead in runs:
-        label = f"read-ahead {read_ahead} KiB" + (" (this machine's)" if read_ahead == machine else " (the kernel's default, set for this run)")
+        label = (f"read-ahead {read_ahead} KiB" if read_ahead is not None else "no block device") + (
+            " (this machine's)" if read_ahead == machine else " (the kernel's default, set for this run)")
         if read_ahead != machine:
+            # Put back by scripts/bench.sh too, should this run be killed.
+            open(os.path.join(WORK, "read_ahead.restore"), "w").write(f"{setting} {machine}\n")
             open(setting, "w").write(str(read_ahead))
         try:
             quiet = unit_memory_run(api, replies, label)
@@ -364,11 +371,9 @@ def unit_memory_section(api, replies):
 
 def unit_memory_run(api, replies, label):
     """One run of the daemon and the baseline in cgroups of their own; the largest quiet figure, MiB."""
-    unit = unit_memory.UnitCgroup("onthemap-bench-daemon")
-    base = unit_memory.UnitCgroup("onthemap-bench-baseline")
-    program = unit_memory.uncached_copy(f"{BIN}/onthemapd", os.path.join(WORK, "unit-onthemapd"))
-    baseline_program = unit_memory.uncached_copy(f"{TOOLS}/canned_server", os.path.join(WORK, "unit-canned_server"))
-    daemon = Daemon("unit", api, program=program)
+    unit = base = None
+    daemon = Daemon("unit", api, program=os.path.join(BIN, "unit-onthemapd"))
+    baseline_program = os.path.join(BIN, "unit-canned_server")
     baseline_socket = os.path.join(WORK, "unit-baseline.sock")
     baseline = None
     rows = []
@@ -378,6 +383,10 @@ def unit_memory_run(api, replies, label):
         rows.append((name, total, anon, cache, rss_kib(daemon.pid) * 1024, base.usage()))
 
     try:
+        unit = unit_memory.UnitCgroup("onthemap-bench-daemon")
+        base = unit_memory.UnitCgroup("onthemap-bench-baseline")
+        unit_memory.uncached_copy(f"{BIN}/onthemapd", daemon.args[0])
+        unit_memory.uncached_copy(f"{TOOLS}/canned_server", baseline_program)
         daemon.start(wrap=unit.command)
         baseline = subprocess.Popen(base.command([baseline_program, baseline_socket, *replies]))
         wait_for_socket(daemon.socket)
@@ -400,10 +409,12 @@ def unit_memory_run(api, replies, label):
         if baseline:
             baseline.kill()
             baseline.wait()
-        unit.remove()
-        base.remove()
-        for path in (program, baseline_program):
-            os.remove(path)
+        for cgroup in (unit, base):
+            if cgroup:
+                cgroup.remove()
+        for path in (daemon.args[0], baseline_program):
+            if os.path.exists(path):
+                os.remove(path)
     say(f"| {label} | onthemapd MiB | of which anonymous | of which page cache | its RSS MiB | C baseline (canned_server) MiB |")
     say("| --- | --- | --- | --- | --- | --- |")
     mib = lambda value: f"{value / 1048576:.1f}"
@@ -584,7 +595,12 @@ def main():
         round_trips(daemon, baselines)
         throughputs(daemon, baselines)
         geocoder_in_daemon(daemon)
-        unit_memory_section(api, replies)
+        try:
+            unit_memory_section(api, replies)
+        except Exception as error:  # a section that cannot run must not cost the rest of the report
+            say(f"Not measured: {error!r}.")
+            say()
+            verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", None, f"failed: {error!r}")
         ready_time(daemon)
         scaling(api, WORK)
     finally:

@@ -28,9 +28,13 @@ def available():
     """None when a unit's memory can be measured here, else why not."""
     if os.geteuid() != 0:
         return "needs root to make a cgroup"
-    if _v2_has_memory() or os.path.isdir(V1_ROOT):
-        return None
-    return "no cgroup memory controller is mounted"
+    if not (_v2_has_memory() or os.path.isdir(V1_ROOT)):
+        return "no cgroup memory controller is mounted"
+    try:
+        UnitCgroup("onthemap-bench-probe").remove()
+    except OSError as error:
+        return f"cannot make a cgroup here ({error})"
+    return None
 
 
 class UnitCgroup:

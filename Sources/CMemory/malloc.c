@@ -1,20 +1,40 @@
 #include "onthemap_memory.h"
 
+#include <stdatomic.h>
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-void onthemap_limit_malloc_arenas(int arenas) {
+/* Blocks at least this large get a mapping of their own, given back whole when freed; smaller ones
+ * come from the arenas, which reuse freed memory at once. glibc raises its threshold by itself, to
+ * the size of each such block freed and up to 32 MiB; fixed at that, it never moves while the
+ * geocoder's index is built (`onthemap_map_large_blocks`). */
+static const int arena_threshold = 32 * 1024 * 1024;
+static const int mapped_threshold = 128 * 1024;
+static atomic_int mapping_large_blocks = 0;
+
+void onthemap_tune_malloc(int arenas) {
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, arenas);
-    /* Blocks of 128 KiB and more each get a mapping of their own, given back whole when freed.
-     * glibc's default raises that threshold to the size of each such block freed (up to 32 MiB),
-     * after which the geocoder's index (arrays of MiBs, built and dropped again) came from the
-     * arenas, where small blocks allocated meanwhile pinned ~7 MiB of it after it was dropped. */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_MMAP_THRESHOLD, arena_threshold);
+    /* Setting one threshold fixes the other at its default, 128 KiB: every large reply freed at the
+     * top of the heap was then given back and faulted in again by the next (twice the time for
+     * `students {limit: 10000}`). Twice the first, as glibc's moving thresholds would be; what is
+     * free is given back when the daemon falls quiet (`onthemap_malloc_trim`). */
+    mallopt(M_TRIM_THRESHOLD, 2 * arena_threshold);
 #else
     (void)arenas;
+#endif
+}
+
+void onthemap_map_large_blocks(int on) {
+#if defined(__GLIBC__)
+    int before = atomic_fetch_add(&mapping_large_blocks, on ? 1 : -1);
+    int after = before + (on ? 1 : -1);
+    if ((before == 0) != (after == 0)) mallopt(M_MMAP_THRESHOLD, after > 0 ? mapped_threshold : arena_threshold);
+#else
+    (void)on;
 #endif
 }
 

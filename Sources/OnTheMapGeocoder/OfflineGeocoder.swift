@@ -1,3 +1,4 @@
+import CMemory
 import Dispatch
 import OnTheMapModels
 import Synchronization
@@ -25,7 +26,10 @@ public struct OfflineGeocoder: Geocoding {
     static func indexed() -> Gazetteer {
         if let gazetteer = index.withLock({ $0 }) { return gazetteer }
         // Built outside the lock: a search that finds it unloaded builds its own rather than wait.
+        // Its large arrays mapped on their own: `unload` then gives them back whole.
+        onthemap_map_large_blocks(1)
         let built = Gazetteer.embedded()
+        onthemap_map_large_blocks(0)
         return index.withLock { current in
             if let current { return current }
             current = built

@@ -1,13 +1,14 @@
 import Foundation
 
-/// A fresh directory under the system temp dir, removed by `remove()`.
+/// A fresh directory under the system temp dir (or another), removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
     /// Absolute path of the directory.
     public let path: String
 
-    /// Creates the directory; `prefix` helps tell tests apart when one leaks.
-    public init(prefix: String = "onthemap-test") throws {
-        var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)
+    /// Creates the directory in `parent` (the system temp dir by default); `prefix` helps tell
+    /// tests apart when one leaks.
+    public init(prefix: String = "onthemap-test", in parent: String = NSTemporaryDirectory()) throws {
+        var template = Array((parent + "/\(prefix).XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
             throw CocoaError(.fileWriteUnknown)
         }

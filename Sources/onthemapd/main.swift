@@ -5,7 +5,7 @@ import OnTheMapSystemd
 let activatedSocket = SocketActivation.takeListeningSocket()
 
 // Two malloc arenas, not one per thread: see MemoryTrimmer.
-MemoryTrimmer.limitArenas()
+MemoryTrimmer.tuneAllocator()
 
 // Swift concurrency on the NIO event loops, not libdispatch's pool, whose once-a-second monitor
 // would wake the idle daemon: see EventLoopConcurrency. Before the first task is created.

@@ -92,9 +92,12 @@ struct MemoryTrimmerTests {
         // Without the release it only grows; with it, what the daemon no longer maps goes, less the
         // large folios a mapped page keeps (how much depends on the disk's read-ahead: a fifth at
         // least with this VM's 8 MiB, most of it with the kernel's default 128 KiB).
-        let directory = try TemporaryDirectory(prefix: "onthemapd-copy")
+        // Beside the built one, on the disk the build is on: a copy in /tmp would not leave the page
+        // cache where /tmp is a tmpfs.
+        let built = BuiltProducts.path("onthemapd")
+        let directory = try TemporaryDirectory(prefix: "onthemapd-copy", in: (built as NSString).deletingLastPathComponent)
         defer { directory.remove() }
-        let executable = try PageCache.uncachedCopy(of: BuiltProducts.path("onthemapd"), to: directory.file("onthemapd"))
+        let executable = try PageCache.uncachedCopy(of: built, to: directory.file("onthemapd"))
         let bed = try DaemonTestBed(students: 100, daemonExecutable: executable)
         defer { bed.tearDown() }
         try bed.login()

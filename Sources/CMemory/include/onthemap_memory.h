@@ -5,7 +5,15 @@
 
 /// glibc's allocator controls and its list of loaded objects (<link.h>), which Swift's Glibc
 /// module does not export.
-void onthemap_limit_malloc_arenas(int arenas);
+/// At most `arenas` arenas, glibc's threshold for mapping a block on its own fixed at 32 MiB, and
+/// its threshold for giving back the top of the heap at 64 MiB (both where glibc's own would move).
+void onthemap_tune_malloc(int arenas);
+/// Between `onthemap_map_large_blocks(1)` and `(0)` (nested calls counted), blocks of 128 KiB or more
+/// get mappings of their own, so what is built meanwhile and freed later goes back whole: the
+/// geocoder's index (arrays of MiBs) came from the arenas otherwise, where small blocks allocated
+/// meanwhile pinned ~7 MiB of it after it was dropped. Only for data built to be dropped: every
+/// large block of a reply mapped and unmapped again cost `students {limit: 10000}` twice its time.
+void onthemap_map_large_blocks(int on);
 void onthemap_malloc_trim(void);
 
 /// Drops this process's mappings of every loaded object's read-only segments (the executable's and

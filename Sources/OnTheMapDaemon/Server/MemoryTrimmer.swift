@@ -51,9 +51,10 @@ public final class MemoryTrimmer: Sendable {
         self.schedule = schedule
     }
 
-    /// Call once, before any thread exists.
-    public static func limitArenas() {
-        onthemap_limit_malloc_arenas(2)
+    /// Call once, before any thread exists: two arenas, and a fixed threshold for mapping large
+    /// blocks on their own (see `onthemap_map_large_blocks`).
+    public static func tuneAllocator() {
+        onthemap_tune_malloc(2)
     }
 
     /// Records a closed connection; trims when none are left open after many closed.
