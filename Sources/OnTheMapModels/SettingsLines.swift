@@ -2,8 +2,9 @@
 ///
 /// Blank lines and lines whose first non-blank character is `#` are skipped. A `#` after a blank
 /// ends a value (`refresh-interval = 60   # seconds`); one inside a value stays part of it (a
-/// password in `database = postgres://onthemap:p#ss@db/map`). Keys and values are trimmed; what a
-/// key means, and whether it is known, is the reader's to say.
+/// password in `database = postgres://onthemap:p#ss@db/map`). Keys and values are trimmed, and
+/// neither may be empty (`socket =` is a mistake, not a setting); what a key means, and whether it
+/// is known, is the reader's to say.
 public enum SettingsLines {
     /// One `key = value` line.
     public struct Setting: Sendable, Equatable {
@@ -19,7 +20,7 @@ public enum SettingsLines {
         }
     }
 
-    /// A line that is neither blank, a comment, nor `key = value` with a key.
+    /// A line that is neither blank, a comment, nor `key = value` with a key and a value.
     public struct Malformed: Error, Equatable {
         /// 1-based.
         public var line: Int
@@ -36,10 +37,10 @@ public enum SettingsLines {
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = withoutComment(rawLine).trimmingWhitespace()
             if line.isEmpty { continue }
-            guard let equals = line.firstIndex(of: "="), case let key = line[..<equals].trimmingWhitespace(), !key.isEmpty else {
-                throw Malformed(line: index + 1)
-            }
-            settings.append(Setting(line: index + 1, key: key, value: line[line.index(after: equals)...].trimmingWhitespace()))
+            guard let equals = line.firstIndex(of: "="), case let key = line[..<equals].trimmingWhitespace(),
+                case let value = line[line.index(after: equals)...].trimmingWhitespace(), !key.isEmpty, !value.isEmpty
+            else { throw Malformed(line: index + 1) }
+            settings.append(Setting(line: index + 1, key: key, value: value))
         }
         return settings
     }

@@ -13,14 +13,12 @@ struct SettingsLinesTests {
             refresh-interval = 60   # seconds
             database=postgres://onthemap:p#ss@db.example/map
             name = Zoë Ñúñez\r
-            empty =
             """
         #expect(try SettingsLines.parse(text) == [
             .init(line: 4, key: "api-url", value: "http://example.org/v1"),
             .init(line: 5, key: "refresh-interval", value: "60"),
             .init(line: 6, key: "database", value: "postgres://onthemap:p#ss@db.example/map"),
             .init(line: 7, key: "name", value: "Zoë Ñúñez"),
-            .init(line: 8, key: "empty", value: ""),
         ])
     }
 
@@ -28,8 +26,10 @@ struct SettingsLinesTests {
         ("a = 1\nno equals sign here\n", 2),
         ("= no key\n", 1),
         ("a = 1\n\n   = 2   # still no key\n", 3),
+        ("socket =\n", 1),
+        ("socket =    # a comment is no value\n", 1),
     ])
-    func aLineWithoutKeyAndValueIsNamed(text: String, line: Int) {
+    func aLineWithoutKeyOrValueIsNamed(text: String, line: Int) {
         #expect(throws: SettingsLines.Malformed(line: line)) { try SettingsLines.parse(text) }
     }
 
