@@ -100,12 +100,12 @@ final class PostgresChangeWatch: LocationChangeWatch {
                 let connection: PostgresConnection
                 // The pool of this moment: should a fresh one replace it while this attempt fails,
                 // the failure says nothing of the fresh one.
-                let pool = self.pool.current
+                let poolOfThisAttempt = pool.current
                 do {
                     connection = try await PostgresConnection.connect(
                         configuration: configuration, id: attempt, logger: logger)
                 } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) {
-                    self.pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))", ranOn: pool)
+                    pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))", ranOn: poolOfThisAttempt)
                     throw error
                 }
                 let result = await Result { try await watch(on: connection) }

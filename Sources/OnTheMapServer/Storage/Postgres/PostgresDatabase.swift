@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-// ConnectionPoolError: PostgresClient passes the pool's circuit-breaker error on as it is.
+// ConnectionPoolError: PostgresClient passes the pool's own errors on as they are.
 import _ConnectionPoolModule
 
 /// The pool with the three rules every query here follows: a deadline; failures of the connection
