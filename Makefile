@@ -4,6 +4,9 @@ SWIFT ?= swift
 # waiting on a process never stalls another; this bounds the load they put on the machine together.
 TEST_WIDTH ?= 4
 SWIFT_TEST = $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
+# A crash in a test (or in a program it runs) prints the crashed thread's frames last, without the
+# registers and the list of images that would otherwise follow them: a CI log shows only its tail.
+export SWIFT_BACKTRACE ?= enable=yes,interactive=no,registers=none,images=none
 
 .PHONY: build test bench man demo demo-stop fmt clean release install uninstall deb
 

@@ -348,6 +348,10 @@ let package = Package(
                 "OnTheMapRPC",
             ]
         ),
+        .testTarget(
+            name: "OnTheMapTestSupportTests",
+            dependencies: ["OnTheMapTestSupport"]
+        ),
     ]
 )
 

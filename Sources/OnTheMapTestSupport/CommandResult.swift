@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// What a finished process printed and how it exited.
@@ -26,6 +25,10 @@ public func runCommand(
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
+    let outputReader = OutputCollector()
+    let errorReader = OutputCollector()
+    outputReader.collect(from: output.fileHandleForReading)
+    errorReader.collect(from: errors.fileHandleForReading)
     try process.spawn()
     let started = ContinuousClock.now
     // A child that exits without reading its input fails its test; the write must not kill the
@@ -33,21 +36,14 @@ public func runCommand(
     _ = ignoringBrokenPipes
     if let stdin { try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
-    // Drain stderr on another thread while this one drains stdout, so neither pipe can fill and block.
-    let errorBox = DataBox()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errorBox.data = errors.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    // Both pipes drained at once, so neither can fill and block the child.
+    outputReader.waitForEndOfFile()
+    errorReader.waitForEndOfFile()
     let status = process.waitForExit() ?? -1
     return CommandResult(
         status: status,
-        stdout: String(decoding: outputData, as: UTF8.self),
-        stderr: String(decoding: errorBox.data, as: UTF8.self),
+        stdout: outputReader.text,
+        stderr: errorReader.text,
         elapsed: ContinuousClock.now - started)
 }
 
@@ -55,8 +51,3 @@ public func runCommand(
 private let ignoringBrokenPipes: Void = {
     signal(SIGPIPE, SIG_IGN)
 }()
-
-/// Bytes handed from a reader thread; the `DispatchGroup` wait orders the write before the read.
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
-}

@@ -53,8 +53,10 @@ public enum ProcessLaunches {
     static let gate = DispatchSemaphore(value: 1)
 
     /// Waits for any launch under way, then lets none start until `resume()`. For a test that holds
-    /// a thousand descriptors: Foundation's `Process.run()` crashed in a `memcpy` past a buffer while
-    /// the test process had ~1,400 open (a CI run, 2026-11-25). Blocks: call it off Swift's pool.
+    /// a thousand descriptors: Foundation's `Process.run()` lists `/proc/self/fd` and copies each
+    /// entry's whole 256-byte name field; with ~1,360 descriptors open, the last entry ends the
+    /// 32 KiB buffer glibc reads them into, and the copy runs past it (two CI crashes in a `memcpy`,
+    /// the registers holding descriptor numbers as text). Blocks: call it off Swift's pool.
     public static func pause() {
         gate.wait()
     }

@@ -35,10 +35,11 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after 2 s (a child may inherit a blocked SIGTERM from the test runner).
     /// Its descendants go first: a program that runs commands (i3blocks) leaves them running when it
-    /// is killed, and they keep its output pipe open.
+    /// is killed, and they keep its output pipe open. Returns once its output is read to the end.
     public func stop() {
         for descendant in Self.descendants(of: process.processIdentifier).reversed() { kill(descendant, SIGKILL) }
         terminate(process, timeout: 2)
+        output.waitForEndOfFile(timeout: 2)
     }
 
     /// Every process below `pid`, parents before children, from /proc.

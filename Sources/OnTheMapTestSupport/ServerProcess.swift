@@ -83,36 +83,6 @@ public struct ServerProcessError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Accumulates what a process writes to its pipes, each read by a plain thread.
-///
-/// Not `FileHandle.readabilityHandler`: on Linux its dispatch source can crash the test process when
-/// the handle goes away at end of file (seen here as a bad pointer in `_dispatch_event_loop_drain`).
-final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    /// Keeps the handles, and so their descriptors, open while their threads read them.
-    private var handles: [FileHandle] = []
-
-    func collect(from handle: FileHandle) {
-        lock.withLock { handles.append(handle) }
-        let fd = handle.fileDescriptor
-        let thread = Thread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                lock.withLock { data.append(contentsOf: buffer[..<count]) }
-            }
-        }
-        thread.start()
-    }
-
-    var text: String {
-        lock.withLock { String(decoding: data, as: UTF8.self) }
-    }
-}
-
 /// SIGTERM, then SIGKILL after `timeout`; returns the exit status.
 @discardableResult
 func terminate(_ process: Process, timeout: TimeInterval) -> Int32 {

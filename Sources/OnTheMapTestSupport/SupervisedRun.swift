@@ -34,8 +34,10 @@ public func runSupervised(
         try tick()
         usleep(50_000)
     }
-    // The reader threads finish at end of file, just after the exit.
-    usleep(200_000)
+    // The reader threads finish at end of file, just after the exit (later if a descendant still
+    // holds the output open: what it printed so far is what the run printed).
+    output.waitForEndOfFile(timeout: 2)
+    errors.waitForEndOfFile(timeout: 2)
     return CommandResult(status: exitStatus ?? -1, stdout: output.text, stderr: errors.text)
 }
 

@@ -27,9 +27,8 @@ struct SystemdTests {
         environment["XDG_CACHE_HOME"] = home.file("cache")
         environment["XDG_CONFIG_HOME"] = home.file("config")
         process.environment = environment
-        let log = Pipe()
-        process.standardError = log
-        process.standardOutput = log
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
         try process.spawn()
         defer { if process.isAlive { kill(process.processIdentifier, SIGKILL) } }
 
