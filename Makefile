@@ -6,7 +6,8 @@ TEST_WIDTH ?= 4
 SWIFT_TEST = $(SWIFT) test --skip-build --experimental-maximum-parallelization-width $(TEST_WIDTH)
 # A crash in a test (or in a program it runs) prints the crashed thread's frames last, without the
 # registers and the list of images that would otherwise follow them: a CI log shows only its tail.
-export SWIFT_BACKTRACE ?= enable=yes,interactive=no,registers=none,images=none
+# Not `enable=yes`: a static program (the release client) cannot find swift-backtrace and says so.
+export SWIFT_BACKTRACE ?= interactive=no,registers=none,images=none
 
 .PHONY: build test bench man demo demo-stop fmt clean release install uninstall deb
 

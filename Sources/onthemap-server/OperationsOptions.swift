@@ -17,7 +17,8 @@ struct OperationsOptions: ParsableArguments {
         do {
             accessLog = try accessLogPath.map { try AccessLog(path: $0) }
         } catch {
-            throw ValidationError("\(error)")
+            // The file system's answer, not a mistake in the command line: no usage text.
+            throw CommandError("\(error)")
         }
         return ServerOperations(metrics: .bootstrap(), accessLog: accessLog)
     }
