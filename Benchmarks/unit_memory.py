@@ -7,7 +7,7 @@ mapped now, so the two differ; users see the first.
 
 `UnitCgroup(name)` makes a cgroup of that name (root needed), `command(argv)` runs argv inside it
 from its first instruction, `usage()` and `breakdown()` read it. Without a writable memory
-controller, `UnitCgroup.available()` says why.
+controller, `available()` says why.
 """
 import os
 import shutil

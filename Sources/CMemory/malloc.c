@@ -1,6 +1,6 @@
 #include "onthemap_memory.h"
 
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdlib.h> /* defines __GLIBC__ on glibc */
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -12,7 +12,10 @@
  * geocoder's index is built (`onthemap_map_large_blocks`). */
 static const int arena_threshold = 32 * 1024 * 1024;
 static const int mapped_threshold = 128 * 1024;
-static atomic_int mapping_large_blocks = 0;
+/* Builds under way; the lock keeps the count and the threshold in step (with only an atomic count, a
+ * build ending as another began could leave the 128 KiB threshold set with none under way). */
+static int mapping_large_blocks = 0;
+static pthread_mutex_t mapping_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void onthemap_tune_malloc(int arenas) {
 #if defined(__GLIBC__)
@@ -30,9 +33,12 @@ void onthemap_tune_malloc(int arenas) {
 
 void onthemap_map_large_blocks(int on) {
 #if defined(__GLIBC__)
-    int before = atomic_fetch_add(&mapping_large_blocks, on ? 1 : -1);
-    int after = before + (on ? 1 : -1);
-    if ((before == 0) != (after == 0)) mallopt(M_MMAP_THRESHOLD, after > 0 ? mapped_threshold : arena_threshold);
+    pthread_mutex_lock(&mapping_lock);
+    int before = mapping_large_blocks;
+    mapping_large_blocks += on ? 1 : -1;
+    if ((before == 0) != (mapping_large_blocks == 0))
+        mallopt(M_MMAP_THRESHOLD, mapping_large_blocks > 0 ? mapped_threshold : arena_threshold);
+    pthread_mutex_unlock(&mapping_lock);
 #else
     (void)on;
 #endif
