@@ -165,7 +165,6 @@ let package = Package(
             name: "OnTheMapGeocoder",
             dependencies: [
                 "CGazetteer",
-                "CMemory",
                 "OnTheMapModels",
             ],
             // Indexing 400,000 names takes 0.5 s optimised and 4 s unoptimised; every debug daemon in
@@ -201,6 +200,7 @@ let package = Package(
             name: "OnTheMapMapTests",
             dependencies: [
                 "OnTheMapMap",
+                "OnTheMapModels",
                 "OnTheMapTestSupport",
             ]
         ),
@@ -215,7 +215,8 @@ let package = Package(
         .executableTarget(
             name: "geocoder-bench",
             dependencies: [
-                "OnTheMapGeocoder"
+                "OnTheMapGeocoder",
+                "OnTheMapModels",
             ],
             path: "Benchmarks/GeocoderBench"
         ),
@@ -223,18 +224,17 @@ let package = Package(
         .executableTarget(
             name: "map-bench",
             dependencies: [
-                "OnTheMapMap"
+                "OnTheMapMap",
+                "OnTheMapModels",
             ],
             path: "Benchmarks/MapBench"
         ),
 
         // MARK: The daemon.
         .target(name: "CMemory"),
-        .target(name: "CConcurrencyHooks"),
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
-                "CConcurrencyHooks",
                 "CMemory",
                 "CSystemd",
                 "OnTheMapAPI",
@@ -262,7 +262,10 @@ let package = Package(
                 "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // SwiftNIO's take-over of Swift concurrency finds the runtime's hook with dlsym; with the
+            // runtime linked in statically (the release build), only an exported symbol is found.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=swift_task_enqueueGlobal_hook"])]
         ),
         .testTarget(
             name: "OnTheMapDaemonTests",

@@ -6,6 +6,7 @@
 
 import Foundation
 import OnTheMapGeocoder
+import OnTheMapModels
 
 func residentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

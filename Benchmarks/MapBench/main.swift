@@ -8,6 +8,7 @@
 
 import Foundation
 import OnTheMapMap
+import OnTheMapModels
 
 var rounds = 200
 var arguments = CommandLine.arguments.dropFirst().makeIterator()

@@ -6,74 +6,64 @@ import OnTheMapRPC
 
 extension Daemon {
     /// Draws the cached students on the world map. The drawing runs on a thread of its own, off the
-    /// actors and off Swift's cooperative pool, so a large map never holds up other clients.
-    func map(_ request: MapRequest) async throws -> MapPicture {
+    /// event loops and off Swift's cooperative pool, so a large map never holds up other clients.
+    func map(_ params: MapParams) async throws -> MapResult {
         let (_, account) = try await requireLogin()
-        let view: MapViewRequest
-        switch request.place {
-        case .view(let resolved):
-            view = resolved
-        case .place(let text, let radiusKm):
+        let view = try await viewRequest(params)
+        let width = params.width ?? MapParams.defaultSize.width
+        let height = params.height ?? MapParams.defaultSize.height
+        let charset: MapCharset = params.charset == .ascii ? .ascii : .braille
+        let students = await state.current.students
+        let picture = await Self.drawingQueue.perform {
+            MapRenderer.render(
+                width: width, height: height, request: view, charset: charset,
+                pins: students.entries.map { MapPin($0.location, accountKey: account.key) })
+        }
+        let bounds = picture.view.bounds
+        return MapResult(
+            rows: picture.rows, styles: picture.styles, pins: picture.pins,
+            view: .init(west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom))
+    }
+
+    /// The view `map`'s params ask for; a place is geocoded as `students --near` geocodes it.
+    private func viewRequest(_ params: MapParams) async throws -> MapViewRequest {
+        let radiusKm = params.radiusKm ?? MapParams.defaultRadiusKm
+        switch (params.fit, params.center, params.near) {
+        case (.pins?, _, _):
+            return .pins
+        case (_, let center?, _):
+            return .center(latitude: center.latitude, longitude: center.longitude, zoom: params.zoom ?? 1)
+        case (_, _, .point(let point)?):
+            return .near(latitude: point.latitude, longitude: point.longitude, radiusKm: radiusKm)
+        case (_, _, .place(let text)?):
             guard text.utf8.count <= PlaceQuery.maximumBytes else {
                 throw RPCError.invalidParams(field: "near", "is too long (at most \(PlaceQuery.maximumBytes) bytes)")
             }
-            // The same answer as `geocode`, which `students --near` goes through.
-            guard let place = try await geocoder.geocode(text, limit: 1).first else {
+            guard let place = try await geocode(text, limit: 1).first else {
                 throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(text)\".", retryable: false)
             }
-            view = .near(latitude: place.latitude, longitude: place.longitude, radiusKm: radiusKm)
-        }
-        let entries = await cache.entries
-        return await Self.drawingQueue.perform {
-            MapRenderer.render(
-                width: request.width, height: request.height, request: view, charset: request.charset,
-                pins: Self.pins(entries, accountKey: account.key))
+            return .near(latitude: place.latitude, longitude: place.longitude, radiusKm: radiusKm)
+        default:
+            return .world
         }
     }
 
-    /// Every cached student in an HTML page or an SVG image, and how many.
-    func exportMap(_ kind: ExportMapParams.Format) async throws -> (String, Int) {
+    /// Every cached student in an HTML page or an SVG image.
+    func exportMap(_ params: ExportMapParams) async throws -> ExportMapResult {
         let (_, account) = try await requireLogin()
-        let entries = await cache.entries
+        let students = await state.current.students
         let name = [account.firstName, account.lastName].filter { !$0.isEmpty }.joined(separator: " ")
         let document = await Self.drawingQueue.perform {
-            let pins = Self.pins(entries, accountKey: account.key)
-            switch kind {
+            let pins = students.entries.map { MapPin($0.location, accountKey: account.key) }
+            switch params.format {
             case .svg: return MapDocument.svg(pins: pins)
             case .html: return MapDocument.html(pins: pins, title: "On The Map: \(pins.count) students, for \(name)")
             }
         }
-        return (document, entries.count)
-    }
-
-    private static func pins(_ entries: [StudentCache.Entry], accountKey: String) -> [MapPin] {
-        entries.map { entry in
-            let location = entry.location
-            return MapPin(
-                objectId: location.objectId, firstName: location.firstName, lastName: location.lastName,
-                mapString: location.mapString, mediaURL: location.mediaURL, latitude: location.latitude,
-                longitude: location.longitude, mine: location.uniqueKey == accountKey)
-        }
+        return ExportMapResult(format: params.format, students: students.count, document: document)
     }
 
     /// Where maps are drawn: off the event loops, which run the actors and every connection
-    /// (`EventLoopConcurrency`; see `DispatchQueue.perform` for why a serial queue).
+    /// (see `DispatchQueue.perform` for why a serial queue).
     private static let drawingQueue = DispatchQueue(label: "onthemap.map-drawing")
-}
-
-extension MapResult {
-    /// The map module's picture, as `map` sends it.
-    init(_ picture: MapPicture) {
-        let bounds = picture.view.bounds
-        self.init(
-            rows: picture.rows, styles: picture.styles,
-            pins: picture.pins.map { placed in
-                let pin = placed.pin
-                return Pin(
-                    n: placed.n, row: placed.row, col: placed.col, objectId: pin.objectId, firstName: pin.firstName,
-                    lastName: pin.lastName, mapString: pin.mapString, mediaURL: pin.mediaURL, latitude: pin.latitude,
-                    longitude: pin.longitude, mine: pin.mine)
-            },
-            view: View(west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom))
-    }
 }

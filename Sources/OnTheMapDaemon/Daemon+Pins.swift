@@ -1,58 +1,64 @@
 import Foundation
+import Logging
 import OnTheMapAPI
-import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC
-import Logging
-
-/// What `postPin` asks for.
-struct PinRequest: Sendable {
-    var mapString: String
-    var mediaURL: String
-    var latitude: Double?
-    var longitude: Double?
-    var overwrite: Bool
-}
 
 extension Daemon {
-    /// The account's newest pin upstream, or nil.
-    func myPin() async throws -> StudentLocation? {
+    /// The account's newest pin upstream, or nil. When the upstream cannot be reached, the pin as
+    /// the daemon last saw it (`cached`), as `status` shows it.
+    func myPin() async throws -> MyPinResult {
         let (session, account) = try await requireLogin()
-        let list = try await upstream("myPin", session: session) {
-            try await self.api.studentLocations(StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key))
+        do {
+            let list = try await upstream("myPin", session: session) {
+                try await self.api.studentLocations(StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key))
+            }
+            let pin = list.results.first
+            await state.recordPin(pin, for: session)
+            return MyPinResult(pin: pin)
+        } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
+            logger.notice("myPin: upstream not reached; answering the pin last seen", metadata: ["error": "\(error.message)"])
+            return MyPinResult(pin: await state.current.myPin, cached: true)
         }
-        return list.results.first
     }
 
-    /// Posts or overwrites the user's pin; one at a time, so one user never gets two pins.
-    func postPin(_ request: PinRequest) async throws -> PostPinResult {
+    /// Posts or overwrites the user's pin; one at a time, so one user never gets two pins. Without
+    /// coordinates, the place is geocoded and stored as the match's name ("Springfield, Illinois"),
+    /// not as typed.
+    func postPin(_ params: PostPinParams) async throws -> PostPinResult {
         let (session, account) = try await requireLogin()
-        guard WebLink.isValid(request.mediaURL) else {
+        var mapString = params.mapString.trimmingWhitespace()
+        let mediaURL = params.mediaURL.trimmingWhitespace()
+        guard WebLink.isValid(mediaURL) else {
             throw RPCError.application(
                 RPCError.invalidURLCode, "The link must be an http:// or https:// URL, like https://example.com/me.",
-                retryable: false, extra: [("mediaURL", .string(request.mediaURL))])
+                retryable: false, extra: [("mediaURL", .string(mediaURL))])
         }
-        var latitude = request.latitude
-        var longitude = request.longitude
-        if latitude == nil || longitude == nil {
-            guard let best = try await geocoder.geocode(request.mapString, limit: 1).first else {
+        let latitude: Double
+        let longitude: Double
+        if let givenLatitude = params.latitude, let givenLongitude = params.longitude {
+            (latitude, longitude) = (givenLatitude, givenLongitude)
+        } else {
+            guard let best = try await geocode(mapString, limit: 1).first else {
                 throw RPCError.application(
                     RPCError.placeNotFoundCode,
-                    "No place matches \"\(request.mapString)\"; try \"City, Country\", or give latitude and longitude.",
+                    "No place matches \"\(mapString)\"; try \"City, Country\", or give latitude and longitude.",
                     retryable: false)
             }
-            latitude = best.latitude
-            longitude = best.longitude
+            (latitude, longitude) = (best.latitude, best.longitude)
+            mapString = best.placeName
         }
         let draft = StudentLocationDraft(
             uniqueKey: account.key, firstName: account.firstName, lastName: account.lastName,
-            mapString: request.mapString, mediaURL: request.mediaURL, latitude: latitude!, longitude: longitude!)
-
+            mapString: mapString, mediaURL: mediaURL, latitude: latitude, longitude: longitude)
+        let overwrite = params.overwrite ?? false
         let (pin, created) = try await pinWriter.run {
             try await self.upstream("postPin", session: session) {
-                let existing = try await self.myPin()
+                let existing = try await self.api.studentLocations(
+                    StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key)
+                ).results.first
                 if let existing {
-                    guard request.overwrite else {
+                    guard overwrite else {
                         throw RPCError.application(
                             RPCError.pinExistsCode,
                             "You already have a pin at \"\(existing.mapString)\"; pass overwrite: true to move it.",
@@ -69,8 +75,9 @@ extension Daemon {
                 return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
             }
         }
+        await state.recordPin(pin, for: session)
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
-        try? await refresh()
+        try? await refresh(checkingSession: false)
         return PostPinResult(pin: pin, created: created)
     }
 }

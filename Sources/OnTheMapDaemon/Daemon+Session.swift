@@ -1,62 +1,49 @@
+import NIOConcurrencyHelpers
 import Foundation
+import Logging
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
-import Logging
-import NIOConcurrencyHelpers
-
-/// Why a session ended; subscribers read it in `sessionChanged`'s `reason`.
-enum SessionEnd: String, Sendable {
-    /// The user logged out.
-    case loggedOut
-    /// The session's expiration time passed.
-    case expired
-    /// The upstream refused it (revoked, logged out elsewhere, the server's data reset).
-    case rejected
-}
 
 extension Daemon {
     /// Logs in upstream, learns the account's names, and fills the cache.
-    func login(_ request: LoginRequest) async throws -> AccountInfo {
+    func login(_ request: LoginParams) async throws -> AccountInfo {
         // The secret is in memory for this call anyway; the log must not get it, even at trace.
         let secret: String
-        switch request {
+        switch request.credentials {
         case .udacity(_, let password): secret = password
         case .facebook(let token): secret = token
         }
         LogRedaction.register(secret)
         defer { LogRedaction.forget(secret) }
-        let session = try await busy.track("login") { try await self.api.login(request) }
+        let session = try await state.track("login") { try await self.api.login(request.credentials) }
         let profile = try? await api.user(key: session.accountKey)
         let account = AccountInfo(
             key: session.accountKey, firstName: profile?.firstName ?? "", lastName: profile?.lastName ?? "")
-        await sessions.set(session: session, account: account)
+        await state.logIn(session, account: account)
         logger.info("logged in", metadata: ["account": "\(account.key)"])
-        await events.publish(.session, sessionEvent(account))
         do {
-            try await refresh()
+            try await refresh(checkingSession: false)
         } catch {
             logger.notice("first refresh after login failed", metadata: ["error": "\(error)"])
         }
-        await publishStatus()
         return account
     }
 
     /// Ends the session upstream if it can, and forgets every secret and the cached students either way.
     func logout() async -> LogoutResult {
+        let session = await state.current.session
+        guard let session else {
+            return LogoutResult(upstream: "no session")
+        }
         var upstream = "ended"
-        let session = await sessions.session
-        if let session {
-            do {
-                try await busy.track("logout") { _ = try await self.api.logout(session) }
-            } catch let error as APIError {
-                upstream = error.kind == .unauthorized || error.kind == .forbidden
-                    ? "already ended" : "not reached (\(error.message)); the session was forgotten locally"
-            } catch {
-                upstream = "not reached; the session was forgotten locally"
-            }
-        } else {
-            upstream = "no session"
+        do {
+            try await state.track("logout") { _ = try await self.api.logout(session) }
+        } catch let error as APIError {
+            upstream = error.kind == .unauthorized || error.kind == .forbidden
+                ? "already ended" : "not reached (\(error.message)); the session was forgotten locally"
+        } catch {
+            upstream = "not reached; the session was forgotten locally"
         }
         await endSession(.loggedOut, of: session)
         logger.info("logged out", metadata: ["upstream": "\(upstream)"])
@@ -64,18 +51,14 @@ extension Daemon {
     }
 
     /// The one place a session ends, whoever learns it (logout, the expiry, a 401 on any call, the
-    /// periodic check): forgets the session and the cached students, and tells systemd and every
-    /// subscriber why. Acts once per session: a late 401 for an older session leaves a newer one alone.
+    /// check at each refresh). Subscribers and systemd learn it from the state's change feed. Acts
+    /// once per session: a late 401 for an older session leaves a newer one alone.
     func endSession(_ reason: SessionEnd, of session: APISession?) async {
-        guard await sessions.clear(ifSessionID: session?.sessionID) else { return }
-        await cache.clear()
+        guard await state.endSession(reason, ifSessionID: session?.sessionID) else { return }
         if reason != .loggedOut {
             logger.notice(
                 "logged out: \(reason == .expired ? "the session expired" : "the server no longer accepts the session")")
         }
-        await events.publish(.session, sessionEvent(nil, reason: reason))
-        await events.publish(.students, RefreshResult(count: 0, refreshedAt: nil).wireJSON)
-        await publishStatus()
     }
 
     /// Runs one upstream call made on behalf of `session`, shown in `busy`. The one place a 401 is
@@ -84,7 +67,7 @@ extension Daemon {
         _ activity: String, session: APISession, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         do {
-            return try await busy.track(activity, body)
+            return try await state.track(activity, body)
         } catch let error as APIError where error.kind == .unauthorized {
             await endSession(.rejected, of: session)
             throw RPCError.sessionEnded
@@ -94,12 +77,13 @@ extension Daemon {
     /// The live session and its account, or nil. A session found expired is ended here, so the
     /// expiry is announced even when no timer noticed it first.
     func liveSession(now: Date = Date()) async -> (session: APISession, account: AccountInfo)? {
-        guard let session = await sessions.session, let account = await sessions.account else { return nil }
-        if session.isExpired(at: now) {
+        let snapshot = await state.current
+        guard let session = snapshot.session else { return nil }
+        guard let live = snapshot.liveSession(at: now) else {
             await endSession(.expired, of: session)
             return nil
         }
-        return (session, account)
+        return live
     }
 
     /// Throws -32001 unless logged in; returns the live session and account.
@@ -109,22 +93,15 @@ extension Daemon {
     }
 
     /// Asks the upstream whether it still accepts the session (`GET /session`): a revoked session,
-    /// or a server whose data was reset, logs the user out now rather than at the next write. An
-    /// upstream without that route (Udacity's) is not asked again.
-    func verifySession() async throws {
+    /// or a server whose data was reset, logs the user out at the next refresh rather than at the
+    /// next write. An upstream without that route (Udacity's) is not asked again.
+    func verifySession(_ session: APISession) async throws {
         guard sessionCheckSupported.withLockedValue({ $0 }) else { return }
-        let (session, _) = try await requireLogin()
         let supported = try await upstream("checkSession", session: session) { try await self.api.checkSession(session) }
         if !supported {
             sessionCheckSupported.withLockedValue { $0 = false }
             logger.info("the API cannot check a session (no GET /session); a revoked one shows at the next write")
         }
-    }
-
-    func sessionEvent(_ account: AccountInfo?, reason: SessionEnd? = nil) -> WireJSON {
-        var members: [(String, WireJSON)] = [("loggedIn", .bool(account != nil)), ("account", account.map(\.wireJSON) ?? .null)]
-        if let reason { members.append(("reason", .string(reason.rawValue))) }
-        return .object(members)
     }
 }
 

@@ -4,35 +4,21 @@ import OnTheMapModels
 import OnTheMapRPC
 import Logging
 
-/// What `students` may ask for.
-struct StudentQuery: Sendable {
-    var limit = StudentsAnswer.defaultLimit
-    var skip = 0
-    var search: String?
-    var near: (latitude: Double, longitude: Double, radiusKm: Double?)?
-
-    /// Whether the pre-serialized default answer fits.
-    var isDefault: Bool { limit == StudentsAnswer.defaultLimit && skip == 0 && search == nil && near == nil }
-}
-
 extension Daemon {
-    /// Fetches the newest `cacheSize` locations now; concurrent calls share one fetch.
-    func refresh() async throws {
+    /// Checks the session, then fetches the newest `cacheSize` locations; concurrent calls share
+    /// one fetch. Every refresh, the refresher's or a client's, checks the session first (one
+    /// `GET /session`), so a revoked one ends at the next refresh, whoever asked for it; the one
+    /// right after a login has no need to.
+    func refresh(checkingSession: Bool = true) async throws {
         let (session, _) = try await requireLogin()
         let size = await live.cacheSize
-        do {
-            try await upstream("refresh", session: session) {
-                try await self.cache.refresh { [api = self.api] in try await Self.fetchNewest(size, from: api) }
+        try await upstream("refresh", session: session) {
+            // Inside the shared fetch, so a check that fails is the refresh's failure (`lastError`).
+            try await self.state.refresh(for: session) {
+                if checkingSession { try await self.verifySession(session) }
+                return try await Self.fetchNewest(size, from: self.api)
             }
-        } catch {
-            await publishStatus()
-            throw error
         }
-        await events.publish(.students, .object([
-            ("count", .integer(await cache.count)),
-            ("refreshedAt", (await cache.refreshedAt).map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
-        ]))
-        await publishStatus()
     }
 
     /// Pages through `GET /StudentLocation?order=-updatedAt` until `count` locations are in hand.
@@ -102,25 +88,31 @@ extension Daemon {
         return StudentLocationList(results: results, unplaceable: unplaceable)
     }
 
-    /// The `students` answer: the pre-serialized default when it fits, else filtered and sorted now.
-    func students(_ query: StudentQuery, refresh wantsRefresh: Bool) async throws -> RPCResult {
+    /// The `students` answer: the prepared default when it fits, else filtered and sorted now.
+    func students(_ params: StudentsParams) async throws -> RPCResult {
         _ = try await requireLogin()
-        if wantsRefresh {
+        if params.refresh == true {
             do { try await refresh() } catch let error as APIError {
                 // Serve the last good list, marked stale, rather than nothing.
                 logger.notice("refresh failed; serving the cached list", metadata: ["error": "\(error.message)"])
             }
         }
-        if query.isDefault, let cached = await cache.currentDefaultAnswer() {
-            return .serialized(cached)
+        let snapshot = await state.current
+        let limit = params.limit ?? StudentsParams.defaultLimit
+        let skip = params.skip ?? 0
+        let search = params.search.map(SearchText.fold) ?? ""
+        if limit == StudentsParams.defaultLimit, skip == 0, search.isEmpty, params.near == nil,
+            let prepared = answers.prepared(for: snapshot).students
+        {
+            return .buffer(prepared)
         }
-        var matches = await cache.entries
-        if let search = query.search.map(SearchText.fold), !search.isEmpty {
+        var matches = snapshot.students.entries
+        if !search.isEmpty {
             let words = search.split(separator: " ")
             matches = matches.filter { entry in words.allSatisfy { entry.searchKey.contains($0) } }
         }
         var distances: [Double]?
-        if let near = query.near {
+        if let near = params.near {
             let withDistance =
                 matches
                 .map { ($0, Geo.distanceKm(near.latitude, near.longitude, $0.location.latitude, $0.location.longitude)) }
@@ -129,10 +121,10 @@ extension Daemon {
             matches = withDistance.map(\.0)
             distances = withDistance.map(\.1)
         }
-        let range = min(query.skip, matches.count)..<min(query.skip + query.limit, matches.count)
+        let range = min(skip, matches.count)..<min(skip + limit, matches.count)
         return .bytes(StudentsAnswer(
             students: matches[range].map(\.json), distancesKm: distances.map { Array($0[range]) },
-            total: matches.count, refreshedAt: await cache.refreshedAt, stale: await cache.isStale()
+            total: matches.count, refreshedAt: snapshot.refreshedAt, stale: snapshot.isStale()
         ).serializedBytes)
     }
 }

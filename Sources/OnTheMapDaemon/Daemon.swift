@@ -1,3 +1,4 @@
+import OnTheMapModels
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -6,23 +7,19 @@ import OnTheMapGeocoder
 import OnTheMapRPC
 import OnTheMapSystemd
 
-/// The daemon's state and the operations RPC methods call. Each piece of mutable state lives in
-/// its own actor; this class only holds references.
+/// The daemon: its one state (`DaemonState`), the parts it talks to (the API, the geocoder,
+/// systemd), and the operations RPC methods call (in `Daemon+…` files). Holds references only.
 public final class Daemon: Sendable {
     public let configuration: DaemonConfiguration
     let api: OnTheMapAPIClient
-    let sessions: SessionStore
-    let cache: StudentCache
-    let events = EventBus()
-    let busy: BusyTracker
-    /// `status` and the default `students`, ready to send; see `FastPathHandler`.
-    let fastAnswers = FastAnswers()
-    /// Told of every request and refresh; gives memory back after bursts, and once the daemon is quiet
-    /// drops the geocoder's index too.
-    let memoryTrimmer = MemoryTrimmer {
-        OfflineGeocoder.unload()
-        MemoryTrimmer.releaseIdleMemory()
-    }
+    /// Session, students, your pin, busy, last error: the one owner of state, and its change feed.
+    let state: DaemonState
+    /// The connections subscribed to notifications.
+    let subscribers = Subscribers()
+    /// `status` and the default `students`, serialized once per state version.
+    let answers: PreparedAnswers
+    /// Gives memory back after bursts of connections, and drops the geocoder's index once unused.
+    let memoryTrimmer = MemoryTrimmer()
     let pinWriter = PinWriter()
     let geocoder: any Geocoding
     /// Kept to close its connection pool at shutdown.
@@ -33,10 +30,6 @@ public final class Daemon: Sendable {
     let live: LiveSettings
     /// Set once the socket accepts; the watchdog starts pinging only then.
     let readiness = Readiness()
-    /// Signalled whenever the session changes (login, logout, end); `CacheRefresher` waits on it.
-    let sessionChanged = WakeSignal()
-    /// Signalled whenever the status line is sent for a change of state; `StatusLineService` waits on it.
-    let statusLineChanged = WakeSignal()
     /// Whether the upstream answers `GET /session`; false once it said it has no such route.
     let sessionCheckSupported = NIOLockedValueBox(true)
 
@@ -47,17 +40,9 @@ public final class Daemon: Sendable {
     ) {
         self.configuration = configuration
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
-        let fastAnswers = self.fastAnswers
-        let sessionChanged = self.sessionChanged
-        self.sessions = SessionStore(path: configuration.paths.sessionFile, logger: logger) {
-            fastAnswers.invalidate()
-            sessionChanged.signal()
-        }
-        self.busy = BusyTracker(onChange: fastAnswers.invalidate)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
-        self.cache = StudentCache(
-            path: configuration.paths.cacheFile, staleAfter: max(2 * interval, 60), logger: logger,
-            onChange: fastAnswers.invalidate)
+        self.state = DaemonState(paths: configuration.paths, staleAfter: max(2 * interval, 60), logger: logger)
+        self.answers = PreparedAnswers(version: Self.version, apiURL: configuration.apiURL)
         switch (geocoder, configuration.geocoder) {
         case (let geocoder?, _):
             self.geocoder = geocoder
@@ -77,17 +62,15 @@ public final class Daemon: Sendable {
         self.live = LiveSettings(configuration)
     }
 
+    /// The daemon's version, as `status` reports it.
+    public static let version = OnTheMapVersion.string
+
     /// Loads the persisted session and student list, so clients get data at once after a restart.
     public func load() async {
-        await sessions.load()
-        if await sessions.current() != nil {
-            await cache.load()
-        } else {
-            await cache.clear()
-        }
+        await state.load()
     }
 
-    /// Closes the HTTP client.
+    /// Closes the HTTP clients.
     public func shutdown() async {
         try? await api.shutdown()
         await nominatim?.shutdown()

@@ -16,10 +16,7 @@ public enum DaemonRunner {
         await daemon.load()
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
             // READY only now: the socket accepts and the persisted state is loaded.
-            daemon.notifier.ready(status: await daemon.statusLine())
-            // Start-up mapped ~24 MiB of the executable, most of it never read again: released
-            // once the first quiet period ends.
-            daemon.memoryTrimmer.noteActivity()
+            daemon.notifier.ready(status: daemon.state.feed.latest.statusLine())
             await daemon.readiness.markReady()
         }
         let group = ServiceGroup(
@@ -28,6 +25,7 @@ public enum DaemonRunner {
                     .init(service: listener),
                     .init(service: CacheRefresher(daemon: daemon, logger: logger)),
                     .init(service: WatchdogService(daemon: daemon), successTerminationBehavior: .ignore),
+                    .init(service: NotificationService(daemon: daemon)),
                     .init(service: StatusLineService(daemon: daemon), successTerminationBehavior: .ignore),
                     .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload)),
                     .init(service: ShutdownBackstop(logger: logger)),

@@ -1,3 +1,4 @@
+import OnTheMapModels
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

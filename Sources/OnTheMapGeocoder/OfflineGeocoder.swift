@@ -1,4 +1,3 @@
-import CMemory
 import Dispatch
 import OnTheMapModels
 import Synchronization
@@ -26,10 +25,7 @@ public struct OfflineGeocoder: Geocoding {
     static func indexed() -> Gazetteer {
         if let gazetteer = index.withLock({ $0 }) { return gazetteer }
         // Built outside the lock: a search that finds it unloaded builds its own rather than wait.
-        // Its large arrays mapped on their own: `unload` then gives them back whole.
-        onthemap_map_large_blocks(1)
         let built = Gazetteer.embedded()
-        onthemap_map_large_blocks(0)
         return index.withLock { current in
             if let current { return current }
             current = built
@@ -52,9 +48,9 @@ public struct OfflineGeocoder: Geocoding {
         _ = indexed()
     }
 
-    /// Drops the index; the next search builds it again. The daemon calls this once quiet: a pin is
-    /// posted now and then, and the index is most of what a daemon that geocoded once holds.
-    /// Searches already running keep the index they started with.
+    /// Drops the index; the next search builds it again. The daemon calls this once no geocode has
+    /// come for a while: a pin is posted now and then, and the index is most of what a daemon that
+    /// geocoded once holds. Searches already running keep the index they started with.
     public static func unload() {
         index.withLock { $0 = nil }
     }

@@ -1,3 +1,4 @@
+import OnTheMapModels
 /// The world with every student's pin as one self-contained file: an SVG, or an HTML page around it
 /// with popups, zoom and pan, and a search box. Nothing in either refers to anything outside the
 /// file (no tiles, fonts or scripts), so both work offline.

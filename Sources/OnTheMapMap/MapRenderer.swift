@@ -1,3 +1,4 @@
+import OnTheMapModels
 /// A drawn map: what the `map` method answers.
 public struct MapPicture: Sendable {
     /// `height` strings of exactly `width` one-column characters.

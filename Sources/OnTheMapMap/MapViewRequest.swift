@@ -1,3 +1,4 @@
+import OnTheMapModels
 /// How a caller says what to show; `resolve` turns it into a `MapView`.
 public enum MapViewRequest: Sendable, Equatable {
     /// The whole world across the width, centred on the inhabited latitudes when it is cut.

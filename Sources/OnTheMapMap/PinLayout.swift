@@ -1,3 +1,4 @@
+import OnTheMapModels
 /// Which pins fall in which cells.
 public struct PinLayout: Sendable {
     /// Pins in view, numbered row by row, left to right; within a cell in the order given.

@@ -8,7 +8,10 @@ extension DispatchQueue {
     /// task on. Call it on a serial queue of your own, not a global one: a serial queue's thread
     /// comes from libdispatch's overcommit pool, which (unlike the global queues) starts no pool
     /// monitor that would wake an idle process every second for the rest of its life.
-    package func perform<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T)
+    ///
+    /// Runs on the caller's executor up to the hand-over (`nonisolated(nonsending)`), so work asked
+    /// for in a given order from one actor reaches the queue in that order.
+    nonisolated(nonsending) package func perform<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T)
         async throws(Failure) -> T
     {
         let result: Result<T, Failure> = await withCheckedContinuation { continuation in

@@ -151,3 +151,12 @@ private struct LenientFields {
         return value
     }
 }
+
+extension StudentLocation {
+    /// One location read from its parsed JSON by the list's lenient rules; nil when it cannot be
+    /// placed on a map (or is not an object).
+    public init?(wireJSON: WireJSON) {
+        guard let location = StudentLocationList(wireRecords: [wireJSON])?.results.first else { return nil }
+        self = location
+    }
+}

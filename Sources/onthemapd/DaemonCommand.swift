@@ -51,15 +51,15 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/onthemap/onthemapd.conf).")
     var config: String?
 
-    static func main(activatedSocket: Int32?) async {
+    static func main(activatedSocket: Int32?, concurrencyOnEventLoops: Bool) async {
         do {
-            try await parse().run(activatedSocket: activatedSocket)
+            try await parse().run(activatedSocket: activatedSocket, concurrencyOnEventLoops: concurrencyOnEventLoops)
         } catch {
             exit(withError: error)
         }
     }
 
-    func run(activatedSocket: Int32?) async throws {
+    func run(activatedSocket: Int32?, concurrencyOnEventLoops: Bool) async throws {
         let configuration = try resolveConfiguration()
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
@@ -68,6 +68,7 @@ struct DaemonCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "onthemapd")
+        EventLoopConcurrency.report(installed: concurrencyOnEventLoops, to: logger)
         try await DaemonRunner.run(
             configuration: configuration, activatedSocket: activatedSocket, logger: logger,
             reload: { try resolveConfiguration() })

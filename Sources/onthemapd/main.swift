@@ -8,8 +8,9 @@ let activatedSocket = SocketActivation.takeListeningSocket()
 MemoryTrimmer.tuneAllocator()
 
 // Swift concurrency on the NIO event loops, not libdispatch's pool, whose once-a-second monitor
-// would wake the idle daemon: see EventLoopConcurrency. Before the first task is created.
-EventLoopConcurrency.install()
+// would wake the idle daemon: see EventLoopConcurrency. Before the first task is created; said in
+// the log once logging is set up.
+let concurrencyOnEventLoops = EventLoopConcurrency.install()
 
 // A thousand clients need a thousand descriptors: use all the hard limit allows.
 #if canImport(Glibc)
@@ -21,4 +22,4 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit) == 0, descriptorLi
 }
 #endif
 
-await DaemonCommand.main(activatedSocket: activatedSocket)
+await DaemonCommand.main(activatedSocket: activatedSocket, concurrencyOnEventLoops: concurrencyOnEventLoops)

@@ -33,7 +33,6 @@ final class ContractTests {
         #expect(MapParams.heightRange == MapRenderer.minimumSize.height...MapRenderer.maximumSide)
         #expect(MapParams.zoomRange == MapView.zoomRange)
         #expect(GeocodeParams.maximumQueryBytes == PlaceQuery.maximumBytes)
-        #expect(StudentsParams.defaultLimit == StudentsAnswer.defaultLimit)
     }
 
     /// A value of another JSON type for each declared param, sent with the method's other required

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import OnTheMapAPI
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
@@ -56,36 +57,58 @@ struct FastPathTests {
         #expect(try bed.error("students").code == RPCError.notLoggedInCode)
     }
 
-    @Test func storedAnswersExpireAndYieldToChanges() throws {
-        let answers = FastAnswers()
-        let entry = FastAnswers.Entry(statusPrefix: #"{"version":"x""#, students: nil, validUntil: Date().addingTimeInterval(-1))
-        answers.store(entry, builtAt: answers.generation)
-        #expect(answers.current() == nil)  // past its validity: rebuilt by the ordinary path
+    /// The fast path's handler, over a feed the test publishes to.
+    private func handler(_ feed: StateFeed, _ answers: PreparedAnswers) -> FastPathHandler {
+        FastPathHandler(feed: feed, answers: answers)
+    }
 
-        let fresh = FastAnswers.Entry(statusPrefix: #"{"version":"x""#, students: nil, validUntil: nil)
-        let generation = answers.generation
-        answers.invalidate()  // a change lands while the rebuild was reading state…
-        answers.store(fresh, builtAt: generation)
-        #expect(answers.current() == nil)  // …so what it read is not stored
-        answers.store(fresh, builtAt: answers.generation)
-        let reply = try #require(answers.reply(to: ByteBuffer(string: #"{"jsonrpc":"2.0","id":"a","method":"status"}"#).readableBytesView, allocator: .init()))
-        let line = String(buffer: reply)
-        #expect(line.hasPrefix(#"{"jsonrpc":"2.0","id":"a","result":{"version":"x","uptime":"#))
-        #expect(line.hasSuffix("}}\n"))
-        // The same request, written differently, gets the same answer.
+    private func reply(_ handler: FastPathHandler, _ line: String) -> String? {
+        handler.reply(to: ByteBuffer(string: line).readableBytesView, allocator: .init()).map { String(buffer: $0) }
+    }
+
+    @Test func answersArePreparedOncePerVersionAndFollowEachNewOne() throws {
+        var snapshot = DaemonSnapshot(staleAfter: 600)
+        let feed = StateFeed(snapshot)
+        let answers = PreparedAnswers(version: "x", apiURL: "http://127.0.0.1:1/v1")
+        let fast = handler(feed, answers)
+        let first = try #require(reply(fast, #"{"jsonrpc":"2.0","id":"a","method":"status"}"#))
+        #expect(first.hasPrefix(#"{"jsonrpc":"2.0","id":"a","result":{"version":"x","apiURL":"http://127.0.0.1:1/v1","loggedIn":false"#))
+        #expect(first.contains(#""busy":[],"uptime":"#) && first.hasSuffix("}}\n"))
+        // One prepared answer per version: asked again, the same buffer.
+        let prepared = answers.prepared(for: snapshot)
+        #expect(answers.prepared(for: snapshot).statusPrefix == prepared.statusPrefix)
+        // A new version is answered at once, without anyone invalidating anything.
+        snapshot.version += 1
+        snapshot.busy = ["refresh"]
+        feed.publish(snapshot)
+        #expect(try #require(reply(fast, #"{"jsonrpc":"2.0","id":1,"method":"status"}"#)).contains(#""busy":["refresh"]"#))
+        // Logged out: no students answer to give on the fast path (the ordinary one says why).
+        #expect(reply(fast, #"{"jsonrpc":"2.0","id":1,"method":"students"}"#) == nil)
+    }
+
+    @Test func anExpiredSessionGoesTheOrdinaryWay() throws {
+        var snapshot = DaemonSnapshot(staleAfter: 600)
+        snapshot.version = 1
+        snapshot.session = APISession(accountKey: "k", sessionID: "s", xsrfToken: nil, expiration: Date().addingTimeInterval(-1))
+        snapshot.account = AccountInfo(key: "k", firstName: "Ada", lastName: "Lovelace")
+        snapshot.refreshedAt = Date()
+        let fast = handler(StateFeed(snapshot), PreparedAnswers(version: "x", apiURL: "u"))
+        #expect(reply(fast, #"{"jsonrpc":"2.0","id":1,"method":"status"}"#) == nil)
+        #expect(reply(fast, #"{"jsonrpc":"2.0","id":1,"method":"students"}"#) == nil)
+    }
+
+    @Test func anyPlainSpellingIsAnsweredAndAnythingElseIsNot() throws {
+        let fast = handler(StateFeed(DaemonSnapshot(staleAfter: 600)), PreparedAnswers(version: "x", apiURL: "u"))
         for spelling in [#"{"jsonrpc":"2.0","id":12,"method":"status"}"#, #"{ "method": "status", "id": 12, "jsonrpc": "2.0" }"#,
                          #"{"jsonrpc":"2.0","id":12,"method":"status","params":{}}"#] {
-            let reply = try #require(answers.reply(to: ByteBuffer(string: spelling).readableBytesView, allocator: .init()))
-            #expect(String(buffer: reply).hasPrefix(#"{"jsonrpc":"2.0","id":12,"result":{"version":"x","uptime":"#), "\(spelling)")
+            #expect(try #require(reply(fast, spelling), "\(spelling)").hasPrefix(#"{"jsonrpc":"2.0","id":12,"result":{"version":"x","#), "\(spelling)")
         }
-        // Bytes the matcher must not echo are left to the parser, which refuses "012" as JSON.
-        #expect(answers.reply(to: ByteBuffer(string: #"{"jsonrpc":"2.0","id":012,"method":"status"}"#).readableBytesView, allocator: .init()) == nil)
-        let big = try #require(answers.reply(to: ByteBuffer(string: #"{"jsonrpc":"2.0","id":1234567890123456789,"method":"status"}"#).readableBytesView, allocator: .init()))
-        #expect(String(buffer: big).hasPrefix(#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"#))
-        // Anything but a plain request goes the ordinary way.
+        let big = try #require(reply(fast, #"{"jsonrpc":"2.0","id":1234567890123456789,"method":"status"}"#))
+        #expect(big.hasPrefix(#"{"jsonrpc":"2.0","id":1234567890123456789,"result":"#))
         for other in [#"{"jsonrpc":"2.0","id":1,"method":"status","params":{"x":1}}"#, #"{"jsonrpc":"2.0","method":"status"}"#,
-                      #"{"jsonrpc":"2.0","id":1,"method":"students"}"#, #"{"jsonrpc":"2.0","id":1,"method":"refresh"}"#, "{"] {
-            #expect(answers.reply(to: ByteBuffer(string: other).readableBytesView, allocator: .init()) == nil, "\(other)")
+                      #"{"jsonrpc":"2.0","id":012,"method":"status"}"#, #"{"jsonrpc":"2.0","id":1,"method":"refresh"}"#, "{",
+                      #"[{"jsonrpc":"2.0","id":1,"method":"status"}]"#] {
+            #expect(reply(fast, other) == nil, "\(other)")
         }
     }
 }

@@ -12,17 +12,12 @@ import Testing
 @Suite("Framing in the connection pipeline", .ownThreads)
 struct FramingPipelineTests {
     /// The listener's pipeline, on an embedded channel.
-    private func channel(answers: FastAnswers) throws -> EmbeddedChannel {
+    private func channel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         _ = try ConnectionPipeline.configure(
-            channel, idleTimeout: .zero, fastAnswers: answers, inputBudget: InputBudget(), onRequest: {})
+            channel, idleTimeout: .zero, feed: StateFeed(DaemonSnapshot(staleAfter: 600)),
+            answers: PreparedAnswers(version: "x", apiURL: "http://127.0.0.1:1/v1"), inputBudget: InputBudget())
         return channel
-    }
-
-    private func storedAnswers() -> FastAnswers {
-        let answers = FastAnswers()
-        answers.store(FastAnswers.Entry(statusPrefix: #"{"version":"x""#, students: nil, validUntil: nil), builtAt: answers.generation)
-        return answers
     }
 
     /// Everything written to the client so far, as one string.
@@ -33,20 +28,21 @@ struct FramingPipelineTests {
     }
 
     @Test func fastPathAnswersAFramedClientFramed() throws {
-        let channel = try channel(answers: storedAnswers())
+        let channel = try channel()
         let body = #"{"jsonrpc":"2.0","id":7,"method":"status"}"#
         try channel.writeInbound(ByteBuffer(string: "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"))
         let reply = try written(channel)
         let match = try #require(reply.wholeMatch(of: /Content-Length: (\d+)\r\n\r\n(\{.*\})/))
         #expect(Int(match.1) == match.2.utf8.count)
-        #expect(match.2.hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":{"version":"x","uptime":"#))
+        #expect(match.2.hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":{"version":"x","apiURL":"#))
+        #expect(match.2.contains(#""uptime":"#))
         // Answered on the event loop: nothing went on to the connection's task.
         #expect(try channel.readInbound(as: LineFrame.self) == nil)
         _ = try channel.finish()
     }
 
     @Test func fastPathAnswersANewlineClientWithALine() throws {
-        let channel = try channel(answers: storedAnswers())
+        let channel = try channel()
         try channel.writeInbound(ByteBuffer(string: #"{"jsonrpc":"2.0","id":7,"method":"status"}"# + "\n"))
         let reply = try written(channel)
         #expect(reply.hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":{"version":"x""#))
@@ -55,7 +51,7 @@ struct FramingPipelineTests {
     }
 
     @Test func headersSplitAcrossReadsAreSniffedOnceComplete() throws {
-        let channel = try channel(answers: FastAnswers())
+        let channel = try channel()
         for piece in ["Con", "tent-Len", "gth: 2\r", "\n\r\n{}"] {
             try channel.writeInbound(ByteBuffer(string: piece))
         }

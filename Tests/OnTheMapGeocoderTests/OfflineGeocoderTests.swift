@@ -1,3 +1,4 @@
+import OnTheMapModels
 import OnTheMapGeocoder
 import OnTheMapTestSupport
 import Testing

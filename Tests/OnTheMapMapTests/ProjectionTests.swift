@@ -1,3 +1,4 @@
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import OnTheMapModels
 @testable import OnTheMapMap
 
 /// A world map in the embedded format, written here from quantised outlines, so tests know exactly

@@ -11,15 +11,23 @@ struct MapResultBytesTests {
         let result = MapResult(
             rows: ["⠀⣿*2", "ab\"c"], styles: [" lbp", "mc  "],
             pins: [
-                .init(
-                    n: 1, row: 0, col: 2, objectId: "a1", firstName: awkward, lastName: "", mapString: "Lima, Perú",
-                    mediaURL: "https://x.example/?q=1&r=\"2\"", latitude: -12.0464, longitude: -77.0428, mine: true),
-                .init(
-                    n: 12, row: 59, col: 199, objectId: "", firstName: "B", lastName: "C", mapString: "", mediaURL: "",
-                    latitude: 0, longitude: 180, mine: false),
+                PlacedPin(
+                    n: 1, row: 0, col: 2,
+                    pin: MapPin(
+                        objectId: "a1", firstName: awkward, lastName: "", mapString: "Lima, Perú",
+                        mediaURL: "https://x.example/?q=1&r=\"2\"", latitude: -12.0464, longitude: -77.0428, mine: true)),
+                PlacedPin(
+                    n: 12, row: 59, col: 199,
+                    pin: MapPin(
+                        objectId: "", firstName: "B", lastName: "C", mapString: "", mediaURL: "", latitude: 0, longitude: 180,
+                        mine: false)),
             ],
             view: .init(west: -180, south: -85.0511287798066, east: 180.5, north: 85, zoom: 1.25))
         #expect(String(decoding: result.serializedBytes, as: UTF8.self) == result.wireJSON.serialized)
+        // And a client reads back what was written.
+        let read = MapResult(wireJSON: result.wireJSON)
+        #expect(read.pins == result.pins)
+        #expect(read.rows == result.rows && read.styles == result.styles && read.view == result.view)
     }
 
     @Test func anEmptyMapToo() {

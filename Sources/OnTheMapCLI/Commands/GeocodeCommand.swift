@@ -26,12 +26,7 @@ struct GeocodeCommand: ParsableCommand {
         }
     }
 
-    static func describe(_ candidate: GeocodeResults.Place) -> String {
+    static func describe(_ candidate: GeocodeResult) -> String {
         "\(candidate.label)  (\(WireJSON.format(candidate.latitude)), \(WireJSON.format(candidate.longitude)))  \(candidate.precision)"
     }
-}
-
-extension GeocodeResults.Place {
-    /// "Lima, Lima, Peru": the name, its region and its country, as far as they are known.
-    var label: String { [name, admin1, country].filter { !$0.isEmpty }.joined(separator: ", ") }
 }

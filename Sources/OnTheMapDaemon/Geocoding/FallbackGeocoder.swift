@@ -1,3 +1,4 @@
+import OnTheMapModels
 import Logging
 import OnTheMapGeocoder
 

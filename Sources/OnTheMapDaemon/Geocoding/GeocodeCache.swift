@@ -1,3 +1,4 @@
+import OnTheMapModels
 import OnTheMapGeocoder
 
 /// Recent answers by query, so a preview followed by a post asks the server once.

@@ -3,6 +3,6 @@ import OnTheMapRPC
 /// `login` (`LoginParams`) → the account.
 enum LoginMethod: RPCMethod {
     static func answer(_ request: LoginParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .value(try await daemon.login(request.credentials).wireJSON)
+        .result(try await daemon.login(request))
     }
 }

@@ -1,8 +1,9 @@
 import OnTheMapRPC
 
-/// `myPin` (`MyPinParams`) → the user's newest pin upstream, or null.
+/// `myPin` (`MyPinParams`) → the user's newest pin upstream (or as last known, when the upstream
+/// cannot be reached), or null.
 enum MyPinMethod: RPCMethod {
     static func answer(_ request: MyPinParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .value(MyPinResult(pin: try await daemon.myPin()).wireJSON)
+        .result(try await daemon.myPin())
     }
 }

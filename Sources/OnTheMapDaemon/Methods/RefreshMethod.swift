@@ -4,6 +4,7 @@ import OnTheMapRPC
 enum RefreshMethod: RPCMethod {
     static func answer(_ request: RefreshParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
         try await daemon.refresh()
-        return .value(RefreshResult(count: await daemon.cache.count, refreshedAt: await daemon.cache.refreshedAt).wireJSON)
+        let snapshot = await daemon.state.current
+        return .result(RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt))
     }
 }

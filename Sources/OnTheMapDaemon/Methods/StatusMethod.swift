@@ -1,8 +1,8 @@
 import OnTheMapRPC
 
-/// `status` (`StatusParams`): answered from the stored answer, with the uptime as of now.
+/// `status` (`StatusParams`): the answer prepared for the newest state, with the uptime as of now.
 enum StatusMethod: RPCMethod {
     static func answer(_ request: StatusParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .serialized(await daemon.statusResult())
+        .buffer(await daemon.status())
     }
 }

@@ -4,7 +4,7 @@ import OnTheMapRPC
 enum SubscribeMethod: RPCMethod {
     static func answer(_ request: SubscribeParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
         let events = Set(request.events ?? RPCEvent.allCases)
-        await connection.subscribe(events)
-        return .value(SubscribeResult(events: events).wireJSON)
+        connection.subscribe(events)
+        return .result(SubscribeResult(events: events))
     }
 }

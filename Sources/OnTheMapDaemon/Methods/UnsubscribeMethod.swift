@@ -3,7 +3,7 @@ import OnTheMapRPC
 /// `unsubscribe` (`UnsubscribeParams`): stops notifications on this connection.
 enum UnsubscribeMethod: RPCMethod {
     static func answer(_ request: UnsubscribeParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        await connection.unsubscribe()
-        return .value(SubscribeResult(events: []).wireJSON)
+        connection.unsubscribe()
+        return .result(SubscribeResult(events: []))
     }
 }

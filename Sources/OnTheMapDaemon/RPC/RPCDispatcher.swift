@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import OnTheMapModels
 import OnTheMapRPC
 
@@ -67,8 +68,8 @@ struct RPCDispatcher: Sendable {
         guard let id = request.id else { return nil }
         switch result {
         case .success(.value(let value)): return RPCResponse(id: id, outcome: .success(value)).bytes
-        case .success(.serialized(let json)): return RPCResponse.bytes(id: id, resultJSON: json.utf8)
         case .success(.bytes(let json)): return RPCResponse.bytes(id: id, resultJSON: json)
+        case .success(.buffer(let json)): return RPCResponse.bytes(id: id, resultJSON: json.readableBytesView)
         case .failure(let error): return RPCResponse(id: id, outcome: .failure(error)).bytes
         }
     }

@@ -1,12 +1,17 @@
+import NIOCore
 import OnTheMapModels
 import OnTheMapRPC
 
-/// What a method answers: a value, or JSON already serialized (the cached `students` answer), as
-/// text or as UTF-8 bytes (a large `students` answer, which a `String` would validate and copy again).
+/// What a method answers: its result as a value, or already serialized: as bytes (a large
+/// `students` answer, which a `String` would validate and copy again) or as a buffer the daemon
+/// keeps (the prepared `status` and `students` answers).
 enum RPCResult: Sendable {
     case value(WireJSON)
-    case serialized(String)
     case bytes([UInt8])
+    case buffer(ByteBuffer)
+
+    /// A declared result, as the daemon sends it.
+    static func result(_ result: some RPCResultType) -> RPCResult { .value(result.wireJSON) }
 }
 
 /// One RPC method as the daemon serves it: the declaration of its params and result (in

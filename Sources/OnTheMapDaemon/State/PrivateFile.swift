@@ -8,18 +8,19 @@ import SystemPackage
 ///
 /// Writes and removals run one after the other on a queue of their own, in the order they were
 /// asked for, so a logout's removal can never be overtaken by the write of a refresh begun before
-/// it. Off the event loops, which run the daemon's actors (`EventLoopConcurrency`): an fsync there
+/// it (both run on the caller's executor until they reach the queue, so an actor's requests keep
+/// its order). Off the event loops, which run the daemon's actors (`EventLoopConcurrency`): an fsync there
 /// would hold up every connection of that loop (see `DispatchQueue.perform`).
 enum PrivateFile {
     private static let queue = DispatchQueue(label: "onthemap.state-files")
 
     /// Returns once `data` is on disk at `path`.
-    static func write(_ data: Data, to path: String) async throws {
+    nonisolated(nonsending) static func write(_ data: Data, to path: String) async throws {
         try await queue.perform { try writeNow(data, to: path) }
     }
 
     /// Returns once `path` is removed, after every write asked for before.
-    static func remove(_ path: String) async {
+    nonisolated(nonsending) static func remove(_ path: String) async {
         await queue.perform { _ = unlink(path) }
     }
 
@@ -41,5 +42,21 @@ enum PrivateFile {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// Makes the folder that holds `path` private (0700) when it is ours and others may read or
+    /// enter it: the files in it are 0600, but a folder others can write lets them replace those
+    /// files. Returns what was done, for the log; nil when nothing was (missing, private already, or
+    /// not ours: then a write there fails and says so).
+    static func tightenDirectory(of path: String) -> String? {
+        let directory = FilePath((path as NSString).deletingLastPathComponent)
+        guard let info = try? Stat(directory, followTargetSymlink: false), info.type == .directory,
+            info.userID.rawValue == geteuid(), !info.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute])
+        else { return nil }
+        let before = String(info.permissions.rawValue, radix: 8)
+        guard chmod(directory.string, 0o700) == 0 else {
+            return "the state folder \(directory) is open to others (mode \(before)) and could not be made private: \(Errno(rawValue: errno))"
+        }
+        return "the state folder \(directory) was open to others (mode \(before)); made it private (700)"
     }
 }

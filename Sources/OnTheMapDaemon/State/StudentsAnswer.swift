@@ -3,8 +3,6 @@ import OnTheMapModels
 
 /// The result of `students`: `{"students":[…],"total":N,"refreshedAt":…,"stale":…}`.
 struct StudentsAnswer {
-    static let defaultLimit = 100
-
     /// Each student's JSON, as the cache keeps it (`StudentCache.Entry.json`).
     var students: [ArraySlice<UInt8>]
     /// With `near`: each student's distance from that point, in the same order.

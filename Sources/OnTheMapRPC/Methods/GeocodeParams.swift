@@ -39,57 +39,9 @@ public struct GeocodeParams: RPCRequestType, Equatable {
 
 /// `geocode`'s result: `{results: [place]}`, best first.
 public struct GeocodeResults: RPCResultType, Equatable {
-    /// One candidate place.
-    public struct Place: Sendable, Equatable {
-        public var name: String
-        public var admin1: String
-        public var country: String
-        public var countryCode: String
-        public var latitude: Double
-        public var longitude: Double
-        /// `locality`, `region` or `country`.
-        public var precision: String
-        /// How well the query matched, 0…1.
-        public var score: Double
+    public var results: [GeocodeResult]
 
-        public init(
-            name: String, admin1: String, country: String, countryCode: String, latitude: Double, longitude: Double,
-            precision: String, score: Double
-        ) {
-            self.name = name
-            self.admin1 = admin1
-            self.country = country
-            self.countryCode = countryCode
-            self.latitude = latitude
-            self.longitude = longitude
-            self.precision = precision
-            self.score = score
-        }
-
-        var wireJSON: WireJSON {
-            .object([
-                ("name", .string(name)), ("admin1", .string(admin1)), ("country", .string(country)),
-                ("countryCode", .string(countryCode)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),
-                // Three decimals: finer differences in a heuristic score mean nothing.
-                ("precision", .string(precision)), ("score", .number((score * 1000).rounded() / 1000)),
-            ])
-        }
-
-        init(wireJSON: WireJSON) {
-            name = wireJSON["name"]?.stringValue ?? ""
-            admin1 = wireJSON["admin1"]?.stringValue ?? ""
-            country = wireJSON["country"]?.stringValue ?? ""
-            countryCode = wireJSON["countryCode"]?.stringValue ?? ""
-            latitude = wireJSON["latitude"]?.doubleValue ?? 0
-            longitude = wireJSON["longitude"]?.doubleValue ?? 0
-            precision = wireJSON["precision"]?.stringValue ?? ""
-            score = wireJSON["score"]?.doubleValue ?? 0
-        }
-    }
-
-    public var results: [Place]
-
-    public init(results: [Place]) {
+    public init(results: [GeocodeResult]) {
         self.results = results
     }
 
@@ -100,6 +52,27 @@ public struct GeocodeResults: RPCResultType, Equatable {
             results = []
             return
         }
-        results = elements.map(Place.init(wireJSON:))
+        results = elements.map(GeocodeResult.init(wireJSON:))
+    }
+}
+
+extension GeocodeResult {
+    /// One candidate as `geocode` sends it.
+    public var wireJSON: WireJSON {
+        .object([
+            ("name", .string(name)), ("admin1", .string(admin1)), ("country", .string(country)),
+            ("countryCode", .string(countryCode)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),
+            // Three decimals: finer differences in a heuristic score mean nothing.
+            ("precision", .string(precision)), ("score", .number((score * 1000).rounded() / 1000)),
+        ])
+    }
+
+    /// Reads a candidate; what is missing reads as empty.
+    public init(wireJSON: WireJSON) {
+        self.init(
+            name: wireJSON["name"]?.stringValue ?? "", admin1: wireJSON["admin1"]?.stringValue ?? "",
+            country: wireJSON["country"]?.stringValue ?? "", countryCode: wireJSON["countryCode"]?.stringValue ?? "",
+            latitude: wireJSON["latitude"]?.doubleValue ?? 0, longitude: wireJSON["longitude"]?.doubleValue ?? 0,
+            precision: wireJSON["precision"]?.stringValue ?? "", score: wireJSON["score"]?.doubleValue ?? 0)
     }
 }

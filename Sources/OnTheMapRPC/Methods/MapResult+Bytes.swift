@@ -39,7 +39,7 @@ extension MapResult {
     }
 }
 
-extension MapResult.Pin {
+extension PlacedPin {
     /// The members of `wireJSON`, in its order.
     fileprivate func write(into output: inout [UInt8]) {
         output.append(literal: #"{"n":"#)
@@ -49,20 +49,20 @@ extension MapResult.Pin {
         output.append(literal: #","col":"#)
         output.append(integer: col)
         output.append(literal: #","objectId":"#)
-        WireJSON.writeString(objectId, into: &output)
+        WireJSON.writeString(pin.objectId, into: &output)
         output.append(literal: #","firstName":"#)
-        WireJSON.writeString(firstName, into: &output)
+        WireJSON.writeString(pin.firstName, into: &output)
         output.append(literal: #","lastName":"#)
-        WireJSON.writeString(lastName, into: &output)
+        WireJSON.writeString(pin.lastName, into: &output)
         output.append(literal: #","mapString":"#)
-        WireJSON.writeString(mapString, into: &output)
+        WireJSON.writeString(pin.mapString, into: &output)
         output.append(literal: #","mediaURL":"#)
-        WireJSON.writeString(mediaURL, into: &output)
+        WireJSON.writeString(pin.mediaURL, into: &output)
         output.append(literal: #","latitude":"#)
-        output.append(number: latitude)
+        output.append(number: pin.latitude)
         output.append(literal: #","longitude":"#)
-        output.append(number: longitude)
-        output.append(literal: mine ? #","mine":true}"# : #","mine":false}"#)
+        output.append(number: pin.longitude)
+        output.append(literal: pin.mine ? #","mine":true}"# : #","mine":false}"#)
     }
 }
 

@@ -1,52 +1,9 @@
 import OnTheMapModels
 
 /// `map`'s result: the picture in cells, the pins in view, and where the view is.
-public struct MapResult: Sendable {
-    /// One pin in view, numbered in reading order of its cell.
-    public struct Pin: Sendable {
-        public var n: Int
-        /// 0-based cell.
-        public var row: Int
-        public var col: Int
-        public var objectId: String
-        public var firstName: String
-        public var lastName: String
-        public var mapString: String
-        public var mediaURL: String
-        public var latitude: Double
-        public var longitude: Double
-        /// The logged-in user's own.
-        public var mine: Bool
-
-        public init(
-            n: Int, row: Int, col: Int, objectId: String, firstName: String, lastName: String, mapString: String,
-            mediaURL: String, latitude: Double, longitude: Double, mine: Bool
-        ) {
-            self.n = n
-            self.row = row
-            self.col = col
-            self.objectId = objectId
-            self.firstName = firstName
-            self.lastName = lastName
-            self.mapString = mapString
-            self.mediaURL = mediaURL
-            self.latitude = latitude
-            self.longitude = longitude
-            self.mine = mine
-        }
-
-        var wireJSON: WireJSON {
-            .object([
-                ("n", .integer(n)), ("row", .integer(row)), ("col", .integer(col)), ("objectId", .string(objectId)),
-                ("firstName", .string(firstName)), ("lastName", .string(lastName)), ("mapString", .string(mapString)),
-                ("mediaURL", .string(mediaURL)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),
-                ("mine", .bool(mine)),
-            ])
-        }
-    }
-
+public struct MapResult: RPCResultType {
     /// The view's bounds in degrees (Web Mercator) and its zoom; `east` passes 180 across the antimeridian.
-    public struct View: Sendable {
+    public struct View: Sendable, Equatable {
         public var west: Double
         public var south: Double
         public var east: Double
@@ -67,16 +24,25 @@ public struct MapResult: Sendable {
                 ("zoom", .number(zoom)),
             ])
         }
+
+        init(wireJSON: WireJSON?) {
+            west = wireJSON?["west"]?.doubleValue ?? -180
+            south = wireJSON?["south"]?.doubleValue ?? -85
+            east = wireJSON?["east"]?.doubleValue ?? 180
+            north = wireJSON?["north"]?.doubleValue ?? 85
+            zoom = wireJSON?["zoom"]?.doubleValue ?? 1
+        }
     }
 
     /// `height` strings of `width` one-column characters.
     public var rows: [String]
     /// One style code a cell: water, land, border, pin, own pin, cluster.
     public var styles: [String]
-    public var pins: [Pin]
+    /// The pins in view, numbered in reading order of their cells.
+    public var pins: [PlacedPin]
     public var view: View
 
-    public init(rows: [String], styles: [String], pins: [Pin], view: View) {
+    public init(rows: [String], styles: [String], pins: [PlacedPin], view: View) {
         self.rows = rows
         self.styles = styles
         self.pins = pins
@@ -88,5 +54,38 @@ public struct MapResult: Sendable {
             ("rows", .array(rows.map(WireJSON.string))), ("styles", .array(styles.map(WireJSON.string))),
             ("pins", .array(pins.map(\.wireJSON))), ("view", view.wireJSON),
         ])
+    }
+
+    public init(wireJSON: WireJSON) {
+        func strings(_ key: String) -> [String] {
+            guard case .array(let elements)? = wireJSON[key] else { return [] }
+            return elements.compactMap(\.stringValue)
+        }
+        rows = strings("rows")
+        styles = strings("styles")
+        if case .array(let pins)? = wireJSON["pins"] { self.pins = pins.map(PlacedPin.init(wireJSON:)) } else { pins = [] }
+        view = View(wireJSON: wireJSON["view"])
+    }
+}
+
+extension PlacedPin {
+    /// One pin as `map` lists it: its number and cell, then the student, in one flat object.
+    var wireJSON: WireJSON {
+        .object([
+            ("n", .integer(n)), ("row", .integer(row)), ("col", .integer(col)), ("objectId", .string(pin.objectId)),
+            ("firstName", .string(pin.firstName)), ("lastName", .string(pin.lastName)), ("mapString", .string(pin.mapString)),
+            ("mediaURL", .string(pin.mediaURL)), ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
+            ("mine", .bool(pin.mine)),
+        ])
+    }
+
+    init(wireJSON: WireJSON) {
+        self.init(
+            n: wireJSON["n"]?.intValue ?? 0, row: wireJSON["row"]?.intValue ?? 0, col: wireJSON["col"]?.intValue ?? 0,
+            pin: MapPin(
+                objectId: wireJSON["objectId"]?.stringValue ?? "", firstName: wireJSON["firstName"]?.stringValue ?? "",
+                lastName: wireJSON["lastName"]?.stringValue ?? "", mapString: wireJSON["mapString"]?.stringValue ?? "",
+                mediaURL: wireJSON["mediaURL"]?.stringValue ?? "", latitude: wireJSON["latitude"]?.doubleValue ?? 0,
+                longitude: wireJSON["longitude"]?.doubleValue ?? 0, mine: wireJSON["mine"]?.boolValue ?? false))
     }
 }

@@ -6,7 +6,7 @@ public struct PostPinParams: RPCRequestType, Equatable {
     public static let method = "postPin"
     public static let summary = "Post the user's pin, geocoding mapString unless coordinates are given; -32006 if a pin exists and overwrite is not true."
 
-    public static let mapString = RPCParam<String>.string("mapString", required: true, "the place as the user typed it")
+    public static let mapString = RPCParam<String>.string("mapString", required: true, "the place as it should read on the map (a geocoded place's label, or the text typed)")
     public static let mediaURL = RPCParam<String>.string("mediaURL", required: true, "an http(s) link")
     public static let latitude = RPCParam<Double>.number("latitude", in: -90...90, "with longitude, skips geocoding")
     public static let longitude = RPCParam<Double>.number("longitude", in: -180...180, "with latitude, skips geocoding")
@@ -52,7 +52,7 @@ public struct PostPinParams: RPCRequestType, Equatable {
 }
 
 /// `postPin`'s result: the pin as posted, and whether it is new (false: an existing one moved).
-public struct PostPinResult: Sendable {
+public struct PostPinResult: RPCResultType {
     public var pin: StudentLocation
     public var created: Bool
 
@@ -62,4 +62,17 @@ public struct PostPinResult: Sendable {
     }
 
     public var wireJSON: WireJSON { .object([("pin", pin.wireJSON), ("created", .bool(created))]) }
+
+    /// Reads a result; a pin that cannot be read reads as an empty one at 0, 0.
+    public init(wireJSON: WireJSON) {
+        pin = wireJSON["pin"].flatMap(StudentLocation.init(wireJSON:)) ?? StudentLocation.unreadable
+        created = wireJSON["created"]?.boolValue ?? true
+    }
+}
+
+extension StudentLocation {
+    /// What a client shows for a pin the daemon sent and it could not read.
+    static let unreadable = StudentLocation(
+        objectId: "", uniqueKey: "", firstName: "", lastName: "", mapString: "", mediaURL: "", latitude: 0, longitude: 0,
+        createdAt: nil, updatedAt: nil)
 }

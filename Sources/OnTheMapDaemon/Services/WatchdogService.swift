@@ -1,8 +1,8 @@
-import ServiceLifecycle
-import OnTheMapSystemd
 import OnTheMapAPI
+import OnTheMapSystemd
+import ServiceLifecycle
 
-/// Pings the systemd watchdog at half its interval, and only after the daemon's state actors have
+/// Pings the systemd watchdog at half its interval, and only after the daemon's state actor has
 /// answered: a wedged daemon stops pinging and gets restarted.
 struct WatchdogService: Service {
     let daemon: Daemon
@@ -14,7 +14,7 @@ struct WatchdogService: Service {
         }
         await daemon.readiness.wait()
         while !Task.isCancelled {
-            _ = await daemon.statusJSON()
+            _ = await daemon.state.current
             daemon.notifier.watchdog()
             do {
                 try await cancelWhenGracefulShutdown { try await EventLoopTimer.sleep(for: interval) }

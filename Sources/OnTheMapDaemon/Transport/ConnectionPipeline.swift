@@ -10,8 +10,7 @@ enum ConnectionPipeline {
     }
 
     static func configure(
-        _ channel: any Channel, idleTimeout: Duration, fastAnswers: FastAnswers, inputBudget: InputBudget,
-        onRequest: @escaping @Sendable () -> Void
+        _ channel: any Channel, idleTimeout: Duration, feed: StateFeed, answers: PreparedAnswers, inputBudget: InputBudget
     ) throws -> Parts {
         let handlers = channel.pipeline.syncOperations
         if idleTimeout > .zero {
@@ -29,7 +28,7 @@ enum ConnectionPipeline {
                 FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing, budget: inputBudget)))
         let closer = IdleCloser()
         try handlers.addHandler(closer)
-        let fastPath = FastPathHandler(answers: fastAnswers, onRequest: onRequest)
+        let fastPath = FastPathHandler(feed: feed, answers: answers)
         try handlers.addHandler(fastPath)
         return Parts(idleCloser: closer, fastPath: fastPath)
     }

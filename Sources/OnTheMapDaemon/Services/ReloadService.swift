@@ -33,7 +33,7 @@ struct ReloadService: Service {
             } catch {
                 logger.error("configuration not reloaded; keeping the running one", metadata: ["error": "\(error)"])
             }
-            daemon.notifier.ready(status: await daemon.statusLine())
+            daemon.notifier.ready(status: daemon.state.feed.latest.statusLine())
         }
     }
 }

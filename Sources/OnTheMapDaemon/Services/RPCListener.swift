@@ -27,7 +27,8 @@ struct RPCListener: Service {
         let openChannels = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let ownUID = getuid()
         let logger = self.logger
-        let fastAnswers = daemon.fastAnswers
+        let feed = daemon.state.feed
+        let answers = daemon.answers
         let trimmer = daemon.memoryTrimmer
         let inputBudget = InputBudget()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
@@ -38,8 +39,7 @@ struct RPCListener: Service {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let parts = try ConnectionPipeline.configure(
-                        channel, idleTimeout: idleTimeout, fastAnswers: fastAnswers, inputBudget: inputBudget,
-                        onRequest: trimmer.noteActivity)
+                        channel, idleTimeout: idleTimeout, feed: feed, answers: answers, inputBudget: inputBudget)
                     let id = ObjectIdentifier(channel)
                     openChannels.withLockedValue { $0[id] = channel }
                     channel.closeFuture.whenComplete { _ in

@@ -1,4 +1,4 @@
-/// A student's pin to draw.
+/// A student's pin on a map: what the map module draws, and what `map` lists (as a `PlacedPin`).
 public struct MapPin: Sendable, Equatable {
     public var objectId: String
     public var firstName: String
@@ -23,12 +23,27 @@ public struct MapPin: Sendable, Equatable {
         self.longitude = longitude
         self.mine = mine
     }
+
+    /// The pin of a student's location; `mine` when it is the account's with this key.
+    public init(_ location: StudentLocation, accountKey: String?) {
+        self.init(
+            objectId: location.objectId, firstName: location.firstName, lastName: location.lastName,
+            mapString: location.mapString, mediaURL: location.mediaURL, latitude: location.latitude,
+            longitude: location.longitude, mine: location.uniqueKey == accountKey)
+    }
 }
 
-/// A pin in view: its number (1-based, in reading order of the cells) and its cell.
+/// A pin in view: its number (1-based, in reading order of the cells) and its cell (0-based).
 public struct PlacedPin: Sendable, Equatable {
     public var n: Int
     public var row: Int
     public var col: Int
     public var pin: MapPin
+
+    public init(n: Int, row: Int, col: Int, pin: MapPin) {
+        self.n = n
+        self.row = row
+        self.col = col
+        self.pin = pin
+    }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapRPC
+
+extension AccountInfo {
+    /// "Ada L.": short enough for a status line.
+    var shortName: String {
+        lastName.isEmpty ? firstName : "\(firstName) \(lastName.prefix(1))."
+    }
+}
+
+extension DaemonSnapshot {
+    /// The `status` result this snapshot gives, without the uptime (added per answer).
+    func status(version: String, apiURL: String, now: Date = Date()) -> StatusResult {
+        let account = liveSession(at: now)?.account
+        return StatusResult(
+            version: version, apiURL: apiURL, account: account,
+            students: .init(
+                count: students.count, unplaceable: unplaceable, refreshedAt: refreshedAt, stale: isStale(at: now),
+                lastError: lastError),
+            myPin: account == nil ? nil : myPin.map {
+                StatusResult.Pin(objectId: $0.objectId, mapString: $0.mapString, latitude: $0.latitude, longitude: $0.longitude)
+            },
+            busy: busy)
+    }
+
+    /// The short line `systemctl --user status` shows.
+    func statusLine(now: Date = Date()) -> String {
+        guard let account = liveSession(at: now)?.account else { return "logged out" }
+        if let error = lastError {
+            let seconds = retryAt.map { Int(max(0, $0.timeIntervalSince(now)).rounded()) }
+            let retry = seconds.map { ", retrying in \($0) s" } ?? ""
+            return "logged in as \(account.shortName); upstream failing (\(error.prefix(80)))\(retry)"
+        }
+        guard let refreshedAt else { return "logged in as \(account.shortName); no students yet" }
+        return "logged in as \(account.shortName); \(students.count) students, refreshed \(RelativeTime.describe(refreshedAt, now: now))"
+    }
+
+    /// When `statusLine()` next reads differently by time alone ("refreshed 2 min ago" after
+    /// "1 min ago"); nil when it holds no time.
+    func nextStatusLineChange(now: Date = Date()) -> Date? {
+        guard liveSession(at: now) != nil, lastError == nil, let refreshedAt else { return nil }
+        return RelativeTime.nextChange(of: refreshedAt, now: now)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import OnTheMapAPI
+import OnTheMapModels
+import OnTheMapRPC
+
+/// Everything the daemon knows, as of one version: what `DaemonState` publishes after every change.
+///
+/// A value, never changed once published: readers on any thread (the fast path on an event loop,
+/// the notification and status-line services) work from the copy they hold, and whatever mirrors
+/// state (`PreparedAnswers`, notifications, systemd's `STATUS=`) is a function of one of these.
+struct DaemonSnapshot: Sendable {
+    /// Grows by one with every change.
+    var version: UInt64 = 0
+    /// The session, while logged in (possibly expired: see `liveSession(at:)`).
+    var session: APISession?
+    var account: AccountInfo?
+    /// Why the last session ended; nil while logged in and before any session ended.
+    var sessionEnd: SessionEnd?
+    /// The cached students; empty when logged out.
+    var students = StudentList.empty
+    /// Grows when `students` is replaced or cleared, not when a refresh finds nothing new.
+    var listVersion: UInt64 = 0
+    var refreshedAt: Date?
+    /// Records of the last refresh left out because they cannot go on a map.
+    var unplaceable = 0
+    /// Why the last refresh failed; nil once one succeeds.
+    var lastError: String?
+    /// When the refresher tries again after a failure.
+    var retryAt: Date?
+    /// The user's own newest pin, as the cached list or the last write showed it.
+    var myPin: StudentLocation?
+    /// What is in flight (`login`, `refresh`, `postPin`, …), sorted, each once.
+    var busy: [String] = []
+    /// How old the list may grow before it counts as stale.
+    var staleAfter: TimeInterval
+
+    init(staleAfter: TimeInterval) {
+        self.staleAfter = staleAfter
+    }
+
+    /// The session and its account, unless logged out or the session has expired.
+    func liveSession(at now: Date = Date()) -> (session: APISession, account: AccountInfo)? {
+        guard let session, let account, !session.isExpired(at: now) else { return nil }
+        return (session, account)
+    }
+
+    /// Whether the list may be out of date: the last refresh failed, or it is older than expected.
+    func isStale(at now: Date = Date()) -> Bool {
+        guard let refreshedAt else { return lastError != nil }
+        return lastError != nil || now.timeIntervalSince(refreshedAt) > staleAfter
+    }
+
+    /// When what this snapshot says stops being true by time alone: the list turns stale, or the
+    /// session expires.
+    func validUntil(now: Date = Date()) -> Date? {
+        var deadlines: [Date] = []
+        if let refreshedAt, !isStale(at: now) { deadlines.append(refreshedAt.addingTimeInterval(staleAfter)) }
+        if let expiration = session?.expiration { deadlines.append(expiration) }
+        return deadlines.min()
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Logging
+import OnTheMapAPI
+import OnTheMapModels
+import OnTheMapRPC
+
+/// The one owner of the daemon's state: session and account, the cached students, your pin, what is
+/// busy, the last error and when the list was refreshed. Every change makes a new `DaemonSnapshot`
+/// and publishes it on `feed`; nothing else writes state, and everything that mirrors it reads the
+/// feed. The session and the list are also kept in 0600 files, so a restart needs no new login.
+///
+/// Actor-isolated. Mutations are synchronous (no `await` between reading and writing the snapshot),
+/// so the actor's reentrancy cannot interleave two of them; where a change depends on an upstream
+/// answer that arrived after an `await` (a refresh, a posted pin), it names the session it was made
+/// for and is dropped when that session has ended meanwhile.
+actor DaemonState {
+    nonisolated let feed: StateFeed
+    private var snapshot: DaemonSnapshot
+    private let paths: StatePaths
+    private let logger: Logger
+    /// How many of each activity run now; `snapshot.busy` lists the names.
+    private var running: [String: Int] = [:]
+    /// Sessions whose end is being recorded (their files removed) right now.
+    private var ending: Set<String> = []
+    /// The refresh under way, which later callers for the same session share.
+    private var inFlightRefresh: (sessionID: String, task: Task<Void, any Error>)?
+
+    init(paths: StatePaths, staleAfter: TimeInterval, logger: Logger) {
+        snapshot = DaemonSnapshot(staleAfter: staleAfter)
+        feed = StateFeed(snapshot)
+        self.paths = paths
+        self.logger = logger
+    }
+
+    /// The newest snapshot.
+    var current: DaemonSnapshot { snapshot }
+
+    /// Applies `change` and publishes the result as the next version.
+    private func change(_ change: (inout DaemonSnapshot) -> Void) {
+        change(&snapshot)
+        snapshot.version += 1
+        feed.publish(snapshot)
+    }
+
+    // MARK: Start-up
+
+    /// Loads the session and the list saved by an earlier run; a session that expired meanwhile, or
+    /// files that cannot be read, are dropped (with the list: it belongs to the session).
+    func load(now: Date = Date()) async {
+        for file in [paths.sessionFile, paths.cacheFile] {
+            if let tightened = PrivateFile.tightenDirectory(of: file) { logger.notice("\(tightened)") }
+        }
+        guard let data = FileManager.default.contents(atPath: paths.sessionFile) else {
+            await PrivateFile.remove(paths.cacheFile)
+            return
+        }
+        guard let saved = SessionFile(fileContents: data) else {
+            logger.warning("ignoring an unreadable session file", metadata: ["path": "\(paths.sessionFile)"])
+            await PrivateFile.remove(paths.sessionFile)
+            await PrivateFile.remove(paths.cacheFile)
+            return
+        }
+        guard !saved.session.isExpired(at: now) else {
+            logger.info("the saved session has expired; log in again")
+            await PrivateFile.remove(paths.sessionFile)
+            await PrivateFile.remove(paths.cacheFile)
+            return
+        }
+        Self.keepOutOfTheLog(saved.session)
+        let list = FileManager.default.contents(atPath: paths.cacheFile).flatMap { data in
+            let list = CachedList(fileContents: data)
+            if list == nil { logger.warning("ignoring an unreadable cache file", metadata: ["path": "\(paths.cacheFile)"]) }
+            return list
+        }
+        change { state in
+            state.session = saved.session
+            state.account = saved.account
+            if let list {
+                state.students = StudentList(list.locations)
+                state.listVersion += 1
+                state.refreshedAt = list.refreshedAt
+                state.unplaceable = list.unplaceable
+                state.myPin = state.students.newestLocation(ofAccount: saved.account.key)
+            }
+        }
+    }
+
+    // MARK: Busy
+
+    /// Runs `body`, listing `activity` in `busy` meanwhile.
+    func track<T: Sendable>(_ activity: String, _ body: @Sendable () async throws -> T) async rethrows -> T {
+        running[activity, default: 0] += 1
+        if running[activity] == 1 { change { $0.busy = running.keys.sorted() } }
+        defer {
+            running[activity, default: 1] -= 1
+            if running[activity] == 0 {
+                running[activity] = nil
+                change { $0.busy = running.keys.sorted() }
+            }
+        }
+        return try await body()
+    }
+
+    // MARK: Session
+
+    /// Takes `session` as the live one, forgetting any list of an earlier session.
+    func logIn(_ session: APISession, account: AccountInfo) async {
+        Self.keepOutOfTheLog(session)
+        let listBelongsToAnother = snapshot.account?.key != account.key
+        change { state in
+            state.session = session
+            state.account = account
+            state.sessionEnd = nil
+            if listBelongsToAnother {
+                state.students = .empty
+                state.listVersion += 1
+                state.refreshedAt = nil
+                state.unplaceable = 0
+                state.myPin = nil
+            }
+            state.lastError = nil
+            state.retryAt = nil
+        }
+        do {
+            try await PrivateFile.write(try SessionFile(session: session, account: account).bytes(), to: paths.sessionFile)
+        } catch {
+            logger.warning("could not save the session; a restart will need a new login", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Ends the session named (any, when `sessionID` is nil) and forgets its list, on disk and then
+    /// in memory, so whoever hears of the end finds the files gone; true when this call ended it. A
+    /// late answer about an older session leaves a newer one alone.
+    func endSession(_ reason: SessionEnd, ifSessionID sessionID: String?) async -> Bool {
+        guard let session = snapshot.session, sessionID == nil || session.sessionID == sessionID,
+            !ending.contains(session.sessionID)
+        else { return false }
+        // Nothing more is recorded for it while its files go (see `isCurrent`).
+        ending.insert(session.sessionID)
+        await PrivateFile.remove(paths.sessionFile)
+        await PrivateFile.remove(paths.cacheFile)
+        ending.remove(session.sessionID)
+        // A login meanwhile replaced it (its file was written after the removal): nothing to clear.
+        guard snapshot.session?.sessionID == session.sessionID else { return true }
+        change { state in
+            state.session = nil
+            state.account = nil
+            state.sessionEnd = reason
+            state.students = .empty
+            state.listVersion += 1
+            state.refreshedAt = nil
+            state.unplaceable = 0
+            state.lastError = nil
+            state.retryAt = nil
+            state.myPin = nil
+        }
+        return true
+    }
+
+    /// Whether `session` is the live one and not being ended: what an answer that arrived for it
+    /// may still change.
+    private func isCurrent(_ session: APISession) -> Bool {
+        snapshot.session?.sessionID == session.sessionID && !ending.contains(session.sessionID)
+    }
+
+    /// The session's secrets are redacted from every log line from now on (see `LogRedaction`).
+    private static func keepOutOfTheLog(_ session: APISession) {
+        LogRedaction.register(session.sessionID)
+        LogRedaction.register(session.xsrfToken)
+    }
+
+    // MARK: The list
+
+    /// Fetches the list for `session` with `fetch` (nil: nothing changed since the last one) and
+    /// installs it; callers for the same session while one runs share it. A failure keeps the old
+    /// list, sets `lastError`, and is thrown.
+    func refresh(for session: APISession, _ fetch: @escaping @Sendable () async throws -> StudentLocationList?) async throws {
+        if let inFlightRefresh, inFlightRefresh.sessionID == session.sessionID {
+            return try await inFlightRefresh.task.value
+        }
+        let task = Task { try await self.runRefresh(for: session, fetch) }
+        inFlightRefresh = (session.sessionID, task)
+        defer { if inFlightRefresh?.task == task { inFlightRefresh = nil } }
+        try await task.value
+    }
+
+    private func runRefresh(for session: APISession, _ fetch: @Sendable () async throws -> StudentLocationList?) async throws {
+        let fetched: StudentLocationList?
+        do {
+            fetched = try await fetch()
+        } catch {
+            if isCurrent(session) { change { $0.lastError = "\(error)" } }
+            throw error
+        }
+        guard let account = snapshot.account, isCurrent(session) else { return }
+        let now = Date()
+        guard let fetched else {
+            // Not modified: the list in hand is as new as the upstream's.
+            change { state in
+                state.refreshedAt = now
+                state.lastError = nil
+                state.retryAt = nil
+            }
+            return
+        }
+        let list = StudentList(fetched.results)
+        change { state in
+            state.students = list
+            state.listVersion += 1
+            state.refreshedAt = now
+            state.unplaceable = fetched.unplaceable.count
+            state.lastError = nil
+            state.retryAt = nil
+            // A pin older than the list's oldest is still yours: kept as the last write showed it.
+            if let mine = list.newestLocation(ofAccount: account.key) { state.myPin = mine }
+        }
+        let bytes = CachedList.fileBytes(
+            locationsJSON: list.entries.map(\.json), refreshedAt: now, unplaceable: fetched.unplaceable.count)
+        do {
+            try await PrivateFile.write(Data(bytes), to: paths.cacheFile)
+        } catch {
+            logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Notes when the refresher tries again after a failure (shown in the status line).
+    func retry(at date: Date?) {
+        guard snapshot.retryAt != date else { return }
+        change { $0.retryAt = date }
+    }
+
+    /// Records your pin as an upstream write or read for `session` returned it.
+    func recordPin(_ pin: StudentLocation?, for session: APISession) {
+        guard isCurrent(session) else { return }
+        change { $0.myPin = pin }
+    }
+}

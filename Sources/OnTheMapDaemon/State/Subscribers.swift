@@ -1,0 +1,33 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapRPC
+import Synchronization
+
+/// The connections subscribed to notifications, and which each asked for. Each connection owns a
+/// bounded stream, so a slow reader loses old notifications instead of growing the daemon.
+/// Mutex-protected.
+final class Subscribers: Sendable {
+    typealias Sink = AsyncStream<RPCNotification>.Continuation
+
+    private let table = Mutex<[UUID: (events: Set<RPCEvent>, sink: Sink)]>([:])
+
+    func subscribe(_ id: UUID, events: Set<RPCEvent>, sink: Sink) {
+        table.withLock { $0[id] = (events, sink) }
+    }
+
+    func unsubscribe(_ id: UUID) {
+        _ = table.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Whether any connection wants `event` (so its params are worth building).
+    func wants(_ event: RPCEvent) -> Bool {
+        table.withLock { $0.values.contains { $0.events.contains(event) } }
+    }
+
+    func publish(_ event: RPCEvent, _ params: WireJSON) {
+        let sinks = table.withLock { $0.values.filter { $0.events.contains(event) }.map(\.sink) }
+        guard !sinks.isEmpty else { return }
+        let notification = RPCNotification(method: event.method, params: params)
+        for sink in sinks { sink.yield(notification) }
+    }
+}

@@ -1,0 +1,34 @@
+import NIOConcurrencyHelpers
+import Foundation
+import OnTheMapRPC
+
+/// Per-connection state a method may touch: its subscription.
+protocol ConnectionControl: Sendable {
+    func subscribe(_ events: Set<RPCEvent>)
+    func unsubscribe()
+}
+
+/// One client connection's subscription: its place in `Subscribers`, and whether the idle timeout
+/// spares it (a status bar waiting for notifications is not idle).
+struct ConnectionSubscription: ConnectionControl {
+    private let id = UUID()
+    let subscribers: Subscribers
+    let sink: Subscribers.Sink
+    let idleCloser: IdleCloser
+
+    func subscribe(_ events: Set<RPCEvent>) {
+        idleCloser.subscribed.withLockedValue { $0 = true }
+        subscribers.subscribe(id, events: events, sink: sink)
+    }
+
+    func unsubscribe() {
+        idleCloser.subscribed.withLockedValue { $0 = false }
+        subscribers.unsubscribe(id)
+    }
+
+    /// The connection is closing: no more notifications.
+    func close() {
+        subscribers.unsubscribe(id)
+        sink.finish()
+    }
+}
