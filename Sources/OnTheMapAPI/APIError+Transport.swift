@@ -62,8 +62,11 @@ extension APIError {
         case 404:
             return APIError(.notFound, message("Not found."), status: status)
         case 429:
-            let retryAfter = reply.headers.first(name: "Retry-After").map { " Retry in \($0) s." } ?? ""
-            return APIError(.rateLimited, message("Too many attempts.") + retryAfter, status: status)
+            // The wait once, in words; the server's own text may say it again in seconds.
+            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let text = retryAfter.map { "Too many attempts: try again in \(WaitInWords.describe(seconds: $0))." }
+                ?? message("Too many attempts: try again later.")
+            return APIError(.rateLimited, text, status: status, retryAfter: retryAfter)
         case 500...599:
             return APIError(
                 .upstreamError,

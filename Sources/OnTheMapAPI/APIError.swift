@@ -47,6 +47,8 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The HTTP status, when the server answered.
     public let status: Int?
+    /// With `rateLimited`: how many seconds the server asks to wait (`Retry-After`), when it says.
+    public let retryAfter: Int?
 
     /// Whether the same request may succeed later without the user changing anything.
     public var isRetryable: Bool {
@@ -58,9 +60,10 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 
-    init(_ kind: Kind, _ message: String, status: Int? = nil) {
+    init(_ kind: Kind, _ message: String, status: Int? = nil, retryAfter: Int? = nil) {
         self.kind = kind
         self.message = message
         self.status = status
+        self.retryAfter = retryAfter
     }
 }

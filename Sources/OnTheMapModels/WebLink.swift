@@ -14,4 +14,11 @@ public enum WebLink {
         else { return false }
         return true
     }
+
+    /// The link to open for `text`, trimmed, when it is an http(s) URL (`isValid`); nil otherwise.
+    /// The one rule for links from any source (the daemon's list, the client's `open`, the editors).
+    public static func opening(_ text: String) -> String? {
+        let trimmed = text.trimmingWhitespace()
+        return isValid(trimmed) ? trimmed : nil
+    }
 }

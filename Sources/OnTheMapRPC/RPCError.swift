@@ -72,6 +72,8 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let pinExistsCode = -32006
     public static let sessionExpiredCode = -32007
     public static let invalidURLCode = -32008
+    /// Too many attempts upstream (HTTP 429); `data.retryAfter` holds the seconds to wait, when known.
+    public static let rateLimitedCode = -32009
 
     /// An application error; `extra` members are added to `data` after `retryable`.
     public static func application(_ code: Int, _ message: String, retryable: Bool, extra: [(String, WireJSON)] = [])

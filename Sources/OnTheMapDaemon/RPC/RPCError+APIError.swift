@@ -10,10 +10,12 @@ extension RPCError {
         switch error.kind {
         case .invalidCredentials: code = RPCError.invalidCredentialsCode
         case .unreachable: code = RPCError.upstreamUnreachableCode
+        case .rateLimited: code = RPCError.rateLimitedCode
         default: code = RPCError.upstreamErrorCode
         }
         var extra: [(String, OnTheMapModels.WireJSON)] = []
         if let status = error.status { extra.append(("httpStatus", .integer(status))) }
+        if let retryAfter = error.retryAfter { extra.append(("retryAfter", .integer(retryAfter))) }
         self = .application(code, error.message, retryable: error.isRetryable, extra: extra)
     }
 

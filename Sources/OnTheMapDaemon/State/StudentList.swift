@@ -19,9 +19,15 @@ struct StudentList: Sendable {
 
     private init() {}
 
-    /// Sorts `locations` newest first and writes each one's JSON.
+    /// Sorts `locations` newest first and writes each one's JSON. A link that is not an http(s) URL
+    /// is dropped (left empty) here, on the way in: whatever a student stored (`javascript:`,
+    /// `file:`, an option for the opener), every client gets only web links to open.
     init(_ locations: [StudentLocation]) {
-        let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
+        let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }.map { location in
+            var safe = location
+            safe.mediaURL = WebLink.opening(location.mediaURL) ?? ""
+            return safe
+        }
         var json: [UInt8] = []
         json.reserveCapacity(sorted.count * 320)
         var ranges: [Range<Int>] = []

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+import OnTheMapTestSupport
+import Testing
+
+/// An upstream that stores any link and limits logins: the daemon hands clients web links only, and
+/// says a rate limit's wait in words with its own code.
+@Suite("A hostile or strict upstream", .ownThreads)
+struct HostileUpstreamTests {
+    static let hostileLinks = [
+        "file:///etc/passwd", "javascript:alert(document.domain)", "data:text/html,x", "ssh://evil.example", " JaVaScRiPt:x",
+        "--manual",
+    ]
+
+    /// Logs in, then lists one student per hostile link, and one with a real link.
+    private static func application(rateLimited: Bool) -> some ApplicationProtocol {
+        let router = Router()
+        router.post("v1/session") { _, _ -> Response in
+            if rateLimited {
+                var headers = HTTPFields()
+                headers[.retryAfter] = "899"
+                return Response(
+                    status: .tooManyRequests, headers: headers,
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"status":429,"error":"Too many login attempts. Try again in 899 seconds."}"#)))
+            }
+            return Response(
+                status: .ok,
+                body: .init(byteBuffer: ByteBuffer(string: #")]}'"# + "\n" + #"{"account":{"registered":true,"key":"42"},"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#)))
+        }
+        router.get("v1/users/42") { _, _ -> Response in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"first_name":"Ada","last_name":"Lovelace","key":"42"}"#)))
+        }
+        router.get("v1/StudentLocation") { _, _ -> Response in
+            let links = hostileLinks + ["https://ok.example/me"]
+            let records = links.enumerated().map { index, link in
+                WireJSON.object([
+                    ("createdAt", .string("2026-01-0\(index + 1)T00:00:00.000Z")), ("firstName", .string("S\(index)")),
+                    ("lastName", .string("L")), ("latitude", .number(1)), ("longitude", .number(2)),
+                    ("mapString", .string("Somewhere")), ("mediaURL", .string(link)), ("objectId", .string("o\(index)")),
+                    ("uniqueKey", .string("u\(index)")), ("updatedAt", .string("2026-01-0\(index + 1)T00:00:00.000Z")),
+                ])
+            }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: WireJSON.object([("results", .array(records))]).serialized)))
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    @Test func onlyWebLinksReachClients() async throws {
+        try await Self.application(rateLimited: false).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            let (students, map) = try await onOwnThread { () throws -> (StudentsResult, MapResult) in
+                let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                _ = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
+                return (try client.result(StudentsParams()), try client.result(MapParams(width: 40, height: 12)))
+            }
+            let links = students.students.compactMap { $0["mediaURL"]?.stringValue }
+            #expect(links.count == Self.hostileLinks.count + 1)
+            #expect(Set(links) == ["", "https://ok.example/me"], "\(links)")
+            #expect(Set(map.pins.map(\.pin.mediaURL)).isSubset(of: ["", "https://ok.example/me"]))
+        }
+    }
+
+    @Test func aRateLimitIsItsOwnErrorWithTheWaitInWords() async throws {
+        try await Self.application(rateLimited: true).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            let login = try await onOwnThread {
+                try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                    .call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw"))))
+            }
+            guard case .failure(let error) = login else {
+                Issue.record("login succeeded")
+                return
+            }
+            #expect(error.code == RPCError.rateLimitedCode)
+            #expect(error.message == "Too many attempts: try again in 15 minutes.")
+            #expect(error.data?["retryAfter"] == .integer(899))
+        }
+    }
+}
