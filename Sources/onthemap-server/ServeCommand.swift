@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Graph API /me-compatible URL that verifies Facebook access tokens; without it Facebook login is refused.")
     var facebookVerifyURL: String?
 
-    @Option(help: "Failed logins allowed per account per 15 minutes.")
+    @Option(help: "Failed logins allowed per account in a minute before it pauses for the rest of that minute; four times as many in an hour.")
     var maxLoginFailures = 5
 
     @Option(help: "Login attempts allowed per client address per minute.")

@@ -32,11 +32,40 @@ struct LoginRateLimiterTests {
                 NewAccount(email: "ada@example.com", passwordHash: nil, firstName: "Ada", lastName: "Lovelace"))
             let session = SessionRecord(
                 id: "s1", xsrfToken: "x1", accountKey: ada.key, createdAt: start, expiresAt: start.addingTimeInterval(60))
-            try await storage.insertSession(session, now: start, forgettingAttemptsOf: LoginRateLimiter.subject(account: "ada"))
+            try await storage.insertSession(session, now: start, forgettingAttemptsOf: LoginRateLimiter.subjects(account: "ada"))
             #expect(try await storage.session(id: "s1") == session)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) == nil)
             #expect(try await limiter.admit(account: "ada", address: nil, now: start) != nil)
+        }
+    }
+
+    /// Five wrong passwords pause the account for what is left of the minute, after which the right
+    /// one works; guessing on is held to 20 attempts an hour, the bound 5 every 15 minutes gave.
+    @Test func aShortPauseForMistakesAndAnHourlyBoundForGuessing() async throws {
+        try await TestStorage.with { (storage: any ServerStorage) async throws in
+            let limiter = LoginRateLimiter(store: storage, limits: LoginRateLimits())
+            for second in 0..<5 {
+                #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(Double(second))) == nil)
+            }
+            // The sixth, 10 s after the first, waits 50 s (not 15 minutes)…
+            #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(10)) == .seconds(50))
+            // …retrying meanwhile does not make the pause longer…
+            #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(30)) == .seconds(30))
+            // …and a minute on, the right password gets its chance.
+            #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(61)) == nil)
+
+            // Someone guessing on, five a minute: 20 attempts in the hour, then nothing until it is over.
+            var admitted = 6
+            for minute in 2..<60 {
+                for attempt in 0..<5 {
+                    let now = start.addingTimeInterval(Double(minute * 60 + attempt))
+                    if try await limiter.admit(account: "ada", address: nil, now: now) == nil { admitted += 1 }
+                }
+            }
+            #expect(admitted == 20, "at most 20 attempts an hour")
+            #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(3599)) == .seconds(1))
+            #expect(try await limiter.admit(account: "ada", address: nil, now: start.addingTimeInterval(3601)) == nil)
         }
     }
 

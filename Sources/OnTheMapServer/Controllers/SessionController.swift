@@ -30,7 +30,7 @@ struct SessionController: Sendable {
             login = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
         case (nil, let token?):
             login = VerifiedLogin(
-                account: try await facebookLogin(token, address: clientAddress(request, context)), attemptsToForget: nil)
+                account: try await facebookLogin(token, address: clientAddress(request, context)), attemptsToForget: [])
         case (.some, .some):
             throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
         case (nil, nil):
@@ -84,7 +84,7 @@ struct SessionController: Sendable {
             context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
         }
-        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subject(account: accountName))
+        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subjects(account: accountName))
     }
 
     private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord
@@ -141,13 +141,14 @@ struct SessionController: Sendable {
     /// Whose credentials were good, and the attempt count their session, once stored, forgets.
     private struct VerifiedLogin {
         var account: AccountRecord
-        var attemptsToForget: String?
+        var attemptsToForget: [String]
     }
 
-    private static func tooManyAttempts(_ wait: Duration) -> APIFailure {
-        let seconds = wait.components.seconds
+    /// The wait once, in words ("try again in 1 minute"); `Retry-After` has it in seconds for programs.
+    static func tooManyAttempts(_ wait: Duration) -> APIFailure {
+        let seconds = Int(wait.components.seconds)
         return APIFailure(
-            .tooManyRequests, "Too many login attempts. Try again in \(seconds) seconds.",
+            .tooManyRequests, "Too many login attempts: try again in \(WaitInWords.describe(seconds: seconds)).",
             headers: [.retryAfter: "\(seconds)"])
     }
 }

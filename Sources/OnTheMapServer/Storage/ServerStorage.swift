@@ -38,9 +38,9 @@ public protocol AccountStore: Sendable {
 /// Sessions: who is logged in.
 public protocol SessionStore: Sendable {
     /// Stores a new session; in the same transaction forgets sessions that expired before `now` and
-    /// the login attempts counted against `attemptsOf` (the subject of the login that made it), so a
+    /// the login attempts counted against `attemptsOf` (the subjects of the login that made it), so a
     /// successful login is one write.
-    func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: String?) async throws
+    func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: [String]) async throws
     /// The session with this id, whether or not it has expired.
     func session(id: String) async throws -> SessionRecord?
     /// Ends the session whose XSRF token this is, and returns it.

@@ -8,7 +8,7 @@ extension PostgresStorage {
         return SessionRecord(id: id, xsrfToken: token, accountKey: key, createdAt: created, expiresAt: expires)
     }
 
-    public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: String?) async throws {
+    public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: [String]) async throws {
         // Stored to the millisecond, as SQLite stores it, so a copy between the two is exact.
         let created = WireTimestamp.roundedToMilliseconds(session.createdAt)
         let expires = WireTimestamp.roundedToMilliseconds(session.expiresAt)
@@ -16,7 +16,7 @@ extension PostgresStorage {
         try await database.execute(
             """
             WITH expired AS (DELETE FROM session WHERE expiresAt <= \(now)),
-                forgotten AS (DELETE FROM loginThrottle WHERE subject = \(attemptsOf))
+                forgotten AS (DELETE FROM loginThrottle WHERE subject = ANY(\(attemptsOf)))
             INSERT INTO session (id, xsrfToken, accountKey, createdAt, expiresAt)
             VALUES (\(session.id), \(session.xsrfToken), \(session.accountKey), \(created), \(expires))
             """)

@@ -3,12 +3,12 @@ import GRDB
 import OnTheMapModels
 
 extension SQLiteStorage {
-    public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: String?) async throws {
+    public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: [String]) async throws {
         try await write { db in
             try SessionRecord.filter(Column("expiresAt") <= now).deleteAll(db)
             try session.insert(db)
-            if let attemptsOf {
-                try db.cachedStatement(sql: "DELETE FROM loginThrottle WHERE subject = ?").execute(arguments: [attemptsOf])
+            for subject in attemptsOf {
+                try db.cachedStatement(sql: "DELETE FROM loginThrottle WHERE subject = ?").execute(arguments: [subject])
             }
         }
     }
