@@ -44,7 +44,7 @@ esac
 # Every file this installs, as "MODE DESTINATION SOURCE"; SOURCE "@unit:NAME" is a unit rewritten
 # to run the installed binary, "@completion:PROGRAM:SHELL" a completion script the program writes.
 manifest() {
-    local clientfile
+    local clientfile doc
     if $client; then
         echo "755 $BINDIR/onthemap ${ONTHEMAP_BIN:-}"
         echo "755 $BINDIR/onthemapd ${ONTHEMAPD_BIN:-}"
@@ -52,18 +52,21 @@ manifest() {
         echo "644 $USERUNITDIR/onthemapd.socket @unit:onthemapd.socket"
         echo "644 $MANDIR/man1/onthemap.1 docs/man/onthemap.1"
         echo "644 $MANDIR/man1/onthemapd.1 docs/man/onthemapd.1"
-        echo "644 $DOCDIR/PROTOCOL.md docs/PROTOCOL.md"
+        for doc in PROTOCOL EDITORS MAP GEOCODING; do echo "644 $DOCDIR/$doc.md docs/$doc.md"; done
+        # The editors' own tests (clients/nvim/tests, clients/emacs/*-tests.el) run from the source
+        # tree; installed, they would only be loaded by mistake.
         while IFS= read -r clientfile; do
             local mode=644
             [ -x "$clientfile" ] && mode=755
             echo "$mode $DATADIR/${clientfile#clients/} $clientfile"
-        done < <(find clients -type f | LC_ALL=C sort)
+        done < <(find clients -type f ! -path 'clients/nvim/tests/*' ! -name '*-tests.el' | LC_ALL=C sort)
     fi
     if $server; then
         echo "755 $BINDIR/onthemap-server ${ONTHEMAP_SERVER_BIN:-}"
         echo "644 $SYSTEMUNITDIR/onthemap-server.service @unit:onthemap-server.service"
         echo "644 $MANDIR/man1/onthemap-server.1 docs/man/onthemap-server.1"
-        echo "644 $DOCDIR/API.md docs/API.md"
+        for doc in API OPERATIONS DEPLOY; do echo "644 $DOCDIR/$doc.md docs/$doc.md"; done
+        echo "644 $DOCDIR/deploy/nginx-onthemap.conf docs/deploy/nginx-onthemap.conf"
     fi
     local program
     for program in $($client && echo onthemap onthemapd) $($server && echo onthemap-server); do
@@ -84,9 +87,11 @@ binary_for() {  # the built binary of PROGRAM, as given in the environment
 }
 
 # The units name the binaries where a user's own install puts them (~/.local/bin) or where the
-# package puts them (/usr/bin); installed, they name $BINDIR.
+# package puts them (/usr/bin), and the docs where the package puts them; installed, they name
+# $BINDIR and $DOCDIR.
 render_unit() {
-    sed -e "s#^ExecStart=%h/.local/bin/#ExecStart=$BINDIR/#" -e "s#^ExecStart=/usr/bin/#ExecStart=$BINDIR/#" "systemd/$1"
+    sed -e "s#^ExecStart=%h/.local/bin/#ExecStart=$BINDIR/#" -e "s#^ExecStart=/usr/bin/#ExecStart=$BINDIR/#" \
+        -e "/^Documentation=/s#file:///usr/share/doc/onthemap/#file://$DOCDIR/#g" "systemd/$1"
 }
 
 install_one() {

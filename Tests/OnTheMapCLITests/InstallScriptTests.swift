@@ -37,9 +37,17 @@ struct InstallScriptTests {
             "share/fish/vendor_completions.d/onthemap-server.fish",
             "share/onthemap/README.md", "share/onthemap/waybar/config.jsonc", "share/onthemap/shell/onthemap-socat.sh",
             "share/doc/onthemap/PROTOCOL.md", "share/doc/onthemap/NOTICE",
+            // Every document the README links to that a user of an installed copy needs.
+            "share/doc/onthemap/OPERATIONS.md", "share/doc/onthemap/DEPLOY.md", "share/doc/onthemap/EDITORS.md",
+            "share/doc/onthemap/MAP.md", "share/doc/onthemap/GEOCODING.md", "share/doc/onthemap/API.md",
+            "share/doc/onthemap/deploy/nginx-onthemap.conf",
+            "share/onthemap/nvim/lua/onthemap/init.lua", "share/onthemap/emacs/onthemap.el",
         ] {
             #expect(files.contains(expected), "missing \(expected)")
         }
+        // The editors' own tests run from the source tree, not from an installation.
+        let tests = files.filter { $0.hasPrefix("share/onthemap/nvim/tests") || $0.hasSuffix("-tests.el") }
+        #expect(tests.isEmpty, "installed test files: \(tests.sorted())")
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/share/onthemap/shell/onthemap-socat.sh"))
         // Completions are the programs' own.
         let bash = try String(contentsOfFile: prefix + "/share/bash-completion/completions/onthemap", encoding: .utf8)
@@ -51,6 +59,12 @@ struct InstallScriptTests {
         #expect(service.contains("ExecStart=/usr/local/bin/onthemapd\n"))
         let server = try String(contentsOfFile: prefix + "/lib/systemd/system/onthemap-server.service", encoding: .utf8)
         #expect(server.contains("ExecStart=/usr/local/bin/onthemap-server serve "))
+        // Documentation= names the docs where this install put them, not where the package does.
+        for unit in ["user/onthemapd.service", "user/onthemapd.socket"] {
+            let text = try String(contentsOfFile: prefix + "/lib/systemd/" + unit, encoding: .utf8)
+            #expect(text.contains("Documentation=file:///usr/local/share/doc/onthemap/PROTOCOL.md\n"), "\(unit)")
+            #expect(!text.contains("/usr/share/doc/"), "\(unit)")
+        }
         try verifyUnits(in: prefix, directory: directory)
 
         let removed = try install("uninstall", into: stage)
@@ -61,6 +75,24 @@ struct InstallScriptTests {
         }
         #expect(left.isEmpty, "left behind: \(left)")
         #expect(!FileManager.default.fileExists(atPath: prefix + "/share/onthemap"))
+    }
+
+    /// The Debian packages' layout: each package's docs in its own folder, which its units name.
+    @Test func aPackageStagingNamesItsOwnDocFolder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let stage = directory.file("stage")
+        let installed = try runCommand(
+            "/bin/bash", [Self.root + "/scripts/install.sh", "install"],
+            environment: [
+                "PREFIX": "/usr", "DESTDIR": stage, "STRIP": "", "DOCDIR": "/usr/share/doc/onthemap-server",
+                "ONTHEMAP_COMPONENTS": "server", "ONTHEMAP_SERVER_BIN": BuiltProducts.path("onthemap-server"),
+            ])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        for doc in ["API.md", "OPERATIONS.md", "DEPLOY.md", "deploy/nginx-onthemap.conf"] {
+            #expect(FileManager.default.fileExists(atPath: stage + "/usr/share/doc/onthemap-server/" + doc), "missing \(doc)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: stage + "/usr/share/doc/onthemap-server/PROTOCOL.md"))
     }
 
     @Test func aHomeInstallPutsUserUnitsWhereTheUserManagerLooks() throws {
