@@ -59,6 +59,15 @@ else
     fi
 fi
 
+# How to start this daemon again, for the client's advice when it is down (`make demo-stop`): the
+# client reads SOCKET.how-to-start (otherwise it would advise `onthemapd --socket ...`, a daemon on
+# Udacity's API with another state directory).
+again="make demo"
+[ "$PORT" != 8080 ] && again="ONTHEMAP_DEMO_PORT=$PORT $again"
+[ -n "${ONTHEMAP_DEMO_DIR:-}" ] && again="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $again"
+[ -n "${ONTHEMAP_DEMO_BIN:-}" ] && again="ONTHEMAP_DEMO_BIN=$(printf %q "$BIN") $again"
+printf 'cd %q && %s\n' "$PWD" "$again" >"$ONTHEMAP_SOCKET.how-to-start"
+
 if running daemon; then
     echo "==> onthemapd already running on $ONTHEMAP_SOCKET"
 else
@@ -68,8 +77,14 @@ else
     wait_for "$RUN/daemon.log" "listening" "$(cat "$RUN/daemon.pid")" || { rm -f "$RUN/daemon.pid"; exit 1; }
 fi
 
-echo "==> logging in as demo@onthemap.example"
-echo "onthemap-demo" | "$BIN/onthemap" login --username demo@onthemap.example --password-stdin
+# A daemon that is already logged in (a second `make demo`, or a restart that restored its saved
+# session) needs no login: logging in again would only count against the server's login limit.
+if "$BIN/onthemap" status --json 2>/dev/null | grep -q '"loggedIn":true'; then
+    echo "==> onthemapd is already logged in (its saved session)"
+else
+    echo "==> logging in as demo@onthemap.example"
+    echo "onthemap-demo" | "$BIN/onthemap" login --username demo@onthemap.example --password-stdin
+fi
 
 echo
 echo "\$ onthemap status"

@@ -37,23 +37,15 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         public var reason: String
     }
 
-    static let howToStart = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
-
-    /// How to start a daemon on a socket named by hand (`--socket`, `$ONTHEMAP_SOCKET`): the systemd
-    /// socket unit listens on the default path, not there. The path is quoted for the shell.
-    static func howToStart(at path: String) -> String {
-        "Start one there with `onthemapd --socket \(ShellWord.quoted(path))` (or name no socket and run `systemctl --user start onthemapd.socket`)."
-    }
-
     /// Nothing answered at any of the paths tried; the message names each with its reason. One path
     /// tried is one named by hand (the defaults are at least two).
     static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
         let message: String
         if attempts.count == 1 {
-            message = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason)). \(howToStart(at: attempts[0].path))"
+            message = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason)). \(StartAdvice.forNamedSocket(attempts[0].path))"
         } else {
             let tried = attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
-            message = "cannot reach onthemapd (tried \(tried)). \(howToStart)"
+            message = "cannot reach onthemapd (tried \(tried)). \(StartAdvice.forDefaultSocket)"
         }
         return ClientError(kind: .cannotConnect, message: message, attempts: attempts)
     }

@@ -15,13 +15,15 @@ actor RequestSpacer {
     func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let previous = tail
         let interval = interval
+        // The task inherits this actor's isolation (it captures `self`), so it reads and writes the
+        // actor's state without `await`; it gives the actor up only while it waits.
         let task = Task<T, any Error> {
             await previous?.value
-            if let last = await self.lastFinished {
+            if let last = self.lastFinished {
                 try await EventLoopTimer.sleep(for: last + interval - .now)
             }
             let result = await Result { try await body() }
-            await self.markFinished()
+            self.markFinished()
             return try result.get()
         }
         tail = Task { _ = await task.result }
