@@ -328,6 +328,9 @@ let package = Package(
                 "onthemap",
                 "onthemap-server",
                 "onthemapd",
+                // A hostile upstream stand-in for `open` (HostileLinkTests).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             exclude: ["Golden"]
         ),

@@ -1,14 +1,20 @@
 import ArgumentParser
 import OnTheMapClient
+import OnTheMapModels
 import OnTheMapRPC
 
 /// Prints a failure on stderr and turns it into the matching exit code.
+///
+/// Every message is one line for a person: what happened, then what to do, in the user's words.
+/// The daemon's own errors (not logged in, no such place, the API's answers) are written that way
+/// already; the protocol's (a request it could not read) would only say "Invalid params", so they
+/// are put in words here.
 enum CLIFailure {
     static func exit(for error: any Error) -> ExitCode {
         let style = Style(enabled: Terminal.colorOnStderr)
         switch error {
         case let error as RPCError:
-            Output.error(style.red("onthemap: ") + error.message)
+            Output.error(style.red("onthemap: ") + message(for: error))
             return status(for: error)
         case let error as ClientError:
             Output.error(style.red("onthemap: ") + error.message)
@@ -22,7 +28,7 @@ enum CLIFailure {
         case let error as ExitCode:
             return error
         default:
-            Output.error(style.red("onthemap: ") + "\(error)")
+            Output.error(style.red("onthemap: ") + "something went wrong (\(error)); please report it with the command you ran")
             return ExitCode(ExitStatus.daemonError)
         }
     }
@@ -33,6 +39,34 @@ enum CLIFailure {
         case RPCError.notLoggedInCode, RPCError.sessionExpiredCode: ExitCode(ExitStatus.notLoggedIn)
         default: ExitCode(ExitStatus.daemonError)
         }
+    }
+
+    /// The daemon's error as the user reads it.
+    static func message(for error: RPCError) -> String {
+        let mismatch = "onthemap and onthemapd may be of different versions: compare `onthemap --version` and `onthemapd --version`"
+        switch error.code {
+        case RPCError.invalidParamsCode:
+            // "Invalid params: query is required." names the protocol's field; the commands check
+            // what people type before sending, so reaching this is a mismatch, not a typo.
+            let detail = Self.detail(of: error.message, after: "Invalid params: ")
+            return "onthemapd did not accept the request (\(detail)); \(mismatch)"
+        case RPCError.parseErrorCode, RPCError.invalidRequestCode, RPCError.methodNotFoundCode:
+            return "onthemapd did not understand the request; \(mismatch)"
+        case RPCError.internalErrorCode:
+            let detail = Self.detail(of: error.message, after: "Internal error: ")
+            return "onthemapd failed (\(detail)); its log says more: `journalctl --user -u onthemapd`"
+        case RPCError.invalidCredentialsCode:
+            return detail(of: error.message, after: "") + ": check the email and password, then run `onthemap login` again"
+        default:
+            return error.message
+        }
+    }
+
+    /// `message` without its protocol prefix and final full stop.
+    private static func detail(of message: String, after prefix: String) -> String {
+        var text = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 

@@ -17,14 +17,15 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "Named params as a JSON object.")
     var params: String?
 
-    func run() throws {
-        var parsed: WireJSON?
-        if let params {
-            guard let value = try? WireJSON.parse(params.utf8) else {
-                throw ValidationError("PARAMS must be JSON, e.g. '{\"limit\":3}'.")
-            }
-            parsed = value
+    /// PARAMS, parsed here (not in `run`): a usage error is printed as one, with the usage line.
+    func validate() throws {
+        if let params, (try? WireJSON.parse(params.utf8)) == nil {
+            throw ValidationError("PARAMS is not JSON: give named params as an object, e.g. '{\"limit\":3}'.")
         }
+    }
+
+    func run() throws {
+        let parsed = params.flatMap { try? WireJSON.parse($0.utf8) }
         do {
             switch try global.connect().call(method, params: parsed) {
             case .success(let result):

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
@@ -17,7 +16,8 @@ struct ExportCommand: ParsableCommand {
             as one cluster with their count: hover it for the list, click it to zoom in. The SVG is a still \
             image: hover a marker for \
             the names, click a single student's marker for the link. Neither loads anything from elsewhere. "-" \
-            writes to standard output.
+            writes to standard output. FILE must be a new path or a regular file (not a symlink, FIFO or \
+            device); it is written whole or not at all (a temporary file in its folder, renamed over it).
 
             \(ExitStatus.help)
             """)
@@ -42,10 +42,10 @@ struct ExportCommand: ParsableCommand {
                 Output.out(result.document)
                 return
             }
-            do {
-                try Data(result.document.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.write(Array(result.document.utf8), to: path, mode: 0o644)
             } catch {
-                throw UsageFailure(message: "cannot write \(path): \(error)")
+                throw CommandFailure(message: error.message)
             }
             Output.error("wrote \(path): \(result.students) students")
         }

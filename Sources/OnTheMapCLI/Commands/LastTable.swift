@@ -1,33 +1,84 @@
 import FoundationEssentials
 import OnTheMapModels
 
-/// The rows of the last table `students` printed, so `open 3` opens the third one's link.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The rows of the last table or map a person was shown, so `open 3` opens the third one's link.
+///
+/// One JSON object per line (`{"name":…,"link":…}`): a name holding a tab, a newline or a NUL is
+/// escaped inside its string, so no data can move a link to another row or column (#32). Written
+/// mode 0600 (others' names and links, as private as the daemon's cache) by a rename, so a reader
+/// never sees half a table. Only a table a person could see is kept: on a terminal, or through a
+/// pipe (a pager, `grep`: the numbers still show); output sent to a file or /dev/null is not
+/// "the last table", so `open 1` never opens a row nobody saw.
 enum LastTable {
-    static var path: String {
+    /// One row: whose link, and the link as the daemon sent it.
+    struct Row: Equatable {
+        var name: String
+        var link: String
+    }
+
+    /// What is left of the last table.
+    enum Contents: Equatable {
+        /// No table was shown yet.
+        case none
+        /// The file is there but cannot be read (written by an older client, or damaged).
+        case unreadable
+        case rows([Row])
+    }
+
+    static var path: String { directory + "/last-table.jsonl" }
+
+    /// The TSV an older client wrote (readable by others, breakable by its data): removed when a
+    /// new table is saved.
+    static var formerPath: String { directory + "/last-table.tsv" }
+
+    private static var directory: String {
         var environment: [String: String] = [:]
         for name in ["XDG_CACHE_HOME", "HOME"] { environment[name] = Terminal.environment(name) }
-        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/onthemap/last-table.tsv"
+        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/onthemap"
     }
 
-    static func save(_ rows: [StudentRow]) {
-        let text = rows.map { "\($0.name)\t\($0.link)" }.joined(separator: "\n") + "\n"
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    /// Saves `rows` as the last table if they went to a person: `shownOn` is the descriptor they were
+    /// written to (stdout for a table or map).
+    static func save(_ rows: [StudentRow], shownOn fd: Int32 = STDOUT_FILENO) {
+        guard shownToAPerson(fd) else { return }
+        save(rows: rows.map { Row(name: $0.name, link: $0.link) })
     }
 
-    /// The link of row `number` (1-based) of the last table.
-    static func link(row number: Int) -> String? {
-        let lines = self.lines()
-        guard number >= 1, number <= lines.count else { return nil }
-        return lines[number - 1].split(separator: "\t", maxSplits: 1).last.map(String.init)
+    /// A terminal, or a pipe (a pager, `grep`); not a file, /dev/null or another device.
+    static func shownToAPerson(_ fd: Int32) -> Bool {
+        if isatty(fd) == 1 { return true }
+        var status = stat()
+        return fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO
     }
 
-    /// How many rows the last table had (0 when there is none).
-    static var rowCount: Int { lines().count }
+    /// Writes the rows, replacing the last table at once. A table that cannot be saved is not an
+    /// error of the command that showed it: `open` then says there is none.
+    static func save(rows: [Row]) {
+        var text = ""
+        for row in rows {
+            text += WireJSON.object([("name", .string(row.name)), ("link", .string(row.link))]).serialized + "\n"
+        }
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard (try? AtomicFile.write(Array(text.utf8), to: path, mode: 0o600, exactMode: true)) != nil else { return }
+        // A table an older client left: readable by others, and breakable by its data.
+        unlink(formerPath)
+    }
 
-    private static func lines() -> [Substring] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    /// The last table's rows.
+    static func load() -> Contents {
+        guard let data = FileManager.default.contents(atPath: path) else { return .none }
+        var rows: [Row] = []
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? WireJSON.parse(Array(line)), let name = value["name"]?.stringValue,
+                let link = value["link"]?.stringValue
+            else { return .unreadable }
+            rows.append(Row(name: name, link: link))
+        }
+        return .rows(rows)
     }
 }

@@ -32,15 +32,15 @@ struct LoginCommand: ParsableCommand {
             let params: LoginParams
             if facebookTokenStdin {
                 guard let token = readLine(strippingNewline: true), !token.isEmpty else {
-                    throw UsageFailure(message: "no token on standard input")
+                    throw UsageFailure(message: "no token on standard input: pipe it in, e.g. `printf '%s\\n' \"$TOKEN\" | onthemap login --facebook-token-stdin`")
                 }
                 params = LoginParams(.facebook(accessToken: token))
             } else {
-                let email = try username ?? ask("Email: ", secret: false, what: "--username")
+                let email = try username ?? ask("Email: ", secret: false, what: "--username EMAIL")
                 let password: String
                 if passwordStdin {
                     guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                        throw UsageFailure(message: "no password on standard input")
+                        throw UsageFailure(message: "no password on standard input: pipe it in, e.g. `pass show udacity | onthemap login --username EMAIL --password-stdin`")
                     }
                     password = line
                 } else {
@@ -56,10 +56,10 @@ struct LoginCommand: ParsableCommand {
 
     private func ask(_ question: String, secret: Bool, what: String) throws -> String {
         guard Terminal.stdinIsTTY else {
-            throw UsageFailure(message: "no terminal to ask on: use \(what)")
+            throw UsageFailure(message: "no terminal to ask on: give \(what)")
         }
         guard let answer = Terminal.prompt(question, secret: secret), !answer.isEmpty else {
-            throw UsageFailure(message: "nothing entered")
+            throw UsageFailure(message: "nothing entered: run `onthemap login` again")
         }
         return answer
     }

@@ -5,7 +5,13 @@ import OnTheMapRPC
 
 /// `onthemap mypin`.
 struct MyPinCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "mypin", abstract: "Show your own pin.", discussion: ExitStatus.help)
+    static let configuration = CommandConfiguration(
+        commandName: "mypin", abstract: "Show your own pin.",
+        discussion: """
+            While the server cannot be reached, shows your pin as onthemapd last saw it, and says so on stderr.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -14,15 +20,24 @@ struct MyPinCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let pin = try global.call(MyPinParams())["pin"] ?? .null
+            let answer = try global.call(MyPinParams())
+            let result = MyPinResult(wireJSON: answer)
             if json {
-                Output.line(pin.serialized)
-            } else if pin.isNull {
-                Output.error("you have no pin yet: `onthemap post PLACE URL`")
+                Output.line((answer["pin"] ?? .null).serialized)
+            } else if let pin = result.pin {
+                Output.line(Self.describe(pin, now: Date()))
             } else {
-                let row = StudentRow(json: pin)
-                Output.line("\(row.place)  (\(WireJSON.format(row.latitude)), \(WireJSON.format(row.longitude)))  \(row.link)  updated \(RelativeTime.describe(row.updatedAt, now: Date()))")
+                Output.error("you have no pin yet: `onthemap post PLACE URL` posts one")
+            }
+            if result.cached {
+                Output.error("onthemap: the server cannot be reached; this is your pin as onthemapd last saw it")
             }
         }
+    }
+
+    /// "Lima, Peru  (-12.05, -77.04)  https://ada.example  updated 5 min ago".
+    static func describe(_ pin: StudentLocation, now: Date) -> String {
+        let updated = pin.updatedAt.map { "  updated " + RelativeTime.describe($0, now: now) } ?? ""
+        return pin.mapString + "  " + Coordinates.text(pin.latitude, pin.longitude) + "  " + pin.mediaURL + updated
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
 
 /// `--near` of `students` and `map`: a place's name, or LAT,LON.
 enum NearOption {
@@ -10,5 +12,18 @@ enum NearOption {
         } catch {
             throw ValidationError("--near: \(error.description).")
         }
+    }
+
+    /// `LAT,LON` as given, or the place the daemon finds for a name, which is named on stderr
+    /// ("near Springfield, Missouri (37.22, -93.30)") so nobody wonders which one was used.
+    static func resolve(_ text: String, on connection: RPCConnection) throws -> (name: String, latitude: Double, longitude: Double) {
+        if let coordinates = try CoordinateText.parse(text) {
+            return (Coordinates.text(coordinates.latitude, coordinates.longitude), coordinates.latitude, coordinates.longitude)
+        }
+        guard let best = try Place.candidates(text, limit: 1, on: connection).first else {
+            throw Place.notFound(text, orCoordinates: true)
+        }
+        Output.error("near \(best.placeName) \(Coordinates.text(best.latitude, best.longitude))")
+        return (best.placeName, best.latitude, best.longitude)
     }
 }

@@ -12,7 +12,10 @@ public struct OnTheMapCommand: ParsableCommand {
         abstract: "See where other Udacity students are, and post your own pin (talks to onthemapd).",
         discussion: """
             Data goes to stdout, messages to stderr; colour only on a terminal and never with NO_COLOR. \
-            The daemon's socket: --socket, else $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock.
+            A list with nothing in it says so on stderr and exits 0. \
+            The daemon's socket: --socket, else $ONTHEMAP_SOCKET, else the first that answers of \
+            $XDG_RUNTIME_DIR/onthemap/onthemapd.sock, /run/user/$UID/onthemap/onthemapd.sock and \
+            /tmp/onthemap-$UID/onthemapd.sock. `man onthemap` has examples.
 
             \(ExitStatus.help)
             """,

@@ -1,6 +1,6 @@
 import ArgumentParser
-import OnTheMapClient
 import FoundationEssentials
+import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
@@ -12,31 +12,71 @@ import Glibc
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a student's link: by number in the last table or map, or by name.",
-        discussion: ExitStatus.help)
+        discussion: """
+            Only http and https links are opened; anything else a student posted is refused, naming them. \
+            A name several students match lists them, numbered, and opens none (exit status 1): \
+            `onthemap open N` then opens one of them.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.")
     var student: String
 
+    /// How many students a name may match before the list says "and N more".
+    static let candidateLimit = 20
+
     func run() throws {
         try runReportingFailures {
-            if let row = Int(student) {
-                guard let link = LastTable.link(row: row) else {
-                    let count = LastTable.rowCount
-                    guard count > 0 else {
-                        throw UsageFailure(
-                            message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
-                    }
-                    throw UsageFailure(message: "no row \(row): the last table or map has rows 1 to \(count)")
-                }
-                return try URLOpener.open(link)
+            if let number = Int(student.trimmingWhitespace()) {
+                return try openRow(number)
             }
-            let result = try global.call(StudentsParams(limit: 1, search: student))
-            guard let match = StudentRow.rows(result["students"]).first else {
-                throw UsageFailure(message: "no student matches \"\(student)\"")
-            }
-            try URLOpener.open(match.link)
+            try openByName(student.trimmingWhitespace())
         }
+    }
+
+    private func openRow(_ number: Int) throws {
+        switch LastTable.load() {
+        case .none:
+            throw UsageFailure(message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
+        case .unreadable:
+            throw UsageFailure(message: "the last table (\(LastTable.path)) cannot be read: run `onthemap students` again")
+        case .rows(let rows):
+            guard !rows.isEmpty else {
+                throw UsageFailure(message: "the last table or map had no rows: run `onthemap students` to list some")
+            }
+            guard number >= 1, number <= rows.count else {
+                throw UsageFailure(message: "no row \(number): the last table or map has rows 1 to \(rows.count)")
+            }
+            try URLOpener.open(rows[number - 1].link, student: rows[number - 1].name)
+        }
+    }
+
+    private func openByName(_ name: String) throws {
+        guard !name.isEmpty else { throw UsageFailure(message: "give a name or a row number, e.g. `onthemap open 3`") }
+        let result = try global.result(StudentsParams(limit: Self.candidateLimit, search: name))
+        let candidates = Self.candidates(StudentRow.rows(result), for: name)
+        guard let first = candidates.first else {
+            throw CommandFailure(message: "no student matches \"\(name)\": `onthemap students` lists them all")
+        }
+        guard candidates.count > 1 else { return try URLOpener.open(first.link, student: first.name) }
+        // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
+        let more = result.total > result.students.count ? " (the first \(result.students.count) of \(result.total))" : ""
+        let style = Style(enabled: Terminal.colorOnStderr)
+        Output.error(style.red("onthemap: ") + "\(candidates.count) students match \"\(name)\"\(more); open one with `onthemap open N`:")
+        Output.error(StudentTable.render(candidates, width: Terminal.size(of: STDERR_FILENO)?.columns, now: Date(), style: style))
+        LastTable.save(candidates, shownOn: STDERR_FILENO)
+        throw ExitCode(ExitStatus.daemonError)
+    }
+
+    /// The students a name means: those whose whole name it is, if any, else every match; a student
+    /// who posted the same link more than once counted once.
+    static func candidates(_ rows: [StudentRow], for name: String) -> [StudentRow] {
+        let folded = name.lowercased()
+        let exact = rows.filter { $0.name.lowercased() == folded }
+        var seen: Set<[String]> = []
+        return (exact.isEmpty ? rows : exact).filter { seen.insert([$0.name, $0.link]).inserted }
     }
 }

@@ -3,21 +3,28 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-/// `onthemap post PLACE URL`: geocode, confirm, post (or overwrite).
+/// `onthemap post PLACE URL`: geocode, pick the place, post (or overwrite).
 struct PostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post", abstract: "Post your pin: a place and a link.",
-        discussion: "Shows the place it found and asks before posting; --yes and --overwrite answer for scripts.\n\n\(ExitStatus.help)")
+        discussion: """
+            Names the place it found on stderr and, on a terminal, asks before posting; when several \
+            places match (Springfield), lists them to choose from. The pin shows the place's name as \
+            found ("Springfield, Illinois"), not as typed. A link without a scheme gets https://. \
+            --yes takes the best match and --overwrite moves an existing pin, for scripts.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Where you are, as you would say it.")
     var place: String
 
-    @Argument(help: "Your link (http or https).")
+    @Argument(help: "Your link (http or https; example.com/me means https://example.com/me).")
     var url: String
 
-    @Flag(help: "Do not ask to confirm the place.")
+    @Flag(help: "Do not ask: post at the best match.")
     var yes = false
 
     @Flag(help: "Move your existing pin without asking.")
@@ -26,43 +33,82 @@ struct PostCommand: ParsableCommand {
     @Flag(help: "Print the daemon's result ({pin, created}) as JSON instead of a sentence.")
     var json = false
 
-    func run() throws {
-        try runReportingFailures {
-            let connection = try global.connect()
-            let found = try connection.result(GeocodeParams(query: place, limit: 1))
-            guard let best = found.results.first else {
-                throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(place)\".", retryable: false)
-            }
-            if !yes {
-                guard Terminal.stdinIsTTY else { throw UsageFailure(message: "no terminal to confirm on: add --yes") }
-                Output.error("place: \(GeocodeCommand.describe(best))")
-                guard Terminal.confirm("Post your pin there?") else { throw ExitCode(ExitStatus.daemonError) }
-            }
-            var params = PostPinParams(
-                mapString: place, mediaURL: url, latitude: best.latitude, longitude: best.longitude, overwrite: overwrite)
-            var result = try connection.call(params)
-            if case .failure(let error) = result, error.code == RPCError.pinExistsCode, !overwrite {
-                let existing = error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere"
-                guard Terminal.stdinIsTTY else {
-                    throw RPCError(code: error.code, message: "you already have a pin at \"\(existing)\": add --overwrite to move it", data: error.data)
-                }
-                guard Terminal.confirm("You already have a pin at \"\(existing)\". Move it?") else { throw ExitCode(ExitStatus.daemonError) }
-                params.overwrite = true
-                result = try connection.call(params)
-            }
-            let posted = try result.get()
-            Output.line(json ? posted.serialized : Self.sentence(posted))
+    /// How many places are offered to choose from.
+    static let choices = 5
+
+    func validate() throws {
+        guard !place.trimmingWhitespace().isEmpty else {
+            throw ValidationError("Give the place where you are, e.g. onthemap post \"Berlin, Germany\" https://example.com/me.")
+        }
+        guard !url.trimmingWhitespace().isEmpty else {
+            throw ValidationError("Give your link, e.g. onthemap post \"Berlin, Germany\" https://example.com/me.")
         }
     }
 
-    /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
-    static func sentence(_ result: WireJSON) -> String {
-        let pin = result["pin"]
-        let place = pin?["mapString"]?.stringValue ?? "?"
-        let coordinates = [pin?["latitude"], pin?["longitude"]].map { value in
-            value??.doubleValue.map { WireJSON.format(($0 * 100).rounded() / 100) } ?? "?"
+    func run() throws {
+        try runReportingFailures {
+            if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
+            let connection = try global.connect()
+            let link = Self.typedLink(url)
+            if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
+            let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
+            guard !found.isEmpty else { throw Place.notFound(place) }
+            let chosen = try yes ? found[0] : choose(from: found)
+            if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
+            var params = PostPinParams(
+                mapString: chosen.placeName, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
+                overwrite: overwrite)
+            var answer = try connection.call(params)
+            if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
+                let existing = error.data?["pin"].flatMap(StudentLocation.init(wireJSON:))?.mapString ?? "somewhere"
+                guard Terminal.stdinIsTTY, !yes else {
+                    throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
+                }
+                guard Terminal.confirm("You already have a pin at \"\(existing)\". Move it?") else {
+                    throw CommandFailure(message: "nothing posted: your pin stays at \"\(existing)\"")
+                }
+                params.overwrite = true
+                answer = try connection.call(params)
+            }
+            let posted = try answer.get()
+            Output.line(json ? posted.serialized : Self.sentence(PostPinResult(wireJSON: posted)))
         }
-        let verb = result["created"]?.boolValue == false ? "pin moved to" : "pin posted at"
-        return "\(verb) \(place) (\(coordinates[0]), \(coordinates[1]))"
+    }
+
+    /// On a terminal: one match is confirmed; several are listed to pick from (Enter takes the first).
+    private func choose(from found: [GeocodeResult]) throws -> GeocodeResult {
+        if found.count == 1 {
+            Output.error("place: \(GeocodeCommand.describe(found[0]))")
+            guard Terminal.confirm("Post your pin there?") else { throw CommandFailure(message: "nothing posted") }
+            return found[0]
+        }
+        Output.error("places matching \"\(place)\":")
+        for (index, candidate) in found.enumerated() { Output.error("  \(index + 1)  \(GeocodeCommand.describe(candidate))") }
+        while true {
+            guard let answer = Terminal.prompt("Post your pin at which one? [1-\(found.count), Enter: 1, n: none] ") else {
+                throw CommandFailure(message: "nothing posted")
+            }
+            let trimmed = answer.trimmingWhitespace().lowercased()
+            if trimmed.isEmpty { return found[0] }
+            if ["n", "no", "q"].contains(trimmed) { throw CommandFailure(message: "nothing posted") }
+            if let number = Int(trimmed), (1...found.count).contains(number) { return found[number - 1] }
+            Output.error("type a number from 1 to \(found.count), or n")
+        }
+    }
+
+    /// The link as typed, trimmed, with https:// when it names no scheme ("example.com/me"), as the
+    /// editors' post does; the daemon still checks it is an http(s) URL.
+    static func typedLink(_ text: String) -> String {
+        let link = text.trimmingWhitespace()
+        let scheme = link.prefix { $0.isLetter || $0.isNumber || "+.-".contains($0) }
+        let named = !scheme.isEmpty && scheme.first!.isLetter && link.dropFirst(scheme.count).hasPrefix("://")
+        return named ? link : "https://" + link
+    }
+
+    /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
+    static func sentence(_ result: PostPinResult) -> String {
+        let pin = result.pin
+        return (result.created ? "pin posted at " : "pin moved to ") + pin.mapString + " "
+            + Coordinates.text(pin.latitude, pin.longitude)
     }
 }

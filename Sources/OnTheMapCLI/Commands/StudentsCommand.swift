@@ -8,11 +8,19 @@ import OnTheMapRPC
 struct StudentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "students", abstract: "List students, newest first (or nearest first with --near).",
-        discussion: ExitStatus.help)
+        discussion: """
+            Your own pin is marked "(you)". With --near PLACE, the place used is named on stderr. \
+            When nothing matches, a line on stderr says so and the exit status is still 0 (the table \
+            prints nothing, --json [], --tsv its header). With --refresh, a refresh that fails prints \
+            the list as it was and exits 1.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "At most this many.")
+    // `.unconditional`: "-3" must reach the range check, not read as a flag ("missing value").
+    @Option(parsing: .unconditional, help: "At most this many.")
     var limit = 100
 
     @Option(help: "Only students whose name or place contains these words (any case, any accents).")
@@ -43,6 +51,7 @@ struct StudentsCommand: ParsableCommand {
             throw ValidationError("Choose one of --json, --tsv and --geojson.")
         }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        guard limit <= 100_000 else { throw ValidationError("--limit must be at most 100000.") }
         if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }
@@ -52,35 +61,52 @@ struct StudentsCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
+            let connection = try global.connect()
             var params = StudentsParams(limit: limit, search: search, refresh: refresh ? true : nil)
+            var placeName: String?
             if let near {
-                let point = try resolveNear(near)
-                params.near = .init(latitude: point.latitude, longitude: point.longitude, radiusKm: radius)
+                let place = try NearOption.resolve(near, on: connection)
+                placeName = place.name
+                params.near = .init(latitude: place.latitude, longitude: place.longitude, radiusKm: radius)
             }
-            let result = try global.call(params)
-            let rows = StudentRow.rows(result["students"])
+            let result = try connection.result(params)
+            let table = !json && !tsv && !geojson
+            // Whose row is the user's own: the account from `status` (the list does not say).
+            let accountKey = try table ? connection.result(StatusParams()).account?.key : nil
+            let rows = StudentRow.rows(result, accountKey: accountKey)
             if json {
-                Output.line((result["students"] ?? .array([])).serialized)
+                Output.line(WireJSON.array(result.students).serialized)
             } else if tsv {
                 Output.line(StudentExports.tsv(rows))
             } else if geojson {
                 Output.line(StudentExports.geoJSON(rows))
             } else {
-                Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
-                if result["stale"]?.boolValue == true {
-                    Output.error("onthemap: the list may be stale; `onthemap status` says why")
+                if !rows.isEmpty {
+                    Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
                 }
                 LastTable.save(rows)
+            }
+            if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName)) }
+            if refresh, result.stale {
+                let why = try connection.result(StatusParams()).students.lastError ?? "the API did not answer"
+                let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""
+                throw CommandFailure(message: "the refresh failed (\(why)); these are the students\(age)")
+            }
+            if table, result.stale {
+                Output.error("onthemap: the list may be stale; `onthemap status` says why")
             }
         }
     }
 
-    /// `LAT,LON`, or a place the daemon geocodes.
-    private func resolveNear(_ text: String) throws -> (latitude: Double, longitude: Double) {
-        if let coordinates = try CoordinateText.parse(text) { return coordinates }
-        guard let best = try global.result(GeocodeParams(query: text, limit: 1)).results.first else {
-            throw UsageFailure(message: "cannot place \"\(text)\"")
+    /// "no student matches "zzzz" within 10 km of Paris, France": what was asked, found empty.
+    func nothingMatched(total: Int, place: String?) -> String {
+        if limit == 0 { return "no students shown: --limit 0 (\(total) match)" }
+        var asked: [String] = []
+        if let search { asked.append("matches \"\(search)\"") }
+        if let place {
+            asked.append(radius.map { "within \(WireJSON.format($0)) km of \(place)" } ?? "near \(place)")
         }
-        return (best.latitude, best.longitude)
+        guard !asked.isEmpty else { return "no students yet: the list is empty (`onthemap refresh` fetches it)" }
+        return "no student " + asked.joined(separator: " ")
     }
 }

@@ -13,27 +13,44 @@ struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print a line whenever the status changes (for waybar, i3blocks, polybar).",
         discussion: """
-            Subscribes to the daemon and prints the status again after each change. When the daemon goes away, \
-            prints the offline state and reconnects with backoff. Use with waybar `exec` (no interval), \
-            i3blocks `interval=persist`, polybar `tail = true`.
+            Subscribes to the daemon and prints the status again after each change; a line that would \
+            only differ in the daemon's uptime is not printed. When the daemon goes away, prints the \
+            offline state and reconnects with backoff. Use with waybar `exec` (no interval), \
+            i3blocks `interval=persist`, polybar `tail = true`. Without --format: a sentence on a \
+            terminal, the status JSON otherwise.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "json, waybar, i3blocks or polybar.")
-    var format: StatusBarFormat = .json
+    @Option(help: "json, waybar, i3blocks or polybar (default: a sentence on a terminal, else json).")
+    var format: StatusBarFormat?
 
     func run() throws {
+        let format = self.format ?? (Terminal.stdoutIsTTY ? nil : .json)
         var backoff: Double = 0.25
-        var lastLine: String?
+        var last: String?
         func emit(_ status: WireJSON?) {
             let summary = StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Date())
-            // i3blocks in persist mode reads one line per update: a JSON block (with `format=json`
-            // in its config), so the colour changes with the state.
-            let line = format == .i3blocks ? summary.i3blocksJSON : format.render(summary, status: status)
-            if line != lastLine {
+            let line: String
+            let key: String
+            switch format {
+            case nil:
+                line = summary.sentence
+                key = line
+            case .i3blocks?:
+                // i3blocks in persist mode reads one line per update: a JSON block (with `format=json`
+                // in its config), so the colour changes with the state.
+                line = summary.i3blocksJSON
+                key = line
+            case let format?:
+                line = format.render(summary, status: status)
+                // The uptime changes with every answer: two statuses that differ only there (the
+                // notification and the answer after a refresh) are one change.
+                key = format == .json ? format.render(summary, status: status.map(Self.withoutUptime)) : line
+            }
+            if key != last {
                 Output.line(line)
-                lastLine = line
+                last = key
             }
         }
         while true {
@@ -46,6 +63,12 @@ struct WatchCommand: ParsableCommand {
             usleep(UInt32(backoff * 1_000_000))
             backoff = min(backoff * 2, 5)
         }
+    }
+
+    /// A status object with its `uptime` member left out.
+    static func withoutUptime(_ status: WireJSON) -> WireJSON {
+        guard case .object(let members) = status else { return status }
+        return .object(members.filter { $0.0 != "uptime" })
     }
 
     /// Subscribes, prints the status, and again after each notification, until the connection ends.

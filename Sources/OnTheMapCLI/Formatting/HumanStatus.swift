@@ -22,15 +22,18 @@ enum HumanStatus {
             lines.append(style.yellow("logged out") + ": run `onthemap login`")
         }
         let students = status.students
-        let refreshed = students.refreshedAt.map { RelativeTime.describe($0, now: now) } ?? "—"
-        var line = "students: " + String(students.count) + ", refreshed " + refreshed
-        if students.stale {
-            line += " " + style.yellow("(stale: \(students.lastError ?? "not refreshed lately"))")
+        // Logged out, the daemon holds no list: "students: 0, refreshed —" would only puzzle.
+        if status.account != nil || students.count > 0 || students.refreshedAt != nil {
+            let refreshed = students.refreshedAt.map { ", refreshed " + RelativeTime.describe($0, now: now) } ?? ", not fetched yet"
+            var line = "students: " + String(students.count) + refreshed
+            if students.stale {
+                line += " " + style.yellow("(stale: \(students.lastError ?? "not refreshed lately"))")
+            }
+            if students.unplaceable > 0 {
+                line += "; " + String(students.unplaceable) + " left out (no usable coordinates)"
+            }
+            lines.append(line)
         }
-        if students.unplaceable > 0 {
-            line += "; " + String(students.unplaceable) + " left out (no usable coordinates)"
-        }
-        lines.append(line)
         if let pin = status.myPin { lines.append("your pin: " + pin.mapString) }
         lines.append("api: " + (status.apiURL.isEmpty ? "?" : status.apiURL))
         var text = lines[0]

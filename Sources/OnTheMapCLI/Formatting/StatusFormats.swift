@@ -69,8 +69,25 @@ struct StatusSummary {
         ]).serialized
     }
 
-    /// The count alone, for a narrow bar.
-    var shortText: String { "📍 " + (state == .offline ? "-" : String(count)) }
+    /// For a narrow bar: the count alone; logged out and offline in their one word each, as no count
+    /// (a "0" or a "-") says what is wrong.
+    var shortText: String {
+        switch state {
+        case .offline: "📍 offline"
+        case .loggedOut: "📍 logged out"
+        case .ok, .stale: "📍 " + String(count)
+        }
+    }
+
+    /// One line for a person (`watch` on a terminal): "100 students; your pin: Lima, Peru; refreshed
+    /// just now".
+    var sentence: String {
+        switch state {
+        case .offline: "onthemapd is not running; waiting for it"
+        case .loggedOut: detail
+        case .ok, .stale: tooltip
+        }
+    }
 }
 
 /// `--format waybar|i3blocks|polybar|json` lines.

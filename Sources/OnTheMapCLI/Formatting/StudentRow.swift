@@ -1,22 +1,45 @@
 import OnTheMapModels
+import OnTheMapRPC
 
-/// A student as the client shows it, read from the daemon's JSON.
+/// A student as the client shows it: the daemon's object (which `--json`, `--tsv` and `--geojson`
+/// print as sent), read once into a `StudentLocation` for everything else.
 struct StudentRow {
+    /// The student as the daemon sent it.
     var json: WireJSON
-
-    var firstName: String { json["firstName"]?.stringValue ?? "" }
-    var lastName: String { json["lastName"]?.stringValue ?? "" }
-    var name: String { [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ") }
-    var place: String { json["mapString"]?.stringValue ?? "" }
-    var link: String { json["mediaURL"]?.stringValue ?? "" }
-    var latitude: Double { json["latitude"]?.doubleValue ?? 0 }
-    var longitude: Double { json["longitude"]?.doubleValue ?? 0 }
-    var updatedAt: String? { json["updatedAt"]?.stringValue }
+    /// The same, read by the wire's rules (a record the daemon sent is always placeable; one that is
+    /// not reads as blank).
+    var student: StudentLocation
     /// Set on the answers of a `near` query.
-    var distanceKm: Double? { json["distanceKm"]?.doubleValue }
+    var distanceKm: Double?
+    /// The logged-in user's own pin.
+    var mine: Bool
 
-    static func rows(_ value: WireJSON?) -> [StudentRow] {
-        guard case .array(let elements)? = value else { return [] }
-        return elements.map(StudentRow.init)
+    init(json: WireJSON) {
+        self.json = json
+        student = StudentLocation(wireJSON: json) ?? Self.blank
+        distanceKm = json["distanceKm"]?.doubleValue
+        mine = json["mine"]?.boolValue == true
     }
+
+    var firstName: String { student.firstName }
+    var lastName: String { student.lastName }
+    var name: String { student.fullName }
+    var place: String { student.mapString }
+    var link: String { student.mediaURL }
+    var latitude: Double { student.latitude }
+    var longitude: Double { student.longitude }
+    var updatedAt: String? { json["updatedAt"]?.stringValue }
+
+    /// The rows of a `students` result, the user's own marked (`accountKey`: from `status`).
+    static func rows(_ result: StudentsResult, accountKey: String? = nil) -> [StudentRow] {
+        result.students.map { json in
+            var row = StudentRow(json: json)
+            if let accountKey, !accountKey.isEmpty, row.student.uniqueKey == accountKey { row.mine = true }
+            return row
+        }
+    }
+
+    private static let blank = StudentLocation(
+        objectId: "", uniqueKey: "", firstName: "", lastName: "", mapString: "", mediaURL: "", latitude: 0, longitude: 0,
+        createdAt: nil, updatedAt: nil)
 }

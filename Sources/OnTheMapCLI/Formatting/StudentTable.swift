@@ -18,7 +18,8 @@ enum StudentTable {
         }
         let link = headers.firstIndex(of: "LINK")!
         var cells = rows.enumerated().map { index, row in
-            var cells = [String(index + 1), row.name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)]
+            let name = row.mine ? row.name + " (you)" : row.name
+            var cells = [String(index + 1), name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)]
             if showsDistance { cells.insert(row.distanceKm.map(Self.kilometres) ?? "", at: 3) }
             return cells.map(printable)
         }

@@ -1,23 +1,32 @@
 import FoundationEssentials
+import OnTheMapModels
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Opens a URL with `$ONTHEMAP_OPENER`, else `xdg-open`, and waits for it: an opener that is missing
-/// or fails is a failure (exit status 1), not a usage error.
+/// Opens a web link with `$ONTHEMAP_OPENER`, else `xdg-open`, and waits for it: an opener that is
+/// missing or fails is a failure (exit status 1), not a usage error.
+///
+/// Links are data, never commands: whatever a student posted, only an http(s) URL is opened
+/// (`WebLink.opening`: parsed, trimmed, the scheme compared in any case), so `file:`, `javascript:`,
+/// `data:` or `ssh:` links never reach the opener. The link is the opener's one argument after its
+/// name, with no `--` before it: xdg-open takes none (xdg-utils 1.1.3 answers "unexpected option
+/// '--'" and exits 1), and an http(s) URL starts with a letter, so it can never read as an option.
 enum URLOpener {
-    /// `announce`: say "opened URL" on stderr (not while a full-screen map owns the terminal).
-    static func open(_ url: String, announce: Bool = true) throws {
-        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
+    /// Opens `link`, the link of `student` (named when it is refused). `announce`: say "opened URL"
+    /// on stderr (not while a full-screen map owns the terminal).
+    static func open(_ link: String, announce: Bool = true, student: String? = nil) throws {
+        guard let url = WebLink.opening(link) else { throw refusal(link, student: student) }
+        let opener = Terminal.environment("ONTHEMAP_OPENER").flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
         var pid: pid_t = 0
         let arguments = [opener, url]
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
         let spawned = posix_spawnp(&pid, opener, nil, nil, &cArguments, environ)
         guard spawned == 0 else {
-            let hint = opener == "xdg-open" ? " (install xdg-utils, or set ONTHEMAP_OPENER to a program that opens links)" : ""
-            throw CommandFailure(message: "cannot run \(opener) to open \(url): \(String(cString: strerror(spawned)))\(hint)")
+            let hint = opener == "xdg-open" ? "install xdg-utils, or set ONTHEMAP_OPENER to a program that opens links" : "set ONTHEMAP_OPENER to a program that opens links"
+            throw CommandFailure(message: "cannot run \(opener) to open \(url) (\(String(cString: strerror(spawned)))): \(hint)")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -26,8 +35,20 @@ enum URLOpener {
         let code = (status >> 8) & 0xff
         guard exited, code == 0 else {
             let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
-            throw CommandFailure(message: "\(opener) failed to open \(url) (\(how))")
+            throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
         }
         if announce { Output.error("opened \(url)") }
+    }
+
+    /// Why a link was not opened, naming the student; the link shown only as far as it is printable.
+    static func refusal(_ link: String, student: String?) -> CommandFailure {
+        let whose = student.map { StudentTable.printable($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let trimmed = link.trimmingWhitespace()
+        guard !trimmed.isEmpty else {
+            return CommandFailure(message: "\(whose ?? "this student") has no web link to open")
+        }
+        let shown = DisplayWidth.truncate(StudentTable.printable(trimmed), to: 60)
+        return CommandFailure(
+            message: "not opening \(whose.map { $0 + "'s" } ?? "the") link \"\(shown)\": only http and https links are opened")
     }
 }

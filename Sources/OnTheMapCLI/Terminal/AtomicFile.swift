@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a file whole or not at all: into a new temporary file in the target's own folder, then
+/// renamed over the target, so a reader (or a crash) never meets half a file. Only a regular file or
+/// a new path is a target: writing "to" a symlink, a FIFO or a device would replace it with a
+/// regular file (as root, `/dev/full` became one), so those are refused.
+enum AtomicFile {
+    /// Why a file was not written, in words, with what to do.
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    /// Replaces `path` with `bytes`. A new file gets `mode` less the umask, an existing one keeps its
+    /// permissions; with `exactMode`, the file has `mode` either way.
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false) throws(Failure) {
+        var existing = stat()
+        var keptMode: mode_t?
+        if lstat(path, &existing) == 0 {
+            guard existing.st_mode & S_IFMT == S_IFREG else {
+                throw Failure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
+            }
+            keptMode = existing.st_mode & 0o7777
+        } else if errno != ENOENT {
+            throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let folder = self.folder(of: path)
+        var template = Array(((folder == "/" ? "" : folder) + "/.onthemap-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw Failure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
+            case ENOTDIR: throw Failure(message: "cannot write \(path): \(folder) is not a folder")
+            case EACCES, EPERM: throw Failure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
+            default: throw Failure(message: "cannot write \(path): \(String(cString: strerror(code)))")
+            }
+        }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let finalMode = exactMode ? mode : keptMode ?? mode & ~currentUmask()
+        var failure: String?
+        if !writeAll(bytes, to: fd) {
+            failure = String(cString: strerror(errno))
+        } else if fchmod(fd, finalMode) != 0 || fsync(fd) != 0 {
+            failure = String(cString: strerror(errno))
+        }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw Failure(message: "cannot write \(path): \(failure)")
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`; false (with `errno` set) when it could not.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// The folder a path is in: "." for a bare name.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// "a symbolic link", "a FIFO", …: what is at a path that is not a regular file.
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFDIR: "a folder"
+        case S_IFSOCK: "a socket"
+        default: "something other than a file"
+        }
+    }
+
+    /// The process's umask (reading it means setting it; set back at once).
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// The rough edges of daily use (#31): empty lists, the place a command used, ambiguous names and
+/// places, what is posted, the words of every error, and what logged-out, offline and failed look
+/// like. The real client against the real daemon and server.
+@Suite("Daily use", .ownThreads)
+struct DailyUseTests {
+    /// Two decimals, both written: "(37.22, -93.30)".
+    static var coordinates: Regex<Substring> { #/\(-?\d+\.\d\d, -?\d+\.\d\d\)/# }
+
+    @Test func emptyListsSayNothingMatchedOnStderrAndExitZero() throws {
+        let bed = try CLITestBed()
+        let search = try bed.run(["students", "--search", "zzzz"])
+        #expect(search.status == 0)
+        #expect(search.stdout.isEmpty, "no header alone: \(search.stdout)")
+        #expect(search.stderr == "no student matches \"zzzz\"\n")
+        #expect(try bed.run(["students", "--search", "zzzz", "--json"]).stdout == "[]\n")
+        #expect(try bed.run(["students", "--search", "zzzz", "--tsv"]).stdout.split(separator: "\n").count == 1)
+
+        // --near names the place it used, and the radius it found empty.
+        let near = try bed.run(["students", "--near", "Ulaanbaatar", "--radius", "10"])
+        #expect(near.status == 0, "\(near.stderr)")
+        #expect(near.stdout.isEmpty)
+        let lines = near.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(near.stderr)")
+        // The gazetteer's name for the place, not the text typed.
+        #expect(lines.first?.hasPrefix("near Ulan Bator, Mongolia (") == true, "\(near.stderr)")
+        #expect(lines.first?.contains(Self.coordinates) == true, "\(near.stderr)")
+        #expect(lines.last == "no student within 10 km of Ulan Bator, Mongolia")
+
+        let zero = try bed.run(["students", "--limit", "0"])
+        #expect(zero.status == 0 && zero.stdout.isEmpty)
+        #expect(zero.stderr == "no students shown: --limit 0 (100 match)\n")
+
+        // A negative limit reaches the range check (it read as a missing value).
+        let negative = try bed.run(["students", "--limit", "-3"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--limit must be 0 or more"), "\(negative.stderr)")
+    }
+
+    @Test func postStoresThePlaceItFoundNamesItAndWritesEvenDecimals() throws {
+        let bed = try CLITestBed()
+        // --yes: the best match, named on stderr; the pin shows its name, not the text typed.
+        let posted = try bed.run(["post", "springfield", "example.com/me", "--yes"])
+        #expect(posted.status == 0, "\(posted.stderr)")
+        let said = posted.stderr.split(separator: "\n").map(String.init)
+        #expect(said.first == "link: https://example.com/me", "\(posted.stderr)")
+        #expect(said.last?.hasPrefix("place: Springfield, ") == true, "\(posted.stderr)")
+        #expect(posted.stdout.hasPrefix("pin posted at Springfield, "), "\(posted.stdout)")
+        #expect(posted.stdout.contains(Self.coordinates), "\(posted.stdout)")
+        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
+        #expect(pin.mapString.hasPrefix("Springfield, ") && pin.mapString != "springfield", "\(pin.mapString)")
+        #expect(pin.mediaURL == "https://example.com/me")
+        let mine = try bed.run(["mypin"])
+        #expect(mine.stdout.contains(Self.coordinates), "\(mine.stdout)")
+
+        // Your own row is marked in the table, and only yours.
+        let table = try bed.run(["students", "--limit", "200"])
+        let marked = table.stdout.split(separator: "\n").filter { $0.contains("(you)") }
+        #expect(marked.count == 1 && marked.first?.contains("https://example.com/me") == true, "\(marked)")
+
+        // Nothing to post: said before anything is sent.
+        let noPlace = try bed.run(["post", " ", "https://example.com/me", "--yes"])
+        #expect(noPlace.status == 64)
+        #expect(noPlace.stderr.contains("Give the place where you are"), "\(noPlace.stderr)")
+        #expect(!noPlace.stderr.contains("Invalid params"))
+        let nowhere = try bed.run(["post", "Xyzzyville", "https://example.com/me", "--yes"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
+    }
+
+    /// On a terminal, several matching places are offered; the one picked is the one posted.
+    @Test func postOffersThePlacesThatMatchOnATerminal() throws {
+        let bed = try CLITestBed()
+        let script = """
+            import os, pty, re, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], [sys.argv[1], "post", "Springfield", "https://ada.example"])
+            output = b""
+            def read_until(done, seconds):
+                global output
+                deadline = time.time() + seconds
+                while not done() and time.time() < deadline:
+                    ready, _, _ = select.select([fd], [], [], 0.2)
+                    if ready:
+                        try:
+                            chunk = os.read(fd, 4096)
+                        except OSError:
+                            return
+                        if not chunk:
+                            return
+                        output += chunk
+            read_until(lambda: b"which one?" in output, 30)
+            choice = re.search(rb"(\\d+)  Springfield, Illinois", output)
+            os.write(fd, (choice.group(1) if choice else b"n") + b"\\n")
+            read_until(lambda: b"pin posted" in output or b"nothing posted" in output, 30)
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(output.decode())
+            sys.exit(os.WEXITSTATUS(status))
+            """
+        let result = try runCommand("/usr/bin/env", ["python3", "-c", script, BuiltProducts.path("onthemap")], environment: bed.environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("places matching \"Springfield\":"), "\(result.stdout)")
+        #expect(result.stdout.contains("Springfield, Missouri"), "the alternatives are listed: \(result.stdout)")
+        #expect(result.stdout.contains("pin posted at Springfield, Illinois ("), "\(result.stdout)")
+        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
+        #expect(pin.mapString == "Springfield, Illinois")
+    }
+
+    @Test func aNameSeveralStudentsMatchListsThemAndOpensNone() throws {
+        let bed = try CLITestBed()
+        let all = try JSONDecoder().decode([StudentLocation].self, from: Data(try bed.run(["students", "--json"]).stdout.utf8))
+        // A first name several students share (the demo data has namesakes).
+        let counts = Dictionary(grouping: all, by: \.firstName).filter { Set($0.value.map(\.mediaURL)).count > 1 }
+        let name = try #require(counts.max { $0.value.count < $1.value.count }).key
+        // Every student the daemon's search finds, a student's repeated link counted once.
+        let found = try JSONDecoder().decode(
+            [StudentLocation].self, from: Data(try bed.run(["students", "--search", name, "--limit", "20", "--json"]).stdout.utf8))
+        let distinct = Set(found.map { [$0.fullName, $0.mediaURL] })
+        let opened = try bed.run(["open", name], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(opened.status == 1, "\(opened.stderr)")
+        #expect(opened.stdout.isEmpty, "opened something: \(opened.stdout)")
+        #expect(opened.stderr.hasPrefix("onthemap: \(distinct.count) students match \"\(name)\""), "\(opened.stderr)")
+        for student in found { #expect(opened.stderr.contains(student.mediaURL), "\(student.mediaURL) not listed") }
+        // The list is the last table: `open 2` opens its second row.
+        let second = try bed.run(["open", "2"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(second.status == 0)
+        let listed = opened.stderr.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("2 ") }
+        #expect(listed.map { $0.contains(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) } == true, "\(second.stdout)")
+
+        // Nobody by that name: exit 1 with what to do.
+        let nobody = try bed.run(["open", "Zebedee Quux"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(nobody.status == 1 && nobody.stderr.contains("no student matches \"Zebedee Quux\""), "\(nobody.stderr)")
+    }
+
+    @Test func messagesAreInWordsWithWhatToDo() throws {
+        let bed = try CLITestBed()
+        // A params argument that is not JSON: the usage of `call`, not the whole program's.
+        let bad = try bed.run(["call", "students", "{bad json"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("PARAMS is not JSON"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("onthemap call"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("<subcommand>"), "\(bad.stderr)")
+        // The protocol's words do not reach a person.
+        let noQuery = try bed.run(["geocode", ""])
+        #expect(noQuery.status == 64 && !noQuery.stderr.contains("Invalid params"), "\(noQuery.stderr)")
+        let nothing = try bed.run(["geocode", "Xyzzyville"])
+        #expect(nothing.status == 1 && nothing.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
+
+        // A wrong password says what to do; a second logout says there was nothing to end.
+        let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("check the email and password"), "\(wrong.stderr)")
+        #expect(try bed.run(["logout"]).stderr == "logged out\n")
+        #expect(try bed.run(["logout"]).stderr == "already logged out\n")
+        // Logged out, the status has no "students: 0, refreshed —".
+        let status = try bed.run(["status"])
+        #expect(status.stdout.hasPrefix("logged out: run `onthemap login`\n"))
+        #expect(!status.stdout.contains("students:"), "\(status.stdout)")
+
+        // Udacity's sign-up page is no use to a daemon on a self-hosted server.
+        let signup = try bed.run(["signup"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(signup.status == 1 && signup.stdout.isEmpty)
+        #expect(signup.stderr.contains("onthemap-server user add"), "\(signup.stderr)")
+    }
+
+    /// Five wrong passwords pause the account for a minute, said once and in words.
+    @Test func aRateLimitSaysTheWaitOnceInWords() throws {
+        let bed = try CLITestBed(login: false)
+        for _ in 0..<5 {
+            #expect(try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n").status == 1)
+        }
+        let limited = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        #expect(limited.status == 1)
+        // What is left of the minute: "1 minute", or seconds when the attempts took a moment.
+        #expect(
+            limited.stderr.wholeMatch(of: #/onthemap: Too many attempts: try again in (1 minute|[1-5]?\d seconds?)\.\n/#) != nil,
+            "\(limited.stderr)")
+    }
+
+    @Test func offlineServerAndFailedRefresh() throws {
+        let bed = try CLITestBed()
+        #expect(try bed.run(["post", "Lima, Peru", "https://ada.example", "--yes"]).status == 0)
+        bed.server.stopServer()
+        // Your pin as last seen, said to be so.
+        let mine = try bed.run(["mypin"])
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(mine.stdout.hasPrefix("Lima, Peru  ("), "\(mine.stdout)")
+        #expect(mine.stderr.contains("as onthemapd last saw it"), "\(mine.stderr)")
+        // A refresh asked for and failed: the list as it was, and exit status 1.
+        let refresh = try bed.run(["students", "--refresh", "--limit", "3"])
+        #expect(refresh.status == 1, "\(refresh.stderr)")
+        #expect(refresh.stdout.split(separator: "\n").count == 4, "the list as it was: \(refresh.stdout)")
+        #expect(refresh.stderr.contains("the refresh failed ("), "\(refresh.stderr)")
+    }
+
+    /// `watch` prints a line per change: not two that differ only in the daemon's uptime.
+    @Test func watchPrintsEachChangeOnce() throws {
+        let bed = try CLITestBed()
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch"], environment: bed.environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.hasPrefix("{") && $0.contains(#""loggedIn":true"#) }, "JSON when not on a terminal")
+        for _ in 0..<3 { #expect(try bed.run(["refresh"]).status == 0) }
+        Thread.sleep(forTimeInterval: 1)
+        let lines = watch.lines.map { line -> String in
+            guard var value = try? JSONDecoder().decode(WireJSON.self, from: Data(line.utf8)), case .object(let members) = value else { return line }
+            value = .object(members.filter { $0.0 != "uptime" })
+            return value.serialized
+        }
+        for (previous, next) in zip(lines, lines.dropFirst()) {
+            #expect(previous != next, "two lines for one change:\n\(previous)\n\(next)")
+        }
+    }
+}

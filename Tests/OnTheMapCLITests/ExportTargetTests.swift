@@ -1,0 +1,74 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `export` writes a regular file or a new path, whole or not at all, and says in words why it
+/// could not (#32.5): a symlink, a FIFO or a device is left as it was, and a missing folder is exit
+/// status 1 with a sentence, not a `CocoaError` dump with 64.
+@Suite("export's target", .ownThreads)
+struct ExportTargetTests {
+    @Test func writesRegularFilesWholeAndRefusesEverythingElse() throws {
+        let bed = try CLITestBed()
+        let folder = bed.cacheHome.file("out")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+        // A new path, then the same path again: replaced whole, its permissions kept.
+        let page = folder + "/students.html"
+        #expect(try bed.run(["export", "--html", page]).status == 0)
+        chmod(page, 0o640)
+        let again = try bed.run(["export", "--svg", page])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).hasPrefix("<?xml"), "the SVG replaced the HTML")
+        #expect((try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["students.html"], "no temporary file left")
+
+        // A symlink: the link stays a link, and what it points to is untouched.
+        let target = folder + "/precious.txt"
+        try "precious".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = folder + "/link.html"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let viaLink = try bed.run(["export", "--html", link])
+        #expect(viaLink.status == 1)
+        #expect(viaLink.stderr == "onthemap: \(link) is a symbolic link, not a regular file: give the path of a file to write\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
+
+        // A FIFO: refused without opening it (opening one with no reader would block).
+        let fifo = folder + "/pipe.html"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let viaFIFO = try bed.run(["export", "--html", fifo])
+        #expect(viaFIFO.status == 1)
+        #expect(viaFIFO.stderr.contains("is a FIFO"), "\(viaFIFO.stderr)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+
+        // A missing folder, and one that cannot be written: a sentence and exit status 1.
+        let missing = try bed.run(["export", "--html", "/nonexistent/x.html"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "onthemap: cannot write /nonexistent/x.html: the folder /nonexistent does not exist; create it first or choose another\n")
+        if getuid() != 0 {
+            let locked = folder + "/locked"
+            try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
+            let refused = try bed.run(["export", "--html", locked + "/x.html"])
+            #expect(refused.status == 1 && refused.stderr.contains("you may not write in"), "\(refused.stderr)")
+        }
+    }
+
+    /// As root a device node would have been replaced by a regular file (`/dev/full` became one); a
+    /// node of our own (1,7: what /dev/full is), made with mknod, stands in for it.
+    @Test(.enabled(if: getuid() == 0, "needs root to make a device node (mknod)"))
+    func aDeviceIsNotReplaced() throws {
+        let bed = try CLITestBed()
+        let device = bed.cacheHome.file("full")
+        #expect(mknod(device, S_IFCHR | 0o666, dev_t(0x107)) == 0, "mknod: \(String(cString: strerror(errno)))")
+        let refused = try bed.run(["export", "--svg", device])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("is a device"), "\(refused.stderr)")
+        var status = stat()
+        #expect(lstat(device, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "the device node was replaced")
+    }
+}
