@@ -55,6 +55,10 @@ enum CLIFailure {
         case RPCError.internalErrorCode:
             let detail = Self.detail(of: error.message, after: "Internal error: ")
             return "onthemapd failed (\(detail)); its log says more: `journalctl --user -u onthemapd`"
+        case RPCError.placeNotFoundCode where error.message.hasPrefix("No place matches \"") && error.message.hasSuffix("\"."):
+            // The daemon's `map --near` answer, in the words `students --near` uses (Place.notFound).
+            let quoted = error.message.dropFirst("No place matches ".count).dropLast()
+            return "no place matches \(quoted): try \"City, Country\" or LAT,LON"
         case RPCError.invalidCredentialsCode:
             return detail(of: error.message, after: "") + ": check the email and password, then run `onthemap login` again"
         default:
