@@ -198,6 +198,22 @@ struct DailyUseTests {
         #expect(refresh.stderr.contains("the refresh failed ("), "\(refresh.stderr)")
     }
 
+    /// On a terminal `watch` prints a sentence a person reads, not the status JSON (five wrapped
+    /// lines at 80 columns).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal (bsdutils)"))
+    func watchOnATerminalPrintsSentences() throws {
+        let bed = try CLITestBed()
+        // script(1) runs it on a pseudo-terminal of its own and copies what it prints.
+        let watch = try RunningProcess(
+            "/usr/bin/script", ["-qfec", "'\(BuiltProducts.path("onthemap"))' watch", "/dev/null"], environment: bed.environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.hasPrefix("100 students; ") }, "\(watch.lines)")
+        #expect(try bed.run(["logout"]).status == 0)
+        // The terminal ends lines with "\r\n", one Character: what was printed is one "line" here.
+        #expect(watch.waitForLine { $0.contains("refreshed just now\r\nlogged out: run `onthemap login`") }, "\(watch.lines)")
+        #expect(!watch.lines.contains { $0.contains("{") }, "no JSON on a terminal: \(watch.lines)")
+    }
+
     /// `watch` prints a line per change: not two that differ only in the daemon's uptime.
     @Test func watchPrintsEachChangeOnce() throws {
         let bed = try CLITestBed()
