@@ -93,6 +93,10 @@ struct InstallScriptTests {
             #expect(FileManager.default.fileExists(atPath: stage + "/usr/share/doc/onthemap-server/" + doc), "missing \(doc)")
         }
         #expect(!FileManager.default.fileExists(atPath: stage + "/usr/share/doc/onthemap-server/PROTOCOL.md"))
+        let unit = try String(contentsOfFile: stage + "/usr/lib/systemd/system/onthemap-server.service", encoding: .utf8)
+        #expect(
+            unit.contains("Documentation=man:onthemap-server(1) file:///usr/share/doc/onthemap-server/OPERATIONS.md\n"),
+            "\(unit)")
     }
 
     @Test func aHomeInstallPutsUserUnitsWhereTheUserManagerLooks() throws {
