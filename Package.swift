@@ -35,10 +35,18 @@ let package = Package(
             name: "OnTheMapModelsTests",
             dependencies: [
                 "OnTheMapModels",
+                "OnTheMapSupport",
                 "OnTheMapTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),
+
+        // MARK: What every program shares that is not the wire: settings files, XDG folders, Dispatch work.
+        .target(name: "OnTheMapSupport", dependencies: ["OnTheMapModels"]),
+
+        // MARK: What each program was built with (`--version --verbose`), recorded at build time.
+        .target(name: "OnTheMapBuildInfo", plugins: ["DependencyVersions"]),
+        .plugin(name: "DependencyVersions", capability: .buildTool()),
 
         // MARK: The web API client (AsyncHTTPClient).
         .target(
@@ -70,6 +78,7 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
+                "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapSystemd",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -99,6 +108,8 @@ let package = Package(
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
+                "OnTheMapBuildInfo",
+                "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapServer",
                 "OnTheMapSystemd",
@@ -164,6 +175,7 @@ let package = Package(
         .target(
             name: "OnTheMapGeocoder",
             dependencies: [
+                "OnTheMapSupport",
                 "CGazetteer",
                 "OnTheMapModels",
             ],
@@ -235,6 +247,7 @@ let package = Package(
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
+                "OnTheMapSupport",
                 "CMemory",
                 "CSystemd",
                 "OnTheMapAPI",
@@ -257,6 +270,7 @@ let package = Package(
         .executableTarget(
             name: "onthemapd",
             dependencies: [
+                "OnTheMapBuildInfo",
                 "OnTheMapDaemon",
                 "OnTheMapRPC",
                 "OnTheMapSystemd",
@@ -304,6 +318,8 @@ let package = Package(
         .target(
             name: "OnTheMapCLI",
             dependencies: [
+                "OnTheMapBuildInfo",
+                "OnTheMapSupport",
                 "OnTheMapClient",
                 "OnTheMapModels",
                 "OnTheMapRPC",
@@ -358,7 +374,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

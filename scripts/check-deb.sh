@@ -36,6 +36,13 @@ for program in onthemap onthemapd onthemap-server; do
         echo "check-deb: /usr/bin/$program needs the Swift runtime:" >&2; ldd "/usr/bin/$program" >&2; exit 1
     fi
     echo "ok: /usr/bin/$program --version = $printed"
+    # What it was built with: the version of swift-nio it names is the one the package records.
+    recorded="$(jq -r '[.. | objects | select(.identity? == "swift-nio") | .version][0]' \
+        "/usr/share/doc/$( [ "$program" = onthemap-server ] && echo onthemap-server || echo onthemap )/dependencies.json")"
+    named="$("/usr/bin/$program" --version --verbose | awk '$1 == "swift-nio" { print $2 }')"
+    [ -n "$recorded" ] && [ "$named" = "$recorded" ] ||
+        { echo "check-deb: $program --version --verbose names swift-nio '$named', the package records '$recorded'" >&2; exit 1; }
+    echo "ok: /usr/bin/$program was built with swift-nio $named, as dependencies.json says"
 done
 
 # As root, verify would leave /run/systemd/systemd-units-load behind: give it a private /run/systemd.

@@ -56,7 +56,7 @@ extension OnTheMapAPIClient {
             // The deadline covers the whole response, body included: AsyncHTTPClient's own timeout
             // ends when the head arrives, and a server dripping a byte a second never trips the read
             // timeout.
-            reply = try await Deadline.within(configuration.requestTimeout) { [httpClient, configuration, logger, request] in
+            reply = try await CancellingDeadline.within(configuration.requestTimeout) { [httpClient, configuration, logger, request] in
                 let response = try await httpClient.execute(request, timeout: .init(configuration.requestTimeout), logger: logger)
                 let body = try await response.body.collect(upTo: configuration.maxResponseBytes)
                 return Reply(status: Int(response.status.code), headers: response.headers, body: body)

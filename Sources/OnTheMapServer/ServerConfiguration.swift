@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 
 /// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants.
 public struct ServerConfiguration: Sendable {

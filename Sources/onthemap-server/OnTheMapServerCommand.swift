@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OnTheMapBuildInfo
 import OnTheMapModels
 
 /// `onthemap-server`: a self-hostable server speaking the Udacity OnTheMap web API.
@@ -23,6 +24,10 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
 
     /// Parses the command line with the settings file and the environment in front of it, so flags win.
     static func main() async {
+        if BuildDependencies.isVerboseVersionRequest(CommandLine.arguments) {
+            print(BuildDependencies.verboseVersion(program: "onthemap-server", version: OnTheMapVersion.string))
+            return
+        }
         do {
             let arguments = try SettingsFile.expand(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)

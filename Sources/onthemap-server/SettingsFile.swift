@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 
 /// Settings that do not come from flags: the file named by `--config` (or `ONTHEMAP_SERVER_CONFIG`) and
 /// `ONTHEMAP_DATABASE_URL`, turned into arguments placed before the command line's own, so that a flag

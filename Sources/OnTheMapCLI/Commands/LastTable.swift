@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OnTheMapModels
+import OnTheMapSupport
 
 /// The rows of the last table `students` printed, so `open 3` opens the third one's link.
 enum LastTable {
