@@ -23,17 +23,31 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
 
     /// Parses the command line with the settings file and the environment in front of it, so flags win.
     static func main() async {
+        let expansion: SettingsFile.Expansion
         do {
-            let arguments = try SettingsFile.expand(
+            expansion = try SettingsFile.expand(
                 Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-            var command = try parseAsRoot(arguments)
+        } catch {
+            Failure.fail(error.description, status: error.status)
+        }
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(expansion.arguments)
+        } catch {
+            // A bad value in the settings file is named by file and line, without the usage text.
+            if let blame = expansion.blame(error, parse: { try parseAsRoot($0) }) {
+                Failure.fail(blame, status: Failure.usage)
+            }
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            Failure.fail(for: error)
         }
     }
 }
