@@ -13,6 +13,13 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
             (--database postgres://…) for several replicas. Start with `onthemap-server seed --demo`, \
             then `onthemap-server serve`. Settings: flags, then ONTHEMAP_DATABASE_URL, then the file \
             given by --config or ONTHEMAP_SERVER_CONFIG (`key = value` lines named as the long options).
+
+            A database that is not there (no file, a 0-byte file, a PostgreSQL database without the \
+            tables) is an error for every command but seed, migrate --create, serve --create and the \
+            destinations of backup, restore and copy, which create it.
+
+            Exit status: 0 done, 1 failed, 64 a mistake in the command line or the settings file \
+            (which is named by file and line).
             """,
         version: OnTheMapVersion.string,
         subcommands: [
