@@ -51,7 +51,7 @@ mkdir -m 700 "$scratch/runtime"
 XDG_RUNTIME_DIR="$scratch/runtime" systemd-analyze --user verify /usr/lib/systemd/user/onthemapd.socket /usr/lib/systemd/user/onthemapd.service
 echo "ok: systemd-analyze verify /lib/systemd/system/onthemap-server.service onthemapd.socket onthemapd.service"
 
-/usr/bin/onthemap-server serve --db "$scratch/db.sqlite" --port 0 >"$scratch/server.log" 2>&1 &
+/usr/bin/onthemap-server serve --create --db "$scratch/db.sqlite" --port 0 >"$scratch/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 300); do
     grep -q "listening on" "$scratch/server.log" && break

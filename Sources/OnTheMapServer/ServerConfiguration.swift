@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The application keys the Parse-era paths require.
     public var parseKeys: ParseKeys
+    /// What a password set through the server (a sign-up path) must be; `user add` and `user passwd`
+    /// apply the same rule.
+    public var passwordPolicy = PasswordPolicy()
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(

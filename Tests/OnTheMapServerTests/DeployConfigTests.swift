@@ -78,6 +78,8 @@ struct DeployConfigTests {
     /// A new database with the account ada@example.com (password "analytical").
     static func databaseWithAda() async throws -> String {
         let url = try await PostgresTestServer.newDatabase()
+        let created = try runCommand(BuiltProducts.path("onthemap-server"), ["migrate", "--create", "--database", url])
+        try #require(created.status == 0, "\(created.stderr)")
         let added = try runCommand(
             BuiltProducts.path("onthemap-server"),
             ["user", "add", "--database", url, "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace",

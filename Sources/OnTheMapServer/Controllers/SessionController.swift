@@ -25,12 +25,12 @@ struct SessionController: Sendable {
     @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSONBody(LoginRequestBody.self, limit: maxBodyBytes)
         let login: VerifiedLogin
+        let address = clientAddress(request, context)
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):
-            login = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
+            login = try await passwordLogin(credentials, address: address, context: context)
         case (nil, let token?):
-            login = VerifiedLogin(
-                account: try await facebookLogin(token, address: clientAddress(request, context)), attemptsToForget: nil)
+            login = VerifiedLogin(account: try await facebookLogin(token, address: address), attemptsToForget: nil)
         case (.some, .some):
             throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
         case (nil, nil):
@@ -44,9 +44,10 @@ struct SessionController: Sendable {
         let now = Date()
         let session = SessionRecord(
             id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
-            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds))
+            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds), clientAddress: address,
+            userAgent: request.headers[.userAgent])
         try await storage.insertSession(session, now: now, forgettingAttemptsOf: login.attemptsToForget)
-        context.logger.info("login", metadata: ["account": "\(account.key)"])
+        context.logger.debug("login", metadata: ["account": "\(account.key)"])
         var response = Response.json(
             SessionResponse(
                 account: .init(registered: true, key: account.key),
@@ -109,7 +110,7 @@ struct SessionController: Sendable {
         guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
             throw APIFailure(.unauthorized, "Send the session id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await storage.session(id: id), session.expiresAt > Date() else {
+        guard let session = try await storage.liveSession(id: id) else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return Response.json(
@@ -129,7 +130,7 @@ struct SessionController: Sendable {
         guard let session = try await storage.deleteSession(xsrfToken: token) else {
             throw APIFailure(.forbidden, "No session has this XSRF token; it may already be logged out.")
         }
-        context.logger.info("logout", metadata: ["account": "\(session.accountKey)"])
+        context.logger.debug("logout", metadata: ["account": "\(session.accountKey)"])
         var response = Response.json(
             LogoutResponse(session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(Date()))),
             prefixed: true)

@@ -51,7 +51,7 @@ struct StudentLocationController: Sendable {
         }
         // One statement: a new pin, or (one pin per account) the account's pin moved.
         let posted = try await locations.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
-        context.logger.info(
+        context.logger.debug(
             posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Response.json(
             CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
@@ -73,7 +73,7 @@ struct StudentLocationController: Sendable {
             objectId: objectId, with: draft, ownedBy: session?.accountKey, ifUpdatedAt: nil, now: Date())
         {
         case .updated(let updated):
-            context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
+            context.logger.debug("location updated", metadata: ["objectId": "\(objectId)"])
             return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
         case .notFound:
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
@@ -96,7 +96,7 @@ struct StudentLocationController: Sendable {
                 .unauthorized,
                 "Writing requires a session: log in and send its id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.session(id: id), session.expiresAt > Date() else {
+        guard let session = try await sessions.liveSession(id: id) else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return session

@@ -50,7 +50,7 @@ struct ParseController: Sendable {
             }
         }
         let posted = try await storage.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
-        context.logger.info(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
+        context.logger.debug(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Self.json(
             CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId).wireJSON,
             status: .created)
@@ -96,7 +96,7 @@ struct ParseController: Sendable {
             throw ParseFailure.forbidden("you can only delete your own location")
         }
         guard try await storage.removeLocation(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
-        context.logger.info("location deleted", metadata: ["objectId": "\(objectId)"])
+        context.logger.debug("location deleted", metadata: ["objectId": "\(objectId)"])
         return Self.json(.object([]))
     }
 
@@ -107,7 +107,7 @@ struct ParseController: Sendable {
             throw ParseFailure.invalidSession(
                 "writing requires a session: log in with POST /v1/session and send its id in X-Parse-Session-Token")
         }
-        guard let session = try await storage.session(id: token), session.expiresAt > Date() else {
+        guard let session = try await storage.liveSession(id: token) else {
             throw ParseFailure.invalidSession("the session has expired or is unknown; log in again")
         }
         return session
