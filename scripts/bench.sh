@@ -37,9 +37,7 @@ else
 fi
 rm -f "$ORDER_LOG"
 WORK="$(mktemp -d)"
-# The unit-memory section sets the disk's read-ahead for one run; put back here too, if it was killed.
-restore_read_ahead() { [ -f "$WORK/daemon/read_ahead.restore" ] && read -r file value <"$WORK/daemon/read_ahead.restore" && echo "$value" >"$file" || true; }
-trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; restore_read_ahead; rm -rf "$WORK"' EXIT
+trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for tool in status_client canned_server rpc_load; do
     gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c"
 done
