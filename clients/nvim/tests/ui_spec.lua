@@ -102,7 +102,7 @@ return {
           s:wait_for(case[3])
           s:type("g?")
           s:wait_for("Keys in " .. case[2])
-          s:wait_for("fetch again")
+          s:wait_for(case[2] == "onthemap://map" and "draw the map again" or "fetch again")
           if case[2] == "onthemap://map" then
             s:wait_for("zoom in")
             s:wait_for("pan west")

@@ -301,6 +301,9 @@ local function map_keys(buf)
     local next_camera = camera.pan(now, dx, dy, state.size.width, state.size.height)
     go(buf, next_camera, camera.where(next_camera))
   end
+  buffer.map(buf, "r", function()
+    M.load(buf)
+  end, "draw the map again (after resizing the window)")
   -- <CR> works on map cells too, which have no line item: mapped here instead of `on_enter`.
   buffer.map(buf, "<CR>", function()
     enter(buf, buffer.item_under_cursor(buf))
