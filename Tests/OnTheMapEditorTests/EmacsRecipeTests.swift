@@ -9,7 +9,8 @@ import Testing
 struct EmacsRecipeTests {
     static let emacs = Executables.find("emacs")
     /// Debian's use-package for Emacs 28 (built into Emacs only from 29).
-    static let usePackage = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/share/emacs/site-lisp/elpa")) ?? [])
+    static let usePackage =
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/share/emacs/site-lisp/elpa")) ?? [])
         .contains { $0.hasPrefix("use-package-") }
     static let clients = EditorTestBed.root + "/clients/emacs"
 
@@ -33,9 +34,14 @@ struct EmacsRecipeTests {
     }
 
     @Test(
-        .enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the recipe is not tested"),
-        .enabled(if: TmuxSession.isAvailable, "tmux is not installed (Debian: apt-get install tmux): Emacs cannot be started as users start it"),
-        .enabled(if: usePackage, "use-package is not installed (Debian: apt-get install elpa-use-package): the recipe is not tested"))
+        .enabled(
+            if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the recipe is not tested"),
+        .enabled(
+            if: TmuxSession.isAvailable,
+            "tmux is not installed (Debian: apt-get install tmux): Emacs cannot be started as users start it"),
+        .enabled(
+            if: usePackage,
+            "use-package is not installed (Debian: apt-get install elpa-use-package): the recipe is not tested"))
     func useRecipeFromTheDocsOnEmacs28() async throws {
         let recipe = try Self.documentedRecipe()
         #expect(recipe.contains("use-package onthemap"), "\(recipe)")
@@ -64,13 +70,17 @@ struct EmacsRecipeTests {
         try recipe.write(toFile: home + "/.emacs.d/init.el", atomically: true, encoding: .utf8)
         let session = try TmuxSession(
             command: "exec \(emacs!) -nw", width: 80, height: 24,
-            environment: ["HOME": home, "ONTHEMAP_SOCKET": bed.daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+            environment: [
+                "HOME": home, "ONTHEMAP_SOCKET": bed.daemon.socketPath, "TERM": "xterm-256color", "LANG": "C.UTF-8",
+            ])
         defer { session.tearDown() }
         var seen = Seen()
         // The last line with something on it: the echo area, where the minibuffer prompts.
         func echoArea(_ screen: [String]) -> String { screen.last { !$0.isEmpty } ?? "" }
         // After init, with no command run yet: the status is in the mode line.
-        var (ok, screen) = try session.waitForScreen(timeout: 30) { $0.contains { $0.contains("logged out") && $0.contains("(Fundamental)") } }
+        var (ok, screen) = try session.waitForScreen(timeout: 30) {
+            $0.contains { $0.contains("logged out") && $0.contains("(Fundamental)") }
+        }
         seen.status = ok
         seen.afterInit = screen.joined(separator: "\n")
         // M-x knows every command, onthemap-search included.
@@ -81,13 +91,17 @@ struct EmacsRecipeTests {
         seen.asked = ok
         seen.afterCommand = screen.joined(separator: "\n")
         try session.send("berlin", "Enter")
-        (ok, screen) = try session.waitForScreen { $0.contains { $0.contains("Not logged in: run M-x onthemap-login first.") } }
+        (ok, screen) = try session.waitForScreen {
+            $0.contains { $0.contains("Not logged in: run M-x onthemap-login first.") }
+        }
         seen.listed = ok
         seen.afterSearch = screen.joined(separator: "\n")
         return seen
     }
 
-    @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the package is not tested"))
+    @Test(
+        .enabled(
+            if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the package is not tested"))
     func packageInstallFileAutoloadsEveryCommand() async throws {
         let directory = try TemporaryDirectory(prefix: "onthemap-elpa")
         defer { directory.remove() }
@@ -95,7 +109,10 @@ struct EmacsRecipeTests {
         let install = try await onOwnThread {
             try runCommand(
                 Self.emacs!,
-                ["--batch", "-Q", "--eval", "(progn (require 'package) \(setup) (package-initialize) (package-install-file \"\(Self.clients)/onthemap.el\"))"],
+                [
+                    "--batch", "-Q", "--eval",
+                    "(progn (require 'package) \(setup) (package-initialize) (package-install-file \"\(Self.clients)/onthemap.el\"))",
+                ],
                 environment: ["HOME": directory.path])
         }
         #expect(install.status == 0, transcript(install))
@@ -103,13 +120,17 @@ struct EmacsRecipeTests {
         let check = try await onOwnThread {
             try runCommand(
                 Self.emacs!,
-                ["--batch", "-Q", "--eval",
-                 "(progn (require 'package) \(setup) (package-initialize) (dolist (command '(\(Self.commands.joined(separator: " ")))) (princ (format \"%s %s %s\\n\" command (and (fboundp command) (autoloadp (symbol-function command)) t) (commandp command)))) (princ (format \"loaded %s\\n\" (featurep 'onthemap))))"],
+                [
+                    "--batch", "-Q", "--eval",
+                    "(progn (require 'package) \(setup) (package-initialize) (dolist (command '(\(Self.commands.joined(separator: " ")))) (princ (format \"%s %s %s\\n\" command (and (fboundp command) (autoloadp (symbol-function command)) t) (commandp command)))) (princ (format \"loaded %s\\n\" (featurep 'onthemap))))",
+                ],
                 environment: ["HOME": directory.path])
         }
         #expect(check.status == 0, transcript(check))
         for command in Self.commands {
-            #expect(check.stdout.contains("\(command) t t\n"), "\(command) is not autoloaded as a command:\n\(check.stdout)")
+            #expect(
+                check.stdout.contains("\(command) t t\n"), "\(command) is not autoloaded as a command:\n\(check.stdout)"
+            )
         }
         #expect(check.stdout.contains("loaded nil"), "the package loaded before a command ran:\n\(check.stdout)")
     }

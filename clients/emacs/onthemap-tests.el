@@ -257,8 +257,9 @@ WHAT says what was awaited."
   (switch-to-buffer "*OnTheMap*")
   (with-current-buffer "*OnTheMap*"
     (let ((before (plist-get (plist-get (onthemap-tests--cli-json "status") :students) :refreshedAt))
-          (generation onthemap--generation))
+          (generation nil))
       (sleep-for 1.1)                   ; refreshedAt is to the millisecond
+      (setq generation onthemap--generation)
       (onthemap-tests--type nil "g")
       (onthemap-tests--wait "the refreshed list" (lambda () (> onthemap--generation generation)))
       (should (string< before (plist-get (plist-get (onthemap-tests--cli-json "status") :students) :refreshedAt))))

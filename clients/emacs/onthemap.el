@@ -1151,6 +1151,8 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
   (let ((near (plist-get view :near)))
     (cond ((equal (plist-get view :fit) "pins") "all pins")
           ((stringp near) near)
+          ((and (plist-get near :latitude) (plist-get near :longitude))
+           (onthemap--camera-where (list (plist-get near :latitude) (plist-get near :longitude))))
           (t "the world"))))
 
 ;;;###autoload

@@ -160,12 +160,13 @@ return {
     function()
       local buf = vim.api.nvim_get_current_buf()
       local before = t.cli_json({ "status" }).students.refreshedAt
-      local generation = buffer.generation(buf)
       vim.wait(1100) -- the refresh time is to the millisecond; make sure it can differ
+      local generation = buffer.generation(buf)
       t.feed("r")
       wait_render(buf, generation, "the refreshed list")
       local after = t.cli_json({ "status" }).students.refreshedAt
       t.ok(after > before, "refreshedAt moved: " .. before .. " → " .. after)
+      t.ok(t.lines(buf)[1]:find("refreshed just now", 1, true), "the list shows the refresh: " .. t.lines(buf)[1])
     end,
   },
   {

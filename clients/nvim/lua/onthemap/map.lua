@@ -362,6 +362,8 @@ local function where_of(view)
     return "all pins"
   elseif type(view.near) == "string" then
     return view.near
+  elseif type(view.near) == "table" and view.near.latitude and view.near.longitude then
+    return camera.where(view.near)
   end
   return "the world"
 end
