@@ -32,15 +32,22 @@ function M.start(opts)
     "-c", "runtime! plugin/**/*.lua",
     "-c", "lua require('onthemap').setup(" .. setup .. ")",
   })
-  t.ok(self.job > 0, "the editor in a terminal started")
-  t.wait(10000, function()
-    return vim.loop.fs_stat(self.address) ~= nil
-  end, "the editor's --listen socket")
-  self.channel = vim.fn.sockconnect("pipe", self.address, { rpc = true })
-  -- Back to the outer editor's own window: the terminal runs on unfocused.
-  vim.cmd("stopinsert")
-  -- Answered once it has started (the plugin loaded): requests wait for its main loop.
-  t.eq(self:lua("return vim.g.loaded_onthemap"), 1, "the plugin loaded")
+  local ok, err = pcall(function()
+    t.ok(self.job > 0, "the editor in a terminal started")
+    -- The socket file appears when it is bound, a moment before it listens: connecting is
+    -- tried until it is accepted.
+    t.wait(10000, function()
+      local connected, channel = pcall(vim.fn.sockconnect, "pipe", self.address, { rpc = true })
+      self.channel = connected and channel or nil
+      return self.channel ~= nil
+    end, "the editor's --listen socket")
+    -- Answered once it has started (the plugin loaded): requests wait for its main loop.
+    t.eq(self:lua("return vim.g.loaded_onthemap"), 1, "the plugin loaded")
+  end)
+  if not ok then
+    self:stop()
+    error(err, 0)
+  end
   return self
 end
 
@@ -171,12 +178,14 @@ end
 
 --- Ends the editor and closes its terminal.
 function M:stop()
-  local pid = vim.fn.jobpid(self.job)
-  pcall(vim.fn.chanclose, self.channel)
+  local pid = self.job > 0 and vim.fn.jobpid(self.job)
+  if self.channel then
+    pcall(vim.fn.chanclose, self.channel)
+  end
   pcall(vim.fn.jobstop, self.job)
   -- An editor that does not end at SIGTERM (its signals wait for its main loop) is killed: none
   -- may outlive its test, reading keys meant for another.
-  if vim.fn.jobwait({ self.job }, 3000)[1] == -1 then
+  if pid and vim.fn.jobwait({ self.job }, 3000)[1] == -1 then
     vim.loop.kill(pid, "sigkill")
     vim.fn.jobwait({ self.job }, 3000)
   end
