@@ -352,6 +352,7 @@ let package = Package(
         .testTarget(
             name: "OnTheMapEditorTests",
             dependencies: [
+                "OnTheMapRPC",
                 "OnTheMapTestSupport",
                 "onthemap",
                 "onthemap-server",
