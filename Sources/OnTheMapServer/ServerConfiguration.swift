@@ -26,6 +26,13 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The application keys the Parse-era paths require.
     public var parseKeys: ParseKeys
+    /// Connections open at once; one more is answered 503 and closed.
+    public var maxConnections: Int = RequestBudget.defaultMaxConnections
+    /// Bytes of request heads and bodies held at once across all connections until each request is
+    /// answered; a request that does not fit is answered 503 (`RequestBudget`).
+    public var maxRequestMemory: Int = RequestBudget.defaultMaxRequestMemoryMiB * 1024 * 1024
+    /// How often the stored data's integrity is checked after the check at start (nil: only then).
+    public var integrityCheckInterval: Duration? = IntegrityMonitor.defaultInterval
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(
