@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -78,6 +79,7 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
+                "CMemory",
                 "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapSystemd",
@@ -103,6 +105,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

@@ -30,6 +30,13 @@ public struct ServerConfiguration: Sendable {
     /// What a password set through the server (a sign-up path) must be; `user add` and `user passwd`
     /// apply the same rule.
     public var passwordPolicy = PasswordPolicy()
+    /// Connections open at once; one more is answered 503 and closed.
+    public var maxConnections: Int = RequestBudget.defaultMaxConnections
+    /// Bytes of request heads and bodies held at once across all connections until each request is
+    /// answered; a request that does not fit is answered 503 (`RequestBudget`).
+    public var maxRequestMemory: Int = RequestBudget.defaultMaxRequestMemoryMiB * 1024 * 1024
+    /// How often the stored data's integrity is checked after the check at start (nil: only then).
+    public var integrityCheckInterval: Duration? = IntegrityMonitor.defaultInterval
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(

@@ -68,6 +68,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text, or json: one JSON object per line (for journald or Loki).")
     var logFormat: LogFormat = .text
 
+    @Option(help: "Connections open at once; one more is answered 503 and closed.")
+    var maxConnections = 10_000
+
+    @Option(help: "MiB of request heads and bodies held at once, across connections, until each request is answered; a request that does not fit is answered 503.")
+    var maxRequestMemory = 64
+
+    @Option(help: "Seconds between checks of the database's integrity (SQLite's quick_check; one runs at start); 0: at start only.")
+    var integrityCheckInterval = 300
+
     @Option(help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
     var threads: Int?
 
@@ -80,6 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard sessionLifetime >= 1 else { throw ValidationError("--session-lifetime must be 1 second or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 second or more.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
+        guard (1...1_048_576).contains(maxRequestMemory) else {
+            throw ValidationError("--max-request-memory must be from 1 to 1048576 (MiB).")
+        }
+        guard integrityCheckInterval >= 0 else { throw ValidationError("--integrity-check-interval must be 0 or more seconds.") }
     }
 
     func run() async throws {
@@ -116,6 +130,9 @@ struct ServeCommand: AsyncParsableCommand {
             parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey)
         )
         configuration.passwordPolicy = PasswordPolicy(minimumLength: minPasswordLength)
+        configuration.maxConnections = maxConnections
+        configuration.maxRequestMemory = maxRequestMemory * 1024 * 1024
+        configuration.integrityCheckInterval = integrityCheckInterval > 0 ? .seconds(integrityCheckInterval) : nil
         let app = buildApplication(configuration: configuration, storage: storage, logger: logger, operations: operations) { url in
             // Scripts and tests wait for this line to learn the URL (and the port, when 0 was asked for).
             FileHandle.standardOutput.write(Data("onthemap-server listening on \(url)\n".utf8))

@@ -7,7 +7,8 @@ import OnTheMapModels
 /// `POST /session` (log in), `GET /session` (is this session still good?) and `DELETE /session` (log out).
 struct SessionController: Sendable {
     let storage: any ServerStorage
-    let hasher: PasswordHasher
+    /// The password check and the login limits, shared with the Parse dialect's `/login`.
+    let passwords: PasswordLogin
     let limiter: LoginRateLimiter
     let facebook: FacebookTokenVerifier?
     let sessionLifetime: Duration
@@ -38,9 +39,7 @@ struct SessionController: Sendable {
                 "The body must hold udacity {username, password} or facebook_mobile {access_token}.")
         }
         let account = login.account
-        guard !account.disabled else {
-            throw APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
-        }
+        guard !account.disabled else { throw Self.disabled }
         let now = Date()
         let session = SessionRecord(
             id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
@@ -75,17 +74,15 @@ struct SessionController: Sendable {
         guard let password = credentials.password, !password.isEmpty else {
             throw APIFailure.badRequest("The field udacity.password is required.")
         }
-        let accountName = username.lowercased()
-        // Counted before the password is checked, so concurrent guesses cannot all pass the limit.
-        if let wait = try await limiter.admit(account: accountName, address: address) {
+        do {
+            return try await passwords.verify(username: username, password: password, address: address, logger: context.logger)
+        } catch PasswordLogin.Refusal.tooManyAttempts(let wait) {
             throw Self.tooManyAttempts(wait)
-        }
-        let account = try await storage.account(email: username)
-        guard try await hasher.verify(password, hash: account?.passwordHash), let account else {
-            context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
+        } catch PasswordLogin.Refusal.invalidCredentials {
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
+        } catch PasswordLogin.Refusal.disabled {
+            throw Self.disabled
         }
-        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subject(account: accountName))
     }
 
     private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord
@@ -139,10 +136,8 @@ struct SessionController: Sendable {
         return response
     }
 
-    /// Whose credentials were good, and the attempt count their session, once stored, forgets.
-    private struct VerifiedLogin {
-        var account: AccountRecord
-        var attemptsToForget: String?
+    private static var disabled: APIFailure {
+        APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
     }
 
     private static func tooManyAttempts(_ wait: Duration) -> APIFailure {

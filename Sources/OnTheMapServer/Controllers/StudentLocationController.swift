@@ -25,20 +25,20 @@ struct StudentLocationController: Sendable {
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let queryString = request.uri.query ?? ""
+        let ifNoneMatch = request.headers[.ifNoneMatch]
         // The mark, then the version, then the list: an answer is never older than what it is
         // cached under.
         let mark = cache.mark()
-        if let mark, let body = cache.body(for: queryString, mark: mark) {
-            return Response.json(bytes: body)
+        if let mark, let list = cache.list(for: queryString, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
         }
         let storageQuery = try LocationListQuery(request.uri.queryParameters).storageQuery
         let version = try await locations.locationsVersion()
-        if let body = cache.body(for: queryString, version: version, mark: mark) {
-            return Response.json(bytes: body)
+        if let list = cache.list(for: queryString, version: version, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
         }
         let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
-        cache.store(body, for: queryString, version: version, mark: mark)
-        return Response.json(bytes: body)
+        return cache.store(body, for: queryString, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {

@@ -1,6 +1,8 @@
 import Hummingbird
 
-/// The `Request` line at debug for every request the router answers (`RequestRecorder.logRequestLine`).
+/// The `Request` line at debug for every request the router answers (`RequestRecorder.logRequestLine`):
+/// the path only, never the query string, which can hold a secret (`?access_token=…`, Parse's
+/// `/login?password=…`).
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 

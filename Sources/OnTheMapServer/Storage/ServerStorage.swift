@@ -22,6 +22,15 @@ public protocol ServerStorage: AccountStore, SessionStore, LoginAttemptStore, Lo
     /// What tells the newest-pins cache, without a query, whether pins may have changed; started on
     /// the first call (`serve` makes it), stopped by `close()`.
     func locationChangeWatch() -> any LocationChangeWatch
+    /// What a check of the stored data's integrity finds wrong (nothing: sound). Slow, reads the
+    /// whole database: for `IntegrityMonitor`'s schedule only.
+    func integrityProblems() async throws -> [String]
+}
+
+extension ServerStorage {
+    /// No check of its own: PostgreSQL keeps its pages' checksums and reports damage in its log and
+    /// as errors of the queries that meet it.
+    public func integrityProblems() async throws -> [String] { [] }
 }
 
 /// Accounts: who can log in.
