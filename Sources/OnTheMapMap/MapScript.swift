@@ -1,0 +1,181 @@
+/// The map's behaviour in the browser, one script shared by `onthemap export --html` (inlined in the
+/// file) and onthemap-server's web page (in its `app.js`), so both show and move the same world.
+///
+/// `mapView(o)` takes the two SVGs `MapDocument` draws — the world (`o.world`) and, over it, the
+/// markers' (`o.svg`, with an empty or filled `<g id="markers">`, `o.layer`) — and the popup's
+/// elements, and returns the view's controls. Markers are `<g class="marker">`
+/// elements, each placed by `translate(x y) scale(s)` in map units and holding one `.student` per
+/// student at its point (`data-name`, `data-place`, `data-url`; class `mine` for you).
+///
+/// The camera is a centre and a scale (map units per screen pixel); the SVG's viewBox is derived
+/// from it and the element's size, so the view always fills the element (no letterboxing) and
+/// never shows past the edges of the world, whatever the screen's shape. The first view covers the
+/// element with the world from 84°N to 60°S and slides to where most pins are; zooming out stops
+/// at the whole world's width (or, on a tall screen, its whole height). Markers keep their size on
+/// screen.
+///
+/// Markers within `reach` pixels on screen of a cluster's first marker are drawn as one cluster
+/// with the number of students in it, as map sites do (Leaflet.markercluster), at every zoom and
+/// after every search: at world zoom a hundred pins in Europe would otherwise cover each other.
+/// Hovering a cluster lists its students; a click zooms in to fit its markers, or, when they stay
+/// one cluster at the closest zoom, pins that list. An open list follows its marker (`anchor`: the
+/// one opened, or a cluster's first) into and out of clusters.
+///
+/// Optional hooks: `o.onView(unit)` after every change of view (a page's own layers follow the
+/// zoom), `o.active()` whether keys are the map's now (a page with other screens).
+///
+/// Zoom: wheel, `+`/`-`, double-click, two-finger pinch (which also pans with the fingers). Pan:
+/// drag, arrow keys. `0`: the first view again. Markers and clusters take the keyboard focus (Tab); Enter or Space does what a
+/// click does.
+///
+/// Work per frame is kept to what changed, for ten thousand markers: a pan moves only the viewBox;
+/// a zoom rescales only the markers drawn on their own and touches a marker's class only when it
+/// joins or leaves a cluster. The world is a second SVG behind the markers' (`o.world`), on a
+/// compositing layer of its own: while the view moves, that layer is moved and scaled (a CSS
+/// transform), and the coasts are drawn anew 200 ms after the view comes to rest.
+public enum MapScript {
+    /// The JavaScript source: a function declaration, `mapView`, for a script to call.
+    public static let engine = #"""
+        function mapView(o){
+        var NS="http://www.w3.org/2000/svg",W=65535,EDGE=32,svg=o.svg,popup=o.popup,heading=o.heading,list=o.list,
+        entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),markers=[],selected=null,anchor=null,
+        drag=null,fingers=new Map(),pinch=null,grouped=0,fitted=false,drawn=null,settle=0,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1};
+        layer.setAttribute("id","clusters");o.layer.after(layer);
+        function measure(){var r=svg.getBoundingClientRect();size.w=Math.max(r.width,1);size.h=Math.max(r.height,1);return r;}
+        /* Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
+        function range(){return [500/size.w,Math.min(W/size.w,W/size.h)];}
+        function between(v,lo,hi){return lo>hi?(lo+hi)/2:Math.min(Math.max(v,lo),hi);}
+        function clamp(){var r=range(),u=cam.unit=between(cam.unit,r[0],r[1]),hw=size.w*u/2,hh=size.h*u/2,m=EDGE*u;
+        cam.x=between(cam.x,hw-m,W+m-hw);cam.y=between(cam.y,hh,W-hh);}
+        function apply(){measure();clamp();var u=cam.unit,vb=svg.viewBox.baseVal;
+        vb.x=cam.x-size.w*u/2;vb.y=cam.y-size.h*u/2;vb.width=size.w*u;vb.height=size.h*u;
+        if(u!==grouped)group();place();if(o.world)follow();if(o.onView)o.onView(u);}
+        /* The world is drawn again only once the view rests: meanwhile its drawing, a layer of its
+           own, is moved and scaled where the view has gone, which costs the compositor a copy where
+           drawing the coasts again cost a software renderer hundreds of milliseconds a frame. */
+        function follow(){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
+        if(!drawn||drawn.w!==size.w||drawn.h!==size.h){redraw();return;}
+        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";
+        clearTimeout(settle);settle=setTimeout(redraw,200);}
+        function redraw(){clearTimeout(settle);var u=cam.unit,wb=o.world.viewBox.baseVal;
+        drawn={x:cam.x-size.w*u/2,y:cam.y-size.h*u/2,unit:u,w:size.w,h:size.h};
+        wb.x=drawn.x;wb.y=drawn.y;wb.width=size.w*u;wb.height=size.h*u;o.world.style.transform="";}
+        /* The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
+        function densest(values,span,lo,hi){if(span>=hi-lo||!values.length)return (lo+hi)/2;
+        var v=values.slice().sort(function(a,b){return a-b;}),best=0,at=0,j=0;
+        for(var i=0;i<v.length;i++){while(j<v.length&&v[j]<=v[i]+span)j++;if(j-i>best){best=j-i;at=(v[i]+v[j-1])/2;}}
+        return between(at,lo+span/2,hi-span/2);}
+        function fit(){measure();var u=Math.max(Math.min(W/size.w,(o.bottom-o.top)/size.h),range()[0]),shown=markers.filter(visible);
+        fitted=true;cam.unit=u;cam.x=densest(shown.map(function(m){return m.at.x;}),size.w*u,-EDGE*u,W+EDGE*u);
+        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();apply();}
+        function visible(m){return !m.filtered;}
+        function setMarkers(list){markers=list;markers.forEach(function(m){var t=m.transform.baseVal;
+        m.at={x:t.getItem(0).matrix.e,y:t.getItem(0).matrix.f};m.scale=t.getItem(1);m.scaled=0;m.clustered=false;
+        m.filtered=m.classList.contains("hidden");m.cluster=null;
+        m.addEventListener("click",function(ev){ev.stopPropagation();show(m,true);});
+        m.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(m,false);});});
+        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=0;if(fitted)apply();else fit();}
+        function clustered(m,yes){if(m.clustered!==yes){m.clustered=yes;m.classList.toggle("clustered",yes);}}
+        function group(){var u=grouped=cam.unit,far=reach*u,heads=[],cells=new Map(),pinned=popup.dataset.pinned;
+        layer.replaceChildren();
+        markers.forEach(function(m){m.cluster=null;m.head=null;if(m.filtered)return;
+        var cx=Math.floor(m.at.x/far),cy=Math.floor(m.at.y/far),head=null;
+        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var near=cells.get((cx+i)+","+(cy+j));if(near)near.forEach(function(h){
+        if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;});}
+        if(head){head.members.push(m);return;}
+        head={at:m.at,members:[m],order:heads.length};heads.push(head);
+        var cell=cx+","+cy;if(!cells.has(cell))cells.set(cell,[]);cells.get(cell).push(head);});
+        heads.forEach(function(h){if(h.members.length>1){layer.appendChild(cluster(h.members,u));return;}
+        var m=h.members[0];clustered(m,false);if(m.scaled!==u){m.scale.setScale(u,u);m.scaled=u;}});
+        if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
+        function cluster(members,unit){var c=document.createElementNS(NS,"g"),dot=document.createElementNS(NS,"circle"),
+        label=document.createElementNS(NS,"text"),x=0,y=0,n=0;c.members=members;
+        members.forEach(function(m){clustered(m,true);m.cluster=c;x+=m.at.x;y+=m.at.y;});n=shown(c).length;
+        c.setAttribute("class","cluster"+(members.some(function(m){return m.classList.contains("mine");})?" mine":""));
+        c.setAttribute("data-testid","cluster");
+        c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
+        dot.setAttribute("r",n<10?11:n<100?13:15);label.textContent=n;c.append(dot,label);
+        c.setAttribute("tabindex","0");c.setAttribute("role","button");c.setAttribute("aria-label",n+" students near here: zoom in");
+        c.addEventListener("click",function(ev){ev.stopPropagation();expand(c);});
+        c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});return c;}
+        function expand(c){var xs=c.members.map(function(m){return m.at.x;}),ys=c.members.map(function(m){return m.at.y;}),
+        x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
+        margin=Math.min(80,size.w/4,size.h/4);
+        cam.unit=Math.max((x1-x0)/Math.max(size.w-2*margin,1),(y1-y0)/Math.max(size.h-2*margin,1));
+        cam.x=(x0+x1)/2;cam.y=(y0+y1)/2;hide();apply();
+        var still=c.members[0].cluster;if(still&&c.members.every(function(m){return m.cluster===still;}))show(still,true);
+        (c.members[0].cluster||c.members[0]).focus({preventScroll:true});}
+        /* A map point from a pointer's position. */
+        function point(ev){var r=measure(),vb=svg.viewBox.baseVal;
+        return {x:vb.x+(ev.clientX-r.left)*cam.unit,y:vb.y+(ev.clientY-r.top)*cam.unit};}
+        /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
+        function zoom(f,at){var u=cam.unit,r=range(),next=between(u/f,r[0],r[1]);
+        cam.x=at.x-(at.x-cam.x)*next/u;cam.y=at.y-(at.y-cam.y)*next/u;cam.unit=next;apply();}
+        function centre(){return {x:cam.x,y:cam.y};}
+        svg.addEventListener("wheel",function(ev){ev.preventDefault();
+        /* Trackpads send many small steps; a mouse wheel's notch zooms by a quarter. */
+        var f=ev.deltaMode===0&&Math.abs(ev.deltaY)<50?Math.exp(-ev.deltaY/100):ev.deltaY<0?1.25:0.8;zoom(f,point(ev));},{passive:false});
+        svg.addEventListener("dblclick",function(ev){if(ev.target.closest(".marker,.cluster"))return;ev.preventDefault();zoom(2,point(ev));});
+        svg.addEventListener("pointerdown",function(ev){fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f);pinch={apart:apart(f),unit:cam.unit,at:point(mid)};
+        drag=null;svg.classList.add("dragging");return;}
+        /* A drag may start on a marker too: until it moves it is a tap, which the marker's click takes. */
+        drag={x:ev.clientX,y:ev.clientY,cx:cam.x,cy:cam.y,moved:false,id:ev.pointerId};});
+        svg.addEventListener("pointermove",function(ev){if(fingers.has(ev.pointerId))fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(pinch&&fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f),r=measure(),rg=range();
+        cam.unit=between(pinch.unit*pinch.apart/apart(f),rg[0],rg[1]);
+        cam.x=pinch.at.x-(mid.clientX-r.left-size.w/2)*cam.unit;cam.y=pinch.at.y-(mid.clientY-r.top-size.h/2)*cam.unit;apply();return;}
+        if(!drag)return;
+        if(!drag.moved){if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)<=3)return;
+        /* Captured once it moves: the marker it started on gets no click, the map gets the rest. */
+        drag.moved=true;svg.classList.add("dragging");
+        try{svg.setPointerCapture(drag.id);}catch(e){/* a pointer the browser does not know (a synthetic event) */}}
+        cam.x=drag.cx-(ev.clientX-drag.x)*cam.unit;cam.y=drag.cy-(ev.clientY-drag.y)*cam.unit;apply();});
+        function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
+        function middle(f){return {clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2};}
+        function endDrag(ev){fingers.delete(ev.pointerId);if(fingers.size<2)pinch=null;
+        if(drag&&!drag.moved&&!ev.target.closest(".marker,.cluster"))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");}
+        svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
+        function shown(m){if(m.members)return [].concat.apply([],m.members.map(shown));
+        return Array.prototype.filter.call(m.querySelectorAll(".student"),function(s){return !s.classList.contains("hidden");});}
+        function item(s){var li=entry.cloneNode(true),a=li.querySelector("a"),u=s.dataset.url||"";
+        li.querySelector(".name").textContent=s.dataset.name;li.querySelector(".you").hidden=!s.classList.contains("mine");
+        li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\/\//i.test(u))a.href=u;return li;}
+        function show(m,pinned){if(selected&&selected!==m)selected.classList.remove("selected");selected=m;m.classList.add("selected");
+        if(!m.members)anchor=m;else if(m.members.indexOf(anchor)<0)anchor=m.members[0];
+        popup.dataset.pinned=pinned?"1":"";var here=shown(m);heading.textContent=here.length+(m.members?" students near here":" students here");
+        heading.hidden=here.length<2;
+        list.replaceChildren.apply(list,here.map(item));popup.hidden=false;place();}
+        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=anchor=null;}
+        function place(){if(!selected||popup.hidden)return;var r=selected.querySelector("circle").getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
+        popup.style.left=Math.max(Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4),4)+"px";
+        popup.style.top=Math.max(Math.min(r.top-s.top-8,s.height-popup.offsetHeight-4),4)+"px";}
+        o.close.addEventListener("click",hide);
+        function fold(t){return t.normalize("NFD").replace(/[\u0300-\u036f]/g,"").toLowerCase();}
+        function matches(s,q){return fold(s.dataset.name).indexOf(q)>=0||fold(s.dataset.place).indexOf(q)>=0;}
+        /* Leaves the students whose name or place holds `text`; returns how many. */
+        function filter(text){var q=fold(text.trim()),found=0;
+        markers.forEach(function(m){var students=m.querySelectorAll(".student"),here=0,mine=false;
+        for(var i=0;i<students.length;i++){var s=students[i],out=!!q&&!matches(s,q);s.classList.toggle("hidden",out);
+        if(!out){here++;mine=mine||s.classList.contains("mine");}}
+        var label=m.querySelector("text");found+=here;m.filtered=!here;m.classList.toggle("hidden",!here);
+        if(label)label.textContent=here;m.classList.toggle("mine",mine);});
+        grouped=0;apply();return found;}
+        document.addEventListener("keydown",function(ev){var t=ev.target;
+        if(t.closest&&t.closest("input,textarea,select,button,a,dialog")||!svg.getClientRects().length||(o.active&&!o.active())||ev.altKey||ev.ctrlKey||ev.metaKey)return;
+        var target=t.closest&&t.closest(".marker,.cluster"),step=Math.min(size.w,size.h)/4*cam.unit;
+        if(target&&(ev.key==="Enter"||ev.key===" ")){ev.preventDefault();target.dispatchEvent(new MouseEvent("click",{bubbles:true}));return;}
+        if(ev.key==="+"||ev.key==="=")zoom(1.5,centre());else if(ev.key==="-")zoom(1/1.5,centre());else if(ev.key==="Escape")hide();
+        else if(ev.key==="0")fit();
+        else if(/^Arrow/.test(ev.key)){ev.preventDefault();cam.x+=ev.key==="ArrowLeft"?-step:ev.key==="ArrowRight"?step:0;
+        cam.y+=ev.key==="ArrowUp"?-step:ev.key==="ArrowDown"?step:0;apply();}});
+        window.addEventListener("resize",function(){apply();});
+        return {setMarkers:setMarkers,filter:filter,fit:fit,apply:apply,hide:hide,show:show,zoom:zoom,
+        /* Centres the view on a map point at `unit` map units per pixel (or the closest allowed). */
+        look:function(x,y,unit){measure();cam.x=x;cam.y=y;if(unit)cam.unit=unit;hide();apply();},
+        /* The camera, to put back later: {x, y, unit}. */
+        camera:function(c){if(c){cam.x=c.x;cam.y=c.y;cam.unit=c.unit;apply();}return {x:cam.x,y:cam.y,unit:cam.unit};},
+        selected:function(){return anchor;}};
+        }
+        """#
+}
