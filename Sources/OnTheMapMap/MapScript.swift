@@ -39,27 +39,35 @@ public enum MapScript {
         function mapView(o){
         var NS="http://www.w3.org/2000/svg",W=65535,EDGE=32,svg=o.svg,popup=o.popup,heading=o.heading,list=o.list,
         entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),markers=[],selected=null,anchor=null,
-        drag=null,fingers=new Map(),pinch=null,grouped=0,fitted=false,drawn=null,settle=0,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1};
+        drag=null,fingers=new Map(),pinch=null,grouped=0,fitted=false,drawn=null,settle=0,box=null,
+        cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1};
         layer.setAttribute("id","clusters");o.layer.after(layer);
-        function measure(){var r=svg.getBoundingClientRect();size.w=Math.max(r.width,1);size.h=Math.max(r.height,1);return r;}
+        /* The element's box, read once and again only when it changes size: each read after a change
+           to the markers made the browser lay the page out again, there and then. */
+        function measure(){if(!box){var r=svg.getBoundingClientRect();box={left:r.left,top:r.top};
+        size.w=Math.max(r.width,1);size.h=Math.max(r.height,1);}return box;}
+        function resized(){box=null;apply(true);}
         /* Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
         function range(){return [500/size.w,Math.min(W/size.w,W/size.h)];}
         function between(v,lo,hi){return lo>hi?(lo+hi)/2:Math.min(Math.max(v,lo),hi);}
         function clamp(){var r=range(),u=cam.unit=between(cam.unit,r[0],r[1]),hw=size.w*u/2,hh=size.h*u/2,m=EDGE*u;
         cam.x=between(cam.x,hw-m,W+m-hw);cam.y=between(cam.y,hh,W-hh);}
-        function apply(){measure();clamp();var u=cam.unit,vb=svg.viewBox.baseVal;
+        /* Shows the camera's view; `moving`: a drag, pinch or wheel is under way (see `follow`). */
+        function apply(moving){measure();clamp();var u=cam.unit,vb=svg.viewBox.baseVal;
         vb.x=cam.x-size.w*u/2;vb.y=cam.y-size.h*u/2;vb.width=size.w*u;vb.height=size.h*u;
-        if(u!==grouped)group();place();if(o.world)follow();if(o.onView)o.onView(u);}
-        /* The world is drawn again only once the view rests: meanwhile its drawing, a layer of its
-           own, is moved and scaled where the view has gone, which costs the compositor a copy where
-           drawing the coasts again cost a software renderer hundreds of milliseconds a frame. */
+        if(u!==grouped)group();place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(u);}
+        /* While the view moves, the world is not drawn again: its drawing, a layer of its own, is moved
+           and scaled where the view has gone (the compositor copies it, where drawing the coasts again
+           cost a software renderer a hundred milliseconds and more a frame), and drawn anew once the
+           view has rested 200 ms. A jump (a key, a click on a cluster) draws it at once. */
         function follow(){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
         if(!drawn||drawn.w!==size.w||drawn.h!==size.h){redraw();return;}
         o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";
         clearTimeout(settle);settle=setTimeout(redraw,200);}
-        function redraw(){clearTimeout(settle);var u=cam.unit,wb=o.world.viewBox.baseVal;
-        drawn={x:cam.x-size.w*u/2,y:cam.y-size.h*u/2,unit:u,w:size.w,h:size.h};
-        wb.x=drawn.x;wb.y=drawn.y;wb.width=size.w*u;wb.height=size.h*u;o.world.style.transform="";}
+        function redraw(){clearTimeout(settle);var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,wb=o.world.viewBox.baseVal;
+        if(drawn&&drawn.x===x&&drawn.y===y&&drawn.unit===u&&drawn.w===size.w&&drawn.h===size.h)return;
+        drawn={x:x,y:y,unit:u,w:size.w,h:size.h};
+        wb.x=x;wb.y=y;wb.width=size.w*u;wb.height=size.h*u;o.world.style.transform="";}
         /* The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
         function densest(values,span,lo,hi){if(span>=hi-lo||!values.length)return (lo+hi)/2;
         var v=values.slice().sort(function(a,b){return a-b;}),best=0,at=0,j=0;
@@ -67,26 +75,30 @@ public enum MapScript {
         return between(at,lo+span/2,hi-span/2);}
         function fit(){measure();var u=Math.max(Math.min(W/size.w,(o.bottom-o.top)/size.h),range()[0]),shown=markers.filter(visible);
         fitted=true;cam.unit=u;cam.x=densest(shown.map(function(m){return m.at.x;}),size.w*u,-EDGE*u,W+EDGE*u);
-        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();apply();}
+        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();grouped=0;apply();}
         function visible(m){return !m.filtered;}
-        function setMarkers(list){markers=list;markers.forEach(function(m){var t=m.transform.baseVal;
-        m.at={x:t.getItem(0).matrix.e,y:t.getItem(0).matrix.f};m.scale=t.getItem(1);m.scaled=0;m.clustered=false;
-        m.filtered=m.classList.contains("hidden");m.cluster=null;
-        m.addEventListener("click",function(ev){ev.stopPropagation();show(m,true);});
-        m.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(m,false);});});
-        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=0;if(fitted)apply();else fit();}
+        /* Takes new markers; `refit`: show the first view for them. A marker may bring its point as
+           `at` ({x, y}); otherwise it is read from its `translate(x y)`. */
+        function setMarkers(list,refit){markers=list;markers.forEach(function(m){
+        if(!m.at){var t=/translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));m.at={x:+t[1],y:+t[2]};}
+        m.scaled=0;m.clustered=m.classList.contains("clustered");m.filtered=m.classList.contains("hidden");m.cluster=null;m.students=null;});
+        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=0;if(refit||!fitted)fit();else apply();}
+        function studentsOf(m){return m.students||(m.students=Array.prototype.slice.call(m.querySelectorAll(".student")));}
         function clustered(m,yes){if(m.clustered!==yes){m.clustered=yes;m.classList.toggle("clustered",yes);}}
         function group(){var u=grouped=cam.unit,far=reach*u,heads=[],cells=new Map(),pinned=popup.dataset.pinned;
         layer.replaceChildren();
-        markers.forEach(function(m){m.cluster=null;m.head=null;if(m.filtered)return;
+        markers.forEach(function(m){m.cluster=null;if(m.filtered)return;
         var cx=Math.floor(m.at.x/far),cy=Math.floor(m.at.y/far),head=null;
         for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var near=cells.get((cx+i)+","+(cy+j));if(near)near.forEach(function(h){
         if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;});}
         if(head){head.members.push(m);return;}
         head={at:m.at,members:[m],order:heads.length};heads.push(head);
         var cell=cx+","+cy;if(!cells.has(cell))cells.set(cell,[]);cells.get(cell).push(head);});
-        heads.forEach(function(h){if(h.members.length>1){layer.appendChild(cluster(h.members,u));return;}
-        var m=h.members[0];clustered(m,false);if(m.scaled!==u){m.scale.setScale(u,u);m.scaled=u;}});
+        var frag=document.createDocumentFragment();
+        heads.forEach(function(h){if(h.members.length>1){frag.appendChild(cluster(h.members,u));return;}
+        var m=h.members[0];clustered(m,false);
+        if(m.scaled!==u){m.setAttribute("transform","translate("+m.at.x+" "+m.at.y+") scale("+u+")");m.scaled=u;}});
+        layer.appendChild(frag);
         if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
         function cluster(members,unit){var c=document.createElementNS(NS,"g"),dot=document.createElementNS(NS,"circle"),
         label=document.createElementNS(NS,"text"),x=0,y=0,n=0;c.members=members;
@@ -96,7 +108,6 @@ public enum MapScript {
         c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
         dot.setAttribute("r",n<10?11:n<100?13:15);label.textContent=n;c.append(dot,label);
         c.setAttribute("tabindex","0");c.setAttribute("role","button");c.setAttribute("aria-label",n+" students near here: zoom in");
-        c.addEventListener("click",function(ev){ev.stopPropagation();expand(c);});
         c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});return c;}
         function expand(c){var xs=c.members.map(function(m){return m.at.x;}),ys=c.members.map(function(m){return m.at.y;}),
         x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
@@ -109,13 +120,17 @@ public enum MapScript {
         function point(ev){var r=measure(),vb=svg.viewBox.baseVal;
         return {x:vb.x+(ev.clientX-r.left)*cam.unit,y:vb.y+(ev.clientY-r.top)*cam.unit};}
         /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
-        function zoom(f,at){var u=cam.unit,r=range(),next=between(u/f,r[0],r[1]);
-        cam.x=at.x-(at.x-cam.x)*next/u;cam.y=at.y-(at.y-cam.y)*next/u;cam.unit=next;apply();}
+        function zoom(f,at,moving){var u=cam.unit,r=range(),next=between(u/f,r[0],r[1]);
+        cam.x=at.x-(at.x-cam.x)*next/u;cam.y=at.y-(at.y-cam.y)*next/u;cam.unit=next;apply(moving);}
         function centre(){return {x:cam.x,y:cam.y};}
+        /* Markers and clusters are found from the event's target: one listener for ten thousand. */
+        function hit(ev){return ev.target.closest&&ev.target.closest(".marker,.cluster");}
+        svg.addEventListener("click",function(ev){var t=hit(ev);if(!t)return;ev.stopPropagation();if(t.members)expand(t);else show(t,true);});
+        svg.addEventListener("mouseover",function(ev){var t=hit(ev);if(t&&!t.members&&t!==selected&&!popup.dataset.pinned)show(t,false);});
         svg.addEventListener("wheel",function(ev){ev.preventDefault();
         /* Trackpads send many small steps; a mouse wheel's notch zooms by a quarter. */
-        var f=ev.deltaMode===0&&Math.abs(ev.deltaY)<50?Math.exp(-ev.deltaY/100):ev.deltaY<0?1.25:0.8;zoom(f,point(ev));},{passive:false});
-        svg.addEventListener("dblclick",function(ev){if(ev.target.closest(".marker,.cluster"))return;ev.preventDefault();zoom(2,point(ev));});
+        var f=ev.deltaMode===0&&Math.abs(ev.deltaY)<50?Math.exp(-ev.deltaY/100):ev.deltaY<0?1.25:0.8;zoom(f,point(ev),true);},{passive:false});
+        svg.addEventListener("dblclick",function(ev){if(hit(ev))return;ev.preventDefault();zoom(2,point(ev));});
         svg.addEventListener("pointerdown",function(ev){fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
         if(fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f);pinch={apart:apart(f),unit:cam.unit,at:point(mid)};
         drag=null;svg.classList.add("dragging");return;}
@@ -124,20 +139,20 @@ public enum MapScript {
         svg.addEventListener("pointermove",function(ev){if(fingers.has(ev.pointerId))fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
         if(pinch&&fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f),r=measure(),rg=range();
         cam.unit=between(pinch.unit*pinch.apart/apart(f),rg[0],rg[1]);
-        cam.x=pinch.at.x-(mid.clientX-r.left-size.w/2)*cam.unit;cam.y=pinch.at.y-(mid.clientY-r.top-size.h/2)*cam.unit;apply();return;}
+        cam.x=pinch.at.x-(mid.clientX-r.left-size.w/2)*cam.unit;cam.y=pinch.at.y-(mid.clientY-r.top-size.h/2)*cam.unit;apply(true);return;}
         if(!drag)return;
         if(!drag.moved){if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)<=3)return;
         /* Captured once it moves: the marker it started on gets no click, the map gets the rest. */
         drag.moved=true;svg.classList.add("dragging");
         try{svg.setPointerCapture(drag.id);}catch(e){/* a pointer the browser does not know (a synthetic event) */}}
-        cam.x=drag.cx-(ev.clientX-drag.x)*cam.unit;cam.y=drag.cy-(ev.clientY-drag.y)*cam.unit;apply();});
+        cam.x=drag.cx-(ev.clientX-drag.x)*cam.unit;cam.y=drag.cy-(ev.clientY-drag.y)*cam.unit;apply(true);});
         function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
         function middle(f){return {clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2};}
         function endDrag(ev){fingers.delete(ev.pointerId);if(fingers.size<2)pinch=null;
-        if(drag&&!drag.moved&&!ev.target.closest(".marker,.cluster"))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");}
+        if(drag&&!drag.moved&&!hit(ev))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");}
         svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
         function shown(m){if(m.members)return [].concat.apply([],m.members.map(shown));
-        return Array.prototype.filter.call(m.querySelectorAll(".student"),function(s){return !s.classList.contains("hidden");});}
+        return studentsOf(m).filter(function(s){return !s.classList.contains("hidden");});}
         function item(s){var li=entry.cloneNode(true),a=li.querySelector("a"),u=s.dataset.url||"";
         li.querySelector(".name").textContent=s.dataset.name;li.querySelector(".you").hidden=!s.classList.contains("mine");
         li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\/\//i.test(u))a.href=u;return li;}
@@ -155,7 +170,7 @@ public enum MapScript {
         function matches(s,q){return fold(s.dataset.name).indexOf(q)>=0||fold(s.dataset.place).indexOf(q)>=0;}
         /* Leaves the students whose name or place holds `text`; returns how many. */
         function filter(text){var q=fold(text.trim()),found=0;
-        markers.forEach(function(m){var students=m.querySelectorAll(".student"),here=0,mine=false;
+        markers.forEach(function(m){var students=studentsOf(m),here=0,mine=false;
         for(var i=0;i<students.length;i++){var s=students[i],out=!!q&&!matches(s,q);s.classList.toggle("hidden",out);
         if(!out){here++;mine=mine||s.classList.contains("mine");}}
         var label=m.querySelector("text");found+=here;m.filtered=!here;m.classList.toggle("hidden",!here);
@@ -169,7 +184,8 @@ public enum MapScript {
         else if(ev.key==="0")fit();
         else if(/^Arrow/.test(ev.key)){ev.preventDefault();cam.x+=ev.key==="ArrowLeft"?-step:ev.key==="ArrowRight"?step:0;
         cam.y+=ev.key==="ArrowUp"?-step:ev.key==="ArrowDown"?step:0;apply();}});
-        window.addEventListener("resize",function(){apply();});
+        window.addEventListener("resize",resized);
+        if(window.ResizeObserver)new ResizeObserver(resized).observe(svg);
         return {setMarkers:setMarkers,filter:filter,fit:fit,apply:apply,hide:hide,show:show,zoom:zoom,
         /* Centres the view on a map point at `unit` map units per pixel (or the closest allowed). */
         look:function(x,y,unit){measure();cam.x=x;cam.y=y;if(unit)cam.unit=unit;hide();apply();},
