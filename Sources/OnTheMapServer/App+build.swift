@@ -16,8 +16,10 @@ public func buildApplication(
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let listCache = LocationListCache(changes: storage.locationChangeWatch())
+    let geocoder = ServerGeocoder()
     let router = buildRouter(
-        configuration: configuration, storage: storage, operations: operations, listCache: listCache)
+        configuration: configuration, storage: storage, operations: operations, listCache: listCache,
+        geocoder: geocoder)
     let serverName = "onthemap-server"
     let shortcut = CachedListShortcut(
         cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)
@@ -28,6 +30,8 @@ public func buildApplication(
             ServerHTTP1Channel(responder: responder, idleTimeout: idleTimeout, shortcut: shortcut)
         },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+        // Drops the geocoder's index once lookups stop.
+        services: [geocoder],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -46,12 +50,12 @@ public func buildRouter(
 ) -> Router<ServerRequestContext> {
     buildRouter(
         configuration: configuration, storage: storage, operations: operations,
-        listCache: LocationListCache(changes: storage.locationChangeWatch()))
+        listCache: LocationListCache(changes: storage.locationChangeWatch()), geocoder: ServerGeocoder())
 }
 
 func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations,
-    listCache: LocationListCache
+    listCache: LocationListCache, geocoder: ServerGeocoder
 ) -> Router<ServerRequestContext> {
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -76,6 +80,11 @@ func buildRouter(
         maxBodyBytes: configuration.maxBodyBytes,
         cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
+    GeocodeController(sessions: storage, attempts: storage, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
+    // The web page: a client of the routes above (docs/API.md), served from the binary.
+    if let web = configuration.web {
+        WebController(assets: WebAssets(settings: web)).addRoutes(to: router)
+    }
     // The Parse-era dialect, under both roots the old apps used.
     for root in ["1", "parse"] {
         ParseController(

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The application keys the Parse-era paths require.
     public var parseKeys: ParseKeys
+    /// The web page at `/`; nil serves none (`--no-web`).
+    public var web: WebSettings?
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(
@@ -39,7 +41,8 @@ public struct ServerConfiguration: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         idleTimeout: Duration = .seconds(30),
         trustedProxies: Set<String> = [],
-        parseKeys: ParseKeys = ParseKeys()
+        parseKeys: ParseKeys = ParseKeys(),
+        web: WebSettings? = WebSettings()
     ) {
         self.host = host
         self.port = port
@@ -52,6 +55,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.trustedProxies = trustedProxies
         self.parseKeys = parseKeys
+        self.web = web
     }
 
     /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.
