@@ -65,12 +65,12 @@ public enum MapDocument {
     }
 
     /// A page's markers, over its world: `<svg id="map">` with `attributes` added and `content` in its
-    /// `<g id="markers">` (a page that adds them itself, as onthemap-server's, gives none).
+    /// `<g id="markers">` (a page that adds them itself, as onthemap-server's, gives none). No viewBox:
+    /// `MapScript` places the view by the transform of `<g id="view">`.
     public static func markersSVG(attributes: String = "", content: String = "") -> String {
-        let height = initialBottom - initialTop
-        var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(WorldData.quanta) \#(height)""#
-        text += #" preserveAspectRatio="xMidYMid meet""# + (attributes.isEmpty ? "" : " " + attributes) + ">"
-        return text + #"<g id="markers">"# + content + "</g></svg>"
+        var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg""#
+        text += (attributes.isEmpty ? "" : " " + attributes) + ">"
+        return text + #"<g id="view"><g id="markers">"# + content + "</g></g></svg>"
     }
 
     /// The part of the world shown first, from 84°N to 60°S, as (top, bottom) in map units: the script's

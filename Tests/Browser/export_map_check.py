@@ -79,7 +79,7 @@ def centre(element):
 
 def view_width():
     """How many map units the view spans across."""
-    return driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+    return driver.execute_script("return document.getElementById('map').view.width")
 
 
 def press(key, times=1):
@@ -117,7 +117,7 @@ def phone(width, height):
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     driver.get("file://" + os.path.abspath(page))
     layout = driver.execute_script("""var h=document.querySelector('header').getBoundingClientRect(),m=document.getElementById('map').getBoundingClientRect(),
-        v=document.getElementById('map').viewBox.baseVal,tall=Array.from(document.querySelectorAll('header > *')).filter(function(e){
+        v=document.getElementById('map').view,tall=Array.from(document.querySelectorAll('header > *')).filter(function(e){
         return e.getClientRects().length&&e.getBoundingClientRect().height>40;}).map(function(e){return e.className||e.id;});
         return {header:h.height,top:m.top,bottom:m.bottom,width:m.width,height:m.height,vw:innerWidth,vh:innerHeight,
         vx:v.x,vy:v.y,vwidth:v.width,vheight:v.height,tall:tall,scroll:document.scrollingElement.scrollWidth}""")
@@ -155,16 +155,16 @@ def phone(width, height):
     for row in range(8):
         for column in range(12):
             look()
-            before = driver.execute_script("return document.getElementById('map').viewBox.baseVal.x")
+            before = driver.execute_script("return document.getElementById('map').view.x")
             drag(-box[2] * 0.45, 0)
-            if abs(driver.execute_script("return document.getElementById('map').viewBox.baseVal.x") - before) < 1:
+            if abs(driver.execute_script("return document.getElementById('map').view.x") - before) < 1:
                 look()
                 break
         for _ in range(12):
             drag(box[2] * 0.4, 0)
-        top = driver.execute_script("return document.getElementById('map').viewBox.baseVal.y")
+        top = driver.execute_script("return document.getElementById('map').view.y")
         drag(0, -box[3] * 0.45)
-        if abs(driver.execute_script("return document.getElementById('map').viewBox.baseVal.y") - top) < 1:
+        if abs(driver.execute_script("return document.getElementById('map').view.y") - top) < 1:
             break
     everyone = set(s.get_attribute("data-object-id") for s in driver.find_elements(By.CSS_SELECTOR, ".marker .student"))
     missed = everyone - reached

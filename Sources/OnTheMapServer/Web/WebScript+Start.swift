@@ -9,7 +9,7 @@ extension WebScript {
         close:$("close"),entry:$("popup-entry").content.firstElementChild,reach:\#(MapDocumentAssets.clusterReach),
         top:\#(MapDocument.initialBand.top),bottom:\#(MapDocument.initialBand.bottom),onView:followZoom,
         active:function(){return !!state.session&&$("list-view").hidden&&!$("overwrite").open;}});
-        $("map").appendChild(previewLayer);
+        $("markers").parentNode.appendChild(previewLayer);
         view.setMarkers([]);
         $("login").addEventListener("submit",login);
         $("logout").addEventListener("click",logout);
