@@ -58,8 +58,11 @@ extension WebAssets.File {
     init(contentType: String, text: String, immutable: Bool) {
         let body = ByteBuffer(string: text)
         var input = body
-        // Best compression: done once, and the page is most of what a phone downloads.
-        let gzipped = (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))) ?? body
+        // Best compression: done once, and the page is most of what a phone downloads. Copied into a
+        // buffer of its size: the compressor's has room for the worst case, about the body's size.
+        let gzipped = (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))).map {
+            ByteBuffer(bytes: $0.readableBytesView)
+        } ?? body
         self.init(
             contentType: contentType, body: body, gzipped: gzipped, etag: "\"\(Self.hash(body))\"", immutable: immutable)
     }
