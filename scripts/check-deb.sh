@@ -36,6 +36,13 @@ for program in onthemap onthemapd onthemap-server; do
         echo "check-deb: /usr/bin/$program needs the Swift runtime:" >&2; ldd "/usr/bin/$program" >&2; exit 1
     fi
     echo "ok: /usr/bin/$program --version = $printed"
+    # What it was built with: the version of swift-nio it names is the one the package records.
+    recorded="$(jq -r '[.. | objects | select(.identity? == "swift-nio") | .version][0]' \
+        "/usr/share/doc/$( [ "$program" = onthemap-server ] && echo onthemap-server || echo onthemap )/dependencies.json")"
+    named="$("/usr/bin/$program" --version --verbose | awk '$1 == "swift-nio" { print $2 }')"
+    [ -n "$recorded" ] && [ "$named" = "$recorded" ] ||
+        { echo "check-deb: $program --version --verbose names swift-nio '$named', the package records '$recorded'" >&2; exit 1; }
+    echo "ok: /usr/bin/$program was built with swift-nio $named, as dependencies.json says"
 done
 
 # As root, verify would leave /run/systemd/systemd-units-load behind: give it a private /run/systemd.
@@ -44,7 +51,7 @@ mkdir -m 700 "$scratch/runtime"
 XDG_RUNTIME_DIR="$scratch/runtime" systemd-analyze --user verify /usr/lib/systemd/user/onthemapd.socket /usr/lib/systemd/user/onthemapd.service
 echo "ok: systemd-analyze verify /lib/systemd/system/onthemap-server.service onthemapd.socket onthemapd.service"
 
-/usr/bin/onthemap-server serve --db "$scratch/db.sqlite" --port 0 >"$scratch/server.log" 2>&1 &
+/usr/bin/onthemap-server serve --create --db "$scratch/db.sqlite" --port 0 >"$scratch/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 300); do
     grep -q "listening on" "$scratch/server.log" && break
@@ -64,6 +71,12 @@ XDG_STATE_HOME="$scratch/daemon/state" XDG_CACHE_HOME="$scratch/daemon/cache" XD
 daemon_pid=$!
 for _ in $(seq 1 100); do grep -q "listening" "$scratch/daemon.log" && break; sleep 0.1; done
 grep -q "listening" "$scratch/daemon.log" || { echo "check-deb: the installed onthemapd did not start:" >&2; cat "$scratch/daemon.log" >&2; exit 1; }
+# The release daemon links the Swift runtime in: SwiftNIO's take-over of Swift concurrency must still
+# find the runtime's hook (exported at link time), or the idle daemon wakes once a second.
+if grep -q "could not be moved onto the event loops" "$scratch/daemon.log"; then
+    echo "check-deb: the installed onthemapd runs Swift concurrency on libdispatch's pool:" >&2; cat "$scratch/daemon.log" >&2; exit 1
+fi
+echo "ok: the installed onthemapd runs Swift concurrency on its event loops"
 export ONTHEMAP_SOCKET="$scratch/daemon/d.sock"
 fetched="$( (echo onthemap-demo | /usr/bin/onthemap login --username demo@onthemap.example --password-stdin >/dev/null 2>&1 \
     && /usr/bin/onthemap students --refresh --limit 5000 --json | jq length) || true)"

@@ -12,7 +12,7 @@ described = json.loads(subprocess.run(["swift", "package", "describe", "--type",
                                       capture_output=True, text=True, check=True).stdout)
 system = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Dispatch", "Testing",
           "XCTest", "Synchronization", "_Concurrency", "Darwin", "Musl", "os", "CoreFoundation",
-          "sqlite3"}  # sqlite3: a Python script inside a test's string
+          "sqlite3", "PackagePlugin"}  # sqlite3: a Python script inside a test's string; PackagePlugin: given to plugins by SwiftPM
 missing = []
 for target in described["targets"]:
     declared = set(target.get("target_dependencies", [])) | set(target.get("product_dependencies", []))

@@ -76,6 +76,9 @@ manifest() {
     done
     echo "644 $DOCDIR/README.md README.md"
     echo "644 $DOCDIR/NOTICE NOTICE"
+    # The resolved dependencies, as scripts/build-release.sh recorded them.
+    [ -f .build/dependencies.json ] && echo "644 $DOCDIR/dependencies.json .build/dependencies.json"
+    return 0
 }
 
 binary_for() {  # the built binary of PROGRAM, as given in the environment

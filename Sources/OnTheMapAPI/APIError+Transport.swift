@@ -12,7 +12,7 @@ extension APIError {
         switch error {
         case let error as HTTPClientError where error == .connectTimeout:
             reason = "the connection timed out"
-        case let error as Deadline.Exceeded:
+        case let error as CancellingDeadline.Exceeded:
             reason = "it did not answer in time (no complete response within \(error.limit.components.seconds) s)"
         case let error as HTTPClientError where error == .readTimeout || error == .deadlineExceeded:
             reason = "it did not answer in time"

@@ -30,14 +30,16 @@ struct Reply {
 }
 
 extension OnTheMapAPIClient {
-    /// Sends one request and returns the reply if its status is 2xx; otherwise throws the matching `APIError`.
+    /// Sends one request and returns the reply if its status is 2xx (or in `accepted`, such as a 304
+    /// to a conditional GET); otherwise throws the matching `APIError`.
     func send(
         _ method: HTTPMethod,
         _ path: String,
         query: [(String, String)] = [],
         headers: [(String, String)] = [],
         body: (any WireJSONRepresentable)? = nil,
-        purpose: RequestPurpose
+        purpose: RequestPurpose,
+        alsoAccepting accepted: Set<Int> = []
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: url(path, query: query))
         request.method = method
@@ -56,7 +58,7 @@ extension OnTheMapAPIClient {
             // The deadline covers the whole response, body included: AsyncHTTPClient's own timeout
             // ends when the head arrives, and a server dripping a byte a second never trips the read
             // timeout.
-            reply = try await Deadline.within(configuration.requestTimeout) { [httpClient, configuration, logger, request] in
+            reply = try await CancellingDeadline.within(configuration.requestTimeout) { [httpClient, configuration, logger, request] in
                 let response = try await httpClient.execute(request, timeout: .init(configuration.requestTimeout), logger: logger)
                 let body = try await response.body.collect(upTo: configuration.maxResponseBytes)
                 return Reply(status: Int(response.status.code), headers: response.headers, body: body)
@@ -70,7 +72,7 @@ extension OnTheMapAPIClient {
             throw APIError.unreachable(error, baseURL: configuration.baseURL)
         }
         logger.debug("response", metadata: ["path": "\(path)", "status": "\(reply.status)"])
-        guard (200..<300).contains(reply.status) else {
+        guard (200..<300).contains(reply.status) || accepted.contains(reply.status) else {
             throw APIError.fromStatus(reply, purpose: purpose, baseURL: configuration.baseURL)
         }
         return reply

@@ -103,6 +103,24 @@ public final class OnTheMapAPIClient: Sendable {
         return try decode(reply)
     }
 
+    /// `GET /StudentLocation` sent with `If-None-Match: ifNoneMatch` (the `etag` of the list the
+    /// caller holds, nil for none): `.notModified` when the server says the list is still that one
+    /// (a 304 with no body, which costs it no query), else the list and its new `ETag`. A server that
+    /// ignores the header (Udacity's) always answers the list, with no tag.
+    public func studentLocations(_ query: StudentLocationQuery = .mostRecent, ifNoneMatch: String?) async throws
+        -> StudentLocationsResult
+    {
+        let reply = try await send(
+            .GET, "/StudentLocation", query: query.queryItems, headers: ifNoneMatch.map { [("If-None-Match", $0)] } ?? [],
+            purpose: .read, alsoAccepting: ifNoneMatch == nil ? [] : [304])
+        let etag = reply.headers.first(name: "ETag")
+        if reply.status == 304 { return .notModified(etag: etag ?? ifNoneMatch ?? "") }
+        if let list = StudentLocationList(wireBytes: XSSIPrefix.strip(reply.body.readableBytesView)) {
+            return .list(list, etag: etag)
+        }
+        return .list(try decode(reply), etag: etag)
+    }
+
     /// `POST /StudentLocation`. `session` authorizes the write on servers that require it.
     public func createStudentLocation(
         _ draft: StudentLocationDraft,

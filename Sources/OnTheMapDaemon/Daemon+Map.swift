@@ -3,6 +3,7 @@ import OnTheMapGeocoder
 import OnTheMapMap
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 extension Daemon {
     /// Draws the cached students on the world map. The drawing runs on a thread of its own, off the

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OnTheMapAPI
 import OnTheMapModels
+import OnTheMapSupport
 
 /// Everything `onthemapd` can be told. Flags win over the environment, which wins over the file,
 /// which wins over the defaults.

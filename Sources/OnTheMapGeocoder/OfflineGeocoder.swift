@@ -1,6 +1,7 @@
 import Dispatch
 import OnTheMapModels
 import Synchronization
+import OnTheMapSupport
 
 /// The default geocoder: the GeoNames gazetteer built into the executable, no network needed.
 public struct OfflineGeocoder: Geocoding {

@@ -16,18 +16,27 @@ public func buildApplication(
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let listCache = LocationListCache(changes: storage.locationChangeWatch())
+    let integrity = IntegrityMonitor(storage: storage, interval: configuration.integrityCheckInterval, logger: logger)
+    let geocoder = ServerGeocoder()
     let router = buildRouter(
-        configuration: configuration, storage: storage, operations: operations, listCache: listCache)
+        configuration: configuration, storage: storage, operations: operations, listCache: listCache,
+        integrity: integrity, geocoder: geocoder)
     let serverName = "onthemap-server"
     let shortcut = CachedListShortcut(
         cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)
     let idleTimeout = configuration.idleTimeout
+    let budget = RequestBudget(maxConnections: configuration.maxConnections, maxHeldBytes: configuration.maxRequestMemory)
+    let maxBodyBytes = configuration.maxBodyBytes
     return Application(
         router: router,
         server: HTTPServerBuilder { responder in
-            ServerHTTP1Channel(responder: responder, idleTimeout: idleTimeout, shortcut: shortcut)
+            ServerHTTP1Channel(
+                responder: responder, idleTimeout: idleTimeout, shortcut: shortcut, budget: budget,
+                maxBodyBytes: maxBodyBytes)
         },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+        // The integrity checks; the geocoder drops its index once lookups stop.
+        services: [integrity, geocoder],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -46,23 +55,28 @@ public func buildRouter(
 ) -> Router<ServerRequestContext> {
     buildRouter(
         configuration: configuration, storage: storage, operations: operations,
-        listCache: LocationListCache(changes: storage.locationChangeWatch()))
+        listCache: LocationListCache(changes: storage.locationChangeWatch()), integrity: nil,
+        geocoder: ServerGeocoder())
 }
 
 func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations,
-    listCache: LocationListCache
+    listCache: LocationListCache, integrity: IntegrityMonitor?, geocoder: ServerGeocoder
 ) -> Router<ServerRequestContext> {
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.addOperations(operations, probe: StorageProbe(storage: storage))
+    router.addOperations(operations, probe: StorageProbe(storage: storage, integrity: integrity))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
     let v1 = router.group("v1")
+    let limiter = LoginRateLimiter(store: storage, limits: configuration.loginLimits)
+    let passwords = PasswordLogin(
+        storage: storage, hasher: PasswordHasher(cost: configuration.bcryptCost), limiter: limiter,
+        sessionLifetime: configuration.sessionLifetime)
     SessionController(
         storage: storage,
-        hasher: PasswordHasher(cost: configuration.bcryptCost),
-        limiter: LoginRateLimiter(store: storage, limits: configuration.loginLimits),
+        passwords: passwords,
+        limiter: limiter,
         facebook: configuration.facebookVerifyURL.map { FacebookTokenVerifier(url: $0, httpClient: .shared) },
         sessionLifetime: configuration.sessionLifetime,
         trustedProxies: configuration.trustedProxies,
@@ -76,12 +90,24 @@ func buildRouter(
         maxBodyBytes: configuration.maxBodyBytes,
         cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
-    // The Parse-era dialect, under both roots the old apps used.
-    for root in ["1", "parse"] {
+    GeocodeController(sessions: storage, attempts: storage, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
+    // The web page: a client of the routes above (docs/API.md), served from the binary.
+    if let web = configuration.web {
+        WebController(assets: WebAssets(settings: web)).addRoutes(to: router)
+    }
+    // The Parse-era dialect, under both roots the old apps used; its unknown paths answer in its
+    // own error shape too (`ParseRootsMiddleware`).
+    router.add(middleware: ParseRootsMiddleware(roots: ParseRootsMiddleware.roots))
+    for root in ParseRootsMiddleware.roots {
+        let parse = router.group(RouterPath(root)).add(middleware: ParseMiddleware(keys: configuration.parseKeys))
         ParseController(
-            storage: storage, keys: configuration.parseKeys, openWrites: configuration.openWrites,
+            storage: storage, openWrites: configuration.openWrites, maxBodyBytes: configuration.maxBodyBytes,
+            cache: listCache
+        ).addRoutes(to: parse.group("classes/StudentLocation"))
+        ParseUsersController(
+            storage: storage, passwords: passwords, trustedProxies: configuration.trustedProxies,
             maxBodyBytes: configuration.maxBodyBytes
-        ).addRoutes(to: router.group("\(root)/classes/StudentLocation"))
+        ).addRoutes(to: parse)
     }
     return router
 }

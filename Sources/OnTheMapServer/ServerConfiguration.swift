@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 
 /// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants.
 public struct ServerConfiguration: Sendable {
@@ -26,6 +27,18 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The application keys the Parse-era paths require.
     public var parseKeys: ParseKeys
+    /// What a password set through the server (a sign-up path) must be; `user add` and `user passwd`
+    /// apply the same rule.
+    public var passwordPolicy = PasswordPolicy()
+    /// Connections open at once; one more is answered 503 and closed.
+    public var maxConnections: Int = RequestBudget.defaultMaxConnections
+    /// Bytes of request heads and bodies held at once across all connections until each request is
+    /// answered; a request that does not fit is answered 503 (`RequestBudget`).
+    public var maxRequestMemory: Int = RequestBudget.defaultMaxRequestMemoryMiB * 1024 * 1024
+    /// How often the stored data's integrity is checked after the check at start (nil: only then).
+    public var integrityCheckInterval: Duration? = IntegrityMonitor.defaultInterval
+    /// The web page at `/`; nil serves none (`--no-web`).
+    public var web: WebSettings?
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(
@@ -39,7 +52,8 @@ public struct ServerConfiguration: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         idleTimeout: Duration = .seconds(30),
         trustedProxies: Set<String> = [],
-        parseKeys: ParseKeys = ParseKeys()
+        parseKeys: ParseKeys = ParseKeys(),
+        web: WebSettings? = WebSettings()
     ) {
         self.host = host
         self.port = port
@@ -52,6 +66,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.trustedProxies = trustedProxies
         self.parseKeys = parseKeys
+        self.web = web
     }
 
     /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.

@@ -62,7 +62,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         let data = directory.file("data")
         let initdb = try Self.run(
             "initdb", ["-D", data, "-U", user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
-            asPostgres: runAsPostgres)
+            asPostgres: runAsPostgres, in: directory.path)
         guard initdb.status == 0 else {
             throw ServerProcessError(message: "initdb failed: \(initdb.stdout)\(initdb.stderr)")
         }
@@ -74,7 +74,7 @@ public final class PostgresTestServer: @unchecked Sendable {
                 + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
             let start = try Self.run(
                 "pg_ctl", ["-D", data, "-l", directory.file("server.log"), "-o", options, "-w", "-t", "60", "start"],
-                asPostgres: runAsPostgres)
+                asPostgres: runAsPostgres, in: directory.path)
             if start.status == 0 {
                 port = candidate
                 return
@@ -155,14 +155,18 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws -> CommandResult {
-        try Self.run(tool, arguments, asPostgres: runAsPostgres)
+        try Self.run(tool, arguments, asPostgres: runAsPostgres, in: directory.path)
     }
 
-    private static func run(_ tool: String, _ arguments: [String], asPostgres: Bool) throws -> CommandResult {
+    /// Runs a PostgreSQL tool in the cluster's folder (as `postgres` when the tests run as root: the
+    /// folder is that user's, where the test's own working directory may be closed to it).
+    private static func run(_ tool: String, _ arguments: [String], asPostgres: Bool, in directory: String) throws
+        -> CommandResult
+    {
         let path = binDirectory + "/" + tool
         if asPostgres {
-            return try spawnAndWait("/sbin/runuser", ["-u", "postgres", "--", path] + arguments)
+            return try spawnAndWait("/sbin/runuser", ["-u", "postgres", "--", path] + arguments, workingDirectory: directory)
         }
-        return try spawnAndWait(path, arguments)
+        return try spawnAndWait(path, arguments, workingDirectory: directory)
     }
 }

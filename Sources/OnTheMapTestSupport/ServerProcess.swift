@@ -17,8 +17,9 @@ public final class ServerProcess: @unchecked Sendable {
         self.output = output
     }
 
-    /// Starts the server on `databasePath` (a SQLite file or a `postgres://` URL) and returns once it
-    /// prints its URL; `environment` entries are added to the test's own (e.g. `NOTIFY_SOCKET`).
+    /// Starts the server on `databasePath` (a SQLite file or a `postgres://` URL; created if new:
+    /// `--create`) and returns once it prints its URL; `environment` entries are added to the test's own
+    /// (e.g. `NOTIFY_SOCKET`).
     public static func start(
         databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
         timeout: TimeInterval = 30
@@ -29,7 +30,7 @@ public final class ServerProcess: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.arguments =
-            ["serve", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
+            ["serve", "--create", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
         let output = OutputCollector()
         let stdout = Pipe()
         let stderr = Pipe()

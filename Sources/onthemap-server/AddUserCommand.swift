@@ -18,36 +18,22 @@ struct AddUserCommand: AsyncParsableCommand {
     @Option(help: "Last name, shown on the map.")
     var last: String
 
-    @Flag(help: "Read the password from the first line of standard input (required: never put it in argv).")
-    var passwordStdin = false
-
-    @Option(help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden))
-    var bcryptCost: UInt8 = PasswordHasher.defaultCost
+    @OptionGroup var password: PasswordInput
 
     func validate() throws {
-        guard passwordStdin else {
-            throw ValidationError("Give the password on standard input with --password-stdin.")
-        }
         guard email.contains("@") else { throw ValidationError("--email must be an email address.") }
     }
 
     func run() async throws {
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-            throw ValidationError("No password on standard input.")
-        }
-        guard line.utf8.count <= 72 else {
-            throw ValidationError("The password is longer than 72 bytes, which bcrypt cannot use in full.")
-        }
-        let hash = try await PasswordHasher(cost: bcryptCost).hash(line)
-        let storage = try await database.open()
-        let result = await Result {
-            try await storage.createAccount(NewAccount(email: email, passwordHash: hash, firstName: first, lastName: last))
-        }
-        await storage.close()
-        do {
-            print("added \(email) with account key \(try result.get().key)")
-        } catch let error as StorageError where error.isEmailTaken {
-            throw ValidationError(error.description)
+        let hash = try await password.readHash()
+        try await database.with { storage in
+            do {
+                let account = try await storage.createAccount(
+                    NewAccount(email: email, passwordHash: hash, firstName: first, lastName: last))
+                print("added \(email) with account key \(account.key)")
+            } catch let error as StorageError where error.isEmailTaken {
+                throw CommandError(error.description)
+            }
         }
     }
 }

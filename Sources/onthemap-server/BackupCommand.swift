@@ -15,7 +15,8 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         guard !FileManager.default.fileExists(atPath: to) else { throw CommandError("\(to) exists; give a new file.") }
         let (snapshot, rule) = try await database.with { (try await $0.snapshot(), $0.pinsPerAccount) }
-        let backup = try await DatabaseTarget.sqlite(to).open(pinsPerAccount: rule, logger: Logger(label: "onthemap-server"))
+        let backup = try await DatabaseTarget.sqlite(to).open(
+            pinsPerAccount: rule, ifNew: .create, logger: Logger(label: "onthemap-server"))
         let result = await Result { try await backup.restore(snapshot) }
         await backup.close()
         try result.get()

@@ -21,7 +21,7 @@ struct CopyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "onthemap-server")
-        let source = try await open(from, pinsPerAccount: nil, logger: logger)
+        let source = try await open(from, pinsPerAccount: nil, ifNew: .refuse, logger: logger)
         let snapshot: StorageSnapshot
         do {
             snapshot = try await source.snapshot()
@@ -31,7 +31,8 @@ struct CopyCommand: AsyncParsableCommand {
         }
         let rule = source.pinsPerAccount
         await source.close()
-        let destination = try await open(to, pinsPerAccount: rule, logger: logger)
+        // The destination must be empty: a new one is created by intent.
+        let destination = try await open(to, pinsPerAccount: rule, ifNew: .create, logger: logger)
         let copied = await Result {
             try await destination.restore(snapshot)
             return try await destination.snapshot()
@@ -46,12 +47,16 @@ struct CopyCommand: AsyncParsableCommand {
         print("copied \(result.counts) from \(try DatabaseTarget(from)) to \(try DatabaseTarget(to)) (checksum \(result.checksum))")
     }
 
-    private func open(_ text: String, pinsPerAccount: PinsPerAccount?, logger: Logger) async throws -> any ServerStorage {
+    private func open(
+        _ text: String, pinsPerAccount: PinsPerAccount?, ifNew: NewDatabasePolicy, logger: Logger
+    ) async throws -> any ServerStorage {
         let target = try DatabaseTarget(text)
         do {
-            return try await target.open(pinsPerAccount: pinsPerAccount, logger: logger)
+            return try await target.open(pinsPerAccount: pinsPerAccount, poolSize: 2, ifNew: ifNew, logger: logger)
+        } catch let error as StorageError where error.isNotADatabase {
+            throw CommandError(error.description)
         } catch {
-            throw CommandError("Cannot open the database at \(target): \(error)")
+            throw CommandError("Cannot open the database at \(target): \(describeStorageFailure(error))")
         }
     }
 }

@@ -3,9 +3,11 @@ import Foundation
 import Logging
 import OnTheMapServer
 
-/// `--db PATH` / `--database URL` / `--pool-size N`, shared by every subcommand that opens the database.
+/// `--db PATH` / `--database URL` / `--config FILE`, shared by every subcommand that opens the database.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .customLong("db"), help: "SQLite database file (default: $XDG_DATA_HOME/onthemap-server/onthemap.sqlite).")
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp("SQLite database file.", discussion: "Default: $XDG_DATA_HOME/onthemap-server/onthemap.sqlite."))
     var path: String?
 
     @Option(
@@ -14,9 +16,6 @@ struct DatabaseOption: ParsableArguments {
             "postgres://USER@HOST:PORT/DB, or a SQLite file (default: $ONTHEMAP_DATABASE_URL, else --db).",
             discussion: "Give a PostgreSQL password in ONTHEMAP_DATABASE_URL, PGPASSWORD or the config file, not in argv."))
     var url: String?
-
-    @Option(help: "Most PostgreSQL connections this process opens (default 10).")
-    var poolSize = 10
 
     @Option(help: "Settings file: `key = value` lines named as the long options (e.g. `database = postgres://…`).")
     var config: String?
@@ -30,17 +29,21 @@ struct DatabaseOption: ParsableArguments {
     }
 
     /// Opens the database and brings its schema up to date; `pinsPerAccount` nil keeps the database's
-    /// own rule (every command but `serve`).
+    /// own rule (every command but `serve`). A database that does not exist yet is refused unless
+    /// `ifNew` is `.create`: only commands that create one by intent say so.
     func open(
-        pinsPerAccount: PinsPerAccount? = nil, waitForDatabase: Bool = false,
-        logger: Logger = Logger(label: "onthemap-server")
+        pinsPerAccount: PinsPerAccount? = nil, ifNew: NewDatabasePolicy = .refuse, poolSize: Int = 2,
+        waitForDatabase: Bool = false, logger: Logger = Logger(label: "onthemap-server")
     ) async throws -> any ServerStorage {
         let target = try resolvedTarget
         do {
             return try await target.open(
-                pinsPerAccount: pinsPerAccount, poolSize: poolSize, waitForDatabase: waitForDatabase, logger: logger)
+                pinsPerAccount: pinsPerAccount, poolSize: poolSize, waitForDatabase: waitForDatabase, ifNew: ifNew,
+                logger: logger)
+        } catch let error as StorageError where error.isNotADatabase {
+            throw CommandError(error.description)
         } catch {
-            throw CommandError("Cannot open the database at \(target): \(error)")
+            throw CommandError("Cannot open the database at \(target): \(describeStorageFailure(error))")
         }
     }
 }

@@ -4,7 +4,12 @@ import OnTheMapServer
 
 /// `session list [--user KEY|EMAIL]`: never prints a whole session id (it is a credential).
 struct ListSessionsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List sessions, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List sessions, newest first.",
+        discussion: """
+            lastUsed is when a request last showed the session (noted at most once a minute; empty: not since \
+            login); address and userAgent are the login's (the client's address through a --trusted-proxy).
+            """)
     @OptionGroup var database: DatabaseOption
     @Option(help: "Only this account's sessions (key or email).") var user: String?
     @Flag(help: "JSON for scripts.") var json = false
@@ -15,11 +20,17 @@ struct ListSessionsCommand: AsyncParsableCommand {
             return try await storage.allSessions(accountKey: key)
         }
         let now = Date()
-        var table = OutputTable(columns: ["session", "account", "created", "expires", "state"])
+        var table = OutputTable(columns: ["session", "account", "created", "lastUsed", "expires", "address", "userAgent", "state"])
         table.rows = sessions.map {
-            [SessionPrefix.of($0.id), $0.accountKey, shortDate($0.createdAt), shortDate($0.expiresAt),
+            [SessionPrefix.of($0.id), $0.accountKey, shortDate($0.createdAt), $0.lastUsedAt.map(shortDate) ?? "",
+             shortDate($0.expiresAt), $0.clientAddress ?? "", Self.oneLine($0.userAgent ?? ""),
              $0.expiresAt > now ? "live" : "expired"]
         }
         table.print(json: json)
+    }
+
+    /// A user agent is the client's text: tabs and line breaks would break the table's lines.
+    private static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 }

@@ -12,13 +12,17 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(help: "Also set the pin rule: one (merges each account's pins into its newest) or many.")
     var pinsPerAccount: PinsPerAccount?
 
+    @Flag(help: "Create the database if there is none yet (a missing or empty file, or a PostgreSQL database without the tables).")
+    var create = false
+
     func run() async throws {
-        let storage = try await database.open(pinsPerAccount: pinsPerAccount)
+        let storage = try await database.open(pinsPerAccount: pinsPerAccount, ifNew: create ? .create : .refuse)
         let pins = try await storage.locationCount()
         let rule = storage.pinsPerAccount
         let merged = storage.mergedPins
+        let created = storage.wasCreated
         await storage.close()
-        print("\(try database.resolvedTarget): schema up to date, \(pins) pins, pins per account: \(rule)")
+        print("\(try database.resolvedTarget): \(created ? "created, " : "")schema up to date, \(pins) pins, pins per account: \(rule)")
         if merged > 0 {
             print("merged \(merged) duplicate pins into each account's newest")
         }

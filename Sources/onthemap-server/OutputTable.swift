@@ -1,14 +1,19 @@
 import Foundation
 
 /// Rows for people and for scripts: aligned columns on a terminal, tab-separated otherwise, or JSON
-/// (an array of objects keyed by the column names) with `--json`.
+/// (an array of objects keyed by the column names) with `--json`, where the numeric columns are JSON
+/// numbers and an empty cell is null.
 struct OutputTable {
     let columns: [String]
+    /// Columns whose cells are numbers (`"pins": 0`, not `"pins": "0"`).
+    var numericColumns: Set<String> = []
     var rows: [[String]] = []
 
     func print(json: Bool) {
         if json {
-            let objects = rows.map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
+            let objects = rows.map { row in
+                Dictionary(uniqueKeysWithValues: zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) })
+            }
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
             Swift.print(String(decoding: data, as: UTF8.self))
         } else if isatty(STDOUT_FILENO) == 1 {
@@ -22,6 +27,14 @@ struct OutputTable {
         } else {
             for line in [columns] + rows { Swift.print(line.joined(separator: "\t")) }
         }
+    }
+
+    private func jsonValue(_ cell: String, _ column: String) -> Any {
+        guard numericColumns.contains(column) else { return cell }
+        if cell.isEmpty { return NSNull() }
+        if let whole = Int(cell) { return whole }
+        if let number = Double(cell), number.isFinite { return number }
+        return cell
     }
 }
 

@@ -2,28 +2,31 @@ import ArgumentParser
 import Foundation
 import OnTheMapServer
 
-/// `user passwd KEY|EMAIL --password-stdin`.
+/// `user passwd KEY|EMAIL --password-stdin`: a new password ends the account's sessions, so whoever
+/// knew the old one is logged out too.
 struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "passwd", abstract: "Set an account's password (from standard input).")
+        commandName: "passwd", abstract: "Set an account's password (from standard input) and end its sessions.")
     @OptionGroup var database: DatabaseOption
     @Argument(help: "Account key or email.") var account: String
-    @Flag(help: "Read the new password from the first line of standard input (required).") var passwordStdin = false
-    @Option(help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden)) var bcryptCost: UInt8 = PasswordHasher.defaultCost
-
-    func validate() throws {
-        guard passwordStdin else { throw ValidationError("Give the password on standard input with --password-stdin.") }
-    }
+    @OptionGroup var password: PasswordInput
+    @Flag(help: "Keep the account's sessions (by default they end, and its devices must log in again).")
+    var keepSessions = false
 
     func run() async throws {
-        guard let line = readLine(strippingNewline: true), !line.isEmpty, line.utf8.count <= 72 else {
-            throw CommandError("No password (of 1 to 72 bytes) on standard input.")
-        }
-        let hash = try await PasswordHasher(cost: bcryptCost).hash(line)
+        let hash = try await password.readHash()
         try await database.with { storage in
             let record = try await findAccount(account, in: storage)
             _ = try await storage.setPasswordHash(hash, forKey: record.key)
-            print("password changed for \(record.email ?? record.key)")
+            let name = record.email ?? record.key
+            if keepSessions {
+                print("password changed for \(name); its sessions were kept")
+            } else {
+                // After the new hash is stored: a session made with the old password before this
+                // point is ended here, and none can be made with it after.
+                let ended = try await storage.revokeSessions(accountKey: record.key)
+                print("password changed for \(name); ended \(ended) sessions")
+            }
         }
     }
 }

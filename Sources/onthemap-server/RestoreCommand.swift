@@ -1,22 +1,23 @@
 import ArgumentParser
 import Foundation
-import Logging
 import OnTheMapServer
 
 /// `onthemap-server restore --from FILE`: a backup into an empty database.
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Restore a backup file into an empty database (SQLite or PostgreSQL).")
+        commandName: "restore", abstract: "Restore a backup file into an empty database (SQLite or PostgreSQL).",
+        discussion: """
+            The backup is only read: it is copied into a private temporary folder and the copy is opened, so \
+            the file (which may be read-only) stays byte for byte as it was. The destination is created if \
+            there is none yet, and must hold no accounts and no pins.
+            """)
     @OptionGroup var database: DatabaseOption
     @Option(help: "The backup file (from `onthemap-server backup`).") var from: String
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: from) else { throw CommandError("No backup file at \(from).") }
-        let source = try await DatabaseTarget.sqlite(from).open(pinsPerAccount: nil, logger: Logger(label: "onthemap-server"))
-        let read = await Result { (try await source.snapshot(), source.pinsPerAccount) }
-        await source.close()
-        let (snapshot, rule) = try read.get()
-        let storage = try await database.open(pinsPerAccount: rule)
+        let (snapshot, rule) = try await BackupFile.read(path: from)
+        // The destination is what a restore makes: a new database is created by intent.
+        let storage = try await database.open(pinsPerAccount: rule, ifNew: .create)
         let result = await Result { try await storage.restore(snapshot) }
         await storage.close()
         do { try result.get() } catch let error as StorageError { throw CommandError(error.description) }

@@ -23,7 +23,8 @@ struct SeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storage = try await database.open()
+        // Seeding a new database is what `make demo` and a first try do: it creates one by intent.
+        let storage = try await database.open(ifNew: .create)
         let summary = try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: bcryptCost))
         await storage.close()
         print("added \(summary.locationsAdded) demo students to \(try database.resolvedTarget)")

@@ -13,12 +13,19 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
     @OptionGroup var operationsOptions: OperationsOptions
+    @OptionGroup var webOptions: WebOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free one.")
+    @Option(help: "Port to listen on, from 1 to 65535; 0 picks a free one.")
     var port = 8080
+
+    @Flag(help: "Create the database if there is none yet (a missing or empty file, or a PostgreSQL database without the tables); without it serve refuses, so a mistyped path is not a new, empty map.")
+    var create = false
+
+    @Option(help: "Most PostgreSQL connections this process opens.")
+    var poolSize = 10
 
     @Flag(help: "Accept POST/PUT /StudentLocation without a session, as the original service did.")
     var openWrites = false
@@ -31,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Graph API /me-compatible URL that verifies Facebook access tokens; without it Facebook login is refused.")
     var facebookVerifyURL: String?
+
+    @Option(help: "Shortest password accepted where the server sets one (user add and user passwd apply the same key).")
+    var minPasswordLength = PasswordPolicy.defaultMinimumLength
 
     @Option(help: "Failed logins allowed per account in a minute before it pauses for the rest of that minute; four times as many in an hour.")
     var maxLoginFailures = 5
@@ -53,15 +63,38 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "If PostgreSQL cannot be reached at start, retry every second instead of exiting.")
     var waitForDatabase = false
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. A line per request is at debug; --access-log is the per-request record.")
     var logLevel: Logger.Level = .info
+
+    @Option(help: "Log lines as text, or json: one JSON object per line (for journald or Loki).")
+    var logFormat: LogFormat = .text
+
+    @Option(help: "Connections open at once; one more is answered 503 and closed.")
+    var maxConnections = 10_000
+
+    @Option(help: "MiB of request heads and bodies held at once, across connections, until each request is answered; a request that does not fit is answered 503.")
+    var maxRequestMemory = 64
+
+    @Option(help: "Seconds between checks of the database's integrity (SQLite's quick_check; one runs at start); 0: at start only.")
+    var integrityCheckInterval = 300
 
     @Option(help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
     var threads: Int?
 
     func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535 (or 0 for any free port).") }
+        guard poolSize >= 1 else { throw ValidationError("--pool-size must be 1 or more.") }
+        guard (1...PasswordPolicy.maximumBytes).contains(minPasswordLength) else {
+            throw ValidationError("--min-password-length must be from 1 to \(PasswordPolicy.maximumBytes).")
+        }
+        guard sessionLifetime >= 1 else { throw ValidationError("--session-lifetime must be 1 second or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 second or more.") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
+        guard (1...1_048_576).contains(maxRequestMemory) else {
+            throw ValidationError("--max-request-memory must be from 1 to 1048576 (MiB).")
+        }
+        guard integrityCheckInterval >= 0 else { throw ValidationError("--integrity-check-interval must be 0 or more seconds.") }
     }
 
     func run() async throws {
@@ -71,20 +104,21 @@ struct ServeCommand: AsyncParsableCommand {
             NIOSingletons.groupLoopCountSuggestion = threads
             NIOSingletons.blockingPoolThreadCountSuggestion = threads
         }
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        logFormat.bootstrap(level: logLevel)
         let logger = Logger(label: "onthemap-server")
         FileLimit.raiseToHardLimit()
+        // Before the database: an access log that cannot be opened must not leave a new database behind.
+        let operations = try operationsOptions.makeOperations()
         let storage = try await database.open(
-            pinsPerAccount: pinsPerAccount, waitForDatabase: waitForDatabase, logger: logger)
+            pinsPerAccount: pinsPerAccount, ifNew: create ? .create : .refuse, poolSize: poolSize,
+            waitForDatabase: waitForDatabase, logger: logger)
+        logger.notice(
+            "\(storage.wasCreated ? "created a new database" : "opened the database") \(storage.displayName)",
+            metadata: ["database": "\(storage.displayName)", "new": "\(storage.wasCreated)"])
         if storage.mergedPins > 0 {
             logger.notice("one pin per account: merged \(storage.mergedPins) duplicate pins into each account's newest")
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host,
             port: port,
             openWrites: openWrites,
@@ -94,9 +128,13 @@ struct ServeCommand: AsyncParsableCommand {
                 failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress),
             idleTimeout: .seconds(idleTimeout),
             trustedProxies: Set(trustedProxy),
-            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey)
+            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey),
+            web: webOptions.settings
         )
-        let operations = try operationsOptions.makeOperations()
+        configuration.passwordPolicy = PasswordPolicy(minimumLength: minPasswordLength)
+        configuration.maxConnections = maxConnections
+        configuration.maxRequestMemory = maxRequestMemory * 1024 * 1024
+        configuration.integrityCheckInterval = integrityCheckInterval > 0 ? .seconds(integrityCheckInterval) : nil
         let app = buildApplication(configuration: configuration, storage: storage, logger: logger, operations: operations) { url in
             // Scripts and tests wait for this line to learn the URL (and the port, when 0 was asked for).
             FileHandle.standardOutput.write(Data("onthemap-server listening on \(url)\n".utf8))
@@ -107,4 +145,5 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogFormat: ExpressibleByArgument {}
 extension PinsPerAccount: ExpressibleByArgument {}

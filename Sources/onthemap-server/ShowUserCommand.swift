@@ -12,11 +12,12 @@ struct ShowUserCommand: AsyncParsableCommand {
     func run() async throws {
         let (record, pins, sessions) = try await database.with { storage in
             let record = try await findAccount(account, in: storage)
-            let pins = try await storage.locations(LocationQuery(limit: 1000, uniqueKey: record.key)).count
+            let pins = try await storage.countLocations(LocationQuery(uniqueKey: record.key))
             let sessions = try await storage.allSessions(accountKey: record.key).count
             return (record, pins, sessions)
         }
-        var table = OutputTable(columns: ["key", "email", "name", "login", "state", "created", "pins", "sessions"])
+        var table = OutputTable(
+            columns: ["key", "email", "name", "login", "state", "created", "pins", "sessions"], numericColumns: ["pins", "sessions"])
         table.rows = [record.tableRow + [String(pins), String(sessions)]]
         table.print(json: json)
     }

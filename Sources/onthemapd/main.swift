@@ -1,3 +1,4 @@
+import OnTheMapBuildInfo
 import OnTheMapDaemon
 import OnTheMapSystemd
 
@@ -21,5 +22,10 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit) == 0, descriptorLi
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit)
 }
 #endif
+
+if BuildDependencies.isVerboseVersionRequest(CommandLine.arguments) {
+    print(BuildDependencies.verboseVersion(program: "onthemapd", version: Daemon.version))
+    exit(0)
+}
 
 await DaemonCommand.main(activatedSocket: activatedSocket, concurrencyOnEventLoops: concurrencyOnEventLoops)

@@ -1,5 +1,6 @@
 import OnTheMapModels
 import Testing
+import OnTheMapSupport
 
 /// The settings files' one syntax, shared by `onthemapd` and `onthemap-server`.
 @Suite("Settings files: key = value lines")

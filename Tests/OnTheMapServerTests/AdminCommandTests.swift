@@ -28,9 +28,10 @@ struct AdminCommandTests {
         // `pin list`: JSON for scripts, by account (key or email), tab-separated when piped.
         let pins = try runCommand(server, ["pin", "list", "--user", "grace@example.com", "--json"] + db)
         #expect(pins.status == 0, "\(pins.stderr)")
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(pins.stdout.utf8)) as? [[String: String]])
-        #expect(listed.map { $0["objectId"] } == [objectId], "\(pins.stdout)")
-        #expect(listed.first?["uniqueKey"] == key && listed.first?["name"] == "Grace Hopper", "\(pins.stdout)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(pins.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["objectId"] as? String } == [objectId], "\(pins.stdout)")
+        #expect(listed.first?["uniqueKey"] as? String == key && listed.first?["name"] as? String == "Grace Hopper", "\(pins.stdout)")
+        #expect(listed.first?["latitude"] as? Double == 48.85, "a number, not a string: \(pins.stdout)")
         let table = try runCommand(server, ["pin", "list"] + db).stdout.split(separator: "\n")
         #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlatitude\tlongitude\tupdated", "\(table)")
         #expect(table.count == 2 && table.last?.hasPrefix("\(objectId)\t\(key)\t") == true, "\(table)")

@@ -74,6 +74,34 @@ struct CachedListHandlerTests {
         #expect(String(buffer: body) == Self.body)
     }
 
+    /// A client that holds this list gets a bodiless 304 from the connection: no router, no storage
+    /// (this channel has neither), so no query.
+    @Test func aMatchingIfNoneMatchIsA304FromTheConnection() throws {
+        let channel = Self.channel()
+        let etag = CachedList(body: ByteBuffer(string: Self.body)).etag
+        try Self.send(Self.request(fields: [.ifNoneMatch: etag]), to: channel)
+        #expect(try Self.passedOn(channel).isEmpty)
+        let parts = try Self.written(channel)
+        try #require(parts.count == 2, "head and end, no body: \(parts)")
+        guard case .head(let head) = parts[0], case .end(nil) = parts[1] else {
+            Issue.record("not head, end: \(parts)")
+            return
+        }
+        #expect(head.status == .notModified)
+        #expect(head.headerFields[.eTag] == etag)
+        #expect(head.headerFields[.contentLength] == nil)
+        #expect(head.headerFields[.date] != nil)
+
+        // Another tag: the list itself, with its tag.
+        try Self.send(Self.request(fields: [.ifNoneMatch: #""0000""#]), to: channel)
+        guard case .head(let full) = try Self.written(channel).first else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(full.status == .ok)
+        #expect(full.headerFields[.eTag] == etag)
+    }
+
     @Test(arguments: [
         request(.post),
         request(.head),

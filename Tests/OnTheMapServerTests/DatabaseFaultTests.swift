@@ -89,6 +89,59 @@ struct DatabaseFaultTests {
         #expect(server.log.components(separatedBy: "is unreachable").count - 1 == 1, "\(server.log)")
     }
 
+    /// The first seconds of an outage: every request sent as PostgreSQL stops — reads the cache
+    /// cannot answer, writes, logins, `/healthz`, the Parse paths — is answered 503 within 2 s (three
+    /// of the first second used to wait 10 s, one a `/healthz`), and the outage is one line at error
+    /// level on every path, however many requests it refused (Parse's refusals were a line each).
+    @Test func theFirstSecondsOfAnOutageAreBoundedAndLoggedOnce() async throws {
+        let cluster = try await onOwnThread { try PostgresTestServer.startPrivate() }
+        defer { cluster.stop() }
+        let server = try await onOwnThread {
+            try ServerProcess.start(databasePath: try cluster.createDatabase(), arguments: ["--open-writes", "--log-level", "info"])
+        }
+        defer { server.stop() }
+        let base = server.baseURL
+        let root = "http://127.0.0.1:\(server.port)"
+        #expect(try await ServerHTTP.send(.POST, base + "/StudentLocation", body: ServerHTTP.pin("5")).status == 201)
+
+        // Each kind of request, over and over, from just before the stop until 3 s after it.
+        let kinds: [(String, HTTPMethod, @Sendable (Int) -> String, String?, [(String, String)])] = [
+            ("a list the cache does not hold", .GET, { base + "/StudentLocation?limit=\($0 % 900 + 1)" }, nil, []),
+            ("a write", .POST, { _ in base + "/StudentLocation" }, ServerHTTP.pin("5"), []),
+            ("a login", .POST, { _ in base + "/session" }, #"{"udacity":{"username":"nobody@example.com","password":"x"}}"#, []),
+            ("/healthz", .GET, { _ in root + "/healthz" }, nil, []),
+            ("a Parse list", .GET, { root + "/parse/classes/StudentLocation?limit=\($0 % 900 + 1)" }, nil, ServerHTTP.parseHeaders()),
+            ("a Parse write", .POST, { _ in root + "/1/classes/StudentLocation" }, ServerHTTP.pin("5"), ServerHTTP.parseHeaders()),
+        ]
+        let stopping = Task { try await Task.sleep(for: .milliseconds(200)); try await onOwnThread { try cluster.pause() } }
+        let replies = try await withThrowingTaskGroup(of: (String, Int, Duration).self) { group in
+            for round in 0..<60 {
+                for (name, method, url, body, headers) in kinds {
+                    group.addTask {
+                        let started = ContinuousClock.now
+                        let reply = try await ServerHTTP.send(
+                            method, url(round), body: body, headers: headers, client: ServerHTTP.wide)
+                        return (name, reply.status, started.duration(to: .now))
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await stopping.value
+        for (name, status, took) in replies {
+            #expect([200, 201, 403, 503].contains(status), "\(name): \(status)")
+            // A refusal comes within 2 s; what was answered otherwise (before the stop) may have
+            // queued for bcrypt's two threads behind sixty logins, but did not hang.
+            #expect(took < (status == 503 ? .seconds(2) : .seconds(10)), "\(name) answered \(status) after \(took)")
+        }
+        #expect(replies.contains { $0.1 == 503 }, "the outage was met")
+        try await Self.expectRefusedAtOnce(server)
+        let errors = server.log.split(separator: "\n").filter { $0.contains(" error ") }
+        #expect(errors.count == 1, "\(errors.joined(separator: "\n"))")
+        #expect(errors.first?.contains("is unreachable") == true)
+    }
+
     /// A database that stops answering without closing anything (every PostgreSQL process stopped
     /// with SIGSTOP: the kernel still accepts connections, nobody replies) costs each request at most
     /// the server's time limit on a database operation (10 s), answered as a 503 — reads, writes,

@@ -96,7 +96,7 @@ struct OperationsEndpointTests {
         defer { directory.remove() }
         let result = try runCommand(
             BuiltProducts.path("onthemap-server"),
-            ["serve", "--db", directory.file("db.sqlite"), "--port", "0", "--access-log", "/proc/onthemap/access.log"])
+            ["serve", "--create", "--db", directory.file("db.sqlite"), "--port", "0", "--access-log", "/proc/onthemap/access.log"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cannot open the access log /proc/onthemap/access.log"))
         #expect(!result.stderr.contains("Usage:"), "a file that cannot be opened is not a usage mistake")

@@ -25,7 +25,7 @@ struct PoolSizeTests {
         defer { directory.remove() }
         let url = try await PostgresTestServer.newDatabase()
         let settings = directory.file("server.conf")
-        try "database = \(url)\npool-size = 3\nopen-writes = true\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        try "database = \(url)\ncreate = true\npool-size = 3\nopen-writes = true\n".write(toFile: settings, atomically: true, encoding: .utf8)
         let process = try RunningProcess(server, ["serve", "--config", settings, "--port", "0"])
         defer { process.stop() }
         #expect(process.waitForLine { $0.contains("listening on") })

@@ -16,6 +16,9 @@ struct ReplicaTests {
 
         init(arguments: [String] = []) throws {
             url = try PostgresTestServer.shared().createDatabase()
+            // `user add` creates no database: the tables come first, as an operator makes them.
+            let created = try runCommand(BuiltProducts.path("onthemap-server"), ["migrate", "--create", "--database", url])
+            guard created.status == 0 else { throw ServerProcessError(message: created.stderr) }
             let added = try runCommand(
                 BuiltProducts.path("onthemap-server"),
                 ["user", "add", "--database", url, "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace",

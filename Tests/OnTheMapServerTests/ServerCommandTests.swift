@@ -14,26 +14,27 @@ struct ServerCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = directory.file("db.sqlite")
+        #expect(try runCommand(server, ["migrate", "--create", "--db", db]).status == 0)
         let base = ["user", "add", "--db", db, "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace"]
 
-        let withoutFlag = try runCommand(server, base, stdin: "secret\n")
+        let withoutFlag = try runCommand(server, base, stdin: "secret-words\n")
         #expect(withoutFlag.status == 64)
         #expect(withoutFlag.stderr.contains("--password-stdin"))
 
-        let inArgv = try runCommand(server, base + ["--password", "secret"])
+        let inArgv = try runCommand(server, base + ["--password", "secret-words"])
         #expect(inArgv.status == 64)
 
         let empty = try runCommand(server, base + ["--password-stdin", "--bcrypt-cost", "4"], stdin: "")
-        #expect(empty.status != 0)
+        #expect(empty.status == 1)
         #expect(empty.stderr.contains("No password"))
 
-        let added = try runCommand(server, base + ["--password-stdin", "--bcrypt-cost", "4"], stdin: "secret\n")
+        let added = try runCommand(server, base + ["--password-stdin", "--bcrypt-cost", "4"], stdin: "secret-words\n")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.firstMatch(of: /added ada@example.com with account key \d{10}/) != nil)
         #expect(!added.stdout.contains("secret") && !added.stderr.contains("secret"))
 
-        let duplicate = try runCommand(server, base + ["--password-stdin", "--bcrypt-cost", "4"], stdin: "other\n")
-        #expect(duplicate.status != 0)
+        let duplicate = try runCommand(server, base + ["--password-stdin", "--bcrypt-cost", "4"], stdin: "other-words\n")
+        #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("already exists"))
     }
 
@@ -87,7 +88,7 @@ struct ServerCommandTests {
     }
 
     @Test func servingAnUnwritableDatabaseFailsClearly() throws {
-        let result = try runCommand(server, ["serve", "--db", "/proc/onthemap/db.sqlite", "--port", "0"])
+        let result = try runCommand(server, ["serve", "--create", "--db", "/proc/onthemap/db.sqlite", "--port", "0"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("Cannot open the database at /proc/onthemap/db.sqlite"))
     }

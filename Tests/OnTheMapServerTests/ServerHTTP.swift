@@ -17,8 +17,15 @@ enum ServerHTTP {
         }
     }
 
+    /// A client that opens as many connections as requests are sent at once (the shared one opens 8 per
+    /// host and queues the rest, which would count as the server's time in a test that times answers).
+    static let wide = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(connectionPool: .init(idleTimeout: .seconds(10), concurrentHTTP1ConnectionsPerHostSoftLimit: 1_000)))
+
     static func send(
-        _ method: HTTPMethod, _ url: String, body: String? = nil, headers: [(String, String)] = []
+        _ method: HTTPMethod, _ url: String, body: String? = nil, headers: [(String, String)] = [],
+        client: HTTPClient = .shared
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -27,7 +34,7 @@ enum ServerHTTP {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         return Reply(status: Int(response.status.code), body: String(buffer: bytes), headers: response.headers)
     }

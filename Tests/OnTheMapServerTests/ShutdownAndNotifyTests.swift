@@ -69,7 +69,7 @@ struct ShutdownAndNotifyTests {
         let first = try ServerProcess.start(databasePath: directory.file("a.sqlite"))
         defer { first.stop() }
         let second = try runCommand(
-            BuiltProducts.path("onthemap-server"), ["serve", "--db", directory.file("b.sqlite"), "--port", String(first.port)])
+            BuiltProducts.path("onthemap-server"), ["serve", "--create", "--db", directory.file("b.sqlite"), "--port", String(first.port)])
         #expect(second.status == 1)
         #expect(second.stderr.contains("port \(first.port) is already in use (Address already in use on 127.0.0.1)"), "\(second.stderr)")
         #expect(!second.stderr.contains("errno"), "\(second.stderr)")

@@ -55,7 +55,7 @@ struct StorageCommandTests {
     @Test(.enabled(if: PostgresTestServer.isAvailable, "PostgreSQL 15 is not installed"))
     func aDatabaseMigratedByANewerServerIsRefused() async throws {
         let url = try await PostgresTestServer.newDatabase()
-        #expect(try runCommand(server, ["migrate", "--database", url]).status == 0)
+        #expect(try runCommand(server, ["migrate", "--create", "--database", url]).status == 0)
         // As a newer server would leave it: a migration this one does not know.
         let cluster = try await onOwnThread { try PostgresTestServer.shared() }
         #expect(try cluster.psql(url, "INSERT INTO schemaMigration (version, appliedAt) VALUES (999, now())").status == 0)
@@ -71,9 +71,15 @@ struct StorageCommandTests {
         let directory = try TemporaryDirectory(prefix: "onthemap-migrate")
         defer { directory.remove() }
         let database = try TestDatabase.fresh(in: directory)
-        let result = try runCommand(server, ["migrate", "--database", database])
+        // Without --create a database that is not there is an error, and nothing is made.
+        let refused = try runCommand(server, ["migrate", "--database", database])
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("--create"), "\(refused.stderr)")
+        let result = try runCommand(server, ["migrate", "--create", "--database", database])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("schema up to date, 0 pins, pins per account: one"), "\(result.stdout)")
+        #expect(result.stdout.contains("created, schema up to date, 0 pins, pins per account: one"), "\(result.stdout)")
+        let again = try runCommand(server, ["migrate", "--database", database])
+        #expect(again.stdout.contains(": schema up to date, 0 pins"), "\(again.stdout)\(again.stderr)")
     }
 
     @Test func settingsFileAndEnvironmentFeedServe() async throws {
@@ -84,6 +90,7 @@ struct StorageCommandTests {
         try """
             # settings for a test
             database = \(database)
+            create = true
             pins-per-account = many
             open-writes = true
             idle-timeout = 45

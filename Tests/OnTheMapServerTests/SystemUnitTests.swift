@@ -22,7 +22,7 @@ struct SystemUnitTests {
         let lines = Set(unit.split(separator: "\n").map(String.init))
         for directive in [
             "Type=notify", "DynamicUser=yes", "StateDirectory=onthemap-server", "ProtectSystem=strict", "NoNewPrivileges=yes",
-            "ExecStart=/usr/bin/onthemap-server serve --db /var/lib/onthemap-server/onthemap.sqlite --host 127.0.0.1 --port 8080",
+            "ExecStart=/usr/bin/onthemap-server serve --create --db /var/lib/onthemap-server/onthemap.sqlite --host 127.0.0.1 --port 8080",
         ] {
             #expect(lines.contains(directive), "missing \(directive)")
         }

@@ -40,6 +40,11 @@
 
 (add-hook 'onthemap-status-hook (lambda () (push (onthemap-status-string) onthemap-tests--statuses)))
 
+(defvar onthemap-tests--prompts nil
+  "The minibuffer's prompts, newest first.")
+
+(add-hook 'minibuffer-setup-hook (lambda () (push (minibuffer-prompt) onthemap-tests--prompts)))
+
 (setq onthemap-timeout 60            ; a busy test machine; nothing should come near it
       onthemap-reconnect-delay 0.2
       onthemap-browse-function (lambda (url) (push url onthemap-tests--opened)))
@@ -62,11 +67,9 @@ WHAT says what was awaited."
    seconds)
   (cl-find-if (lambda (m) (string-search text m)) onthemap-tests--messages))
 
-(defun onthemap-tests--header ()
-  "The current buffer's header line as shown.
-Evaluated here: `format-mode-line' gives \"\" in batch mode."
-  (let ((format header-line-format))
-    (if (eq (car-safe format) :eval) (eval (cadr format) t) format)))
+(defun onthemap-tests--summary (&optional buffer)
+  "The summary line(s) at the top of the list BUFFER (or this one)."
+  (onthemap-summary-text buffer))
 
 (defun onthemap-tests--cli-json (&rest args)
   "Run the CLI with ARGS and --json; return its output parsed."
@@ -94,21 +97,36 @@ Evaluated here: `format-mode-line' gives \"\" in batch mode."
     (should-not (cl-some (lambda (entry) (string-search password (format "%S" entry))) (symbol-value history))))
   (should-not (cl-some (lambda (m) (string-search password m)) onthemap-tests--messages)))
 
-(defmacro onthemap-tests--answering (answers &rest body)
-  "Run BODY with the minibuffer answering ANSWERS in order, as a user would.
-Each answer is a function called with the prompt (and the
-collection, for `completing-read') returning the answer."
-  (declare (indent 1))
-  `(let ((queue ,answers))
-     (cl-flet ((next (prompt &optional collection)
-                 (let ((answer (pop queue)))
-                   (unless answer (ert-fail (format "unexpected prompt %S" prompt)))
-                   (funcall answer prompt collection))))
-       (cl-letf (((symbol-function 'read-string) (lambda (prompt &rest _) (next prompt)))
-                 ((symbol-function 'completing-read)
-                  (lambda (prompt collection &rest _) (next prompt collection)))
-                 ((symbol-function 'y-or-n-p) (lambda (prompt) (next prompt))))
-         ,@body))))
+;; The keyboard, as a user types: `execute-kbd-macro' runs the real commands, and
+;; the real minibuffer (`read-string', `read-passwd', `completing-read',
+;; `y-or-n-p') reads what is typed.  The package asks its questions from a
+;; timer, once the daemon has answered: <f12> in the keys waits (letting timers
+;; run) until the test's condition holds, and the prompts that open meanwhile
+;; read the keys typed after it.
+
+(defvar onthemap-tests--until nil
+  "What <f12> waits for: a function of no argument.")
+
+(defun onthemap-tests-await ()
+  "Wait, letting timers and the daemon's answers in, until the test's condition holds."
+  (interactive)
+  (let ((until onthemap-tests--until))
+    (onthemap-tests--wait "the condition after <f12>" until 60)))
+
+(define-key global-map (kbd "<f12>") #'onthemap-tests-await)
+
+(defun onthemap-tests--keys (&rest items)
+  "The keys ITEMS stand for: strings typed as they are, symbols as key names."
+  (apply #'vconcat (mapcar (lambda (item) (if (stringp item) (vconcat item) (kbd (symbol-name item)))) items)))
+
+(defun onthemap-tests--type (until &rest items)
+  "Type ITEMS (see `onthemap-tests--keys'); <f12> among them waits for UNTIL."
+  (let ((onthemap-tests--until until))
+    (execute-kbd-macro (apply #'onthemap-tests--keys items))))
+
+(defun onthemap-tests--said (mark text)
+  "A function telling whether a message after MARK (a count) contains TEXT."
+  (lambda () (cl-some (lambda (m) (string-search text m)) (butlast onthemap-tests--messages mark))))
 
 (defvar onthemap-tests--password (onthemap-tests--env "ONTHEMAP_TEST_PASSWORD"))
 
@@ -118,65 +136,139 @@ collection, for `completing-read') returning the answer."
   (onthemap-status-mode 1)
   (onthemap-tests--mode-line-is " 📍 logged out"))
 
-(ert-deftest onthemap-test-02-login-keeps-the-password-hidden ()
-  (let ((mark (length onthemap-tests--messages))
-        typed prompt)
-    (cl-letf (((symbol-function 'read-passwd)
-               (lambda (text &rest _) (setq prompt text typed (copy-sequence onthemap-tests--password)))))
-      (onthemap-login (onthemap-tests--env "ONTHEMAP_TEST_EMAIL")))
-    (should (equal prompt "Password for demo@onthemap.example: "))
+(ert-deftest onthemap-test-02-login-keeps-the-password-hidden-and-the-list-follows ()
+  (let* ((mark (length onthemap-tests--messages))
+         (list (onthemap))
+         (typed nil)
+         (record (lambda (password) (setq typed password) password)))
+    ;; Logged out, the list says what to run: Emacs's command, not the CLI's.
+    (onthemap-tests--wait (lambda () (format "the list to say so: %S" (onthemap-tests--summary list)))
+                          (lambda () (string-search "Not logged in: run M-x onthemap-login first."
+                                                    (onthemap-tests--summary list))))
+    (should-not (string-search "onthemap login" (onthemap-tests--summary list)))
+    (should-not (buffer-local-value 'tabulated-list-entries list))
+    ;; Typed as a user types it, at the real prompts; the password read by the real
+    ;; `read-passwd' (the advice only keeps the string it returned, to see it wiped).
+    (advice-add 'read-passwd :filter-return record)
+    (unwind-protect
+        (onthemap-tests--type (onthemap-tests--said mark "logged in as Ada")
+                              'M-x "onthemap-login" 'RET (onthemap-tests--env "ONTHEMAP_TEST_EMAIL") 'RET
+                              onthemap-tests--password 'RET '<f12>)
+      (advice-remove 'read-passwd record))
+    (should (equal (car minibuffer-history) (onthemap-tests--env "ONTHEMAP_TEST_EMAIL")))
     ;; Wiped as soon as it was sent.
     (should (string-match-p "\\`\0+\\'" typed))
-    (onthemap-tests--message-since mark "logged in as Ada" 60)
-    (onthemap-tests--password-nowhere onthemap-tests--password)))
+    (onthemap-tests--password-nowhere onthemap-tests--password)
+    ;; The list open meanwhile fills by itself: no key pressed in it.
+    (onthemap-tests--wait (lambda () (format "the list to fill: %S" (onthemap-tests--summary list)))
+                          (lambda () (string-match-p "\\`100 of [0-9]+ students" (onthemap-tests--summary list)))
+                          60)
+    (kill-buffer list)))
 
 (ert-deftest onthemap-test-03-mode-line-count ()
   (onthemap-tests--mode-line-is " 📍 100"))
 
-(ert-deftest onthemap-test-04-list-sort-and-open ()
+(defun onthemap-tests--names ()
+  "The names of the list's students, top to bottom."
+  (save-excursion
+    (goto-char (point-min))
+    (cl-loop until (eobp)
+             collect (aref (tabulated-list-get-entry) 0)
+             do (forward-line 1))))
+
+(ert-deftest onthemap-test-04-list-titles-sort-and-open ()
   (let* ((expected (append (onthemap-tests--cli-json "students" "--limit" "100") nil))
          (buffer (onthemap)))
     (with-current-buffer buffer
-      (onthemap-tests--wait "the students" (lambda () (> onthemap--generation 0)))
+      (onthemap-tests--wait "the students" (lambda () onthemap--shown))
       (should (derived-mode-p 'tabulated-list-mode))
       (should (equal (mapcar #'car tabulated-list-format) '("Name" "Place" "Link" "Updated")))
-      (should (string-match-p "100 of [0-9]+ students, newest first" (onthemap-tests--header)))
-      (should (equal (mapcar (lambda (e) (aref (cadr e) 0)) tabulated-list-entries)
+      ;; The column titles are the header line, as in `list-packages': they never scroll away.
+      (should (stringp header-line-format))
+      (should (string-match-p "\\` *Name +Place +Link +Updated *\\'" (substring-no-properties header-line-format)))
+      (should (string-match-p "\\`100 of [0-9]+ students, newest first · refreshed" (onthemap-tests--summary)))
+      (should (equal (onthemap-tests--names)
                      (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected)))
-      ;; The first line holds the column titles; RET on the third student opens its link.
+      ;; RET on the third student opens its link.
       (goto-char (point-min))
-      (should (string-match-p "\\` *Name +Place +Link +Updated *$" (thing-at-point 'line t)))
-      (forward-line 3)
-      (call-interactively (key-binding (kbd "RET")))
+      (forward-line 2)
+      (onthemap-tests--type nil 'RET)
       (should (equal (car onthemap-tests--opened) (plist-get (nth 2 expected) :mediaURL)))
-      ;; Sorted by name: the lines follow.
+      ;; S at column 0 (the padding before the first column) sorts by the first column.
       (goto-char (point-min))
-      (tabulated-list-sort 0)
-      (let ((names (save-excursion
-                     (goto-char (point-min))
-                     (forward-line 1)
-                     (cl-loop until (eobp)
-                              collect (aref (tabulated-list-get-entry) 0)
-                              do (forward-line 1)))))
+      (should (= (current-column) 0))
+      (onthemap-tests--type nil "S")
+      (let ((names (onthemap-tests--names)))
         (should (= (length names) 100))
         (should (equal names (sort (copy-sequence names) #'string<))))
-      ;; The header line says so.
-      (should (string-match-p "100 of [0-9]+ students, sorted by Name · refreshed" (onthemap-tests--header))))))
+      (should (string-match-p "100 of [0-9]+ students, sorted by Name · refreshed" (onthemap-tests--summary)))
+      ;; S again, the other way round; on the Place column, by place.
+      (onthemap-tests--type nil "S")
+      (should (string-search "sorted by Name (reversed)" (onthemap-tests--summary)))
+      (goto-char (point-min))
+      (goto-char (next-single-property-change (point) 'tabulated-list-column-name nil (line-end-position)))
+      (goto-char (next-single-property-change (point) 'tabulated-list-column-name nil (line-end-position)))
+      (should (equal (get-text-property (point) 'tabulated-list-column-name) "Place"))
+      (onthemap-tests--type nil "S")
+      (should (string-search "sorted by Place" (onthemap-tests--summary))))))
+
+(defun onthemap-tests--updated-ends ()
+  "The screen column where each line's Updated cell ends, and the cell."
+  (save-excursion
+    (goto-char (point-min))
+    (cl-loop until (eobp)
+             for start = (text-property-any (point) (line-end-position) 'tabulated-list-column-name "Updated")
+             when start
+             collect (progn
+                       (goto-char start)
+                       (let ((cell (buffer-substring-no-properties start (line-end-position))))
+                         (cons (+ (current-column) (string-width cell)) cell)))
+             do (forward-line 1))))
+
+(ert-deftest onthemap-test-04a-columns-fit-the-window ()
+  (switch-to-buffer "*OnTheMap*")
+  (with-current-buffer "*OnTheMap*"
+    ;; The batch frame is 80 columns wide, as a terminal often is.
+    (should (= (window-max-chars-per-line (get-buffer-window)) 79))
+    (dolist (end (onthemap-tests--updated-ends))
+      (should (<= (car end) 79))
+      (should (string-match-p "\\(ago\\|just now\\)\\'" (cdr end)))))
+  ;; In a window of 50 columns too; and one of 120 cuts no link.
+  (dolist (width '(50 120))
+    (let ((frame-width (frame-width)))
+      (unwind-protect
+          (progn
+            (set-frame-width nil (max width 80))
+            (delete-other-windows)
+            (when (< width 80) (split-window-right width))
+            (with-current-buffer (onthemap)
+              (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+              (let ((room (window-max-chars-per-line (get-buffer-window))))
+                (should (<= (- width 2) room (1- width)))
+                (dolist (end (onthemap-tests--updated-ends))
+                  (should (<= (car end) room))))
+              (when (> width 100)
+                (should-not (cl-some (lambda (entry) (string-search "…" (aref (cadr entry) 2)))
+                                     tabulated-list-entries)))))
+        (delete-other-windows)
+        (set-frame-width nil frame-width)))))
 
 (ert-deftest onthemap-test-05-g-refreshes ()
+  (switch-to-buffer "*OnTheMap*")
   (with-current-buffer "*OnTheMap*"
     (let ((before (plist-get (plist-get (onthemap-tests--cli-json "status") :students) :refreshedAt))
-          (generation onthemap--generation))
+          (generation nil))
       (sleep-for 1.1)                   ; refreshedAt is to the millisecond
-      (call-interactively (key-binding (kbd "g")))
+      (setq generation onthemap--generation)
+      (onthemap-tests--type nil "g")
       (onthemap-tests--wait "the refreshed list" (lambda () (> onthemap--generation generation)))
       (should (string< before (plist-get (plist-get (onthemap-tests--cli-json "status") :students) :refreshedAt))))
     (kill-buffer)))
 
 (ert-deftest onthemap-test-06-near ()
   (with-current-buffer (onthemap-near "Berlin, Germany" 2000)
-    (onthemap-tests--wait "the near list" (lambda () (> onthemap--generation 0)))
-    (should (string-match-p "nearest to Berlin.*within 2000 km" (onthemap-tests--header)))
+    (onthemap-tests--wait "the near list" (lambda () onthemap--shown))
+    (should (string-match-p "nearest to Berlin.*within 2000 km" (onthemap-tests--summary)))
     (should (equal (mapcar #'car tabulated-list-format) '("Name" "Place" "Km" "Link" "Updated")))
     (let ((distances (mapcar (lambda (e) (string-to-number (aref (cadr e) 2))) tabulated-list-entries)))
       (should (> (length distances) 0))
@@ -208,33 +300,93 @@ collection, for `completing-read') returning the answer."
                                     (list :firstName "Old" :mapString "Oslo" :latitude 59.91 :longitude 10.75))))
                    '("1234" "8" "253" "")))))
 
-(ert-deftest onthemap-test-07-post ()
-  (let ((mark (length onthemap-tests--messages))
-        (prompts nil))
-    (onthemap-tests--answering
-        (list (lambda (prompt collection)
-                (push prompt prompts)
-                (should (string-prefix-p "Munich, Bavaria, Germany" (caar collection)))
-                (caar collection))
-              (lambda (prompt _) (push prompt prompts) "https://ada.example/emacs"))
-      (onthemap-post "Munich")
-      (onthemap-tests--message-since mark "posted your pin at Munich" 60))
-    (should (equal (reverse prompts) '("Which Munich (default Munich, Bavaria, Germany (locality)): "
-                                       "Link (http or https): ")))
-    (let ((pin (onthemap-tests--cli-json "mypin")))
-      (should (equal (plist-get pin :mapString) "Munich"))
-      (should (equal (plist-get pin :mediaURL) "https://ada.example/emacs")))))
-
-(ert-deftest onthemap-test-06b-search ()
+(ert-deftest onthemap-test-06b-search-and-no-match ()
   (let ((expected (append (onthemap-tests--cli-json "students" "--search" "berlin germany" "--limit" "100") nil))
         (buffer (onthemap-search "berlin germany")))
     (should expected)
     (with-current-buffer buffer
-      (onthemap-tests--wait "the search list" (lambda () (> onthemap--generation 0)))
-      (should (string-match-p "students matching \"berlin germany\", newest first" (onthemap-tests--header)))
+      (onthemap-tests--wait "the search list" (lambda () onthemap--shown))
+      (should (string-match-p "students matching \"berlin germany\", newest first" (onthemap-tests--summary)))
       (should (equal (mapcar (lambda (e) (aref (cadr e) 0)) tabulated-list-entries)
-                     (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected)))
+                     (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected))))
+    ;; Typed, and finding no one: a line says so.
+    (onthemap-tests--type (lambda () (buffer-local-value 'onthemap--shown buffer))
+                          'M-x "onthemap-search" 'RET "xyzzyqwv" 'RET '<f12>)
+    (with-current-buffer buffer
+      (should (string-match-p "\\`0 of 0 students matching \"xyzzyqwv\".*\nNo student matches \"xyzzyqwv\"\\."
+                              (onthemap-tests--summary)))
+      (should-not tabulated-list-entries)
+      ;; S in an empty list says there is nothing to sort.
+      (onthemap-tests--type nil "S")
+      (should (equal (car onthemap-tests--messages) "OnTheMap: no students to sort"))
       (kill-buffer))))
+
+(ert-deftest onthemap-test-06c-near-coordinates-typed ()
+  (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
+                                        (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
+                        'M-x "onthemap-near" 'RET "48.85, 2.35" 'RET 'RET '<f12>)
+  (with-current-buffer "*OnTheMap near*"
+    (should (string-match-p "nearest to 48.85, 2.35 · refreshed" (onthemap-tests--summary)))
+    (should tabulated-list-entries)
+    (kill-buffer)))
+
+(ert-deftest onthemap-test-06d-a-failed-near-empties-the-list-and-g-looks-it-up-again ()
+  (let* ((socket (expand-file-name "later.sock" (file-name-directory (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))))
+         (buffer (onthemap-near "Berlin, Germany" 2000))
+         (onthemap-socket socket))
+    (with-current-buffer buffer
+      (let ((onthemap-socket nil))
+        (onthemap-tests--wait "the Berlin list" (lambda () onthemap--shown)))
+      (should tabulated-list-entries))
+    (when (file-exists-p socket) (delete-file socket))
+    (unwind-protect
+        (progn
+          ;; Typed: a place, while no daemon answers at the socket.
+          (onthemap-tests--type (lambda () (buffer-local-value 'onthemap--problem buffer))
+                                'M-x "onthemap-near" 'RET "Berlin" 'RET 'RET '<f12>)
+          (with-current-buffer buffer
+            (onthemap-tests--wait "the reason" (lambda () (string-search "cannot reach onthemapd at" (onthemap-tests--summary))))
+            (should (string-search "g tries again" (onthemap-tests--summary)))
+            ;; The previous rows are gone: nothing to open that this list is not about.
+            (should-not tabulated-list-entries)
+            (goto-char (point-min))
+            (onthemap-tests--type nil 'RET)
+            (should (equal (car onthemap-tests--messages) "OnTheMap: no student on this line"))
+            ;; The daemon appears there; g looks the place up again (not the whole list).
+            (make-symbolic-link (onthemap-tests--env "ONTHEMAP_SOCKET") socket)
+            (onthemap-tests--type nil "g")
+            (onthemap-tests--wait "the students near Berlin" (lambda () onthemap--shown))
+            (should (string-search "nearest to Berlin" (onthemap-tests--summary)))
+            (should-not (string-search "newest first" (onthemap-tests--summary)))
+            (should tabulated-list-entries)
+            ;; A place that matches nothing: said so, the list empty.
+            (setq onthemap--near-query '("Xyzzyqwv" nil))
+            (onthemap--look-up buffer)
+            (onthemap-tests--wait "no place" (lambda () (string-search "No place matches \"Xyzzyqwv\"" (onthemap-tests--summary))))
+            (should-not tabulated-list-entries)))
+      (when (file-exists-p socket) (delete-file socket))
+      (kill-buffer buffer))))
+
+(defun onthemap-tests--geocode-choices (place)
+  "The geocoder's matches for PLACE as the post prompt offers them: (CHOICE . LABEL)."
+  (let ((answer (onthemap-tests--cli-json "geocode" place)))
+    (mapcar (lambda (match)
+              (cons (format "%s (%s)" (onthemap--place match) (plist-get match :precision)) (onthemap--place match)))
+            (if (vectorp answer) answer (plist-get answer :results)))))
+
+(ert-deftest onthemap-test-07-post-stores-the-place-picked ()
+  (let* ((mark (length onthemap-tests--messages))
+         (picked (nth 1 (onthemap-tests--geocode-choices "Springfield"))))
+    (should (string-prefix-p "Springfield, " (cdr picked)))
+    ;; Typed at the real prompts: the place; the second match; the link.
+    (onthemap-tests--type (onthemap-tests--said mark "posted your pin at")
+                          'M-x "onthemap-post" 'RET "Springfield" 'RET '<f12>
+                          (car picked) 'RET "ada.example/emacs" 'RET)
+    (onthemap-tests--message-since mark (concat "posted your pin at " (cdr picked)))
+    (let ((pin (onthemap-tests--cli-json "mypin")))
+      ;; The place picked, not the word typed.
+      (should (equal (plist-get pin :mapString) (cdr picked)))
+      (should (equal (plist-get pin :mediaURL) "https://ada.example/emacs")))))
 
 (ert-deftest onthemap-test-07b-typed-links ()
   (should (equal (onthemap--typed-link " example.com/x ") "https://example.com/x"))
@@ -243,54 +395,47 @@ collection, for `completing-read') returning the answer."
   (should (null (onthemap--typed-link "")))
   (should (null (onthemap--typed-link nil))))
 
-(ert-deftest onthemap-test-07d-move-question ()
-  (should (equal (onthemap--move-question "Munich" "Berlin") "Move your pin from Munich to Berlin? "))
-  (should (equal (onthemap--move-question "Munich" "Munich") "Replace your pin at Munich (new link)? ")))
-
 (ert-deftest onthemap-test-07c-a-browser-that-fails-is-reported ()
   (let ((onthemap-browse-function (lambda (_) (error "No usable browser found")))
         (mark (length onthemap-tests--messages)))
     (onthemap-open-link "https://ada.example/x")
     (onthemap-tests--message-since mark "could not open https://ada.example/x: No usable browser found" 5)))
 
+(ert-deftest onthemap-test-07d-move-question ()
+  (should (equal (onthemap--move-question "Munich" "Berlin") "Move your pin from Munich to Berlin? "))
+  (should (equal (onthemap--move-question "Munich" "Munich") "Replace your pin at Munich (new link)? ")))
+
 (ert-deftest onthemap-test-08-post-asks-before-moving ()
-  (let ((mark (length onthemap-tests--messages))
-        question)
-    (onthemap-tests--answering
-        (list (lambda (_ collection) (caar collection))
-              (lambda (_ _) "https://ada.example/berlin")
-              (lambda (prompt _) (setq question prompt) nil))
-      (onthemap-post "Berlin")
-      (onthemap-tests--message-since mark "your pin stays at Munich" 60))
-    (should (equal question "Move your pin from Munich to Berlin? "))
-    (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) "Munich"))
+  (let* ((mark (length onthemap-tests--messages))
+         (before (plist-get (onthemap-tests--cli-json "mypin") :mapString))
+         (berlin (car (onthemap-tests--geocode-choices "Berlin"))))
+    ;; The first match is the default: RET takes it.  n keeps the pin.
+    (onthemap-tests--type (onthemap-tests--said mark "your pin stays at")
+                          'M-x "onthemap-post" 'RET "Berlin" 'RET '<f12> 'RET "https://ada.example/berlin" 'RET "n")
+    (should (string-search (format "Move your pin from %s to %s?" before (cdr berlin))
+                           (mapconcat #'identity onthemap-tests--prompts "\n")))
+    (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) before))
     (setq mark (length onthemap-tests--messages))
-    (onthemap-tests--answering
-        (list (lambda (_ collection) (caar collection))
-              (lambda (_ _) "https://ada.example/berlin")
-              (lambda (_ _) t))
-      (onthemap-post "Berlin")
-      (onthemap-tests--message-since mark "moved your pin to Berlin" 60))
-    (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) "Berlin"))))
+    (onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
+                          'M-x "onthemap-post" 'RET "Berlin" 'RET '<f12> 'RET "https://ada.example/berlin" 'RET "y")
+    (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) (cdr berlin)))))
 
 (ert-deftest onthemap-test-08b-empty-place-changes-only-the-link ()
   (let ((mark (length onthemap-tests--messages))
-        (before (onthemap-tests--cli-json "mypin"))
-        link-prompt question)
-    (onthemap-tests--answering
-        (list (lambda (prompt _) (setq link-prompt prompt) "ada.example/only-the-link")
-              (lambda (prompt _) (setq question prompt) t))
-      (onthemap-post "")
-      (onthemap-tests--message-since mark (concat "moved your pin to " (plist-get before :mapString)) 60))
-    (should (equal link-prompt (format "Link (http or https) (default %s): " (plist-get before :mediaURL))))
-    (should (equal question (format "Replace your pin at %s (new link)? " (plist-get before :mapString))))
+        (before (onthemap-tests--cli-json "mypin")))
+    ;; RET at the place prompt: no place typed keeps the pin's.
+    (onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
+                          'M-x "onthemap-post" 'RET 'RET '<f12> "ada.example/only-the-link" 'RET "y")
+    (should (member (format "Link (http or https) (default %s): " (plist-get before :mediaURL)) onthemap-tests--prompts))
+    (should (cl-some (lambda (prompt) (string-prefix-p (format "Replace your pin at %s (new link)? " (plist-get before :mapString)) prompt))
+                     onthemap-tests--prompts))
     (let ((pin (onthemap-tests--cli-json "mypin")))
       (should (equal (list (plist-get pin :mapString) (plist-get pin :latitude) (plist-get pin :longitude))
                      (list (plist-get before :mapString) (plist-get before :latitude) (plist-get before :longitude))))
       (should (equal (plist-get pin :mediaURL) "https://ada.example/only-the-link")))))
 
 (ert-deftest onthemap-test-09-mode-line-follows-another-client ()
-  (onthemap-tests--mode-line-is " 📍 100 · Berlin" 60)
+  (onthemap-tests--mode-line-is (concat " 📍 100 · " (plist-get (onthemap-tests--cli-json "mypin") :mapString)) 60)
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.
   (start-process "cli" nil (onthemap-tests--env "ONTHEMAP_TEST_CLI")
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
@@ -327,33 +472,91 @@ The mode line must have shown it offline meanwhile."
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)))
 
-(ert-deftest onthemap-test-11-map ()
-  (let ((mark (length onthemap-tests--messages))
-        methods)
+(defun onthemap-tests--map-methods ()
+  "The daemon's methods, from `rpc.discover'."
+  (let (methods)
     (onthemap-request 'rpc.discover nil
                       (lambda (result) (setq methods (mapcar (lambda (m) (plist-get m :name)) (plist-get result :methods)))))
     (onthemap-tests--wait "rpc.discover" (lambda () methods))
-    (with-current-buffer (onthemap-map)
-      (if (member "map" methods)
-          (progn
-            (onthemap-tests--wait "the map" (lambda () onthemap--map-pins))
-            (should (text-property-any (point-min) (point-max) 'face 'onthemap-land)))
-        (onthemap-tests--message-since mark "cannot draw maps yet")
-        (should (string-search "has no `map' method" (buffer-string))))
+    methods))
+
+(defun onthemap-tests--zoom ()
+  "The zoom the map's header line names."
+  (and (string-match "· zoom \\([0-9.]+\\)" header-line-format)
+       (string-to-number (match-string 1 header-line-format))))
+
+(ert-deftest onthemap-test-11-map-names-the-place-zooms-and-pans ()
+  (if (not (member "map" (onthemap-tests--map-methods)))
+      (let ((mark (length onthemap-tests--messages)))
+        (with-current-buffer (onthemap-map)
+          (onthemap-tests--message-since mark "cannot draw maps yet")
+          (should (string-search "has no `map' method" (buffer-string)))
+          (kill-buffer)))
+    (with-current-buffer (onthemap-map '(:near "Atlantis"))
+      ;; It says which Atlantis it found.
+      (onthemap-tests--wait (lambda () (format "the title: %S" header-line-format))
+                            (lambda () (and onthemap--map-camera (stringp header-line-format)
+                                            (string-match-p "\\` Map of Atlantis, .*South Africa · zoom [0-9]+" header-line-format))))
+      (should (text-property-any (point-min) (point-max) 'face 'onthemap-land))
+      (let ((zoom (onthemap-tests--zoom))
+            (camera onthemap--map-camera))
+        ;; + zooms in, on the same place.
+        (onthemap-tests--type (lambda () (not (eq onthemap--map-camera camera))) "+" '<f12>)
+        (should (string-prefix-p " Map of Atlantis" header-line-format))
+        (should (<= (abs (- (onthemap-tests--zoom) (* 2 zoom))) 1))
+        ;; L pans east: the header line says where it is now.
+        (setq camera onthemap--map-camera)
+        (onthemap-tests--type (lambda () (not (eq onthemap--map-camera camera))) "L" '<f12>)
+        (should (string-match-p "\\` Map of [0-9.]+°S [0-9.]+°E · zoom" header-line-format))
+        (should (> (nth 1 onthemap--map-camera) (nth 1 camera)))
+        ;; 0: the world; - there says it is all in view.
+        (setq camera onthemap--map-camera)
+        (onthemap-tests--type (lambda () (not (eq onthemap--map-camera camera))) "0" '<f12>)
+        (should (equal header-line-format " Map of the world · zoom 1"))
+        (onthemap-tests--type nil "-")
+        (should (equal (car onthemap-tests--messages) "OnTheMap: the whole world is in view")))
+      (kill-buffer))
+    ;; The legend starts on screen: under the map, within the window.
+    (with-current-buffer (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500))
+      (onthemap-tests--wait "the Berlin map" (lambda () onthemap--map-camera))
+      (goto-char (point-min))
+      (should (re-search-forward "^[0-9]+ pins? in view" nil t))
+      (let ((line (line-number-at-pos)))
+        (forward-line 1)
+        (should (get-text-property (point) 'onthemap-pin))
+        (should (< (1+ line) (window-body-height (get-buffer-window)))))
       (kill-buffer))))
 
-(ert-deftest onthemap-test-12-logout ()
-  (let ((mark (length onthemap-tests--messages)))
+(ert-deftest onthemap-test-12-logout-empties-open-lists ()
+  (let ((mark (length onthemap-tests--messages))
+        (list (onthemap))
+        (map (save-window-excursion (onthemap-map))))
+    (with-current-buffer list (onthemap-tests--wait "the list" (lambda () onthemap--shown)))
+    (with-current-buffer map (onthemap-tests--wait "the map" (lambda () onthemap--map-camera)))
     (onthemap-logout)
     (onthemap-tests--message-since mark "OnTheMap: logged out")
     (onthemap-tests--mode-line-is " 📍 logged out")
+    ;; No key pressed: the list and the map are emptied, and say what to run.
+    (with-current-buffer list
+      (onthemap-tests--wait (lambda () (format "the list to empty: %S" (onthemap-tests--summary)))
+                            (lambda () (string-search "Not logged in: run M-x onthemap-login first." (onthemap-tests--summary))))
+      (should-not tabulated-list-entries)
+      (goto-char (point-min))
+      (onthemap-tests--type nil 'RET)
+      (should (equal (car onthemap-tests--messages) "OnTheMap: no student on this line"))
+      (kill-buffer))
+    (with-current-buffer map
+      (onthemap-tests--wait "the map to empty" (lambda () (string-search "Not logged in: run M-x onthemap-login" (buffer-string))))
+      (should-not onthemap--map-pins)
+      (kill-buffer))
+    ;; A list opened now says so too, in Emacs's words.
     (setq mark (length onthemap-tests--messages))
     (with-current-buffer (onthemap)
-      (onthemap-tests--message-since mark "Not logged in")
-      (should (string-search "Not logged in" (onthemap-tests--header)))
+      (should (string-search "run M-x onthemap-login first"
+                             (onthemap-tests--message-since mark "Not logged in")))
       (kill-buffer))))
 
-;;;; The header line's age
+;;;; The summary's age
 
 (defun onthemap-tests--list-buffers ()
   "The students lists alive."
@@ -364,15 +567,13 @@ The mode line must have shown it offline meanwhile."
   "A wire timestamp SECONDS ago."
   (format-time-string "%FT%T.000Z" (time-subtract nil seconds) t))
 
-(ert-deftest onthemap-test-13-header-age-stays-current ()
-  ;; Emacs redraws a header line only when something else changes; a timer, one
-  ;; for all lists, redraws it while a list lives, so its age is current.
+(ert-deftest onthemap-test-13-summary-age-stays-current ()
+  ;; Emacs redraws only when something changes; a timer, one for all lists,
+  ;; brings the summaries up to date while a list lives, so their age is current.
   (mapc #'kill-buffer (onthemap-tests--list-buffers))
   (should-not onthemap--header-timer)
   (let* ((onthemap-header-update-interval 0.1)
-         (redrawn nil)
-         (record (lambda (&rest _) (push (current-buffer) redrawn)))
-         (buffer (onthemap--list-buffer "*OnTheMap age test*" nil))
+         (buffer (onthemap--list-buffer "*OnTheMap age test*"))
          (other nil)
          (timer onthemap--header-timer))
     (unwind-protect
@@ -381,16 +582,14 @@ The mode line must have shown it offline meanwhile."
           (should (memq timer timer-list))
           (with-current-buffer buffer
             (onthemap--fill buffer (list :students [] :total 0 :refreshedAt (onthemap-tests--ago 0)))
-            (should (string-search "refreshed just now" (onthemap-tests--header)))
+            (should (string-search "refreshed just now" (onthemap-tests--summary)))
             ;; Time passes: the cache this list shows was refreshed three minutes ago.
             (setq onthemap--shown (plist-put (copy-sequence onthemap--shown) :refreshedAt (onthemap-tests--ago 180)))
-            (advice-add 'force-mode-line-update :before record)
-            (unwind-protect
-                (onthemap-tests--wait "the timer to redraw the header line" (lambda () (memq buffer redrawn)) 5)
-              (advice-remove 'force-mode-line-update record))
-            (should (string-search "refreshed 3 min ago" (onthemap-tests--header))))
+            (onthemap-tests--wait "the timer to bring the summary up to date"
+                                  (lambda () (string-search "refreshed 3 min ago" (onthemap-tests--summary)))
+                                  5))
           ;; A second list shares the timer; killing the last list cancels it.
-          (setq other (onthemap--list-buffer "*OnTheMap age test 2*" nil))
+          (setq other (onthemap--list-buffer "*OnTheMap age test 2*"))
           (should (eq onthemap--header-timer timer))
           (kill-buffer buffer)
           (should (eq onthemap--header-timer timer))
@@ -412,25 +611,54 @@ The mode line must have shown it offline meanwhile."
                                           :mediaURL "https://me.example" :mine t))
                       :view (list :west -180 :south -85 :east 180 :north 85 :zoom 1)))
         (buffer (get-buffer-create "*onthemap map test*")))
+    ;; Keys typed go to the selected window's buffer.
+    (switch-to-buffer buffer)
     (with-current-buffer buffer
       (onthemap-map-mode)
-      (onthemap-map-render buffer result)
+      (onthemap-map-render buffer result "Munich, Bavaria, Germany" 5)
+      (should (equal header-line-format " Map of Munich, Bavaria, Germany · zoom 1"))
       (should (equal (buffer-substring-no-properties 1 7) "⠀⣿⣿⠀2⠀"))
       (should (equal (mapcar (lambda (pos) (get-text-property pos 'face)) '(1 2 3 4 5 6))
                      '(nil onthemap-land onthemap-land onthemap-coast onthemap-cluster nil)))
       (should (equal (get-text-property 10 'face) 'onthemap-my-pin))
-      (should (string-search "3 pins in view" (buffer-string)))
-      ;; RET on the map cell with two pins asks which; on a legend line opens that pin.
+      (should (string-search "3 pins in view · RET opens · +/- zoom" (buffer-string)))
+      ;; RET on the map cell with two pins asks which (typed: the second); on a legend
+      ;; line it opens that pin.
       (goto-char 5)
-      (cl-letf (((symbol-function 'completing-read) (lambda (_ collection &rest _) (car (nth 1 collection)))))
-        (call-interactively (key-binding (kbd "RET"))))
+      (onthemap-tests--type nil 'RET "Alan T, Munich" 'RET)
       (should (equal (car onthemap-tests--opened) "https://b.example"))
       (goto-char (point-max))
       (forward-line -1)
       (should (string-search "Me Myself (you)" (thing-at-point 'line)))
-      (call-interactively (key-binding (kbd "RET")))
+      (onthemap-tests--type nil 'RET)
       (should (equal (car onthemap-tests--opened) "https://me.example"))
+      ;; One pin is "1 pin"; a label's cells have a face of their own; a capped zoom says so.
+      (onthemap-map-render buffer (list :rows ["⠀Paris*⠀"] :styles [" nnnnnp "]
+                                        :pins (vector (list :n 1 :row 0 :col 6 :firstName "Ada" :mapString "Paris"
+                                                            :mediaURL "https://a.example"))
+                                        :view (list :west 0 :south 40 :east 10 :north 50 :zoom 2048.4))
+                           "Paris, France" 5 t)
+      (should (equal header-line-format " Map of Paris, France · zoom 2048 (as close as the map goes)"))
+      (should (string-search "\n1 pin in view" (buffer-string)))
+      (should (equal (get-text-property 3 'face) 'onthemap-label))
       (kill-buffer))))
+
+(ert-deftest onthemap-test-20a-map-camera ()
+  (let ((camera (onthemap--camera '(:west -10 :east 10 :north 10 :south -10 :zoom 18))))
+    (should (< (abs (nth 0 camera)) 1e-9))
+    (should (< (abs (nth 1 camera)) 1e-9))
+    (should (= (nth 2 camera) 18))
+    (should (< (abs (- (nth 1 (onthemap--camera-pan camera 1 0 80 20)) 5)) 1e-9))
+    (should (= (nth 2 (onthemap--camera-zoom camera 2)) 36))
+    (should (= (nth 2 (onthemap--camera-zoom '(0 0 3000) 2)) 4096))
+    (should (= (nth 2 (onthemap--camera-zoom '(0 0 1) 0.5)) 1))
+    (should (equal (onthemap--camera-where '(-33.57 18.49 4)) "33.57°S 18.49°E"))
+    (should (equal (onthemap--zoom-text 18.34) "18"))
+    (should (equal (onthemap--zoom-text 2.5) "2.5"))
+    (should (< (abs (+ 175 (nth 1 (onthemap--camera '(:west 170 :east 200 :north 10 :south -10 :zoom 12))))) 1e-9))
+    (should (= (onthemap--map-legend-room 22) 5))
+    (should (equal (onthemap--fit-widths '(12 23 47 8) '(3) 71) '(12 23 28 8)))
+    (should (equal (onthemap--fit-widths '(12 23 47 8) '(3) 200) '(12 23 47 8)))))
 
 (ert-deftest onthemap-test-21-socket-candidates ()
   (let ((process-environment (copy-sequence process-environment))
@@ -492,12 +720,11 @@ The mode line must have shown it offline meanwhile."
       (should (string-search (concat "onthemapd --socket " onthemap-socket) message))
       (should (string-search "systemctl --user start onthemapd.socket" message)))
     (with-current-buffer buffer
-      (onthemap-tests--wait "the header line" (lambda () (string-search "cannot reach" (onthemap-tests--header))))
+      (onthemap-tests--wait "the list to say so" (lambda () (string-search "cannot reach" (onthemap-tests--summary))))
       (kill-buffer))
     (setq mark (length onthemap-tests--messages))
-    (cl-letf (((symbol-function 'read-passwd) (lambda (&rest _) (copy-sequence "not-sent"))))
-      (onthemap-login "someone@example.com"))
-    (onthemap-tests--message-since mark "login: cannot reach onthemapd")
+    (onthemap-tests--type (onthemap-tests--said mark "login: cannot reach onthemapd")
+                          'M-x "onthemap-login" 'RET "someone@example.com" 'RET "not-sent" 'RET '<f12>)
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)
     (onthemap-tests--mode-line-is " 📍 offline" onthemap-tests--quick)))
@@ -526,8 +753,9 @@ only as root, which Swift Testing reports as skipped for anyone else."
     (onthemap-tests--message-since mark "onthemapd did not answer students within 10 s" 40)
     (kill-buffer buffer)
     (setq mark (length onthemap-tests--messages))
-    (cl-letf (((symbol-function 'read-passwd) (lambda (&rest _) (copy-sequence "hung-secret"))))
-      (should (< (onthemap-tests--seconds (onthemap-login "someone@example.com")) onthemap-tests--quick)))
+    (should (< (onthemap-tests--seconds
+                (onthemap-tests--type nil 'M-x "onthemap-login" 'RET "someone@example.com" 'RET "hung-secret" 'RET))
+               onthemap-tests--quick))
     (onthemap-tests--loop-runs)
     (onthemap-tests--message-since mark "onthemapd did not answer login" 40)
     (onthemap-tests--password-nowhere "hung-secret")

@@ -162,6 +162,25 @@ belongs to another user (then nothing is sent)."
 (defvar onthemap--connections-opened 0
   "How many connections were opened: each gets its own name and buffers.")
 
+(defvar onthemap--processes (make-hash-table :test #'eq :weakness 'key)
+  "The network process under each connection, made here and so known here.
+jsonrpc has no public accessor for a connection's process.")
+
+(defun onthemap--process (connection)
+  "The network process CONNECTION talks over."
+  (gethash connection onthemap--processes))
+
+(defun onthemap--make-connection (&rest initargs)
+  "Make a `jsonrpc-process-connection' with INITARGS and no events buffer.
+That buffer would record every message, a password included.
+jsonrpc 1.0.18 and later name the setting `:events-buffer-config';
+Emacs 28's jsonrpc (1.0.14) knows only the name it had before, which
+is given only where the current one is refused."
+  (condition-case nil
+      (apply #'make-instance 'jsonrpc-process-connection :events-buffer-config '(:size 0) initargs)
+    (invalid-slot-name
+     (apply #'make-instance 'jsonrpc-process-connection :events-buffer-scrollback-size 0 initargs))))
+
 (defun onthemap--connect (purpose &optional on-notification on-shutdown)
   "Open a connection to the daemon for PURPOSE (a short name) and return it.
 ON-NOTIFICATION is called with the method symbol and params of
@@ -172,10 +191,8 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
          (name (format "onthemap-%s-%d" purpose (cl-incf onthemap--connections-opened)))
          (process (onthemap--open-socket name))
          (connection
-          (jsonrpc-process-connection
+          (onthemap--make-connection
            :name name :process process
-           ;; No events buffer: it would record every message, a password included.
-           :events-buffer-scrollback-size 0
            :notification-dispatcher
            (lambda (_connection method params)
              (when on-notification (funcall on-notification method params)))
@@ -183,6 +200,7 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
            (lambda (connection)
              (onthemap--discard-buffers connection)
              (when on-shutdown (funcall on-shutdown connection))))))
+    (puthash connection process onthemap--processes)
     ;; jsonrpc announces every closed connection ("Server exited"); a daemon
     ;; closing an idle connection is routine, so that message is kept quiet.
     (let ((sentinel (process-sentinel process)))
@@ -194,9 +212,9 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
 
 (defun onthemap--discard-buffers (connection)
   "Kill the helper buffers jsonrpc made for CONNECTION."
-  (let ((process (jsonrpc--process connection)))
-    (dolist (buffer (list (process-buffer process)
-                          (process-get process 'jsonrpc-stderr)
+  (let ((process (onthemap--process connection)))
+    (dolist (buffer (list (and process (process-buffer process))
+                          (jsonrpc-stderr-buffer connection)
                           (get-buffer (format "*%s events*" (jsonrpc-name connection)))))
       (when (buffer-live-p buffer) (kill-buffer buffer)))))
 
@@ -223,12 +241,31 @@ changing `onthemap-socket' takes effect."
 (defun onthemap--close (connection)
   "Close CONNECTION if it is still open."
   (when (jsonrpc-running-p connection)
-    (delete-process (jsonrpc--process connection))))
+    (delete-process (onthemap--process connection))))
 
 (defun onthemap--later (function &rest arguments)
   "Call FUNCTION with ARGUMENTS from a timer, outside process sentinels.
 jsonrpc may call back from a sentinel where messages are silenced."
   (when function (apply #'run-at-time 0 nil function arguments)))
+
+(defconst onthemap--not-logged-in -32001
+  "The daemon's error code for a call that needs a login.")
+
+(defconst onthemap--session-over -32007
+  "The daemon's error code for a session that expired or was revoked.")
+
+(defun onthemap--needs-login-p (error)
+  "Whether ERROR (a plist) means there is no session: a login fixes it."
+  (memq (plist-get error :code) (list onthemap--not-logged-in onthemap--session-over)))
+
+(defun onthemap--in-emacs-words (code message)
+  "The daemon's MESSAGE for error CODE, naming Emacs's command.
+The daemon tells a CLI user to run `onthemap login'; in Emacs that is
+\[onthemap-login].  Other messages are returned as they are."
+  (cond ((eql code onthemap--not-logged-in) "Not logged in: run M-x onthemap-login first.")
+        ((eql code onthemap--session-over)
+         (concat (replace-regexp-in-string "[[:space:].]*\\'" "" (or message "")) " with M-x onthemap-login."))
+        (t message)))
 
 (defun onthemap--report (error &optional doing)
   "Show ERROR, a plist with :message, in the echo area.
@@ -244,7 +281,7 @@ daemon answered with an error (its own code and message),
   (let ((on-error (or on-error #'onthemap--report)))
     (condition-case err
         (let* ((connection (onthemap--request-connection))
-               (path (process-contact (jsonrpc--process connection) :service)))
+               (path (process-contact (onthemap--process connection) :service)))
           (jsonrpc-async-request
            connection method params
            :timeout onthemap-timeout
@@ -255,7 +292,9 @@ daemon answered with an error (its own code and message),
               on-error
               (if (eql (plist-get error :code) -1)
                   (list :kind 'closed :message (format "onthemapd closed the connection before answering %s" method))
-                (append (list :kind 'daemon) error))))
+                (append (list :kind 'daemon
+                              :message (onthemap--in-emacs-words (plist-get error :code) (plist-get error :message)))
+                        error))))
            :timeout-fn
            (lambda ()
              (onthemap--later
@@ -333,24 +372,48 @@ With https:// in front when it names no scheme; nil for nothing typed."
   "In a search list: the words searched for.")
 
 (defvar-local onthemap--near nil
-  "In a near list: (LATITUDE LONGITUDE LABEL KM) of the centre.")
+  "In a near list: (LATITUDE LONGITUDE LABEL KM) of the centre, once found.")
+
+(defvar-local onthemap--near-query nil
+  "In a near list: (PLACE KM) as asked.
+While the place is not found (`onthemap--near' is nil), \\[revert-buffer] looks it up again.")
 
 (defvar-local onthemap--generation 0
   "How many times this list was filled; tests wait for it to move.")
+
+(defvar-local onthemap--shown nil
+  "The last `students' result shown in this list, for its summary.")
+
+(defvar-local onthemap--problem nil
+  "What the list shows instead of students: (TEXT . FACE), or nil.")
+
+(defvar-local onthemap--summary-overlay nil
+  "The overlay at the start of the list: its summary line.")
+
+(defvar-local onthemap--laid-out-width nil
+  "The width in columns the list's columns were laid out for.")
+
+(defvar-local onthemap--follow nil
+  "In a list or a map: (RELOAD . CLEAR), functions of no argument.
+RELOAD fills it after a login, CLEAR empties it after a logout.")
+
+(defvar-local onthemap--needs-login nil
+  "Non-nil while this list or map waits for a login to be filled.")
 
 (defvar onthemap-students-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'onthemap-open-student-link)
     (define-key map (kbd "g") #'revert-buffer)
+    (define-key map (kbd "S") #'onthemap-sort)
     map)
   "Keys of `onthemap-students-mode'.")
 
-;; The header line's age changes with time, not with the list, and Emacs redraws a
-;; header line only when something else changes: one timer, as `display-time'
-;; keeps one, redraws the lists' header lines while a list lives.
+;; The summary's age changes with time, not with the list, and Emacs redraws only
+;; when something changes: one timer, as `display-time' keeps one, brings the
+;; lists' summaries up to date while a list lives.
 
 (defvar onthemap--header-timer nil
-  "The timer redrawing the header lines of the students lists, while one lives.")
+  "The timer bringing the lists' summaries up to date, while a list lives.")
 
 (defun onthemap--list-buffers (&optional except)
   "The live students lists, leaving out EXCEPT."
@@ -361,19 +424,19 @@ With https:// in front when it names no scheme; nil for nothing typed."
               (buffer-list)))
 
 (defun onthemap--header-timer-stop ()
-  "Cancel the timer of the header lines."
+  "Cancel the timer of the summaries."
   (when (timerp onthemap--header-timer) (cancel-timer onthemap--header-timer))
   (setq onthemap--header-timer nil))
 
 (defun onthemap--header-tick ()
-  "Redraw the header line of each students list; stop when none is left."
+  "Bring the summary of each students list up to date; stop when none is left."
   (if-let ((lists (onthemap--list-buffers)))
       (dolist (buffer lists)
-        (with-current-buffer buffer (force-mode-line-update)))
+        (with-current-buffer buffer (onthemap--update-summary)))
     (onthemap--header-timer-stop)))
 
 (defun onthemap--header-timer-start ()
-  "Start the timer of the header lines if none is running.
+  "Start the timer of the summaries if none is running.
 It fires every `onthemap-header-update-interval' seconds, when that is set."
   (when (and (numberp onthemap-header-update-interval) (> onthemap-header-update-interval 0)
              (not (timerp onthemap--header-timer)))
@@ -381,26 +444,31 @@ It fires every `onthemap-header-update-interval' seconds, when that is set."
                                               #'onthemap--header-tick))))
 
 (defun onthemap--list-gone ()
-  "Stop the timer of the header lines if this buffer was the last list.
+  "Stop the timers and the subscription if this buffer was the last to need them.
 Run from `kill-buffer-hook' and `change-major-mode-hook' in a list."
   (unless (onthemap--list-buffers (current-buffer))
-    (onthemap--header-timer-stop)))
+    (onthemap--header-timer-stop))
+  (onthemap--status-release (current-buffer)))
 
 (define-derived-mode onthemap-students-mode tabulated-list-mode "OnTheMap"
   "The students of OnTheMap, newest first or nearest first.
-Click a column header to sort by it.  \\<onthemap-students-mode-map>
-\\[onthemap-open-student-link] opens the student's link, \\[revert-buffer] fetches the list again.
-The age in the header line is redrawn every
-`onthemap-header-update-interval' seconds.
+The column titles are in the header line (click one, or \\<onthemap-students-mode-map>\\[onthemap-sort] on a
+column, to sort by it); the first line says how many students and how
+fresh.  \\[onthemap-open-student-link] opens the student's link, \\[revert-buffer] fetches the list again.
+The list empties when you log out and fills again when you log in.
 
 \\{onthemap-students-mode-map}"
   (setq-local revert-buffer-function #'onthemap--revert)
-  ;; The header line says how many and how fresh; the column titles go on the first line.
-  (setq tabulated-list-use-header-line nil)
+  (setq tabulated-list-use-header-line t)
   (setq tabulated-list-padding 1)
   (add-hook 'kill-buffer-hook #'onthemap--list-gone nil t)
   (add-hook 'change-major-mode-hook #'onthemap--list-gone nil t)
-  (onthemap--header-timer-start))
+  ;; A click on a column title sorts without a command of ours: the summary follows it.
+  (add-hook 'post-command-hook #'onthemap--update-summary nil t)
+  (add-hook 'window-size-change-functions #'onthemap--list-resized nil t)
+  (setq onthemap--follow (cons #'onthemap--list-reload #'onthemap--list-logged-out))
+  (onthemap--header-timer-start)
+  (onthemap--status-ensure))
 
 (defun onthemap--updated-< (a b)
   "Whether entry A was updated before entry B (for sorting)."
@@ -410,13 +478,66 @@ The age in the header line is redrawn every
   "Whether entry A is nearer than entry B (for sorting)."
   (< (string-to-number (aref (cadr a) 2)) (string-to-number (aref (cadr b) 2))))
 
+(defun onthemap--fit-widths (natural fixed room &optional minimum)
+  "Widths for columns whose widest cells are NATURAL, within ROOM columns.
+NATURAL is a list of widths; FIXED a list of the indices (from 0) of
+the columns that never give up width.  When the others are too wide
+together, they give up width, the widest first, down to MINIMUM (6)
+each.  ROOM is what the columns themselves get: separators left out."
+  (let* ((minimum (or minimum 6))
+         (flexible (seq-remove (lambda (i) (memq i fixed)) (number-sequence 0 (1- (length natural)))))
+         (budget (- room (apply #'+ (mapcar (lambda (i) (nth i natural)) fixed))))
+         (widths (copy-sequence natural)))
+    (when (> (apply #'+ (mapcar (lambda (i) (nth i natural)) flexible)) budget)
+      (let ((left budget)
+            (count (length flexible)))
+        (dolist (i (sort (copy-sequence flexible) (lambda (a b) (< (nth a natural) (nth b natural)))))
+          (let ((width (max minimum (min (nth i natural) (/ left count)))))
+            (setf (nth i widths) width)
+            (setq left (- left width)
+                  count (1- count))))))
+    widths))
+
+(defun onthemap--list-room ()
+  "The columns a line of this list has: its narrowest window's, else the frame's."
+  (let ((windows (get-buffer-window-list (current-buffer) nil t)))
+    (if windows
+        (apply #'min (mapcar (lambda (window) (1- (window-max-chars-per-line window))) windows))
+      (1- (frame-width)))))
+
 (defun onthemap--set-format ()
-  "The columns of the list, with a Km column in a near list."
-  (setq tabulated-list-format
-        (vconcat (list '("Name" 22 t) '("Place" 26 t))
-                 (when onthemap--near (list '("Km" 6 onthemap--km-< :right-align t)))
-                 (list '("Link" 40 t) '("Updated" 10 onthemap--updated-<))))
-  (tabulated-list-init-header))
+  "Lay the columns out for the window: Name, Place, Km (near lists), Link, Updated.
+Each column is as wide as its widest cell, up to a limit; when the
+window is narrower, Name, Place and Link give way so that Km and
+Updated stay on screen."
+  (let* ((titles (append '("Name" "Place") (when onthemap--near '("Km")) '("Link" "Updated")))
+         (caps (append '(30 34) (when onthemap--near '(8)) '(56 12)))
+         (fixed (if onthemap--near '(2 4) '(3)))
+         (natural (cl-loop for title in titles
+                           for cap in caps
+                           for i from 0
+                           collect (min cap (apply #'max (string-width title)
+                                                   (mapcar (lambda (entry) (string-width (aref (cadr entry) i)))
+                                                           tabulated-list-entries)))))
+         (room (onthemap--list-room))
+         ;; Padding, then one space after each column but the last.
+         (widths (onthemap--fit-widths natural fixed (- room tabulated-list-padding (1- (length titles))))))
+    (setq onthemap--laid-out-width room)
+    (setq tabulated-list-format
+          (vconcat (cl-loop for title in titles
+                            for width in widths
+                            collect (pcase title
+                                      ("Km" (list title width #'onthemap--km-< :right-align t))
+                                      ("Updated" (list title width #'onthemap--updated-<))
+                                      (_ (list title width t))))))
+    (tabulated-list-init-header)))
+
+(defun onthemap--list-resized (window)
+  "Lay the list in WINDOW out again when its width changed."
+  (with-current-buffer (window-buffer window)
+    (when (and tabulated-list-entries (not (eql (onthemap--list-room) onthemap--laid-out-width)))
+      (onthemap--set-format)
+      (tabulated-list-print t))))
 
 (defun onthemap--entries (students)
   "Tabulated list entries of STUDENTS (a vector of plists).
@@ -437,18 +558,13 @@ the daemon's answer."
                     (onthemap--age (plist-get student :updatedAt)))))))
    students))
 
-(defvar-local onthemap--shown nil
-  "The last `students' result shown in this list, for its header line.")
-
-(defun onthemap--header ()
-  "The header line of a students list: how many, in which order, how fresh.
-Computed at each redisplay, so the order follows a sort and the age
-of the refresh is current whenever the window is redrawn (at least
-every `onthemap-header-update-interval' seconds)."
+(defun onthemap--summary ()
+  "The first line of a students list: how many, in which order, how fresh.
+Then, when there are none, a line that says so."
   (let* ((result onthemap--shown)
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
-    (concat (format " %d of %d students" shown (or (plist-get result :total) shown))
+    (concat (format "%d of %d students" shown (or (plist-get result :total) shown))
             (when onthemap--search (format " matching \"%s\"" onthemap--search))
             (when onthemap--near
               (format " %s %s%s" (if sort-key "near" "nearest to") (nth 2 onthemap--near)
@@ -456,26 +572,77 @@ every `onthemap-header-update-interval' seconds)."
             (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
                   ((not onthemap--near) ", newest first"))
             (format " · refreshed %s" (onthemap--age (plist-get result :refreshedAt)))
-            (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" ""))))
+            (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" "")
+            (when (zerop shown)
+              (concat "\n" (cond (onthemap--search (format "No student matches \"%s\"." onthemap--search))
+                                 (onthemap--near "No student there: try a larger radius.")
+                                 (t "No students yet.")))))))
+
+(defun onthemap--summary-line ()
+  "The text shown above the students, with its face."
+  (cond (onthemap--problem
+         (concat (propertize (car onthemap--problem) 'face (cdr onthemap--problem))
+                 (propertize "\ng tries again, q quits." 'face 'shadow)))
+        (onthemap--shown (propertize (onthemap--summary) 'face 'shadow))
+        (t (propertize "Loading students…" 'face 'shadow))))
+
+(defun onthemap--update-summary ()
+  "Show the list's summary line above its students, as of now.
+It is the `before-string' of an overlay at the buffer's start, which
+stays there however often the list is printed again (sorted, filled)."
+  (unless (overlayp onthemap--summary-overlay)
+    (setq onthemap--summary-overlay (make-overlay (point-min) (point-min) nil nil nil)))
+  (let ((text (concat (onthemap--summary-line) "\n")))
+    (unless (equal-including-properties text (overlay-get onthemap--summary-overlay 'before-string))
+      (move-overlay onthemap--summary-overlay (point-min) (point-min))
+      (overlay-put onthemap--summary-overlay 'before-string text))))
+
+(defun onthemap-summary-text (&optional buffer)
+  "The summary line(s) shown at the top of the list BUFFER, as text."
+  (with-current-buffer (or buffer (current-buffer))
+    (substring-no-properties (or (and (overlayp onthemap--summary-overlay)
+                                      (overlay-get onthemap--summary-overlay 'before-string))
+                                 ""))))
+
+(defun onthemap--print (entries)
+  "Print ENTRIES (nil for none) in the current list, laid out for its window."
+  (setq tabulated-list-entries entries)
+  (onthemap--set-format)
+  (tabulated-list-print t)
+  (onthemap--update-summary)
+  (cl-incf onthemap--generation))
 
 (defun onthemap--fill (buffer result)
   "Show the `students' RESULT in BUFFER."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (setq onthemap--shown result)
-      (setq tabulated-list-entries (onthemap--entries (plist-get result :students)))
-      (setq header-line-format '(:eval (onthemap--header)))
-      (tabulated-list-print t)
-      (cl-incf onthemap--generation))))
+      (setq onthemap--shown result
+            onthemap--problem nil
+            onthemap--needs-login nil)
+      (onthemap--print (onthemap--entries (plist-get result :students))))))
 
-(defun onthemap--failed (buffer error)
-  "Show ERROR in BUFFER's header line and the echo area."
+(defun onthemap--show-problem (buffer text &optional face)
+  "Empty the list BUFFER and show TEXT in its place, in FACE (`error')."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
-      (setq header-line-format (concat " OnTheMap: " (plist-get error :message) "  (g tries again)"))
-      (cl-incf onthemap--generation)
-      (force-mode-line-update)))
+      (setq onthemap--shown nil
+            onthemap--problem (cons (concat "OnTheMap: " text) (or face 'error)))
+      (onthemap--print nil))))
+
+(defun onthemap--failed (buffer error)
+  "Empty BUFFER and show why: ERROR, also in the echo area."
+  (onthemap--show-problem buffer (plist-get error :message))
+  (when (and (buffer-live-p buffer) (onthemap--needs-login-p error))
+    (with-current-buffer buffer (setq onthemap--needs-login t)))
   (onthemap--report error))
+
+(defun onthemap--list-logged-out ()
+  "Empty the current list after a logout: nothing in it may be opened now."
+  (onthemap--show-problem (current-buffer) (onthemap--in-emacs-words onthemap--not-logged-in nil)))
+
+(defun onthemap--list-reload ()
+  "Fill the current list again after a login."
+  (onthemap--revert nil nil))
 
 (defun onthemap--fetch (buffer refresh)
   "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first."
@@ -490,25 +657,35 @@ every `onthemap-header-update-interval' seconds)."
                       (lambda (result) (onthemap--fill buffer result))
                       (lambda (error) (onthemap--failed buffer error)))))
 
-(defun onthemap--revert (&rest _)
-  "Fetch the list again, asking the daemon to refresh (bound to g)."
-  (onthemap--fetch (current-buffer) t))
+(defun onthemap--revert (&optional _ignore-auto _noconfirm refresh)
+  "Fetch the list again (bound to \\[revert-buffer]); a near list's place too.
+The daemon refreshes from the API first when called interactively
+or with REFRESH.  A near list whose place was not found looks it up
+again."
+  (let ((refresh (or refresh (called-interactively-p 'any) (eq this-command 'revert-buffer))))
+    (if (and onthemap--near-query (not onthemap--near))
+        (onthemap--look-up (current-buffer))
+      (onthemap--fetch (current-buffer) refresh))))
 
-(defun onthemap--list-buffer (name near)
-  "The list buffer NAME, set up for NEAR (nil or the centre)."
+(defun onthemap--list-buffer (name &optional search)
+  "The list buffer NAME, set up for SEARCH (nil or words), emptied."
   (let ((buffer (get-buffer-create name)))
     (with-current-buffer buffer
       (unless (derived-mode-p 'onthemap-students-mode) (onthemap-students-mode))
-      (setq onthemap--near near)
-      (onthemap--set-format)
-      (setq header-line-format " Loading students…"))
+      (setq onthemap--near nil
+            onthemap--near-query nil
+            onthemap--search search
+            onthemap--shown nil
+            onthemap--problem nil
+            tabulated-list-sort-key nil)
+      (onthemap--print nil))
     buffer))
 
 ;;;###autoload
 (defun onthemap ()
   "Show the newest students of OnTheMap."
   (interactive)
-  (let ((buffer (onthemap--list-buffer "*OnTheMap*" nil)))
+  (let ((buffer (onthemap--list-buffer "*OnTheMap*")))
     (pop-to-buffer-same-window buffer)
     (onthemap--fetch buffer nil)
     buffer))
@@ -519,40 +696,64 @@ every `onthemap-header-update-interval' seconds)."
 Every word must match; case and accents are ignored (\"koln\" finds
 \"Köln\"), as with `onthemap students --search'."
   (interactive (list (read-string "Search students (name or place): ")))
-  (let ((buffer (onthemap--list-buffer "*OnTheMap search*" nil)))
-    (with-current-buffer buffer (setq onthemap--search words))
+  (let ((buffer (onthemap--list-buffer "*OnTheMap search*" words)))
     (pop-to-buffer-same-window buffer)
     (onthemap--fetch buffer nil)
     buffer))
 
+(defconst onthemap--coordinates-regexp
+  "\\`[[:space:]]*\\([-+]?[0-9]*\\.?[0-9]+\\)[[:space:]]*,[[:space:]]*\\([-+]?[0-9]*\\.?[0-9]+\\)[[:space:]]*\\'"
+  "Two numbers around a comma: coordinates, as the daemon reads them.")
+
+(defun onthemap--coordinates (text)
+  "The (LATITUDE LONGITUDE) TEXT gives, or nil when it names a place.
+Signal `user-error' when it is two numbers out of range (a typo, not
+a place)."
+  (when (string-match onthemap--coordinates-regexp text)
+    (let ((latitude (string-to-number (match-string 1 text)))
+          (longitude (string-to-number (match-string 2 text))))
+      (cond ((> (abs latitude) 90)
+             (user-error "Latitude %s is out of range: it goes from -90 to 90" (match-string 1 text)))
+            ((> (abs longitude) 180)
+             (user-error "Longitude %s is out of range: it goes from -180 to 180" (match-string 2 text))))
+      (list latitude longitude))))
+
+(defun onthemap--look-up (buffer)
+  "Find the place of the near list BUFFER, then fetch the students near it."
+  (with-current-buffer buffer
+    (pcase-let ((`(,place ,km) onthemap--near-query))
+      (setq onthemap--near nil)
+      (onthemap--show-problem buffer (format "Looking up %s…" place) 'shadow)
+      (if-let ((point (condition-case err (onthemap--coordinates place)
+                        (user-error (onthemap--failed buffer (list :message (cadr err))) nil))))
+          (progn (setq onthemap--near (list (nth 0 point) (nth 1 point) place km))
+                 (onthemap--fetch buffer nil))
+        (unless (string-match-p onthemap--coordinates-regexp place)
+          (onthemap-request
+           'geocode (list :query place :limit 1)
+           (lambda (result)
+             (when (buffer-live-p buffer)
+               (if-let ((match (seq-first (plist-get result :results))))
+                   (with-current-buffer buffer
+                     (setq onthemap--near (list (plist-get match :latitude) (plist-get match :longitude)
+                                                (onthemap--place match) km))
+                     (onthemap--fetch buffer nil))
+                 (onthemap--failed buffer (list :message (format "No place matches \"%s\"." place))))))
+           (lambda (error) (onthemap--failed buffer error))))))))
+
 ;;;###autoload
 (defun onthemap-near (place &optional km)
   "Show the students nearest to PLACE (a place name or \"LAT,LON\").
-With KM, only those within KM kilometres."
+With KM, only those within KM kilometres.  When the place cannot be
+found the list says why, and \\<onthemap-students-mode-map>\\[revert-buffer] looks it up again."
   (interactive
    (list (read-string "Students near (place or lat,lon): ")
          (let ((km (read-string "Within km (empty: any distance): ")))
            (unless (string-empty-p km) (string-to-number km)))))
-  (let ((buffer (onthemap--list-buffer "*OnTheMap near*" nil)))
+  (let ((buffer (onthemap--list-buffer "*OnTheMap near*")))
     (pop-to-buffer-same-window buffer)
-    (setq header-line-format (format " Looking up %s…" place))
-    (if (string-match "\\`[[:space:]]*\\(-?[0-9.]+\\)[[:space:]]*,[[:space:]]*\\(-?[0-9.]+\\)[[:space:]]*\\'" place)
-        (progn
-          (setq onthemap--near (list (string-to-number (match-string 1 place))
-                                     (string-to-number (match-string 2 place)) place km))
-          (onthemap--set-format)
-          (onthemap--fetch buffer nil))
-      (onthemap-request
-       'geocode (list :query place :limit 1)
-       (lambda (result)
-         (let ((match (and (> (length (plist-get result :results)) 0) (aref (plist-get result :results) 0))))
-           (when (buffer-live-p buffer)
-             (with-current-buffer buffer
-               (setq onthemap--near (list (plist-get match :latitude) (plist-get match :longitude)
-                                          (onthemap--place match) km))
-               (onthemap--set-format)
-               (onthemap--fetch buffer nil)))))
-       (lambda (error) (onthemap--failed buffer error))))
+    (setq onthemap--near-query (list place km))
+    (onthemap--look-up buffer)
     buffer))
 
 (defun onthemap-open-student-link ()
@@ -561,6 +762,30 @@ With KM, only those within KM kilometres."
   (if-let ((student (tabulated-list-get-id)))
       (onthemap-open-link (plist-get student :mediaURL))
     (message "OnTheMap: no student on this line")))
+
+(defun onthemap--column-at-point ()
+  "The index of the column at point, or of the nearest one left of it.
+Point in the padding before the first column counts as the first."
+  (let* ((name (or (get-text-property (point) 'tabulated-list-column-name)
+                   (let ((position (previous-single-property-change (point) 'tabulated-list-column-name
+                                                                    nil (line-beginning-position))))
+                     (and position (> position (line-beginning-position))
+                          (get-text-property (1- position) 'tabulated-list-column-name))))))
+    (or (and name (seq-position (append tabulated-list-format nil) name
+                                (lambda (column name) (equal (car column) name))))
+        0)))
+
+(defun onthemap-sort (&optional column)
+  "Sort the list by the column at point; again, the other way round.
+Point before the first column (or between two) sorts by the column
+on its left, or the first.  With a numeric prefix argument COLUMN,
+sort by that column (counted from 0); with -1, go back to the
+daemon's order."
+  (interactive "P")
+  (cond ((null tabulated-list-entries) (message "OnTheMap: no students to sort"))
+        (column (tabulated-list-sort (prefix-numeric-value column)))
+        (t (tabulated-list-sort (onthemap--column-at-point))))
+  (onthemap--update-summary))
 
 ;;;; Posting a pin
 
@@ -616,7 +841,9 @@ CURRENT is your pin (or nil), whose link is offered."
                              (append (plist-get result :results) nil)))
             (choice (completing-read (format-prompt "Which %s" (caar choices) place) choices nil t nil nil (caar choices)))
             (match (cdr (assoc choice choices))))
-       (when match (onthemap--post-with-link place match current))))
+       ;; The place as picked ("Springfield, Illinois, United States"), not as typed
+       ;; ("Springfield"): what others read on the map and in their lists.
+       (when match (onthemap--post-with-link (onthemap--place match) match current))))
    (lambda (error) (onthemap--report error "post"))))
 
 (defun onthemap--post-with-link (place where current)
@@ -669,10 +896,12 @@ only the session; it is wiped from memory once sent."
   "Your own pin on the map (style code m).")
 (defface onthemap-cluster '((t :inherit font-lock-keyword-face))
   "A cell with several pins (style code c).")
+(defface onthemap-label '((t :inherit shadow))
+  "A place's name on the map (style code n).")
 
 (defconst onthemap--style-faces
   '((?l . onthemap-land) (?b . onthemap-coast) (?p . onthemap-pin)
-    (?m . onthemap-my-pin) (?c . onthemap-cluster))
+    (?m . onthemap-my-pin) (?c . onthemap-cluster) (?n . onthemap-label))
   "Style code of a map cell → face.  Water (a space) has none.")
 
 (defconst onthemap-no-map-method
@@ -682,24 +911,113 @@ only the session; it is wiped from memory once sent."
 (defvar-local onthemap--map-view nil
   "The view params this map buffer asks for.")
 
+(defvar-local onthemap--map-where nil
+  "What the map shows, in words: \"the world\", a place's name.")
+
+(defvar-local onthemap--map-camera nil
+  "(LATITUDE LONGITUDE ZOOM) of the map shown, from the daemon's view.")
+
+(defvar-local onthemap--map-size nil
+  "(WIDTH HEIGHT LEGEND) of the map shown: its cells, and legend lines on screen.")
+
 (defvar-local onthemap--map-pins nil
   "The pins of the map shown, as the daemon numbered them.")
+
+(defvar-local onthemap--map-max-zoom nil
+  "The closest zoom the daemon said it draws at the map shown, or nil.")
+
+;; Where the map looks: a centre and a zoom, read from the daemon's view (Web Mercator)
+;; and moved by the keys, as `onthemap map -i' moves its own.
+
+(defconst onthemap--mercator-limit 85.0511287798066
+  "The latitude where Web Mercator stops.")
+
+(defconst onthemap--max-zoom 4096
+  "The closest zoom the daemon's `map' method takes.")
+
+(defun onthemap--mercator-y (latitude)
+  "The Web Mercator y (0 at the top, 1 at the bottom) of LATITUDE."
+  (let ((clipped (degrees-to-radians (max (- onthemap--mercator-limit) (min onthemap--mercator-limit latitude)))))
+    (/ (- 1 (/ (log (tan (+ (/ float-pi 4) (/ clipped 2)))) float-pi)) 2)))
+
+(defun onthemap--mercator-latitude (y)
+  "The latitude at Web Mercator Y."
+  (let ((v (* float-pi (- 1 (* 2 y)))))
+    (radians-to-degrees (atan (/ (- (exp v) (exp (- v))) 2)))))
+
+(defun onthemap--camera (view)
+  "The (LATITUDE LONGITUDE ZOOM) a `map' result's VIEW is centred on, or nil."
+  (let ((west (plist-get view :west)) (east (plist-get view :east))
+        (north (plist-get view :north)) (south (plist-get view :south)) (zoom (plist-get view :zoom)))
+    (when (and west east north south zoom)
+      (let ((longitude (/ (+ west east) 2.0)))
+        (list (onthemap--mercator-latitude (/ (+ (onthemap--mercator-y north) (onthemap--mercator-y south)) 2))
+              (if (>= longitude 180) (- longitude 360) longitude)
+              zoom)))))
+
+(defun onthemap--camera-pan (camera dx dy width height)
+  "CAMERA moved DX, DY quarters of a WIDTH × HEIGHT view (east and south positive)."
+  (pcase-let* ((`(,latitude ,longitude ,zoom) camera)
+               (lon (+ longitude (/ (* dx 90.0) zoom)))
+               (span-y (/ (* 2.0 height) (* width zoom))))
+    (list (max -85.0 (min 85.0 (onthemap--mercator-latitude (+ (onthemap--mercator-y latitude) (/ (* dy span-y) 4)))))
+          (- lon (* 360 (floor (/ (+ lon 180) 360.0))))
+          zoom)))
+
+(defun onthemap--camera-zoom (camera factor)
+  "CAMERA zoomed by FACTOR, within the daemon's range."
+  (list (nth 0 camera) (nth 1 camera) (max 1 (min onthemap--max-zoom (* (nth 2 camera) factor)))))
+
+(defun onthemap--zoom-text (zoom)
+  "Write ZOOM as the title does: \"18\", \"2.5\"."
+  (if (>= zoom 10)
+      (number-to-string (floor (+ zoom 0.5)))
+    (string-remove-suffix ".0" (format "%.1f" zoom))))
+
+(defun onthemap--camera-where (camera)
+  "Say where CAMERA is centred: \"48.86°N 2.35°E\"."
+  (format "%.2f°%s %.2f°%s" (abs (nth 0 camera)) (if (< (nth 0 camera) 0) "S" "N")
+          (abs (nth 1 camera)) (if (< (nth 1 camera) 0) "W" "E")))
+
+(defun onthemap--map-legend-room (height)
+  "How many legend lines stay on screen under a map in a window HEIGHT tall."
+  (max 2 (min 8 (/ height 4))))
 
 (defvar onthemap-map-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'onthemap-map-open-pin)
     (define-key map (kbd "g") #'revert-buffer)
+    (define-key map (kbd "+") #'onthemap-map-zoom-in)
+    (define-key map (kbd "=") #'onthemap-map-zoom-in)
+    (define-key map (kbd "-") #'onthemap-map-zoom-out)
+    (define-key map (kbd "H") #'onthemap-map-pan-west)
+    (define-key map (kbd "S-<left>") #'onthemap-map-pan-west)
+    (define-key map (kbd "L") #'onthemap-map-pan-east)
+    (define-key map (kbd "S-<right>") #'onthemap-map-pan-east)
+    (define-key map (kbd "K") #'onthemap-map-pan-north)
+    (define-key map (kbd "S-<up>") #'onthemap-map-pan-north)
+    (define-key map (kbd "J") #'onthemap-map-pan-south)
+    (define-key map (kbd "S-<down>") #'onthemap-map-pan-south)
+    (define-key map (kbd "0") #'onthemap-map-world)
     map)
   "Keys of `onthemap-map-mode'.")
 
 (define-derived-mode onthemap-map-mode special-mode "OnTheMap-Map"
   "The map of OnTheMap as the daemon draws it, and the pins in view.
+The header line names the place shown and the zoom.
 \\<onthemap-map-mode-map>\\[onthemap-map-open-pin] opens the link of the pin at point (on the map or its line);
-\\[revert-buffer] draws the map again.
+\\[onthemap-map-zoom-in] and \\[onthemap-map-zoom-out] zoom, \\[onthemap-map-pan-west] \\[onthemap-map-pan-south] \\[onthemap-map-pan-north] \\[onthemap-map-pan-east] (or shifted arrows) pan,
+\\[onthemap-map-world] shows the whole world, \\[revert-buffer] draws the map again.
+The map empties when you log out and is drawn again when you log in.
 
 \\{onthemap-map-mode-map}"
   (setq-local revert-buffer-function (lambda (&rest _) (onthemap--map-fetch (current-buffer))))
-  (setq truncate-lines t))
+  (setq truncate-lines t)
+  (setq onthemap--follow (cons (lambda () (onthemap--map-fetch (current-buffer)))
+                               (lambda () (onthemap--map-problem (current-buffer)
+                                                                 (onthemap--in-emacs-words onthemap--not-logged-in nil)))))
+  (add-hook 'kill-buffer-hook (lambda () (onthemap--status-release (current-buffer))) nil t)
+  (onthemap--status-ensure))
 
 (defun onthemap--paint-row (row styles)
   "Insert ROW with the faces of STYLES, one style code per character."
@@ -710,19 +1028,36 @@ only the session; it is wiped from memory once sent."
         (put-text-property (+ start i) (+ start i 1) 'face face)))
     (insert "\n")))
 
-(defun onthemap-map-render (buffer result)
-  "Paint the `map' RESULT (rows, styles, pins, view) into BUFFER."
+(defun onthemap--pins-text (count)
+  "Say how many pins: COUNT pins, as \"3 pins\" or \"1 pin\"."
+  (if (= count 1) "1 pin" (format "%d pins" count)))
+
+(defun onthemap--map-title (where view capped)
+  "The header line of a map of WHERE, drawn as VIEW; CAPPED: at the closest zoom."
+  (concat " Map of " where
+          (when (plist-get view :zoom) (concat " · zoom " (onthemap--zoom-text (plist-get view :zoom))))
+          (when capped " (as close as the map goes)")))
+
+(defun onthemap-map-render (buffer result &optional where legend capped)
+  "Paint the `map' RESULT (rows, styles, pins, view) into BUFFER.
+WHERE names what it shows (in the header line, with the zoom);
+LEGEND is how many legend lines fit on screen under it; CAPPED
+says the zoom asked for was closer than the map goes."
   (with-current-buffer buffer
     (let ((inhibit-read-only t)
           (rows (plist-get result :rows))
           (styles (plist-get result :styles))
           (pins (append (plist-get result :pins) nil)))
       (erase-buffer)
+      (setq header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped))
       (dotimes (i (length rows))
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
-      (insert "\n" (propertize (if pins (format "%d pins in view (RET on a pin or its line opens its link)" (length pins))
-                                 "No pin in view.")
-                               'face 'shadow)
+      (insert (propertize (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
+                                  (if (and legend (> (length pins) legend))
+                                      (format " (%d more below)" (- (length pins) legend))
+                                    "")
+                                  " · RET opens · +/- zoom · H J K L pan · ? keys")
+                          'face 'shadow)
               "\n")
       (dolist (pin pins)
         (insert (propertize (format "%4s  %-28s %-30s %s"
@@ -735,25 +1070,90 @@ only the session; it is wiped from memory once sent."
       (setq onthemap--map-pins pins)
       (goto-char (point-min)))))
 
-(defun onthemap--map-fetch (buffer)
-  "Ask the daemon for the map sized to BUFFER's window, and paint it."
+(defun onthemap--map-problem (buffer text)
+  "In BUFFER, put TEXT in place of the map."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (setq onthemap--map-pins nil)
+        (insert "OnTheMap: " text "\n\ng tries again, q closes.\n")))))
+
+(defun onthemap--map-cells (buffer)
+  "The (WIDTH HEIGHT LEGEND) the map gets in the window showing BUFFER."
   (let* ((window (get-buffer-window buffer))
-         (width (if window (window-body-width window) 80))
-         (height (if window (window-body-height window) 24))
-         (params (append (list :width (max 10 (min 1000 (1- width)))
-                               :height (max 5 (min 1000 (- height 2))))
-                         (buffer-local-value 'onthemap--map-view buffer))))
-    (onthemap-request
-     'map params
-     (lambda (result) (when (buffer-live-p buffer) (onthemap-map-render buffer result)))
-     (lambda (error)
-       (let ((error (if (eql (plist-get error :code) -32601) (list :message onthemap-no-map-method) error)))
-         (when (buffer-live-p buffer)
-           (with-current-buffer buffer
-             (let ((inhibit-read-only t))
-               (erase-buffer)
-               (insert "OnTheMap: " (plist-get error :message) "\n\ng tries again, q closes.\n"))))
-         (onthemap--report error "map"))))))
+         (width (if window (window-max-chars-per-line window) 80))
+         (height (if window (window-body-height window) 22))
+         (legend (onthemap--map-legend-room height)))
+    (list (max 10 (min 1000 (1- width)))
+          (max 5 (min 1000 (- height 1 legend)))
+          legend)))
+
+(defun onthemap--map-fetch (buffer)
+  "Ask the daemon for the map sized to BUFFER's window, and paint it.
+A place's name is looked up first, so the header line can say which
+place it found (\"Atlantis, Western Cape, South Africa\")."
+  (let* ((view (buffer-local-value 'onthemap--map-view buffer))
+         (near (plist-get view :near)))
+    (if (and (stringp near) (not (string-match-p onthemap--coordinates-regexp near)))
+        (onthemap-request
+         'geocode (list :query near :limit 1)
+         (lambda (result)
+           (when (buffer-live-p buffer)
+             (if-let ((match (seq-first (plist-get result :results))))
+                 (with-current-buffer buffer
+                   (setq onthemap--map-view (append (list :near (list :latitude (plist-get match :latitude)
+                                                                      :longitude (plist-get match :longitude)))
+                                                    (when (plist-get view :radiusKm)
+                                                      (list :radiusKm (plist-get view :radiusKm))))
+                         onthemap--map-where (onthemap--place match))
+                   (onthemap--map-fetch buffer))
+               (let ((error (list :message (format "No place matches \"%s\"." near))))
+                 (onthemap--map-problem buffer (plist-get error :message))
+                 (onthemap--report error "map")))))
+         (lambda (error)
+           (onthemap--map-problem buffer (plist-get error :message))
+           (onthemap--report error "map")))
+      (let* ((cells (onthemap--map-cells buffer))
+             (params (append (list :width (nth 0 cells) :height (nth 1 cells)) view)))
+        (onthemap-request
+         'map params
+         (lambda (result)
+           (when (buffer-live-p buffer)
+             (with-current-buffer buffer
+               (let* ((shown (plist-get result :view))
+                      (camera (onthemap--camera shown))
+                      (place (plist-get shown :place))
+                      (max-zoom (plist-get shown :maxZoom))
+                      ;; A daemon that names the closest zoom it draws is believed; otherwise a
+                      ;; zoom asked for and not given is its cap.
+                      (capped (and camera (or (and (plist-get view :zoom) (< (nth 2 camera) (* 0.999 (plist-get view :zoom))))
+                                              (and (numberp max-zoom) (>= (nth 2 camera) max-zoom))))))
+                 ;; A daemon that names the place it centred on is believed too.
+                 (when (and (plist-get view :near) (stringp place) (not (string-empty-p place)))
+                   (setq onthemap--map-where place))
+                 (setq onthemap--map-max-zoom (and (numberp max-zoom) max-zoom))
+                 (setq onthemap--map-camera camera
+                       onthemap--map-size cells
+                       onthemap--needs-login nil)
+                 (when capped
+                   (message "OnTheMap: zoom %s is as close as the map goes here" (onthemap--zoom-text (nth 2 camera))))
+                 (onthemap-map-render buffer result onthemap--map-where (nth 2 cells) capped)))))
+         (lambda (error)
+           (let ((error (if (eql (plist-get error :code) -32601) (list :message onthemap-no-map-method) error)))
+             (when (and (buffer-live-p buffer) (onthemap--needs-login-p error))
+               (with-current-buffer buffer (setq onthemap--needs-login t)))
+             (onthemap--map-problem buffer (plist-get error :message))
+             (onthemap--report error "map"))))))))
+
+(defun onthemap--map-where-of (view)
+  "Say what VIEW is of, in words, before the daemon answers."
+  (let ((near (plist-get view :near)))
+    (cond ((equal (plist-get view :fit) "pins") "all pins")
+          ((stringp near) near)
+          ((and (plist-get near :latitude) (plist-get near :longitude))
+           (onthemap--camera-where (list (plist-get near :latitude) (plist-get near :longitude))))
+          (t "the world"))))
 
 ;;;###autoload
 (defun onthemap-map (&optional view)
@@ -768,10 +1168,73 @@ with a prefix argument, ask for a place to centre on."
   (let ((buffer (get-buffer-create "*OnTheMap map*")))
     (pop-to-buffer-same-window buffer)
     (onthemap-map-mode)
-    (setq onthemap--map-view view)
-    (let ((inhibit-read-only t)) (erase-buffer) (insert "Drawing the map…\n"))
+    (setq onthemap--map-view view
+          onthemap--map-where (onthemap--map-where-of view)
+          header-line-format (concat " Drawing the map of " onthemap--map-where "…"))
+    (let ((inhibit-read-only t)) (erase-buffer))
     (onthemap--map-fetch buffer)
     buffer))
+
+(defun onthemap--map-go (camera where)
+  "Draw the current map at CAMERA (nil: the whole world), showing WHERE."
+  (setq onthemap--map-view (when camera
+                             (list :center (list :latitude (nth 0 camera) :longitude (nth 1 camera))
+                                   :zoom (nth 2 camera)))
+        onthemap--map-where where)
+  (onthemap--map-fetch (current-buffer)))
+
+(defun onthemap--map-zoom (factor)
+  "Zoom the map by FACTOR."
+  (when onthemap--map-camera
+    (let ((camera (onthemap--camera-zoom onthemap--map-camera factor)))
+      (when (and onthemap--map-max-zoom (> (nth 2 camera) onthemap--map-max-zoom))
+        (setf (nth 2 camera) (max (nth 2 onthemap--map-camera) onthemap--map-max-zoom)))
+      (if (= (nth 2 camera) (nth 2 onthemap--map-camera))
+          (message (if (> factor 1) "OnTheMap: zoom %s is as close as the map goes"
+                     "OnTheMap: the whole world is in view")
+                   (onthemap--zoom-text (nth 2 camera)))
+        (onthemap--map-go camera onthemap--map-where)))))
+
+(defun onthemap--map-pan (dx dy)
+  "Move the map DX, DY quarters of its view (east and south positive)."
+  (when onthemap--map-camera
+    (let ((camera (onthemap--camera-pan onthemap--map-camera dx dy (nth 0 onthemap--map-size) (nth 1 onthemap--map-size))))
+      (onthemap--map-go camera (onthemap--camera-where camera)))))
+
+(defun onthemap-map-zoom-in ()
+  "Zoom in: twice as close."
+  (interactive)
+  (onthemap--map-zoom 2))
+
+(defun onthemap-map-zoom-out ()
+  "Zoom out: twice as far."
+  (interactive)
+  (onthemap--map-zoom 0.5))
+
+(defun onthemap-map-pan-west ()
+  "Move the map west (left) by a quarter of its width."
+  (interactive)
+  (onthemap--map-pan -1 0))
+
+(defun onthemap-map-pan-east ()
+  "Move the map east (right) by a quarter of its width."
+  (interactive)
+  (onthemap--map-pan 1 0))
+
+(defun onthemap-map-pan-north ()
+  "Move the map north (up) by a quarter of its height."
+  (interactive)
+  (onthemap--map-pan 0 -1))
+
+(defun onthemap-map-pan-south ()
+  "Move the map south (down) by a quarter of its height."
+  (interactive)
+  (onthemap--map-pan 0 1))
+
+(defun onthemap-map-world ()
+  "Show the whole world."
+  (interactive)
+  (onthemap--map-go nil "the world"))
 
 (defun onthemap-map-open-pin ()
   "Open the link of the pin at point: on its legend line or its map cell."
@@ -837,11 +1300,67 @@ yet), the next comes soon, not after the delay.")
                        (if (onthemap--true-p (plist-get students :stale)) " (stale)" "")))))))
 
 (defun onthemap--status-set (state status)
-  "Record the subscription's STATE and the daemon's STATUS; redraw mode lines."
+  "Record the subscription's STATE and the daemon's STATUS; redraw mode lines.
+Open lists and maps follow the session it shows."
   (setq onthemap--status-state state
         onthemap--status status)
   (force-mode-line-update t)
+  (onthemap--follow-session status)
   (run-hooks 'onthemap-status-hook))
+
+;; Open lists and maps follow the session: a logout (here, in the CLI or by expiry)
+;; empties them at once, and a login fills them again, with no key pressed.  The
+;; session is learnt from the status subscription, which runs while the mode line
+;; shows the status or a list or map is open.
+
+(defvar onthemap--session 'unknown
+  "The session last seen: `unknown', nil (logged out) or the account's key.")
+
+(defun onthemap--followers (&optional except)
+  "The live lists and maps that follow the session, leaving out EXCEPT."
+  (seq-filter (lambda (buffer) (and (not (eq buffer except)) (buffer-local-value 'onthemap--follow buffer)))
+              (buffer-list)))
+
+(defun onthemap--follow-session (status)
+  "Empty the lists and maps after a logout; fill them after a login.
+STATUS is the daemon's status, or nil when it is not known (offline)."
+  (when status
+    (let ((now (and (onthemap--true-p (plist-get status :loggedIn))
+                    (or (plist-get (plist-get status :account) :key) t)))
+          (before onthemap--session))
+      (setq onthemap--session now)
+      (dolist (buffer (onthemap--followers))
+        (with-current-buffer buffer
+          (cond ((null now)
+                 (unless onthemap--needs-login
+                   (setq onthemap--needs-login t)
+                   (funcall (cdr onthemap--follow))))
+                ((or onthemap--needs-login (and (not (eq before 'unknown)) (not (equal before now))))
+                 (setq onthemap--needs-login nil)
+                 (funcall (car onthemap--follow)))))))))
+
+(defun onthemap--status-wanted-p (&optional except)
+  "Whether the subscription has a use: the mode line, or a list or map but EXCEPT."
+  (or onthemap-status-mode (onthemap--followers except)))
+
+(defun onthemap--status-ensure ()
+  "Start the subscription if it has a use and is not running."
+  (when (and (eq onthemap--status-state 'idle) (onthemap--status-wanted-p))
+    (setq onthemap--status-delay onthemap-reconnect-delay)
+    (onthemap--status-set 'connecting nil)
+    (onthemap--status-connect)))
+
+(defun onthemap--status-release (&optional except)
+  "Stop the subscription unless more than EXCEPT (a buffer going away) needs it."
+  (unless (onthemap--status-wanted-p except)
+    (onthemap--status-unwatch)
+    (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
+    (setq onthemap--status-timer nil)
+    (let ((connection onthemap--status-connection))
+      (setq onthemap--status-connection nil)
+      (when connection (onthemap--close connection)))
+    (setq onthemap--session 'unknown)
+    (onthemap--status-set 'idle nil)))
 
 (defvar onthemap-status-hook nil
   "Run after the status shown by `onthemap-status-mode' changes.")
@@ -851,7 +1370,7 @@ yet), the next comes soon, not after the delay.")
 Meanwhile a new socket file is looked for each second, so a daemon
 that starts is seen at once."
   (setq onthemap--status-connection nil)
-  (when onthemap-status-mode
+  (when (onthemap--status-wanted-p)
     (unless (eq onthemap--status-state 'offline) (onthemap--status-set 'offline nil))
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
     (setq onthemap--status-timer (run-at-time (if onthemap--status-soon 0.25 onthemap--status-delay)
@@ -889,7 +1408,7 @@ The look goes on until a connection is made, so a change during a
 failed attempt is not missed."
   (let ((now (mapcar (lambda (known) (cons (car known) (onthemap--socket-identity (car known))))
                      onthemap--status-sockets)))
-    (when (and onthemap-status-mode (null onthemap--status-connection)
+    (when (and (onthemap--status-wanted-p) (null onthemap--status-connection)
                (cl-some (lambda (before after) (and (cdr after) (not (equal (cdr before) (cdr after)))))
                         onthemap--status-sockets now))
       (setq onthemap--status-sockets now
@@ -902,7 +1421,7 @@ failed attempt is not missed."
   "Open the subscription.
 Subscribe to status changes, then ask for the status."
   (setq onthemap--status-timer nil)
-  (when onthemap-status-mode
+  (when (onthemap--status-wanted-p)
     (condition-case nil
         (let ((connection
                (onthemap--connect "status"
@@ -941,16 +1460,11 @@ binds its socket)."
         (unless global-mode-string (setq global-mode-string '("")))
         (unless (listp global-mode-string) (setq global-mode-string (list global-mode-string)))
         (add-to-list 'global-mode-string 'onthemap--mode-line t)
-        (setq onthemap--status-delay onthemap-reconnect-delay)
-        (onthemap--status-set 'connecting nil)
-        (onthemap--status-connect))
+        (onthemap--status-ensure))
     (setq global-mode-string (delq 'onthemap--mode-line global-mode-string))
-    (onthemap--status-unwatch)
-    (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
-    (let ((connection onthemap--status-connection))
-      (setq onthemap--status-connection nil)
-      (when connection (onthemap--close connection)))
-    (onthemap--status-set 'idle nil)))
+    ;; Open lists and maps may still follow the session through it.
+    (onthemap--status-release)
+    (force-mode-line-update t)))
 
 (provide 'onthemap)
 ;;; onthemap.el ends here

@@ -3,6 +3,7 @@
 #   ./onthemap-socat.sh status
 #   ./onthemap-socat.sh students 5
 #   ./onthemap-socat.sh watch
+#   ./onthemap-socat.sh candidates   # where it looks for the daemon's socket, in order
 set -euo pipefail
 # One word for a POSIX shell, to paste into a command: bare when made only of [A-Za-z0-9_./-], else in
 # single quotes (a quote inside becomes '\''), as the editors print it; printf %q would use backslashes.
@@ -12,8 +13,24 @@ shell_quote() {
     *) printf '%s' "$1" ;;
     esac
 }
-# The same order as onthemap: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/, /run/user/$UID/onthemap/
-# (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/: the first that is a socket.
+# The same order as onthemap (SocketPath.candidates, held to it by a test): $ONTHEMAP_SOCKET alone
+# when set, else $XDG_RUNTIME_DIR/onthemap/ (when it is an absolute path), /run/user/$UID/onthemap/
+# (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/.
+socket_candidates() {
+    if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
+        printf '%s\n' "$ONTHEMAP_SOCKET"
+        return
+    fi
+    local uid systemd
+    uid=$(id -u)
+    systemd="/run/user/$uid/onthemap/onthemapd.sock"
+    case "${XDG_RUNTIME_DIR:-}" in
+    /*) [ "$XDG_RUNTIME_DIR/onthemap/onthemapd.sock" != "$systemd" ] && printf '%s\n' "$XDG_RUNTIME_DIR/onthemap/onthemapd.sock" ;;
+    esac
+    printf '%s\n' "$systemd" "/tmp/onthemap-$uid/onthemapd.sock"
+}
+
+# The first candidate that is a socket.
 find_socket() {
     if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
         if [ ! -S "$ONTHEMAP_SOCKET" ]; then
@@ -23,11 +40,9 @@ find_socket() {
         printf '%s\n' "$ONTHEMAP_SOCKET"
         return
     fi
-    local uid candidates=() tried=()
+    local uid candidate tried=()
     uid=$(id -u)
-    [ -n "${XDG_RUNTIME_DIR:-}" ] && candidates+=("$XDG_RUNTIME_DIR/onthemap/onthemapd.sock")
-    candidates+=("/run/user/$uid/onthemap/onthemapd.sock" "/tmp/onthemap-$uid/onthemapd.sock")
-    for candidate in "${candidates[@]}"; do
+    while IFS= read -r candidate; do
         if [ -S "$candidate" ]; then
             # Only a socket of our own (or root's): another user's could be an impostor.
             owner=$(stat -c %u "$candidate")
@@ -39,10 +54,14 @@ find_socket() {
             return
         fi
         tried+=("$candidate")
-    done
+    done < <(socket_candidates)
     echo "cannot reach onthemapd (tried ${tried[*]}). Start it with \`systemctl --user start onthemapd.socket\`, or run \`onthemapd\`." >&2
     exit 2
 }
+if [ "${1:-}" = candidates ]; then
+    socket_candidates
+    exit 0
+fi
 SOCKET=$(find_socket)
 
 rpc() {  # rpc METHOD [PARAMS-JSON]: prints the result, or the error on stderr (exit 1)
@@ -70,7 +89,7 @@ watch)
         socat - "UNIX-CONNECT:$SOCKET" | jq --unbuffered -r 'select(.method) | "\(.method): \(.params | tostring | .[0:100])"'
     ;;
 *)
-    echo "usage: $0 status | students [N] | watch" >&2
+    echo "usage: $0 status | students [N] | watch | candidates" >&2
     exit 64
     ;;
 esac

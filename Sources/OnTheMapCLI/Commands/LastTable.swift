@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OnTheMapModels
+import OnTheMapSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OnTheMapBuildInfo
 import OnTheMapModels
 
 #if canImport(Glibc)
@@ -36,6 +37,10 @@ public enum OnTheMapMain {
         let arguments = hoistingGlobalOptions(commandLineArguments())
         if let status = StatusFastPath.run(arguments) {
             exit(status)
+        }
+        if BuildDependencies.isVerboseVersionRequest(arguments) {
+            Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))
+            exit(0)
         }
         OnTheMapCommand.main(arguments)
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import OnTheMapModels
 import SystemPackage
+import OnTheMapSupport
 
 /// The daemon's state files (session, student cache): written atomically (temp file, fsync,
 /// rename) with mode 0600 in a 0700 directory.

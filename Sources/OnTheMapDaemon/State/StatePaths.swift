@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 
 /// Where the daemon keeps what survives a restart (XDG base directories).
 public struct StatePaths: Sendable, Hashable {

@@ -7,7 +7,8 @@ import OnTheMapModels
 /// `POST /session` (log in), `GET /session` (is this session still good?) and `DELETE /session` (log out).
 struct SessionController: Sendable {
     let storage: any ServerStorage
-    let hasher: PasswordHasher
+    /// The password check and the login limits, shared with the Parse dialect's `/login`.
+    let passwords: PasswordLogin
     let limiter: LoginRateLimiter
     let facebook: FacebookTokenVerifier?
     let sessionLifetime: Duration
@@ -25,12 +26,12 @@ struct SessionController: Sendable {
     @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSONBody(LoginRequestBody.self, limit: maxBodyBytes)
         let login: VerifiedLogin
+        let address = clientAddress(request, context)
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):
-            login = try await passwordLogin(credentials, address: clientAddress(request, context), context: context)
+            login = try await passwordLogin(credentials, address: address, context: context)
         case (nil, let token?):
-            login = VerifiedLogin(
-                account: try await facebookLogin(token, address: clientAddress(request, context)), attemptsToForget: [])
+            login = VerifiedLogin(account: try await facebookLogin(token, address: address), attemptsToForget: [])
         case (.some, .some):
             throw APIFailure.badRequest("Send either udacity or facebook_mobile credentials, not both.")
         case (nil, nil):
@@ -38,15 +39,14 @@ struct SessionController: Sendable {
                 "The body must hold udacity {username, password} or facebook_mobile {access_token}.")
         }
         let account = login.account
-        guard !account.disabled else {
-            throw APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
-        }
+        guard !account.disabled else { throw Self.disabled }
         let now = Date()
         let session = SessionRecord(
             id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
-            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds))
+            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds), clientAddress: address,
+            userAgent: request.headers[.userAgent])
         try await storage.insertSession(session, now: now, forgettingAttemptsOf: login.attemptsToForget)
-        context.logger.info("login", metadata: ["account": "\(account.key)"])
+        context.logger.debug("login", metadata: ["account": "\(account.key)"])
         var response = Response.json(
             SessionResponse(
                 account: .init(registered: true, key: account.key),
@@ -74,17 +74,15 @@ struct SessionController: Sendable {
         guard let password = credentials.password, !password.isEmpty else {
             throw APIFailure.badRequest("The field udacity.password is required.")
         }
-        let accountName = username.lowercased()
-        // Counted before the password is checked, so concurrent guesses cannot all pass the limit.
-        if let wait = try await limiter.admit(account: accountName, address: address) {
+        do {
+            return try await passwords.verify(username: username, password: password, address: address, logger: context.logger)
+        } catch PasswordLogin.Refusal.tooManyAttempts(let wait) {
             throw Self.tooManyAttempts(wait)
-        }
-        let account = try await storage.account(email: username)
-        guard try await hasher.verify(password, hash: account?.passwordHash), let account else {
-            context.logger.notice("login refused", metadata: ["address": "\(address ?? "-")"])
+        } catch PasswordLogin.Refusal.invalidCredentials {
             throw APIFailure(.forbidden, "Account not found or invalid credentials.")
+        } catch PasswordLogin.Refusal.disabled {
+            throw Self.disabled
         }
-        return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subjects(account: accountName))
     }
 
     private func facebookLogin(_ token: LoginRequestBody.FacebookToken, address: String?) async throws -> AccountRecord
@@ -109,7 +107,7 @@ struct SessionController: Sendable {
         guard let id = request.headers[HTTPField.Name(OnTheMapHeaders.session)!], !id.isEmpty else {
             throw APIFailure(.unauthorized, "Send the session id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await storage.session(id: id), session.expiresAt > Date() else {
+        guard let session = try await storage.liveSession(id: id) else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return Response.json(
@@ -129,7 +127,7 @@ struct SessionController: Sendable {
         guard let session = try await storage.deleteSession(xsrfToken: token) else {
             throw APIFailure(.forbidden, "No session has this XSRF token; it may already be logged out.")
         }
-        context.logger.info("logout", metadata: ["account": "\(session.accountKey)"])
+        context.logger.debug("logout", metadata: ["account": "\(session.accountKey)"])
         var response = Response.json(
             LogoutResponse(session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(Date()))),
             prefixed: true)
@@ -138,10 +136,8 @@ struct SessionController: Sendable {
         return response
     }
 
-    /// Whose credentials were good, and the attempt count their session, once stored, forgets.
-    private struct VerifiedLogin {
-        var account: AccountRecord
-        var attemptsToForget: [String]
+    private static var disabled: APIFailure {
+        APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
     }
 
     /// The wait once, in words ("try again in 1 minute"); `Retry-After` has it in seconds for programs.

@@ -25,20 +25,20 @@ struct StudentLocationController: Sendable {
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let queryString = request.uri.query ?? ""
+        let ifNoneMatch = request.headers[.ifNoneMatch]
         // The mark, then the version, then the list: an answer is never older than what it is
         // cached under.
         let mark = cache.mark()
-        if let mark, let body = cache.body(for: queryString, mark: mark) {
-            return Response.json(bytes: body)
+        if let mark, let list = cache.list(for: queryString, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
         }
         let storageQuery = try LocationListQuery(request.uri.queryParameters).storageQuery
         let version = try await locations.locationsVersion()
-        if let body = cache.body(for: queryString, version: version, mark: mark) {
-            return Response.json(bytes: body)
+        if let list = cache.list(for: queryString, version: version, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
         }
         let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
-        cache.store(body, for: queryString, version: version, mark: mark)
-        return Response.json(bytes: body)
+        return cache.store(body, for: queryString, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -51,7 +51,7 @@ struct StudentLocationController: Sendable {
         }
         // One statement: a new pin, or (one pin per account) the account's pin moved.
         let posted = try await locations.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
-        context.logger.info(
+        context.logger.debug(
             posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Response.json(
             CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
@@ -73,7 +73,7 @@ struct StudentLocationController: Sendable {
             objectId: objectId, with: draft, ownedBy: session?.accountKey, ifUpdatedAt: nil, now: Date())
         {
         case .updated(let updated):
-            context.logger.info("location updated", metadata: ["objectId": "\(objectId)"])
+            context.logger.debug("location updated", metadata: ["objectId": "\(objectId)"])
             return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
         case .notFound:
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
@@ -96,53 +96,9 @@ struct StudentLocationController: Sendable {
                 .unauthorized,
                 "Writing requires a session: log in and send its id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.session(id: id), session.expiresAt > Date() else {
+        guard let session = try await sessions.liveSession(id: id) else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return session
-    }
-}
-
-/// The parameters of `GET /StudentLocation`, validated.
-struct LocationListQuery {
-    static let defaultLimit = 100
-    static let maxLimit = 1000
-
-    var limit = defaultLimit
-    var skip = 0
-    var order: [SortTerm] = [SortTerm(column: "createdAt", descending: false)]
-    var uniqueKey: String?
-
-    init(_ parameters: Parameters) throws {
-        if let text = parameters.get("limit") {
-            guard let value = Int(text), (0...Self.maxLimit).contains(value) else {
-                throw APIFailure.badRequest("limit must be a whole number from 0 to \(Self.maxLimit).")
-            }
-            limit = value
-        }
-        if let text = parameters.get("skip") {
-            guard let value = Int(text), value >= 0, value <= Int(Int32.max) else {
-                throw APIFailure.badRequest("skip must be a whole number, 0 or more.")
-            }
-            skip = value
-        }
-        if let text = parameters.get("order"), !text.isEmpty {
-            order = try text.split(separator: ",").map { part in
-                let term = part.trimmingWhitespace()
-                let descending = term.hasPrefix("-")
-                let key = descending ? String(term.dropFirst()) : term
-                guard LocationQuery.sortableColumns.contains(key) else {
-                    throw APIFailure.badRequest(
-                        "Cannot order by '\(key)'; use one of \(LocationQuery.sortableColumns.sorted().joined(separator: ", ")), with - for descending.")
-                }
-                return SortTerm(column: key, descending: descending)
-            }
-        }
-        uniqueKey = parameters.get("uniqueKey")
-    }
-
-    /// The query for the storage.
-    var storageQuery: LocationQuery {
-        LocationQuery(limit: limit, skip: skip, order: order, uniqueKey: uniqueKey)
     }
 }

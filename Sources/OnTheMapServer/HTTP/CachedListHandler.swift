@@ -45,7 +45,8 @@ final class CachedListHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 reading = .answeredHere
                 shortcut.deliver(answer, remote: context.channel.remoteAddress) {
                     context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-                    context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+                    // A 304 has no body, not even an empty part.
+                    if answer.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
                     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 }
                 return

@@ -5,7 +5,8 @@ import Logging
 import NIOCore
 
 /// Answers `GET /v1/StudentLocation` from the cached list right where the connection reads it, without
-/// the router, when the answer is in memory and known current (`LocationListCache.currentBody`).
+/// the router, when the answer is in memory and known current (`LocationListCache.currentList`), or — when the client's `If-None-Match` names it —
+/// a bodiless 304.
 ///
 /// The newest pins are what every client asks for most, and the router's way costs more than the
 /// answer: a task per request, a hand-off to Swift's pool and back, the middleware chain — 38–47 µs
@@ -44,9 +45,10 @@ final class CachedListShortcut: Sendable {
     func answer(_ request: HTTPRequest) -> Answer? {
         guard request.method == .get, let target = request.path, target.hasPrefix(Self.path) else { return nil }
         let uri = URI(target)
-        guard uri.path == Self.path, let body = cache.currentBody(for: uri.query ?? "") else { return nil }
-        var head = Response.json(bytes: body).head
-        head.headerFields[.contentLength] = String(body.readableBytes)
+        guard uri.path == Self.path, let list = cache.currentList(for: uri.query ?? "") else { return nil }
+        var head = list.response(ifNoneMatch: request.headerFields[.ifNoneMatch]).head
+        let body = head.status == .notModified ? ByteBuffer() : list.body
+        if head.status != .notModified { head.headerFields[.contentLength] = String(body.readableBytes) }
         head.headerFields[.date] = HTTPDate.now()
         if let serverName { head.headerFields[.server] = serverName }
         return Answer(request: request, head: head, body: body)
@@ -62,7 +64,7 @@ final class CachedListShortcut: Sendable {
         if logger.logLevel <= .info {
             var logger = logger
             logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-            RequestRecorder.logRequestLine(logger, method: method, uri: answer.request.path ?? "")
+            RequestRecorder.logRequestLine(logger, method: method, uri: Self.path)  // no query string
         }
         guard recorder.isRecording else { return send() }
         let recording = recorder.start(

@@ -14,7 +14,7 @@ final class LocationListCache: Sendable {
         var version: Int64
         /// The watch's mark when `version` was last read and found current; nil: check again.
         var checkedAt: UInt64?
-        var body: ByteBuffer
+        var list: CachedList
     }
 
     /// Distinct queries kept at once; beyond it the cache starts over (clients ask for few shapes).
@@ -38,38 +38,53 @@ final class LocationListCache: Sendable {
 
     /// The stored answer for the query if no pin can have changed since it was checked: memory only,
     /// never the database (nil otherwise).
-    func currentBody(for query: String) -> ByteBuffer? {
+    func currentList(for query: String) -> CachedList? {
         guard let mark = mark() else { return nil }
-        return body(for: query, mark: mark)
+        return list(for: query, mark: mark)
     }
 
     /// The stored answer for the query, if it was checked at `mark` (no query needed).
-    func body(for query: String, mark: UInt64) -> ByteBuffer? {
+    func list(for query: String, mark: UInt64) -> CachedList? {
         entries.withLockedValue { entries in
             guard let entry = entries[query], entry.checkedAt == mark else { return nil }
-            return entry.body
+            return entry.list
         }
     }
 
     /// The stored answer for the query, if it was made at `version`; it is then known current as of
     /// `mark` (taken before the version was read).
-    func body(for query: String, version: Int64, mark: UInt64?) -> ByteBuffer? {
+    func list(for query: String, version: Int64, mark: UInt64?) -> CachedList? {
         entries.withLockedValue { entries in
             guard var entry = entries[query], entry.version == version else { return nil }
             if let mark, mark > (entry.checkedAt ?? 0) || entry.checkedAt == nil {
                 entry.checkedAt = mark
                 entries[query] = entry
             }
-            return entry.body
+            return entry.list
         }
     }
 
-    /// Stores an answer made at `version` (or later), read after the watch showed `mark`.
-    func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) {
+    /// Stores an answer made at `version` (or later), read after the watch showed `mark`, and returns
+    /// it with its entity tag (computed here, once, outside the lock).
+    @discardableResult
+    func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) -> CachedList {
+        let list = CachedList(body: body)
         entries.withLockedValue { entries in
             if entries.count >= capacity, entries[query] == nil { entries.removeAll(keepingCapacity: true) }
             if let existing = entries[query], existing.version > version { return }
-            entries[query] = Entry(version: version, checkedAt: mark, body: body)
+            entries[query] = Entry(version: version, checkedAt: mark, list: list)
         }
+        return list
+    }
+}
+
+/// An encoded list as the cache keeps it: the body, and the strong entity tag of those bytes.
+struct CachedList: Sendable {
+    let body: ByteBuffer
+    let etag: String
+
+    init(body: ByteBuffer) {
+        self.body = body
+        etag = EntityTag.of(body)
     }
 }

@@ -1,20 +1,14 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import OnTheMapModels
 
 extension Request {
     /// Reads and decodes a JSON body, refusing oversized bodies (413), invalid UTF-8 and malformed
     /// JSON or wrong types (400, naming the field).
     func decodeJSONBody<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
-        }
+        let buffer = try await collectBody(limit: limit)
         let bytes = buffer.readableBytesView
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw APIFailure.badRequest("The request body is not valid UTF-8.")
@@ -23,6 +17,20 @@ extension Request {
             return try WireCoding.decoder().decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw APIFailure.badRequest(Self.explain(error))
+        }
+    }
+
+    /// The whole body, refusing one over `limit` bytes (413) and one that ends before its announced
+    /// length (400: the client went away or lied; a client's doing, so no error is logged for it).
+    func collectBody(limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
+        } catch is HTTPParserError {
+            throw APIFailure.badRequest("The request ended before its body was complete.")
         }
     }
 

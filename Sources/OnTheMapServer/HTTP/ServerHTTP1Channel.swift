@@ -8,8 +8,9 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 channel (`HTTP1Channel.setup` as of Hummingbird 2.28: the same handlers,
-/// in the same order, with its defaults) with `CachedListHandler` in its pipeline, after the
-/// connection-state handler and before the hand-over to Hummingbird's tasks. Compare on upgrades.
+/// in the same order, with its defaults) with `RequestBudgetHandler` before the connection-state
+/// handler (which passes no `channelInactive` on: the budget must see every connection close) and
+/// `CachedListHandler` after it, before the hand-over to Hummingbird's tasks. Compare on upgrades.
 ///
 /// `HTTP1Channel` can add handlers only before the connection-state handler, which would then miss
 /// the requests answered from the cache and close a busy connection as idle.
@@ -19,6 +20,9 @@ struct ServerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let idleTimeout: Duration?
     let shortcut: CachedListShortcut
+    /// The server-wide bounds on connections and on memory held for unfinished requests.
+    let budget: RequestBudget
+    let maxBodyBytes: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -35,6 +39,7 @@ struct ServerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(RequestBudgetHandler(budget: budget, maxBodyBytes: maxBodyBytes))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try pipeline.addHandler(CachedListHandler(shortcut: shortcut))
             return try NIOAsyncChannel(

@@ -17,14 +17,28 @@ public protocol DatabaseProbe: Sendable {
     func ping() async throws
     /// Counts for the gauges.
     func counts() async throws -> DatabaseCounts
+    /// What the last scheduled integrity check found wrong (empty: sound); never runs the check.
+    func integrityProblems() -> [String]
+}
+
+extension DatabaseProbe {
+    /// No integrity check.
+    public func integrityProblems() -> [String] { [] }
 }
 
 /// What `/healthz` and the gauges of `/metrics` ask, of whichever storage the server runs on.
 public struct StorageProbe: DatabaseProbe {
     let storage: any ServerStorage
+    /// The scheduled integrity check's verdicts, when one runs.
+    let integrity: IntegrityMonitor?
 
-    public init(storage: any ServerStorage) {
+    public init(storage: any ServerStorage, integrity: IntegrityMonitor? = nil) {
         self.storage = storage
+        self.integrity = integrity
+    }
+
+    public func integrityProblems() -> [String] {
+        integrity?.problems ?? []
     }
 
     public func ping() async throws {

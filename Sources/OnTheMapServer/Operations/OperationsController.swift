@@ -6,6 +6,8 @@ struct OperationsController<Probe: DatabaseProbe> {
     let probe: Probe
     /// Nil when metrics were not bootstrapped (router-level tests): `/metrics` is then not routed.
     let metrics: ServerMetrics?
+    /// When set, `/metrics` wants it as a bearer token.
+    let token: MetricsToken?
 
     func addRoutes(to router: Router<ServerRequestContext>) {
         router.get("healthz", use: health)
@@ -14,10 +16,15 @@ struct OperationsController<Probe: DatabaseProbe> {
         }
     }
 
-    /// 200 `{"status":"ok"}` when the database answers, 503 `{"status":"unavailable",…}` when not.
+    /// 200 `{"status":"ok"}` when the database answers and its last integrity check passed, 503
+    /// `{"status":"unavailable",…}` when not.
     @Sendable func health(_ request: Request, context: ServerRequestContext) async -> Response {
         do {
             try await probe.ping()
+            // Logged by the monitor when found, not at each check.
+            guard probe.integrityProblems().isEmpty else {
+                return Self.json(.serviceUnavailable, #"{"status":"unavailable","database":"corrupt"}"#)
+            }
             return Self.json(.ok, #"{"status":"ok","database":"ok"}"#)
         } catch {
             context.logger.log(
@@ -29,7 +36,15 @@ struct OperationsController<Probe: DatabaseProbe> {
 
     @Sendable func exposition(_ request: Request, context: ServerRequestContext) async throws -> Response {
         guard let metrics else { throw HTTPError(.notFound) }
-        let text = try await metrics.exposition(counting: probe)
+        if let token, !token.admits(request.headers) {
+            return Response(
+                status: .unauthorized,
+                headers: [.contentType: "text/plain; charset=utf-8", .wwwAuthenticate: #"Bearer realm="metrics""#],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: "/metrics needs the token this server was given (--metrics-token-file), sent as Authorization: Bearer TOKEN.\n")))
+        }
+        let text = await metrics.exposition(counting: probe)
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -1,20 +1,18 @@
 import Hummingbird
-import Metrics
+import Prometheus
 
-/// Counts what the request counters alone do not tell apart: logins that succeeded or failed, and
-/// requests refused with 429 by the login rate limits.
+/// Counts what the request counters alone do not tell apart: logins that succeeded or failed (on
+/// either dialect's login path), and requests refused with 429 by the login rate limits.
 ///
 /// Reads only the response status, so the controllers stay unaware of metrics.
 struct OutcomeMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The path of the login endpoint (`POST`).
-    let loginPath: String
+    /// The login endpoints and their methods (`POST /v1/session`; Parse's `/login`, by GET or POST).
+    let loginPaths: [String: Set<HTTPRequest.Method>]
+    let metrics: ServerMetrics
 
-    private let loginsOK = Counter(label: MetricNames.logins, dimensions: [("result", "ok")])
-    private let loginsFailed = Counter(label: MetricNames.logins, dimensions: [("result", "failed")])
-    private let rateLimited = Counter(label: MetricNames.rateLimited)
-
-    init(loginPath: String) {
-        self.loginPath = loginPath
+    init(loginPaths: [String: Set<HTTPRequest.Method>], metrics: ServerMetrics) {
+        self.loginPaths = loginPaths
+        self.metrics = metrics
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -23,14 +21,14 @@ struct OutcomeMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         let status = response.status.code
         if status == 429 {
-            rateLimited.increment()
-        } else if request.method == .post, request.uri.path == loginPath {
+            metrics.rateLimited.increment()
+        } else if loginPaths[request.uri.path]?.contains(request.method) == true {
             // A 4xx is a refused login (bad credentials, a malformed body); a 5xx says nothing about
             // the credentials and is left to the request counters.
             if (200..<300).contains(status) {
-                loginsOK.increment()
+                metrics.loginsOK.increment()
             } else if (400..<500).contains(status) {
-                loginsFailed.increment()
+                metrics.loginsFailed.increment()
             }
         }
         return response

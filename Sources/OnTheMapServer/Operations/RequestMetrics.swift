@@ -1,19 +1,20 @@
 import HTTPTypes
-import Metrics
 import NIOConcurrencyHelpers
+import Prometheus
 
-/// The per-request series of `/metrics`: requests by route, method and status, their duration, and
-/// the requests in progress by method.
+/// The per-request series of `/metrics`: requests by route, method and status, their duration, the
+/// server errors among them, and the requests in progress by method.
 ///
-/// The same series (labels and all) Hummingbird's `MetricsMiddleware` records, made here so that the
-/// requests answered from the cached list, which never reach the router, are counted in them too.
-/// The metric objects are made once per label set and kept: making one asks the factory, under a lock.
+/// Made here rather than by Hummingbird's `MetricsMiddleware` so that the requests answered from the
+/// cached list, which never reach the router, are counted in them too. The metric objects are made
+/// once per label set and kept: making one asks the registry, under its lock.
 final class RequestMetrics: Sendable {
     /// The series of one route, method and status.
     struct Series: Sendable {
         let requests: Counter
-        let duration: Timer
-        let errors: Counter
+        let duration: DurationHistogram
+        /// For a status of 500 or more only: what `onthemap_http_request_errors_total` counts.
+        let errors: Counter?
     }
 
     private struct SeriesKey: Hashable {
@@ -22,17 +23,29 @@ final class RequestMetrics: Sendable {
         let status: Int
     }
 
+    /// The buckets of the duration histogram, 5 ms … 10 s.
+    static let buckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    private let registry: PrometheusCollectorRegistry
     private let series = NIOLockedValueBox<[SeriesKey: Series]>([:])
-    private let inProgress = NIOLockedValueBox<[HTTPRequest.Method: Meter]>([:])
+    private let inProgress = NIOLockedValueBox<[HTTPRequest.Method: Gauge]>([:])
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+    }
 
     /// The gauge of requests in progress for `method`.
-    func inProgress(_ method: HTTPRequest.Method) -> Meter {
-        inProgress.withLockedValue { meters in
-            if let meter = meters[method] { return meter }
-            let meter = Meter(
-                label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])
-            meters[method] = meter
-            return meter
+    func inProgress(_ method: HTTPRequest.Method) -> Gauge {
+        inProgress.withLockedValue { gauges in
+            if let gauge = gauges[method] { return gauge }
+            let gauge = registry.makeGauge(
+                name: MetricNames.activeRequests, labels: [("method", method.rawValue)],
+                help: "Requests being answered now, by method.")
+            gauges[method] = gauge
+            return gauge
         }
     }
 
@@ -41,15 +54,19 @@ final class RequestMetrics: Sendable {
         let key = SeriesKey(route: route, method: method, status: status)
         return series.withLockedValue { all in
             if let found = all[key] { return found }
-            let dimensions = [("http.route", route), ("http.request.method", method.rawValue)]
+            let labels = [("route", route), ("method", method.rawValue), ("status", "\(status)")]
             let made = Series(
-                requests: Counter(
-                    label: "hb.requests", dimensions: dimensions + [("http.response.status_code", "\(status)")]),
-                duration: Timer(
-                    label: "http.server.request.duration",
-                    dimensions: dimensions + [("http.response.status_code", "\(status)")],
-                    preferredDisplayUnit: .seconds),
-                errors: Counter(label: "hb.request.errors", dimensions: dimensions + [("error.type", "\(status)")]))
+                requests: registry.makeCounter(
+                    name: MetricNames.requests, labels: labels,
+                    help: "Requests answered, by matched route (NotFound for none), method and status."),
+                duration: registry.makeDurationHistogram(
+                    name: MetricNames.requestDuration, labels: labels, buckets: Self.buckets,
+                    help: "Time from a request read to its answer handed to the connection."),
+                errors: status >= 500
+                    ? registry.makeCounter(
+                        name: MetricNames.requestErrors, labels: labels,
+                        help: "Requests answered with a server error (5xx), 503 refusals while the database is out included.")
+                    : nil)
             all[key] = made
             return made
         }

@@ -49,14 +49,21 @@ struct StoppingNotice: Service {
 }
 
 extension AppDatabase {
-    /// Moves everything in the WAL into the main file, then closes the connections.
+    /// Moves everything in the WAL into the main file, closes the connections, and leaves the file
+    /// alone in its folder: no `-wal` or `-shm` beside it once no other process has it open.
     ///
     /// The checkpoint is explicit because GRDB closes a pool's writer before its readers, and the last
-    /// connection to close, a read-only one, cannot checkpoint: the WAL would be left full.
+    /// connection to close, a read-only one, cannot checkpoint: the WAL would be left full. For the same
+    /// reason it cannot delete the (now empty) `-wal` and `-shm`, so one read-write connection is opened
+    /// and closed after the pool: SQLite's last connection to a WAL database removes both files.
     public func closeConnections() throws {
         if let pool = writer as? DatabasePool {
             try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            let path = pool.path
             try pool.close()
+            let last = try DatabaseQueue(path: path)
+            try last.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            try last.close()
         } else if let queue = writer as? DatabaseQueue {
             try queue.close()
         }

@@ -1,71 +1,84 @@
-import Metrics
+import Foundation
+import OnTheMapModels
 import Prometheus
 
-/// The server's metrics: swift-metrics, exported in Prometheus' text format by `GET /metrics`.
+/// The server's metrics, exported in Prometheus' text format by `GET /metrics`.
 ///
-/// Request counts and latencies come from `RequestMetrics` (the series Hummingbird's `MetricsMiddleware`
-/// records); logins and refusals from `OutcomeMetricsMiddleware`; pins and sessions are counted in the
-/// database at each scrape.
+/// Every family is made on swift-prometheus' registry with its help text, so the exposition has a
+/// `# HELP` and a `# TYPE` line for each (the swift-metrics factory passes no help). Request counts,
+/// latencies and errors come from `RequestMetrics`; logins and refusals from
+/// `OutcomeMetricsMiddleware`; pins, sessions, the database's state and the process' own figures are
+/// read at each scrape.
 public struct ServerMetrics: Sendable {
-    /// Where every metric of the process is collected.
+    /// Where every metric of the server is collected.
     let registry: PrometheusCollectorRegistry
     /// The per-request series.
-    let requests = RequestMetrics()
+    let requests: RequestMetrics
+    let loginsOK: Counter
+    let loginsFailed: Counter
+    let rateLimited: Counter
+    let pins: Gauge
+    let sessions: Gauge
+    let databaseUp: Gauge
+    let process: ProcessMetrics
 
-    /// Makes Prometheus the process's metrics backend. `MetricsSystem` takes one backend per process,
-    /// so `serve` calls this once; without it metrics are no-ops and `/metrics` is not routed.
+    /// Makes the registry and the families that exist from the start. (The name is from when this
+    /// bootstrapped swift-metrics, a once-per-process step; it no longer does.)
     public static func bootstrap() -> ServerMetrics {
-        let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.nameAndLabelSanitizer = { name, labels in
-            (MetricNames.prometheusName(for: name), labels.map { (MetricNames.prometheusLabel(for: $0.0), $0.1) })
-        }
-        MetricsSystem.bootstrap(factory)
-        return ServerMetrics(registry: registry)
+        ServerMetrics(registry: PrometheusCollectorRegistry())
     }
 
-    /// The exposition: refreshes the database gauges, then renders every metric.
-    func exposition(counting probe: some DatabaseProbe) async throws -> String {
-        let counts = try await probe.counts()
-        Gauge(label: MetricNames.pins).record(counts.pins)
-        Gauge(label: MetricNames.sessions).record(counts.activeSessions)
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        requests = RequestMetrics(registry: registry)
+        let logins = "POST /v1/session and Parse's /login answered: ok (2xx) or failed (4xx but 429)."
+        loginsOK = registry.makeCounter(name: MetricNames.logins, labels: [("result", "ok")], help: logins)
+        loginsFailed = registry.makeCounter(name: MetricNames.logins, labels: [("result", "failed")], help: logins)
+        rateLimited = registry.makeCounter(
+            name: MetricNames.rateLimited, help: "Requests refused with 429 by the login attempt limits.")
+        pins = registry.makeGauge(name: MetricNames.pins, help: "Student locations stored, counted at each scrape.")
+        sessions = registry.makeGauge(name: MetricNames.sessions, help: "Sessions not yet expired, counted at each scrape.")
+        databaseUp = registry.makeGauge(
+            name: MetricNames.databaseUp,
+            help: "1 when the database answered this scrape's check and its last integrity check passed, else 0.")
+        registry.makeGauge(
+            name: MetricNames.buildInfo, labels: [("version", OnTheMapVersion.string)],
+            help: "Always 1; the version of onthemap-server is in the label."
+        ).set(1.0)
+        process = ProcessMetrics(registry: registry)
+    }
+
+    /// The exposition: refreshes the gauges read at scrape time, then renders every family.
+    ///
+    /// Never fails for the database's sake: while it does not answer, `onthemap_database_up` is 0 and
+    /// the pin and session gauges keep their last values (a scrape during an outage is when the
+    /// other series matter most).
+    func exposition(counting probe: some DatabaseProbe) async -> String {
+        let answers = (try? await AbandoningDeadline.run(Self.databaseCheckTimeout) { try await probe.ping() }) != nil
+        let up = answers && probe.integrityProblems().isEmpty
+        databaseUp.set(up ? 1.0 : 0.0)
+        if answers, let counts = try? await AbandoningDeadline.run(Self.databaseCheckTimeout, { try await probe.counts() }) {
+            pins.set(Int64(counts.pins))
+            sessions.set(Int64(counts.activeSessions))
+        }
+        process.refresh()
         return registry.emitToString()
     }
+
+    /// How long a scrape waits for the database before reporting it down.
+    static let databaseCheckTimeout: Duration = .seconds(2)
 }
 
 /// The names the metrics carry in Prometheus (`onthemap_…`, with units as Prometheus names them).
 enum MetricNames {
+    static let requests = "onthemap_http_requests_total"
+    static let requestDuration = "onthemap_http_request_duration_seconds"
+    static let requestErrors = "onthemap_http_request_errors_total"
+    static let activeRequests = "onthemap_http_active_requests"
     static let logins = "onthemap_logins_total"
     static let rateLimited = "onthemap_rate_limited_requests_total"
     static let pins = "onthemap_pins"
     static let sessions = "onthemap_sessions"
-
-    /// The per-request labels (`RequestMetrics`, as Hummingbird names them), renamed; any other dotted
-    /// name gets underscores.
-    static func prometheusName(for label: String) -> String {
-        switch label {
-        case "hb.requests": "onthemap_http_requests_total"
-        case "http.server.request.duration": "onthemap_http_request_duration_seconds"
-        case "hb.request.errors": "onthemap_http_request_errors_total"
-        case "http.server.active_requests": "onthemap_http_active_requests"
-        default: label.replacingDots()
-        }
-    }
-
-    /// `http.route` → `route`, `http.request.method` → `method`, `http.response.status_code` → `status`.
-    static func prometheusLabel(for dimension: String) -> String {
-        switch dimension {
-        case "http.route": "route"
-        case "http.request.method": "method"
-        case "http.response.status_code": "status"
-        case "error.type": "status"
-        default: dimension.replacingDots()
-        }
-    }
-}
-
-extension String {
-    fileprivate func replacingDots() -> String {
-        String(map { $0 == "." ? "_" : $0 })
-    }
+    static let databaseUp = "onthemap_database_up"
+    static let buildInfo = "onthemap_build_info"
 }

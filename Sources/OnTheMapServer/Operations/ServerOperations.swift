@@ -9,11 +9,14 @@ public struct ServerOperations: Sendable {
     public var metrics: ServerMetrics?
     /// The JSON-lines access log, when asked for.
     public var accessLog: AccessLog?
+    /// When set, `/metrics` answers only requests with `Authorization: Bearer` and this token.
+    public var metricsToken: MetricsToken?
 
     /// Creates the operations settings.
-    public init(metrics: ServerMetrics? = nil, accessLog: AccessLog? = nil) {
+    public init(metrics: ServerMetrics? = nil, accessLog: AccessLog? = nil, metricsToken: MetricsToken? = nil) {
         self.metrics = metrics
         self.accessLog = accessLog
+        self.metricsToken = metricsToken
     }
 
     /// What records each request: the metrics and the access log above.
@@ -30,9 +33,12 @@ extension Router<ServerRequestContext> {
         if recorder.isRecording {
             add(middleware: RequestRecordingMiddleware(recorder: recorder))
         }
-        if operations.metrics != nil {
-            add(middleware: OutcomeMetricsMiddleware(loginPath: "/v1/session"))
+        if let metrics = operations.metrics {
+            var logins: [String: Set<HTTPRequest.Method>] = ["/v1/session": [.post]]
+            for root in ParseRootsMiddleware.roots { logins["/\(root)/login"] = [.get, .post] }
+            add(middleware: OutcomeMetricsMiddleware(loginPaths: logins, metrics: metrics))
         }
-        OperationsController(probe: probe, metrics: operations.metrics).addRoutes(to: self)
+        OperationsController(probe: probe, metrics: operations.metrics, token: operations.metricsToken)
+            .addRoutes(to: self)
     }
 }

@@ -27,17 +27,19 @@ public enum DatabaseTarget: Sendable, CustomStringConvertible, Equatable {
         }
     }
 
-    /// Opens the storage; `waitForDatabase` retries an unreachable PostgreSQL every second instead of failing.
+    /// Opens the storage; `waitForDatabase` retries an unreachable PostgreSQL every second instead of
+    /// failing; `ifNew` says whether a database that does not exist yet is created or refused.
     public func open(
-        pinsPerAccount: PinsPerAccount?, poolSize: Int = 10, waitForDatabase: Bool = false, logger: Logger
+        pinsPerAccount: PinsPerAccount?, poolSize: Int = 10, waitForDatabase: Bool = false,
+        ifNew: NewDatabasePolicy = .create, logger: Logger
     ) async throws -> any ServerStorage {
         switch self {
         case .sqlite(let path):
-            return try SQLiteStorage.open(path: path, pinsPerAccount: pinsPerAccount)
+            return try SQLiteStorage.open(path: path, pinsPerAccount: pinsPerAccount, ifNew: ifNew)
         case .postgres(let location):
             return try await PostgresStorage.connect(
                 location, pinsPerAccount: pinsPerAccount, poolSize: poolSize, waitForDatabase: waitForDatabase,
-                logger: logger)
+                ifNew: ifNew, logger: logger)
         }
     }
 }

@@ -8,6 +8,9 @@ public struct LocationFilter: Hashable, Sendable {
         case oneOf, noneOf
         /// Every column is NOT NULL, so `$exists` is true or false for all pins alike.
         case exists, missing
+        /// Text compared as text, whole or in part (Parse's `$regex` of literal text: `ParseRegex`);
+        /// with `ignoringCase`, after `lower()` on both sides (ASCII only on SQLite).
+        case textEqual, textPrefix, textSuffix, textContains
     }
 
     /// A value compared with a column: text, a number, or an instant.
@@ -20,11 +23,14 @@ public struct LocationFilter: Hashable, Sendable {
     public var column: String
     public var comparison: Comparison
     public var values: [Value]
+    /// For the text comparisons: compare lower-cased.
+    public var ignoringCase: Bool
 
-    public init(column: String, comparison: Comparison, values: [Value] = []) {
+    public init(column: String, comparison: Comparison, values: [Value] = [], ignoringCase: Bool = false) {
         self.column = column
         self.comparison = comparison
         self.values = values
+        self.ignoringCase = ignoringCase
     }
 
     /// The SQL condition, with `placeholder(n)` for the n-th bound value counted from `first`;
@@ -38,8 +44,37 @@ public struct LocationFilter: Hashable, Sendable {
             if values.isEmpty { return (comparison == .oneOf ? "1 = 0" : "1 = 1", []) }
             let marks = values.indices.map { placeholder(first + $0) }.joined(separator: ", ")
             return ("\(column) \(comparison == .oneOf ? "IN" : "NOT IN") (\(marks))", values)
+        case .textEqual, .textPrefix, .textSuffix, .textContains:
+            return textSQL(first: first, placeholder: placeholder)
         default:
             return ("\(column) \(comparison.rawValue) \(placeholder(first))", Array(values.prefix(1)))
+        }
+    }
+}
+
+extension LocationFilter {
+    /// The text comparisons in SQL that SQLite and PostgreSQL both run alike (`substr`, `length`,
+    /// `replace`, `lower`): plain string functions, no pattern language, so no pattern to abuse.
+    private func textSQL(first: Int, placeholder: (Int) -> String) -> (condition: String, values: [Value]) {
+        guard let value = values.first else { return ("1 = 0", []) }
+        let field = ignoringCase ? "lower(\(column))" : column
+        func bound(_ offset: Int) -> String {
+            ignoringCase ? "lower(\(placeholder(first + offset)))" : placeholder(first + offset)
+        }
+        switch comparison {
+        case .textEqual:
+            return ("\(field) = \(bound(0))", [value])
+        case .textPrefix:
+            return ("substr(\(field), 1, length(\(bound(0)))) = \(bound(1))", [value, value])
+        case .textSuffix:
+            // The length check first: a negative start means "from the end" to SQLite, and not to PostgreSQL.
+            return (
+                "(length(\(field)) >= length(\(bound(0))) AND substr(\(field), length(\(field)) - length(\(bound(1))) + 1) = \(bound(2)))",
+                [value, value, value]
+            )
+        default:
+            if case .text(let text) = value, text.isEmpty { return ("1 = 1", []) }
+            return ("length(replace(\(field), \(bound(0)), '')) < length(\(field))", [value])
         }
     }
 }

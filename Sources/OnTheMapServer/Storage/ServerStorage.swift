@@ -12,6 +12,9 @@ public protocol ServerStorage: AccountStore, SessionStore, LoginAttemptStore, Lo
     var displayName: String { get }
     /// How many duplicate pins opening the storage merged into each account's newest.
     var mergedPins: Int { get }
+    /// True when opening created the database (a new SQLite file, or the schema in an empty PostgreSQL
+    /// database): `serve` says so in its log.
+    var wasCreated: Bool { get }
     /// Answers once the database can be queried; throws `StorageError.unavailable` otherwise.
     func ping() async throws
     /// Releases connections; the storage is unusable afterwards.
@@ -19,6 +22,15 @@ public protocol ServerStorage: AccountStore, SessionStore, LoginAttemptStore, Lo
     /// What tells the newest-pins cache, without a query, whether pins may have changed; started on
     /// the first call (`serve` makes it), stopped by `close()`.
     func locationChangeWatch() -> any LocationChangeWatch
+    /// What a check of the stored data's integrity finds wrong (nothing: sound). Slow, reads the
+    /// whole database: for `IntegrityMonitor`'s schedule only.
+    func integrityProblems() async throws -> [String]
+}
+
+extension ServerStorage {
+    /// No check of its own: PostgreSQL keeps its pages' checksums and reports damage in its log and
+    /// as errors of the queries that meet it.
+    public func integrityProblems() async throws -> [String] { [] }
 }
 
 /// Accounts: who can log in.
@@ -43,6 +55,8 @@ public protocol SessionStore: Sendable {
     func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: [String]) async throws
     /// The session with this id, whether or not it has expired.
     func session(id: String) async throws -> SessionRecord?
+    /// Notes that a request used the session now (`liveSession` calls it at most once a minute).
+    func markSessionUsed(id: String, at now: Date) async throws
     /// Ends the session whose XSRF token this is, and returns it.
     func deleteSession(xsrfToken: String) async throws -> SessionRecord?
 }

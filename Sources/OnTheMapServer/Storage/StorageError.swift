@@ -10,6 +10,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case accountHasPin
         case invalidURL
         case notEmpty
+        case notADatabase
     }
 
     private let code: Code
@@ -50,6 +51,15 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public static func notEmpty(_ detail: String) -> StorageError {
         StorageError(.notEmpty, "Refusing to overwrite data: \(detail).")
     }
+
+    /// No OnTheMap database where one was expected (a missing or 0-byte file, a PostgreSQL database
+    /// without the schema), and creating one was not asked for; or a file that is not a database.
+    public static func notADatabase(_ detail: String) -> StorageError {
+        StorageError(.notADatabase, detail)
+    }
+
+    /// True when there was no database to open (`notADatabase`).
+    public var isNotADatabase: Bool { code == .notADatabase }
 
     /// True when the database could not be reached: worth a 503 and a retry.
     public var isUnavailable: Bool { code == .unavailable || code == .out }

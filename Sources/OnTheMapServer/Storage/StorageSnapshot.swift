@@ -32,7 +32,8 @@ public struct StorageSnapshot: Sendable {
                  a.nickname, ms(a.createdAt), a.disabled ? "1" : "0"].joined(separator: "\u{1F}"))
         }
         for s in sessions {
-            add(["S", s.id, s.xsrfToken, s.accountKey, ms(s.createdAt), ms(s.expiresAt)].joined(separator: "\u{1F}"))
+            add(["S", s.id, s.xsrfToken, s.accountKey, ms(s.createdAt), ms(s.expiresAt), ms(s.lastUsedAt),
+                 s.clientAddress ?? "-", s.userAgent ?? "-"].joined(separator: "\u{1F}"))
         }
         for l in locations {
             add(["L", l.objectId, l.uniqueKey, l.firstName, l.lastName, l.mapString, l.mediaURL, "\(l.latitude)",

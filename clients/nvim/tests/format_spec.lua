@@ -81,42 +81,156 @@ return {
         view = { west = -180, south = -85, east = 180, north = 85, zoom = 1 },
       }
       local buf = map.buffer()
-      map.render(buf, result)
+      map.render(buf, result, "Munich, Bavaria, Germany", 5)
       local lines = t.lines(buf)
-      t.eq(lines[1], result.rows[1], "row 1")
-      t.eq(lines[2], result.rows[2], "row 2")
-      t.ok(lines[4]:find("3 pins in view", 1, true), "the legend's title: " .. lines[4])
+      t.eq(lines[1], "Map of Munich, Bavaria, Germany · zoom 1", "the title: the place and zoom shown")
+      t.eq(lines[2], result.rows[1], "row 1")
+      t.eq(lines[3], result.rows[2], "row 2")
+      t.ok(lines[4]:find("^3 pins in view · <CR> opens · %+/%- zoom"), "the legend's title and the keys: " .. lines[4])
       t.ok(lines[7]:find("Me Myself (you)", 1, true) and lines[7]:find("https://me.example", 1, true), "your pin in the legend: " .. lines[7])
       local marks = vim.api.nvim_buf_get_extmarks(buf, map.namespace, 0, -1, { details = true })
       local painted = {}
       for _, mark in ipairs(marks) do
         local row, col, details = mark[2], mark[3], mark[4]
-        if row < 2 then
+        if row >= 1 and row <= 2 then
           painted[#painted + 1] = { row, col, details.end_col, details.hl_group }
         end
       end
       -- Braille cells are 3 bytes each; "2" is 1 byte.
       t.eq(painted, {
-        { 0, 3, 9, "OnTheMapLand" },
-        { 0, 9, 12, "OnTheMapCoast" },
-        { 0, 12, 13, "OnTheMapCluster" },
-        { 1, 3, 6, "OnTheMapLand" },
-        { 1, 6, 9, "OnTheMapMyPin" },
+        { 1, 3, 9, "OnTheMapLand" },
+        { 1, 9, 12, "OnTheMapCoast" },
+        { 1, 12, 13, "OnTheMapCluster" },
+        { 2, 3, 6, "OnTheMapLand" },
+        { 2, 6, 9, "OnTheMapMyPin" },
       }, "highlights of the map rows")
-      -- <CR> on a legend line opens that pin; on a map cell with two pins it asks which.
+      -- <CR> on a legend line opens that pin; on a map cell with two pins it asks which (Neovim's
+      -- own vim.ui.select, answered with typed keys).
       local opened = {}
       require("onthemap").setup({ opener = function(url) opened[#opened + 1] = url end })
       vim.api.nvim_win_set_cursor(0, { 7, 0 })
       t.feed("<CR>")
       t.eq(opened, { "https://me.example" }, "opened from the legend")
-      t.answer({ function(items) return items[2] end })
-      vim.api.nvim_win_set_cursor(0, { 1, 12 })
-      t.feed("<CR>")
+      vim.api.nvim_win_set_cursor(0, { 2, 12 })
+      t.feed("<CR>2<CR>")
       t.wait(2000, function() return #opened == 2 end, "the chosen pin's link")
+      t.after_prompts()
       t.eq(opened[2], "https://b.example", "opened from the map cell")
       require("onthemap").setup({})
       buffer.close(buf)
       t.ok(not vim.api.nvim_buf_is_valid(buf), "q closes the buffer")
+    end,
+  },
+  {
+    "one pin is \"1 pin\"; labels have a style of their own; a capped zoom says so",
+    function()
+      local result = {
+        rows = { "⠀Paris*⠀" },
+        styles = { " nnnnnp " },
+        pins = { { n = 1, row = 0, col = 6, firstName = "Ada", lastName = "L", mapString = "Paris", mediaURL = "https://a.example" } },
+        view = { west = 0, south = 40, east = 10, north = 50, zoom = 2048.4 },
+      }
+      local buf = map.buffer()
+      map.render(buf, result, "Paris, France", 5, true)
+      local lines = t.lines(buf)
+      local marks = vim.api.nvim_buf_get_extmarks(buf, map.namespace, { 1, 0 }, { 1, -1 }, { details = true })
+      buffer.close(buf)
+      t.eq(lines[1], "Map of Paris, France · zoom 2048 (as close as the map goes)", "the title")
+      t.ok(lines[3]:find("^1 pin in view"), "one pin: " .. lines[3])
+      t.eq(marks[1][4].hl_group, "OnTheMapLabel", "a label's cells")
+    end,
+  },
+  {
+    "the legend keeps lines on screen: a window of 22 lines keeps 5",
+    function()
+      t.eq(map.legend_room(22), 5, "22 lines")
+      t.eq(map.legend_room(6), 2, "at least 2")
+      t.eq(map.legend_room(100), 8, "at most 8")
+    end,
+  },
+  {
+    "the words after near and map: a place, coordinates, a radius",
+    function()
+      local place = require("onthemap.place")
+      local function read(text)
+        local where, why = place.read(vim.split(text, " ", { trimempty = true }))
+        return where or why
+      end
+      t.eq(read("48.85, 2.35"), { text = "48.85, 2.35", latitude = 48.85, longitude = 2.35 }, "coordinates with a space")
+      t.eq(read("48.85,2.35"), { text = "48.85,2.35", latitude = 48.85, longitude = 2.35 }, "without")
+      t.eq(read("-33.9, 151.2 300"), { text = "-33.9, 151.2", latitude = -33.9, longitude = 151.2, km = 300 }, "and a radius")
+      t.eq(read("Berlin, Germany 2000"), { text = "Berlin, Germany", km = 2000 }, "a place and a radius")
+      t.eq(read("Mountain View, CA"), { text = "Mountain View, CA" }, "a place")
+      t.eq(read("Paris"), { text = "Paris" }, "one word")
+      t.eq(read("95, 2"), "latitude 95 is out of range: it goes from -90 to 90", "a typo, not a place")
+      t.eq(read("45, 200"), "longitude 200 is out of range: it goes from -180 to 180", "the other one")
+    end,
+  },
+  {
+    "columns fit the window: NAME, PLACE and LINK give way, the widest first; KM and UPDATED never",
+    function()
+      local rows = {
+        { "NAME", "PLACE", "LINK", "UPDATED" },
+        { "Ada Lovelace", "Buenos Aires, Argentina", "https://www.linkedin.com/in/adalovelace-example", "12 d ago" },
+      }
+      t.eq(format.fit(rows, 200), { 12, 23, 47, 8 }, "room for all")
+      local widths = format.fit(rows, 80, nil, { [4] = true })
+      t.eq(widths[4], 8, "UPDATED whole")
+      t.eq(widths[1], 12, "the narrowest kept")
+      t.eq(widths[1] + widths[2] + widths[3] + widths[4] + 6, 80, "exactly the room")
+      t.ok(widths[3] >= widths[2], "the widest gives way last: " .. vim.inspect(widths))
+      for _, line in ipairs(format.columns(rows, widths)) do
+        t.ok(format.width(line) <= 80, "fits: " .. line)
+        t.ok(line:find("UPDATED$") or line:find("12 d ago$"), "ends with UPDATED: " .. line)
+      end
+    end,
+  },
+  {
+    "the map's camera: the centre of a view, a pan, a zoom within the daemon's range",
+    function()
+      local camera = require("onthemap.camera")
+      local now = camera.from_view({ west = -10, east = 10, north = 10, south = -10, zoom = 18 })
+      t.ok(math.abs(now.latitude) < 1e-9 and math.abs(now.longitude) < 1e-9 and now.zoom == 18, vim.inspect(now))
+      local east = camera.pan(now, 1, 0, 80, 20)
+      t.ok(math.abs(east.longitude - 5) < 1e-9, "a quarter of 20° east: " .. east.longitude)
+      t.eq(camera.zoom(now, 2).zoom, 36, "zoom in")
+      t.eq(camera.zoom({ latitude = 0, longitude = 0, zoom = 3000 }, 2).zoom, 4096, "no closer than the daemon draws")
+      t.eq(camera.zoom({ latitude = 0, longitude = 0, zoom = 1 }, 0.5).zoom, 1, "no further than the world")
+      t.eq(camera.where({ latitude = -33.57, longitude = 18.49 }), "33.57°S 18.49°E", "a centre in words")
+      t.eq(camera.zoom_text(18.34), "18", "zoom 18")
+      t.eq(camera.zoom_text(2.5), "2.5", "zoom 2.5")
+      local across = camera.from_view({ west = 170, east = 200, north = 10, south = -10, zoom = 12 })
+      t.ok(math.abs(across.longitude + 175) < 1e-9, "across the antimeridian: " .. across.longitude)
+    end,
+  },
+  {
+    "on Neovim 0.7 the plugin asks with input() itself; a UI plugin's vim.ui.input is used as it is",
+    function()
+      local ui = require("onthemap.ui")
+      t.eq(ui.input_loses_empty(), vim.fn.has("nvim-0.8") == 0, "Neovim's own vim.ui.input on " .. tostring(vim.version().minor))
+      local stock = vim.ui.input
+      local asked
+      vim.ui.input = function(opts, on_confirm)
+        asked = opts.prompt
+        on_confirm("")
+      end
+      local answer
+      local ok, err = pcall(ui.input, { prompt = "Place: " }, function(text)
+        answer = text
+      end)
+      vim.ui.input = stock
+      t.ok(ok, tostring(err))
+      t.eq({ asked, answer }, { "Place: ", "" }, "the UI plugin asked")
+      -- Neovim's own, on 0.7: Enter on nothing is "", Esc is nil (typed keys, input() reading them).
+      for _, case in ipairs({ { "<CR>", "" }, { "<Esc>", nil }, { "Lima<CR>", "Lima" } }) do
+        answer = "unset"
+        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(case[1], true, false, true), "t", false)
+        ui.input({ prompt = "Place: " }, function(text)
+          answer = text
+        end)
+        t.eq(answer, case[2], "after " .. case[1])
+      end
+      t.after_prompts()
     end,
   },
   {

@@ -1,5 +1,6 @@
--- What the tests share: waiting on conditions, scripted answers for vim.ui, the real CLI as a
--- second client, and a record of every vim.notify message.
+-- What the tests share: waiting on conditions, the real CLI as a second client, and a record of
+-- every vim.notify message. Nothing here answers a prompt for the user: prompts are typed at
+-- (feedkeys here, or key by key into a real terminal: screen.lua).
 --
 -- Environment (set by Tests/OnTheMapEditorTests):
 --   ONTHEMAP_SOCKET            a real onthemapd, logged out, in front of a real onthemap-server
@@ -104,38 +105,11 @@ function M.feed(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "x", false)
 end
 
---- Replaces vim.ui.input and vim.ui.select with a script of answers, as a user would give them
---- (and as UI plugins replace them). Each answer is a string for input, or for select a function
---- (items) → item; an input answer may also be a function (opts) → text, to answer as typed after
---- the prompt's default. Returns the prompts seen.
-function M.answer(answers)
-  local prompts = {}
-  local function next_answer(kind, prompt)
-    prompts[#prompts + 1] = prompt
-    local answer = table.remove(answers, 1)
-    if answer == nil then
-      M.fail("unexpected " .. kind .. " prompt: " .. tostring(prompt))
-    end
-    return answer
-  end
-  vim.ui.input = function(opts, on_confirm)
-    local answer = next_answer("input", opts.prompt)
-    if type(answer) == "function" then
-      answer = answer(opts)
-    end
-    vim.schedule(function()
-      on_confirm(answer)
-    end)
-  end
-  vim.ui.select = function(items, opts, on_choice)
-    local pick = next_answer("select", opts.prompt)
-    local labels = vim.tbl_map(opts.format_item or tostring, items)
-    local item = pick(items, labels)
-    vim.schedule(function()
-      on_choice(item)
-    end)
-  end
-  return prompts
+--- Ends the line a prompt answered here left on stdout (headless Neovim prints its prompts
+--- there), so the next TAP line starts a line of its own.
+function M.after_prompts()
+  io.stdout:write("\n")
+  io.stdout:flush()
 end
 
 --- Milliseconds `fn` takes to return.

@@ -160,7 +160,7 @@ return {
     "no daemon: post, login, logout and near each end with the reason",
     function()
       local from = #t.notifications + 1
-      t.answer({})
+      -- Asks nothing: the pin is looked up first, and that fails.
       vim.cmd("OnTheMapPost")
       t.notified("post: cannot reach onthemapd", quick_ms, from)
       from = #t.notifications + 1

@@ -6,17 +6,18 @@ import NIOCore
 import OnTheMapModels
 
 /// The Parse-era dialect: `/1/classes/StudentLocation` and `/parse/classes/StudentLocation`, over the
-/// same storage as the Udacity paths. It owns only its request parsing and its error shape.
+/// same storage as the Udacity paths. It owns only its request parsing and its error shape (the
+/// group it is added to carries `ParseMiddleware`).
 struct ParseController: Sendable {
     let storage: any ServerStorage
-    let keys: ParseKeys
     let openWrites: Bool
     let maxBodyBytes: Int
+    /// Encoded lists until a pin changes, shared with the Udacity paths (under keys of their own).
+    let cache: LocationListCache
 
     static let sessionToken = HTTPField.Name("X-Parse-Session-Token")!
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
-        group.add(middleware: ParseMiddleware(keys: keys))
         group.get(use: list)
         group.post(use: create)
         group.get(":objectId", use: one)
@@ -24,14 +25,28 @@ struct ParseController: Sendable {
         group.delete(":objectId", use: delete)
     }
 
+    /// The list, from the cache while no pin has changed (as the Udacity list is), with an `ETag`
+    /// and a 304 for a client whose `If-None-Match` names it.
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        // A space cannot occur in a request's query string, so no Udacity query shares these keys.
+        let cacheKey = "parse " + (request.uri.query ?? "")
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let mark = cache.mark()
+        if let mark, let list = cache.list(for: cacheKey, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
+        }
         let parsed = try ParseQuery(FormQuery.parse(request.uri.query))
+        let version = try await storage.locationsVersion()
+        if let list = cache.list(for: cacheKey, version: version, mark: mark) {
+            return list.response(ifNoneMatch: ifNoneMatch)
+        }
         let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
         var members: [(String, WireJSON)] = [("results", .array(pins.map { Self.project($0, keys: parsed.keys) }))]
         if parsed.wantsCount {
             members.append(("count", .integer(try await storage.countLocations(parsed.query))))
         }
-        return Self.json(.object(members))
+        let body = ByteBuffer(string: WireJSON.object(members).serialized)
+        return cache.store(body, for: cacheKey, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     @Sendable func one(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -50,7 +65,7 @@ struct ParseController: Sendable {
             }
         }
         let posted = try await storage.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
-        context.logger.info(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
+        context.logger.debug(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Self.json(
             CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId).wireJSON,
             status: .created)
@@ -96,7 +111,7 @@ struct ParseController: Sendable {
             throw ParseFailure.forbidden("you can only delete your own location")
         }
         guard try await storage.removeLocation(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
-        context.logger.info("location deleted", metadata: ["objectId": "\(objectId)"])
+        context.logger.debug("location deleted", metadata: ["objectId": "\(objectId)"])
         return Self.json(.object([]))
     }
 
@@ -105,21 +120,16 @@ struct ParseController: Sendable {
         guard let token = request.headers[Self.sessionToken], !token.isEmpty else {
             if openWrites { return nil }
             throw ParseFailure.invalidSession(
-                "writing requires a session: log in with POST /v1/session and send its id in X-Parse-Session-Token")
+                "writing requires a session: log in with POST /parse/login and send its sessionToken in X-Parse-Session-Token")
         }
-        guard let session = try await storage.session(id: token), session.expiresAt > Date() else {
+        guard let session = try await storage.liveSession(id: token) else {
             throw ParseFailure.invalidSession("the session has expired or is unknown; log in again")
         }
         return session
     }
 
     private func body(_ request: Request) async throws -> [(String, WireJSON)] {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
-            throw ParseFailure(status: .contentTooLarge, code: 107, message: "The request body is larger than \(maxBodyBytes) bytes.")
-        }
+        let buffer = try await request.collectBody(limit: maxBodyBytes)
         guard let json = try? WireJSON.parse(buffer.readableBytesView), case .object(let members) = json else {
             throw ParseFailure.invalidJSON("the body must be a JSON object")
         }

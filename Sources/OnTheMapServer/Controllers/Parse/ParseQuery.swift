@@ -46,7 +46,8 @@ struct ParseQuery {
         }
     }
 
-    /// `where` as filters: equality, `$in`, `$nin`, `$ne`, `$lt…$gte`, `$exists`.
+    /// `where` as filters: equality, `$in`, `$nin`, `$ne`, `$lt…$gte`, `$exists`, `$regex` (literal
+    /// text, anchored or not: `ParseRegex`) with its `$options`.
     static func filters(_ text: String) throws(ParseFailure) -> [LocationFilter] {
         guard let json = try? WireJSON.parse(text.utf8), case .object(let members) = json else {
             throw .invalidJSON("where must be a JSON object")
@@ -55,8 +56,16 @@ struct ParseQuery {
         for (column, condition) in members {
             guard LocationQuery.sortableColumns.contains(column) else { throw .invalidQuery("no key named \(column)") }
             if case .object(let operators) = condition, operators.contains(where: { $0.0.hasPrefix("$") }) {
-                for (name, operand) in operators {
-                    filters.append(try filter(column, name, operand))
+                let options = operators.first { $0.0 == "$options" }?.1
+                if options != nil, !operators.contains(where: { $0.0 == "$regex" }) {
+                    throw .invalidQuery("$options goes with $regex")
+                }
+                for (name, operand) in operators where name != "$options" {
+                    if name == "$regex" {
+                        filters.append(try regex(column, operand, options: options))
+                    } else {
+                        filters.append(try filter(column, name, operand))
+                    }
                 }
             } else {
                 filters.append(LocationFilter(column: column, comparison: .equal, values: [try value(condition, for: column)]))
@@ -84,6 +93,16 @@ struct ParseQuery {
             guard let comparison = comparisons[name] else { throw .invalidQuery("unknown operator \(name)") }
             return LocationFilter(column: column, comparison: comparison, values: [try value(operand, for: column)])
         }
+    }
+
+    /// `{"$regex": pattern, "$options": "i"}` on a text column.
+    private static func regex(_ column: String, _ pattern: WireJSON, options: WireJSON?) throws(ParseFailure)
+        -> LocationFilter
+    {
+        guard textColumns.contains(column) else { throw .invalidQuery("$regex applies to text, and \(column) is not text") }
+        guard let text = pattern.stringValue else { throw .invalidQuery("$regex takes a string, not \(pattern.typeDescription)") }
+        if let options, options.stringValue == nil { throw .invalidQuery("$options takes a string such as \"i\"") }
+        return try ParseRegex(text, options: options?.stringValue).filter(column: column)
     }
 
     /// A JSON value as the column's type: text, a number, or `{"__type":"Date","iso":…}`.

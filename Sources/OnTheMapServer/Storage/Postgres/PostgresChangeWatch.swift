@@ -16,8 +16,9 @@ import PostgresNIO
 ///   asks the database on every request until the watch listens again.
 ///
 /// A connection it cannot open tells the pool the database is out (`PostgresPool.markOut`): PostgreSQL
-/// stopping closes this connection at once, and the next attempt, a second later, is refused, so
-/// requests are refused from then on instead of each waiting for its deadline.
+/// stopping closes this connection at once, and the next attempt, made at once, is refused, so
+/// requests are refused from then on (and those already waiting answered) instead of each waiting
+/// for its deadline.
 final class PostgresChangeWatch: LocationChangeWatch {
     static let channel = "onthemap_locations"
     /// The name the watch's connection shows in `pg_stat_activity`.
@@ -96,6 +97,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
         var attempt = 0
         while !Task.isCancelled {
             attempt += 1
+            var listenedFor: Duration = .zero
             do {
                 let connection: PostgresConnection
                 // The pool of this moment: should a fresh one replace it while this attempt fails,
@@ -108,14 +110,22 @@ final class PostgresChangeWatch: LocationChangeWatch {
                     pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))", ranOn: poolOfThisAttempt)
                     throw error
                 }
+                let connected = ContinuousClock.now
                 let result = await Result { try await watch(on: connection) }
+                listenedFor = connected.duration(to: .now)
                 try? await connection.close()
                 try result.get()
             } catch {
                 if !Task.isCancelled { noteLoss(error) }
             }
             setListening(false)
-            try? await Task.sleep(for: .seconds(1))
+            // A connection that had been listening a while and is lost (PostgreSQL stopping closes
+            // it first) is tried again at once: if the database is gone, the attempt is refused and
+            // the pool knows within milliseconds, instead of a second later, in which requests
+            // would wait on connections the pool cannot open. Otherwise once a second.
+            if listenedFor < Self.checkInterval {
+                try? await Task.sleep(for: .seconds(1))
+            }
         }
     }
 
@@ -133,7 +143,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
                     var seen = first
                     while true {
                         try await Task.sleep(for: Self.checkInterval)
-                        let version = try await Deadline.run(Self.checkTimeout) {
+                        let version = try await AbandoningDeadline.run(Self.checkTimeout) {
                             try await Self.pinsVersion(connection, self.logger)
                         }
                         if version != seen {

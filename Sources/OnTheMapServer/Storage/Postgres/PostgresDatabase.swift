@@ -11,17 +11,32 @@ struct PostgresDatabase: Sendable {
     let pool: PostgresPool
     let logger: Logger
     let operationTimeout: Duration
+    /// How long a failed operation waits for the pool to say whether the database is out.
+    static let verdictWait: Duration = .seconds(1)
 
     /// Runs `body` against the pool within the deadline.
+    ///
+    /// Once the database is found out, the operation ends at once with `StorageError.out` (it may
+    /// be waiting for a connection the pool cannot open); a failure that means the database is gone
+    /// waits briefly for the pool's verdict, so that the failures of an outage are refusals of a
+    /// known outage (logged once, by the pool) rather than a line each.
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
         let client = try pool.client()
         let logger = self.logger
+        let abandonment = Abandonment()
+        let registration = pool.abandonWhenOut(abandonment)
+        defer { pool.finished(registration) }
         do {
-            return try await Deadline.run(operationTimeout) { try await body(client, logger) }
+            return try await AbandoningDeadline.run(operationTimeout, abandonment: abandonment) { try await body(client, logger) }
         } catch {
             switch PostgresErrors.unwrap(error) {
             case let error as PSQLError:
-                if PostgresErrors.meansUnreachable(error) { pool.suspect(PostgresErrors.summary(error), ranOn: client) }
+                if PostgresErrors.meansUnreachable(error) {
+                    let reason = PostgresErrors.summary(error)
+                    if await pool.confirmsOut(reason, ranOn: client, waitingAtMost: Self.verdictWait) {
+                        throw StorageError.out("PostgreSQL at \(pool.locationName) is unreachable: \(reason)")
+                    }
+                }
                 throw PostgresErrors.translate(error)
             case is DeadlineExceeded:
                 pool.suspect("no answer within \(operationTimeout)", ranOn: client)

@@ -33,6 +33,10 @@ final class PostgresPool: Sendable {
         /// Replaced pools, each shut down once the requests it was running have had their time.
         var retiring: [Task<Void, Never>] = []
         var closed = false
+        /// The operations under way, abandoned with a 503 the moment the database is found out:
+        /// one waiting for a connection would otherwise wait for its deadline (10 s).
+        var operations: [Int: Abandonment] = [:]
+        var nextOperation = 0
     }
 
     private let state: NIOLockedValueBox<State>
@@ -55,10 +59,46 @@ final class PostgresPool: Sendable {
     func client() throws -> PostgresClient {
         try state.withLockedValue { state in
             guard let since = state.outSince else { return state.client }
-            throw StorageError.out(
-                "PostgreSQL at \(location) has not answered for \(Int(since.duration(to: .now).components.seconds)) s")
+            throw outError(since: since)
         }
     }
+
+    /// Registers an operation to abandon with `StorageError.out` when the database is found out (at
+    /// once if it is out already); `finished` takes it off again.
+    func abandonWhenOut(_ abandonment: Abandonment) -> Int {
+        let (id, outSince) = state.withLockedValue { state in
+            state.nextOperation &+= 1
+            if state.outSince == nil { state.operations[state.nextOperation] = abandonment }
+            return (state.nextOperation, state.outSince)
+        }
+        if let outSince { abandonment.fire(outError(since: outSince)) }
+        return id
+    }
+
+    /// The operation registered as `id` ended.
+    func finished(_ id: Int) {
+        _ = state.withLockedValue { $0.operations.removeValue(forKey: id) }
+    }
+
+    /// An operation on `client` failed as if the database were gone: whether it is out, once the
+    /// probe's own connection has said (waiting `limit` at most for it). A refused connection says
+    /// so in milliseconds; a database that accepts and never answers takes longer, and is then not
+    /// yet known out.
+    func confirmsOut(_ reason: String, ranOn client: PostgresClient, waitingAtMost limit: Duration) async -> Bool {
+        suspect(reason, ranOn: client)
+        if let check = state.withLockedValue({ $0.check }) {
+            _ = try? await AbandoningDeadline.run(limit) { await check.value }
+        }
+        return state.withLockedValue { $0.outSince != nil }
+    }
+
+    private func outError(since: ContinuousClock.Instant) -> StorageError {
+        StorageError.out(
+            "PostgreSQL at \(location) has not answered for \(Int(since.duration(to: .now).components.seconds)) s")
+    }
+
+    /// The database's URL without its password, for messages.
+    var locationName: String { "\(location)" }
 
     /// The pool requests use now, whether or not the database is out.
     var current: PostgresClient {
@@ -82,15 +122,19 @@ final class PostgresPool: Sendable {
     /// The database was found unreachable from `client`'s time: refuse requests until the probe
     /// reaches it.
     func markOut(_ reason: String, ranOn client: PostgresClient) {
-        let started: Bool = state.withLockedValue { state in
-            guard !state.closed, state.outSince == nil, client === state.client else { return false }
+        let abandoned: [Abandonment]? = state.withLockedValue { state in
+            guard !state.closed, state.outSince == nil, client === state.client else { return nil }
             state.outSince = .now
             state.probe = Task { await self.probeUntilBack() }
-            return true
+            defer { state.operations.removeAll() }
+            return Array(state.operations.values)
         }
-        if started {
-            logger.error("PostgreSQL at \(location) is unreachable (\(reason)); refusing requests until it answers again")
-        }
+        guard let abandoned else { return }
+        logger.error("PostgreSQL at \(location) is unreachable (\(reason)); refusing requests until it answers again")
+        // Answered now, not at their deadline; logged at debug (StorageError.out), as the outage is
+        // logged once, above.
+        let error = StorageError.out("PostgreSQL at \(location) became unreachable: \(reason)")
+        for operation in abandoned { operation.fire(error) }
     }
 
     /// Stops the probe and every pool; waits for their connections to close.
@@ -148,7 +192,7 @@ final class PostgresPool: Sendable {
         do { configuration = try location.connectionConfiguration() } catch { return false }
         let logger = self.logger
         do {
-            return try await Deadline.run(Self.probeTimeout) {
+            return try await AbandoningDeadline.run(Self.probeTimeout) {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 let answer = await Result { try await connection.query("SELECT 1", logger: logger).collect() }
                 try? await connection.close()

@@ -142,13 +142,27 @@ struct PostgresSchema: Sendable {
             END $$
             """,
         ],
+        // Where and when each session is used, for `session list`.
+        [
+            "ALTER TABLE session ADD COLUMN lastUsedAt TIMESTAMPTZ, ADD COLUMN clientAddress TEXT, ADD COLUMN userAgent TEXT"
+        ],
     ]
 
     /// Applies the migrations not yet applied; returns how many duplicate pins they merged (none yet:
-    /// the first PostgreSQL schema already has the rule).
-    func migrate() async throws -> Int {
+    /// the first PostgreSQL schema already has the rule) and whether the schema was created. A
+    /// database without the schema is refused unless `ifNew` is `.create`.
+    func migrate(ifNew: NewDatabasePolicy, location: PostgresLocation) async throws -> (merged: Int, created: Bool) {
         try await database.transaction { connection, logger in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+            // Under the lock: of replicas started together on an empty database, one creates it.
+            let existing = try await connection.query(
+                "SELECT to_regclass('schemamigration') IS NOT NULL", logger: logger
+            ).collect().first?.decode(Bool.self) ?? false
+            if !existing, ifNew == .refuse {
+                throw StorageError.notADatabase(
+                    "The PostgreSQL database \(location) holds no OnTheMap tables: check the URL, or create them "
+                        + "with `onthemap-server migrate --create`.")
+            }
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schemaMigration (version INTEGER PRIMARY KEY, appliedAt TIMESTAMPTZ NOT NULL)",
                 logger: logger)
@@ -173,7 +187,7 @@ struct PostgresSchema: Sendable {
                     "INSERT INTO schemaMigration (version, appliedAt) VALUES (\(index + 1), \(Date()))", logger: logger)
                 logger.info("applied PostgreSQL migration \(index + 1)")
             }
-            return 0
+            return (0, !existing)
         }
     }
 

@@ -39,7 +39,7 @@ extension PostgresStorage {
     }
 
     public func allSessions(accountKey: String?) async throws -> [SessionRecord] {
-        let columns = "SELECT id, xsrfToken, accountKey, createdAt, expiresAt FROM session"
+        let columns = "SELECT \(Self.sessionColumns) FROM session"
         let rows: [PostgresRow]
         if let accountKey {
             rows = try await database.rows(

@@ -11,7 +11,7 @@ extension PostgresStorage {
                 PostgresQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account"), logger: logger
             ).collect().map(Self.account)
             let sessions = try await connection.query(
-                "SELECT id, xsrfToken, accountKey, createdAt, expiresAt FROM session", logger: logger
+                PostgresQuery(unsafeSQL: "SELECT \(Self.sessionColumns) FROM session"), logger: logger
             ).collect().map(Self.session)
             let locations = try await connection.query(
                 PostgresQuery(unsafeSQL: "SELECT \(SharedSchema.locationColumns) FROM studentLocation"), logger: logger
@@ -40,8 +40,9 @@ extension PostgresStorage {
             for s in snapshot.sessions {
                 try await connection.query(
                     """
-                    INSERT INTO session (id, xsrfToken, accountKey, createdAt, expiresAt)
-                    VALUES (\(s.id), \(s.xsrfToken), \(s.accountKey), \(s.createdAt), \(s.expiresAt))
+                    INSERT INTO session (id, xsrfToken, accountKey, createdAt, expiresAt, lastUsedAt, clientAddress, userAgent)
+                    VALUES (\(s.id), \(s.xsrfToken), \(s.accountKey), \(s.createdAt), \(s.expiresAt), \(s.lastUsedAt),
+                            \(s.clientAddress), \(s.userAgent))
                     """, logger: logger)
             }
             for l in snapshot.locations {

@@ -3,9 +3,15 @@ import OnTheMapModels
 import PostgresNIO
 
 extension PostgresStorage {
+    /// The columns `session(_:)` decodes, in its order.
+    static let sessionColumns = "id, xsrfToken, accountKey, createdAt, expiresAt, lastUsedAt, clientAddress, userAgent"
+
     static func session(_ row: PostgresRow) throws -> SessionRecord {
-        let (id, token, key, created, expires) = try row.decode((String, String, String, Date, Date).self)
-        return SessionRecord(id: id, xsrfToken: token, accountKey: key, createdAt: created, expiresAt: expires)
+        let (id, token, key, created, expires, used, address, agent) = try row.decode(
+            (String, String, String, Date, Date, Date?, String?, String?).self)
+        return SessionRecord(
+            id: id, xsrfToken: token, accountKey: key, createdAt: created, expiresAt: expires, lastUsedAt: used,
+            clientAddress: address, userAgent: agent)
     }
 
     public func insertSession(_ session: SessionRecord, now: Date, forgettingAttemptsOf attemptsOf: [String]) async throws {
@@ -17,21 +23,29 @@ extension PostgresStorage {
             """
             WITH expired AS (DELETE FROM session WHERE expiresAt <= \(now)),
                 forgotten AS (DELETE FROM loginThrottle WHERE subject = ANY(\(attemptsOf)))
-            INSERT INTO session (id, xsrfToken, accountKey, createdAt, expiresAt)
-            VALUES (\(session.id), \(session.xsrfToken), \(session.accountKey), \(created), \(expires))
+            INSERT INTO session (id, xsrfToken, accountKey, createdAt, expiresAt, clientAddress, userAgent)
+            VALUES (\(session.id), \(session.xsrfToken), \(session.accountKey), \(created), \(expires),
+                    \(session.clientAddress), \(session.userAgent))
             """)
     }
 
     public func session(id: String) async throws -> SessionRecord? {
         try await database.rows(
-            "SELECT id, xsrfToken, accountKey, createdAt, expiresAt FROM session WHERE id = \(id)"
+            PostgresQuery(unsafeSQL: "SELECT \(Self.sessionColumns) FROM session WHERE id = $1", binds: Self.binds(id))
         ).first.map(Self.session)
     }
 
     public func deleteSession(xsrfToken: String) async throws -> SessionRecord? {
         try await database.rows(
-            "DELETE FROM session WHERE xsrfToken = \(xsrfToken) RETURNING id, xsrfToken, accountKey, createdAt, expiresAt"
+            PostgresQuery(
+                unsafeSQL: "DELETE FROM session WHERE xsrfToken = $1 RETURNING \(Self.sessionColumns)",
+                binds: Self.binds(xsrfToken))
         ).first.map(Self.session)
+    }
+
+    public func markSessionUsed(id: String, at now: Date) async throws {
+        let used = WireTimestamp.roundedToMilliseconds(now)
+        try await database.execute("UPDATE session SET lastUsedAt = \(used) WHERE id = \(id)")
     }
 
     public func countAttempts(_ counters: [AttemptCounter], now: Date) async throws -> [AttemptTally] {

@@ -10,13 +10,16 @@ public final class PostgresStorage: ServerStorage {
     public let displayName: String
     /// How many duplicate pins the schema's rule merged away on opening.
     public let mergedPins: Int
+    /// True when opening created the schema.
+    public let wasCreated: Bool
     /// LISTENs for pin changes once `serve` asks (`locationChangeWatch()`).
     let changes: PostgresChangeWatch
 
     private init(
         database: PostgresDatabase, changes: PostgresChangeWatch,
-        pinsPerAccount: PinsPerAccount, mergedPins: Int, displayName: String
+        pinsPerAccount: PinsPerAccount, mergedPins: Int, wasCreated: Bool, displayName: String
     ) {
+        self.wasCreated = wasCreated
         self.database = database
         self.changes = changes
         self.pinsPerAccount = pinsPerAccount
@@ -26,10 +29,12 @@ public final class PostgresStorage: ServerStorage {
 
     /// Connects, applies the migrations (and the pin rule, when given) and returns the storage.
     /// An unreachable server fails at once with `StorageError.unavailable`, or is retried every
-    /// second with `waitForDatabase`.
+    /// second with `waitForDatabase`. A database without the schema gets it only when `ifNew` is
+    /// `.create`.
     public static func connect(
         _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
-        waitForDatabase: Bool = false, operationTimeout: Duration = .seconds(10), logger: Logger
+        waitForDatabase: Bool = false, ifNew: NewDatabasePolicy = .create, operationTimeout: Duration = .seconds(10),
+        logger: Logger
     ) async throws -> PostgresStorage {
         let pool = PostgresPool(location, poolSize: poolSize, retireAfter: operationTimeout, logger: logger)
         let database = PostgresDatabase(pool: pool, logger: logger, operationTimeout: operationTimeout)
@@ -45,7 +50,8 @@ public final class PostgresStorage: ServerStorage {
                 }
             }
             let schema = PostgresSchema(database: database)
-            var merged = try await schema.migrate()
+            let migrated = try await schema.migrate(ifNew: ifNew, location: location)
+            var merged = migrated.merged
             let rule: PinsPerAccount
             if let pinsPerAccount {
                 merged += try await schema.apply(pinsPerAccount)
@@ -55,7 +61,7 @@ public final class PostgresStorage: ServerStorage {
             }
             return PostgresStorage(
                 database: database, changes: try PostgresChangeWatch(location, pool: pool, logger: logger),
-                pinsPerAccount: rule, mergedPins: merged,
+                pinsPerAccount: rule, mergedPins: merged, wasCreated: migrated.created,
                 displayName: location.description)
         } catch {
             await pool.close()

@@ -14,12 +14,15 @@ public struct AppDatabase: Sendable {
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
         let before = try Self.pinCount(writer)
+        wasCreated = try !writer.read { db in try db.tableExists("grdb_migrations") }
         try Self.migrator.migrate(writer)
         mergedByMigration = max(0, before - (try Self.pinCount(writer)))
     }
 
     /// How many duplicate pins the migrations merged away when this database was opened.
     public let mergedByMigration: Int
+    /// True when opening created the schema: the database was new.
+    public let wasCreated: Bool
 
     private static func pinCount(_ writer: any DatabaseWriter) throws -> Int {
         try writer.read { db in
@@ -27,10 +30,13 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    /// Opens (creating if needed) the file at `path` in WAL mode, readable by its owner only.
-    public static func open(path: String) throws -> AppDatabase {
+    /// Opens the file at `path` in WAL mode, readable by its owner only. A missing or 0-byte file (or a
+    /// SQLite file with no tables) becomes a new database only when `ifNew` is `.create`; a file that
+    /// is not SQLite, or holds another program's tables, is refused either way.
+    public static func open(path: String, ifNew: NewDatabasePolicy = .create) throws -> AppDatabase {
+        try SQLiteFile.check(path, ifNew: ifNew)
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
@@ -41,7 +47,33 @@ public struct AppDatabase: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration))
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        do {
+            try checkSchema(pool, path: path, ifNew: ifNew)
+            return try AppDatabase(pool)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+    }
+
+    /// Refuses a SQLite database that holds tables but not the server's (another program's file),
+    /// and one with no tables at all unless `ifNew` allows creating the schema.
+    private static func checkSchema(_ pool: DatabasePool, path: String, ifNew: NewDatabasePolicy) throws {
+        let (ours, tables) = try pool.read { db in
+            (try db.tableExists("grdb_migrations"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0)
+        }
+        if ours { return }
+        if tables > 0 {
+            throw StorageError.notADatabase(
+                "\(path) is a SQLite database of another program (it has no OnTheMap tables): give the path of an OnTheMap database.")
+        }
+        if ifNew == .refuse {
+            throw StorageError.notADatabase(
+                "\(path) is an empty SQLite database: check the path, or create the OnTheMap tables in it with "
+                    + "`onthemap-server migrate --create`.")
+        }
     }
 
     /// A private in-memory database, for tests.
@@ -103,6 +135,13 @@ public struct AppDatabase: Sendable {
             // One pin per account becomes the rule: each account keeps its newest pin.
             try db.execute(sql: SharedSchema.mergeDuplicatePins)
             try db.execute(sql: SharedSchema.onePinIndex)
+        }
+        migrator.registerMigration("v3: where and when sessions are used") { db in
+            try db.alter(table: "session") { t in
+                t.add(column: "lastUsedAt", .datetime)
+                t.add(column: "clientAddress", .text)
+                t.add(column: "userAgent", .text)
+            }
         }
         return migrator
     }

@@ -17,6 +17,13 @@ extension SQLiteStorage {
         try await read { db in try SessionRecord.fetchOne(db, key: id) }
     }
 
+    public func markSessionUsed(id: String, at now: Date) async throws {
+        let used = WireTimestamp.roundedToMilliseconds(now)
+        try await write { db in
+            try db.execute(sql: "UPDATE session SET lastUsedAt = ? WHERE id = ?", arguments: [used, id])
+        }
+    }
+
     public func deleteSession(xsrfToken: String) async throws -> SessionRecord? {
         try await write { db in
             guard let session = try SessionRecord.filter(Column("xsrfToken") == xsrfToken).fetchOne(db) else {

@@ -31,10 +31,16 @@ public struct SQLiteStorage: ServerStorage {
     /// The change watch, once `serve` asked for it.
     private let watch = NIOLockedValueBox<SQLiteChangeWatch?>(nil)
 
-    /// Opens (creating if needed) the file at `path`.
-    public static func open(path: String, pinsPerAccount: PinsPerAccount?) throws -> SQLiteStorage {
-        try SQLiteStorage(database: try AppDatabase.open(path: path), pinsPerAccount: pinsPerAccount, displayName: path)
+    /// Opens the file at `path`; `ifNew` says whether a missing or empty one becomes a new database.
+    public static func open(
+        path: String, pinsPerAccount: PinsPerAccount?, ifNew: NewDatabasePolicy = .create
+    ) throws -> SQLiteStorage {
+        try SQLiteStorage(
+            database: try AppDatabase.open(path: path, ifNew: ifNew), pinsPerAccount: pinsPerAccount, displayName: path)
     }
+
+    /// True when opening created the database.
+    public var wasCreated: Bool { database.wasCreated }
 
     /// A private in-memory database, for tests.
     public static func inMemory(pinsPerAccount: PinsPerAccount = .one) throws -> SQLiteStorage {

@@ -1,6 +1,9 @@
 -- The plugin's scratch buffers (students list, map): created or reused by name, read-only, with
--- <CR>, r and q mapped. What each line stands for is kept here, per buffer.
+-- <CR>, r, q and g? mapped. What each line stands for is kept here, per buffer.
 local M = {}
+
+--- Per buffer: the keys mapped in it, in the order mapped, as { lhs, desc } (what g? lists).
+M.keys = {}
 
 --- Per buffer: { on_enter = function(item), reload = function(), items = { [line] = item },
 --- created_window = bool, previous = bufnr, generation = number }.
@@ -59,7 +62,8 @@ function M.show(name, handlers)
       buf = vim.api.nvim_create_buf(false, true)
       vim.api.nvim_buf_set_name(buf, name)
       vim.api.nvim_buf_set_option(buf, "buftype", "nofile")
-      vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+      -- Kept while hidden, so <C-o> and :b# come back to it as it was; q wipes it.
+      vim.api.nvim_buf_set_option(buf, "bufhidden", "hide")
       vim.api.nvim_buf_set_option(buf, "swapfile", false)
       vim.api.nvim_buf_set_option(buf, "modifiable", false)
       M.map_keys(buf)
@@ -67,6 +71,7 @@ function M.show(name, handlers)
         buffer = buf,
         callback = function()
           M.state[buf] = nil
+          M.keys[buf] = nil
         end,
       })
     end
@@ -90,27 +95,42 @@ function M.show(name, handlers)
   return buf
 end
 
---- Maps <CR>, r and q in `buf`.
-function M.map_keys(buf)
-  local function map(lhs, fn, desc)
-    vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, silent = true, desc = desc })
+--- Maps `lhs` (normal mode) in `buf` to `fn`; `desc` is what g? says of it. Mapped again, a key
+--- keeps its place in g?'s list and takes the new description.
+function M.map(buf, lhs, fn, desc)
+  vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, silent = true, desc = "OnTheMap: " .. desc })
+  local keys = M.keys[buf] or {}
+  M.keys[buf] = keys
+  for _, key in ipairs(keys) do
+    if key[1] == lhs then
+      key[2] = desc
+      return
+    end
   end
-  map("<CR>", function()
+  keys[#keys + 1] = { lhs, desc }
+end
+
+--- Maps <CR>, r, q and g? in `buf`.
+function M.map_keys(buf)
+  M.map(buf, "<CR>", function()
     local state = M.state[buf]
     local item = M.item_under_cursor(buf)
     if state and item and state.on_enter then
       state.on_enter(item)
     end
-  end, "OnTheMap: open the link on this line")
-  map("r", function()
+  end, "open the link on this line")
+  M.map(buf, "r", function()
     local state = M.state[buf]
     if state and state.reload then
       state.reload()
     end
-  end, "OnTheMap: refresh")
-  map("q", function()
+  end, "fetch again (the daemon asks the API)")
+  M.map(buf, "q", function()
     M.close(buf)
-  end, "OnTheMap: close")
+  end, "close this buffer")
+  M.map(buf, "g?", function()
+    require("onthemap.help").show(buf)
+  end, "this list of keys")
 end
 
 --- Replaces the buffer's text. `items[line]` is what <CR> acts on for that line; `highlights` is a

@@ -63,24 +63,68 @@ function M.pad(text, width)
   return text .. string.rep(" ", math.max(0, width - M.width(text)))
 end
 
---- Aligned columns: `rows` is a list of lists of cells; `limits` caps each column's width (nil: no
---- cap). Returns the lines, with two spaces between columns and no trailing blanks.
-function M.columns(rows, limits)
-  local widths = {}
+--- Column widths that fit `room` display cells: each column as wide as its widest cell (at most
+--- `limits[i]`, when given); when that is too wide, the columns not in `fixed` give up width, the
+--- widest first, down to `minimum` cells each. Two spaces between columns; the last column is not
+--- padded.
+function M.fit(rows, room, limits, fixed, minimum)
+  fixed, minimum = fixed or {}, minimum or 6
+  local natural = {}
   for _, row in ipairs(rows) do
     for column, cell in ipairs(row) do
-      local cap = limits and limits[column]
-      if cap then
-        row[column] = M.truncate(cell, cap)
+      local width = M.width(cell)
+      if limits and limits[column] then
+        width = math.min(width, limits[column])
       end
-      widths[column] = math.max(widths[column] or 0, M.width(row[column]))
+      natural[column] = math.max(natural[column] or 0, width)
     end
   end
+  local count = #natural
+  if not room or count == 0 then
+    return natural
+  end
+  local budget = room - 2 * (count - 1)
+  local flexible = {}
+  for column = 1, count do
+    if fixed[column] then
+      budget = budget - natural[column]
+    else
+      flexible[#flexible + 1] = column
+    end
+  end
+  local total = 0
+  for _, column in ipairs(flexible) do
+    total = total + natural[column]
+  end
+  if total <= budget then
+    return natural
+  end
+  -- The widest cap c with the flexible columns, each cut to at most c, within the budget.
+  table.sort(flexible, function(a, b)
+    return natural[a] < natural[b]
+  end)
+  local widths = vim.deepcopy(natural)
+  local left = budget
+  for index, column in ipairs(flexible) do
+    local share = math.floor(left / (#flexible - index + 1))
+    local width = math.max(minimum, math.min(natural[column], share))
+    widths[column] = width
+    left = left - width
+  end
+  return widths
+end
+
+--- Aligned columns: `rows` is a list of lists of cells; each column is cut to `widths[i]` cells
+--- (nil: as wide as its widest cell). Returns the lines, with two spaces between columns and no
+--- trailing blanks.
+function M.columns(rows, widths)
+  widths = widths or M.fit(rows)
   local lines = {}
   for _, row in ipairs(rows) do
     local cells = {}
     for column, cell in ipairs(row) do
-      cells[column] = column < #row and M.pad(cell, widths[column]) or cell
+      local text = widths[column] and M.truncate(cell, widths[column]) or cell
+      cells[column] = column < #row and M.pad(text, widths[column]) or text
     end
     lines[#lines + 1] = (table.concat(cells, "  "):gsub("%s+$", ""))
   end

@@ -6,11 +6,13 @@ local status = require("onthemap.status")
 
 local M = {}
 
---- Sets options (see :help onthemap-options); restarts the statusline's subscription.
+--- Sets options (see :help onthemap-options); restarts the status subscription (the statusline's,
+--- which open lists follow too) with them.
 function M.setup(opts)
   config.setup(opts)
   if status.running then
     status.stop()
+    status.start()
   end
 end
 
@@ -58,17 +60,6 @@ end
 
 local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
 
---- Splits "Mountain View, CA 100" into the place and a trailing number of km.
-local function place_and_km(words)
-  local km = tonumber(words[#words] or "")
-  if km and #words > 1 then
-    table.remove(words)
-  else
-    km = nil
-  end
-  return table.concat(words, " "), km
-end
-
 --- `:OnTheMap {args}`.
 function M.command(args)
   local sub = args[1]
@@ -77,16 +68,20 @@ function M.command(args)
     return M.students()
   elseif sub == "search" and #rest > 0 then
     return M.search(table.concat(rest, " "))
-  elseif sub == "near" and #rest > 0 then
-    return M.near(place_and_km(rest))
-  elseif sub == "map" then
-    if #rest == 0 then
-      return M.map()
-    elseif rest[1] == "pins" and #rest == 1 then
-      return M.map({ fit = "pins" })
+  elseif sub == "map" and #rest == 0 then
+    return M.map()
+  elseif sub == "map" and rest[1] == "pins" and #rest == 1 then
+    return M.map({ fit = "pins" })
+  elseif (sub == "near" or sub == "map") and #rest > 0 then
+    local where, why = require("onthemap.place").read(rest)
+    if not where then
+      notify.show("OnTheMap: " .. why, vim.log.levels.ERROR)
+    elseif sub == "near" then
+      return M.near(where.text, where.km)
+    else
+      return M.map({ near = where.text, radiusKm = where.km })
     end
-    local place, km = place_and_km(rest)
-    return M.map({ near = place, radiusKm = km })
+    return
   end
   notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, { "OnTheMap: usage: :OnTheMap [search|near|map] … (:help :OnTheMap)" })
 end

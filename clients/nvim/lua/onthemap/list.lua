@@ -2,16 +2,21 @@
 -- first) and `:OnTheMap near {place} [km]` (nearest first).
 local buffer = require("onthemap.buffer")
 local config = require("onthemap.config")
+local follow = require("onthemap.follow")
 local format = require("onthemap.format")
+local header = require("onthemap.header")
 local open = require("onthemap.open")
+local place = require("onthemap.place")
 local rpc = require("onthemap.rpc")
 
 local M = {}
 
 M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 
--- Widths beyond which a column is cut with "…" (the whole link is still what <CR> opens).
-local limits = { 30, 34, 56, 12, 12 }
+-- Widths beyond which a column is cut with "…" even when the window has room (the whole link is
+-- still what <CR> opens); a narrower window cuts NAME, PLACE and LINK further, never KM or UPDATED.
+local limits = { 30, 34, 56, 12 }
+local near_limits = { 30, 34, 8, 56, 12 }
 
 --- The first line for a `students` result: how many, which, and how long ago it was refreshed.
 local function summary(result, near, search)
@@ -61,6 +66,7 @@ local function update_headers()
       buffer.set_line(buf, 0, summary(what.result, what.near, what.search), "Comment", M.namespace)
     end
   end
+  header.refresh()
 end
 
 --- Remembers what `buf` shows, and starts the timer if it is not running.
@@ -74,7 +80,7 @@ local function keep_header_current(buf, result, near, search)
       end,
     })
   end
-  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf) }
+  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf), room = M.room(buf) }
   local every = config.options.header_update_ms
   if not M.header_timer and every and every > 0 then
     M.header_timer = vim.loop.new_timer()
@@ -82,15 +88,28 @@ local function keep_header_current(buf, result, near, search)
   end
 end
 
+--- The display cells a line of `buf` has: the text width of the narrowest window showing it (the
+--- editor's width while none does).
+function M.room(buf)
+  local room
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local info = vim.fn.getwininfo(win)[1]
+    local width = info.width - info.textoff
+    room = room and math.min(room, width) or width
+  end
+  return room or vim.o.columns
+end
+
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
 --- (the students then carry the daemon's `distanceKm`); `search` the words searched for, or nil.
+--- The columns fit the window: UPDATED stays on screen at 80 columns.
 function M.render(buf, result, near, search)
   local students = result.students or {}
-  local header = { "NAME", "PLACE", "LINK", "UPDATED" }
+  local titles = { "NAME", "PLACE", "LINK", "UPDATED" }
   if near then
-    table.insert(header, 3, "KM")
+    table.insert(titles, 3, "KM")
   end
-  local rows = { header }
+  local rows = { titles }
   for _, student in ipairs(students) do
     local row = { format.name(student), format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
     if near then
@@ -102,9 +121,10 @@ function M.render(buf, result, near, search)
     end
     rows[#rows + 1] = row
   end
-  local column_limits = near and { limits[1], limits[2], 8, limits[3], limits[4] } or limits
+  local fixed = near and { [3] = true, [5] = true } or { [4] = true }
+  local widths = format.fit(rows, M.room(buf), near and near_limits or limits, fixed)
   local lines = { summary(result, near, search) }
-  vim.list_extend(lines, format.columns(rows, column_limits))
+  vim.list_extend(lines, format.columns(rows, widths))
   if #students == 0 then
     lines[#lines + 1] = search and ('No student matches "%s".'):format(search)
       or near and "No student there: try a larger radius."
@@ -117,11 +137,23 @@ function M.render(buf, result, near, search)
   local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
   buffer.set(buf, lines, items, highlights, M.namespace)
   keep_header_current(buf, result, near, search)
+  header.keep(buf, 2, M.namespace)
+  follow.filled(buf, result.refreshedAt)
+end
+
+--- Shows `message` (and what the keys do) in place of the list: nothing in it to open.
+local function show_problem(buf, message)
+  forget(buf)
+  buffer.set(buf, { "OnTheMap: " .. message, "", "r tries again, q closes, g? lists the keys." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+  header.keep(buf, 0, M.namespace)
 end
 
 --- Shows why the list could not be loaded, in the buffer and with vim.notify.
 local function failed(buf, err)
-  buffer.set(buf, { "OnTheMap: " .. err.message, "", "r tries again, q closes." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+  show_problem(buf, err.message)
+  if rpc.needs_login(err) then
+    follow.waiting_for_login(buf)
+  end
   rpc.report(err)
 end
 
@@ -145,14 +177,29 @@ local function fetch(buf, params, near, search)
   end)
 end
 
---- `:OnTheMap`: the newest students; with `search`, those whose name or place match its words (case
---- and accents ignored, as the CLI's --search).
-function M.students(search)
-  local buf
-  local function load(refresh)
-    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search)
+-- A window narrower or wider than the one a list was laid out for lays it out again (from the
+-- result it shows: nothing is fetched).
+local resize_group
+local function follow_width()
+  if resize_group then
+    return
   end
-  buf = buffer.show(search and "onthemap://search" or "onthemap://students", {
+  resize_group = vim.api.nvim_create_augroup("OnTheMapListWidth", { clear = true })
+  vim.api.nvim_create_autocmd({ "WinScrolled", "VimResized", "BufWinEnter" }, {
+    group = resize_group,
+    callback = vim.schedule_wrap(function()
+      for buf, what in pairs(shown) do
+        if vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation and M.room(buf) ~= what.room then
+          M.render(buf, what.result, what.near, what.search)
+        end
+      end
+    end),
+  })
+end
+
+--- The list buffer `name`, shown, with its keys and `load(refresh)` behind r and a login.
+local function list_buffer(name, load)
+  local buf = buffer.show(name, {
     reload = function()
       load(true)
     end,
@@ -160,49 +207,71 @@ function M.students(search)
       open.open(student.mediaURL)
     end,
   })
-  loading(buf, "Loading students…")
-  load(false)
+  follow.add(buf, {
+    reload = function()
+      load(false)
+    end,
+    clear = function()
+      show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
+    end,
+  })
+  follow_width()
   return buf
 end
 
---- `:OnTheMap near {place} [km]`: `place` is a place name (geocoded by the daemon) or "lat,lon".
-function M.near(place, km)
+--- `:OnTheMap`: the newest students; with `search`, those whose name or place match its words (case
+--- and accents ignored, as the CLI's --search).
+function M.students(search)
+  local buf
+  buf = list_buffer(search and "onthemap://search" or "onthemap://students", function(refresh)
+    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search)
+  end)
+  loading(buf, "Loading students…")
+  fetch(buf, { limit = config.options.limit, search = search }, nil, search)
+  return buf
+end
+
+--- `:OnTheMap near {place} [km]`: `text` is a place name (geocoded by the daemon) or "lat,lon". A
+--- lookup that failed is tried again by r (and by a login).
+function M.near(text, km)
   local buf
   local near
-  local function load(refresh)
-    local params = { limit = config.options.limit, refresh = refresh or nil }
-    params.near = { latitude = near.latitude, longitude = near.longitude, radiusKm = near.km }
-    fetch(buf, params, near)
-  end
-  buf = buffer.show("onthemap://near", {
-    reload = function()
-      if near then
-        load(true)
+  local function look_up()
+    buffer.set(buf, { "Looking up " .. text .. "…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
+    header.keep(buf, 0, M.namespace)
+    local point, why = place.coordinates(text)
+    if why then
+      failed(buf, { message = why })
+      return
+    end
+    if point then
+      near = { latitude = point.latitude, longitude = point.longitude, label = text, km = km }
+      fetch(buf, { limit = config.options.limit, near = { latitude = near.latitude, longitude = near.longitude, radiusKm = km } }, near)
+      return
+    end
+    rpc.request("geocode", { query = text, limit = 1 }, function(err, result)
+      if not vim.api.nvim_buf_is_valid(buf) then
+        return
       end
-    end,
-    on_enter = function(student)
-      open.open(student.mediaURL)
-    end,
-  })
-  buffer.set(buf, { "Looking up " .. place .. "…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
-  local latitude, longitude = place:match("^%s*(%-?[%d.]+)%s*,%s*(%-?[%d.]+)%s*$")
-  if latitude then
-    near = { latitude = tonumber(latitude), longitude = tonumber(longitude), label = place, km = km }
-    load(false)
-    return buf
+      local match = result and result.results and result.results[1]
+      if err or not match then
+        failed(buf, err or { message = ('No place matches "%s".'):format(text) })
+        return
+      end
+      near = { latitude = match.latitude, longitude = match.longitude, label = format.place(match), km = km }
+      fetch(buf, { limit = config.options.limit, near = { latitude = near.latitude, longitude = near.longitude, radiusKm = km } }, near)
+    end)
   end
-  rpc.request("geocode", { query = place, limit = 1 }, function(err, result)
-    if not vim.api.nvim_buf_is_valid(buf) then
-      return
+  buf = list_buffer("onthemap://near", function(refresh)
+    if not near then
+      look_up()
+    else
+      local params = { limit = config.options.limit, refresh = refresh or nil }
+      params.near = { latitude = near.latitude, longitude = near.longitude, radiusKm = near.km }
+      fetch(buf, params, near)
     end
-    local match = result and result.results and result.results[1]
-    if err or not match then
-      failed(buf, err or { message = "no place called " .. place })
-      return
-    end
-    near = { latitude = match.latitude, longitude = match.longitude, label = format.place(match), km = km }
-    load(false)
   end)
+  look_up()
   return buf
 end
 

@@ -1,8 +1,13 @@
 -- `:OnTheMap map`: the daemon draws the map (`map` method: rows, styles, pins, view); this module
--- only paints it, one highlight group per style code, and lists the pins in view under it.
+-- only paints it, one highlight group per style code, under a line naming the place and zoom shown,
+-- with the pins in view listed below it (the first of them on screen); keys zoom and pan.
 local buffer = require("onthemap.buffer")
+local camera = require("onthemap.camera")
+local follow = require("onthemap.follow")
 local format = require("onthemap.format")
+local notify = require("onthemap.notify")
 local open = require("onthemap.open")
+local place = require("onthemap.place")
 local rpc = require("onthemap.rpc")
 
 local M = {}
@@ -16,6 +21,7 @@ M.groups = {
   p = "OnTheMapPin",
   m = "OnTheMapMyPin",
   c = "OnTheMapCluster",
+  n = "OnTheMapLabel",
 }
 
 --- Defines the highlight groups as links to standard ones, unless the user set them.
@@ -26,6 +32,7 @@ function M.define_highlights()
     OnTheMapPin = "WarningMsg",
     OnTheMapMyPin = "ErrorMsg",
     OnTheMapCluster = "Todo",
+    OnTheMapLabel = "Comment",
   }
   for group, target in pairs(links) do
     vim.api.nvim_set_hl(0, group, { link = target, default = true })
@@ -57,18 +64,47 @@ function M.row_highlights(line, row, styles)
   return highlights
 end
 
---- Paints a `map` result into `buf`: the rows, coloured by `styles`, then the pins in view.
-function M.render(buf, result)
-  local lines, highlights, items = {}, {}, {}
+-- The lines above the map's rows: the title.
+local top = 1
+
+--- How many legend lines a window `height` lines tall keeps on screen under the map.
+function M.legend_room(height)
+  return math.max(2, math.min(8, math.floor(height / 4)))
+end
+
+--- "3 pins", "1 pin".
+local function pins_text(count)
+  return count == 1 and "1 pin" or (count .. " pins")
+end
+
+--- The title line: what the map shows and at which zoom.
+function M.title(where, view, capped)
+  local text = "Map of " .. where
+  if type(view) == "table" and type(view.zoom) == "number" then
+    text = text .. " · zoom " .. camera.zoom_text(view.zoom)
+  end
+  if capped then
+    text = text .. " (as close as the map goes)"
+  end
+  return text
+end
+
+--- Paints a `map` result into `buf` under the title naming `where`: the rows, coloured by
+--- `styles`, then the pins in view. `legend_room`: legend lines that fit on screen.
+function M.render(buf, result, where, legend_room, capped)
+  local lines, highlights, items = { M.title(where, result.view, capped) }, { { "Title", 0, 0, -1 } }, {}
   local rows, styles = result.rows or {}, result.styles or {}
   for index, row in ipairs(rows) do
     local text = format.clean(row)
-    lines[index] = text
-    vim.list_extend(highlights, M.row_highlights(index - 1, text, styles[index] or ""))
+    lines[#lines + 1] = text
+    vim.list_extend(highlights, M.row_highlights(#lines - 1, text, styles[index] or ""))
   end
   local pins = result.pins or {}
-  lines[#lines + 1] = ""
-  lines[#lines + 1] = #pins == 0 and "No pin in view." or (#pins .. " pins in view (<CR> on a pin or its line opens its link)")
+  local summary = #pins == 0 and "No pin in view" or (pins_text(#pins) .. " in view")
+  if legend_room and #pins > legend_room then
+    summary = summary .. (" (%d more below)"):format(#pins - legend_room)
+  end
+  lines[#lines + 1] = summary .. " · <CR> opens · +/- zoom · HJKL pan · g? keys"
   highlights[#highlights + 1] = { "Comment", #lines - 1, 0, -1 }
   local legend = {}
   for _, pin in ipairs(pins) do
@@ -79,7 +115,7 @@ function M.render(buf, result)
       format.clean(pin.mediaURL),
     }
   end
-  for index, line in ipairs(format.columns(legend, { 6, 30, 34, 60 })) do
+  for index, line in ipairs(format.columns(legend, format.fit(legend, nil, { 6, 30, 34, 60 }))) do
     lines[#lines + 1] = line
     items[#lines] = pins[index]
     if pins[index].mine then
@@ -93,12 +129,12 @@ function M.render(buf, result)
   end
 end
 
---- The pins in the cell under the cursor (0-based row and display column), if on the map.
-function M.pins_at(buf, row, col)
+--- The pins in the cell under the cursor (0-based line of the buffer, display column), if on the map.
+function M.pins_at(buf, line, col)
   local state = buffer.state[buf]
   local found = {}
   for _, pin in ipairs(state and state.pins or {}) do
-    if pin.row == row and pin.col == col then
+    if pin.row + top == line and pin.col == col then
       found[#found + 1] = pin
     end
   end
@@ -118,7 +154,7 @@ local function enter(buf, legend_item)
   if #pins == 1 then
     open.open(pins[1].mediaURL)
   elseif #pins > 1 then
-    vim.ui.select(pins, {
+    require("onthemap.ui").select(pins, {
       prompt = "Which student?",
       format_item = function(pin)
         return format.name(pin) .. " — " .. format.clean(pin.mapString)
@@ -131,13 +167,60 @@ local function enter(buf, legend_item)
   end
 end
 
---- Asks the daemon for the map sized to the window showing `buf`, with `view` params, and paints it.
-function M.load(buf, view)
+--- Shows `message` in place of the map.
+local function show_problem(buf, message)
+  buffer.set(buf, { "OnTheMap: " .. message, "", "r tries again, q closes, g? lists the keys." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+end
+
+--- The cells the map gets in the window showing `buf`: { width, height, legend }.
+local function size(buf)
   local win = vim.fn.bufwinid(buf)
-  local width = win ~= -1 and vim.api.nvim_win_get_width(win) or vim.o.columns
-  local height = win ~= -1 and vim.api.nvim_win_get_height(win) or vim.o.lines
-  local params = { width = math.max(10, math.min(1000, width - 1)), height = math.max(5, math.min(1000, height - 2)) }
-  for key, value in pairs(view or {}) do
+  local width, height = vim.o.columns, vim.o.lines - 2
+  if win ~= -1 then
+    local info = vim.fn.getwininfo(win)[1]
+    width, height = info.width - info.textoff, info.height
+  end
+  local legend = M.legend_room(height)
+  return {
+    width = math.max(10, math.min(1000, width - 1)),
+    height = math.max(5, math.min(1000, height - top - 1 - legend)),
+    legend = legend,
+  }
+end
+
+--- Asks the daemon for the map of `state.view` sized to the window showing `buf`, and paints it
+--- under the title naming `state.where`. A place's name is looked up first, so the title can say
+--- which place it found ("Atlantis, Western Cape, South Africa").
+function M.load(buf)
+  local state = buffer.state[buf]
+  local view = state.view or {}
+  if type(view.near) == "string" and not place.coordinates(view.near) then
+    rpc.request("geocode", { query = view.near, limit = 1 }, function(err, result)
+      if not vim.api.nvim_buf_is_valid(buf) then
+        return
+      end
+      local match = result and result.results and result.results[1]
+      if err or not match then
+        err = err or { message = ('No place matches "%s".'):format(view.near) }
+        show_problem(buf, err.message)
+        rpc.report(err, "map")
+        return
+      end
+      state.view = { near = { latitude = match.latitude, longitude = match.longitude }, radiusKm = view.radiusKm }
+      state.where = format.place(match)
+      M.load(buf)
+    end)
+    return
+  end
+  if type(view.near) == "string" then
+    local point = place.coordinates(view.near)
+    state.view = { near = point, radiusKm = view.radiusKm }
+    state.where = state.where or view.near
+    view = state.view
+  end
+  local cells = size(buf)
+  local params = { width = cells.width, height = cells.height }
+  for key, value in pairs(view) do
     params[key] = value
   end
   rpc.request("map", params, function(err, result)
@@ -147,38 +230,153 @@ function M.load(buf, view)
     if err then
       if err.code == rpc.codes.method_not_found then
         err = { message = M.no_map_method }
+      elseif rpc.needs_login(err) then
+        follow.waiting_for_login(buf)
       end
-      buffer.set(buf, { "OnTheMap: " .. err.message, "", "r tries again, q closes." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+      show_problem(buf, err.message)
       rpc.report(err, "map")
-    else
-      M.render(buf, result)
+      return
     end
+    state.camera = camera.from_view(result.view)
+    state.size = cells
+    local shown = type(result.view) == "table" and result.view or {}
+    -- A daemon that names the place it centred on, and the closest zoom it draws there, is
+    -- believed; otherwise the place is the one looked up here, and a zoom asked for and not given
+    -- is the daemon's cap.
+    if view.near ~= nil and type(shown.place) == "string" and shown.place ~= "" then
+      state.where = shown.place
+    end
+    state.max_zoom = type(shown.maxZoom) == "number" and shown.maxZoom or nil
+    local capped = state.camera ~= nil
+      and ((view.zoom ~= nil and state.camera.zoom < view.zoom * 0.999) or (state.max_zoom ~= nil and state.camera.zoom >= state.max_zoom))
+    if capped then
+      notify.show(("OnTheMap: zoom %s is as close as the map goes here"):format(camera.zoom_text(state.camera.zoom)), vim.log.levels.INFO)
+    end
+    M.render(buf, result, state.where or "the world", cells.legend, capped)
+    local known = require("onthemap.status").status
+    follow.filled(buf, known and known.students and known.students.refreshedAt)
   end)
 end
 
---- The map buffer, shown, with its keys: <CR> opens a pin's link, r redraws, q closes.
-function M.buffer(view)
+--- Moves the map of `buf` to `next_camera` (nil: the world) and draws it; `where` names the
+--- place shown, when it is still the one named.
+local function go(buf, next_camera, where)
+  local state = buffer.state[buf]
+  if next_camera then
+    state.view = camera.params(next_camera)
+  else
+    state.view = {}
+  end
+  state.where = where
+  M.load(buf)
+end
+
+--- Maps the map's own keys in `buf`: zoom, pan, the world, and <CR> on a pin's cell.
+local function map_keys(buf)
+  local function current()
+    local state = buffer.state[buf]
+    return state, state and state.camera
+  end
+  local function zoom(factor)
+    local state, now = current()
+    if not now then
+      return
+    end
+    local next_camera = camera.zoom(now, factor)
+    if state.max_zoom and next_camera.zoom > state.max_zoom then
+      next_camera.zoom = math.max(now.zoom, state.max_zoom)
+    end
+    if next_camera.zoom == now.zoom then
+      notify.show(factor > 1 and ("OnTheMap: zoom %s is as close as the map goes"):format(camera.zoom_text(now.zoom))
+        or "OnTheMap: the whole world is in view", vim.log.levels.INFO)
+      return
+    end
+    go(buf, next_camera, state.where)
+  end
+  local function pan(dx, dy)
+    local state, now = current()
+    if not now then
+      return
+    end
+    local next_camera = camera.pan(now, dx, dy, state.size.width, state.size.height)
+    go(buf, next_camera, camera.where(next_camera))
+  end
+  buffer.map(buf, "r", function()
+    M.load(buf)
+  end, "draw the map again (after resizing the window)")
+  -- <CR> works on map cells too, which have no line item: mapped here instead of `on_enter`.
+  buffer.map(buf, "<CR>", function()
+    enter(buf, buffer.item_under_cursor(buf))
+  end, "open the link of the pin on this line, or in this cell of the map")
+  buffer.map(buf, "+", function()
+    zoom(2)
+  end, "zoom in")
+  buffer.map(buf, "=", function()
+    zoom(2)
+  end, "zoom in")
+  buffer.map(buf, "-", function()
+    zoom(0.5)
+  end, "zoom out")
+  buffer.map(buf, "H", function()
+    pan(-1, 0)
+  end, "pan west (left)")
+  buffer.map(buf, "J", function()
+    pan(0, 1)
+  end, "pan south (down)")
+  buffer.map(buf, "K", function()
+    pan(0, -1)
+  end, "pan north (up)")
+  buffer.map(buf, "L", function()
+    pan(1, 0)
+  end, "pan east (right)")
+  buffer.map(buf, "0", function()
+    go(buf, nil, "the world")
+  end, "the whole world")
+end
+
+--- The map buffer, shown, with its keys: <CR> opens a pin's link, r redraws, q closes, + - H J K L 0
+--- zoom and pan.
+function M.buffer()
   M.define_highlights()
   local buf
   buf = buffer.show("onthemap://map", {
     reload = function()
-      M.load(buf, view)
+      M.load(buf)
     end,
   })
-  -- <CR> works on map cells too, which have no line item: mapped here instead of `on_enter`.
-  vim.keymap.set("n", "<CR>", function()
-    enter(buf, buffer.item_under_cursor(buf))
-  end, { buffer = buf, nowait = true, silent = true, desc = "OnTheMap: open the pin's link" })
+  map_keys(buf)
+  follow.add(buf, {
+    reload = function()
+      M.load(buf)
+    end,
+    clear = function()
+      show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
+    end,
+  })
   return buf
+end
+
+--- What a view shows, in words, before the daemon answers: "the world", "all pins", a place.
+local function where_of(view)
+  if view.fit == "pins" then
+    return "all pins"
+  elseif type(view.near) == "string" then
+    return view.near
+  elseif type(view.near) == "table" and view.near.latitude and view.near.longitude then
+    return camera.where(view.near)
+  end
+  return "the world"
 end
 
 --- `:OnTheMap map [pins | {place} [km]]`: the map sized to the window.
 function M.show(view)
-  local buf = M.buffer(view)
-  if buffer.generation(buf) == 0 then
-    buffer.set(buf, { "Drawing the map…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
-  end
-  M.load(buf, view)
+  view = view or {}
+  local buf = M.buffer()
+  local state = buffer.state[buf]
+  state.view = vim.deepcopy(view)
+  state.where = (type(view.near) ~= "string" or place.coordinates(view.near)) and where_of(view) or nil
+  buffer.set(buf, { "Drawing the map of " .. where_of(view) .. "…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
+  M.load(buf)
   return buf
 end
 

@@ -1,9 +1,10 @@
 -- `:OnTheMapPost`: where and which link, the geocoder's matches to choose from, and a question
 -- before an existing pin is moved. Every step is asynchronous (vim.ui.input / vim.ui.select, so
--- a UI plugin such as dressing.nvim can take them over).
+-- a UI plugin such as dressing.nvim can take them over; see onthemap.ui for Neovim 0.7's input).
 local format = require("onthemap.format")
 local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")
+local ui = require("onthemap.ui")
 
 local M = {}
 
@@ -19,7 +20,7 @@ local function send(params)
       local from = format.clean(pin.mapString or "its place")
       local question = from == params.mapString and ("Replace your pin at %s (new link)?"):format(from)
         or ("Move your pin from %s to %s?"):format(from, params.mapString)
-      vim.ui.select({ "Yes, move it", "No, keep it" }, { prompt = question }, function(choice)
+      ui.select({ "Yes, move it", "No, keep it" }, { prompt = question }, function(choice)
         if choice == "Yes, move it" then
           params.overwrite = true
           send(params)
@@ -37,9 +38,9 @@ local function send(params)
 end
 
 --- Asks for the link (the pin's current one offered), then sends the pin at `match` (a geocoder
---- result) named `place`.
+--- result, or the pin itself) named `place`.
 local function ask_link(place, match, default_link)
-  vim.ui.input({ prompt = "Link (http or https): ", default = default_link }, function(input)
+  ui.input({ prompt = "Link (http or https): ", default = default_link }, function(input)
     local link = format.typed_link(input, default_link)
     if link then
       send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
@@ -55,14 +56,16 @@ local function choose_place(place, default_link)
       return
     end
     local matches = result.results or {}
-    vim.ui.select(matches, {
+    ui.select(matches, {
       prompt = "Which " .. place .. "?",
       format_item = function(match)
         return format.place(match) .. " (" .. (match.precision or "place") .. ")"
       end,
     }, function(match)
       if match then
-        ask_link(place, match, default_link)
+        -- The place as picked ("Springfield, Illinois, United States"), not as typed
+        -- ("Springfield"): what others read on the map and in their lists.
+        ask_link(format.place(match), match, default_link)
       end
     end)
   end)
@@ -79,7 +82,7 @@ function M.post()
     -- The current place is named in the prompt, not typed into it: Neovim's input() appends what
     -- is typed to a default, and "Lima, PeruCusco" still geocodes to Lima.
     local prompt = current and ("Place (empty keeps %s): "):format(format.clean(current.mapString)) or "Place: "
-    vim.ui.input({ prompt = prompt }, function(place)
+    ui.input({ prompt = prompt }, function(place)
       if place and place:match("%S") then
         choose_place(vim.trim(place), current and current.mediaURL or nil)
       elseif place and current then

@@ -180,7 +180,7 @@ function M.request(method, params, callback, opts)
         finish({
           kind = "daemon",
           code = message.error.code,
-          message = message.error.message or "onthemapd reported an error",
+          message = M.in_editor_words(message.error.code, message.error.message or "onthemapd reported an error"),
           data = message.error.data,
         })
       else
@@ -221,6 +221,23 @@ M.codes = {
   invalid_credentials = -32002,
   place_not_found = -32005,
   pin_exists = -32006,
+  session_over = -32007,
 }
+
+--- Whether `err` means there is no session (never had one, or it expired): a login fixes it.
+function M.needs_login(err)
+  return err ~= nil and (err.code == M.codes.not_logged_in or err.code == M.codes.session_over)
+end
+
+--- The daemon's message for `code`, where it tells a CLI user what to type, told in this editor's
+--- words instead ("run `onthemap login`" → ":OnTheMapLogin"); any other message as it is.
+function M.in_editor_words(code, message)
+  if code == M.codes.not_logged_in then
+    return "Not logged in: run :OnTheMapLogin first."
+  elseif code == M.codes.session_over then
+    return (message:gsub("[%s.]*$", "")) .. " with :OnTheMapLogin."
+  end
+  return message
+end
 
 return M

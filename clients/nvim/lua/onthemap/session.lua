@@ -45,7 +45,7 @@ function M.login(username)
   if username and username ~= "" then
     with_username(username)
   else
-    vim.ui.input({ prompt = "Udacity email: ", default = config.options.username }, with_username)
+    require("onthemap.ui").input({ prompt = "Udacity email: ", default = config.options.username }, with_username)
   end
 end
 

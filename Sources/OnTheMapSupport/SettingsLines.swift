@@ -1,3 +1,5 @@
+import OnTheMapModels
+
 /// The `key = value` settings files of `onthemapd` and `onthemap-server`, read one way.
 ///
 /// Blank lines and lines whose first non-blank character is `#` are skipped. A `#` after a blank

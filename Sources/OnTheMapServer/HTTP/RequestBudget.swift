@@ -1,0 +1,85 @@
+import CMemory
+import Dispatch
+import Synchronization
+
+/// The server-wide bounds on what unfinished requests may hold: how many connections are open, and
+/// how many bytes of request heads and bodies are held across all of them until each is answered.
+///
+/// Without them memory had no bound but the descriptor limit: connections that each sent 65,000 of
+/// an announced 65,536 body bytes and stopped held ~136 KiB each (825 MiB at 6,000), and kept it
+/// after they closed. Each connection's `RequestBudgetHandler` reserves a request's head and its
+/// announced body here before passing it on; a request that does not fit is answered 503 at once and
+/// its connection closed, and a connection beyond the cap is told so and closed. The glibc heap the
+/// connections grew is trimmed once most of them have gone.
+final class RequestBudget: Sendable {
+    /// The defaults of `serve --max-connections` and `--max-request-memory` (MiB).
+    static let defaultMaxConnections = 10_000
+    static let defaultMaxRequestMemoryMiB = 64
+
+    let maxConnections: Int
+    let maxHeldBytes: Int
+    private let open = Atomic<Int>(0)
+    private let held = Atomic<Int>(0)
+    /// Connections closed since the heap was last trimmed, and the most open at once meanwhile.
+    private let closedSinceTrim = Atomic<Int>(0)
+    private let peakSinceTrim = Atomic<Int>(0)
+    private let trimScheduled = Atomic<Bool>(false)
+
+    init(maxConnections: Int, maxHeldBytes: Int) {
+        self.maxConnections = maxConnections
+        self.maxHeldBytes = maxHeldBytes
+    }
+
+    /// Bytes held for unfinished requests now.
+    var heldBytes: Int { held.load(ordering: .relaxed) }
+    /// Connections open now.
+    var openConnections: Int { open.load(ordering: .relaxed) }
+
+    /// Counts a new connection; false when it is one too many (it must be closed, and `closed()`
+    /// called for it all the same).
+    func opened() -> Bool {
+        let now = open.add(1, ordering: .relaxed).newValue
+        var peak = peakSinceTrim.load(ordering: .relaxed)
+        while now > peak {
+            let (exchanged, original) = peakSinceTrim.compareExchange(expected: peak, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            peak = original
+        }
+        return now <= maxConnections
+    }
+
+    /// A connection closed; trims the heap once a burst of connections has mostly gone.
+    func closed() {
+        let left = open.subtract(1, ordering: .relaxed).newValue
+        let closed = closedSinceTrim.add(1, ordering: .relaxed).newValue
+        guard closed >= Self.closedBeforeTrim, left <= peakSinceTrim.load(ordering: .relaxed) / 4,
+            trimScheduled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        else { return }
+        // A moment later, off the event loops: the connections' tasks free their last buffers after
+        // the close, and a trim walks every arena.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) {
+            self.closedSinceTrim.store(0, ordering: .relaxed)
+            self.peakSinceTrim.store(self.open.load(ordering: .relaxed), ordering: .relaxed)
+            onthemap_malloc_trim()
+            self.trimScheduled.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Connections closed before a trim is worth its time (it walks the whole heap).
+    static let closedBeforeTrim = 256
+
+    /// Reserves `bytes` for a request; false if they do not fit.
+    func reserve(_ bytes: Int) -> Bool {
+        let now = held.add(bytes, ordering: .relaxed).newValue
+        guard now <= maxHeldBytes else {
+            held.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Gives back what `reserve` took.
+    func release(_ bytes: Int) {
+        if bytes > 0 { held.subtract(bytes, ordering: .relaxed) }
+    }
+}

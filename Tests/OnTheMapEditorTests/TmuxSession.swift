@@ -1,0 +1,104 @@
+import Foundation
+import OnTheMapTestSupport
+
+/// A private tmux server running one command in a pane of a fixed size, for testing a full-screen
+/// program as a person sees it: keys in with send-keys, the screen out with capture-pane.
+/// (The same as OnTheMapCLITests' TmuxSession, which a test target cannot share: a copy until it
+/// moves to OnTheMapTestSupport.)
+final class TmuxSession {
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    let directory: TemporaryDirectory
+    private let socket: String
+
+    /// Starts `command` (run by `sh -c`) in a detached session `width`×`height`.
+    init(command: String, width: Int = 100, height: Int = 30, environment: [String: String]) throws {
+        directory = try TemporaryDirectory(prefix: "onthemap-tmux")
+        socket = directory.file("tmux.sock")
+        let exports = environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted().joined(separator: " ")
+        // The pane stays on screen after its command ends, so a test can read what it left.
+        let configuration = directory.file("tmux.conf")
+        try "set -g remain-on-exit on\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+        try tmux(["-f", configuration, "new-session", "-d", "-x", String(width), "-y", String(height), "env \(exports) sh -c \(Self.quote(command))"])
+        serverPID = Int32(try display("#{pid}")) ?? 0
+    }
+
+    /// The tmux server's process, ended at tear-down whatever else happened.
+    private var serverPID: Int32 = 0
+
+    /// Runs the tmux client with `posix_spawn` and `waitpid`, its output in a file: the server it may
+    /// start keeps that output open for its whole life, and Foundation's `Process` did not reap the
+    /// client while a server it had forked lived on.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let output = directory.file("tmux-output")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The server and the panes inherit the signal state: none blocked, none ignored (the test
+        // process ignores SIGPIPE, and its threads may block others).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigemptyset(&all)
+        for signal in [SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGCHLD, SIGWINCH] { sigaddset(&all, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = (["/usr/bin/tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ) == 0 else {
+            throw ServerProcessError(message: "cannot run tmux")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw ServerProcessError(message: "tmux \(arguments) failed (\(status))") }
+        return text
+    }
+
+    /// Types keys (tmux key names: "Enter", "C-c", "Tab", or text).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// The screen as text, one string per line; with `history`, the lines scrolled off above it too.
+    func screen(history: Bool = false) throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", "0"] + (history ? ["-S", "-200"] : [])).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func display(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the screen satisfies `condition`; the last screen either way.
+    func waitForScreen(timeout: TimeInterval = 20, _ condition: ([String]) -> Bool) throws -> (Bool, [String]) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines = try screen()
+        while !condition(lines) {
+            guard Date() < deadline else { return (false, lines) }
+            usleep(50_000)
+            lines = try screen()
+        }
+        return (true, lines)
+    }
+
+    func tearDown() {
+        _ = try? tmux(["kill-server"])
+        let deadline = Date().addingTimeInterval(5)
+        while serverPID > 0, kill(serverPID, 0) == 0, Date() < deadline { usleep(20_000) }
+        if serverPID > 0, kill(serverPID, 0) == 0 { kill(serverPID, SIGKILL) }
+        directory.remove()
+    }
+
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

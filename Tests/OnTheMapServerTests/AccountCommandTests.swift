@@ -1,0 +1,130 @@
+import Foundation
+import NIOHTTP1
+import OnTheMapTestSupport
+import Testing
+
+/// Passwords, sessions and pins as an operator manages them, on the suite's backend (SQLite, or
+/// PostgreSQL with `ONTHEMAP_TEST_DATABASE=postgres`).
+@Suite("Accounts, sessions and pins from the command line", .ownThreads)
+struct AccountCommandTests {
+    let server = BuiltProducts.path("onthemap-server")
+
+    @Test func passwordsHaveAMinimumLength() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let db = ["--database", fixture.databasePath, "--bcrypt-cost", "4"]
+        let add = ["user", "add", "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace", "--password-stdin"] + db
+        let short = try runCommand(server, add, stdin: "1234567\n")
+        #expect(short.status == 1)
+        #expect(short.stderr == "Error: The password is too short: use at least 8 characters. Nothing changed.\n", "\(short.stderr)")
+        #expect(try runCommand(server, ["user", "show", "ada@example.com", "--database", fixture.databasePath]).status == 1)
+        // Characters, not bytes: eight of them, sixteen bytes.
+        #expect(try runCommand(server, add, stdin: "éééééééé\n").status == 0)
+        let passwd = ["user", "passwd", "ada@example.com", "--password-stdin"] + db
+        let shortAgain = try runCommand(server, passwd, stdin: "x\n")
+        #expect(shortAgain.status == 1 && shortAgain.stderr.contains("at least 8 characters"), "\(shortAgain.stderr)")
+        // Configurable, by flag and in the settings file.
+        #expect(try runCommand(server, passwd + ["--min-password-length", "4"], stdin: "abcd\n").status == 0)
+        let settings = fixture.directory.file("server.conf")
+        try "min-password-length = 12\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let strict = try runCommand(server, passwd + ["--config", settings], stdin: "eleven-char\n")
+        #expect(strict.status == 1 && strict.stderr.contains("at least 12 characters"), "\(strict.stderr)")
+        let zero = try runCommand(server, passwd + ["--min-password-length", "0"], stdin: "abcd\n")
+        #expect(zero.status == 64 && zero.stderr.contains("--min-password-length"), "\(zero.stderr)")
+    }
+
+    @Test func aNewPasswordEndsTheSessionsUnlessKept() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let key = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        func post(_ session: String) async throws -> Int {
+            try await ServerHTTP.send(
+                .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)]
+            ).status
+        }
+        let passwd = ["user", "passwd", key, "--password-stdin", "--bcrypt-cost", "4", "--database", fixture.databasePath]
+        let (_, kept) = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "cobol-1959")
+        let keeping = try runCommand(server, passwd + ["--keep-sessions"], stdin: "flow-matic\n")
+        #expect(keeping.stdout.contains("its sessions were kept"), "\(keeping.stdout)\(keeping.stderr)")
+        #expect(try await post(kept) == 201)
+
+        let (_, other) = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "flow-matic")
+        let changed = try runCommand(server, passwd, stdin: "a-new-one-1959\n")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout.contains("ended 2 sessions"), "\(changed.stdout)")
+        #expect(try await post(kept) == 401)
+        #expect(try await post(other) == 401)
+        _ = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "a-new-one-1959")
+    }
+
+    @Test func sessionListShowsWhereAndWhenEachIsUsed() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let key = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        let login = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/session", body: #"{"udacity":{"username":"grace@example.com","password":"cobol-1959"}}"#,
+            headers: [("User-Agent", "OnTheMap-Test/2.0 (tabs\tand more)")])
+        let session = try #require((login.json["session"] as? [String: Any])?["id"] as? String)
+        func listed() throws -> [String: Any] {
+            let list = try runCommand(server, ["session", "list", "--json", "--database", fixture.databasePath])
+            let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            return try #require(rows?.first, "\(list.stdout)\(list.stderr)")
+        }
+        let fresh = try listed()
+        #expect(fresh["address"] as? String == "127.0.0.1")
+        #expect(fresh["userAgent"] as? String == "OnTheMap-Test/2.0 (tabs and more)")
+        #expect(fresh["lastUsed"] as? String == "", "not used since login: \(fresh)")
+        #expect(fresh["created"] is String && fresh["state"] as? String == "live")
+
+        let used = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)])
+        #expect(used.status == 201)
+        let after = try listed()
+        let lastUsed = try #require(after["lastUsed"] as? String, "\(after)")
+        let stamp = try #require(ISO8601DateFormatter().date(from: lastUsed))
+        #expect(abs(stamp.timeIntervalSinceNow) < 30, "\(lastUsed)")
+        let table = try runCommand(server, ["session", "list", "--database", fixture.databasePath]).stdout
+        #expect(table.hasPrefix("session\taccount\tcreated\tlastUsed\texpires\taddress\tuserAgent\tstate\n"), "\(table)")
+    }
+
+    @Test func pinListPagesAndPrintsNumbers() async throws {
+        let fixture = try ServerFixture(arguments: ["--open-writes"])
+        defer { fixture.tearDown() }
+        // 1,100 demo pins (one account each), so pages go past the old cap of 1,000.
+        try fixture.seedDemo(count: 1100)
+        let db = ["--database", fixture.databasePath]
+        func page(_ arguments: [String]) throws -> [[String: Any]] {
+            let result = try runCommand(server, ["pin", "list", "--json"] + arguments + db)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        }
+        let all = try page(["--limit", "5000"])
+        #expect(all.count == 1100)
+        #expect(all.allSatisfy { $0["latitude"] is Double || $0["latitude"] is Int }, "JSON numbers: \(all.prefix(2))")
+        #expect(!(all.first?["latitude"] is String))
+
+        var paged: [[String: Any]] = []
+        var after: [String] = []
+        for _ in 0..<4 {
+            let next = try page(["--limit", "300"] + after)
+            paged += next
+            guard let last = next.last?["objectId"] as? String else { break }
+            after = ["--after", last]
+        }
+        #expect(paged.count == 1100)
+        #expect(paged.map { $0["objectId"] as? String } == all.map { $0["objectId"] as? String }, "pages neither repeat nor skip")
+        #expect(try page(["--limit", "10"] + after).isEmpty)
+
+        for bad in ["0", "-3"] {
+            let refused = try runCommand(server, ["pin", "list", "--limit", bad] + db)
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--limit must be 1 or more"), "\(bad): \(refused.stderr)")
+        }
+        let unknown = try runCommand(server, ["pin", "list", "--after", "no-such-pin"] + db)
+        #expect(unknown.status == 1 && unknown.stderr.contains("No pin has the objectId no-such-pin"), "\(unknown.stderr)")
+
+        let shown = try runCommand(server, ["user", "show", "demo@onthemap.example", "--json"] + db)
+        let account = try #require((try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(account["pins"] as? Int == 0 && account["sessions"] as? Int == 0, "\(shown.stdout)")
+    }
+}

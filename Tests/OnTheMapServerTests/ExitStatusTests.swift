@@ -1,0 +1,97 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+/// One exit status scheme across `onthemap-server` — 0 done, 1 failed, 64 a usage or settings
+/// mistake — and one line per error, with the usage text only after a mistake in the command line.
+@Suite("Exit statuses and error lines", .ownThreads)
+struct ExitStatusTests {
+    let server = BuiltProducts.path("onthemap-server")
+
+    private func newDatabase(_ directory: TemporaryDirectory) throws -> String {
+        let database = directory.file("db.sqlite")
+        #expect(try runCommand(server, ["migrate", "--create", "--db", database]).status == 0)
+        return database
+    }
+
+    @Test(arguments: ["99999", "65536", "-1", "http"])
+    func aPortOutsideTheRangeIsAUsageError(port: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Under `timeout`: a port let through would start a server that serves until killed (124).
+        let result = try runCommand("/usr/bin/timeout", ["20", server, "serve", "--create", "--db", directory.file("db.sqlite"), "--port=\(port)"])
+        #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("--port"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")))
+    }
+
+    @Test func failuresAreOneLineWithStatus1AndNoUsage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let db = try newDatabase(directory)
+        let add = ["user", "add", "--db", db, "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace",
+                   "--password-stdin", "--bcrypt-cost", "4"]
+        #expect(try runCommand(server, add, stdin: "analytical\n").status == 0)
+        let failures: [(String, CommandResult, String)] = [
+            ("a taken email", try runCommand(server, add, stdin: "different-one\n"), "An account with the email ada@example.com already exists."),
+            ("user add with nothing on stdin", try runCommand(server, add, stdin: ""), "No password on standard input"),
+            ("user passwd with nothing on stdin",
+             try runCommand(server, ["user", "passwd", "ada@example.com", "--password-stdin", "--db", db], stdin: ""),
+             "No password on standard input"),
+            ("a settings file that is not there",
+             try runCommand(server, ["user", "list", "--config", directory.file("missing.conf")]),
+             "Cannot read the settings file \(directory.file("missing.conf")): there is no such file."),
+            ("an unknown account", try runCommand(server, ["user", "show", "nobody@example.com", "--db", db]),
+             "No account has the key or email nobody@example.com."),
+        ]
+        for (what, result, message) in failures {
+            #expect(result.status == 1, "\(what): \(result.status)")
+            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(what): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(what): one line, not \(result.stderr)")
+            #expect(!result.stderr.contains("Usage:"), "\(what): \(result.stderr)")
+        }
+        // A mistake in the command line is a usage error, with the usage text.
+        let usage = try runCommand(server, ["user", "add", "--db", db, "--email", "ada@example.com"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("Usage:"), "\(usage.stderr)")
+    }
+
+    @Test func aBadSettingIsNamedByFileAndLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let db = try newDatabase(directory)
+        let settings = directory.file("server.conf")
+        let cases: [(String, String)] = [
+            ("open-writes = nope", "line 3: `open-writes` is a switch: write `open-writes = true` or `false`, not `nope`."),
+            ("idle-timeout = 0", "line 3: `idle-timeout = 0`: --idle-timeout must be 1 second or more."),
+            ("port = http", "line 3: `port = http`: The value 'http' is invalid for '--port <port>'"),
+            ("pins-per-account = three", "line 3: `pins-per-account = three`:"),
+            ("no-such-option = 1", "line 3: `no-such-option = 1`: Unknown option '--no-such-option'"),
+        ]
+        for (line, message) in cases {
+            try "# the server\ndb = \(db)\n\(line)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+            // No --port here: the command line's would win over the file's (as it should).
+            let result = try runCommand("/usr/bin/timeout", ["20", server, "serve", "--config", settings])
+            #expect(result.status == 64, "\(line): \(result.status) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(settings) \(message)"), "\(line): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(line): \(result.stderr)")
+            #expect(!result.stderr.contains("Usage:"), "\(line): \(result.stderr)")
+        }
+        // The other commands pass over the keys that are serve's alone.
+        try "db = \(db)\nopen-writes = true\nport = 8081\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let list = try runCommand(server, ["user", "list", "--config", settings])
+        #expect(list.status == 0, "\(list.stderr)")
+    }
+
+    @Test func helpShowsEachDefaultOnceAndOnlyOptionsThatApply() throws {
+        for command in [["serve"], ["user", "list"], ["user", "add"], ["pin", "list"], ["migrate"], ["backup"], ["restore"]] {
+            let help = try runCommand(server, command + ["--help"])
+            #expect(help.status == 0)
+            // ArgumentParser adds "(default: 10)" itself: a help string that says it too doubles it.
+            let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(!text.contains("(default "), "\(command): \(help.stdout)")
+            // Connections in a pool matter to a server holding many requests, not to one command.
+            #expect(help.stdout.contains("--pool-size") == (command == ["serve"]), "\(command)")
+        }
+    }
+}

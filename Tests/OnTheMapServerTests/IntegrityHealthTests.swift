@@ -1,0 +1,65 @@
+import Foundation
+import NIOHTTP1
+import OnTheMapTestSupport
+import Testing
+
+/// `/healthz` runs no query that a damaged file passes: a SQLite file with 4 pages overwritten is
+/// reported corrupt (503, `onthemap_database_up` 0, one log line), where it used to say "ok" while
+/// list requests failed.
+@Suite("Health reports a damaged database file", .ownThreads)
+struct IntegrityHealthTests {
+    @Test func fourDamagedPagesMakeHealthFail() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try seededDatabase(in: directory, count: 2_000)
+        let server = try ServerProcess.start(
+            databasePath: path, arguments: ["--log-level", "notice", "--open-writes", "--integrity-check-interval", "1"])
+        defer { server.stop() }
+        let root = "http://127.0.0.1:\(server.port)"
+        // Sound: ok, and the checks find nothing.
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await ServerHTTP.send(.GET, root + "/healthz").status == 200)
+        #expect(sample(try await ServerHTTP.send(.GET, root + "/metrics").body, "onthemap_database_up") == 1)
+        #expect(!server.log.contains("integrity"), "\(server.log)")
+
+        // The disk damages the file under the running server; a write (any commit) makes its
+        // connections read the file again rather than the pages they hold.
+        try Self.damage(pages: 4, of: path)
+        _ = try await ServerHTTP.send(.POST, server.baseURL + "/StudentLocation", body: ServerHTTP.pin("after"))
+        #expect(
+            try await eventually(timeout: .seconds(20)) {
+                try await ServerHTTP.send(.GET, root + "/healthz").status == 503
+            })
+        let health = try await ServerHTTP.send(.GET, root + "/healthz")
+        #expect(health.body == #"{"status":"unavailable","database":"corrupt"}"# + "\n")
+        let metrics = try await ServerHTTP.send(.GET, root + "/metrics").body
+        #expect(sample(metrics, "onthemap_database_up") == 0)
+        // What the damage does to the API (the reason /healthz must not say ok), counted as errors.
+        var statuses: [Int] = []
+        for skip in stride(from: 0, to: 2_000, by: 250) {
+            statuses.append(try await ServerHTTP.send(.GET, server.baseURL + "/StudentLocation?limit=250&skip=\(skip)").status)
+        }
+        #expect(statuses.contains(500), "list requests over the damaged pages: \(statuses)")
+        let errors = sample(try await ServerHTTP.send(.GET, root + "/metrics").body, "onthemap_http_request_errors_total", ["status": "500"])
+        #expect((errors ?? 0) >= 1)
+        // Said once, however many checks found it.
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.log.components(separatedBy: "failed its integrity check").count - 1 == 1, "\(server.log)")
+        #expect(server.log.contains("onthemap-server restore"))
+    }
+
+    /// Overwrites `pages` pages spread over the file (not the first: SQLite would not open it) with
+    /// bytes that are no b-tree page.
+    static func damage(pages: Int, of path: String) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        let pageSize: UInt64 = 4096
+        let count = size / pageSize
+        #expect(count > UInt64(pages) * 4, "a file of \(count) pages")
+        for index in 1...UInt64(pages) {
+            try handle.seek(toOffset: count * index / UInt64(pages + 1) * pageSize)
+            handle.write(Data((0..<Int(pageSize)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        }
+    }
+}

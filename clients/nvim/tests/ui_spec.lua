@@ -1,0 +1,304 @@
+-- The plugin as its users meet it: a real Neovim in an 80×24 terminal, typed at key by key, read
+-- from its screen, against the real daemon and server. Prompts are Neovim's own (input(),
+-- inputsecret(), inputlist() behind vim.ui.select): nothing answers for the user. Runs after
+-- live_spec, which leaves the daemon logged out with the account's pin at Paris; in order.
+local t = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "helpers.lua")
+local screen = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "screen.lua")
+
+local email = os.getenv("ONTHEMAP_TEST_EMAIL") or ""
+local password = os.getenv("ONTHEMAP_TEST_PASSWORD") or ""
+
+--- Waits until the daemon's pin (as the CLI reads it) satisfies `condition`; returns it.
+local function pin_becomes(what, condition)
+  local pin
+  t.wait(30000, function()
+    pin = t.cli_json({ "mypin" })
+    return condition(pin)
+  end, what .. "; the pin: " .. vim.inspect(pin))
+  return pin
+end
+
+--- Waits for the editor to be back in normal mode with no prompt open.
+local function settled(s)
+  s:wait_normal_mode()
+end
+
+return {
+  {
+    "a list opened logged out names :OnTheMapLogin; after :OnTheMapLogin it fills by itself",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("OnTheMap: Not logged in: run :OnTheMapLogin first.")
+        t.ok(not s:text():find("onthemap login", 1, true), "the CLI's command is not offered:\n" .. s:text())
+        s:command("OnTheMapLogin " .. email)
+        s:wait_for("Password for " .. email)
+        s:type(password .. "\r")
+        -- No key pressed in the list: it follows the login.
+        s:wait_for("100 of ")
+        t.ok(s:lines()[2]:find("^NAME"), "the column titles under the summary:\n" .. s:text())
+      end)
+    end,
+  },
+  {
+    "at 80 columns the list's UPDATED column stays on screen",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        local lines = s:lines()
+        t.ok(lines[2]:find("UPDATED$"), "the titles end with UPDATED: " .. lines[2])
+        for row = 3, #lines - 2 do
+          if lines[row] ~= "" then
+            t.ok(lines[row]:find("ago$") or lines[row]:find("just now$"), "row " .. row .. " ends with its age: " .. lines[row])
+            t.ok(vim.fn.strdisplaywidth(lines[row]) <= 80, "row " .. row .. " fits: " .. lines[row])
+          end
+        end
+        -- Wider, the columns widen with the window (the link is no longer cut).
+        local cut = 0
+        for _, line in ipairs(lines) do
+          if line:find("…", 1, true) then
+            cut = cut + 1
+          end
+        end
+        t.ok(cut > 0, "at 80 columns some cells are cut:\n" .. s:text())
+      end)
+    end,
+  },
+  {
+    "the list's summary and column titles stay on screen while it scrolls",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        local last = s:lua([[
+          local buf = vim.api.nvim_get_current_buf()
+          return vim.api.nvim_buf_get_lines(buf, -2, -1, false)[1]
+        ]])
+        s:type("G")
+        s:wait("the last student on screen under the titles", function(lines)
+          return lines[1]:find("100 of ", 1, true) ~= nil
+            and lines[2]:find("^NAME") ~= nil
+            and table.concat(lines, "\n"):find(last:sub(1, 20), 1, true) ~= nil
+        end)
+        s:type("gg")
+        s:wait("back at the top", function(lines)
+          return lines[1]:find("100 of ", 1, true) and lines[2]:find("^NAME") and not lines[3]:find("^NAME")
+        end)
+      end)
+    end,
+  },
+  {
+    "g? lists the keys in the students, search, near and map buffers",
+    function()
+      screen.with({}, function(s)
+        for _, case in ipairs({
+          { "OnTheMap", "onthemap://students", "100 of " },
+          { "OnTheMap search berlin", "onthemap://search", 'matching "berlin"' },
+          { "OnTheMap near Berlin 500", "onthemap://near", "nearest to Berlin" },
+          { "OnTheMap map", "onthemap://map", "Map of the world" },
+        }) do
+          s:command(case[1])
+          s:wait_for(case[3])
+          s:type("g?")
+          s:wait_for("Keys in " .. case[2])
+          s:wait_for(case[2] == "onthemap://map" and "draw the map again" or "fetch again")
+          if case[2] == "onthemap://map" then
+            s:wait_for("zoom in")
+            s:wait_for("pan west")
+          end
+          s:type("q")
+          s:wait_gone("Keys in ")
+          s:wait_for(case[3])
+        end
+      end)
+    end,
+  },
+  {
+    "<C-o> comes back to a list left for another buffer, as it was",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        local first = s:lines()[3]
+        s:command("enew")
+        s:wait_gone("100 of ")
+        s:type("\15") -- Ctrl-O
+        s:wait_for("100 of ")
+        t.eq(s:lines()[3], first, "the same list")
+        t.eq(s:lua("return vim.api.nvim_buf_get_name(0)"), "onthemap://students", "the list buffer")
+      end)
+    end,
+  },
+  {
+    ":OnTheMap near 48.85, 2.35 reads coordinates, not a place called \"48.85,\"",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap near 48.85, 2.35")
+        s:wait_for("students nearest to 48.85, 2.35")
+        t.ok(not s:text():find("No place matches", 1, true), s:text())
+        t.ok(s:lines()[2]:find("^NAME%s+PLACE%s+KM"), "a KM column: " .. s:lines()[2])
+        s:command("OnTheMap near 48.85, 2.35 300")
+        s:wait_for("nearest to 48.85, 2.35 (within 300 km)")
+        s:command("OnTheMap near 95, 2.35")
+        s:wait_for("latitude 95 is out of range")
+      end)
+    end,
+  },
+  {
+    "r tries a lookup that failed again",
+    function()
+      local socket = vim.fn.fnamemodify(t.env.ONTHEMAP_TEST_DEAD_SOCKET, ":h") .. "/later.sock"
+      vim.fn.delete(socket)
+      screen.with({ setup = "{ socket = " .. vim.inspect(socket) .. " }" }, function(s)
+        s:command("OnTheMap near Berlin")
+        s:wait_for("cannot reach onthemapd at " .. socket)
+        -- The daemon appears there; r looks the place up again.
+        t.ok(vim.loop.fs_symlink(t.env.ONTHEMAP_SOCKET, socket), "the link to the daemon's socket")
+        s:type("r")
+        s:wait_for("students nearest to Berlin")
+      end)
+      vim.fn.delete(socket)
+      screen.with({}, function(s)
+        s:command("OnTheMap near Xyzzyqwv")
+        s:wait_for('No place matches "Xyzzyqwv"')
+        s:wait_for("r tries again")
+        -- Looked up again: the buffer says "Looking up" (too briefly to see), then the answer.
+        local function generation()
+          return s:lua("return require('onthemap.buffer').generation(vim.api.nvim_get_current_buf())")
+        end
+        local before = generation()
+        s:type("r")
+        s:poll("the lookup again", function()
+          return generation() >= before + 2
+        end)
+        s:wait_for('No place matches "Xyzzyqwv"')
+      end)
+    end,
+  },
+  {
+    ":OnTheMapPost: Enter at the place prompt keeps the place and changes only the link",
+    function()
+      local before = t.cli_json({ "mypin" })
+      screen.with({}, function(s)
+        s:command("OnTheMapPost")
+        s:wait_for(("Place (empty keeps %s):"):format(before.mapString))
+        s:type("\r")
+        s:wait_for("Link (http or https): " .. before.mediaURL)
+        s:type("\21https://ada.example/kept\r") -- Ctrl-U clears the offered link
+        s:wait_for(("Replace your pin at %s (new link)?"):format(before.mapString))
+        s:wait_for("Type number and <Enter>")
+        s:type("1\r")
+        local pin = pin_becomes("the new link", function(pin)
+          return pin.mediaURL == "https://ada.example/kept"
+        end)
+        t.eq({ pin.mapString, pin.latitude, pin.longitude }, { before.mapString, before.latitude, before.longitude }, "the place kept")
+        settled(s)
+      end)
+    end,
+  },
+  {
+    ":OnTheMapPost: Esc at the place prompt asks nothing more and changes nothing",
+    function()
+      local before = t.cli_json({ "mypin" })
+      screen.with({}, function(s)
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("\27")
+        s:wait_gone("Place (empty keeps ")
+        vim.wait(500)
+        t.ok(not s:text():find("Link (http", 1, true), "no link prompt:\n" .. s:text())
+        settled(s)
+      end)
+      t.eq(t.cli_json({ "mypin" }).updatedAt, before.updatedAt, "the pin is untouched")
+    end,
+  },
+  {
+    ":OnTheMapPost stores the place picked from the matches, not the text typed",
+    function()
+      local before = t.cli_json({ "mypin" })
+      screen.with({}, function(s)
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("Springfield\r")
+        s:wait_for("Which Springfield?")
+        local row = s:wait_for("Type number and <Enter>")
+        -- The second match, as listed: "2: Springfield, Missouri, United States (locality)".
+        local label
+        for _, line in ipairs(s:lines()) do
+          label = label or line:match("^2: (.-) %(%a+%)$")
+        end
+        t.ok(label and label:find("^Springfield, "), "a second Springfield:\n" .. s:text())
+        t.ok(row, "the choice prompt")
+        s:type("2\r")
+        s:wait_for("Link (http or https): " .. before.mediaURL)
+        s:type("\r") -- the offered link
+        s:wait_for(("Move your pin from %s to %s?"):format(before.mapString, label))
+        s:wait_for("Type number and <Enter>")
+        s:type("1\r")
+        local pin = pin_becomes("the picked place", function(pin)
+          return pin.mapString ~= before.mapString
+        end)
+        t.eq(pin.mapString, label, "the label picked")
+        t.eq(pin.mediaURL, before.mediaURL, "the link kept")
+        settled(s)
+      end)
+    end,
+  },
+  {
+    ":OnTheMap map Atlantis names the place it found; keys zoom, pan and go back to the world",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap map Atlantis")
+        local title = s:lines()[1]
+        s:wait("the title", function(lines)
+          title = lines[1]
+          return title:find("^Map of Atlantis, .+, South Africa · zoom %d+") ~= nil
+        end)
+        local zoom = tonumber(title:match("zoom (%d+)"))
+        s:type("+")
+        s:wait("zoomed in", function(lines)
+          local now = tonumber(lines[1]:match("zoom (%d+)") or "")
+          return lines[1]:find("^Map of Atlantis") and now and math.abs(now - 2 * zoom) <= 1
+        end)
+        s:type("-")
+        s:wait("zoomed out", function(lines)
+          return lines[1]:find("^Map of Atlantis") and tonumber(lines[1]:match("zoom (%d+)") or "") == zoom
+        end)
+        s:type("L")
+        s:wait("panned east", function(lines)
+          return lines[1]:find("^Map of %d+%.%d+°S %d+%.%d+°E · zoom") ~= nil
+        end)
+        s:type("0")
+        s:wait_for("Map of the world · zoom 1")
+        s:type("-")
+        s:wait_for("the whole world is in view")
+      end)
+    end,
+  },
+  {
+    "the map's legend starts on screen, under the map",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap map Berlin, Germany 1500")
+        local row = s:wait_for(" · <CR> opens · ")
+        local lines = s:lines()
+        t.ok(lines[row]:find("^%d+ pins? in view"), "how many: " .. lines[row])
+        t.ok(lines[row + 1] and lines[row + 1]:find("https?://"), "a pin's line under it, on screen:\n" .. s:text())
+        t.ok(row + 1 < s.rows - 1, "above the command line:\n" .. s:text())
+      end)
+    end,
+  },
+  {
+    "a logout empties an open list at once, and says what to run",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        s:command("OnTheMapLogout")
+        s:wait_for("OnTheMap: Not logged in: run :OnTheMapLogin first.")
+        t.eq(s:lua("return vim.tbl_count(require('onthemap.buffer').state[vim.api.nvim_get_current_buf()].items)"), 0, "nothing left to open")
+      end)
+    end,
+  },
+}
