@@ -43,7 +43,7 @@ struct ExportTargetTests {
         let viaFIFO = try bed.run(["export", "--html", fifo])
         #expect(viaFIFO.status == 1)
         #expect(viaFIFO.stderr.contains("is a FIFO"), "\(viaFIFO.stderr)")
-        var status = stat()
+        var status = Glibc.stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
 
         // A missing folder, and one that cannot be written: a sentence and exit status 1.
@@ -68,7 +68,7 @@ struct ExportTargetTests {
         let refused = try bed.run(["export", "--svg", device])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("is a device"), "\(refused.stderr)")
-        var status = stat()
+        var status = Glibc.stat()
         #expect(lstat(device, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "the device node was replaced")
     }
 }
