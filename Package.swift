@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
@@ -83,6 +84,10 @@ let package = Package(
                 "OnTheMapSupport",
                 "OnTheMapModels",
                 "OnTheMapSystemd",
+                // The web page draws the export's world (OnTheMapMap); /v1/geocode is the gazetteer.
+                "OnTheMapMap",
+                "OnTheMapGeocoder",
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -126,6 +131,7 @@ let package = Package(
             name: "OnTheMapServerTests",
             dependencies: [
                 "OnTheMapServer",
+                "OnTheMapGeocoder",
                 "OnTheMapTestSupport",
                 "onthemap-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -71,6 +71,8 @@ python3 Benchmarks/bench_geocoder.py "$BIN/geocoder-bench" Benchmarks/geocoder/q
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 # The server's section (scripts/bench-server.sh) is kept as it is: it is measured by its own script.
 sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
+# So is the web page's (Tests/Browser/web_app_check.py, run by the browser tests).
+sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md >"$WORK/web-section.md" || true
 {
     echo "# Benchmarks"
     echo
@@ -118,5 +120,6 @@ sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchma
     echo
     cat Benchmarks/analysis.md
     if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi
+    if [ -s "$WORK/web-section.md" ]; then echo; cat "$WORK/web-section.md"; fi
 } >docs/benchmarks.md
 echo "==> wrote docs/benchmarks.md"

@@ -81,6 +81,7 @@ echo "\$ onthemap students --limit 10"
 cat <<EOT
 
 Running: onthemap-server (log run/server.log) and onthemapd (log run/daemon.log).
+In a browser: ${API%/v1}/ (log in as demo@onthemap.example / onthemap-demo)
 Try next, in this shell:
   export ONTHEMAP_SOCKET=$ONTHEMAP_SOCKET PATH=$BIN:\$PATH
   onthemap map                          (onthemap map -i: full screen; q quits)

@@ -10,7 +10,7 @@ public enum MapDocument {
     /// A standalone SVG: hover a marker for its name and place, click it to open the link.
     public static func svg(pins: [MapPin], world: WorldData = .embedded) -> String {
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += svgElement(pins: pins, world: world, standalone: true)
+        text += svgElement(pins: pins, world: world)
         return text + "\n"
     }
 
@@ -29,9 +29,10 @@ public enum MapDocument {
         </head>
         <body>
         <header><input id="search" type="search" placeholder="Filter by name or place" aria-label="Filter students by name or place" autocomplete="off">
-        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel, +/−, double-click or pinch to zoom, drag to pan</span></header>
+        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel, +/−, double-click or pinch to zoom; drag or arrows to pan; 0 for the world</span></header>
         <main id="stage">
-        \(svgElement(pins: pins, world: world, standalone: false))
+        \(worldSVG(world: world))
+        \(markersSVG(content: spots(pins).map { marker($0.pins, at: $0.position, standalone: false) }.joined()))
         <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><h2 id="popup-heading" hidden></h2><ul id="popup-list"></ul></div>
         <template id="popup-entry"><li><strong class="name"></strong> <span class="you">● you</span><div class="place"></div><a target="_blank" rel="noopener noreferrer"></a></li></template>
         </main>
@@ -42,20 +43,46 @@ public enum MapDocument {
         """
     }
 
-    private static func svgElement(pins: [MapPin], world: WorldData, standalone: Bool) -> String {
+    /// The standalone SVG's one element: world and markers together, styled by its own `<style>`.
+    private static func svgElement(pins: [MapPin], world: WorldData) -> String {
         let width = WorldData.quanta
         let height = initialBottom - initialTop
         var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(width) \#(height)""#
-        text += standalone ? #" width="1200" height="\#(1200 * height / width)">"# : #" preserveAspectRatio="xMidYMid meet">"#
-        if standalone { text += "<style>\(MapDocumentAssets.svgCSS)</style>" }
-        text += #"<rect class="sea" x="-65535" y="0" width="196605" height="65535"/>"#
-        text += #"<path class="land" fill-rule="evenodd" d=""# + WorldPaths.land(world) + #""/>"#
-        text += #"<path class="border" d=""# + WorldPaths.borders(world) + #""/>"#
-        text += #"<g id="markers">"#
+        text += #" width="1200" height="\#(1200 * height / width)">"#
+        text += "<style>\(MapDocumentAssets.svgCSS)</style>"
+        text += worldLayers(world) + #"<g id="markers">"#
         for spot in spots(pins) {
-            text += marker(spot.pins, at: spot.position, standalone: standalone)
+            text += marker(spot.pins, at: spot.position, standalone: true)
         }
         return text + "</g></svg>"
+    }
+
+    /// A page's world: `<svg id="world">`, sea, land and borders, which `MapScript` draws anew only when
+    /// the view rests. No `<style>`: the page's style sheet (`MapDocumentAssets.mapCSS`) colours it.
+    public static func worldSVG(world: WorldData = .embedded) -> String {
+        let height = initialBottom - initialTop
+        let text = #"<svg id="world" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(WorldData.quanta) \#(height)""#
+        return text + #" preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false">"# + worldLayers(world) + "</svg>"
+    }
+
+    /// A page's markers, over its world: `<svg id="map">` with `attributes` added and `content` in its
+    /// `<g id="markers">` (a page that adds them itself, as onthemap-server's, gives none). No viewBox:
+    /// `MapScript` places the view by the transform of `<g id="view">`.
+    public static func markersSVG(attributes: String = "", content: String = "") -> String {
+        var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg""#
+        text += (attributes.isEmpty ? "" : " " + attributes) + ">"
+        return text + #"<g id="view"><g id="markers">"# + content + "</g></g></svg>"
+    }
+
+    /// The part of the world shown first, from 84°N to 60°S, as (top, bottom) in map units: the script's
+    /// first view covers its element with this band.
+    public static var initialBand: (top: Int, bottom: Int) { (initialTop, initialBottom) }
+
+    /// Sea, land and borders.
+    private static func worldLayers(_ world: WorldData) -> String {
+        var text = #"<rect class="sea" x="-65535" y="0" width="196605" height="65535"/>"#
+        text += #"<path class="land" fill-rule="evenodd" d=""# + WorldPaths.land(world) + #""/>"#
+        return text + #"<path class="border" d=""# + WorldPaths.borders(world) + #""/>"#
     }
 
     /// Students drawn at one point, and where: "x y" in map units.

@@ -17,9 +17,10 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let listCache = LocationListCache(changes: storage.locationChangeWatch())
     let integrity = IntegrityMonitor(storage: storage, interval: configuration.integrityCheckInterval, logger: logger)
+    let geocoder = ServerGeocoder()
     let router = buildRouter(
         configuration: configuration, storage: storage, operations: operations, listCache: listCache,
-        integrity: integrity)
+        integrity: integrity, geocoder: geocoder)
     let serverName = "onthemap-server"
     let shortcut = CachedListShortcut(
         cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)
@@ -34,7 +35,8 @@ public func buildApplication(
                 maxBodyBytes: maxBodyBytes)
         },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
-        services: [integrity],
+        // The integrity checks; the geocoder drops its index once lookups stop.
+        services: [integrity, geocoder],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -53,12 +55,13 @@ public func buildRouter(
 ) -> Router<ServerRequestContext> {
     buildRouter(
         configuration: configuration, storage: storage, operations: operations,
-        listCache: LocationListCache(changes: storage.locationChangeWatch()), integrity: nil)
+        listCache: LocationListCache(changes: storage.locationChangeWatch()), integrity: nil,
+        geocoder: ServerGeocoder())
 }
 
 func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations,
-    listCache: LocationListCache, integrity: IntegrityMonitor?
+    listCache: LocationListCache, integrity: IntegrityMonitor?, geocoder: ServerGeocoder
 ) -> Router<ServerRequestContext> {
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -87,6 +90,11 @@ func buildRouter(
         maxBodyBytes: configuration.maxBodyBytes,
         cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
+    GeocodeController(sessions: storage, attempts: storage, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
+    // The web page: a client of the routes above (docs/API.md), served from the binary.
+    if let web = configuration.web {
+        WebController(assets: WebAssets(settings: web)).addRoutes(to: router)
+    }
     // The Parse-era dialect, under both roots the old apps used; its unknown paths answer in its
     // own error shape too (`ParseRootsMiddleware`).
     router.add(middleware: ParseRootsMiddleware(roots: ParseRootsMiddleware.roots))

@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var maxRequestMemory: Int = RequestBudget.defaultMaxRequestMemoryMiB * 1024 * 1024
     /// How often the stored data's integrity is checked after the check at start (nil: only then).
     public var integrityCheckInterval: Duration? = IntegrityMonitor.defaultInterval
+    /// The web page at `/`; nil serves none (`--no-web`).
+    public var web: WebSettings?
 
     /// Creates a configuration; the defaults are those of `onthemap-server serve`.
     public init(
@@ -50,7 +52,8 @@ public struct ServerConfiguration: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         idleTimeout: Duration = .seconds(30),
         trustedProxies: Set<String> = [],
-        parseKeys: ParseKeys = ParseKeys()
+        parseKeys: ParseKeys = ParseKeys(),
+        web: WebSettings? = WebSettings()
     ) {
         self.host = host
         self.port = port
@@ -63,6 +66,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.trustedProxies = trustedProxies
         self.parseKeys = parseKeys
+        self.web = web
     }
 
     /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.

@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
     @OptionGroup var operationsOptions: OperationsOptions
+    @OptionGroup var webOptions: WebOptions
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -127,7 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
                 failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress),
             idleTimeout: .seconds(idleTimeout),
             trustedProxies: Set(trustedProxy),
-            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey)
+            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey),
+            web: webOptions.settings
         )
         configuration.passwordPolicy = PasswordPolicy(minimumLength: minPasswordLength)
         configuration.maxConnections = maxConnections

@@ -7,6 +7,8 @@ With PLACE and NAMEs, those students (one of them you) typed PLACE and got the s
 page must show them as one marker with their count, list them all in its popup, and find them when
 the search box holds PLACE. With --nearby, that student's pin is a few kilometres from PLACE: at world
 zoom it and PLACE's marker must be one cluster, which a click takes apart by zooming in.
+Then, on a phone upright (390x844) and sideways (844x390) with touch: one line of header, the map
+filling the rest without letterboxing, and every student reachable by dragging (New Zealand too).
 Prints one line per check and exits 0 when all pass, 1 when one fails,
 77 (skip) when Selenium, Chromium or chromedriver is missing. Run by OnTheMapCLITests'
 BrowserExportTests.
@@ -77,7 +79,7 @@ def centre(element):
 
 def view_width():
     """How many map units the view spans across."""
-    return driver.execute_script("return document.getElementById('map').viewBox.baseVal.width")
+    return driver.execute_script("return document.getElementById('map').view.width")
 
 
 def press(key, times=1):
@@ -106,6 +108,73 @@ def type_in_search(text):
     search.send_keys(text)
     # clear() fires no input event: make sure the page filters on the final text.
     driver.execute_script("document.getElementById('search').dispatchEvent(new Event('input'))")
+
+
+def phone(width, height):
+    """The page on a phone of width x height (CSS pixels), driven by touch."""
+    where = "%dx%d" % (width, height)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    driver.get("file://" + os.path.abspath(page))
+    layout = driver.execute_script("""var h=document.querySelector('header').getBoundingClientRect(),m=document.getElementById('map').getBoundingClientRect(),
+        v=document.getElementById('map').view,tall=Array.from(document.querySelectorAll('header > *')).filter(function(e){
+        return e.getClientRects().length&&e.getBoundingClientRect().height>40;}).map(function(e){return e.className||e.id;});
+        return {header:h.height,top:m.top,bottom:m.bottom,width:m.width,height:m.height,vw:innerWidth,vh:innerHeight,
+        vx:v.x,vy:v.y,vwidth:v.width,vheight:v.height,tall:tall,scroll:document.scrollingElement.scrollWidth}""")
+    check(layout["header"] <= 48 and not layout["tall"] and layout["scroll"] <= layout["vw"],
+          "%s: the header is one line of %.0f px, nothing in it wraps %s" % (where, layout["header"], layout["tall"]))
+    check(abs(layout["top"] - layout["header"]) < 1 and abs(layout["bottom"] - layout["vh"]) < 1 and abs(layout["width"] - layout["vw"]) < 1,
+          "%s: the map fills the screen under it (%.0fx%.0f)" % (where, layout["width"], layout["height"]))
+    check(abs(layout["vwidth"] / layout["vheight"] - layout["width"] / layout["height"]) < 0.01
+          and layout["vy"] >= -1 and layout["vy"] + layout["vheight"] <= 65536,
+          "%s: the world fills the map, no letterboxing (view %.0fx%.0f from y %.0f)" % (where, layout["vwidth"], layout["vheight"], layout["vy"]))
+    driver.save_screenshot(screenshot.replace(".png", "-%s.png" % where))
+    # Drag the map from its west edge to its east edge, a screen at a time, in rows from north to
+    # south: every student must be whole on the screen, alone or in a cluster, at some point.
+    reached = set()
+    box = driver.execute_script("var r=document.getElementById('map').getBoundingClientRect();return [r.left,r.top,r.width,r.height]")
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+
+    def drag(dx, dy):
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": cx, "y": cy, "id": 1}]})
+        for i in range(1, 5):
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": cx + dx * i / 4, "y": cy + dy * i / 4, "id": 1}]})
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def look():
+        reached.update(driver.execute_script("""var s=document.getElementById('map').getBoundingClientRect(),found=[];
+            document.querySelectorAll('.marker,#clusters .cluster').forEach(function(m){if(!m.getClientRects().length)return;
+            var r=m.querySelector('circle').getBoundingClientRect(),halo=m.members?5:0;
+            if(r.left-halo<s.left||r.right+halo>s.right||r.top-halo<s.top||r.bottom+halo>s.bottom)return;
+            (m.members||[m]).forEach(function(k){k.querySelectorAll('.student').forEach(function(t){found.push(t.dataset.objectId);});});});
+            return found;"""))
+
+    for _ in range(12):
+        drag(box[2] * 0.4, box[3] * 0.4)  # to the north-west corner
+    for row in range(8):
+        for column in range(12):
+            look()
+            before = driver.execute_script("return document.getElementById('map').view.x")
+            drag(-box[2] * 0.45, 0)
+            if abs(driver.execute_script("return document.getElementById('map').view.x") - before) < 1:
+                look()
+                break
+        for _ in range(12):
+            drag(box[2] * 0.4, 0)
+        top = driver.execute_script("return document.getElementById('map').view.y")
+        drag(0, -box[3] * 0.45)
+        if abs(driver.execute_script("return document.getElementById('map').view.y") - top) < 1:
+            break
+    everyone = set(s.get_attribute("data-object-id") for s in driver.find_elements(By.CSS_SELECTOR, ".marker .student"))
+    missed = everyone - reached
+    names = [driver.execute_script("return document.querySelector('.student[data-object-id=\"'+arguments[0]+'\"]').dataset.place", m)
+             for m in list(missed)[:3]]
+    check(not missed, "%s: dragging reaches every student whole on the screen (%d of %d; missed %s)"
+          % (where, len(reached & everyone), len(everyone), names))
+    zealand = [s for s in driver.find_elements(By.CSS_SELECTOR, ".marker .student") if "New Zealand" in (s.get_attribute("data-place") or "")]
+    if zealand:
+        check(all(s.get_attribute("data-object-id") in reached for s in zealand), "%s: New Zealand's %d students among them" % (where, len(zealand)))
 
 
 options = webdriver.ChromeOptions()
@@ -281,6 +350,12 @@ try:
     driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
         m.dispatchEvent(new MouseEvent('dblclick',{clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""")
     check(abs(pinched / view_width() - 2) < 0.01, "a double click zooms in twice (view %.0f → %.0f units wide)" % (pinched, view_width()))
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+    # On a phone, upright and sideways: one line of header, the map filling the rest, and every
+    # student reachable by dragging.
+    for width, height in ((390, 844), (844, 390)):
+        phone(width, height)
 finally:
     driver.quit()
 

@@ -26,8 +26,7 @@ struct BrowserExportTests {
         let page = bed.cacheHome.file("students.html")
         #expect(try bed.run(["export", "--html", page]).status == 0)
         // Kept after the test, for a person to look at.
-        let artefacts = URL(fileURLWithPath: BuiltProducts.directory).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("test-artifacts")
+        let artefacts = URL(fileURLWithPath: BrowserTools.artefacts)
         try FileManager.default.createDirectory(at: artefacts, withIntermediateDirectories: true)
         let screenshot = artefacts.appendingPathComponent("map-export.png").path
         let keptPage = artefacts.appendingPathComponent("map-export.html")
@@ -48,7 +47,13 @@ struct BrowserExportTests {
             "ok   spreading two fingers from 80 to 320 px apart zooms in", "ok   a double click zooms in twice",
             "ok   every marker is a button the keyboard reaches", "ok   Enter on a focused marker opens its popup",
             "ok   a cluster is a button too", "ok   after Enter zoomed into the cluster, the focus is on what it became",
-        ] {
+        ] + ["390x844", "844x390"].flatMap { phone in
+            [
+                "ok   \(phone): the header is one line", "ok   \(phone): the map fills the screen under it",
+                "ok   \(phone): the world fills the map, no letterboxing",
+                "ok   \(phone): dragging reaches every student whole on the screen",
+            ]
+        } {
             #expect(result.stdout.contains(line), "\(result.stdout)")
         }
         #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
@@ -64,16 +69,13 @@ struct BrowserExportTests {
     }
 }
 
-/// Whether Chromium, chromedriver and Selenium are here, and what to install when not.
+/// The export's browser check, and whether Chromium, chromedriver and Selenium are here
+/// (`BrowserTools`, shared with the server's web page tests).
 enum BrowserCheck {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Browser/export_map_check.py").path
 
-    static let missing: Comment = "needs chromium, chromium-driver (apt-get) and selenium (pip): see .ci/run"
+    static let missing = BrowserTools.missing
 
-    static let isAvailable: Bool = {
-        let tools = ["/usr/bin/chromium", "/usr/bin/chromedriver"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-        guard tools, let result = try? runCommand("/usr/bin/env", ["python3", "-c", "import selenium"]) else { return false }
-        return result.status == 0
-    }()
+    static var isAvailable: Bool { BrowserTools.isAvailable }
 }

@@ -28,5 +28,6 @@ struct ManPageTests {
     @Test func serverPageListsTheOperationsOptions() throws {
         let page = try String(contentsOfFile: Self.directory + "/onthemap-server.1", encoding: .utf8)
         #expect(page.contains("Fl -access-log"), "docs/man is stale: run make man")
+        #expect(page.contains("Fl -no-web") && page.contains("Fl -signup-url"), "docs/man is stale: run make man")
     }
 }

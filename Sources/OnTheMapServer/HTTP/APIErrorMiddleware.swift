@@ -14,28 +14,27 @@ struct APIErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let failure as APIFailure {
             return failure.response(prefixed: Self.isPrefixed(request.uri.path))
-        } catch let error as StorageError where error.isUnavailable {
-            context.logger.log(
-                level: StorageError.logLevel(for: error), "database unavailable",
-                metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return APIFailure(
-                .serviceUnavailable, "The database is unavailable; try again in a few seconds.",
-                headers: [.retryAfter: "5"]
-            ).response(prefixed: Self.isPrefixed(request.uri.path))
-        } catch let error as StorageError where error.isAccountHasPin || error.isEmailTaken {
-            return APIFailure(.conflict, error.description).response(prefixed: Self.isPrefixed(request.uri.path))
-        } catch let error as HTTPError {
-            let message: String
-            switch error.status {
-            case .notFound: message = "There is no such endpoint: \(request.method) \(request.uri.path)."
-            case .contentTooLarge: message = "The request body is too large."
-            default: message = error.body ?? error.status.reasonPhrase
-            }
-            return APIFailure(error.status, message).response(prefixed: Self.isPrefixed(request.uri.path))
         } catch {
-            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return APIFailure(.internalServerError, "Internal server error; the server log has details.")
-                .response(prefixed: Self.isPrefixed(request.uri.path))
+            let prefixed = Self.isPrefixed(request.uri.path)
+            switch RequestFailure(classifying: error, path: request.uri.path, logger: context.logger) {
+            case .unavailable:
+                return APIFailure(
+                    .serviceUnavailable, RequestFailure.unavailableMessage,
+                    headers: [.retryAfter: RequestFailure.unavailableRetryAfter]
+                ).response(prefixed: prefixed)
+            case .accountHasPin(let message), .emailTaken(let message):
+                return APIFailure(.conflict, message).response(prefixed: prefixed)
+            case .http(let error):
+                let message: String
+                switch error.status {
+                case .notFound: message = "There is no such endpoint: \(request.method) \(request.uri.path)."
+                case .contentTooLarge: message = "The request body is too large."
+                default: message = error.body ?? error.status.reasonPhrase
+                }
+                return APIFailure(error.status, message).response(prefixed: prefixed)
+            case .unexpected:
+                return APIFailure(.internalServerError, RequestFailure.unexpectedMessage).response(prefixed: prefixed)
+            }
         }
     }
 

@@ -33,11 +33,13 @@ public final class IntegrityMonitor: Service, Sendable {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        // A shutdown ends the wait, not the server with an error: the sleep's CancellationError is
+        // how the wait ends, so it is not thrown on (it made a clean stop exit 1).
+        await cancelWhenGracefulShutdown {
             await self.check()
             guard let interval = self.interval else { return }
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
+            while true {
+                do { try await Task.sleep(for: interval) } catch { return }
                 await self.check()
             }
         }

@@ -54,10 +54,10 @@ public struct ServerMetrics: Sendable {
     /// the pin and session gauges keep their last values (a scrape during an outage is when the
     /// other series matter most).
     func exposition(counting probe: some DatabaseProbe) async -> String {
-        let answers = (try? await Deadline.run(Self.databaseCheckTimeout) { try await probe.ping() }) != nil
+        let answers = (try? await AbandoningDeadline.run(Self.databaseCheckTimeout) { try await probe.ping() }) != nil
         let up = answers && probe.integrityProblems().isEmpty
         databaseUp.set(up ? 1.0 : 0.0)
-        if answers, let counts = try? await Deadline.run(Self.databaseCheckTimeout, { try await probe.counts() }) {
+        if answers, let counts = try? await AbandoningDeadline.run(Self.databaseCheckTimeout, { try await probe.counts() }) {
             pins.set(Int64(counts.pins))
             sessions.set(Int64(counts.activeSessions))
         }

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOConcurrencyHelpers
 
-/// A way to end an operation early from outside it, with an error: `Deadline.run` gives up on the
+/// A way to end an operation early from outside it, with an error: `AbandoningDeadline.run` gives up on the
 /// operation when this fires, as it does when the time runs out.
 ///
 /// Used for PostgreSQL outages: requests that were already waiting for a connection when the replica

@@ -143,7 +143,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
                     var seen = first
                     while true {
                         try await Task.sleep(for: Self.checkInterval)
-                        let version = try await Deadline.run(Self.checkTimeout) {
+                        let version = try await AbandoningDeadline.run(Self.checkTimeout) {
                             try await Self.pinsVersion(connection, self.logger)
                         }
                         if version != seen {

@@ -27,7 +27,7 @@ struct PostgresDatabase: Sendable {
         let registration = pool.abandonWhenOut(abandonment)
         defer { pool.finished(registration) }
         do {
-            return try await Deadline.run(operationTimeout, abandonment: abandonment) { try await body(client, logger) }
+            return try await AbandoningDeadline.run(operationTimeout, abandonment: abandonment) { try await body(client, logger) }
         } catch {
             switch PostgresErrors.unwrap(error) {
             case let error as PSQLError:

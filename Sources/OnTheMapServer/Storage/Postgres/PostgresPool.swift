@@ -87,7 +87,7 @@ final class PostgresPool: Sendable {
     func confirmsOut(_ reason: String, ranOn client: PostgresClient, waitingAtMost limit: Duration) async -> Bool {
         suspect(reason, ranOn: client)
         if let check = state.withLockedValue({ $0.check }) {
-            _ = try? await Deadline.run(limit) { await check.value }
+            _ = try? await AbandoningDeadline.run(limit) { await check.value }
         }
         return state.withLockedValue { $0.outSince != nil }
     }
@@ -192,7 +192,7 @@ final class PostgresPool: Sendable {
         do { configuration = try location.connectionConfiguration() } catch { return false }
         let logger = self.logger
         do {
-            return try await Deadline.run(Self.probeTimeout) {
+            return try await AbandoningDeadline.run(Self.probeTimeout) {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 let answer = await Result { try await connection.query("SELECT 1", logger: logger).collect() }
                 try? await connection.close()

@@ -7,8 +7,9 @@ struct DeadlineExceeded: Error {}
 /// Returns an operation's result, or throws `DeadlineExceeded` once the deadline passes (or the
 /// abandonment's error when it fires first), even if the operation ignores cancellation (it is
 /// cancelled and left to finish on its own). A task group would wait for such an operation; two
-/// tasks racing to resume one continuation do not.
-enum Deadline {
+/// tasks racing to resume one continuation do not. (The API client's `CancellingDeadline` is the
+/// other kind: it cancels and waits for the operation to end.)
+enum AbandoningDeadline {
     /// With `abandonment`, also gives up (throwing its error) when that fires first.
     static func run<T: Sendable>(
         _ timeout: Duration, abandonment: Abandonment? = nil, _ operation: @escaping @Sendable () async throws -> T

@@ -1,0 +1,222 @@
+/// The map's behaviour in the browser, one script shared by `onthemap export --html` (inlined in the
+/// file) and onthemap-server's web page (in its `app.js`), so both show and move the same world.
+///
+/// `mapView(o)` takes the two SVGs `MapDocument` draws — the world (`o.world`) and, over it, the
+/// markers' (`o.svg`, with an empty or filled `<g id="markers">`, `o.layer`, in a `<g id="view">`) —
+/// and the popup's elements, and returns the view's controls. Markers are `<g class="marker">`
+/// elements, each placed by `translate(x y) scale(s)` in map units and holding one `.student` per
+/// student at its point (`data-name`, `data-place`, `data-url`; class `mine` for you).
+///
+/// The camera is a centre and a scale (map units per screen pixel); what is shown is derived from
+/// it and the element's size, so the view always fills the element (no letterboxing) and
+/// never shows past the edges of the world, whatever the screen's shape. The first view covers the
+/// element with the world from 84°N to 60°S and slides to where most pins are; zooming out stops
+/// at the whole world's width (or, on a tall screen, its whole height). Markers keep their size on
+/// screen.
+///
+/// Markers within `reach` pixels on screen of a cluster's first marker are drawn as one cluster
+/// with the number of students in it, as map sites do (Leaflet.markercluster), at every zoom and
+/// after every search: at world zoom a hundred pins in Europe would otherwise cover each other.
+/// Hovering a cluster lists its students; a click zooms in to fit its markers, or, when they stay
+/// one cluster at the closest zoom, pins that list. An open list follows its marker (`anchor`: the
+/// one opened, or a cluster's first) into and out of clusters.
+///
+/// Optional hooks: `o.onView(unit)` after every change of view (a page's own layers follow the
+/// zoom), `o.active()` whether keys are the map's now (a page with other screens).
+///
+/// Zoom: wheel, `+`/`-`, double-click, two-finger pinch (which also pans with the fingers). Pan:
+/// drag, arrow keys. `0`: the first view again. Markers and clusters take the keyboard focus (Tab); Enter or Space does what a
+/// click does.
+///
+/// Work per frame is kept to what changed, for ten thousand markers: a pan changes one transform;
+/// a zoom rescales only the markers drawn on their own and touches a marker's class only when it
+/// joins or leaves a cluster, and only markers drawn (not in a cluster, within a screen of the
+/// view) are in the view's group. The world is a second SVG behind the markers' (`o.world`), on a
+/// compositing layer of its own: while the view moves, that layer is moved and scaled (a CSS
+/// transform), and the coasts are drawn anew 200 ms after the view comes to rest.
+public enum MapScript {
+    /// The JavaScript source: a function declaration, `mapView`, for a script to call.
+    public static let engine = #"""
+        function mapView(o){
+        var NS="http://www.w3.org/2000/svg",W=65535,EDGE=32,svg=o.svg,popup=o.popup,heading=o.heading,list=o.list,
+        entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),stash=document.createElementNS(NS,"g"),
+        view=o.layer.parentNode,markers=[],clusters=[],selected=null,anchor=null,drag=null,fingers=new Map(),pinch=null,grouped=0,
+        fitted=false,drawn=null,settle=0,box=null,near=null,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1};
+        layer.setAttribute("id","clusters");o.layer.after(layer);
+        /* Markers not drawn (in a cluster, filtered out, or far off screen) wait here, outside the
+           view's group, so moving the view touches only what is drawn. */
+        stash.setAttribute("display","none");svg.appendChild(stash);
+        /* The element's box, read once and again only when it changes size: each read after a change
+           to the markers made the browser lay the page out again, there and then. */
+        function measure(){if(!box){var r=svg.getBoundingClientRect();box={left:r.left,top:r.top};
+        size.w=Math.max(r.width,1);size.h=Math.max(r.height,1);}return box;}
+        function resized(){box=null;apply(true);}
+        /* Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
+        function range(){return [500/size.w,Math.min(W/size.w,W/size.h)];}
+        function between(v,lo,hi){return lo>hi?(lo+hi)/2:Math.min(Math.max(v,lo),hi);}
+        function clamp(){var r=range(),u=cam.unit=between(cam.unit,r[0],r[1]),hw=size.w*u/2,hh=size.h*u/2,m=EDGE*u;
+        cam.x=between(cam.x,hw-m,W+m-hw);cam.y=between(cam.y,hh,W-hh);}
+        /* Shows the camera's view; `moving`: a drag, pinch or wheel is under way (see `follow`). The
+           markers' SVG keeps its viewBox (changing it cost time for every element in the SVG, drawn
+           or not): the view is the transform of the group that holds what is drawn. `svg.view` says
+           what is shown, in map units. */
+        function apply(moving){measure();clamp();var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
+        view.setAttribute("transform","matrix("+1/u+" 0 0 "+1/u+" "+(-x/u)+" "+(-y/u)+")");
+        svg.view={x:x,y:y,width:size.w*u,height:size.h*u};
+        if(u!==grouped)group();else if(!near||Math.abs(cam.x-near.x)>size.w*u/2||Math.abs(cam.y-near.y)>size.h*u/2)draw();
+        place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(u);}
+        /* While the view moves, the world is not drawn again: its drawing, a layer of its own, is moved
+           and scaled where the view has gone (the compositor copies it, where drawing the coasts again
+           cost a software renderer a hundred milliseconds and more a frame), and drawn anew when the
+           fingers or the button are lifted, or 250 ms after the last turn of the wheel (which has no
+           end of its own). A jump (a key, a click on a cluster) draws it at once. */
+        function follow(){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
+        if(!drawn||drawn.w!==size.w||drawn.h!==size.h){redraw();return;}
+        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";
+        clearTimeout(settle);if(!drag&&!pinch)settle=setTimeout(redraw,250);}
+        function redraw(){clearTimeout(settle);var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,wb=o.world.viewBox.baseVal;
+        if(drawn&&drawn.x===x&&drawn.y===y&&drawn.unit===u&&drawn.w===size.w&&drawn.h===size.h)return;
+        drawn={x:x,y:y,unit:u,w:size.w,h:size.h};
+        wb.x=x;wb.y=y;wb.width=size.w*u;wb.height=size.h*u;o.world.style.transform="";}
+        /* The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
+        function densest(values,span,lo,hi){if(span>=hi-lo||!values.length)return (lo+hi)/2;
+        var v=values.slice().sort(function(a,b){return a-b;}),best=0,at=0,j=0;
+        for(var i=0;i<v.length;i++){while(j<v.length&&v[j]<=v[i]+span)j++;if(j-i>best){best=j-i;at=(v[i]+v[j-1])/2;}}
+        return between(at,lo+span/2,hi-span/2);}
+        function fit(){measure();var u=Math.max(Math.min(W/size.w,(o.bottom-o.top)/size.h),range()[0]),shown=markers.filter(visible);
+        fitted=true;cam.unit=u;cam.x=densest(shown.map(function(m){return m.at.x;}),size.w*u,-EDGE*u,W+EDGE*u);
+        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();grouped=0;apply();}
+        function visible(m){return !m.filtered;}
+        /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
+           them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
+           `translate(x y)`. */
+        function setMarkers(list,refit){stash.replaceChildren();markers=list;markers.forEach(function(m){
+        if(!m.at){var t=/translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));m.at={x:+t[1],y:+t[2]};}
+        m.scaled=0;m.filtered=m.classList.contains("hidden");m.mine=m.classList.contains("mine");m.cluster=null;m.students=null;
+        m.count=null;m.drawn=true;});
+        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=0;if(refit||!fitted)fit();else apply();}
+        function studentsOf(m){return m.students||(m.students=Array.prototype.slice.call(m.querySelectorAll(".student")));}
+        /* How many students a marker shows (the search leaves); kept, as `mine` is, so clustering
+           ten thousand markers reads no element. */
+        function countOf(m){return m.count!=null?m.count:(m.count=shown(m).length);}
+        /* Draws the markers alone within a screen of the view (a screen's margin on every side, so a
+           drag draws again only every half screen), each at its size; yours on top. */
+        function draw(){var u=cam.unit,w=size.w*u*1.5,h=size.h*u*1.5,mine=[];near={x:cam.x,y:cam.y};
+        for(var k=0;k<markers.length;k++){var m=markers[k],on=!m.filtered&&!m.cluster&&Math.abs(m.at.x-cam.x)<=w&&Math.abs(m.at.y-cam.y)<=h;
+        if(m.drawn!==on){(on?o.layer:stash).appendChild(m);m.drawn=on;}if(!on)continue;
+        if(m.scaled!==u){m.setAttribute("transform","translate("+m.at.x+" "+m.at.y+") scale("+u+")");m.scaled=u;}
+        if(m.mine)mine.push(m);}
+        mine.forEach(function(m){o.layer.appendChild(m);});}
+        /* Cells of `far` on a side, keyed by number: a head is looked for in the 3×3 cells around. */
+        function group(){var u=grouped=cam.unit,far=reach*u,heads=[],cells=new Map(),pinned=popup.dataset.pinned,K=1048576,used=0;
+        for(var k=0;k<markers.length;k++){var m=markers[k];m.cluster=null;if(m.filtered)continue;
+        var cx=Math.floor(m.at.x/far)+1,cy=Math.floor(m.at.y/far)+1,head=null;
+        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var near=cells.get((cx+i)*K+cy+j);if(!near)continue;
+        for(var q=0;q<near.length;q++){var h=near[q];
+        if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}}
+        if(head){head.members.push(m);continue;}
+        head={at:m.at,members:[m],order:heads.length};heads.push(head);
+        var cell=cx*K+cy,list=cells.get(cell);if(list)list.push(head);else cells.set(cell,[head]);}
+        /* Cluster elements are reused from one grouping to the next. */
+        for(var c=0;c<heads.length;c++)if(heads[c].members.length>1)cluster(heads[c].members,u,used++);
+        while(clusters.length>used)clusters.pop().remove();
+        draw();
+        if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
+        function cluster(members,unit,index){var c=clusters[index],x=0,y=0,n=0,mine=false;
+        if(!c){c=document.createElementNS(NS,"g");c.append(document.createElementNS(NS,"circle"),document.createElementNS(NS,"text"));
+        c.setAttribute("data-testid","cluster");c.setAttribute("tabindex","0");c.setAttribute("role","button");
+        c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});clusters.push(c);layer.appendChild(c);}
+        c.members=members;
+        for(var k=0;k<members.length;k++){var m=members[k];m.cluster=c;x+=m.at.x;y+=m.at.y;n+=countOf(m);mine=mine||m.mine;}
+        c.setAttribute("class","cluster"+(mine?" mine":""));
+        c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
+        c.firstChild.setAttribute("r",n<10?11:n<100?13:15);c.lastChild.textContent=n;
+        c.setAttribute("aria-label",n+" students near here: zoom in");return c;}
+        function expand(c){var members=c.members,xs=members.map(function(m){return m.at.x;}),ys=members.map(function(m){return m.at.y;}),
+        x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
+        margin=Math.min(80,size.w/4,size.h/4);
+        cam.unit=Math.max((x1-x0)/Math.max(size.w-2*margin,1),(y1-y0)/Math.max(size.h-2*margin,1));
+        cam.x=(x0+x1)/2;cam.y=(y0+y1)/2;hide();apply();
+        /* `members`, not `c.members`: the element may hold another cluster once regrouped. */
+        var still=members[0].cluster;if(still&&members.every(function(m){return m.cluster===still;}))show(still,true);
+        (members[0].cluster||members[0]).focus({preventScroll:true});}
+        /* A map point from a pointer's position. */
+        function point(ev){var r=measure(),u=cam.unit;
+        return {x:cam.x+(ev.clientX-r.left-size.w/2)*u,y:cam.y+(ev.clientY-r.top-size.h/2)*u};}
+        /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
+        function zoom(f,at,moving){var u=cam.unit,r=range(),next=between(u/f,r[0],r[1]);
+        cam.x=at.x-(at.x-cam.x)*next/u;cam.y=at.y-(at.y-cam.y)*next/u;cam.unit=next;apply(moving);}
+        function centre(){return {x:cam.x,y:cam.y};}
+        /* Markers and clusters are found from the event's target: one listener for ten thousand. */
+        function hit(ev){return ev.target.closest&&ev.target.closest(".marker,.cluster");}
+        svg.addEventListener("click",function(ev){var t=hit(ev);if(!t)return;ev.stopPropagation();if(t.members)expand(t);else show(t,true);});
+        svg.addEventListener("mouseover",function(ev){var t=hit(ev);if(t&&!t.members&&t!==selected&&!popup.dataset.pinned)show(t,false);});
+        svg.addEventListener("wheel",function(ev){ev.preventDefault();
+        /* Trackpads send many small steps; a mouse wheel's notch zooms by a quarter. */
+        var f=ev.deltaMode===0&&Math.abs(ev.deltaY)<50?Math.exp(-ev.deltaY/100):ev.deltaY<0?1.25:0.8;zoom(f,point(ev),true);},{passive:false});
+        svg.addEventListener("dblclick",function(ev){if(hit(ev))return;ev.preventDefault();zoom(2,point(ev));});
+        svg.addEventListener("pointerdown",function(ev){fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f);pinch={apart:apart(f),unit:cam.unit,at:point(mid)};
+        drag=null;svg.classList.add("dragging");return;}
+        /* A drag may start on a marker too: until it moves it is a tap, which the marker's click takes. */
+        drag={x:ev.clientX,y:ev.clientY,cx:cam.x,cy:cam.y,moved:false,id:ev.pointerId};});
+        svg.addEventListener("pointermove",function(ev){if(fingers.has(ev.pointerId))fingers.set(ev.pointerId,{clientX:ev.clientX,clientY:ev.clientY});
+        if(pinch&&fingers.size===2){var f=Array.from(fingers.values()),mid=middle(f),r=measure(),rg=range();
+        cam.unit=between(pinch.unit*pinch.apart/apart(f),rg[0],rg[1]);
+        cam.x=pinch.at.x-(mid.clientX-r.left-size.w/2)*cam.unit;cam.y=pinch.at.y-(mid.clientY-r.top-size.h/2)*cam.unit;apply(true);return;}
+        if(!drag)return;
+        if(!drag.moved){if(Math.abs(ev.clientX-drag.x)+Math.abs(ev.clientY-drag.y)<=3)return;
+        /* Captured once it moves: the marker it started on gets no click, the map gets the rest. */
+        drag.moved=true;svg.classList.add("dragging");
+        try{svg.setPointerCapture(drag.id);}catch(e){/* a pointer the browser does not know (a synthetic event) */}}
+        cam.x=drag.cx-(ev.clientX-drag.x)*cam.unit;cam.y=drag.cy-(ev.clientY-drag.y)*cam.unit;apply(true);});
+        function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
+        function middle(f){return {clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2};}
+        function endDrag(ev){fingers.delete(ev.pointerId);var moved=!!pinch||!!(drag&&drag.moved);if(fingers.size<2)pinch=null;
+        if(drag&&!drag.moved&&!hit(ev))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");
+        if(moved&&o.world&&!fingers.size){clearTimeout(settle);settle=setTimeout(redraw,100);}}
+        svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
+        function shown(m){if(m.members)return [].concat.apply([],m.members.map(shown));
+        return studentsOf(m).filter(function(s){return !s.classList.contains("hidden");});}
+        function item(s){var li=entry.cloneNode(true),a=li.querySelector("a"),u=s.dataset.url||"";
+        li.querySelector(".name").textContent=s.dataset.name;li.querySelector(".you").hidden=!s.classList.contains("mine");
+        li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\/\//i.test(u))a.href=u;return li;}
+        function show(m,pinned){if(selected&&selected!==m)selected.classList.remove("selected");selected=m;m.classList.add("selected");
+        if(!m.members)anchor=m;else if(m.members.indexOf(anchor)<0)anchor=m.members[0];
+        popup.dataset.pinned=pinned?"1":"";var here=shown(m);heading.textContent=here.length+(m.members?" students near here":" students here");
+        heading.hidden=here.length<2;
+        list.replaceChildren.apply(list,here.map(item));popup.hidden=false;place();}
+        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=anchor=null;}
+        function place(){if(!selected||popup.hidden)return;var r=selected.querySelector("circle").getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
+        popup.style.left=Math.max(Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4),4)+"px";
+        popup.style.top=Math.max(Math.min(r.top-s.top-8,s.height-popup.offsetHeight-4),4)+"px";}
+        o.close.addEventListener("click",hide);
+        function fold(t){return t.normalize("NFD").replace(/[\u0300-\u036f]/g,"").toLowerCase();}
+        function matches(s,q){return fold(s.dataset.name).indexOf(q)>=0||fold(s.dataset.place).indexOf(q)>=0;}
+        /* Leaves the students whose name or place holds `text`; returns how many. */
+        function filter(text){var q=fold(text.trim()),found=0;
+        markers.forEach(function(m){var students=studentsOf(m),here=0,mine=false;
+        for(var i=0;i<students.length;i++){var s=students[i],out=!!q&&!matches(s,q);s.classList.toggle("hidden",out);
+        if(!out){here++;mine=mine||s.classList.contains("mine");}}
+        var label=m.querySelector("text");found+=here;m.filtered=!here;m.classList.toggle("hidden",!here);
+        if(label)label.textContent=here;m.classList.toggle("mine",mine);m.mine=mine;m.count=here;});
+        grouped=0;apply();return found;}
+        document.addEventListener("keydown",function(ev){var t=ev.target;
+        if(t.closest&&t.closest("input,textarea,select,button,a,dialog")||!svg.getClientRects().length||(o.active&&!o.active())||ev.altKey||ev.ctrlKey||ev.metaKey)return;
+        var target=t.closest&&t.closest(".marker,.cluster"),step=Math.min(size.w,size.h)/4*cam.unit;
+        if(target&&(ev.key==="Enter"||ev.key===" ")){ev.preventDefault();target.dispatchEvent(new MouseEvent("click",{bubbles:true}));return;}
+        if(ev.key==="+"||ev.key==="=")zoom(1.5,centre());else if(ev.key==="-")zoom(1/1.5,centre());else if(ev.key==="Escape")hide();
+        else if(ev.key==="0")fit();
+        else if(/^Arrow/.test(ev.key)){ev.preventDefault();cam.x+=ev.key==="ArrowLeft"?-step:ev.key==="ArrowRight"?step:0;
+        cam.y+=ev.key==="ArrowUp"?-step:ev.key==="ArrowDown"?step:0;apply();}});
+        window.addEventListener("resize",resized);
+        if(window.ResizeObserver)new ResizeObserver(resized).observe(svg);
+        return {setMarkers:setMarkers,filter:filter,fit:fit,apply:apply,hide:hide,show:show,zoom:zoom,
+        /* Centres the view on a map point at `unit` map units per pixel (or the closest allowed). */
+        look:function(x,y,unit){measure();cam.x=x;cam.y=y;if(unit)cam.unit=unit;hide();apply();},
+        /* The camera, to put back later: {x, y, unit}. */
+        camera:function(c){if(c){cam.x=c.x;cam.y=c.y;cam.unit=c.unit;apply();}return {x:cam.x,y:cam.y,unit:cam.unit};},
+        selected:function(){return anchor;}};
+        }
+        """#
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /` (and `/index.html`, `/app.js`, `/app.css`, `/icon.svg`): the web page, from `WebAssets`.
+///
+/// Every answer carries a strict Content-Security-Policy (the page's script and style are files of
+/// its own origin: no inline code runs, whatever a student's name holds), `nosniff`, and no
+/// Referer to the sites students link to. Files go gzipped to clients that accept it; the page is
+/// revalidated on each load (ETag, 304), the files it names by version are kept for good.
+struct WebController: Sendable {
+    let assets: WebAssets
+
+    /// The headers on every answer of the page's.
+    static let policy: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'",
+        .xContentTypeOptions: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
+
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        for path in ["/", "index.html", "app.js", "app.css", "icon.svg"] {
+            router.get(RouterPath(path), use: serve)
+        }
+    }
+
+    @Sendable func serve(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let file = assets.file(at: request.uri.path) else { throw HTTPError(.notFound) }
+        let gzip = Self.acceptsGzip(request.headers[values: .acceptEncoding])
+        var headers = Self.policy
+        headers[.contentType] = file.contentType
+        headers[.eTag] = gzip ? file.gzipETag : file.etag
+        headers[.vary] = "Accept-Encoding"
+        headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
+        if Self.matches(request.headers[values: .ifNoneMatch], etags: [file.etag, file.gzipETag]) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? file.gzipped : file.body))
+    }
+
+    /// Whether `Accept-Encoding` takes gzip: named (or `*`) without `q=0`.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        for value in values {
+            for part in value.split(separator: ",") {
+                let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard let coding = pieces.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+                let refused = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0")
+                    && Double($0.dropFirst(2)) == 0 }
+                if !refused { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `If-None-Match` names one of `etags` (weakly, as RFC 9110 compares for GET) or is `*`.
+    static func matches(_ values: [String], etags: [String]) -> Bool {
+        for value in values {
+            for part in value.split(separator: ",") {
+                var tag = part.trimmingCharacters(in: .whitespaces)
+                if tag == "*" { return true }
+                if tag.hasPrefix("W/") { tag.removeFirst(2) }
+                if etags.contains(tag) { return true }
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import OnTheMapServer
+
+/// `serve`'s options for the web page at `/` (settings keys `no-web`, `signup-url`, `web-pins`,
+/// `web-poll-seconds`).
+struct WebOptions: ParsableArguments {
+    @Flag(help: "Serve no web page at / (the API only).")
+    var noWeb = false
+
+    @Option(
+        name: .customLong("signup-url"),
+        help: ArgumentHelp("A sign-up page the web page's login screen links to (http or https); without it, no link.", valueName: "url"))
+    var signUpURL: String?
+
+    @Option(help: "How many of the newest pins the web page shows (1 to \(WebSettings.maxPins)).")
+    var webPins = 100
+
+    @Option(help: "Seconds between the web page's checks for changed pins and an ended session.")
+    var webPollSeconds = 10
+
+    /// The page's settings; nil with --no-web.
+    var settings: WebSettings? {
+        noWeb ? nil : WebSettings(signUpURL: signUpURL, pins: webPins, pollSeconds: webPollSeconds)
+    }
+
+    func validate() throws {
+        if let problem = WebSettings(signUpURL: signUpURL, pins: webPins, pollSeconds: webPollSeconds).problem {
+            throw ValidationError(problem)
+        }
+    }
+}
