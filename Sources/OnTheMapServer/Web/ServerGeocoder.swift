@@ -1,4 +1,5 @@
 import OnTheMapGeocoder
+import OnTheMapModels
 import ServiceLifecycle
 import Synchronization
 
