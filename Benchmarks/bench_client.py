@@ -97,5 +97,7 @@ table = "\n".join([
 ])
 print(table)
 open(report, "w").write(table + "\n")
+GUARD = 1.25  # issue 27: the guard the state rewrite must keep
 open(report + ".verdicts", "w").write(
-    f"| `onthemap status` whole process ≤ {TARGET}× the C client | {ratio:.2f}× | {'met' if ratio <= TARGET else '**missed**'} |\n")
+    f"| `onthemap status` whole process ≤ {TARGET}× the C client | {ratio:.2f}× | {'met' if ratio <= TARGET else '**missed**'} |\n"
+    f"| `onthemap status` whole process ≤ {GUARD}× the C client (issue 27's guard) | {ratio:.2f}× | {'met' if ratio <= GUARD else '**missed**'} |\n")

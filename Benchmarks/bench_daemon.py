@@ -220,6 +220,10 @@ def start_server():
     raise RuntimeError("onthemap-server did not start")
 
 
+# The round trips' ratios to the C floor in the last bench before issue 27's rewrite of the daemon's state.
+BEFORE_STATE_REWRITE = {"status": 1.62, "students (100 cached)": 1.27}
+
+
 def round_trips(daemon, baselines):
     """baselines: [(name, socket, pid)], the C baseline first."""
     say("## Round trip, one persistent connection, both pinned to CPU 0")
@@ -251,6 +255,11 @@ def round_trips(daemon, baselines):
         ratio = medians["onthemapd"]["p50_us"] / c_base
         verdict(f"round trip `{name}` ≤ 1.3× baseline", ratio <= 1.3,
                 f"{ratio:.2f}× (SwiftNIO alone: {nio_base / c_base:.2f}×)")
+        # Issue 27's guard: the rewrite of the daemon's state loses no speed (the last bench before it:
+        # status 1.62×, students 1.27× the C floor), within 10 %.
+        before = BEFORE_STATE_REWRITE[name]
+        verdict(f"round trip `{name}` no worse than before the state rewrite ({before}× ± 10 %)",
+                ratio <= before * 1.1, f"{ratio:.2f}×")
     say()
     all_cpus = f"0-{os.cpu_count() - 1}"
     for _, _, pid in servers:

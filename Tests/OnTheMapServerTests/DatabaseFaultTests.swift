@@ -48,7 +48,7 @@ struct DatabaseFaultTests {
         let back = try await Self.secondsUntilWritesWork(server)
         let caughtStatus = try await caught.status
         #expect(caughtStatus == 503 || caughtStatus == 201, "a write sent as the database went: \(caughtStatus)")
-        #expect(back < 5, "the server serves again \(back) s after PostgreSQL is back")
+        #expect(back < 5, "the server serves again \(back) s after PostgreSQL is back\n\(server.log)")
         #expect(try await ServerHTTP.send(.GET, list).status == 200)
         #expect(try await ServerHTTP.send(.GET, Self.health(server)).status == 200)
         let pins = try await ServerHTTP.pins(server.baseURL, of: "5")
@@ -83,7 +83,7 @@ struct DatabaseFaultTests {
 
         try await onOwnThread { try cluster.resume() }
         let back = try await Self.secondsUntilWritesWork(server)
-        #expect(back < 5, "the server serves again \(back) s after PostgreSQL is back")
+        #expect(back < 5, "the server serves again \(back) s after PostgreSQL is back\n\(server.log)")
         #expect(try await ServerHTTP.pins(server.baseURL, of: "5").count == 1)
         #expect(eventually { server.log.contains("answers again after") }, "\(server.log)")
         #expect(server.log.components(separatedBy: "is unreachable").count - 1 == 1, "\(server.log)")

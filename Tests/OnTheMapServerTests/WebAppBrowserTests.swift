@@ -26,7 +26,7 @@ struct WebAppBrowserTests {
         let result = try runCommand(
             "/usr/bin/env",
             ["python3", Self.script, Self.root(fixture), BrowserTools.artefacts, "--db", fixture.databasePath,
-             "--server", BuiltProducts.path("onthemap-server")],
+             "--server", BuiltProducts.path("onthemap-server")] + Self.judging,
             environment: ["SE_AVOID_STATS": "true"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
@@ -49,8 +49,11 @@ struct WebAppBrowserTests {
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
         }
-        // Timed only when the machine is calm enough to time anything (the check says so otherwise).
-        #expect(result.stdout.contains("ok   100 pins drawn") || result.stdout.contains("skip 100 pins drawn"), "\(result.stdout)")
+        // Timed when the machine is calm enough to time anything (the check says so otherwise), and
+        // judged against its target only with --judge-timings (ONTHEMAP_JUDGE_TIMINGS=1).
+        #expect(
+            ["ok   100 pins drawn", "time 100 pins drawn", "skip 100 pins drawn"].contains { result.stdout.contains($0) },
+            "\(result.stdout)")
         #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
     }
 
@@ -61,16 +64,22 @@ struct WebAppBrowserTests {
         let result = try runCommand(
             "/usr/bin/env",
             ["python3", Self.script, Self.root(fixture), BrowserTools.artefacts, "--db", fixture.databasePath,
-             "--server", BuiltProducts.path("onthemap-server"), "--bench"],
+             "--server", BuiltProducts.path("onthemap-server"), "--bench"] + Self.judging,
             environment: ["SE_AVOID_STATS": "true"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("ok   10,000 pins on the map"), "\(result.stdout)")
         if let skipped = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("skip ") }) {
             try Test.cancel("\(skipped.dropFirst(5)):\n\(result.stdout)")
         }
-        for line in ["ok   10,000 pins: 119 frames of pan", "ok   10,000 pins: 79 frames of zoom"] {
-            #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
+        for line in ["10,000 pins: 119 frames of pan", "10,000 pins: 79 frames of zoom"] {
+            #expect(["ok   ", "time "].contains { result.stdout.contains($0 + line) }, "missing: \(line)\n\(result.stdout)")
         }
+    }
+
+    /// Timings judged against their targets: for a benchmark run on a quiet machine
+    /// (`ONTHEMAP_JUDGE_TIMINGS=1`); the suite otherwise reports them without failing on a busy one.
+    static var judging: [String] {
+        ProcessInfo.processInfo.environment["ONTHEMAP_JUDGE_TIMINGS"] == "1" ? ["--judge-timings"] : []
     }
 
     /// The server's root, where the page is: its API URL without `v1`.
