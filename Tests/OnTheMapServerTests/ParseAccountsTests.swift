@@ -72,5 +72,8 @@ struct ParseAccountsTests {
         let third = try await ServerHTTP.send(.POST, root + "/1/login", body: wrong, headers: ServerHTTP.parseHeaders())
         #expect(third.status == 429 && third.json["code"] as? Int == 155, "\(third.body)")
         #expect(third.headers["Retry-After"].first.flatMap { Int($0) } ?? 0 > 0)
+        // The wait in words, as /v1/session says it: what is left of the minute's pause.
+        let said = third.json["error"] as? String ?? ""
+        #expect(said.wholeMatch(of: #/Too many login attempts: try again in (1 minute|[1-5]?\d seconds?)\./#) != nil, "\(third.body)")
     }
 }

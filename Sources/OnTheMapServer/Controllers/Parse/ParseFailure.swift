@@ -32,11 +32,13 @@ struct ParseFailure: Error, Sendable {
     static func invalidSession(_ message: String) -> ParseFailure {
         ParseFailure(status: .badRequest, code: 209, message: "invalid session token: \(message)")
     }
+    /// The wait once, in words, as `/v1/session` says it; `Retry-After` has the seconds.
     static func tooManyRequests(_ wait: Duration) -> ParseFailure {
-        ParseFailure(
+        let seconds = Int(wait.components.seconds)
+        return ParseFailure(
             status: .tooManyRequests, code: 155,
-            message: "Too many login attempts. Try again in \(wait.components.seconds) seconds.",
-            headers: [.retryAfter: "\(wait.components.seconds)"])
+            message: "Too many login attempts: try again in \(WaitInWords.describe(seconds: seconds)).",
+            headers: [.retryAfter: "\(seconds)"])
     }
     /// What Parse Server answers to a wrong or unknown username or password (a 404, as its 101s are).
     static let invalidLogin = ParseFailure(status: .notFound, code: 101, message: "Invalid username/password.")
