@@ -82,6 +82,16 @@ struct MapCommandTests {
         #expect(lines[countLine + 1].hasPrefix("1  "), "\(lines[countLine + 1])")
         #expect(lines[countLine + inView].hasPrefix("\(inView)  "))
         #expect(!lines.contains { $0.hasPrefix("legend: ") })
+
+        // 60×12: the legend is one line, so the map keeps 9 of the 10 rows it can have.
+        let small = try TmuxSession(
+            command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 60, height: 12, environment: environment)
+        defer { small.tearDown() }
+        (ended, lines) = try small.waitForScreen { $0.contains { $0.hasPrefix("legend: ") } }
+        #expect(ended, "\(lines.joined(separator: "\n"))")
+        #expect(lines.prefix(9).allSatisfy(braille), "\(lines.joined(separator: "\n"))")
+        #expect(lines[9].contains("pins in view") && lines[9].count <= 60, "\(lines[9])")
+        #expect(lines[10].firstMatch(of: /^legend: [0-9]+ pins \(`onthemap map \| less` lists them all\)$/) != nil, "\(lines[10])")
     }
 
     @Test("At 120×40, 60×12 and 80×24, in colour and ASCII: names, numbered pins, the legend, a cut world said")

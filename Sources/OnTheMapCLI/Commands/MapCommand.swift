@@ -127,7 +127,8 @@ struct MapCommand: ParsableCommand {
             }
             if shown < result.pins.count {
                 let more = result.pins.count - shown
-                Output.line(style.dim("legend: \(more) more (`onthemap map | less` lists them all)"))
+                let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
+                Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
             }
             LastTable.save(result.pins.map(\.studentRow))
         }
@@ -165,12 +166,15 @@ struct MapCommand: ParsableCommand {
     }
 
     /// On a terminal (not piped, not `--json`), with no `--height`: how many lines the legend may take
-    /// under a map that much shorter: a fifth of the screen, at least 3 lines, so the map keeps most of
-    /// its height (every row taken from the world view costs it latitude) and is still on screen when
-    /// the command ends. Nil: the whole legend, always (piped, or a height the user chose).
+    /// under a map that much shorter: a fifth of the screen, at least 3 lines (on a terminal under 16
+    /// lines, one: "legend: N pins"), so the map keeps most of its height (every row taken from the
+    /// world view costs it latitude; at 60×12 a three-line legend left the map only 61°N to 6°S) and
+    /// is still on screen when the command ends. Nil: the whole legend, always (piped, or a height the
+    /// user chose).
     static func legendRoom(terminalRows: Int?, height: Int?) -> Int? {
         guard height == nil, let rows = terminalRows else { return nil }
-        return max(0, min(max(3, rows / 5), rows - 2 - MapParams.heightRange.lowerBound))
+        let wanted = rows < 16 ? 1 : max(3, rows / 5)
+        return max(0, min(wanted, rows - 2 - MapParams.heightRange.lowerBound))
     }
 }
 
