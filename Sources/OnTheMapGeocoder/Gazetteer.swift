@@ -16,6 +16,7 @@ struct Gazetteer: @unchecked Sendable {
     private(set) var countries: [GazetteerCountry] = []
     private(set) var regions: [GazetteerRegion] = []
     private(set) var places: [GazetteerPlace] = []
+    private(set) var areas: [GazetteerArea] = []
     private(set) var names = NameIndex()
     private(set) var fuzzy = FuzzyIndex()
 
@@ -118,6 +119,20 @@ struct Gazetteer: @unchecked Sendable {
                     population: Int(number(4)), latitude: Float(number(5)), longitude: Float(number(6))))
             addName(bytes(3), ref, loader: &loader, fuzzy: true, isAlias: false)
             addAliases(bytes(7), ref, loader: &loader, fuzzy: true)
+        case UInt8(ascii: "A") where fields.count >= 9:
+            // After the countries, whose codes a continent lists.
+            let ref = EntityRef(kind: .area, index: areas.count)
+            let members = string(fields[7]).split(separator: ",").compactMap { code -> UInt16? in
+                let letters = Array(code.utf8)
+                guard letters.count == 2 else { return nil }
+                return loader.countryByCode[UInt16(letters[0]) << 8 | UInt16(letters[1])]
+            }
+            areas.append(
+                GazetteerArea(
+                    name: string(fields[2]), kind: string(fields[1]), latitude: Float(number(3)), longitude: Float(number(4)),
+                    extentKm: number(5), population: Int(number(6)), countries: Set(members)))
+            addName(bytes(2), ref, loader: &loader, fuzzy: true, isAlias: false)
+            addAliases(bytes(8), ref, loader: &loader, fuzzy: true)
         case UInt8(ascii: "P") where fields.count >= 8:
             let ref = EntityRef(kind: .place, index: places.count)
             let population = UInt32(clamping: Int(number(6)))

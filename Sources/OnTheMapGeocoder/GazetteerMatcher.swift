@@ -39,9 +39,12 @@ struct GazetteerMatcher {
         var place: Hit?
         var region: Hit?
         var country: Hit?
+        /// A continent or an ocean: alone, or the continent of the rest ("Lyon, Europe").
+        var area: Hit?
         var score: Double
 
-        var breadth: Int { place != nil ? 0 : region != nil ? 1 : 2 }
+        var breadth: Int { place != nil ? 0 : region != nil ? 1 : country != nil ? 2 : 3 }
+        var mostSpecific: Hit? { place ?? region ?? country ?? area }
         var reportedScore: Double { (score * 1000).rounded() / 1000 }
     }
 
@@ -65,7 +68,7 @@ struct GazetteerMatcher {
         var shown = Set<[String]>()
         var results: [GeocodeResult] = []
         for reading in readings {
-            guard let result = describe(reading), let ref = (reading.place ?? reading.region ?? reading.country)?.ref
+            guard let result = describe(reading), let ref = reading.mostSpecific?.ref
             else { continue }
             guard seen.insert(ref).inserted,
                 shown.insert([result.name, result.admin1, result.countryCode, result.precision]).inserted
@@ -114,7 +117,21 @@ struct GazetteerMatcher {
             guard !part.isAddress else { continue }
             hits += fuzzyHits(part: part, index: partIndex, explained: explained)
         }
-        return hits
+        return withoutNestedNames(hits)
+    }
+
+    /// Drops the names found inside a longer name the query spells out: "New York" is the city (or the
+    /// state), never a York it contains. Without this, a reading that left "New" unexplained still
+    /// explained half the query, enough to be listed: Warner Robins, Georgia (GeoNames lists "York"
+    /// among its alternate names) came up among New York's matches.
+    private func withoutNestedNames(_ hits: [Hit]) -> [Hit] {
+        let names = hits.filter { !$0.isFuzzy }
+        return hits.filter { hit in
+            !names.contains { name in
+                name.part == hit.part && name.words != hit.words && name.words.lowerBound <= hit.words.lowerBound
+                    && hit.words.upperBound <= name.words.upperBound
+            }
+        }
     }
 
     /// Misspellings: each run of words nothing big explained, tried as one name.
@@ -154,7 +171,13 @@ struct GazetteerMatcher {
         let places = hits.filter { $0.ref.kind == .place }
         let regions = hits.filter { $0.ref.kind == .region }
         let countries = hits.filter { $0.ref.kind == .country }
+        let areas = hits.filter { $0.ref.kind == .area }
         var readings: [Reading] = []
+        for area in areas {
+            if let score = score(place: nil, region: nil, country: nil, area: area, query: query) {
+                readings.append(Reading(place: nil, region: nil, country: nil, area: area, score: score))
+            }
+        }
         for country in [nil] + countries.map(Optional.some) {
             for region in [nil] + regions.map(Optional.some) {
                 if let region, let country {
@@ -170,8 +193,19 @@ struct GazetteerMatcher {
                         // "São Paulo" alone means the city, not the state around it.
                         continue
                     }
-                    if let score = score(place: place, region: region, country: country, query: query) {
+                    if let score = score(place: place, region: region, country: country, area: nil, query: query) {
                         readings.append(Reading(place: place, region: region, country: country, score: score))
+                    }
+                    // "Lyon, Europe": a continent qualifies what lies on it.
+                    let countryIndex = country?.ref.index ?? region.map { regionCountry($0.ref) }
+                        ?? place.map { Int(gazetteer.places[$0.ref.index].country) }
+                    for area in areas {
+                        let chosen = [place, region, country].compactMap { $0 }
+                        guard let countryIndex, gazetteer.areas[area.ref.index].countries.contains(UInt16(countryIndex)),
+                            !chosen.contains(where: { $0.overlaps(area) }),
+                            let score = score(place: place, region: region, country: country, area: area, query: query)
+                        else { continue }
+                        readings.append(Reading(place: place, region: region, country: country, area: area, score: score))
                     }
                 }
             }
@@ -183,8 +217,8 @@ struct GazetteerMatcher {
         place.sameSpan(region) && Int(gazetteer.places[place.ref.index].region) == region.ref.index
     }
 
-    private func score(place: Hit?, region: Hit?, country: Hit?, query: PlaceQuery) -> Double? {
-        let chosen = [place, region, country].compactMap { $0 }
+    private func score(place: Hit?, region: Hit?, country: Hit?, area: Hit?, query: PlaceQuery) -> Double? {
+        let chosen = [place, region, country, area].compactMap { $0 }
         let covered = chosen.reduce(0) { $0 + $1.weight }
         var considered = 0
         for (index, part) in query.parts.enumerated() {
@@ -194,7 +228,7 @@ struct GazetteerMatcher {
         guard considered > 0 else { return nil }
         let coverage = Double(covered) / Double(considered)
         guard coverage >= Self.minimumCoverage else { return nil }
-        let mostSpecificHit = (place ?? region ?? country)!
+        let mostSpecificHit = (place ?? region ?? country ?? area)!
         let mostSpecific = mostSpecificHit.ref
         // A place found by one of its alternate names ranks as if a tenth the size: "Cancun" is
         // Cancún's own name and only a transliteration of Changchun's, five times bigger.
@@ -223,6 +257,9 @@ struct GazetteerMatcher {
             return min(population * knownAbroad, max(population, country))
         case .region: return Double(gazetteer.regions[ref.index].population) * (forRanking ? 0.3 : 1)
         case .country: return Double(gazetteer.countries[ref.index].population)
+        // An ocean has no people; it ranks as a large country would, above the towns named after it
+        // ("Pacific", Missouri).
+        case .area: return Double(max(gazetteer.areas[ref.index].population, 100_000_000))
         }
     }
 
@@ -258,6 +295,13 @@ struct GazetteerMatcher {
                 name: record.name, admin1: "", country: record.name, countryCode: record.code,
                 latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "country",
                 score: reading.score)
+        }
+        if let area = reading.area {
+            let record = gazetteer.areas[area.ref.index]
+            return GeocodeResult(
+                name: record.name, admin1: "", country: "", countryCode: "", latitude: Self.degrees(record.latitude),
+                longitude: Self.degrees(record.longitude), precision: record.kind, score: reading.score,
+                extentKm: record.extentKm)
         }
         return nil
     }

@@ -38,10 +38,24 @@ struct GazetteerPlace: Sendable {
     static let noRegion = UInt16.max
 }
 
-/// What a name in the index stands for: a place, a region or a country, by index.
+/// A continent or an ocean: `A` lines.
+struct GazetteerArea: Sendable {
+    var name: String
+    /// `continent` or `ocean`, as results give `precision`.
+    var kind: String
+    var latitude: Float
+    var longitude: Float
+    /// How far it reaches from its point.
+    var extentKm: Double
+    var population: Int
+    /// Indices of the countries on a continent (none for an ocean).
+    var countries: Set<UInt16>
+}
+
+/// What a name in the index stands for: a place, a region, a country or a continent or ocean, by index.
 struct EntityRef: Hashable, Sendable {
     enum Kind: UInt32, Sendable {
-        case place = 0, region = 1, country = 2
+        case place = 0, region = 1, country = 2, area = 3
     }
 
     var kind: Kind
@@ -56,7 +70,7 @@ struct EntityRef: Hashable, Sendable {
     }
 
     init(packed: UInt64) {
-        self.kind = Kind(rawValue: UInt32(packed >> 18 & 0x3)) ?? .place
+        self.kind = Kind(rawValue: UInt32(packed >> 18 & 0x3))!
         self.index = Int(packed & 0x3FFFF)
     }
 }

@@ -12,6 +12,7 @@ public enum MapStyle: UInt8, Sendable, CaseIterable {
     case pin = 0x70  // "p"
     case mine = 0x6D  // "m": the user's own pin
     case cluster = 0x63  // "c": several pins, the glyph is their count
+    case name = 0x6E  // "n": a country's or a place's name
 
     public var character: Character { Character(Unicode.Scalar(rawValue)) }
 }
@@ -34,15 +35,25 @@ enum MapGlyphs {
         col & 1 == 0 ? 0x02 : 0x20
     }
 
-    /// Appends the UTF-8 of braille pattern `bits` (U+2800 + bits).
-    @inline(__always)
-    static func appendBraille(_ bits: UInt8, to bytes: inout [UInt8]) {
-        bytes.append(0xE2)
-        bytes.append(0xA0 | bits >> 6)
-        bytes.append(0x80 | bits & 0x3F)
-    }
-
     static let asciiLand = UInt8(ascii: ".")
+
+    /// Below this scale (`LabelLayout.scale`: 1 for an 80-column world) ASCII draws the land's shape
+    /// instead of its outlines.
+    static let asciiOutlineScale = 4.0
+
+    /// A cell's land as a shape, by braille bits of land or coast: `:` land through the cell, `'` in its
+    /// upper half, `.` in its lower half or a speck, a space none. Four glyphs, so a small ASCII map
+    /// reads as continents.
+    static let asciiShape: [UInt8] = (0..<256).map { bits in
+        let top = [0, 1, 3, 4].filter { bits >> $0 & 1 != 0 }.count
+        let bottom = [2, 5, 6, 7].filter { bits >> $0 & 1 != 0 }.count
+        switch (top >= 2, bottom >= 2) {
+        case (true, true): return UInt8(ascii: ":")
+        case (true, false): return UInt8(ascii: "'")
+        case (false, true): return UInt8(ascii: ".")
+        default: return top + bottom > 0 ? UInt8(ascii: ".") : UInt8(ascii: " ")
+        }
+    }
 
     /// The ASCII character closest to an outline's dots in a cell, by braille bits.
     static let asciiOutline: [UInt8] = (0..<256).map { outlineCharacter(UInt8($0)) }

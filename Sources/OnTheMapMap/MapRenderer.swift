@@ -1,4 +1,5 @@
 import OnTheMapModels
+
 /// A drawn map: what the `map` method answers.
 public struct MapPicture: Sendable {
     /// `height` strings of exactly `width` one-column characters.
@@ -7,62 +8,56 @@ public struct MapPicture: Sendable {
     public var styles: [String]
     /// The pins in view, numbered.
     public var pins: [PlacedPin]
+    /// How many of the pins given are not in view.
+    public var outside: Int
     public var view: MapView
+    /// The view's centre in words ("Leipzig, Germany"); empty for the whole world or open sea.
+    public var placeName: String
 }
 
-/// Draws maps: the world's land, coasts and borders, then the pins on top.
+/// Draws maps: the world's land, coasts and borders, then the pins, their numbers and the names of
+/// countries and places on top.
 public enum MapRenderer {
     /// The smallest and largest sizes in cells.
     public static let minimumSize = (width: 10, height: 5)
     public static let maximumSide = 1000
 
-    /// Draws `pins` (the user's own marked `mine`) in the view `request` resolves to.
+    /// Draws `pins` (the user's own marked `mine`) in the view `request` resolves to; with `labels`,
+    /// names the countries and places that fit.
     public static func render(
-        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [MapPin],
-        world: WorldData = .embedded
+        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [MapPin], labels: Bool = true,
+        world: WorldData = .embedded, names: MapLabels = .embedded
     ) -> MapPicture {
         let view = request.resolve(width: width, height: height, pins: pins)
         var rasterizer = WorldRasterizer(world: world, view: view)
         rasterizer.draw()
-        let layout = PinLayout(pins: pins, view: view)
-        var rows: [String] = []
-        var styles: [String] = []
-        rows.reserveCapacity(height)
-        styles.reserveCapacity(height)
-        var glyphs: [UInt8] = []
-        var codes: [UInt8] = []
-        glyphs.reserveCapacity(3 * width)
-        codes.reserveCapacity(width)
+        var canvas = MapCanvas(width: width, height: height)
+        // ASCII has no dots: where a cell spans hundreds of kilometres, coasts and borders in it became
+        // `|||'--` noise; shapes of land read better.
+        let asciiShapes = charset == .ascii && LabelLayout.scale(view) < MapGlyphs.asciiOutlineScale
         for row in 0..<height {
-            glyphs.removeAll(keepingCapacity: true)
-            codes.removeAll(keepingCapacity: true)
             for col in 0..<width {
-                let pins = layout.cells[row * width + col]
-                if pins != 0 {
-                    let count = Int(pins & ~PinLayout.mineFlag)
-                    // The user's own pin keeps its style; in a cell it shares, the cell still says how
-                    // many pins are there (a client without colour shows "@": `MapStyle.mine`).
-                    let mine = pins & PinLayout.mineFlag != 0
-                    let glyph = count > 1 ? MapGlyphs.cluster(count) : mine ? MapGlyphs.mine : MapGlyphs.pin
-                    let style: MapStyle = mine ? .mine : count > 1 ? .cluster : .pin
-                    glyphs.append(glyph)
-                    codes.append(style.rawValue)
-                    continue
-                }
                 let outline = rasterizer.outline.cellBits(row: row, col: col)
                 let land = rasterizer.land.cellBits(row: row, col: col)
-                codes.append(outline != 0 ? MapStyle.border.rawValue : land != 0 ? MapStyle.land.rawValue : MapStyle.water.rawValue)
+                let style = outline != 0 ? MapStyle.border : land != 0 ? MapStyle.land : MapStyle.water
+                let scalar: UInt32
                 switch charset {
                 case .braille:
-                    MapGlyphs.appendBraille(outline | land & MapGlyphs.stipple(col: col), to: &glyphs)
+                    scalar = 0x2800 + UInt32(outline | land & MapGlyphs.stipple(col: col))
+                case .ascii where asciiShapes:
+                    scalar = UInt32(MapGlyphs.asciiShape[Int(outline | land)])
                 case .ascii:
-                    glyphs.append(
-                        outline != 0 ? MapGlyphs.asciiOutline[Int(outline)] : land != 0 ? MapGlyphs.asciiLand : UInt8(ascii: " "))
+                    scalar = UInt32(outline != 0 ? MapGlyphs.asciiOutline[Int(outline)] : land != 0 ? MapGlyphs.asciiLand : 0x20)
                 }
+                canvas.paint(row * width + col, scalar: scalar, style: style.rawValue)
             }
-            rows.append(String(decoding: glyphs, as: UTF8.self))
-            styles.append(String(decoding: codes, as: UTF8.self))
         }
-        return MapPicture(rows: rows, styles: styles, pins: layout.placed, view: view)
+        let layout = PinLayout(pins: pins, view: view)
+        layout.mark(on: &canvas)
+        if labels { LabelLayout.place(on: &canvas, view: view, labels: names, ascii: charset == .ascii) }
+        let (rows, styles) = canvas.encoded()
+        return MapPicture(
+            rows: rows, styles: styles, pins: layout.placed, outside: pins.count - layout.placed.count, view: view,
+            placeName: names.placeName(near: view))
     }
 }

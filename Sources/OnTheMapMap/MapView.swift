@@ -3,8 +3,20 @@
 /// Drawing happens on a grid of dots, 2 across and 4 down per cell, as braille has; a terminal cell is
 /// about twice as tall as wide, so the dots are square and one scale serves both axes.
 public struct MapView: Sendable, Equatable {
-    /// The smallest and largest zoom: 1 shows the whole world across the width, each step doubles.
+    /// The zooms asked for are taken in: 1 shows the whole world across the width, each step doubles.
+    /// A view draws at most `maximumZoom(width:)`.
     public static let zoomRange: ClosedRange<Double> = 1...4096
+
+    /// The finest the outlines are drawn: 32,768 dots across the world, 1.2 km a dot at the equator.
+    /// Natural Earth's 1:50m outlines have points every few kilometres; closer in, coasts became
+    /// straight lines and a view could show nothing at all (zoom 4096: 39 of 40 rows blank).
+    public static let maximumDotsPerWorld = 32_768.0
+
+    /// The closest zoom a view `width` cells wide draws: the same detail on any terminal (an 80-column
+    /// view stops at 204.8, a 200-column one at 81.92).
+    public static func maximumZoom(width: Int) -> Double {
+        max(zoomRange.lowerBound, min(zoomRange.upperBound, maximumDotsPerWorld / Double(2 * max(width, 1))))
+    }
 
     public let width: Int
     public let height: Int
@@ -18,7 +30,7 @@ public struct MapView: Sendable, Equatable {
     public init(width: Int, height: Int, centerX: Double, centerY: Double, zoom: Double) {
         self.width = width
         self.height = height
-        self.zoom = min(max(zoom, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        self.zoom = min(max(zoom, Self.zoomRange.lowerBound), Self.maximumZoom(width: width))
         let wrapped = centerX - centerX.rounded(.down)
         self.centerX = wrapped
         let spanY = Double(4 * height) / (Double(2 * width) * self.zoom)
@@ -31,6 +43,9 @@ public struct MapView: Sendable, Equatable {
             width: width, height: height, centerX: Mercator.x(longitude: longitude), centerY: Mercator.y(latitude: latitude),
             zoom: zoom)
     }
+
+    /// Whether this view is as close as the map draws.
+    public var isAtMaximumZoom: Bool { zoom >= Self.maximumZoom(width: width) }
 
     public var dotsWide: Int { 2 * width }
     public var dotsHigh: Int { 4 * height }

@@ -6,15 +6,18 @@ public struct GeocodeResult: Sendable, Hashable {
     public var countryCode: String
     public var latitude: Double
     public var longitude: Double
-    /// `locality`, `region`, `country` or `continent`.
+    /// `locality`, `region`, `country`, `continent` or `ocean`.
     public var precision: String
     /// How well the query matched, 0…1.
     public var score: Double
+    /// For a continent or an ocean: how far from its point it reaches, in kilometres, so a map around it
+    /// shows it whole. Nil for places, regions and countries.
+    public var extentKm: Double?
 
     /// Creates a result.
     public init(
         name: String, admin1: String, country: String, countryCode: String, latitude: Double, longitude: Double,
-        precision: String, score: Double
+        precision: String, score: Double, extentKm: Double? = nil
     ) {
         self.name = name
         self.admin1 = admin1
@@ -24,6 +27,7 @@ public struct GeocodeResult: Sendable, Hashable {
         self.longitude = longitude
         self.precision = precision
         self.score = score
+        self.extentKm = extentKm
     }
 
     /// "Springfield, Illinois, United States": the name, its region and its country, as far as they
@@ -39,7 +43,7 @@ public struct GeocodeResult: Sendable, Hashable {
     public var placeName: String {
         let within: String
         switch precision {
-        case "country", "continent": return name
+        case "country", "continent", "ocean": return name
         case "region": within = country
         default: within = countryCode == "US" && !admin1.isEmpty ? admin1 : country
         }

@@ -9,10 +9,10 @@ final class CLITestBed: @unchecked Sendable {
     let daemon: DaemonProcess
     let cacheHome: TemporaryDirectory
 
-    init(login: Bool = true) throws {
+    init(login: Bool = true, daemonArguments: [String] = []) throws {
         server = try ServerFixture()
         try server.seedDemo(count: 120)
-        daemon = try DaemonProcess(apiURL: server.baseURL)
+        daemon = try DaemonProcess(apiURL: server.baseURL, arguments: daemonArguments)
         cacheHome = try TemporaryDirectory(prefix: "onthemap-cli")
         if login {
             let result = try run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")

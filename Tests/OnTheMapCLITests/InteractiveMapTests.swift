@@ -9,10 +9,14 @@ import Testing
 struct InteractiveMapTests {
     /// Runs `onthemap map -i` in a pane; afterwards the pane prints the exit status and the
     /// terminal's settings, so a test can see they were restored.
-    private func start(_ bed: CLITestBed, width: Int = 100, height: Int = 30) throws -> TmuxSession {
+    private func start(
+        _ bed: CLITestBed, width: Int = 100, height: Int = 30, colour: Bool = false,
+        opener script: String? = nil
+    ) throws -> TmuxSession {
         let opener = bed.cacheHome.file("opener.sh")
         let draft = bed.cacheHome.file("opener.txt")
-        try "#!/bin/sh\necho \"$1\" >> \(bed.cacheHome.file("opened.txt"))\n".write(toFile: draft, atomically: true, encoding: .utf8)
+        let body = script ?? "echo \"$1\" >> \(bed.cacheHome.file("opened.txt"))"
+        try "#!/bin/sh\n\(body)\n".write(toFile: draft, atomically: true, encoding: .utf8)
         // The script that is run is written by a child process: a descriptor this process opened for
         // writing can be inherited by a process another test forks meanwhile, and running the script
         // then fails with ETXTBSY ("text file busy") for as long as that process lives.
@@ -23,7 +27,8 @@ struct InteractiveMapTests {
         environment["LANG"] = "C.UTF-8"
         // Without colour your own pin is "@" even in a cell it shares (with colour, the cell's count
         // in your colour, which a captured pane does not show).
-        environment["NO_COLOR"] = "1"
+        // Empty is colour on, whatever the tmux server inherited.
+        environment["NO_COLOR"] = colour ? "" : "1"
         environment["ONTHEMAP_OPENER"] = opener
         let command = "\(BuiltProducts.path("onthemap")) map -i; code=$?; stty -a > \(bed.cacheHome.file("stty.txt")); echo EXITED=$code; echo DONE"
         return try TmuxSession(command: command, width: width, height: height, environment: environment)
@@ -31,7 +36,7 @@ struct InteractiveMapTests {
 
     /// The zoom the status line shows, when it shows one.
     private func zoom(_ lines: [String]) -> Double? {
-        (status(lines).firstMatch(of: /pins? · zoom ([0-9.]+) ·/)?.1).flatMap { Double($0) }
+        (status(lines).firstMatch(of: /pins? · zoom ([0-9.]+)( \(closest\))? ·/)?.1).flatMap { Double($0) }
     }
 
     private func status(_ lines: [String]) -> String {
@@ -112,7 +117,8 @@ struct InteractiveMapTests {
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ -33.9, 151.2") }
         #expect(shown, "\(status(lines))")
         try tmux.send("Escape")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("33.9°S 151.2°E") }
+        // The status line names the place at the centre.
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("Sydney, Australia") }
         #expect(shown, "\(status(lines))")
         try tmux.send("/", "95,10", "Enter")
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("latitude 95 is out of range") }
@@ -181,5 +187,157 @@ struct InteractiveMapTests {
         bed.daemon.stop()
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 2)
         #expect(try tmux.screen(history: true).contains { $0.contains("lost the connection to onthemapd") })
+    }
+
+    @Test("? lists every key over the map; the key line fits 80 columns; a and z zoom; the mouse zooms and pans")
+    func helpKeysAndTheMouse() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 80, height: 24)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        // The key line: whole keys only, `? keys` among them, within 80 columns.
+        let keyLine = status(lines)
+        #expect(keyLine.count <= 80)
+        #expect(keyLine.contains("q quit  ? keys  +/- zoom"), "\(keyLine)")
+        #expect(!keyLine.contains("…"))
+
+        try tmux.send("?")
+        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (any key closes this)") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        let overlay = lines.joined(separator: "\n")
+        for key in ["arrows, h j k l", "+ -, a z", "wheel (mouse)", "drag (mouse)", "0, w", "n, p, Tab", "Enter", "/", "r", "q, Ctrl-C"] {
+            #expect(overlay.contains(key), "\(key) is listed")
+        }
+        try tmux.send("x")
+        (shown, lines) = try tmux.waitForScreen { !$0.joined().contains("Keys (any key closes this)") }
+        #expect(shown, "any key closes the list")
+
+        // a and z, as mapscii's users type.
+        try tmux.send("a")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 2 }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("z")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(status(lines))")
+
+        // The wheel (SGR mouse: ESC [ < 64 ; col ; row M) zooms in where the pointer is.
+        try tmux.tmux(["send-keys", "-t", "0", "-l", "\u{1B}[<64;20;8M"])
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 2 }
+        #expect(shown, "the wheel zooms: \(status(lines))")
+        try tmux.tmux(["send-keys", "-t", "0", "-l", "\u{1B}[<65;20;8M"])
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("a", "a")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 4 }
+        // A drag pans: the map follows the pointer, 20 cells to the left.
+        let before = Array(lines.prefix(23))
+        try tmux.tmux(["send-keys", "-t", "0", "-l", "\u{1B}[<0;50;12M\u{1B}[<32;40;12M\u{1B}[<32;30;12M\u{1B}[<0;30;12m"])
+        (shown, lines) = try tmux.waitForScreen { Array($0.prefix(23)) != before && self.zoom($0) == 4 }
+        #expect(shown, "dragging pans")
+        // Row 5's right part, moved 20 cells left (names and pins aside, the land is the same).
+        let movedRow = Array(lines[5].unicodeScalars)
+        let beforeRow = Array(before[5].unicodeScalars)
+        let same = (30..<60).filter { movedRow[$0 - 20] == beforeRow[$0] }.count
+        #expect(same >= 20, "\(before[5])\n\(lines[5])")
+
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    @Test("n and p centre the picked pin")
+    func pickingCentresThePin() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 80, height: 24, colour: true)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        try tmux.send("a")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 2 }
+        for key in ["n", "n", "p", "Tab"] {
+            try tmux.send(key)
+            (shown, lines) = try tmux.waitForScreen { self.status($0).contains(#/^[0-9]+/[0-9]+  /#) }
+            // The picked pin is drawn in reverse video, in the middle of the 80×23 map.
+            var cell: (row: Int, col: Int)?
+            let deadline = Date().addingTimeInterval(10)
+            while cell == nil || abs(cell!.col - 40) > 1 || abs(cell!.row - 11) > 1, Date() < deadline {
+                usleep(100_000)
+                cell = Self.reverseVideoCell(try tmux.tmux(["capture-pane", "-p", "-e", "-t", "0"]))
+            }
+            let capture = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+            #expect(
+                cell.map { abs($0.col - 40) <= 1 && abs($0.row - 11) <= 1 } == true,
+                "\(key): the pick is at \(String(describing: cell)) in \(capture.debugDescription.prefix(3000))")
+        }
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    /// The first cell of the map (its 23 rows) drawn in reverse video (SGR 7), in a pane captured with
+    /// its escapes.
+    static func reverseVideoCell(_ capture: String) -> (row: Int, col: Int)? {
+        TmuxSession.attributedCells(capture).first { $0.row < 23 && $0.attributes.contains("7") }.map { ($0.row, $0.col) }
+    }
+
+    @Test("An opener's output never reaches the screen: what it said is one message")
+    func anOpenersOutputIsCaptured() throws {
+        let bed = try CLITestBed()
+        let noisy = (1...8).map { "echo \"xdg-open: line \($0) of complaints\" >&2" }.joined(separator: "\n") + "\nexit 3"
+        let tmux = try start(bed, width: 80, height: 24, opener: noisy)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/") }
+        try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("could not open") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        #expect(status(lines).contains("(exit status 3): xdg-open: line 1 of complaints"), "\(status(lines))")
+        // Nothing scrolled: the map is where it was, and no line of the opener's is on screen.
+        #expect(lines.prefix(23).allSatisfy { !$0.contains("complaints") })
+        #expect(lines[0].unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "\(lines[0])")
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    @Test("The session survives the daemon's idle timeout")
+    func survivesTheIdleTimeout() throws {
+        let bed = try CLITestBed(daemonArguments: ["--idle-timeout", "5"])
+        let tmux = try start(bed, width: 80, height: 24)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        // Longer than the idle timeout without a key: the daemon has closed the calls' connection.
+        Thread.sleep(forTimeInterval: 6.5)
+        try tmux.send("+")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 2 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        Thread.sleep(forTimeInterval: 6.5)
+        // A point, not a place name: the first geocode builds the gazetteer's index, which in a debug
+        // build on a busy machine can take longer than the 5 s the daemon lets a connection go unread
+        // (its idle timeout counts from the last request, even with one in flight).
+        try tmux.send("/", "52.52,13.40", "Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ 52.5") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    @Test("Zooming in stops where the map has no finer detail, and says so")
+    func zoomStopsAtTheDatasDetail() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 80, height: 24)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        for _ in 0..<8 { try tmux.send("+") }
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("zoom 204.8 (closest)") }
+        #expect(shown, "\(status(lines))")
+        #expect(lines.prefix(23).contains { $0.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) } }, "still a map")
+        try tmux.send("+")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("as close as the map draws") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 }

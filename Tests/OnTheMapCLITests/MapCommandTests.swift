@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
@@ -35,8 +36,8 @@ struct MapCommandTests {
         #expect(opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == elements[6]["mediaURL"]?.stringValue)
     }
 
-    @Test("On a terminal, the map keeps its height and stays on screen; only a short legend is shown")
-    func onATerminalALongLegendIsLeftOut() throws {
+    @Test("On a terminal the map stays on screen and the legend always shows: shortened, saying how many more")
+    func onATerminalTheLegendIsShortened() throws {
         guard TmuxSession.isAvailable else {
             Issue.record("tmux is not installed (apt-get install tmux)")
             return
@@ -50,13 +51,23 @@ struct MapCommandTests {
         let world = try TmuxSession(
             command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 100, height: 30, environment: environment)
         defer { world.tearDown() }
-        var (ended, lines) = try world.waitForScreen { $0.contains { $0.contains("pins in view") } }
+        var (ended, lines) = try world.waitForScreen { $0.contains { $0.hasPrefix("legend: ") } }
         #expect(ended, "\(lines.joined(separator: "\n"))")
-        // 30 rows: 28 of map and the count; the hundred pins' legend would have scrolled the map away.
-        #expect(lines.prefix(28).allSatisfy(braille), "\(lines.joined(separator: "\n"))")
-        #expect(lines[28] == "100 pins in view; `onthemap map | less` lists them, `onthemap open N` opens one", "\(lines[28])")
+        // 30 rows: a fifth (6) for the legend, so 22 of map, the count, 5 pins and how many more.
+        #expect(lines.prefix(22).allSatisfy(braille), "\(lines.joined(separator: "\n"))")
+        // The count line fits the terminal's width (wrapped, it would push the map's top off the screen).
+        let counted = try #require(lines[22].firstMatch(of: /^([0-9]+) pins in view(, ([0-9]+) outside it)?/), "\(lines[22])")
+        let worldInView = Int(counted.1)!
+        #expect(worldInView + (counted.3.flatMap { Int($0) } ?? 0) == 100)
+        #expect(worldInView >= 90)
+        #expect(lines[22].count <= 100 && lines[21].count <= 100)
+        for number in 1...5 { #expect(lines[22 + number].hasPrefix("\(number)  "), "\(lines[22 + number])") }
+        #expect(lines[28] == "legend: \(worldInView - 5) more (`onthemap map | less` lists them all)", "\(lines[28])")
+        // `open N` reaches every pin of that map, not only the five listed.
+        let opened = try bed.run(["open", String(worldInView)], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(opened.status == 0, "\(opened.stderr)")
 
-        // A few pins: their legend, under a map shorter by as many lines.
+        // A few pins: their whole legend, under a map shorter by as many lines.
         let near = try TmuxSession(
             command: "\(BuiltProducts.path("onthemap")) map --near -12.05,-77.04 --radius 100; sleep 60", width: 100, height: 30,
             environment: environment)
@@ -64,12 +75,73 @@ struct MapCommandTests {
         (ended, lines) = try near.waitForScreen { $0.contains { $0.contains("in view") } }
         #expect(ended, "\(lines.joined(separator: "\n"))")
         let countLine = try #require(lines.firstIndex { $0.contains("in view") })
-        let inView = try #require(lines[countLine].firstMatch(of: /^([0-9]+) pins? in view; `onthemap open N`/).map { Int($0.1)! }, "\(lines[countLine])")
+        let inView = try #require(lines[countLine].firstMatch(of: /^([0-9]+) pins? in view/).map { Int($0.1)! }, "\(lines[countLine])")
         #expect((1...5).contains(inView), "\(lines.joined(separator: "\n"))")
         #expect(countLine == 28 - inView)
         #expect(lines.prefix(countLine).allSatisfy(braille))
         #expect(lines[countLine + 1].hasPrefix("1  "), "\(lines[countLine + 1])")
         #expect(lines[countLine + inView].hasPrefix("\(inView)  "))
+        #expect(!lines.contains { $0.hasPrefix("legend: ") })
+
+        // 60×12: the legend is one line, so the map keeps 9 of the 10 rows it can have.
+        let small = try TmuxSession(
+            command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 60, height: 12, environment: environment)
+        defer { small.tearDown() }
+        (ended, lines) = try small.waitForScreen { $0.contains { $0.hasPrefix("legend: ") } }
+        #expect(ended, "\(lines.joined(separator: "\n"))")
+        #expect(lines.prefix(9).allSatisfy(braille), "\(lines.joined(separator: "\n"))")
+        #expect(lines[9].contains("pins in view") && lines[9].count <= 60, "\(lines[9])")
+        #expect(lines[10].firstMatch(of: /^legend: [0-9]+ pins \(`onthemap map \| less` lists them all\)$/) != nil, "\(lines[10])")
+    }
+
+    @Test("At 120×40, 60×12 and 80×24, in colour and ASCII: names, numbered pins, the legend, a cut world said")
+    func mapsAtTheSizesPeopleUse() throws {
+        let bed = try CLITestBed()
+        // Piped, the whole legend follows; the names are drawn in their own style.
+        let wide = try bed.run(["map", "--width", "120", "--height", "40", "--json"])
+        let result = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(wide.stdout.utf8)))
+        #expect(result.styles.joined().contains("n"), "names on the world")
+        #expect(result.rows.joined().contains("Brazil") || result.rows.joined().contains("Russia"))
+        #expect(result.outside + result.pins.count == 100)
+        // A pin alone in its cell is followed by its number where there is room.
+        let numbered = result.pins.filter { placed in
+            let row = Array(result.rows[placed.row].unicodeScalars)
+            let digits = Array(String(placed.n).unicodeScalars)
+            return placed.col + digits.count < row.count && Array(row[(placed.col + 1)...(placed.col + digits.count)]) == digits
+        }
+        #expect(numbered.count >= 10, "\(numbered.count) pins show their number")
+        let plain = try bed.run(["map", "--width", "120", "--height", "40", "--no-labels", "--json"])
+        let plainResult = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(plain.stdout.utf8)))
+        #expect(!plainResult.styles.joined().contains("n"), "--no-labels draws no names")
+        #expect(!plainResult.rows.joined().contains("Brazil") && !plainResult.rows.joined().contains("Russia"))
+
+        // 60×12 in ASCII: the world cut to fit says so, and how many pins it leaves out.
+        let small = try bed.run(["map", "--width", "60", "--height", "12", "--ascii"], extra: ["LANG": "C.UTF-8"])
+        #expect(small.status == 0, "\(small.stderr)")
+        let lines = small.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.prefix(12).allSatisfy { $0.utf8.count == 60 && $0.utf8.allSatisfy { $0 < 0x80 } })
+        let count = try #require(lines[12].firstMatch(of: /^([0-9]+) pins in view, ([0-9]+) outside it \(the world is cut at ([0-9]+)°N and ([0-9]+)°S: a taller terminal shows more\)/), "\(lines[12])")
+        #expect(Int(count.1)! + Int(count.2)! == 100)
+        // Few kinds of character, so the coasts read as lines: no more than 8 besides names and pins.
+        let map = lines.prefix(12).joined()
+        let glyphs = Set(map.filter { !$0.isLetter && !$0.isNumber && $0 != "*" && $0 != "+" && $0 != "@" })
+        #expect(glyphs.count <= 8, "\(glyphs.sorted())\n\(lines.prefix(12).joined(separator: "\n"))")
+
+        // In colour on a terminal: names dim (SGR 2), pins red and bold.
+        guard TmuxSession.isAvailable else { return }
+        var environment = bed.environment
+        environment["COLUMNS"] = nil
+        // Empty is colour on, whatever the tmux server inherited.
+        environment["NO_COLOR"] = ""
+        environment["LANG"] = "C.UTF-8"
+        let tmux = try TmuxSession(command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 80, height: 24, environment: environment)
+        defer { tmux.tearDown() }
+        let (ended, _) = try tmux.waitForScreen { $0.contains { $0.hasPrefix("legend: ") } }
+        #expect(ended)
+        // tmux writes each attribute as its own escape ("\e[1m\e[31m*"): read the cells' attributes.
+        let cells = TmuxSession.attributedCells(try tmux.tmux(["capture-pane", "-p", "-e", "-t", "0"]))
+        #expect(cells.contains { $0.character.isUppercase && $0.attributes.contains("2") }, "a dim name")
+        #expect(cells.contains { $0.character == "*" && $0.attributes.isSuperset(of: ["1", "31"]) }, "a red pin")
     }
 
     @Test func asciiWhenTheLocaleIsNotUTF8() throws {
@@ -90,7 +162,10 @@ struct MapCommandTests {
         #expect(sized.status == 0)
         let sizedLines = sized.stdout.split(separator: "\n").map(String.init)
         #expect(sizedLines.prefix(12).allSatisfy { $0.unicodeScalars.count == 50 })
-        let inView = try #require(sizedLines[12].firstMatch(of: /^([0-9]+) pins in view; `onthemap open N`/).map { Int($0.1)! })
+        let inView = try #require(sizedLines[12].firstMatch(of: /^([0-9]+) pins in view/).map { Int($0.1)! })
+        // Said in short within the 50 columns.
+        #expect(sizedLines[12].contains("cut at"), "\(sizedLines[12])")
+        #expect(sizedLines[12].count <= 50, "\(sizedLines[12])")
         #expect(sizedLines.count == 13 + inView)
         // Too small: one line saying so.
         let small = try bed.run(["map"], extra: ["COLUMNS": "8", "LINES": "30"])
@@ -104,8 +179,18 @@ struct MapCommandTests {
         #expect(wide.stderr.contains("--width must be between 10 and 1000"))
         // A place, and one that is nowhere: the same error as `students --near`.
         let paris = try bed.run(["map", "--near", "Paris", "--radius", "300", "--json", "--width", "40", "--height", "10"])
-        let view = try JSONDecoder().decode(WireJSON.self, from: Data(paris.stdout.utf8))["view"]
-        #expect(view?["west"]?.doubleValue ?? 0 < 2.35 && view?["east"]?.doubleValue ?? 0 > 2.35)
+        let parisMap = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(paris.stdout.utf8)))
+        #expect(parisMap.view.west < 2.35 && parisMap.view.east > 2.35)
+        // The place as `geocode` names it.
+        #expect(parisMap.near?.hasPrefix("Paris, ") == true && parisMap.near?.hasSuffix(", France") == true, "\(parisMap.near as Any)")
+        #expect(parisMap.view.place == "Paris, France")
+        // Continents and oceans are places: the whole of Europe is in view.
+        let europe = try bed.run(["map", "--near", "Europe", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
+        #expect(europe.status == 0, "\(europe.stderr)")
+        #expect(europe.stdout.contains("around Europe"), "\(europe.stdout.suffix(300))")
+        let europeMap = MapResult(wireJSON: try JSONDecoder().decode(
+            WireJSON.self, from: Data(try bed.run(["map", "--near", "Europe", "--json"]).stdout.utf8)))
+        #expect(europeMap.view.west < -9 && europeMap.view.east > 30 && europeMap.view.north > 60 && europeMap.view.south < 37)
         let nowhere = try bed.run(["map", "--near", "Xyzzyville Qwrtp"])
         let students = try bed.run(["students", "--near", "Xyzzyville Qwrtp"])
         #expect(nowhere.status == 1)

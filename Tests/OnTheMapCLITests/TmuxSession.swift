@@ -107,3 +107,42 @@ final class TmuxSession {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
+
+extension TmuxSession {
+    /// The cells of a pane captured with its escapes (`capture-pane -e`), each with the SGR
+    /// parameters in force: tmux writes them one escape each ("\e[1m\e[31m"), resetting with 0 or
+    /// with the defaults 39 and 49.
+    static func attributedCells(_ capture: String) -> [(row: Int, col: Int, character: Character, attributes: Set<String>)] {
+        var cells: [(row: Int, col: Int, character: Character, attributes: Set<String>)] = []
+        var attributes = Set<String>()
+        for (row, line) in capture.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var col = 0
+            var scalars = line.unicodeScalars.makeIterator()
+            while let scalar = scalars.next() {
+                guard scalar == "\u{1B}" else {
+                    cells.append((row, col, Character(scalar), attributes))
+                    col += 1
+                    continue
+                }
+                var parameters = ""
+                _ = scalars.next()  // "["
+                while let next = scalars.next(), next != "m" { parameters.unicodeScalars.append(next) }
+                for code in parameters.split(separator: ";", omittingEmptySubsequences: false).map(String.init) {
+                    switch code {
+                    case "", "0": attributes = []
+                    case "39": attributes = attributes.filter { !(30...38).contains(Int($0) ?? 0) && !(90...97).contains(Int($0) ?? 0) }
+                    case "49": attributes = attributes.filter { !(40...48).contains(Int($0) ?? 0) }
+                    case "22": attributes.subtract(["1", "2"])
+                    case "27": attributes.remove("7")
+                    default:
+                        if let value = Int(code), (30...37).contains(value) || (90...97).contains(value) {
+                            attributes = attributes.filter { !(30...38).contains(Int($0) ?? 0) && !(90...97).contains(Int($0) ?? 0) }
+                        }
+                        attributes.insert(code)
+                    }
+                }
+            }
+        }
+        return cells
+    }
+}

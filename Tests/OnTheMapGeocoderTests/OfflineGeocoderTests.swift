@@ -67,6 +67,44 @@ struct OfflineGeocoderTests {
         #expect(result.countryCode == countryCode)
     }
 
+    @Test(
+        "Continents and oceans are places too, shown whole",
+        arguments: [
+            ("Europe", "Europe", "continent"), ("europa", "Europe", "continent"), ("Africa", "Africa", "continent"),
+            ("South America", "South America", "continent"), ("Südamerika", "South America", "continent"),
+            ("Pacific", "Pacific Ocean", "ocean"), ("Atlantic Ocean", "Atlantic Ocean", "ocean"),
+            ("Mediterranean", "Mediterranean Sea", "ocean"), ("Indian Ocean", "Indian Ocean", "ocean"),
+        ])
+    func continentsAndOceans(query: String, name: String, precision: String) throws {
+        let result = try best(query)
+        #expect(result.name == name)
+        #expect(result.precision == precision)
+        #expect(result.placeName == name)
+        #expect((1000...8000).contains(result.extentKm ?? 0), "\(result.extentKm as Any)")
+    }
+
+    @Test("A continent qualifies a place on it, and is no place's namesake")
+    func continentsQualifyPlaces() throws {
+        let lyon = try best("Lyon, Europe")
+        #expect(lyon.name == "Lyon" && lyon.countryCode == "FR")
+        #expect(lyon.extentKm == nil)
+        // A town named after an ocean is not the ocean: "Pacific, Missouri" is asked for by its state.
+        #expect(try best("Pacific, Missouri").precision == "locality")
+    }
+
+    @Test("New York is the city and the state, never a York inside the name")
+    func namesInsideALongerNameAreNotMatches() {
+        let results = geocoder.search("New York", limit: 10)
+        #expect(results.first?.name == "New York City")
+        #expect(!results.isEmpty)
+        for result in results {
+            #expect(result.name.contains("New York"), "\(result.label)")
+        }
+        #expect(!results.contains { $0.name == "Warner Robins" })
+        // York itself is still York.
+        #expect(geocoder.search("York", limit: 5).contains { $0.countryCode == "GB" })
+    }
+
     @Test("Candidates that would read the same are listed once")
     func noTwoCandidatesReadTheSame() {
         for query in ["Lima, Peru", "Lima", "Springfield", "Santiago"] {

@@ -17,7 +17,7 @@ struct PinLayoutTests {
         ]
         let picture = MapRenderer.render(
             width: 64, height: 32, request: .center(latitude: 0, longitude: 0, zoom: 1.5), charset: .ascii, pins: pins,
-            world: empty.world)
+            labels: false, world: empty.world)
         #expect(picture.pins.map(\.pin.objectId) == ["north-west", "north-east", "south"])
         #expect(picture.pins.map(\.n) == [1, 2, 3])
         for placed in picture.pins {
@@ -30,7 +30,7 @@ struct PinLayoutTests {
 
     @Test func severalPinsInACellShowTheirCount() {
         let pins = [pin("a", 48.14, 11.58), pin("b", 48.15, 11.57), pin("c", 48.13, 11.56), pin("far", 0, 0)]
-        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .braille, pins: pins, world: empty.world)
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .braille, pins: pins, labels: false, world: empty.world)
         let cluster = picture.pins.filter { $0.pin.objectId != "far" }
         #expect(cluster.count == 3)
         #expect(Set(cluster.map { [$0.row, $0.col] }).count == 1, "one cell")
@@ -38,15 +38,44 @@ struct PinLayoutTests {
         #expect(picture.style(cluster[0].row, cluster[0].col) == "c")
         #expect(Array(picture.rows[cluster[0].row])[cluster[0].col] == "3")
 
+        // Ten or more: the count where it fits ("12" over the cell and the next), else "+".
         let many = (0..<12).map { pin("m\($0)", 48.14, 11.58) }
-        let crowded = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many, world: empty.world)
-        #expect(Array(crowded.rows[crowded.pins[0].row])[crowded.pins[0].col] == "+")
+        let counted = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many, labels: false, world: empty.world)
+        let cell = counted.pins[0]
+        #expect(String(Array(counted.rows[cell.row])[cell.col...cell.col + 1]) == "12")
+        #expect(counted.style(cell.row, cell.col + 1) == "c")
+        let crowded = MapRenderer.render(
+            width: 64, height: 32, request: .world, charset: .ascii, pins: many + [pin("next door", 48.14, 17.3)], labels: false,
+            world: empty.world)
+        #expect(Array(crowded.rows[cell.row])[cell.col] == "+", "the next cell holds another pin")
+    }
+
+    @Test("A student's pin is followed by its number where there is room, as the legend numbers it")
+    func singlePinsShowTheirNumber() {
+        let pins = [pin("alone", 10, -100), pin("left", 40, 0), pin("right", 40, 6), pin("me", -30, 60, mine: true)]
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, labels: false, world: empty.world)
+        func text(_ id: String, _ length: Int) -> String {
+            let placed = picture.pins.first { $0.pin.objectId == id }!
+            return String(Array(picture.rows[placed.row])[placed.col..<placed.col + length])
+        }
+        let n = { (id: String) in picture.pins.first { $0.pin.objectId == id }!.n }
+        #expect(text("alone", 2) == "*\(n("alone"))")
+        #expect(text("me", 2) == "@\(n("me"))")
+        // Pins in neighbouring cells (one cell apart): no room for the left one's number.
+        let left = picture.pins.first { $0.pin.objectId == "left" }!
+        let right = picture.pins.first { $0.pin.objectId == "right" }!
+        #expect(right.col == left.col + 1)
+        #expect(text("left", 2) == "**")
+        #expect(text("right", 2) == "*\(n("right"))")
+        // Numbers take their pin's style; without labels nothing else is drawn over the map.
+        #expect(picture.style(right.row, right.col + 1) == "p")
+        #expect(!picture.styles.joined().contains("n"))
     }
 
     @Test("Your own pin has its own style; alone it is @, in a shared cell the cell still counts the pins")
     func yourOwnPinStandsOut() {
         let pins = [pin("other", 48.14, 11.58), pin("me", 48.14, 11.58, mine: true), pin("alone", -30, 20, mine: true)]
-        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, world: empty.world)
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, labels: false, world: empty.world)
         for placed in picture.pins {
             #expect(picture.style(placed.row, placed.col) == "m")
             #expect(Array(picture.rows[placed.row])[placed.col] == (placed.pin.latitude > 0 ? "2" : "@"))
@@ -58,7 +87,7 @@ struct PinLayoutTests {
         let pins = [pin("fiji", -17.7, 178.4), pin("samoa", -13.8, -171.8)]
         let picture = MapRenderer.render(
             width: 80, height: 24, request: .center(latitude: -15, longitude: 180, zoom: 8), charset: .ascii, pins: pins,
-            world: empty.world)
+            labels: false, world: empty.world)
         #expect(picture.pins.map(\.pin.objectId) == ["samoa", "fiji"] || picture.pins.map(\.pin.objectId) == ["fiji", "samoa"])
         let fiji = picture.pins.first { $0.pin.objectId == "fiji" }!
         let samoa = picture.pins.first { $0.pin.objectId == "samoa" }!

@@ -111,6 +111,7 @@ struct ProjectionTests {
 
     @Test func zoomIsClamped() {
         #expect(MapView(width: 80, height: 24, latitude: 0, longitude: 0, zoom: 0.1).zoom == 1)
-        #expect(MapView(width: 80, height: 24, latitude: 0, longitude: 0, zoom: 1e9).zoom == MapView.zoomRange.upperBound)
+        #expect(MapView(width: 80, height: 24, latitude: 0, longitude: 0, zoom: 1e9).zoom == MapView.maximumZoom(width: 80))
+        #expect(MapView(width: 10, height: 5, latitude: 0, longitude: 0, zoom: 1e9).zoom == 1638.4)
     }
 }

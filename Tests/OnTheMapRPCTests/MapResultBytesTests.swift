@@ -22,12 +22,14 @@ struct MapResultBytesTests {
                         objectId: "", firstName: "B", lastName: "C", mapString: "", mediaURL: "", latitude: 0, longitude: 180,
                         mine: false)),
             ],
-            view: .init(west: -180, south: -85.0511287798066, east: 180.5, north: 85, zoom: 1.25))
+            outside: 7, view: .init(west: -180, south: -85.0511287798066, east: 180.5, north: 85, zoom: 1.25, maxZoom: 204.8, place: "Zoë, \"Perú\""),
+            near: "Lima, Lima, Peru")
         #expect(String(decoding: result.serializedBytes, as: UTF8.self) == result.wireJSON.serialized)
         // And a client reads back what was written.
         let read = MapResult(wireJSON: result.wireJSON)
         #expect(read.pins == result.pins)
         #expect(read.rows == result.rows && read.styles == result.styles && read.view == result.view)
+        #expect(read.outside == 7 && read.near == "Lima, Lima, Peru")
     }
 
     @Test func anEmptyMapToo() {

@@ -6,4 +6,7 @@
 /// The embedded world map (see docs/MAP.md): its first byte, and its length through `count`.
 const unsigned char *onthemap_world_bytes(size_t *count);
 
+/// The embedded place names for the map (see docs/MAP.md), likewise.
+const unsigned char *onthemap_labels_bytes(size_t *count);
+
 #endif

@@ -8,12 +8,17 @@ struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "map", abstract: "Show the students' pins on a world map (-i: full screen, to pan, zoom and pick pins).",
         discussion: """
-            Braille (2 by 4 dots a cell) on a UTF-8 locale, else ASCII. Your own pin is @ (or its own colour), \
-            several pins in one cell show their count (in your colour when yours is one of them). \
-            On a terminal, a legend longer than a fifth of it is left out (`onthemap map | less` shows it); \
-            `onthemap open N` opens pin N of the last map. \
-            Full screen keys: arrows or hjkl pan, + and - zoom, n/p or Tab pick a pin, Enter opens its link, \
-            / jumps to a place, r refreshes, q quits.
+            Braille (2 by 4 dots a cell) on a UTF-8 locale, else ASCII. A student's pin is * followed by its \
+            number in the legend where there is room, your own pin is @ (or its own colour), several pins in \
+            one cell show their count (in your colour when yours is one of them). Countries and places are \
+            named where they fit (--no-labels: none). On a terminal the legend takes at most a fifth of it \
+            and says how many more pins there are (`onthemap map | less` lists them all); \
+            `onthemap open N` opens pin N of the last map. --near takes places, continents and oceans \
+            ("Europe", "Pacific"). \
+            Full screen keys: ? lists them all; arrows or hjkl pan, + and - (or a and z) zoom, the mouse \
+            wheel zooms and dragging pans where the terminal reports the mouse, n/p or Tab pick a pin and \
+            centre it, Enter opens its link, / jumps to a place, 0 or w shows the whole world, r refreshes, \
+            q quits.
 
             \(ExitStatus.help)
             """)
@@ -46,6 +51,9 @@ struct MapCommand: ParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Full screen: pan, zoom, pick pins, open links.")
     var interactive = false
 
+    @Flag(help: "No names of countries and places, and no numbers after the pins.")
+    var noLabels = false
+
     func validate() throws {
         if near != nil, fit != nil { throw ValidationError("Choose one of --near and --fit.") }
         if radius != nil, near == nil { throw ValidationError("--radius goes with --near.") }
@@ -72,7 +80,7 @@ struct MapCommand: ParsableCommand {
         if interactive {
             return try runReportingFailures {
                 do {
-                    try InteractiveMap(global: global, start: where_, charset: charset).run()
+                    try InteractiveMap(global: global, start: where_, charset: charset, labels: !noLabels).run()
                 } catch let failure as ExitCodeFailure {
                     throw ExitCode(failure.code)
                 }
@@ -89,42 +97,96 @@ struct MapCommand: ParsableCommand {
             guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
                 throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
             }
-            var result = try global.call(where_.params(width: size.0, height: size.1, charset: charset))
-            let pinCount = result["pins"]?.elements.count ?? 0
-            let showsLegend = legendRoom.map { pinCount <= $0 } ?? true
-            if legendRoom != nil, showsLegend, pinCount > 0, size.1 - pinCount >= MapParams.heightRange.lowerBound {
-                // A legend that fits goes under a map made that much shorter (which may hold fewer pins).
-                result = try global.call(where_.params(width: size.0, height: size.1 - pinCount, charset: charset))
+            var raw = try global.call(params(width: size.0, height: size.1))
+            var result = MapResult(wireJSON: raw)
+            var legendLines = result.pins.count
+            if let room = legendRoom, !result.pins.isEmpty {
+                // On a terminal the legend always shows, under a map made that much shorter (which may
+                // hold fewer pins): all of it when it fits in a fifth of the screen, else its first
+                // lines and how many more there are.
+                legendLines = min(result.pins.count, room)
+                if size.1 - legendLines >= MapParams.heightRange.lowerBound {
+                    raw = try global.call(params(width: size.0, height: size.1 - legendLines))
+                    result = MapResult(wireJSON: raw)
+                    legendLines = min(result.pins.count, room)
+                } else {
+                    legendLines = 0
+                }
             }
             if json {
-                Output.line(result.serialized)
+                Output.line(raw.serialized)
                 return
             }
-            let rows = (result["rows"]?.elements ?? []).compactMap(\.stringValue)
-            let styles = (result["styles"]?.elements ?? []).compactMap(\.stringValue)
             let colour = Terminal.colorOnStdout
-            for line in MapPainter.paint(rows: rows, styles: styles, colour: colour) { Output.line(line) }
-            let pins = result["pins"]?.elements ?? []
+            for line in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour) { Output.line(line) }
             let style = Style(enabled: colour)
-            let counted = "\(pins.count) \(pins.count == 1 ? "pin" : "pins") in view"
-            if showsLegend {
-                Output.line(style.dim("\(counted); `onthemap open N` opens one"))
-                for line in MapPainter.legend(pins, width: terminal?.columns, style: style) { Output.line(line) }
-            } else {
-                Output.line(style.dim("\(counted); `onthemap map | less` lists them, `onthemap open N` opens one"))
+            Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns)))
+            let shown = legendLines < result.pins.count ? max(legendLines - 1, 0) : result.pins.count
+            for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: terminal?.columns, style: style) {
+                Output.line(line)
             }
-            LastTable.save(pins.map(StudentRow.init))
+            if shown < result.pins.count {
+                let more = result.pins.count - shown
+                let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
+                Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
+            }
+            LastTable.save(result.pins.map(\.studentRow))
         }
     }
 
-    /// On a terminal (not piped, not `--json`), with no `--height`: how long a legend may be and still
-    /// be shown (a fifth of the screen, at least 3 lines), under a map that much shorter; a longer one
-    /// is left out, so the map is on screen when the command ends (a hundred pins' legend scrolled it
-    /// away) and keeps its full height (every row taken from the world view costs it latitude). Nil:
-    /// the whole legend, always (piped, or a height the user chose).
+    private func params(width: Int, height: Int) -> MapParams {
+        var params = where_.params(width: width, height: height, charset: charset)
+        if noLabels { params.labels = false }
+        return params
+    }
+
+    /// The line under the map: how many pins are in view and how many are not, the place a `--near`
+    /// name was found to be, and whether the world was cut to fit the terminal; within `width` columns
+    /// when given (a wrapped line would push the map's top off the screen).
+    static func summary(_ result: MapResult, world: Bool, width: Int? = nil) -> String {
+        let inView = result.pins.count
+        var text = "\(inView) \(inView == 1 ? "pin" : "pins") in view"
+        if result.outside > 0 { text += ", \(result.outside) outside it" }
+        if let near = result.near { text += " around \(near)" }
+        let view = result.view
+        var cut = ""
+        var shortCut = ""
+        if world, view.north < MapViewBand.north || view.south > MapViewBand.south {
+            // The world view keeps the inhabited latitudes; a short terminal cuts them.
+            let north = MapViewBand.degrees(view.north)
+            let south = MapViewBand.degrees(view.south)
+            cut = " (the world is cut at \(north) and \(south): a taller terminal shows more)"
+            shortCut = " (cut at \(north), \(south))"
+        }
+        let closest = view.isAtMaxZoom ? " (as close as the map draws)" : ""
+        let hint = "; `onthemap open N` opens pin N"
+        let candidates = [text + cut + closest + hint, text + shortCut + closest + hint, text + shortCut + closest]
+        guard let width else { return candidates[0] }
+        return candidates.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(candidates[2], to: width)
+    }
+
+    /// On a terminal (not piped, not `--json`), with no `--height`: how many lines the legend may take
+    /// under a map that much shorter: a fifth of the screen, at least 3 lines (on a terminal under 16
+    /// lines, one: "legend: N pins"), so the map keeps most of its height (every row taken from the
+    /// world view costs it latitude; at 60×12 a three-line legend left the map only 61°N to 6°S) and
+    /// is still on screen when the command ends. Nil: the whole legend, always (piped, or a height the
+    /// user chose).
     static func legendRoom(terminalRows: Int?, height: Int?) -> Int? {
         guard height == nil, let rows = terminalRows else { return nil }
-        return max(0, min(max(3, rows / 5), rows - 2 - MapParams.heightRange.lowerBound))
+        let wanted = rows < 16 ? 1 : max(3, rows / 5)
+        return max(0, min(wanted, rows - 2 - MapParams.heightRange.lowerBound))
+    }
+}
+
+/// The latitudes the world view keeps in view when it can (Tierra del Fuego to Greenland's north), as
+/// the map module's `MapViewRequest.world` keeps them.
+enum MapViewBand {
+    static let north = 79.5
+    static let south = -55.5
+
+    /// "62°N", "40°S".
+    static func degrees(_ latitude: Double) -> String {
+        "\(Int(abs(latitude).rounded()))°\(latitude < 0 ? "S" : "N")"
     }
 }
 

@@ -1,11 +1,12 @@
 import OnTheMapModels
+import OnTheMapRPC
 
 /// Paints the daemon's `map` result for a terminal: colours by style code, and the legend.
 enum MapPainter {
-    /// The colour of each style code (SGR parameters); water stays plain.
+    /// The colour of each style code (SGR parameters); water stays plain, names are dim.
     static let colours: [UInt8: String] = [
         UInt8(ascii: "l"): "32", UInt8(ascii: "b"): "33", UInt8(ascii: "p"): "1;31", UInt8(ascii: "c"): "1;31",
-        UInt8(ascii: "m"): "1;36",
+        UInt8(ascii: "m"): "1;36", UInt8(ascii: "n"): "2",
     ]
 
     /// The rows, coloured when `colour` is on; the cell `highlight` in reverse video (the selected pin).
@@ -17,12 +18,15 @@ enum MapPainter {
     }
 
     /// Without colour, the user's own pin is told by its glyph: "@", even where the daemon drew the
-    /// count of pins sharing its cell (which colour shows in the pin's own colour).
+    /// count of pins sharing its cell (which colour shows in the pin's own colour). Only the first
+    /// cell of your pin's style: the digits of its number after it stay digits.
     private static func uncoloured(row: String, styles: [UInt8]) -> String {
         guard styles.contains(mine) else { return row }
         var line = String.UnicodeScalarView()
         for (column, character) in row.unicodeScalars.enumerated() {
-            line.append(column < styles.count && styles[column] == mine ? "@" : character)
+            let isMine = column < styles.count && styles[column] == mine
+            let follows = column > 0 && column - 1 < styles.count && styles[column - 1] == mine
+            line.append(isMine && !follows ? "@" : character)
         }
         return String(line)
     }
@@ -45,24 +49,22 @@ enum MapPainter {
     }
 
     /// One line per pin: number, name (and "you"), place, link; cut to `width`.
-    static func legend(_ pins: [WireJSON], width: Int?, style: Style) -> [String] {
-        let rows = pins.map(StudentRow.init)
-        let numberWidth = String(pins.count).count
-        let nameWidth = min(rows.map { DisplayWidth.of(name($0)) }.max() ?? 0, 28)
-        let placeWidth = min(rows.map { DisplayWidth.of($0.place) }.max() ?? 0, 30)
-        return zip(pins, rows).map { pin, row in
-            let number = String(pin["n"]?.intValue ?? 0)
+    static func legend(_ pins: [PlacedPin], width: Int?, style: Style) -> [String] {
+        let numberWidth = String(pins.map(\.n).max() ?? 0).count
+        let nameWidth = min(pins.map { DisplayWidth.of(name($0)) }.max() ?? 0, 28)
+        let placeWidth = min(pins.map { DisplayWidth.of($0.pin.mapString) }.max() ?? 0, 30)
+        return pins.map { placed in
+            let number = String(placed.n)
             let prefix = String(repeating: " ", count: numberWidth - number.count)
-            var rest = "  " + pad(name(row), nameWidth) + "  " + pad(row.place, placeWidth) + "  " + row.link
+            var rest = "  " + pad(name(placed), nameWidth) + "  " + pad(placed.pin.mapString, placeWidth) + "  " + placed.pin.mediaURL
             if let width { rest = DisplayWidth.truncate(rest, to: max(width - numberWidth, 1)) }
-            let mine = pin["mine"]?.boolValue == true
+            let mine = placed.pin.mine
             return prefix + (style.enabled ? (mine ? "\u{1B}[1;36m\(number)\u{1B}[0m" : style.bold(number)) : number) + rest
         }
     }
 
-    private static func name(_ row: StudentRow) -> String {
-        let json = row.json
-        return row.name + (json["mine"]?.boolValue == true ? " (you)" : "")
+    private static func name(_ placed: PlacedPin) -> String {
+        placed.name + (placed.pin.mine ? " (you)" : "")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
@@ -71,10 +73,15 @@ enum MapPainter {
     }
 }
 
-extension WireJSON {
-    /// The elements of an array; empty for anything else.
-    var elements: [WireJSON] {
-        if case .array(let elements) = self { return elements }
-        return []
+extension PlacedPin {
+    /// "Ada Lovelace": the student's name as tables show it.
+    var name: String { [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ") }
+
+    /// The row `open N` reads back from the last table.
+    var studentRow: StudentRow {
+        StudentRow(json: .object([
+            ("firstName", .string(pin.firstName)), ("lastName", .string(pin.lastName)), ("mapString", .string(pin.mapString)),
+            ("mediaURL", .string(pin.mediaURL)), ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
+        ]))
     }
 }

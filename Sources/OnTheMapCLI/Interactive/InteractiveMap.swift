@@ -6,29 +6,36 @@ import OnTheMapRPC
 import Glibc
 #endif
 
-/// `onthemap map -i`: the map full screen. Keys pan, zoom and pick pins; the map is drawn again on
-/// resize and whenever the daemon reports new students; the terminal is restored however it ends.
+/// `onthemap map -i`: the map full screen. Keys and the mouse pan, zoom and pick pins; the map is drawn
+/// again on resize and whenever the daemon reports new students; the terminal is restored however it
+/// ends.
 final class InteractiveMap {
     private let global: GlobalOptions
     private let charset: MapParams.Charset
+    private let labels: Bool
     private var screen = MapScreen()
     /// Where the last drawing looked, as the daemon answered it.
     private var camera: MapCamera?
     /// Where the next drawing looks instead of the camera: the start, a typed place, the world.
     private var pending: MapWhere?
-    /// Calls (map, geocode, refresh) go on this connection; notifications come on `events`.
+    /// Calls (map, geocode, refresh) go on this connection, opened again when the daemon closed it
+    /// for being idle (`--idle-timeout`); notifications come on `events`, which the daemon keeps open
+    /// while it is subscribed.
     private var calls: RPCConnection
     private var events: RPCConnection
     /// The place being typed after `/`, if any.
     private var typing: String?
+    /// Where a drag began: the cell, and the camera then.
+    private var drag: (row: Int, col: Int, camera: MapCamera)?
 
-    init(global: GlobalOptions, start: MapWhere, charset: MapParams.Charset) throws {
+    init(global: GlobalOptions, start: MapWhere, charset: MapParams.Charset, labels: Bool = true) throws {
         guard Terminal.stdinIsTTY, Terminal.stdoutIsTTY else {
             throw UsageFailure(message: "the full-screen map needs a terminal; without -i, `onthemap map` prints one")
         }
         self.global = global
         pending = start
         self.charset = charset
+        self.labels = labels
         calls = try global.connect()
         events = try global.connect(timeout: nil)
         _ = try events.call(SubscribeParams(events: [.students, .session])).get()
@@ -59,7 +66,7 @@ final class InteractiveMap {
                 try readEvents()
             }
             if fds[0].revents != 0 {
-                var bytes = [UInt8](repeating: 0, count: 256)
+                var bytes = [UInt8](repeating: 0, count: 4096)
                 let count = read(STDIN_FILENO, &bytes, bytes.count)
                 if count == 0 { return }
                 if count > 0, try !handle(MapKey.decode(Array(bytes[..<count]))) { return }
@@ -79,10 +86,29 @@ final class InteractiveMap {
         } while events.hasBufferedLine
     }
 
+    /// A call on `calls`; when the daemon had closed it (idle for longer than its `--idle-timeout`),
+    /// once more on a new connection. Each call here asks, none changes anything, so asking twice is
+    /// safe.
+    private func call<Params: RPCRequestType>(_ params: Params) throws -> Result<WireJSON, RPCError> {
+        do {
+            return try calls.call(params)
+        } catch let error as ClientError where error.kind == .closed {
+            calls = try global.connect()
+            return try calls.call(params)
+        }
+    }
+
     /// Acts on keys; false to quit.
     private func handle(_ keys: [MapKey]) throws -> Bool {
         var redraw = false
         for key in keys {
+            if screen.showsHelp {
+                // Any key closes the list; the mouse moving over it does not.
+                if case .mouse = key { continue }
+                screen.showsHelp = false
+                redraw = true
+                continue
+            }
             if let text = typing {
                 switch key {
                 case .enter:
@@ -97,6 +123,10 @@ final class InteractiveMap {
                 if typing == nil { redraw = true } else { screen.paintStatus() }
                 continue
             }
+            if case .mouse(let mouse) = key {
+                redraw = mouseAction(mouse) || redraw
+                continue
+            }
             screen.message = nil
             switch key.command {
             case .quit: return false
@@ -105,21 +135,28 @@ final class InteractiveMap {
                 move(key.command)
                 redraw = true
             case .next, .previous:
-                screen.select(step: key.command == .next ? 1 : -1)
-                screen.paint()
+                if let pin = screen.select(step: key.command == .next ? 1 : -1) {
+                    centre(on: pin)
+                    redraw = true
+                } else {
+                    screen.paint()
+                }
             case .enter:
                 openSelected()
             case .escape:
-                screen.select(step: 0)
+                _ = screen.select(step: 0)
                 screen.paint()
             case .search:
                 typing = ""
                 screen.typing = ""
                 screen.paintStatus()
+            case .help:
+                screen.showsHelp = true
+                screen.paint()
             case .refresh:
                 screen.message = "refreshing…"
                 screen.paintStatus()
-                switch try calls.call(RefreshParams()) {
+                switch try call(RefreshParams()) {
                 case .success(let result):
                     let count = RefreshResult(wireJSON: result).count
                     screen.message = "refreshed: \(count) \(count == 1 ? "student" : "students")"
@@ -135,6 +172,40 @@ final class InteractiveMap {
         return true
     }
 
+    /// The wheel zooms around the pointer, a drag pans, a click picks the pin under it; true to redraw.
+    private func mouseAction(_ mouse: MapMouse) -> Bool {
+        let (width, height) = screen.mapSize
+        switch mouse {
+        case .wheelUp(let row, let col), .wheelDown(let row, let col):
+            guard var moved = camera else { return false }
+            let zoomIn: Bool
+            if case .wheelUp = mouse { zoomIn = true } else { zoomIn = false }
+            moved.zoom(by: zoomIn ? 2 : 0.5, around: (row, col), width: width, height: height)
+            camera = moved
+            screen.message = nil
+            screen.pickOrderIsStale = true
+            return true
+        case .press(let row, let col):
+            guard let camera else { return false }
+            drag = (row, col, camera)
+            return false
+        case .drag(let row, let col):
+            guard let start = drag else { return false }
+            var moved = start.camera
+            moved.pan(cellsX: Double(start.col - col), cellsY: Double(start.row - row), width: width)
+            camera = moved
+            screen.pickOrderIsStale = true
+            return true
+        case .release(let row, let col):
+            defer { drag = nil }
+            // A click (no drag) on a pin picks it.
+            guard let start = drag, start.row == row, start.col == col, screen.select(row: row, col: col) else { return false }
+            screen.message = nil
+            screen.paint()
+            return false
+        }
+    }
+
     /// Goes to a typed place, saying which one it found ("Springfield" has several), or to LAT,LON.
     private func jump(to text: String) throws {
         do {
@@ -147,13 +218,13 @@ final class InteractiveMap {
             screen.message = error.description
             return
         }
-        switch try calls.call(GeocodeParams(query: text, limit: 1)) {
+        switch try call(GeocodeParams(query: text, limit: 1)) {
         case .success(let result):
             guard let place = GeocodeResults(wireJSON: result).results.first else {
                 screen.message = "No place matches \"\(text)\"."
                 return
             }
-            pending = .near("\(place.latitude),\(place.longitude)", radiusKm: nil)
+            pending = .near("\(place.latitude),\(place.longitude)", radiusKm: place.extentKm)
             screen.message = "→ " + place.label
         case .failure(let error):
             screen.message = error.message
@@ -163,18 +234,21 @@ final class InteractiveMap {
     private func move(_ key: MapKey) {
         guard var moved = camera else { return }
         let (width, height) = screen.mapSize
+        screen.pickOrderIsStale = true
         switch key {
         case .up: moved.pan(dx: 0, dy: -1, width: width, height: height)
         case .down: moved.pan(dx: 0, dy: 1, width: width, height: height)
         case .left: moved.pan(dx: -1, dy: 0, width: width, height: height)
         case .right: moved.pan(dx: 1, dy: 0, width: width, height: height)
         case .zoomIn, .zoomOut:
+            if key == .zoomIn, moved.isAtMaxZoom {
+                screen.message = "as close as the map draws: its outlines have no finer detail"
+                return
+            }
             // Around the picked pin, which stays in view; else around the centre.
-            if let pin = screen.selectedPin, let latitude = pin["latitude"]?.doubleValue,
-                let longitude = pin["longitude"]?.doubleValue
-            {
-                moved.latitude = latitude
-                moved.longitude = longitude
+            if let pin = screen.selectedPin {
+                moved.latitude = pin.pin.latitude
+                moved.longitude = pin.pin.longitude
             }
             moved.zoom(by: key == .zoomIn ? 2 : 0.5)
         default:
@@ -184,18 +258,28 @@ final class InteractiveMap {
         camera = moved
     }
 
+    /// Puts the picked pin in the middle of the map, at the same zoom.
+    private func centre(on pin: MapPin) {
+        guard var moved = camera else { return }
+        moved.latitude = pin.latitude
+        moved.longitude = pin.longitude
+        camera = moved
+    }
+
     private func openSelected() {
-        guard let pin = screen.selectedPin, let link = pin["mediaURL"]?.stringValue, !link.isEmpty else {
+        guard let pin = screen.selectedPin ?? screen.pickedPin.map({ PlacedPin(n: 0, row: 0, col: 0, pin: $0) }) else {
             screen.message = "pick a pin first (n, p or Tab)"
             return screen.paintStatus()
         }
-        do {
-            try URLOpener.open(link, announce: false)
-            screen.message = "opened \(link)"
-        } catch {
-            screen.message = (error as? CommandFailure)?.message ?? (error as? UsageFailure)?.message ?? "\(error)"
+        guard !pin.pin.mediaURL.isEmpty else {
+            screen.message = "\(pin.name) has no link to open"
+            return screen.paintStatus()
         }
+        screen.message = "opening \(pin.pin.mediaURL)…"
         screen.paintStatus()
+        screen.message = QuietOpener.open(pin.pin.mediaURL)
+        // Whatever the opener did to the terminal, the whole screen is drawn again.
+        screen.paint()
     }
 
     /// Asks the daemon for the map at the current size and camera, and paints it.
@@ -205,9 +289,12 @@ final class InteractiveMap {
         let (width, height) = screen.mapSize
         let place = pending ?? camera?.place ?? .fit(.world)
         pending = nil
-        switch try calls.call(place.params(width: width, height: height, charset: charset)) {
-        case .success(let result):
-            camera = MapCamera(view: result["view"])
+        var params = place.params(width: width, height: height, charset: charset)
+        if !labels { params.labels = false }
+        switch try call(params) {
+        case .success(let raw):
+            let result = MapResult(wireJSON: raw)
+            camera = MapCamera(view: result.view)
             screen.show(result)
         case .failure(let error) where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
             throw error

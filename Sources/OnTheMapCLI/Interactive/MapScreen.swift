@@ -1,24 +1,38 @@
 import OnTheMapModels
+import OnTheMapRPC
 
-/// What the full-screen map shows: the map, the selected pin, and the status line at the bottom.
+/// What the full-screen map shows: the map, the picked pin, the status line at the bottom, and the
+/// list of keys over the map while `?` has it open.
 struct MapScreen {
     var colour = true
     var columns = 80
     var rows = 24
-    private(set) var result: WireJSON?
-    private var pins: [WireJSON] = []
-    private var selected: Int?
+    private(set) var result: MapResult?
+    /// The pins `n` and `p` step through: those in view when picking began (or the map was last moved
+    /// by hand). Centring on a pick changes which pins are in view and their order; stepping through
+    /// this list instead visits each once.
+    private var pickOrder: [MapPin] = []
+    private var picked: Int?
     /// A message for the status line until the next key (drawings the daemon's news causes keep it:
     /// "refreshed: 100 students" would otherwise last until the refresh's own news came).
     var message: String?
     /// The place being typed after `/`.
     var typing: String?
+    /// The list of keys is over the map.
+    var showsHelp = false
 
     var mapSize: (Int, Int) { (min(columns, 1000), min(rows - 1, 1000)) }
     var fits: Bool { columns >= 10 && rows - 1 >= 5 }
     var hasMap: Bool { result != nil }
 
-    var selectedPin: WireJSON? { selected.map { pins[$0] } }
+    /// The picked pin, when it is in view.
+    var selectedPin: PlacedPin? {
+        guard let picked, let result else { return nil }
+        return result.pins.first { $0.pin.objectId == pickOrder[picked].objectId }
+    }
+
+    /// The picked student's pin wherever it is (a pick stays picked while the map moves).
+    var pickedPin: MapPin? { picked.map { pickOrder[$0] } }
 
     mutating func measure() {
         if let size = Terminal.size(of: 1, environmentFirst: false) ?? Terminal.size(of: 0, environmentFirst: false) {
@@ -27,37 +41,55 @@ struct MapScreen {
         }
     }
 
-    /// Shows a new map, keeping the selected pin when it is still in view.
-    mutating func show(_ result: WireJSON) {
-        let previous = selectedPin?["objectId"]
+    /// Shows a new map; the pick stays. After the user moved the map, the pins `n` steps through are
+    /// those now in view.
+    mutating func show(_ result: MapResult) {
         self.result = result
-        pins = result["pins"]?.elements ?? []
-        selected = previous.flatMap { id in pins.firstIndex { $0["objectId"] == id } }
+        if pickOrderIsStale, let pin = pickedPin {
+            pickOrder = result.pins.map(\.pin)
+            if !pickOrder.contains(where: { $0.objectId == pin.objectId }) { pickOrder.insert(pin, at: 0) }
+            picked = pickOrder.firstIndex { $0.objectId == pin.objectId }
+        }
+        pickOrderIsStale = false
         paint()
     }
 
-    /// Selects the next (1) or previous (-1) pin in view; 0 deselects.
-    mutating func select(step: Int) {
+    /// Set when the user pans or zooms: the next drawing shows other pins to step through.
+    var pickOrderIsStale = false
+
+    /// Picks the next (1) or previous (-1) pin, from the pins in view when picking began; 0 drops the
+    /// pick. The pin picked, to centre the map on.
+    mutating func select(step: Int) -> MapPin? {
         guard step != 0 else {
-            selected = nil
-            return
+            picked = nil
+            pickOrder = []
+            return nil
         }
-        guard !pins.isEmpty else {
+        if picked == nil { pickOrder = result?.pins.map(\.pin) ?? [] }
+        guard !pickOrder.isEmpty else {
             message = "no pins in view"
-            return
+            return nil
         }
-        selected = selected.map { ($0 + step + pins.count) % pins.count } ?? (step > 0 ? 0 : pins.count - 1)
+        picked = picked.map { ($0 + step + pickOrder.count) % pickOrder.count } ?? (step > 0 ? 0 : pickOrder.count - 1)
+        return pickedPin
+    }
+
+    /// Picks the pin in a cell (a click), if there is one.
+    mutating func select(row: Int, col: Int) -> Bool {
+        guard let pins = result?.pins, let hit = pins.first(where: { $0.row == row && $0.col == col }) else { return false }
+        pickOrder = pins.map(\.pin)
+        picked = pickOrder.firstIndex { $0.objectId == hit.pin.objectId }
+        return true
     }
 
     func paint() {
         guard let result else { return }
-        let rowsText = (result["rows"]?.elements ?? []).compactMap(\.stringValue)
-        let styles = (result["styles"]?.elements ?? []).compactMap(\.stringValue)
-        let highlight = selectedPin.flatMap { pin in pin["row"]?.intValue.flatMap { row in pin["col"]?.intValue.map { (row, $0) } } }
+        let highlight = selectedPin.map { ($0.row, $0.col) }
         var frame = ""
-        for (index, line) in MapPainter.paint(rows: rowsText, styles: styles, colour: colour, highlight: highlight).enumerated() {
+        for (index, line) in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour, highlight: highlight).enumerated() {
             frame += "\u{1B}[\(index + 1);1H" + line
         }
+        if showsHelp { frame += helpOverlay }
         RawTerminal.write(frame + statusLine)
     }
 
@@ -70,32 +102,69 @@ struct MapScreen {
         RawTerminal.write("\u{1B}[H\u{1B}[2J" + text)
     }
 
-    private var zoom: Double { result?["view"]?["zoom"]?.doubleValue ?? 1 }
+    /// Every key in a box over the middle of the map.
+    private var helpOverlay: String {
+        let keysWidth = MapKey.keyList.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        var lines = ["Keys (any key closes this)", ""]
+        lines += MapKey.keyList.map { $0.keys + String(repeating: " ", count: keysWidth - DisplayWidth.of($0.keys)) + "  " + $0.what }
+        let inner = min((lines.map(DisplayWidth.of).max() ?? 0) + 2, max(columns - 2, 1))
+        let height = min(lines.count + 2, rows - 1)
+        let top = max((rows - 1 - height) / 2, 0)
+        let left = max((columns - inner - 2) / 2, 0)
+        var text = ""
+        let border = "+" + String(repeating: "-", count: inner) + "+"
+        for index in 0..<height {
+            let line: String
+            if index == 0 || index == height - 1 {
+                line = border
+            } else {
+                let content = DisplayWidth.truncate(" " + lines[index - 1], to: inner)
+                line = "|" + content + String(repeating: " ", count: inner - DisplayWidth.of(content)) + "|"
+            }
+            text += "\u{1B}[\(top + index + 1);\(left + 1)H" + (colour ? "\u{1B}[0;1m" + line + "\u{1B}[0m" : line)
+        }
+        return text
+    }
 
-    /// The view's centre, "48.1°N 11.6°E", to the tenth of a degree.
+    private var zoom: Double { result?.view.zoom ?? 1 }
+
+    /// The view's centre: the place named nearest it, else "48.1°N 11.6°E" to the tenth of a degree.
     private var centre: String {
-        guard let camera = MapCamera(view: result?["view"]) else { return "" }
+        guard let view = result?.view else { return "" }
+        if !view.place.isEmpty { return view.place }
+        let camera = MapCamera(view: view)
         let latitude = WireJSON.format((abs(camera.latitude) * 10).rounded() / 10)
         let longitude = WireJSON.format((abs(camera.longitude) * 10).rounded() / 10)
         return "\(latitude)°\(camera.latitude < 0 ? "S" : "N") \(longitude)°\(camera.longitude < 0 ? "W" : "E")"
     }
 
-    /// The bottom line: what is being typed, a message, the selected pin, or the keys.
+    /// The keys the status line names, most needed first; as many as fit are shown, `?` lists all.
+    static let statusKeys = ["q quit", "? keys", "+/- zoom", "arrows pan", "n/p pick", "Enter open", "/ place", "0 world"]
+
+    /// The bottom line: what is being typed, a message, the picked pin, or where the map is and the keys.
     private var statusLine: String {
         let text: String
         if let typing {
-            text = "place: " + typing + "▏  (Enter to go, Esc to cancel)"
+            text = "place, continent, ocean or LAT,LON: " + typing + "▏  (Enter to go, Esc to cancel)"
         } else if let message {
             text = message
-        } else if let index = selected {
-            let row = StudentRow(json: pins[index])
-            text = "\(index + 1)/\(pins.count)  \(row.name)\(pins[index]["mine"]?.boolValue == true ? " (you)" : "") — \(row.place) — \(row.link)"
+        } else if let picked, let pin = pickedPin {
+            let name = [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+            text = "\(picked + 1)/\(pickOrder.count)  \(name)\(pin.mine ? " (you)" : "") — \(pin.mapString) — \(pin.mediaURL)"
         } else {
-            // The keys by how much they are needed: a narrow terminal cuts the end of the line.
-            let counted = "\(pins.count) \(pins.count == 1 ? "pin" : "pins")"
-            let zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
-            let keys = "q quit  arrows/hjkl pan  +/- zoom  n/p pick  Enter open  / place  r refresh"
-            text = "\(counted) · \(zoomed) · \(centre) · \(keys)"
+            let count = result?.pins.count ?? 0
+            let counted = "\(count) \(count == 1 ? "pin" : "pins")"
+            var zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
+            if result?.view.isAtMaxZoom == true { zoomed += " (closest)" }
+            var line = [counted, zoomed, centre].filter { !$0.isEmpty }.joined(separator: " · ")
+            var keys: [String] = []
+            for key in Self.statusKeys {
+                let candidate = line + " · " + (keys + [key]).joined(separator: "  ")
+                guard DisplayWidth.of(candidate) <= columns else { break }
+                keys.append(key)
+            }
+            if !keys.isEmpty { line += " · " + keys.joined(separator: "  ") }
+            text = line
         }
         let line = DisplayWidth.truncate(text.replacingControlCharacters(), to: columns)
         let styled = colour ? "\u{1B}[7m" + line + String(repeating: " ", count: max(0, columns - DisplayWidth.of(line))) + "\u{1B}[0m" : line

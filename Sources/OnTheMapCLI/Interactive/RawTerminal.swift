@@ -26,14 +26,16 @@ enum RawTerminal {
         }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
         atexit { RawTerminal.restore() }
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+        // The alternate screen, no cursor, and the mouse: buttons, motion while a button is down, in
+        // SGR encoding (1006), which terminals that know it use and others ignore.
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h")
     }
 
     /// Leaves the alternate screen and puts the saved settings back; safe to call more than once.
     static func restore() {
         guard var original = saved else { return }
         saved = nil
-        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        write("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
     }
 

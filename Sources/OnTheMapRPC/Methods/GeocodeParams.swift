@@ -4,7 +4,7 @@ import OnTheMapModels
 public struct GeocodeParams: RPCRequestType, Equatable {
     public typealias Response = GeocodeResults
     public static let method = "geocode"
-    public static let summary = "Places matching free text, best first: {results: [{name, admin1, country, countryCode, latitude, longitude, precision, score}]}."
+    public static let summary = "Places matching free text, best first: {results: [{name, admin1, country, countryCode, latitude, longitude, precision, score, extentKm?}]}."
 
     /// The longest query read (the gazetteer's `PlaceQuery.maximumBytes`; a test holds them equal).
     public static let maximumQueryBytes = 300
@@ -59,12 +59,14 @@ public struct GeocodeResults: RPCResultType, Equatable {
 extension GeocodeResult {
     /// One candidate as `geocode` sends it.
     public var wireJSON: WireJSON {
-        .object([
+        var members: [(String, WireJSON)] = [
             ("name", .string(name)), ("admin1", .string(admin1)), ("country", .string(country)),
             ("countryCode", .string(countryCode)), ("latitude", .number(latitude)), ("longitude", .number(longitude)),
             // Three decimals: finer differences in a heuristic score mean nothing.
             ("precision", .string(precision)), ("score", .number((score * 1000).rounded() / 1000)),
-        ])
+        ]
+        if let extentKm { members.append(("extentKm", .number(extentKm))) }
+        return .object(members)
     }
 
     /// Reads a candidate; what is missing reads as empty.
@@ -73,6 +75,7 @@ extension GeocodeResult {
             name: wireJSON["name"]?.stringValue ?? "", admin1: wireJSON["admin1"]?.stringValue ?? "",
             country: wireJSON["country"]?.stringValue ?? "", countryCode: wireJSON["countryCode"]?.stringValue ?? "",
             latitude: wireJSON["latitude"]?.doubleValue ?? 0, longitude: wireJSON["longitude"]?.doubleValue ?? 0,
-            precision: wireJSON["precision"]?.stringValue ?? "", score: wireJSON["score"]?.doubleValue ?? 0)
+            precision: wireJSON["precision"]?.stringValue ?? "", score: wireJSON["score"]?.doubleValue ?? 0,
+            extentKm: wireJSON["extentKm"]?.doubleValue)
     }
 }

@@ -7,6 +7,7 @@ extension MapParams {
         width = try params(Self.width)
         height = try params(Self.height)
         charset = try params(Self.charset)
+        labels = try params(Self.labels)
         let fitName = try params.string(Self.fit.name)
         let centerObject = try params.object(Self.center.name, allowed: ["latitude", "longitude"])
         zoom = try params(Self.zoom)

@@ -1,11 +1,11 @@
 import OnTheMapModels
 
-/// `map {width?, height?, fit? | center+zoom? | near+radiusKm?, charset?}` → `MapResult`.
+/// `map {width?, height?, fit? | center+zoom? | near+radiusKm?, charset?, labels?}` → `MapResult`.
 public struct MapParams: RPCRequestType, Equatable {
     public typealias Response = MapResult
     public static let method = "map"
     public static let summary = """
-        The world with the cached students' pins, drawn in terminal cells: {rows, styles, pins, view}; requires login.
+        The world with the cached students' pins, drawn in terminal cells: {rows, styles, pins, outside, view, near?}; requires login.
         """
 
     /// `fit`: the default view, or the smallest view holding every pin.
@@ -57,7 +57,8 @@ public struct MapParams: RPCRequestType, Equatable {
         return try MapParams.point(center, field: "center")
     } write: { MapParams.point(json: $0) }
     public static let zoom = RPCParam<Double>.number(
-        "zoom", in: zoomRange, "with center: 1 shows the whole world across the width, each step doubles (up to 4096)")
+        "zoom", in: zoomRange,
+        "with center: 1 shows the whole world across the width, each step doubles; drawn at most at view.maxZoom")
     public static let near = RPCParam<Near>(
         "near", .string, "a place (geocoded), \"LAT,LON\", or an object {latitude, longitude}: the view around it, with radiusKm"
     ) { params throws(RPCError) in try MapParams.readNear(params) } write: { near in
@@ -73,8 +74,10 @@ public struct MapParams: RPCRequestType, Equatable {
         guard let charset = Charset(rawValue: text) else { throw .invalidParams(field: "charset", "must be \"braille\" or \"ascii\"") }
         return charset
     } write: { .string($0.rawValue) }
+    public static let labels = RPCParam<Bool>.boolean(
+        "labels", "name countries and places where they fit, and number the pins (default true)")
     public static let parameters = [width, height].map(\.parameter) + [fit.parameter, center.parameter, zoom.parameter]
-        + [near.parameter, radiusKm.parameter, charset.parameter]
+        + [near.parameter, radiusKm.parameter, charset.parameter, labels.parameter]
 
     public var width: Int?
     public var height: Int?
@@ -87,10 +90,12 @@ public struct MapParams: RPCRequestType, Equatable {
     /// With `near` only.
     public var radiusKm: Double?
     public var charset: Charset?
+    /// Nil: true.
+    public var labels: Bool?
 
     public init(
         width: Int? = nil, height: Int? = nil, fit: Fit? = nil, center: Point? = nil, zoom: Double? = nil, near: Near? = nil,
-        radiusKm: Double? = nil, charset: Charset? = nil
+        radiusKm: Double? = nil, charset: Charset? = nil, labels: Bool? = nil
     ) {
         self.width = width
         self.height = height
@@ -100,6 +105,7 @@ public struct MapParams: RPCRequestType, Equatable {
         self.near = near
         self.radiusKm = radiusKm
         self.charset = charset
+        self.labels = labels
     }
 
     public var params: WireJSON? {
@@ -112,6 +118,7 @@ public struct MapParams: RPCRequestType, Equatable {
         writer.add(Self.zoom, zoom)
         writer.add(Self.near, near)
         writer.add(Self.radiusKm, radiusKm)
+        writer.add(Self.labels, labels)
         return writer.params
     }
 }

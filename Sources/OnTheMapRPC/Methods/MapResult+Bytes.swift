@@ -17,7 +17,9 @@ extension MapResult {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             pin.write(into: &output)
         }
-        output.append(literal: #"],"view":{"west":"#)
+        output.append(literal: #"],"outside":"#)
+        output.append(integer: outside)
+        output.append(literal: #","view":{"west":"#)
         output.append(number: view.west)
         output.append(literal: #","south":"#)
         output.append(number: view.south)
@@ -27,7 +29,16 @@ extension MapResult {
         output.append(number: view.north)
         output.append(literal: #","zoom":"#)
         output.append(number: view.zoom)
-        output.append(literal: "}}")
+        output.append(literal: #","maxZoom":"#)
+        output.append(number: view.maxZoom)
+        output.append(literal: #","place":"#)
+        WireJSON.writeString(view.place, into: &output)
+        output.append(literal: "}")
+        if let near {
+            output.append(literal: #","near":"#)
+            WireJSON.writeString(near, into: &output)
+        }
+        output.append(literal: "}")
         return output
     }
 

@@ -9,19 +9,31 @@ public struct MapResult: RPCResultType {
         public var east: Double
         public var north: Double
         public var zoom: Double
+        /// The closest this view's width draws: the outlines have no finer detail.
+        public var maxZoom: Double
+        /// The centre in words ("Leipzig, Germany"): the named place nearest it; empty for the whole world
+        /// or open sea.
+        public var place: String
 
-        public init(west: Double, south: Double, east: Double, north: Double, zoom: Double) {
+        public init(
+            west: Double, south: Double, east: Double, north: Double, zoom: Double, maxZoom: Double = 4096, place: String = ""
+        ) {
             self.west = west
             self.south = south
             self.east = east
             self.north = north
             self.zoom = zoom
+            self.maxZoom = maxZoom
+            self.place = place
         }
+
+        /// Whether the view is as close as the map draws.
+        public var isAtMaxZoom: Bool { zoom >= maxZoom * 0.999 }
 
         var wireJSON: WireJSON {
             .object([
                 ("west", .number(west)), ("south", .number(south)), ("east", .number(east)), ("north", .number(north)),
-                ("zoom", .number(zoom)),
+                ("zoom", .number(zoom)), ("maxZoom", .number(maxZoom)), ("place", .string(place)),
             ])
         }
 
@@ -31,6 +43,8 @@ public struct MapResult: RPCResultType {
             east = wireJSON?["east"]?.doubleValue ?? 180
             north = wireJSON?["north"]?.doubleValue ?? 85
             zoom = wireJSON?["zoom"]?.doubleValue ?? 1
+            maxZoom = wireJSON?["maxZoom"]?.doubleValue ?? 4096
+            place = wireJSON?["place"]?.stringValue ?? ""
         }
     }
 
@@ -40,20 +54,28 @@ public struct MapResult: RPCResultType {
     public var styles: [String]
     /// The pins in view, numbered in reading order of their cells.
     public var pins: [PlacedPin]
+    /// How many cached students' pins are not in view.
+    public var outside: Int
     public var view: View
+    /// When `near` named a place: the place it was found to be ("Atlantis, Western Cape, South Africa").
+    public var near: String?
 
-    public init(rows: [String], styles: [String], pins: [PlacedPin], view: View) {
+    public init(rows: [String], styles: [String], pins: [PlacedPin], outside: Int = 0, view: View, near: String? = nil) {
         self.rows = rows
         self.styles = styles
         self.pins = pins
+        self.outside = outside
         self.view = view
+        self.near = near
     }
 
     public var wireJSON: WireJSON {
-        .object([
+        var members: [(String, WireJSON)] = [
             ("rows", .array(rows.map(WireJSON.string))), ("styles", .array(styles.map(WireJSON.string))),
-            ("pins", .array(pins.map(\.wireJSON))), ("view", view.wireJSON),
-        ])
+            ("pins", .array(pins.map(\.wireJSON))), ("outside", .integer(outside)), ("view", view.wireJSON),
+        ]
+        if let near { members.append(("near", .string(near))) }
+        return .object(members)
     }
 
     public init(wireJSON: WireJSON) {
@@ -64,7 +86,9 @@ public struct MapResult: RPCResultType {
         rows = strings("rows")
         styles = strings("styles")
         if case .array(let pins)? = wireJSON["pins"] { self.pins = pins.map(PlacedPin.init(wireJSON:)) } else { pins = [] }
+        outside = wireJSON["outside"]?.intValue ?? 0
         view = View(wireJSON: wireJSON["view"])
+        near = wireJSON["near"]?.stringValue
     }
 }
 

@@ -1,0 +1,60 @@
+import OnTheMapModels
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens a link from the full-screen map without letting the opener write on the screen: its output
+/// goes to a file, and what it said comes back as one line for the status line. `xdg-open` with no
+/// browser writes eight lines to stderr, which scrolled the map.
+enum QuietOpener {
+    /// Runs `$ONTHEMAP_OPENER` (else `xdg-open`) on `url` and waits for it; the message to show.
+    static func open(_ url: String) -> String {
+        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
+        // A file, not a pipe: a browser the opener starts may hold its output open for hours.
+        var template = Array("/tmp/onthemap-opener-XXXXXX".utf8CString)
+        let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard output >= 0 else { return "cannot open \(url): no temporary file (\(String(cString: strerror(errno))))" }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        defer { close(output) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // No keys for it: the terminal is in raw mode for the map.
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        var pid: pid_t = 0
+        let arguments = [opener, url]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        let spawned = posix_spawnp(&pid, opener, &actions, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            let hint = opener == "xdg-open" ? " (install xdg-utils, or set ONTHEMAP_OPENER)" : ""
+            return "cannot run \(opener) to open \(url): \(String(cString: strerror(spawned)))\(hint)"
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        guard exited, code == 0 else {
+            let said = firstLine(of: output)
+            let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
+            // What the opener said comes first after the status: the status line is one terminal line.
+            guard let said else { return "\(opener) could not open \(url) (\(how))" }
+            return "could not open the link (\(how)): \(said)"
+        }
+        return "opened \(url)"
+    }
+
+    /// The first line the opener wrote that says something, at most 200 bytes of it.
+    private static func firstLine(of descriptor: Int32) -> String? {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = pread(descriptor, &bytes, bytes.count, 0)
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[..<count], as: UTF8.self)
+        return text.split(separator: "\n").map { String($0).trimmingWhitespace() }.first { !$0.isEmpty }
+            .map { String($0.prefix(200)) }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapMap
+
+@Suite("Names on the map", .ownThreads)
+struct LabelTests {
+    let empty: TestWorld
+
+    init() throws { empty = try TestWorld(polygons: []) }
+
+    /// A 64×32 world view (scale 0.8: the most prominent countries and places of 20 million or more).
+    private func draw(_ names: TestLabels, pins: [MapPin] = [], charset: MapCharset = .ascii) -> MapPicture {
+        MapRenderer.render(width: 64, height: 32, request: .world, charset: charset, pins: pins, world: empty.world, names: names.labels)
+    }
+
+    @Test("Countries by prominence and places by population, as the scale allows")
+    func whatIsNamedFollowsTheScale() throws {
+        let names = try TestLabels(
+            countries: [.init(name: "Atlantis", latitude: 0, longitude: -30), .init(name: "Smallia", latitude: -40, longitude: 60, rank: 5)],
+            places: [
+                .init(name: "Megacity", latitude: 40, longitude: 100, population: 25_000_000, country: 0),
+                .init(name: "Shadowed", latitude: 40, longitude: 100, population: 24_000_000, country: 0),
+                .init(name: "Smalltown", latitude: -20, longitude: -100, population: 100_000, country: 0),
+            ])
+        let picture = draw(names)
+        let view = picture.view
+        let atlantis = try #require(view.cell(latitude: 0, longitude: -30))
+        let megacity = try #require(view.cell(latitude: 40, longitude: 100))
+        #expect(picture.names.map(\.text).sorted() == ["Atlantis", "Megacity"])
+        // Centred on their points.
+        #expect(picture.names.contains { $0 == ("Atlantis", atlantis.row, atlantis.col - 4) })
+        #expect(picture.names.contains { $0 == ("Megacity", megacity.row, megacity.col - 4) })
+
+        // Zoomed in (scale 51.2): towns of 50,000 too.
+        let close = MapRenderer.render(
+            width: 64, height: 32, request: .center(latitude: -20, longitude: -100, zoom: 64), charset: .ascii, pins: [],
+            world: empty.world, names: names.labels)
+        #expect(close.names.map(\.text) == ["Smalltown"])
+        #expect(close.placeName == "Smalltown, Atlantis", "the view's centre in words")
+
+        let none = MapRenderer.render(
+            width: 64, height: 32, request: .world, charset: .ascii, pins: [], labels: false, world: empty.world, names: names.labels)
+        #expect(none.names.isEmpty)
+        #expect(picture.placeName == "", "the whole world has no one place")
+    }
+
+    @Test("A name never covers a pin or its number, and keeps a cell away from them")
+    func namesGiveWayToPins() throws {
+        let names = try TestLabels(
+            countries: [], places: [.init(name: "Megacity", latitude: 40, longitude: 100, population: 25_000_000)])
+        // A student pinned the city itself: the pin and its number stay, the name moves right of them.
+        let picture = draw(names, pins: [pin("a", 40, 100)])
+        let placed = try #require(picture.pins.first)
+        let row = Array(picture.rows[placed.row])
+        #expect(row[placed.col] == "*" && row[placed.col + 1] == "1")
+        #expect(picture.names.map(\.col) == [placed.col + 3])
+        #expect(String(row[placed.col...placed.col + 10]) == "*1 Megacity")
+        // Pins all around: no room anywhere, so no name.
+        let crowded = draw(names, pins: (-8...8).map { pin("p\($0)", 40, 100 + Double($0) * 5.625) })
+        #expect(crowded.names.isEmpty)
+        for placed in crowded.pins { #expect(crowded.style(placed.row, placed.col) == "p") }
+    }
+
+    @Test("Names too long for their place are shortened or left out; two names never run together")
+    func shortNamesAndGaps() throws {
+        let names = try TestLabels(
+            countries: [
+                .init(name: "The Very Long Republic of Somewhere", latitude: 0, longitude: 150, short: "V.L.R."),
+                .init(name: "Westland", latitude: 10, longitude: 0), .init(name: "Eastland", latitude: 10, longitude: 20),
+            ], places: [])
+        let picture = draw(names)
+        // Centred at column 58 of 64, the long name would run off the edge: its short form is drawn.
+        #expect(picture.names.map(\.text).contains("V.L.R."))
+        // Westland and Eastland (8 letters each, 3.5 cells apart): only the more prominent fits.
+        #expect(picture.names.map(\.text).filter { $0.hasSuffix("land") } == ["Westland"])
+    }
+
+    @Test("The embedded names: countries on the world, cities where zoomed, ASCII spellings in ASCII")
+    func theEmbeddedNames() throws {
+        let world = MapRenderer.render(width: 120, height: 40, request: .world, charset: .braille, pins: [])
+        let worldNames = Set(world.names.map(\.text))
+        #expect(worldNames.isSuperset(of: ["Russia", "China", "Brazil", "Australia"]), "\(worldNames.sorted())")
+        for name in world.names {
+            #expect(name.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x300 }, "\(name.text)")
+        }
+
+        let germany = MapRenderer.render(
+            width: 100, height: 30, request: .near(latitude: 52.52, longitude: 13.40, radiusKm: 300), charset: .braille, pins: [])
+        let berlin = try #require(germany.names.first { $0.text == "Berlin" }, "\(germany.names.map(\.text))")
+        // Centred on the gazetteer's point of Berlin.
+        let cell = try #require(germany.view.cell(latitude: 52.5244, longitude: 13.4105))
+        #expect(berlin.row == cell.row && (berlin.col...berlin.col + 5).contains(cell.col), "\(berlin) at \(cell)")
+        #expect(germany.placeName == "Berlin, Germany")
+
+        let brazil = MapRenderer.render(
+            width: 100, height: 30, request: .near(latitude: -23.55, longitude: -46.63, radiusKm: 300), charset: .ascii, pins: [])
+        #expect(brazil.names.contains { $0.text == "Sao Paulo" }, "\(brazil.names.map(\.text))")
+        #expect(brazil.rows.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
+        let accented = MapRenderer.render(
+            width: 100, height: 30, request: .near(latitude: -23.55, longitude: -46.63, radiusKm: 300), charset: .braille, pins: [])
+        #expect(accented.names.contains { $0.text == "São Paulo" })
+    }
+
+    @Test("Zoom stops where the outlines have no finer detail, the same detail at any width")
+    func zoomIsCappedAtTheDatasDetail() {
+        #expect(MapView.maximumZoom(width: 80) == 204.8)
+        #expect(MapView.maximumZoom(width: 200) == 81.92)
+        let view = MapViewRequest.center(latitude: 52.5, longitude: 13.4, zoom: 4096).resolve(width: 80, height: 24, pins: [])
+        #expect(view.zoom == 204.8)
+        #expect(view.isAtMaximumZoom)
+        // The view there still has outlines to draw: the shores of Berlin's lakes and rivers are
+        // beyond the data, but a coast is not.
+        let coast = MapRenderer.render(
+            width: 80, height: 24, request: .center(latitude: 54.32, longitude: 10.14, zoom: 4096), charset: .braille, pins: [])
+        #expect(coast.styles.joined().contains("b"), "Kiel's fjord at the closest zoom")
+        #expect(coast.styles.joined().contains("l") && coast.styles.joined().contains(" "))
+    }
+}
+
+@Suite("Oceans in the gazetteer", .ownThreads)
+struct OceanPointTests {
+    /// The gazetteer's hand-made ocean and sea points (scripts/build-gazetteer.py) lie in open water on
+    /// the map the daemon draws: a typo in the table would put "Baltic Sea" on land.
+    @Test func everyOceanPointIsWater() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("Sources/CGazetteer/gazetteer.tsv"), encoding: .utf8)
+        let oceans = text.split(separator: "\n").filter { $0.hasPrefix("A\tocean\t") }.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        #expect(oceans.count >= 20)
+        for fields in oceans {
+            let (name, latitude, longitude) = (String(fields[2]), Double(fields[3])!, Double(fields[4])!)
+            let picture = MapRenderer.render(
+                width: 40, height: 20, request: .center(latitude: latitude, longitude: longitude, zoom: 32), charset: .braille, pins: [],
+                labels: false)
+            #expect(picture.style(latitude: latitude, longitude: longitude) == " ", "\(name) at \(latitude), \(longitude)")
+        }
+    }
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Build the map's place names (Sources/CWorldMap/labels.bin) from the embedded gazetteer and
+Natural Earth.
+
+    apt-get download r-cran-rnaturalearthdata          # as for scripts/build-world-map.py
+    python3 scripts/build-map-labels.py r-cran-rnaturalearthdata_0.1.0-2_all.deb
+
+Names come from the gazetteer the daemon already embeds (Sources/CGazetteer/gazetteer.tsv, GeoNames,
+CC BY 4.0): every country's English name, and every place of 50,000 or more inhabitants but a city's
+districts (within 5 km of a more populous place of the same country). Where a
+country's name goes comes from Natural Earth's 1:50m countries (public domain), the same outlines the
+map draws: sp's label point of each country (the centre of its largest ring, so "France" sits in
+France, not between it and French Guiana), its label rank (how prominent cartographers make it), and
+its short name ("Dem. Rep. Congo", "U.S.A.") for where the full one does not fit.
+
+The output is deterministic. docs/MAP.md describes the format; in short: fixed 20-byte records, the
+countries most prominent first, then the places most populous first, then their names.
+"""
+
+import importlib.util
+import math
+import os
+import struct
+import sys
+import unicodedata
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(ROOT, "Sources", "CWorldMap", "labels.bin")
+GAZETTEER = os.path.join(ROOT, "Sources", "CGazetteer", "gazetteer.tsv")
+MINIMUM_POPULATION = 50_000
+QUANT = 65535
+MAX_LATITUDE = 85.0511287798066
+NO_COUNTRY = 0xFFFF
+
+
+def world_map_script():
+    """scripts/build-world-map.py, for its reader of R's data (its name has a hyphen)."""
+    spec = importlib.util.spec_from_file_location("build_world_map", os.path.join(ROOT, "scripts", "build-world-map.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def quantise(lon, lat):
+    lat = max(-MAX_LATITUDE, min(MAX_LATITUDE, lat))
+    x = (lon + 180.0) / 360.0
+    y = (1.0 - math.log(math.tan(math.pi / 4 + math.radians(lat) / 2)) / math.pi) / 2
+    return int(round(min(max(x, 0.0), 1.0) * QUANT)), int(round(min(max(y, 0.0), 1.0) * QUANT))
+
+
+def one_column(text):
+    """The text in NFC when every character is one terminal column (Latin letters and their accents),
+    else None: a map row must be exactly as many columns as characters."""
+    text = unicodedata.normalize("NFC", text)
+    for character in text:
+        code = ord(character)
+        if code < 0x20 or code > 0x2FF or unicodedata.combining(character) or unicodedata.category(character) == "Mn":
+            return None
+    return text
+
+
+def ascii_form(text):
+    """What an ASCII map shows: accents dropped, anything else left out ("Köln" → "Koln")."""
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in folded if ord(c) < 0x80 and not unicodedata.combining(c))
+    return " ".join(folded.split())
+
+
+def natural_earth_countries(world, data_dir):
+    countries = world.load_r_object(data_dir, "countries50")
+    slots = world.slots(countries)
+    frame = slots["data"]
+    columns = world.pairlist(frame[3])["names"][2]
+    data = dict(zip(columns, [column[2] for column in frame[2]]))
+    result = []
+    for index, polygons in enumerate(slots["polygons"][2]):
+        label = world.slots(polygons)["labpt"][2]
+        result.append({
+            "name": data["name"][index], "abbrev": data["abbrev"][index], "iso": data["iso_a2"][index],
+            "rank": int(data["labelrank"][index]), "population": 0 if math.isnan(data["pop_est"][index]) else int(data["pop_est"][index]),
+            "lon": label[0], "lat": label[1],
+        })
+    return result
+
+
+def gazetteer():
+    countries, places = {}, []
+    with open(GAZETTEER, encoding="utf-8") as text:
+        for line in text:
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == "C":
+                countries[fields[1]] = {"name": fields[3], "population": int(fields[4])}
+            elif fields[0] == "P" and int(fields[6]) >= MINIMUM_POPULATION:
+                places.append({"name": fields[1], "country": fields[2], "lat": float(fields[4]), "lon": float(fields[5]),
+                               "population": int(fields[6])})
+    return countries, places
+
+
+DISTRICT_KM = 5.0
+
+
+def without_districts(places):
+    """The places, most populous first, less those within DISTRICT_KM of a more populous one in the same
+    country: GeoNames lists a city's districts as places of their own ("Mitte", at Berlin's point;
+    "Hamburg-Mitte"), and on a map, or as the name of a view's centre, they would stand for the city."""
+    kept, cells = [], {}
+    for place in places:
+        lat, lon = place["lat"], place["lon"]
+        cell = (math.floor(lat / 0.1), math.floor(lon / 0.1))
+        near = (
+            other for dy in (-1, 0, 1) for dx in (-1, 0, 1) for other in cells.get((cell[0] + dy, cell[1] + dx), ())
+        )
+        if any(other["country"] == place["country"] and distance_km(other, place) < DISTRICT_KM for other in near):
+            continue
+        kept.append(place)
+        cells.setdefault(cell, []).append(place)
+    return kept
+
+
+def distance_km(a, b):
+    """Great-circle distance (haversine)."""
+    phi1, phi2 = math.radians(a["lat"]), math.radians(b["lat"])
+    dphi, dlambda = phi2 - phi1, math.radians(b["lon"] - a["lon"])
+    h = math.sin(dphi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(dlambda / 2) ** 2
+    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, h)))
+
+
+def build(data_dir):
+    world = world_map_script()
+    named, places = gazetteer()
+    countries = []
+    for country in natural_earth_countries(world, data_dir):
+        # Natural Earth 4 gives France and Norway no ISO code (-99); their names are the gazetteer's.
+        gazetteer_entry = named.get(country["iso"]) if country["iso"] else None
+        name = gazetteer_entry["name"] if gazetteer_entry else country["name"]
+        short = country["name"] if len(country["name"]) < len(name) else country["abbrev"]
+        countries.append(dict(country, name=name, short=short if short != name else ""))
+    countries.sort(key=lambda c: (c["rank"], -c["population"], c["name"]))
+    country_index = {}
+    for index, country in enumerate(countries):
+        if country["iso"] and country["iso"] not in country_index:
+            country_index[country["iso"]] = index
+    places.sort(key=lambda p: (-p["population"], p["name"], p["lat"], p["lon"]))
+    places = without_districts(places)
+
+    strings = bytearray()
+    records = bytearray()
+
+    def record(lon, lat, population, names, rank, country):
+        x, y = quantise(lon, lat)
+        offset = len(strings)
+        lengths = []
+        for text in names:
+            encoded = text.encode("utf-8")
+            assert len(encoded) < 256
+            strings.extend(encoded)
+            lengths.append(len(encoded))
+        records.extend(struct.pack("<HHIIBBBBHH", x, y, min(population, 0xFFFFFFFF), offset, lengths[0], lengths[1],
+                                   lengths[2], rank, country, 0))
+
+    def forms(name):
+        shown = one_column(name)
+        ascii_name = ascii_form(name)
+        if not ascii_name:
+            return None
+        if shown is None:
+            shown = ascii_name
+        return shown, ascii_name if ascii_name != shown else ""
+
+    kept_places = 0
+    for country in countries:
+        name, ascii_name = forms(country["name"])
+        # The short name is Natural Earth's, in ASCII already ("Dem. Rep. Congo", "U.S.A.").
+        record(country["lon"], country["lat"], country["population"], [name, ascii_name, ascii_form(country["short"])],
+               country["rank"], NO_COUNTRY)
+    for place in places:
+        shown = forms(place["name"])
+        if shown is None:
+            continue
+        record(place["lon"], place["lat"], place["population"], [shown[0], shown[1], ""], 0,
+               country_index.get(place["country"], NO_COUNTRY))
+        kept_places += 1
+
+    header_size = 24
+    header = b"OTMLABEL" + struct.pack("<IIII", 1, len(countries), kept_places, header_size + len(records))
+    return header + bytes(records) + bytes(strings), len(countries), kept_places
+
+
+def data_directory(source):
+    world = world_map_script()
+    return world.data_directory(source)
+
+
+def main():
+    source = sys.argv[1] if len(sys.argv) > 1 else world_map_script().INSTALLED
+    directory, temp = data_directory(source)
+    data, countries, places = build(directory)
+    with open(OUTPUT, "wb") as output:
+        output.write(data)
+    # SwiftPM does not see `.incbin` inputs: touching the file that embeds them makes the next build do it.
+    os.utime(os.path.join(os.path.dirname(OUTPUT), "world.S"))
+    print(f"{OUTPUT}: {len(data):,} bytes, {countries} countries, {places} places of {MINIMUM_POPULATION:,} or more")
+    del temp
+
+
+if __name__ == "__main__":
+    main()
