@@ -9,7 +9,13 @@ import Glibc
 /// browser writes eight lines to stderr, which scrolled the map.
 enum QuietOpener {
     /// Runs `$ONTHEMAP_OPENER` (else `xdg-open`) on `url` and waits for it; the message to show.
-    static func open(_ url: String) -> String {
+    static func open(_ link: String) -> String {
+        // Links are data: only an http(s) URL reaches the opener, as with `onthemap open` (the
+        // daemon drops others; this holds for an older one too).
+        guard let url = WebLink.opening(link) else {
+            if link.trimmingWhitespace().isEmpty { return "no web link to open" }
+            return "not opening \"\(StudentTable.printable(link).prefix(60))\": only http and https links are opened"
+        }
         let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
         // A file, not a pipe: a browser the opener starts may hold its output open for hours.
         var template = Array("/tmp/onthemap-opener-XXXXXX".utf8CString)
