@@ -26,9 +26,12 @@ enum ConnectionPipeline {
         try handlers.addHandler(
             ByteToMessageHandler(
                 FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing, budget: inputBudget)))
-        let closer = IdleCloser()
+        // One count of the requests waiting for their answers: the fast path answers only when none
+        // are, and a connection waiting for one is not idle.
+        let pending = PendingRequests()
+        let closer = IdleCloser(pending: pending)
         try handlers.addHandler(closer)
-        let fastPath = FastPathHandler(feed: feed, answers: answers)
+        let fastPath = FastPathHandler(feed: feed, answers: answers, pending: pending)
         try handlers.addHandler(fastPath)
         return Parts(idleCloser: closer, fastPath: fastPath)
     }

@@ -17,11 +17,12 @@ final class FastPathHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let feed: StateFeed
     private let answers: PreparedAnswers
-    let pending = PendingRequests()
+    let pending: PendingRequests
 
-    init(feed: StateFeed, answers: PreparedAnswers) {
+    init(feed: StateFeed, answers: PreparedAnswers, pending: PendingRequests = PendingRequests()) {
         self.feed = feed
         self.answers = answers
+        self.pending = pending
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
