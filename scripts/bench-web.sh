@@ -58,17 +58,17 @@ SE_AVOID_STATS=true python3 Tests/Browser/web_app_check.py "$ROOT_URL" "$WORK/sh
     --bench --judge-timings >"$WORK/frames.txt" || true
 stop
 
-python3 - "$WORK/screens.txt" "$WORK/frames.txt" "$LOAD" "$ROOT/docs/benchmarks.md" >"$WORK/section.md" <<'PY'
+python3 - "$WORK/screens.txt" "$WORK/frames.txt" "$LOAD" "${SERVER#"$ROOT"/}" >"$WORK/section.md" <<'PY'
 import re, sys
 from datetime import datetime, timezone
-screens, frames, load, doc = sys.argv[1:5]
+screens, frames, load, server = sys.argv[1:5]
 lines = open(screens).read().splitlines() + open(frames).read().splitlines()
 figures = {m.group(1): (m.group(2), m.group(3)) for m in (re.match(r"measure (\S+) (\S+) (.*)", l) for l in lines) if m}
 judged = [l for l in lines if re.match(r"(ok  |FAIL|skip) .*(pins drawn|frames of|page weighs)", l)]
 failed = [l for l in lines if l.startswith("FAIL") and not re.search(r"pins drawn|frames of|page weighs", l)]
 out = ["## The web page in Chromium", ""]
 out.append(f"Produced by `scripts/bench-web.sh` on {datetime.now(timezone.utc):%Y-%m-%d} (load average {load} just before),")
-out.append("`onthemap-server` on localhost, headless Chromium driven by `Tests/Browser/web_app_check.py`")
+out.append(f"`{server}` on localhost, headless Chromium driven by `Tests/Browser/web_app_check.py`")
 out.append("with `--judge-timings`. Timings are judged only from runs that began with the page's frames on time")
 out.append("(a calm machine); a line starting `skip` says the machine never was.")
 out.append("")
