@@ -75,7 +75,7 @@ struct GeocodeEndpointTests {
                     #expect(response.status == .tooManyRequests)
                     let wait = Int(response.headers[.retryAfter] ?? "") ?? 0
                     #expect((1...60).contains(wait))
-                    #expect(String(buffer: response.body).contains("Too many place lookups. Try again in \(wait) seconds."))
+                    #expect(String(buffer: response.body).contains("Too many place lookups: try again in \(WaitInWords.describe(seconds: wait)).\""), "\(String(buffer: response.body))")
                 }
             }
         }

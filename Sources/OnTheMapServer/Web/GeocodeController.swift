@@ -42,7 +42,7 @@ struct GeocodeController: Sendable {
         if let tally = try await attempts.countAttempts([counter], now: now).first, tally.attempts > counter.limit {
             let seconds = max(1, Int(tally.windowStart.addingTimeInterval(60).timeIntervalSince(now).rounded(.up)))
             throw APIFailure(
-                .tooManyRequests, "Too many place lookups. Try again in \(seconds) seconds.",
+                .tooManyRequests, "Too many place lookups: try again in \(WaitInWords.describe(seconds: seconds)).",
                 headers: [.retryAfter: "\(seconds)"])
         }
         let places = try await geocoder.places(matching: query, limit: limit)
