@@ -1,16 +1,16 @@
 import Foundation
-import OnTheMapTestSupport
 
 /// A private tmux server running one command in a pane of a fixed size, for testing a full-screen
-/// program as a person sees it: keys in with send-keys, the screen out with capture-pane.
-final class TmuxSession {
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+/// program as a person sees it: keys in with send-keys, the screen out with capture-pane. Used by the
+/// CLI's `map -i` tests and the editors' tests (Neovim's terminal, the Emacs recipe).
+public final class TmuxSession {
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
-    let directory: TemporaryDirectory
+    public let directory: TemporaryDirectory
     private let socket: String
 
     /// Starts `command` (run by `sh -c`) in a detached session `width`×`height`.
-    init(command: String, width: Int = 100, height: Int = 30, environment: [String: String]) throws {
+    public init(command: String, width: Int = 100, height: Int = 30, environment: [String: String]) throws {
         directory = try TemporaryDirectory(prefix: "onthemap-tmux")
         socket = directory.file("tmux.sock")
         let exports = environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted().joined(separator: " ")
@@ -28,7 +28,7 @@ final class TmuxSession {
     /// start keeps that output open for its whole life, and Foundation's `Process` did not reap the
     /// client while a server it had forked lived on.
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    public func tmux(_ arguments: [String]) throws -> String {
         let output = directory.file("tmux-output")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -63,21 +63,21 @@ final class TmuxSession {
     }
 
     /// Types keys (tmux key names: "Enter", "C-c", "Tab", or text).
-    func send(_ keys: String...) throws {
+    public func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "0"] + keys)
     }
 
     /// The screen as text, one string per line; with `history`, the lines scrolled off above it too.
-    func screen(history: Bool = false) throws -> [String] {
+    public func screen(history: Bool = false) throws -> [String] {
         try tmux(["capture-pane", "-p", "-t", "0"] + (history ? ["-S", "-200"] : [])).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    func display(_ format: String) throws -> String {
+    public func display(_ format: String) throws -> String {
         try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Waits until the screen satisfies `condition`; the last screen either way.
-    func waitForScreen(timeout: TimeInterval = 20, _ condition: ([String]) -> Bool) throws -> (Bool, [String]) {
+    public func waitForScreen(timeout: TimeInterval = 20, _ condition: ([String]) -> Bool) throws -> (Bool, [String]) {
         let deadline = Date().addingTimeInterval(timeout)
         var lines = try screen()
         while !condition(lines) {
@@ -89,13 +89,13 @@ final class TmuxSession {
     }
 
     /// The process running in the pane under its shell (the program being tested).
-    func childProcess() throws -> Int32? {
+    public func childProcess() throws -> Int32? {
         let shell = try display("#{pane_pid}")
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
-    func tearDown() {
+    public func tearDown() {
         _ = try? tmux(["kill-server"])
         let deadline = Date().addingTimeInterval(5)
         while serverPID > 0, kill(serverPID, 0) == 0, Date() < deadline { usleep(20_000) }
@@ -103,7 +103,7 @@ final class TmuxSession {
         directory.remove()
     }
 
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
@@ -112,7 +112,7 @@ extension TmuxSession {
     /// The cells of a pane captured with its escapes (`capture-pane -e`), each with the SGR
     /// parameters in force: tmux writes them one escape each ("\e[1m\e[31m"), resetting with 0 or
     /// with the defaults 39 and 49.
-    static func attributedCells(_ capture: String) -> [(row: Int, col: Int, character: Character, attributes: Set<String>)] {
+    public static func attributedCells(_ capture: String) -> [(row: Int, col: Int, character: Character, attributes: Set<String>)] {
         var cells: [(row: Int, col: Int, character: Character, attributes: Set<String>)] = []
         var attributes = Set<String>()
         for (row, line) in capture.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
