@@ -11,7 +11,8 @@
 # Needs root (it makes control groups: cgroup v1's cpu controller, or v2's cpu.max), wrk, nginx and
 # PostgreSQL 15 (apt-get install wrk nginx postgresql). Settings: BENCH_DURATION (seconds per run,
 # default 10), BENCH_REPLICA_QUOTA (per cent of one core per replica, default 15), BENCH_CONNECTIONS
-# (default 64), BENCH_POOL (each replica's --pool-size, default 8).
+# (default 64), BENCH_POOL (each replica's --pool-size, default 8), ONTHEMAP_SERVER_BIN (the server to
+# measure; default: the release build, built if needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -56,9 +57,14 @@ quota_group() {
 # throttled DIR: periods in which the group used up its quota so far.
 throttled() { awk '$1 == "nr_throttled" { print $2 }' "$1/cpu.stat"; }
 
-echo "==> release build" >&2
-swift build -c release --product onthemap-server >&2
-SERVER="$(swift build -c release --show-bin-path)/onthemap-server"
+# ONTHEMAP_SERVER_BIN: a release server built already (e.g. by make deb); else built here.
+if [ -n "${ONTHEMAP_SERVER_BIN:-}" ]; then
+    SERVER="$ONTHEMAP_SERVER_BIN"
+else
+    echo "==> release build" >&2
+    swift build -c release --product onthemap-server >&2
+    SERVER="$(swift build -c release --show-bin-path)/onthemap-server"
+fi
 
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
@@ -181,7 +187,7 @@ CONF
             wrk -t2 -c"$CONNECTIONS" -d2s --timeout 10s "${args[@]}" >/dev/null
         replicas_before="$(cpu_ticks "${REPLICA_PIDS[@]}")"
         pg_before="$(cpu_ticks $(pgrep -f "postgres: onthemap bench" || true))"
-        nginx_before="$(cpu_ticks "$NGINX_PID")"
+        nginx_before="$(cpu_ticks "$NGINX_PID" $(pgrep -P "$NGINX_PID" || true))"
         idle_before="$(idle_ticks)"
         throttled_before=0
         for g in "${GROUPS_USED[@]}"; do throttled_before=$((throttled_before + $(throttled "$g"))); done
@@ -197,7 +203,7 @@ data.update(replica_ticks=int(sys.argv[2]), pg_ticks=int(sys.argv[3]), nginx_tic
 print(json.dumps(data))' "$line" \
             "$(($(cpu_ticks "${REPLICA_PIDS[@]}") - replicas_before))" \
             "$(($(cpu_ticks $(pgrep -f "postgres: onthemap bench" || true)) - pg_before))" \
-            "$(($(cpu_ticks "$NGINX_PID") - nginx_before))" \
+            "$(($(cpu_ticks "$NGINX_PID" $(pgrep -P "$NGINX_PID" || true)) - nginx_before))" \
             "$(($(idle_ticks) - idle_before))" \
             "$((throttled_after - throttled_before))")" | tee -a "$RESULTS" >&2
     done
