@@ -28,7 +28,7 @@ def sections(path):
     found = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) >= 2 and parts[0].startswith(".") and parts[1].isdigit():
+        if len(parts) >= 2 and parts[0] != "Total" and parts[1].isdigit():
             found[parts[0]] = int(parts[1])
     return found
 

@@ -12,6 +12,8 @@ public enum DaemonRunner {
         // Refuse (socket already served, directory not private) before anything starts: a refused
         // start then has nothing to stop, however busy the machine is.
         if activatedSocket == nil { try SocketPreparation.prepare(configuration.socketPath) }
+        // Before the socket listens: whoever can reach the socket may send a SIGHUP at once.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         let daemon = Daemon(configuration: configuration, logger: logger)
         await daemon.load()
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
@@ -27,7 +29,7 @@ public enum DaemonRunner {
                     .init(service: WatchdogService(daemon: daemon), successTerminationBehavior: .ignore),
                     .init(service: NotificationService(daemon: daemon)),
                     .init(service: StatusLineService(daemon: daemon), successTerminationBehavior: .ignore),
-                    .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload)),
+                    .init(service: ReloadService(daemon: daemon, logger: logger, reload: reload, hangups: hangups)),
                     .init(service: ShutdownBackstop(logger: logger)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],

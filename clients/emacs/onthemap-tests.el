@@ -74,7 +74,8 @@ WHAT says what was awaited."
 (defun onthemap-tests--cli-json (&rest args)
   "Run the CLI with ARGS and --json; return its output parsed."
   (with-temp-buffer
-    (unless (eql 0 (apply #'call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil t nil
+    ;; Standard output alone: what the CLI says on stderr (the place --near used) is not its data.
+    (unless (eql 0 (apply #'call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil '(t nil) nil
                           (append args '("--json"))))
       (ert-fail (format "onthemap %S failed: %s" args (buffer-string))))
     (goto-char (point-min))
@@ -439,7 +440,7 @@ WHAT says what was awaited."
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.
   (start-process "cli" nil (onthemap-tests--env "ONTHEMAP_TEST_CLI")
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
-  (onthemap-tests--mode-line-is " 📍 100 · Paris" 60))
+  (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60))
 
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
@@ -456,7 +457,7 @@ The mode line must have shown it offline meanwhile."
 
 (ert-deftest onthemap-test-10-mode-line-survives-a-restart ()
   (onthemap-tests--restart-daemon)
-  (onthemap-tests--mode-line-is " 📍 100 · Paris" 60))
+  (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60))
 
 (ert-deftest onthemap-test-10a-mode-line-sees-a-daemon-start-at-once ()
   (unwind-protect
@@ -465,9 +466,9 @@ The mode line must have shown it offline meanwhile."
       (let ((onthemap-reconnect-delay 600))
         (onthemap-status-mode -1)
         (onthemap-status-mode 1)
-        (onthemap-tests--mode-line-is " 📍 100 · Paris" 60)
+        (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60)
         (onthemap-tests--restart-daemon)
-        (onthemap-tests--mode-line-is " 📍 100 · Paris" 15))
+        (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 15))
     ;; The tests after this one get the short delay back, whatever happened here.
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)))

@@ -11,9 +11,12 @@ struct ReloadService: Service {
     let logger: Logger
     /// Re-reads flags, environment and file.
     let reload: @Sendable () throws -> DaemonConfiguration
+    /// SIGHUP, trapped before the socket listens (`DaemonRunner`): trapped in `run`, a SIGHUP sent once
+    /// the socket answered could come before the trap on a busy machine, and was lost.
+    let hangups: UnixSignalsSequence
 
     func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+        for await _ in hangups.cancelOnGracefulShutdown() {
             daemon.notifier.reloading()
             do {
                 let configuration = try reload()

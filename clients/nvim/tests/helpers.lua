@@ -76,10 +76,16 @@ function M.fits(note)
 end
 
 --- Runs the real CLI (another client of the same daemon) and returns its stdout, failing on error.
+--- The CLI's standard output alone: what it says on stderr (the place `--near` used) is not its data.
 function M.cli(args)
-  local output = vim.fn.system(vim.list_extend({ M.env.ONTHEMAP_TEST_CLI }, args))
+  local errors = vim.fn.tempname()
+  local argv = vim.list_extend({ M.env.ONTHEMAP_TEST_CLI }, args)
+  local command = table.concat(vim.tbl_map(vim.fn.shellescape, argv), " ") .. " 2>" .. vim.fn.shellescape(errors)
+  local output = vim.fn.system(command)
+  local said = table.concat(vim.fn.readfile(errors), "\n")
+  vim.fn.delete(errors)
   if vim.v.shell_error ~= 0 then
-    M.fail("onthemap " .. table.concat(args, " ") .. " failed: " .. output, 2)
+    M.fail("onthemap " .. table.concat(args, " ") .. " failed: " .. output .. said, 2)
   end
   return output
 end

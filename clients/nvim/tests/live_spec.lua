@@ -41,7 +41,7 @@ local function restart_daemon(back_ms)
     return vim.fn.filereadable(control .. "/restarted") == 1
   end, "the restart")
   t.wait(back_ms, function()
-    return onthemap.statusline() == "📍 100 · Paris"
+    return onthemap.statusline() == "📍 100 · Paris, France"
   end, "back after the restart, got " .. onthemap.statusline())
 end
 
@@ -242,8 +242,8 @@ return {
       -- The CLI, a separate client, posts the pin; nothing here asks the daemon meanwhile.
       vim.fn.jobstart({ t.env.ONTHEMAP_TEST_CLI, "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
       t.wait(60000, function()
-        return onthemap.statusline() == "📍 100 · Paris"
-      end, "📍 100 · Paris, got " .. onthemap.statusline())
+        return onthemap.statusline() == "📍 100 · Paris, France"
+      end, "📍 100 · Paris, France, got " .. onthemap.statusline())
     end,
   },
   {
@@ -264,7 +264,7 @@ return {
         config.options.reconnect_ms = 600000
         status.stop()
         t.wait(15000, function()
-          return onthemap.statusline() == "📍 100 · Paris"
+          return onthemap.statusline() == "📍 100 · Paris, France"
         end, "online again with the long delay, got " .. onthemap.statusline())
         restart_daemon(15000)
       end)
