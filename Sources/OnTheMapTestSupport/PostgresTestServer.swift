@@ -118,12 +118,15 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Stops the cluster but keeps its data, to test a lost database; `resume()` brings it back.
     ///
-    /// A fast stop (connections closed, a checkpoint), not an immediate one: the cluster runs with
-    /// `synchronous_commit=off`, so an immediate stop loses the last fraction of a second's commits,
-    /// and a test that pauses right after the server made its schema found the table gone afterwards
-    /// ("relation studentlocation does not exist"), which is not the outage under test.
+    /// An immediate stop, as a crash is (connections dropped, nothing said to them), after a
+    /// checkpoint: the cluster runs with `synchronous_commit=off`, so without one the stop lost the
+    /// last fraction of a second's commits, and a test that paused right after the server made its
+    /// schema found the table gone afterwards ("relation studentlocation does not exist"), which is
+    /// not the outage under test. (A fast stop instead tells each connection it is terminated, which
+    /// is another outage than a crash, with other errors.)
     public func pause() throws {
-        let result = try run("pg_ctl", ["-D", directory.file("data"), "-m", "fast", "-w", "stop"])
+        _ = try run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", "postgres", "-c", "CHECKPOINT"])
+        let result = try run("pg_ctl", ["-D", directory.file("data"), "-m", "immediate", "-w", "stop"])
         guard result.status == 0 else { throw ServerProcessError(message: "pg_ctl stop: \(result.stderr)") }
     }
 
