@@ -213,16 +213,5 @@ done
 
 python3 "$ROOT/Benchmarks/server/summarize_quota.py" "$RESULTS" "$DURATION" "$QUOTA" "$CONNECTIONS" "$POOL" \
     "$(nproc)" "$LOAD" "$(getconf CLK_TCK)" "$CGROUP_KIND" >"$WORK/section.md"
-python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
-import sys
-path, section = sys.argv[1], open(sys.argv[2]).read()
-start, end = "<!-- server-quota-bench:start -->", "<!-- server-quota-bench:end -->"
-text = open(path).read()
-block = f"{start}\n{section}{end}\n"
-if start in text:
-    text = text[:text.index(start)] + block + text[text.index(end) + len(end) + 1:]
-else:
-    text = text.rstrip("\n") + "\n\n" + block
-open(path, "w").write(text)
-PY
+"$ROOT/scripts/bench-section.py" server-quota-bench "$WORK/section.md"
 cat "$WORK/section.md"

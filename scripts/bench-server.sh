@@ -198,18 +198,7 @@ for w in get mix; do for c in 64 256; do run "PostgreSQL, 2 replicas behind ngin
 
 python3 "$ROOT/Benchmarks/server/summarize.py" "$RESULTS" "$BYTES" "$DURATION" "$LOCKED_SQLITE" "$(nproc)" \
     "$LOAD" "$POOL" "$CPU_RESULTS" "$(getconf CLK_TCK)" "$THREADS" >"$WORK/section.md"
-python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
-import sys
-path, section = sys.argv[1], open(sys.argv[2]).read()
-start, end = "<!-- server-bench:start -->", "<!-- server-bench:end -->"
-text = open(path).read()
-block = f"{start}\n{section}{end}\n"
-if start in text:
-    text = text[:text.index(start)] + block + text[text.index(end) + len(end) + 1:]
-else:
-    text = text.rstrip("\n") + "\n\n" + block
-open(path, "w").write(text)
-PY
+"$ROOT/scripts/bench-section.py" server-bench "$WORK/section.md"
 cat "$WORK/section.md"
 
 # Then the replicas under CPU quotas (one, two, three; root only: they are control groups).

@@ -102,16 +102,5 @@ if failed:
 out.append("")
 print("\n".join(out))
 PY
-python3 - "$ROOT/docs/benchmarks.md" "$WORK/section.md" <<'PY'
-import sys
-path, section = sys.argv[1], open(sys.argv[2]).read()
-start, end = "<!-- web-bench:start -->", "<!-- web-bench:end -->"
-text = open(path).read()
-block = f"{start}\n{section}{end}\n"
-if start in text:
-    text = text[:text.index(start)] + block + text[text.index(end) + len(end) + 1:]
-else:
-    text = text.rstrip("\n") + "\n\n" + block
-open(path, "w").write(text)
-PY
+"$ROOT/scripts/bench-section.py" web-bench "$WORK/section.md"
 cat "$WORK/section.md"

@@ -82,6 +82,8 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
 # So is the web page's, just written by scripts/bench-web.sh.
 sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md >"$WORK/web-section.md" || true
+# And the replicas under CPU quotas (scripts/bench-server-quota.sh, root only).
+sed -n '/<!-- server-quota-bench:start -->/,/<!-- server-quota-bench:end -->/p' docs/benchmarks.md >"$WORK/quota-section.md" || true
 {
     echo "# Benchmarks"
     echo
@@ -132,6 +134,7 @@ sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md
     echo
     cat Benchmarks/analysis.md
     if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi
+    if [ -s "$WORK/quota-section.md" ]; then echo; cat "$WORK/quota-section.md"; fi
     if [ -s "$WORK/web-section.md" ]; then echo; cat "$WORK/web-section.md"; fi
 } >docs/benchmarks.md
 echo "==> wrote docs/benchmarks.md"
