@@ -19,22 +19,7 @@ struct NginxExample {
             let site = example.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(replicas[0])")
                 .replacingOccurrences(of: "127.0.0.1:8082", with: "127.0.0.1:\(replicas[1])")
                 .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);")
-            try site.write(toFile: directory.file("site.conf"), atomically: true, encoding: .utf8)
-            let main = """
-                daemon off;
-                master_process off;
-                pid \(directory.file("nginx.pid"));
-                error_log \(directory.file("error.log")) warn;
-                events { worker_connections 256; }
-                http {
-                    access_log off;
-                    client_body_temp_path \(directory.path);
-                    proxy_temp_path \(directory.path);
-                    include \(directory.file("site.conf"));
-                }
-                """
-            try main.write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = try RunningProcess("/usr/sbin/nginx", ["-c", directory.file("nginx.conf"), "-p", directory.path])
+            let process = try Self.run(site: site, in: directory, connections: 256)
             if try await DeployConfigTests.answers("http://127.0.0.1:\(port)/v1/StudentLocation?limit=1") {
                 return NginxExample(process: process, port: port)
             }
@@ -46,5 +31,26 @@ struct NginxExample {
 
     func stop() {
         process.stop()
+    }
+
+    /// A real nginx in the foreground serving `site` (a server block, as in docs/deploy), everything
+    /// it writes kept in `directory`.
+    static func run(site: String, in directory: TemporaryDirectory, connections: Int) throws -> RunningProcess {
+        try site.write(toFile: directory.file("site.conf"), atomically: true, encoding: .utf8)
+        let main = """
+            daemon off;
+            master_process off;
+            pid \(directory.file("nginx.pid"));
+            error_log \(directory.file("error.log")) warn;
+            events { worker_connections \(connections); }
+            http {
+                access_log off;
+                client_body_temp_path \(directory.path);
+                proxy_temp_path \(directory.path);
+                include \(directory.file("site.conf"));
+            }
+            """
+        try main.write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
+        return try RunningProcess("/usr/sbin/nginx", ["-c", directory.file("nginx.conf"), "-p", directory.path])
     }
 }

@@ -53,22 +53,7 @@ struct WebDeployTests {
                 .replacingOccurrences(of: "/etc/letsencrypt/live/map.example.org/fullchain.pem", with: directory.file("cert.pem"))
                 .replacingOccurrences(of: "/etc/letsencrypt/live/map.example.org/privkey.pem", with: directory.file("key.pem"))
                 .replacingOccurrences(of: "http://127.0.0.1:8080", with: "http://127.0.0.1:\(serverPort)")
-            try site.write(toFile: directory.file("site.conf"), atomically: true, encoding: .utf8)
-            let main = """
-                daemon off;
-                master_process off;
-                pid \(directory.file("nginx.pid"));
-                error_log \(directory.file("error.log")) warn;
-                events { worker_connections 64; }
-                http {
-                    access_log off;
-                    client_body_temp_path \(directory.path);
-                    proxy_temp_path \(directory.path);
-                    include \(directory.file("site.conf"));
-                }
-                """
-            try main.write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = try RunningProcess("/usr/sbin/nginx", ["-c", directory.file("nginx.conf"), "-p", directory.path])
+            let process = try NginxExample.run(site: site, in: directory, connections: 64)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
                 if let answer = try? curl(["-k", "https://127.0.0.1:\(https)/v1/StudentLocation?limit=1"]), answer.status == 200 {
