@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The Swift runtime's concurrency hooks object, linked into a release onthemapd built with the static
+/// runtime, so SwiftNIO's take-over finds the hook with dlsym (scripts/static-concurrency-hooks.sh says
+/// why; scripts/build-release.sh and make bench set it). Unset for builds with the shared runtime.
+let concurrencyHooksObject = Context.environment["ONTHEMAP_CONCURRENCY_HOOKS_OBJECT"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "OnTheMap",
     platforms: [.macOS(.v15)],
@@ -286,9 +291,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // SwiftNIO's take-over of Swift concurrency finds the runtime's hook with dlsym; with the
-            // runtime linked in statically (the release build), only an exported symbol is found.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=swift_task_enqueueGlobal_hook"])]
+            linkerSettings: concurrencyHooksObject.map { [.unsafeFlags([$0])] } ?? []
         ),
         .testTarget(
             name: "OnTheMapDaemonTests",

@@ -10,6 +10,8 @@ command -v hyperfine >/dev/null && command -v taskset >/dev/null || {
 }
 
 echo "==> release builds"
+# The daemon links the runtime's concurrency hooks as an object, so SwiftNIO's take-over finds them.
+export ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$(./scripts/static-concurrency-hooks.sh)"
 swift build -c release --static-swift-stdlib --product onthemap-server
 swift build -c release --static-swift-stdlib --product onthemapd
 swift build -c release --product geocoder-bench

@@ -9,6 +9,8 @@
 # product and a later bench reuse the first one's compiled dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The daemon links the runtime's concurrency hooks as an object, so SwiftNIO's take-over finds them.
+export ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$(./scripts/static-concurrency-hooks.sh)"
 swift build -c release --static-swift-stdlib --product onthemap-server >&2
 swift build -c release --static-swift-stdlib --product onthemapd >&2
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"

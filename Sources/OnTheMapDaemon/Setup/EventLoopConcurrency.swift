@@ -10,9 +10,9 @@ import NIOPosix
 /// minute for it alone. An event loop sleeps in `epoll_wait` until a socket or a scheduled task
 /// needs it. Jobs also stop hopping between the pool and the loop that serves their connection.
 ///
-/// SwiftNIO finds the runtime's hook with `dlsym`; the release daemon links the Swift runtime
-/// statically and exports that one symbol for it (`swift_task_enqueueGlobal_hook`, in
-/// Package.swift). Sleeps still go through `EventLoopTimer` (a `Task.sleep` wakes on libdispatch),
+/// SwiftNIO finds the runtime's hook with `dlsym`. The release daemon links the Swift runtime
+/// statically, whose archives are linked with their symbols hidden, so its build links the runtime's
+/// own hooks object as a plain object, which exports them (scripts/static-concurrency-hooks.sh). Sleeps still go through `EventLoopTimer` (a `Task.sleep` wakes on libdispatch),
 /// and blocking work goes to serial Dispatch queues, whose threads the pool monitor does not watch.
 public enum EventLoopConcurrency {
     /// Call once, first thing in `main`, before any task exists; false when the hook was not found.
