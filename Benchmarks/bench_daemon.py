@@ -21,13 +21,15 @@ What it measures:
 """
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+import benchkit
+from benchkit import call, wait_for_socket
 
 BIN, TOOLS, WORK, REPORT = sys.argv[1:5]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -40,30 +42,13 @@ GEOCODER_IDLE_SECONDS = 70
 
 STATUS = '{"jsonrpc":"2.0","id":1,"method":"status"}'
 STUDENTS = '{"jsonrpc":"2.0","id":1,"method":"students"}'
-EMAIL, PASSWORD = "demo@onthemap.example", "onthemap-demo"
-LINES = []
-VERDICTS = []
-
-
-def say(line=""):
-    print(line, flush=True)
-    LINES.append(line)
-
-
-def verdict(name, ok, detail):
-    """ok: True (met), False (missed), or None (not measured here)."""
-    outcome = "not measured" if ok is None else "met" if ok else "**missed**"
-    VERDICTS.append(f"| {name} | {detail} | {outcome} |")
+OUT = benchkit.Report()
+say, verdict = OUT.say, OUT.verdict
 
 
 # MARK: processes and /proc
 
-def rss_kib(pid, field="VmRSS"):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
+rss_kib = benchkit.status_kib
 
 
 def rss_row(pid):
@@ -93,26 +78,6 @@ def pin(pid, cpus):
     subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], check=True, stdout=subprocess.DEVNULL)
 
 
-def call(sock_path, method, params=None, timeout=120):
-    request = {"jsonrpc": "2.0", "id": 1, "method": method}
-    if params is not None:
-        request["params"] = params
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(timeout)
-        s.connect(sock_path)
-        s.sendall((json.dumps(request) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(1 << 20)
-            if not chunk:
-                break
-            data += chunk
-    reply = json.loads(data)
-    if "error" in reply:
-        raise RuntimeError(f"{method}: {reply['error']}")
-    return reply["result"], data
-
-
 def page_faults(pid):
     """Minor and major page faults of pid so far."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
@@ -136,57 +101,6 @@ def raw_reply(sock_path, line):
     return data
 
 
-def wait_for_socket(path, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if os.path.exists(path):
-            try:
-                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-                    s.connect(path)
-                    return
-            except OSError:
-                pass
-        time.sleep(0.01)
-    raise RuntimeError(f"nothing listens on {path}")
-
-
-class Daemon:
-    def __init__(self, name, api, cache_size=100, extra=(), program=None):
-        self.home = os.path.join(WORK, name)
-        os.makedirs(self.home, exist_ok=True)
-        self.socket = os.path.join(self.home, "d.sock")
-        self.env = dict(os.environ, XDG_STATE_HOME=f"{self.home}/state", XDG_CACHE_HOME=f"{self.home}/cache",
-                        XDG_CONFIG_HOME=f"{self.home}/config", XDG_RUNTIME_DIR=f"{self.home}/runtime")
-        for key in ("NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "ONTHEMAP_SOCKET"):
-            self.env.pop(key, None)
-        self.args = [program or f"{BIN}/onthemapd", "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
-                     "--log-level", "error", *extra]
-        self.process = None
-
-    def start(self, notify_socket=None, wrap=lambda argv: argv):
-        env = dict(self.env)
-        if notify_socket:
-            env["NOTIFY_SOCKET"] = notify_socket
-        self.process = subprocess.Popen(wrap(self.args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return self.process
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    @property
-    def pid(self):
-        return self.process.pid
-
-    def login(self):
-        call(self.socket, "login", {"username": EMAIL, "password": PASSWORD})
-
-
 def rpc_load(*args, pinned=None):
     command = [f"{TOOLS}/rpc_load", *map(str, args)]
     if pinned is not None:
@@ -205,19 +119,12 @@ def us(value):
 # MARK: the runs
 
 def start_server():
-    db = os.path.join(WORK, "bench.sqlite")
-    subprocess.run([f"{BIN}/onthemap-server", "seed", "--db", db, "--demo", "--count", "10000"], check=True,
-                   stdout=subprocess.DEVNULL)
-    out = open(os.path.join(WORK, "server.out"), "w+")
-    server = subprocess.Popen([f"{BIN}/onthemap-server", "serve", "--db", db, "--port", "0", "--log-level", "error"],
-                              stdout=out, stderr=subprocess.STDOUT)
-    for _ in range(400):
-        out.seek(0)
-        text = out.read()
-        if "listening on" in text:
-            return server, text.split("listening on", 1)[1].split()[0]
-        time.sleep(0.025)
-    raise RuntimeError("onthemap-server did not start")
+    return benchkit.start_server(BIN, WORK, "bench")
+
+
+
+def Daemon(name, api, cache_size=100, extra=()):
+    return benchkit.Daemon(WORK, f"{BIN}/onthemapd", name, api, cache_size, extra)
 
 
 # The round trips' ratios to the C floor in the last bench before issue 27's rewrite of the daemon's state.
@@ -269,7 +176,7 @@ def round_trips(daemon, baselines):
 def throughputs(daemon, baselines):
     say("## Throughput, `status`, closed loop")
     say()
-    say(f"`rpc_load throughput`: N connections each sending its next request when its reply arrives, for")
+    say("`rpc_load throughput`: N connections each sending its next request when its reply arrives, for")
     say(f"{THROUGHPUT_SECONDS:g} s; no pinning (the load generator shares the machine's {os.cpu_count()} cores). Medians of {ROUNDS} rounds.")
     say()
     say("| connections | C baseline req/s | SwiftNIO alone req/s | onthemapd req/s | onthemapd / C baseline |")
@@ -508,10 +415,7 @@ def main():
                 process.kill()
         server.terminate()
         server.wait()
-    with open(REPORT, "w") as f:
-        f.write("\n".join(LINES) + "\n")
-    with open(REPORT + ".verdicts", "w") as f:
-        f.write("\n".join(VERDICTS) + "\n")
+    OUT.write(REPORT)
 
 
 if __name__ == "__main__":

@@ -29,59 +29,12 @@ import tempfile
 import termios
 import time
 
+import benchkit
+from benchkit import EMAIL, PASSWORD, call, wait_for_socket
+
 BIN, CLIENT, TOOLS, WORK, REPORT = sys.argv[1:6]
-EMAIL, PASSWORD = "demo@onthemap.example", "onthemap-demo"
-LINES = []
-VERDICTS = []
-
-
-def say(line=""):
-    print(line, flush=True)
-    LINES.append(line)
-
-
-def verdict(name, ok, detail):
-    VERDICTS.append(f"| {name} | {detail} | {'met' if ok else '**missed**'} |")
-
-
-def status_kib(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def call(sock_path, method, params=None):
-    request = {"jsonrpc": "2.0", "id": 1, "method": method}
-    if params is not None:
-        request["params"] = params
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(120)
-        s.connect(sock_path)
-        s.sendall((json.dumps(request) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(1 << 20)
-            if not chunk:
-                break
-            data += chunk
-    reply = json.loads(data)
-    if "error" in reply:
-        raise RuntimeError(f"{method}: {reply['error']}")
-    return reply["result"], len(data)
-
-
-def wait_for_socket(path, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-                s.connect(path)
-                return
-        except OSError:
-            time.sleep(0.01)
-    raise RuntimeError(f"nothing listens on {path}")
+OUT = benchkit.Report()
+say, verdict = OUT.say, OUT.verdict
 
 
 def rpc_latency(sock_path, request, count):
@@ -91,51 +44,20 @@ def rpc_latency(sock_path, request, count):
     return {output[i]: float(output[i + 1]) for i in range(0, len(output), 2)}
 
 
-class Daemon:
+class Daemon(benchkit.Daemon):
+    """The release onthemapd, started and listening."""
+
     def __init__(self, name, api, cache_size):
-        self.home = os.path.join(WORK, name)
-        os.makedirs(self.home, exist_ok=True)
-        self.socket = os.path.join(self.home, "d.sock")
-        self.env = dict(os.environ, XDG_STATE_HOME=f"{self.home}/state", XDG_CACHE_HOME=f"{self.home}/cache",
-                        XDG_CONFIG_HOME=f"{self.home}/config", XDG_RUNTIME_DIR=f"{self.home}/runtime")
-        for key in ("NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "ONTHEMAP_SOCKET"):
-            self.env.pop(key, None)
-        self.args = [f"{BIN}/onthemapd", "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
-                     "--log-level", "error"]
-        self.process = None
+        super().__init__(WORK, f"{BIN}/onthemapd", name, api, cache_size)
 
     def start(self, notify_socket=None):
-        env = dict(self.env)
-        if notify_socket:
-            env["NOTIFY_SOCKET"] = notify_socket
-        self.process = subprocess.Popen(self.args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        super().start(notify_socket)
         if not notify_socket:
             wait_for_socket(self.socket)
 
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
 
 def start_server():
-    db = os.path.join(WORK, "map-bench.sqlite")
-    subprocess.run([f"{BIN}/onthemap-server", "seed", "--db", db, "--demo", "--count", "10000"], check=True,
-                   stdout=subprocess.DEVNULL)
-    out = open(os.path.join(WORK, "map-server.out"), "w+")
-    server = subprocess.Popen([f"{BIN}/onthemap-server", "serve", "--db", db, "--port", "0", "--log-level", "error"],
-                              stdout=out, stderr=subprocess.STDOUT)
-    for _ in range(400):
-        out.seek(0)
-        text = out.read()
-        if "listening on" in text:
-            return server, text.split("listening on", 1)[1].split()[0]
-        time.sleep(0.025)
-    raise RuntimeError("onthemap-server did not start")
+    return benchkit.start_server(BIN, WORK, "map-bench")
 
 
 def map_request(width, height):
@@ -161,7 +83,8 @@ def round_trips(small, large, drawn):
     rows = []
     for label, daemon, width, height, key, count in (("80×24, 100 pins", small, 80, 24, "80x24_100", 2000),
                                                      ("200×60, 10,000 pins", large, 200, 60, "200x60_10000", 200)):
-        _, size = call(daemon.socket, "map", {"width": width, "height": height})
+        _, reply = call(daemon.socket, "map", {"width": width, "height": height})
+        size = len(reply)
         status = rpc_latency(daemon.socket, '{"jsonrpc":"2.0","id":1,"method":"status"}', 5000)
         trip = rpc_latency(daemon.socket, map_request(width, height), count)
         rows.append((label, drawn[f"render_{key}_p50_us"], trip["p50_us"]))
@@ -267,15 +190,15 @@ def memory_and_ready(api):
     call(daemon.socket, "login", {"username": EMAIL, "password": PASSWORD})
     time.sleep(1)
     pid = daemon.process.pid
-    rows = [("idle, logged in, no map drawn yet", status_kib(pid, "RssAnon"), status_kib(pid, "RssFile"))]
+    rows = [("idle, logged in, no map drawn yet", benchkit.status_kib(pid, "RssAnon"), benchkit.status_kib(pid, "RssFile"))]
     call(daemon.socket, "map", {"width": 80, "height": 24})
     time.sleep(1)
-    rows.append(("idle after one 80×24 map", status_kib(pid, "RssAnon"), status_kib(pid, "RssFile")))
+    rows.append(("idle after one 80×24 map", benchkit.status_kib(pid, "RssAnon"), benchkit.status_kib(pid, "RssFile")))
     for _ in range(50):
         call(daemon.socket, "map", {"width": 200, "height": 60, "fit": "pins"})
         call(daemon.socket, "map", {"width": 120, "height": 40, "near": "Berlin"})
     time.sleep(2)
-    rows.append(("idle after 100 more maps (200×60, 120×40 zoomed)", status_kib(pid, "RssAnon"), status_kib(pid, "RssFile")))
+    rows.append(("idle after 100 more maps (200×60, 120×40 zoomed)", benchkit.status_kib(pid, "RssAnon"), benchkit.status_kib(pid, "RssFile")))
     daemon.stop()
     say("RSS of one daemon (100 students cached), from `/proc/PID/status`: anonymous memory is the daemon's own;")
     say("file-backed is pages of the executable, which includes the embedded map (418 KB, read in place).")
@@ -330,10 +253,7 @@ def main():
         large.stop()
         server.terminate()
         server.wait()
-    with open(REPORT, "w") as f:
-        f.write("\n".join(LINES) + "\n")
-    with open(REPORT + ".verdicts", "w") as f:
-        f.write("\n".join(VERDICTS) + "\n")
+    OUT.write(REPORT)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,133 @@
+"""What the benchmark scripts share: the report they write, the daemon and server they start, and one
+JSON-RPC call on the daemon's socket. Imported by bench_daemon.py and bench_map.py (same folder)."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+EMAIL, PASSWORD = "demo@onthemap.example", "onthemap-demo"
+
+
+class Report:
+    """Markdown lines printed as they come, and the rows of the targets table (`REPORT.verdicts`)."""
+
+    def __init__(self):
+        self.lines = []
+        self.verdicts = []
+
+    def say(self, line=""):
+        print(line, flush=True)
+        self.lines.append(line)
+
+    def verdict(self, name, ok, detail):
+        """ok: True (met), False (missed), or None (not measured here)."""
+        outcome = "not measured" if ok is None else "met" if ok else "**missed**"
+        self.verdicts.append(f"| {name} | {detail} | {outcome} |")
+
+    def write(self, path):
+        with open(path, "w") as f:
+            f.write("\n".join(self.lines) + "\n")
+        with open(path + ".verdicts", "w") as f:
+            f.write("\n".join(self.verdicts) + "\n")
+
+
+def status_kib(pid, field="VmRSS"):
+    """A KiB figure of /proc/PID/status (VmRSS, RssAnon, RssFile…)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def call(sock_path, method, params=None, timeout=120):
+    """One request on a new connection: (result, the reply's bytes). An error reply raises."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": method}
+    if params is not None:
+        request["params"] = params
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(sock_path)
+        s.sendall((json.dumps(request) + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    reply = json.loads(data)
+    if "error" in reply:
+        raise RuntimeError(f"{method}: {reply['error']}")
+    return reply["result"], data
+
+
+def wait_for_socket(path, timeout=20):
+    """Returns once something accepts a connection on path."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.connect(path)
+                return
+        except OSError:
+            time.sleep(0.01)
+    raise RuntimeError(f"nothing listens on {path}")
+
+
+class Daemon:
+    """An onthemapd of its own: a home for its XDG folders under work, its socket there, quiet logs."""
+
+    def __init__(self, work, program, name, api, cache_size=100, extra=()):
+        self.home = os.path.join(work, name)
+        os.makedirs(self.home, exist_ok=True)
+        self.socket = os.path.join(self.home, "d.sock")
+        self.env = dict(os.environ, XDG_STATE_HOME=f"{self.home}/state", XDG_CACHE_HOME=f"{self.home}/cache",
+                        XDG_CONFIG_HOME=f"{self.home}/config", XDG_RUNTIME_DIR=f"{self.home}/runtime")
+        for key in ("NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "ONTHEMAP_SOCKET"):
+            self.env.pop(key, None)
+        self.args = [program, "--socket", self.socket, "--api-url", api, "--cache-size", str(cache_size),
+                     "--log-level", "error", *extra]
+        self.process = None
+
+    def start(self, notify_socket=None, wrap=lambda argv: argv):
+        """Starts it (wrap: a command put in front, such as taskset); does not wait for the socket."""
+        env = dict(self.env)
+        if notify_socket:
+            env["NOTIFY_SOCKET"] = notify_socket
+        self.process = subprocess.Popen(wrap(self.args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self.process
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def login(self):
+        call(self.socket, "login", {"username": EMAIL, "password": PASSWORD})
+
+
+def start_server(bin_dir, work, name, count=10000):
+    """onthemap-server on a new SQLite file of `count` demo students: (process, its API URL)."""
+    db = os.path.join(work, f"{name}.sqlite")
+    subprocess.run([f"{bin_dir}/onthemap-server", "seed", "--db", db, "--demo", "--count", str(count)], check=True,
+                   stdout=subprocess.DEVNULL)
+    out = open(os.path.join(work, f"{name}-server.out"), "w+")
+    server = subprocess.Popen([f"{bin_dir}/onthemap-server", "serve", "--db", db, "--port", "0", "--log-level", "error"],
+                              stdout=out, stderr=subprocess.STDOUT)
+    for _ in range(400):
+        out.seek(0)
+        text = out.read()
+        if "listening on" in text:
+            return server, text.split("listening on", 1)[1].split()[0]
+        time.sleep(0.025)
+    raise RuntimeError("onthemap-server did not start")
