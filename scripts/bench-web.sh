@@ -12,9 +12,9 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 if [ -z "${ONTHEMAP_SERVER_BIN:-}" ]; then
     # As scripts/build-release.sh builds it (the same manifest, so the shared build is not relinked).
-    export ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$(./scripts/static-concurrency-hooks.sh)"
-    swift build -c release --static-swift-stdlib --product onthemap-server >&2
-    ONTHEMAP_SERVER_BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/onthemap-server"
+    hooks="$(./scripts/static-concurrency-hooks.sh)"
+    ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --product onthemap-server >&2
+    ONTHEMAP_SERVER_BIN="$(ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --show-bin-path)/onthemap-server"
 fi
 SERVER="$ONTHEMAP_SERVER_BIN"
 WORK="$(mktemp -d)"

@@ -10,7 +10,9 @@
 # object, linked as an object of the program (Package.swift adds it to onthemapd's link when this
 # variable is set), is not from an archive: `-export-dynamic` exports its hooks, and the archive's copy
 # is never pulled in. Nothing is re-implemented: it is the toolchain's object, byte for byte.
-# Only for --static-swift-stdlib builds: with the shared runtime the hook is in libswift_Concurrency.so.
+# Only for --static-swift-stdlib builds: with the shared runtime the hook is in libswift_Concurrency.so,
+# and linking the object beside it fails ("protected symbol … is not defined locally"), so set the
+# variable for those builds alone, never in a shell a debug build or `make test` inherits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 resources="$(swiftc -print-target-info | jq -r .paths.runtimeResourcePath)"

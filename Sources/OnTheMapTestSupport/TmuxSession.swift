@@ -95,6 +95,17 @@ public final class TmuxSession {
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
+    /// The exit status of the pane's command once it ended (the pane stays, `remain-on-exit`); nil
+    /// while it still runs or after `timeout`.
+    public func waitForExit(timeout: TimeInterval = 20) throws -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try display("#{pane_dead}") != "1" {
+            guard Date() < deadline else { return nil }
+            usleep(50_000)
+        }
+        return Int32(try display("#{pane_dead_status}"))
+    }
+
     public func tearDown() {
         _ = try? tmux(["kill-server"])
         let deadline = Date().addingTimeInterval(5)

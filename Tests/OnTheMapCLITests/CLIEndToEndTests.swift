@@ -208,41 +208,21 @@ struct CLIEndToEndTests {
         #expect(try bed.run(["call", "status", "not json"]).status == 64)
     }
 
-    @Test func passwordPromptOnATerminal() throws {
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func passwordPromptOnATerminal() throws {
         let bed = try CLITestBed(login: false)
-        // A pseudo-terminal: the prompt appears, the typed password is not echoed.
-        let script = """
-            import os, pty, select, sys, time
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], [sys.argv[1], "login", "--username", "demo@onthemap.example"])
-            output = b""
-            def read_until(done, seconds):
-                global output
-                deadline = time.time() + seconds
-                while not done() and time.time() < deadline:
-                    ready, _, _ = select.select([fd], [], [], 0.2)
-                    if ready:
-                        try:
-                            chunk = os.read(fd, 1024)
-                        except OSError:
-                            return
-                        if not chunk:
-                            return
-                        output += chunk
-            read_until(lambda: b"Password: " in output, 20)
-            os.write(fd, b"onthemap-demo\\n")
-            read_until(lambda: b"logged in" in output, 20)
-            os.kill(pid, 9) if b"logged in" not in output else None
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.write(output.decode())
-            sys.exit(os.WEXITSTATUS(status))
-            """
-        let result = try runCommand("/usr/bin/env", ["python3", "-c", script, BuiltProducts.path("onthemap")], environment: bed.environment)
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("Password: "))
-        #expect(result.stdout.contains("logged in as Ada Lovelace"))
-        #expect(!result.stdout.contains("onthemap-demo"), "the password was echoed")
+        // A terminal: the prompt appears, the typed password is not echoed.
+        let command = "\(BuiltProducts.path("onthemap")) login --username demo@onthemap.example"
+        let terminal = try TmuxSession(command: command, width: 80, height: 10, environment: bed.environment)
+        defer { terminal.tearDown() }
+        let (prompted, prompt) = try terminal.waitForScreen { $0.contains { $0.contains("Password:") } }
+        #expect(prompted, "\(prompt.joined(separator: "\n"))")
+        try terminal.send("onthemap-demo", "Enter")
+        let status = try terminal.waitForExit()
+        let screen = try terminal.screen().joined(separator: "\n")
+        #expect(status == 0, "\(screen)")
+        #expect(screen.contains("logged in as Ada Lovelace"), "\(screen)")
+        #expect(!screen.contains("onthemap-demo"), "the password was echoed: \(screen)")
     }
 
     @Test func watchFollowsChangesAndDaemonRestarts() throws {

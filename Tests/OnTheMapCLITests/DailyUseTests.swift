@@ -73,40 +73,23 @@ struct DailyUseTests {
     }
 
     /// On a terminal, several matching places are offered; the one picked is the one posted.
-    @Test func postOffersThePlacesThatMatchOnATerminal() throws {
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func postOffersThePlacesThatMatchOnATerminal() throws {
         let bed = try CLITestBed()
-        let script = """
-            import os, pty, re, select, sys, time
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(sys.argv[1], [sys.argv[1], "post", "Springfield", "https://ada.example"])
-            output = b""
-            def read_until(done, seconds):
-                global output
-                deadline = time.time() + seconds
-                while not done() and time.time() < deadline:
-                    ready, _, _ = select.select([fd], [], [], 0.2)
-                    if ready:
-                        try:
-                            chunk = os.read(fd, 4096)
-                        except OSError:
-                            return
-                        if not chunk:
-                            return
-                        output += chunk
-            read_until(lambda: b"which one?" in output, 30)
-            choice = re.search(rb"(\\d+)  Springfield, Illinois", output)
-            os.write(fd, (choice.group(1) if choice else b"n") + b"\\n")
-            read_until(lambda: b"pin posted" in output or b"nothing posted" in output, 30)
-            _, status = os.waitpid(pid, 0)
-            sys.stdout.write(output.decode())
-            sys.exit(os.WEXITSTATUS(status))
-            """
-        let result = try runCommand("/usr/bin/env", ["python3", "-c", script, BuiltProducts.path("onthemap")], environment: bed.environment)
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("places matching \"Springfield\":"), "\(result.stdout)")
-        #expect(result.stdout.contains("Springfield, Missouri"), "the alternatives are listed: \(result.stdout)")
-        #expect(result.stdout.contains("pin posted at Springfield, Illinois ("), "\(result.stdout)")
+        let command = "\(BuiltProducts.path("onthemap")) post Springfield https://ada.example"
+        let terminal = try TmuxSession(command: command, width: 100, height: 30, environment: bed.environment)
+        defer { terminal.tearDown() }
+        let (asked, question) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
+        let offered = question.joined(separator: "\n")
+        #expect(asked, "\(offered)")
+        #expect(offered.contains("places matching \"Springfield\":"), "\(offered)")
+        #expect(offered.contains("Springfield, Missouri"), "the alternatives are listed: \(offered)")
+        let choice = try #require(offered.firstMatch(of: /(\d+)  Springfield, Illinois/)?.1, "\(offered)")
+        try terminal.send(String(choice), "Enter")
+        let status = try terminal.waitForExit(timeout: 30)
+        let screen = try terminal.screen(history: true).joined(separator: "\n")
+        #expect(status == 0, "\(screen)")
+        #expect(screen.contains("pin posted at Springfield, Illinois ("), "\(screen)")
         let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
         #expect(pin.mapString == "Springfield, Illinois")
     }

@@ -8,13 +8,11 @@ Prints "ok" last."""
 import json
 import os
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
+
+from parse_wire import APP_ID, REST_KEY, check, request
 
 ROOT, PREFIX, EMAIL, PASSWORD, KEY = sys.argv[1:6]
-APP_ID = "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"
-REST_KEY = "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"
 
 # parse-client reads its API root from the environment when it is imported.
 os.environ["PARSE_API_ROOT"] = ROOT + PREFIX
@@ -29,10 +27,6 @@ register(APP_ID, REST_KEY)
 class StudentLocation(Object):
     pass
 
-
-def check(condition, message):
-    if not condition:
-        raise SystemExit("FAILED: " + message)
 
 
 def parse_error(exception):
@@ -78,18 +72,7 @@ with SessionToken(token):
 # Raw requests: what parse-client does not send.
 def call(method, path, body=None, headers=None, query=None):
     url = ROOT + PREFIX + path + ("?" + urllib.parse.urlencode(query) if query else "")
-    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-    request = urllib.request.Request(url, method=method, data=data)
-    request.add_header("X-Parse-Application-Id", APP_ID)
-    request.add_header("X-Parse-REST-API-Key", REST_KEY)
-    request.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return request(method, url, body, headers)
 
 
 status, body = call("POST", "/login", {"username": EMAIL, "password": PASSWORD})

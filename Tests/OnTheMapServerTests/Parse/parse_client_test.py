@@ -2,12 +2,11 @@
 raw requests. Arguments: server root (http://HOST:PORT), account key, session id. Prints "ok" last."""
 import json
 import sys
-import urllib.error
 import urllib.request
 
+from parse_wire import APP_ID, REST_KEY, check, request
+
 ROOT, KEY, SESSION = sys.argv[1:4]
-APP_ID = "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr"
-REST_KEY = "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"
 
 import parse_rest.connection as connection
 import parse_rest.datatypes as datatypes
@@ -22,10 +21,6 @@ from parse_rest.query import QueryResourceDoesNotExist  # noqa: E402
 class StudentLocation(Object):
     pass
 
-
-def check(condition, message):
-    if not condition:
-        raise SystemExit("FAILED: " + message)
 
 
 # Through the client: create, query, update, count, delete.
@@ -60,18 +55,7 @@ except QueryResourceDoesNotExist:
 
 # Raw requests: the wire shapes and errors.
 def call(method, path, body=None, headers=None, root="/1"):
-    request = urllib.request.Request(ROOT + root + "/classes/StudentLocation" + path, method=method,
-                                     data=None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode()))
-    request.add_header("X-Parse-Application-Id", APP_ID)
-    request.add_header("X-Parse-REST-API-Key", REST_KEY)
-    request.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return request(method, ROOT + root + "/classes/StudentLocation" + path, body, headers)
 
 
 status, body = call("GET", "?limit=2&order=-updatedAt,objectId&count=1&keys=firstName", root="/parse")
