@@ -24,6 +24,8 @@ final class RequestBudget: Sendable {
     private let closedSinceTrim = Atomic<Int>(0)
     private let peakSinceTrim = Atomic<Int>(0)
     private let trimScheduled = Atomic<Bool>(false)
+    /// When a connection last closed (`DispatchTime` nanoseconds).
+    private let lastClose = Atomic<UInt64>(0)
 
     init(maxConnections: Int, maxHeldBytes: Int) {
         self.maxConnections = maxConnections
@@ -48,25 +50,43 @@ final class RequestBudget: Sendable {
         return now <= maxConnections
     }
 
-    /// A connection closed; trims the heap once a burst of connections has mostly gone.
+    /// A connection closed; trims the heap once a burst of connections has mostly gone and stopped
+    /// closing.
     func closed() {
         let left = open.subtract(1, ordering: .relaxed).newValue
         let closed = closedSinceTrim.add(1, ordering: .relaxed).newValue
+        lastClose.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         guard closed >= Self.closedBeforeTrim, left <= peakSinceTrim.load(ordering: .relaxed) / 4,
             trimScheduled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         else { return }
-        // A moment later, off the event loops: the connections' tasks free their last buffers after
-        // the close, and a trim walks every arena.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) {
-            self.closedSinceTrim.store(0, ordering: .relaxed)
-            self.peakSinceTrim.store(self.open.load(ordering: .relaxed), ordering: .relaxed)
-            onthemap_malloc_trim()
-            self.trimScheduled.store(false, ordering: .relaxed)
+        trimWhenQuiet(armed: DispatchTime.now())
+    }
+
+    /// Trims once no connection has closed for `quietBeforeTrim` (the closed connections' tasks have
+    /// freed their last buffers by then), or `longestTrimWait` after the burst had mostly gone,
+    /// whichever comes first. Off the event loops: a trim walks every arena.
+    ///
+    /// Not a fixed second after most had gone: the rest of the burst may still be closing then (for
+    /// seconds on a busy machine), and too few of them close afterwards to start another trim, so
+    /// what they held stayed in the heap.
+    private func trimWhenQuiet(armed: DispatchTime) {
+        let quietSince = DispatchTime(uptimeNanoseconds: lastClose.load(ordering: .relaxed))
+        let quietEnds = quietSince + Self.quietBeforeTrim
+        if quietEnds > DispatchTime.now(), armed + Self.longestTrimWait > DispatchTime.now() {
+            DispatchQueue.global().asyncAfter(deadline: quietEnds) { self.trimWhenQuiet(armed: armed) }
+            return
         }
+        closedSinceTrim.store(0, ordering: .relaxed)
+        peakSinceTrim.store(open.load(ordering: .relaxed), ordering: .relaxed)
+        onthemap_malloc_trim()
+        trimScheduled.store(false, ordering: .relaxed)
     }
 
     /// Connections closed before a trim is worth its time (it walks the whole heap).
     static let closedBeforeTrim = 256
+    /// How long the closing must have stopped before the trim, and how long it may be put off.
+    static let quietBeforeTrim = DispatchTimeInterval.seconds(1)
+    static let longestTrimWait = DispatchTimeInterval.seconds(10)
 
     /// Reserves `bytes` for a request; false if they do not fit.
     func reserve(_ bytes: Int) -> Bool {

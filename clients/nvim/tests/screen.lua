@@ -31,6 +31,10 @@ function M.start(opts)
     "--cmd", "set shortmess+=I noruler noshowcmd | lua vim.opt.runtimepath:prepend(" .. vim.inspect(plugin) .. ")",
     "-c", "runtime! plugin/**/*.lua",
     "-c", "lua require('onthemap').setup(" .. setup .. ")",
+    -- Every key the editor took, for a failure's message: a key the test did not type (a
+    -- terminal's reply cut in two on a busy machine reads as Esc) shows there.
+    "-c", "lua vim.g.keys_taken = {}; vim.on_key(function(k) local t = vim.g.keys_taken; "
+      .. "t[#t + 1] = vim.fn.strtrans(k); vim.g.keys_taken = t end)",
   })
   local ok, err = pcall(function()
     t.ok(self.job > 0, "the editor in a terminal started")
@@ -85,7 +89,9 @@ function M:wait(what, condition, ms)
     return condition(self:lines())
   end, 20)
   if not ok then
-    t.fail(("gave up waiting for %s; the screen:\n%s"):format(what, self:text()), 2)
+    local taken_ok, taken = pcall(self.lua, self, "return table.concat(vim.g.keys_taken or {}, '')")
+    t.fail(("gave up waiting for %s; the screen:\n%s\nthe keys the editor took: %s"):format(
+      what, self:text(), taken_ok and taken or "(not known: " .. tostring(taken) .. ")"), 2)
   end
 end
 
