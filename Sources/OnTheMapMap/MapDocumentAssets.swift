@@ -17,7 +17,7 @@ public enum MapDocumentAssets {
     public static let mapCSS = """
         #stage{background:#dbe9f4}#world,#map{position:absolute;top:0;left:0;width:100%;height:100%;display:block}\
         #world{transform-origin:0 0;will-change:transform;pointer-events:none}\
-        #map{will-change:transform;cursor:grab;touch-action:none;-webkit-user-select:none;user-select:none}\
+        #map{transform-origin:0 0;will-change:transform;cursor:grab;touch-action:none;-webkit-user-select:none;user-select:none}\
         #map.dragging{cursor:grabbing;overflow:visible}\(svgCSS).marker.hidden{display:none}\
         .marker.selected circle{stroke:#000;stroke-width:2px}.cluster{cursor:pointer}\
         .cluster circle{fill:#d6402b;stroke:#d6402b;stroke-opacity:.3;stroke-width:10px;vector-effect:non-scaling-stroke}\

@@ -28,17 +28,18 @@
 /// drag, arrow keys. `0`: the first view again. Markers and clusters take the keyboard focus (Tab); Enter or Space does what a
 /// click does.
 ///
-/// Work per frame is kept to what changed, for ten thousand markers (docs/benchmarks.md): a drag or
-/// pinch that only pans moves the markers' SVG by a CSS transform (the compositor moves the
-/// picture; the group's transform is written again every half screen and when the fingers lift);
-/// markers are grouped into clusters once per zoom level (an eighth of a doubling) and the groups
-/// kept; only what lies within a screen of the view is in the SVG (a quarter of a screen while a
-/// zoom is under way), the markers not drawn waiting in a hidden `<div>` outside it, where the
-/// browser makes no box for them; cluster elements are reused and an attribute is written only when
-/// it changes; the popup is placed from the camera, not from the element's box. The world is a
-/// second SVG behind the markers' (`o.world`), on a compositing layer of its own: while the view
-/// moves, that layer is moved and scaled (a CSS transform), and the coasts are drawn anew 200 ms
-/// after the view comes to rest.
+/// Work per frame is kept to what changed, for ten thousand markers (docs/benchmarks.md): while a
+/// drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled by a CSS
+/// transform (the compositor moves the picture; it is drawn for real every half screen, when the
+/// zoom has doubled or halved since, and when the fingers lift or the wheel rests, 200 ms after
+/// its last notch); markers are grouped into clusters once per zoom level (an eighth of a
+/// doubling) and the groups kept; only what lies within a screen of the view is in the SVG (a
+/// quarter of a screen while a zoom is under way), the markers not drawn waiting in a hidden
+/// `<div>` outside it, where the browser makes no box for them; cluster elements are reused and an
+/// attribute is written only when it changes; the popup is placed from the camera, not from the
+/// element's box. The world is a second SVG behind the markers' (`o.world`), on a compositing layer
+/// of its own: while the view moves, that layer is moved and scaled (a CSS transform), and the
+/// coasts are drawn anew when the view comes to rest.
 public enum MapScript {
     /// The JavaScript source: a function declaration, `mapView`, for a script to call.
     public static let engine = #"""
@@ -69,18 +70,25 @@ public enum MapScript {
            or not): the view is the transform of the group that holds what is drawn. `svg.view` says
            what is shown, in map units. The parent's box is measured (the element's own moves, below). */
         function apply(moving){measure();clamp();var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
-        svg.view={x:x,y:y,width:size.w*u,height:size.h*u};
-        /* A drag or pinch that only pans slides the markers' SVG as drawn (a CSS transform: the
-           compositor moves the picture, where a new transform of the group had the browser paint and
-           rasterise it again at every frame), within half a screen: a screen's margin is drawn around
-           the view and the SVG shows what lies outside its box. */
-        if(moving&&(drag||pinch)&&placed&&placed.unit===u&&level(u)===grouped&&placed.w===size.w&&placed.h===size.h&&!near.narrow&&
+        var v=svg.view||(svg.view={});v.x=x;v.y=y;v.width=size.w*u;v.height=size.h*u;
+        /* While a drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled (a
+           CSS transform, the origin its top left corner: the compositor moves and scales the picture,
+           where a new transform of the group had the browser paint and rasterise it again at every
+           frame), within half a screen of where it was drawn and up to twice or half its size: a pan
+           shows the screen's margin drawn around the view (the SVG shows what lies outside its box while
+           dragging), a zoom shows the markers and clusters larger or smaller for a moment. Past that,
+           and when the view comes to rest (`rest`), they are drawn for real, at their size on screen. */
+        var s=placed?placed.unit/u:0;
+        if(moving&&placed&&placed.w===size.w&&placed.h===size.h&&s>=0.5&&s<=2&&(s!==1||!near.narrow)&&
         Math.abs(cam.x-placed.x)<=size.w*u/2&&Math.abs(cam.y-placed.y)<=size.h*u/2)
-        svg.style.transform="translate("+(placed.x-cam.x)/u+"px,"+(placed.y-cam.y)/u+"px)";else commit(moving&&level(u)!==grouped);
-        place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(u);}
-        /* Places the group that holds what is drawn for the camera, and draws what came within reach;
-           `narrow`: a zoom under way, when a quarter of a screen around the view is drawn (every step
-           rescales all that is drawn), and the rest 300 ms after the last step. */
+        svg.style.transform="translate("+((placed.x-cam.x)/u+(1-s)*size.w/2)+"px,"+((placed.y-cam.y)/u+(1-s)*size.h/2)+"px)"+(s===1?"":" scale("+s+")");
+        else commit(moving&&level(u)!==grouped);
+        /* A wheel has no end of its own: the view is at rest 200 ms after its last notch. */
+        if(moving&&!drag&&!pinch){clearTimeout(settle);settle=setTimeout(rest,200);}
+        place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(placed.unit);}
+        /* Places the group that holds what is drawn for the camera (`placed`, what `draw` draws for), and
+           draws what came within reach; `narrow`: a zoom under way, when a quarter of a screen around the
+           view is drawn, and the rest 300 ms after. */
         function commit(narrow){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,out=near&&near.narrow?0.25:0.5;
         view.setAttribute("transform","matrix("+1/u+" 0 0 "+1/u+" "+(-x/u)+" "+(-y/u)+")");
         placed={x:cam.x,y:cam.y,unit:u,w:size.w,h:size.h};if(svg.style.transform)svg.style.transform="";
@@ -90,12 +98,13 @@ public enum MapScript {
         /* While the view moves, the world is not drawn again: its drawing, a layer of its own, is moved
            and scaled where the view has gone (the compositor copies it, where drawing the coasts again
            cost a software renderer a hundred milliseconds and more a frame), and drawn anew when the
-           fingers or the button are lifted, or 250 ms after the last turn of the wheel (which has no
-           end of its own). A jump (a key, a click on a cluster) draws it at once. */
+           fingers or the button are lifted, or when the wheel rests. A jump (a key, a click on a
+           cluster) draws it at once. */
         function follow(){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
         if(!drawn||drawn.w!==size.w||drawn.h!==size.h){redraw();return;}
-        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";
-        clearTimeout(settle);if(!drag&&!pinch)settle=setTimeout(redraw,250);}
+        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";}
+        /* The wheel has rested: the markers and the world are drawn for the view. */
+        function rest(){if(drag||pinch)return;if(svg.style.transform)commit();if(o.world)redraw();}
         function redraw(){clearTimeout(settle);var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,wb=o.world.viewBox.baseVal;
         if(drawn&&drawn.x===x&&drawn.y===y&&drawn.unit===u&&drawn.w===size.w&&drawn.h===size.h)return;
         drawn={x:x,y:y,unit:u,w:size.w,h:size.h};
@@ -126,16 +135,16 @@ public enum MapScript {
            clusters; the one an open list follows is drawn wherever it is. A cluster's element is kept
            while it stays in reach, and an attribute is written only when it changes: the browser then
            lays out and paints again only what changed. */
-        function draw(narrow){var u=cam.unit,w=size.w*u*(narrow?0.75:1.5),h=size.h*u*(narrow?0.75:1.5),mine=[],keep=anchor&&anchor.head,free=[],want=[];
-        near={x:cam.x,y:cam.y,narrow:!!narrow};
-        for(var k=0;k<markers.length;k++){var m=markers[k],hd=m.head,on=!!hd&&hd.members.length===1&&(hd===keep||Math.abs(m.at.x-cam.x)<=w&&Math.abs(m.at.y-cam.y)<=h);
+        function draw(narrow){var u=placed.unit,w=size.w*u*(narrow?0.75:1.5),h=size.h*u*(narrow?0.75:1.5),mine=[],keep=anchor&&anchor.head,free=[],want=[],
+        cx=placed.x,cy=placed.y;near={x:cx,y:cy,narrow:!!narrow};
+        for(var k=0;k<markers.length;k++){var m=markers[k],hd=m.head,on=!!hd&&hd.members.length===1&&(hd===keep||Math.abs(m.at.x-cx)<=w&&Math.abs(m.at.y-cy)<=h);
         if(m.drawn!==on){(on?o.layer:stash).appendChild(m);m.drawn=on;}if(!on)continue;
         if(m.scaled!==u){m.setAttribute("transform","translate("+m.at.x+" "+m.at.y+") scale("+u+")");m.scaled=u;}
         if(m.mine)mine.push(m);}
         mine.forEach(function(m){o.layer.appendChild(m);});
         for(k=0;k<clusters.length;k++)if(!clusters[k].head)free.push(clusters[k]);
         for(k=0;k<heads.length;k++){hd=heads[k];if(hd.members.length<2)continue;var at=centreOf(hd),
-        on=hd===keep||Math.abs(at.x-cam.x)<=w&&Math.abs(at.y-cam.y)<=h;
+        on=hd===keep||Math.abs(at.x-cx)<=w&&Math.abs(at.y-cy)<=h;
         if(on&&!hd.el)want.push(hd);else if(!on&&hd.el){hd.el.head=null;free.push(hd.el);hd.el=null;setCluster(hd,null);}}
         for(k=0;k<want.length;k++)cluster(want[k],free.pop());
         free.forEach(function(c){c.members=[];c.remove();});
@@ -153,7 +162,7 @@ public enum MapScript {
         function level(u){return Math.round(Math.log2(u)*8);}
         /* Which markers are one cluster at this zoom (`heads`, each with its `members`), in cells of
            `far` on a side, keyed by number: a head is looked for in the 3×3 cells around. */
-        function group(narrow){var L=grouped=level(cam.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=1048576;
+        function group(narrow){var L=grouped=level(placed.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=1048576;
         clusters.forEach(function(c){c.head=null;});heads=levels.get(L);
         for(var k=0;k<markers.length;k++){markers[k].cluster=null;markers[k].head=null;}
         if(heads){levels.delete(L);levels.set(L,heads);
@@ -247,7 +256,7 @@ public enum MapScript {
            it made it lay the page out again at every frame); the popup's size is read once after its
            list changes. */
         function place(){if(!selected||popup.hidden)return;var u=cam.unit,p=selected.members?selected.centre:selected.at,
-        r=selected.radius||(selected.radius=+selected.querySelector("circle").getAttribute("r")||5),
+        r=(selected.radius||(selected.radius=+selected.querySelector("circle").getAttribute("r")||5))*placed.unit/u,
         x=(p.x-cam.x)/u+size.w/2,y=(p.y-cam.y)/u+size.h/2;if(!pop)pop={w:popup.offsetWidth,h:popup.offsetHeight};
         popup.style.left=Math.max(Math.min(x+r+8,size.w-pop.w-4),4)+"px";
         popup.style.top=Math.max(Math.min(y-r-8,size.h-pop.h-4),4)+"px";}
