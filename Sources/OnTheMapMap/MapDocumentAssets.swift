@@ -20,8 +20,8 @@ public enum MapDocumentAssets {
         #map{transform-origin:0 0;will-change:transform;cursor:grab;touch-action:none;-webkit-user-select:none;user-select:none}\
         #map.dragging{cursor:grabbing;overflow:visible}\(svgCSS).marker.hidden{display:none}\
         .marker.selected circle{stroke:#000;stroke-width:2px}.cluster{cursor:pointer}\
-        .cluster circle{fill:#d6402b;stroke:#d6402b;stroke-opacity:.3;stroke-width:10px;vector-effect:non-scaling-stroke}\
-        .cluster.mine circle{fill:#6a2bd6;stroke:#6a2bd6}.cluster.selected circle{stroke:#000;stroke-opacity:.5}\
+        .cluster circle{fill:#d6402b;stroke:#eebbb0;stroke-width:10px}\
+        .cluster.mine circle{fill:#6a2bd6;stroke:#cab6e3}.cluster.selected circle{stroke:#808080}\
         .cluster text{fill:#fff;font:bold 11px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}\
         .marker:focus,.cluster:focus{outline:none}\
         .marker:focus-visible circle,.cluster:focus-visible circle{stroke:#1a5fb4;stroke-width:3px;stroke-opacity:1}\
