@@ -161,8 +161,11 @@ public enum MapScript {
            the search change. */
         function level(u){return Math.round(Math.log2(u)*8);}
         /* Which markers are one cluster at this zoom (`heads`, each with its `members`), in cells of
-           `far` on a side, keyed by number: a head is looked for in the 3×3 cells around. */
-        function group(narrow){var L=grouped=level(placed.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=1048576;
+           `far` on a side: a head is looked for in the 3×3 cells around. A cell holds one head at most (a
+           marker in a head's cell is within its reach), and its key is a small integer (x·K + y, under
+           2³⁰ on screens up to 6,800 pixels wide), so regrouping ten thousand markers makes no garbage
+           per marker. */
+        function group(narrow){var L=grouped=level(placed.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=Math.ceil(W/far)+4;
         clusters.forEach(function(c){c.head=null;});heads=levels.get(L);
         for(var k=0;k<markers.length;k++){markers[k].cluster=null;markers[k].head=null;}
         if(heads){levels.delete(L);levels.set(L,heads);
@@ -170,12 +173,10 @@ public enum MapScript {
         else{heads=[];levels.set(L,heads);if(levels.size>16)levels.delete(levels.keys().next().value);
         for(k=0;k<markers.length;k++){var m=markers[k];if(m.filtered)continue;
         var cx=Math.floor(m.at.x/far)+1,cy=Math.floor(m.at.y/far)+1,head=null;
-        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var near=cells.get((cx+i)*K+cy+j);if(!near)continue;
-        for(var q=0;q<near.length;q++){var h=near[q];
-        if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}}
+        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var h=cells.get((cx+i)*K+cy+j);
+        if(h&&Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}
         if(head){head.members.push(m);m.head=head;continue;}
-        head={at:m.at,members:[m],order:heads.length,el:null};heads.push(head);m.head=head;
-        var cell=cx*K+cy,list=cells.get(cell);if(list)list.push(head);else cells.set(cell,[head]);}}
+        head={at:m.at,members:[m],order:heads.length,el:null};heads.push(head);m.head=head;cells.set(cx*K+cy,head);}}
         draw(narrow);
         if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
         /* Draws a group as a cluster in `c` (an element no longer used, or a new one). */
