@@ -78,11 +78,17 @@ public enum MapDocument {
     /// first view covers its element with this band.
     public static var initialBand: (top: Int, bottom: Int) { (initialTop, initialBottom) }
 
-    /// Sea, land and borders.
+    /// Sea, land and borders, the land and borders in pieces (`WorldPaths.landPieces`): a browser
+    /// draws into each tile of the screen only the pieces over it.
     private static func worldLayers(_ world: WorldData) -> String {
         var text = #"<rect class="sea" x="-65535" y="0" width="196605" height="65535"/>"#
-        text += #"<path class="land" fill-rule="evenodd" d=""# + WorldPaths.land(world) + #""/>"#
-        return text + #"<path class="border" d=""# + WorldPaths.borders(world) + #""/>"#
+        for piece in WorldPaths.landPieces(world) {
+            text += #"<path class="land" fill-rule="evenodd" d=""# + piece + #""/>"#
+        }
+        for piece in WorldPaths.borderPieces(world) {
+            text += #"<path class="border" d=""# + piece + #""/>"#
+        }
+        return text
     }
 
     /// Students drawn at one point, and where: "x y" in map units.

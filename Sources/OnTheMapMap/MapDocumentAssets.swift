@@ -17,11 +17,11 @@ public enum MapDocumentAssets {
     public static let mapCSS = """
         #stage{background:#dbe9f4}#world,#map{position:absolute;top:0;left:0;width:100%;height:100%;display:block}\
         #world{transform-origin:0 0;will-change:transform;pointer-events:none}\
-        #map{cursor:grab;touch-action:none;-webkit-user-select:none;user-select:none}\
-        #map.dragging{cursor:grabbing}\(svgCSS).marker.hidden{display:none}\
+        #map{transform-origin:0 0;will-change:transform;cursor:grab;touch-action:none;-webkit-user-select:none;user-select:none}\
+        #map.dragging{cursor:grabbing;overflow:visible}\(svgCSS).marker.hidden{display:none}\
         .marker.selected circle{stroke:#000;stroke-width:2px}.cluster{cursor:pointer}\
-        .cluster circle{fill:#d6402b;stroke:#d6402b;stroke-opacity:.3;stroke-width:10px;vector-effect:non-scaling-stroke}\
-        .cluster.mine circle{fill:#6a2bd6;stroke:#6a2bd6}.cluster.selected circle{stroke:#000;stroke-opacity:.5}\
+        .cluster circle{fill:#d6402b;stroke:#eebbb0;stroke-width:10px}\
+        .cluster.mine circle{fill:#6a2bd6;stroke:#cab6e3}.cluster.selected circle{stroke:#808080}\
         .cluster text{fill:#fff;font:bold 11px system-ui,sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}\
         .marker:focus,.cluster:focus{outline:none}\
         .marker:focus-visible circle,.cluster:focus-visible circle{stroke:#1a5fb4;stroke-width:3px;stroke-opacity:1}\

@@ -28,29 +28,38 @@
 /// drag, arrow keys. `0`: the first view again. Markers and clusters take the keyboard focus (Tab); Enter or Space does what a
 /// click does.
 ///
-/// Work per frame is kept to what changed, for ten thousand markers: a pan changes one transform;
-/// a zoom rescales only the markers drawn on their own and touches a marker's class only when it
-/// joins or leaves a cluster, and only markers drawn (not in a cluster, within a screen of the
-/// view) are in the view's group. The world is a second SVG behind the markers' (`o.world`), on a
-/// compositing layer of its own: while the view moves, that layer is moved and scaled (a CSS
-/// transform), and the coasts are drawn anew 200 ms after the view comes to rest.
+/// Work per frame is kept to what changed, for ten thousand markers (docs/benchmarks.md): while a
+/// drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled by a CSS
+/// transform (the compositor moves the picture; it is drawn for real every half screen, when the
+/// zoom has doubled or halved since, and when the fingers lift or the wheel rests, 200 ms after
+/// its last notch); markers are grouped into clusters once per zoom level (an eighth of a
+/// doubling) and the groups kept; only what lies within a screen of the view is in the SVG (a
+/// quarter of a screen while a zoom is under way), the markers not drawn waiting in a hidden
+/// `<div>` outside it, where the browser makes no box for them; cluster elements are reused and an
+/// attribute is written only when it changes; the popup is placed from the camera, not from the
+/// element's box. The world is a second SVG behind the markers' (`o.world`), on a compositing layer
+/// of its own: while the view moves, that layer is moved and scaled (a CSS transform), and the
+/// coasts are drawn anew when the view comes to rest.
 public enum MapScript {
     /// The JavaScript source: a function declaration, `mapView`, for a script to call.
     public static let engine = #"""
         function mapView(o){
         var NS="http://www.w3.org/2000/svg",W=65535,EDGE=32,svg=o.svg,popup=o.popup,heading=o.heading,list=o.list,
-        entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),stash=document.createElementNS(NS,"g"),
-        view=o.layer.parentNode,markers=[],clusters=[],selected=null,anchor=null,drag=null,fingers=new Map(),pinch=null,grouped=0,
-        fitted=false,drawn=null,settle=0,box=null,near=null,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1};
+        entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),stash=document.createElement("div"),
+        view=o.layer.parentNode,markers=[],heads=[],clusters=[],selected=null,anchor=null,drag=null,fingers=new Map(),pinch=null,grouped=null,levels=new Map(),
+        fitted=false,drawn=null,settle=0,box=null,near=null,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1},
+        showing=null,pop=null,wheeled=-1e9,placed=null,widen=0;
         layer.setAttribute("id","clusters");o.layer.after(layer);
-        /* Markers not drawn (in a cluster, filtered out, or far off screen) wait here, outside the
-           view's group, so moving the view touches only what is drawn. */
-        stash.setAttribute("display","none");svg.appendChild(stash);
+        /* Markers not drawn (in a cluster, filtered out, or far off screen) wait here, in the page (a
+           search or a test finds them) but outside any SVG: the browser makes no box for an SVG element
+           there, where in a hidden group of the SVG it laid out and walked all ten thousand at every
+           frame. */
+        stash.hidden=true;svg.after(stash);
         /* The element's box, read once and again only when it changes size: each read after a change
            to the markers made the browser lay the page out again, there and then. */
-        function measure(){if(!box){var r=svg.getBoundingClientRect();box={left:r.left,top:r.top};
+        function measure(){if(!box){var r=svg.parentNode.getBoundingClientRect();box={left:r.left,top:r.top};
         size.w=Math.max(r.width,1);size.h=Math.max(r.height,1);}return box;}
-        function resized(){box=null;apply(true);}
+        function resized(){box=null;pop=null;apply(true);}
         /* Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
         function range(){return [500/size.w,Math.min(W/size.w,W/size.h)];}
         function between(v,lo,hi){return lo>hi?(lo+hi)/2:Math.min(Math.max(v,lo),hi);}
@@ -59,21 +68,43 @@ public enum MapScript {
         /* Shows the camera's view; `moving`: a drag, pinch or wheel is under way (see `follow`). The
            markers' SVG keeps its viewBox (changing it cost time for every element in the SVG, drawn
            or not): the view is the transform of the group that holds what is drawn. `svg.view` says
-           what is shown, in map units. */
+           what is shown, in map units. The parent's box is measured (the element's own moves, below). */
         function apply(moving){measure();clamp();var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
+        var v=svg.view||(svg.view={});v.x=x;v.y=y;v.width=size.w*u;v.height=size.h*u;
+        /* While a drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled (a
+           CSS transform, the origin its top left corner: the compositor moves and scales the picture,
+           where a new transform of the group had the browser paint and rasterise it again at every
+           frame), within half a screen of where it was drawn and up to twice or half its size: a pan
+           shows the screen's margin drawn around the view (the SVG shows what lies outside its box while
+           dragging), a zoom shows the markers and clusters larger or smaller for a moment. Past that,
+           and when the view comes to rest (`rest`), they are drawn for real, at their size on screen. */
+        var s=placed?placed.unit/u:0;
+        if(moving&&placed&&placed.w===size.w&&placed.h===size.h&&s>=0.5&&s<=2&&(s!==1||!near.narrow)&&
+        Math.abs(cam.x-placed.x)<=size.w*u/2&&Math.abs(cam.y-placed.y)<=size.h*u/2)
+        svg.style.transform="translate("+((placed.x-cam.x)/u+(1-s)*size.w/2)+"px,"+((placed.y-cam.y)/u+(1-s)*size.h/2)+"px)"+(s===1?"":" scale("+s+")");
+        else commit(moving&&level(u)!==grouped);
+        /* A wheel has no end of its own: the view is at rest 200 ms after its last notch. */
+        if(moving&&!drag&&!pinch){clearTimeout(settle);settle=setTimeout(rest,200);}
+        place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(placed.unit);}
+        /* Places the group that holds what is drawn for the camera (`placed`, what `draw` draws for), and
+           draws what came within reach; `narrow`: a zoom under way, when a quarter of a screen around the
+           view is drawn, and the rest 300 ms after. */
+        function commit(narrow){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,out=near&&near.narrow?0.25:0.5;
         view.setAttribute("transform","matrix("+1/u+" 0 0 "+1/u+" "+(-x/u)+" "+(-y/u)+")");
-        svg.view={x:x,y:y,width:size.w*u,height:size.h*u};
-        if(u!==grouped)group();else if(!near||Math.abs(cam.x-near.x)>size.w*u/2||Math.abs(cam.y-near.y)>size.h*u/2)draw();
-        place();if(o.world){if(moving)follow();else redraw();}if(o.onView)o.onView(u);}
+        placed={x:cam.x,y:cam.y,unit:u,w:size.w,h:size.h};if(svg.style.transform)svg.style.transform="";
+        if(level(u)!==grouped)group(narrow);
+        else if(!near||near.narrow&&!narrow||Math.abs(cam.x-near.x)>size.w*u*out||Math.abs(cam.y-near.y)>size.h*u*out)draw(narrow);
+        clearTimeout(widen);if(near.narrow)widen=setTimeout(function(){if(near.narrow)draw(false);},300);}
         /* While the view moves, the world is not drawn again: its drawing, a layer of its own, is moved
            and scaled where the view has gone (the compositor copies it, where drawing the coasts again
            cost a software renderer a hundred milliseconds and more a frame), and drawn anew when the
-           fingers or the button are lifted, or 250 ms after the last turn of the wheel (which has no
-           end of its own). A jump (a key, a click on a cluster) draws it at once. */
+           fingers or the button are lifted, or when the wheel rests. A jump (a key, a click on a
+           cluster) draws it at once. */
         function follow(){var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
         if(!drawn||drawn.w!==size.w||drawn.h!==size.h){redraw();return;}
-        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";
-        clearTimeout(settle);if(!drag&&!pinch)settle=setTimeout(redraw,250);}
+        o.world.style.transform="translate("+(drawn.x-x)/u+"px,"+(drawn.y-y)/u+"px) scale("+drawn.unit/u+")";}
+        /* The wheel has rested: the markers and the world are drawn for the view. */
+        function rest(){if(drag||pinch)return;if(svg.style.transform)commit();if(o.world)redraw();}
         function redraw(){clearTimeout(settle);var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2,wb=o.world.viewBox.baseVal;
         if(drawn&&drawn.x===x&&drawn.y===y&&drawn.unit===u&&drawn.w===size.w&&drawn.h===size.h)return;
         drawn={x:x,y:y,unit:u,w:size.w,h:size.h};
@@ -85,53 +116,81 @@ public enum MapScript {
         return between(at,lo+span/2,hi-span/2);}
         function fit(){measure();var u=Math.max(Math.min(W/size.w,(o.bottom-o.top)/size.h),range()[0]),shown=markers.filter(visible);
         fitted=true;cam.unit=u;cam.x=densest(shown.map(function(m){return m.at.x;}),size.w*u,-EDGE*u,W+EDGE*u);
-        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();grouped=0;apply();}
+        cam.y=densest(shown.map(function(m){return m.at.y;}),size.h*u,o.top,o.bottom);hide();grouped=null;apply();}
         function visible(m){return !m.filtered;}
         /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
            them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
            `translate(x y)`. */
         function setMarkers(list,refit){stash.replaceChildren();markers=list;markers.forEach(function(m){
         if(!m.at){var t=/translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));m.at={x:+t[1],y:+t[2]};}
-        m.scaled=0;m.filtered=m.classList.contains("hidden");m.mine=m.classList.contains("mine");m.cluster=null;m.students=null;
-        m.count=null;m.drawn=true;});
-        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=0;if(refit||!fitted)fit();else apply();}
+        m.scaled=0;m.filtered=m.classList.contains("hidden");m.mine=m.classList.contains("mine");m.cluster=null;m.head=null;m.students=null;
+        m.count=null;m.drawn=true;});heads=[];
+        if(anchor&&markers.indexOf(anchor)<0)hide();grouped=null;levels.clear();if(refit||!fitted)fit();else apply();}
         function studentsOf(m){return m.students||(m.students=Array.prototype.slice.call(m.querySelectorAll(".student")));}
         /* How many students a marker shows (the search leaves); kept, as `mine` is, so clustering
            ten thousand markers reads no element. */
         function countOf(m){return m.count!=null?m.count:(m.count=shown(m).length);}
-        /* Draws the markers alone within a screen of the view (a screen's margin on every side, so a
-           drag draws again only every half screen), each at its size; yours on top. */
-        function draw(){var u=cam.unit,w=size.w*u*1.5,h=size.h*u*1.5,mine=[];near={x:cam.x,y:cam.y};
-        for(var k=0;k<markers.length;k++){var m=markers[k],on=!m.filtered&&!m.cluster&&Math.abs(m.at.x-cam.x)<=w&&Math.abs(m.at.y-cam.y)<=h;
+        /* Draws what is within a screen of the view (a screen's margin on every side, so a drag draws
+           again only every half screen): the markers alone, each at its size, yours on top, and the
+           clusters; the one an open list follows is drawn wherever it is. A cluster's element is kept
+           while it stays in reach, and an attribute is written only when it changes: the browser then
+           lays out and paints again only what changed. */
+        function draw(narrow){var u=placed.unit,w=size.w*u*(narrow?0.75:1.5),h=size.h*u*(narrow?0.75:1.5),mine=[],keep=anchor&&anchor.head,free=[],want=[],
+        cx=placed.x,cy=placed.y;near={x:cx,y:cy,narrow:!!narrow};
+        for(var k=0;k<markers.length;k++){var m=markers[k],hd=m.head,on=!!hd&&hd.members.length===1&&(hd===keep||Math.abs(m.at.x-cx)<=w&&Math.abs(m.at.y-cy)<=h);
         if(m.drawn!==on){(on?o.layer:stash).appendChild(m);m.drawn=on;}if(!on)continue;
         if(m.scaled!==u){m.setAttribute("transform","translate("+m.at.x+" "+m.at.y+") scale("+u+")");m.scaled=u;}
         if(m.mine)mine.push(m);}
-        mine.forEach(function(m){o.layer.appendChild(m);});}
-        /* Cells of `far` on a side, keyed by number: a head is looked for in the 3×3 cells around. */
-        function group(){var u=grouped=cam.unit,far=reach*u,heads=[],cells=new Map(),pinned=popup.dataset.pinned,K=1048576,used=0;
-        for(var k=0;k<markers.length;k++){var m=markers[k];m.cluster=null;if(m.filtered)continue;
+        mine.forEach(function(m){o.layer.appendChild(m);});
+        for(k=0;k<clusters.length;k++)if(!clusters[k].head)free.push(clusters[k]);
+        for(k=0;k<heads.length;k++){hd=heads[k];if(hd.members.length<2)continue;var at=centreOf(hd),
+        on=hd===keep||Math.abs(at.x-cx)<=w&&Math.abs(at.y-cy)<=h;
+        if(on&&!hd.el)want.push(hd);else if(!on&&hd.el){hd.el.head=null;free.push(hd.el);hd.el=null;setCluster(hd,null);}}
+        for(k=0;k<want.length;k++)cluster(want[k],free.pop());
+        free.forEach(function(c){c.members=[];c.remove();});
+        for(k=0;k<heads.length;k++){hd=heads[k];if(hd.el&&hd.el.scaled!==u){hd.el.setAttribute("transform","translate("+hd.at2.x+" "+hd.at2.y+") scale("+u+")");
+        hd.el.scaled=u;}}}
+        /* The markers in a cluster point to its element while it is drawn (`m.cluster`). */
+        function setCluster(hd,c){for(var k=0;k<hd.members.length;k++)hd.members[k].cluster=c;}
+        /* A group's centre, count and whether yours is in it, worked out once per grouping. */
+        function centreOf(hd){if(hd.at2)return hd.at2;var x=0,y=0,n=0,mine=false;
+        for(var k=0;k<hd.members.length;k++){var m=hd.members[k];x+=m.at.x;y+=m.at.y;n+=countOf(m);mine=mine||m.mine;}
+        hd.n=n;hd.mine=mine;return hd.at2={x:x/hd.members.length,y:y/hd.members.length};}
+        /* Zoom levels an eighth of a doubling apart: markers are grouped once per level (a wheel's
+           notch is two or three levels), and the last 16 levels' groups are kept until the markers or
+           the search change. */
+        function level(u){return Math.round(Math.log2(u)*8);}
+        /* Which markers are one cluster at this zoom (`heads`, each with its `members`), in cells of
+           `far` on a side: a head is looked for in the 3×3 cells around. A cell holds one head at most (a
+           marker in a head's cell is within its reach), and its key is a small integer (x·K + y, under
+           2³⁰ on screens up to 6,800 pixels wide), so regrouping ten thousand markers makes no garbage
+           per marker. */
+        function group(narrow){var L=grouped=level(placed.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=Math.ceil(W/far)+4;
+        clusters.forEach(function(c){c.head=null;});heads=levels.get(L);
+        for(var k=0;k<markers.length;k++){markers[k].cluster=null;markers[k].head=null;}
+        if(heads){levels.delete(L);levels.set(L,heads);
+        for(k=0;k<heads.length;k++){var hd=heads[k];hd.el=null;for(var i=0;i<hd.members.length;i++)hd.members[i].head=hd;}}
+        else{heads=[];levels.set(L,heads);if(levels.size>16)levels.delete(levels.keys().next().value);
+        for(k=0;k<markers.length;k++){var m=markers[k];if(m.filtered)continue;
         var cx=Math.floor(m.at.x/far)+1,cy=Math.floor(m.at.y/far)+1,head=null;
-        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var near=cells.get((cx+i)*K+cy+j);if(!near)continue;
-        for(var q=0;q<near.length;q++){var h=near[q];
-        if(Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}}
-        if(head){head.members.push(m);continue;}
-        head={at:m.at,members:[m],order:heads.length};heads.push(head);
-        var cell=cx*K+cy,list=cells.get(cell);if(list)list.push(head);else cells.set(cell,[head]);}
-        /* Cluster elements are reused from one grouping to the next. */
-        for(var c=0;c<heads.length;c++)if(heads[c].members.length>1)cluster(heads[c].members,u,used++);
-        while(clusters.length>used)clusters.pop().remove();
-        draw();
+        for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var h=cells.get((cx+i)*K+cy+j);
+        if(h&&Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}
+        if(head){head.members.push(m);m.head=head;continue;}
+        head={at:m.at,members:[m],order:heads.length,el:null};heads.push(head);m.head=head;cells.set(cx*K+cy,head);}}
+        draw(narrow);
         if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
-        function cluster(members,unit,index){var c=clusters[index],x=0,y=0,n=0,mine=false;
+        /* Draws a group as a cluster in `c` (an element no longer used, or a new one). */
+        function cluster(hd,c){
         if(!c){c=document.createElementNS(NS,"g");c.append(document.createElementNS(NS,"circle"),document.createElementNS(NS,"text"));
         c.setAttribute("data-testid","cluster");c.setAttribute("tabindex","0");c.setAttribute("role","button");
-        c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned)show(c,false);});clusters.push(c);layer.appendChild(c);}
-        c.members=members;
-        for(var k=0;k<members.length;k++){var m=members[k];m.cluster=c;x+=m.at.x;y+=m.at.y;n+=countOf(m);mine=mine||m.mine;}
-        c.setAttribute("class","cluster"+(mine?" mine":""));
-        c.setAttribute("transform","translate("+x/members.length+" "+y/members.length+") scale("+unit+")");
-        c.firstChild.setAttribute("r",n<10?11:n<100?13:15);c.lastChild.textContent=n;
-        c.setAttribute("aria-label",n+" students near here: zoom in");return c;}
+        c.addEventListener("mouseenter",function(){if(!popup.dataset.pinned&&!moving())show(c,false);});clusters.push(c);}
+        if(!c.parentNode)layer.appendChild(c);
+        var at=centreOf(hd),n=hd.n,cls="cluster"+(hd.mine?" mine":"")+(c===selected?" selected":"");hd.el=c;c.head=hd;c.members=hd.members;c.centre=at;
+        setCluster(hd,c);c.scaled=0;
+        if(c.getAttribute("class")!==cls)c.setAttribute("class",cls);
+        if(c.count!==n){c.count=n;c.radius=n<10?11:n<100?13:15;c.firstChild.setAttribute("r",c.radius);c.lastChild.textContent=n;
+        c.setAttribute("aria-label",n+" students near here: zoom in");}
+        return c;}
         function expand(c){var members=c.members,xs=members.map(function(m){return m.at.x;}),ys=members.map(function(m){return m.at.y;}),
         x0=Math.min.apply(null,xs),x1=Math.max.apply(null,xs),y0=Math.min.apply(null,ys),y1=Math.max.apply(null,ys),
         margin=Math.min(80,size.w/4,size.h/4);
@@ -149,9 +208,13 @@ public enum MapScript {
         function centre(){return {x:cam.x,y:cam.y};}
         /* Markers and clusters are found from the event's target: one listener for ten thousand. */
         function hit(ev){return ev.target.closest&&ev.target.closest(".marker,.cluster");}
-        svg.addEventListener("click",function(ev){var t=hit(ev);if(!t)return;ev.stopPropagation();if(t.members)expand(t);else show(t,true);});
-        svg.addEventListener("mouseover",function(ev){var t=hit(ev);if(t&&!t.members&&t!==selected&&!popup.dataset.pinned)show(t,false);});
-        svg.addEventListener("wheel",function(ev){ev.preventDefault();
+        function clicked(ev){var t=hit(ev);if(!t)return;ev.stopPropagation();if(t.members)expand(t);else show(t,true);}
+        /* A marker not drawn takes a click too (a script's, or a test's): its list opens. */
+        svg.addEventListener("click",clicked);stash.addEventListener("click",clicked);
+        svg.addEventListener("mouseover",function(ev){var t=hit(ev);if(t&&!t.members&&t!==selected&&!popup.dataset.pinned&&!moving())show(t,false);});
+        /* Whether the view is being moved: markers passing under a resting pointer open no list then. */
+        function moving(){return !!pinch||!!(drag&&drag.moved)||performance.now()-wheeled<300;}
+        svg.addEventListener("wheel",function(ev){ev.preventDefault();wheeled=performance.now();
         /* Trackpads send many small steps; a mouse wheel's notch zooms by a quarter. */
         var f=ev.deltaMode===0&&Math.abs(ev.deltaY)<50?Math.exp(-ev.deltaY/100):ev.deltaY<0?1.25:0.8;zoom(f,point(ev),true);},{passive:false});
         svg.addEventListener("dblclick",function(ev){if(hit(ev))return;ev.preventDefault();zoom(2,point(ev));});
@@ -173,7 +236,7 @@ public enum MapScript {
         function apart(f){return Math.max(Math.hypot(f[0].clientX-f[1].clientX,f[0].clientY-f[1].clientY),1);}
         function middle(f){return {clientX:(f[0].clientX+f[1].clientX)/2,clientY:(f[0].clientY+f[1].clientY)/2};}
         function endDrag(ev){fingers.delete(ev.pointerId);var moved=!!pinch||!!(drag&&drag.moved);if(fingers.size<2)pinch=null;
-        if(drag&&!drag.moved&&!hit(ev))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");
+        if(drag&&!drag.moved&&!hit(ev))hide();drag=null;if(!fingers.size)svg.classList.remove("dragging");if(moved)commit();
         if(moved&&o.world&&!fingers.size){clearTimeout(settle);settle=setTimeout(redraw,100);}}
         svg.addEventListener("pointerup",endDrag);svg.addEventListener("pointercancel",endDrag);
         function shown(m){if(m.members)return [].concat.apply([],m.members.map(shown));
@@ -183,13 +246,21 @@ public enum MapScript {
         li.querySelector(".place").textContent=s.dataset.place;a.textContent=u;if(/^https?:\/\//i.test(u))a.href=u;return li;}
         function show(m,pinned){if(selected&&selected!==m)selected.classList.remove("selected");selected=m;m.classList.add("selected");
         if(!m.members)anchor=m;else if(m.members.indexOf(anchor)<0)anchor=m.members[0];
-        popup.dataset.pinned=pinned?"1":"";var here=shown(m);heading.textContent=here.length+(m.members?" students near here":" students here");
-        heading.hidden=here.length<2;
-        list.replaceChildren.apply(list,here.map(item));popup.hidden=false;place();}
-        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=anchor=null;}
-        function place(){if(!selected||popup.hidden)return;var r=selected.querySelector("circle").getBoundingClientRect(),s=svg.parentNode.getBoundingClientRect();
-        popup.style.left=Math.max(Math.min(r.right-s.left+8,s.width-popup.offsetWidth-4),4)+"px";
-        popup.style.top=Math.max(Math.min(r.top-s.top-8,s.height-popup.offsetHeight-4),4)+"px";}
+        popup.dataset.pinned=pinned?"1":"";var here=shown(m);
+        /* The list is written again only when it lists others: a zoom shows it again at every step. */
+        if(!showing||showing.cluster!==!!m.members||showing.here.length!==here.length||here.some(function(s,i){return s!==showing.here[i];})){
+        showing={cluster:!!m.members,here:here};heading.textContent=here.length+(m.members?" students near here":" students here");
+        heading.hidden=here.length<2;list.replaceChildren.apply(list,here.map(item));pop=null;}
+        popup.hidden=false;place();}
+        function hide(){popup.hidden=true;popup.dataset.pinned="";if(selected)selected.classList.remove("selected");selected=anchor=null;showing=null;}
+        /* Beside the marker or cluster, from where the camera puts it (reading where the browser drew
+           it made it lay the page out again at every frame); the popup's size is read once after its
+           list changes. */
+        function place(){if(!selected||popup.hidden)return;var u=cam.unit,p=selected.members?selected.centre:selected.at,
+        r=(selected.radius||(selected.radius=+selected.querySelector("circle").getAttribute("r")||5))*placed.unit/u,
+        x=(p.x-cam.x)/u+size.w/2,y=(p.y-cam.y)/u+size.h/2;if(!pop)pop={w:popup.offsetWidth,h:popup.offsetHeight};
+        popup.style.left=Math.max(Math.min(x+r+8,size.w-pop.w-4),4)+"px";
+        popup.style.top=Math.max(Math.min(y-r-8,size.h-pop.h-4),4)+"px";}
         o.close.addEventListener("click",hide);
         function fold(t){return t.normalize("NFD").replace(/[\u0300-\u036f]/g,"").toLowerCase();}
         function matches(s,q){return fold(s.dataset.name).indexOf(q)>=0||fold(s.dataset.place).indexOf(q)>=0;}
@@ -200,7 +271,7 @@ public enum MapScript {
         if(!out){here++;mine=mine||s.classList.contains("mine");}}
         var label=m.querySelector("text");found+=here;m.filtered=!here;m.classList.toggle("hidden",!here);
         if(label)label.textContent=here;m.classList.toggle("mine",mine);m.mine=mine;m.count=here;});
-        grouped=0;apply();return found;}
+        grouped=null;levels.clear();apply();return found;}
         document.addEventListener("keydown",function(ev){var t=ev.target;
         if(t.closest&&t.closest("input,textarea,select,button,a,dialog")||!svg.getClientRects().length||(o.active&&!o.active())||ev.altKey||ev.ctrlKey||ev.metaKey)return;
         var target=t.closest&&t.closest(".marker,.cluster"),step=Math.min(size.w,size.h)/4*cam.unit;

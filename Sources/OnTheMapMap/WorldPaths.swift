@@ -15,10 +15,20 @@ public enum WorldPaths {
     }
 
     private static func path(_ world: WorldData, polygons: Bool) -> String {
-        let level = world.levels.first { $0.tolerance <= documentTolerance } ?? world.levels[world.levels.count - 1]
+        let level = documentLevel(world)
+        return path(world, polygons: polygons, features: Array(0..<(polygons ? level.polygonCount : level.lineCount)))
+    }
+
+    /// The level of detail documents draw.
+    static func documentLevel(_ world: WorldData) -> WorldData.Level {
+        world.levels.first { $0.tolerance <= documentTolerance } ?? world.levels[world.levels.count - 1]
+    }
+
+    /// Path data for some of the document level's rings (`polygons`) or lines, by index.
+    static func path(_ world: WorldData, polygons: Bool, features: [Int]) -> String {
+        let level = documentLevel(world)
         var bytes: [UInt8] = []
-        let count = polygons ? level.polygonCount : level.lineCount
-        for index in 0..<count {
+        for index in features {
             let feature = world.feature(table: polygons ? level.polygonTable : level.lineTable, index: index)
             var previous: (Int32, Int32)?
             world.forEachPoint(of: feature) { x, y in

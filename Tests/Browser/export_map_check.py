@@ -17,6 +17,7 @@ BrowserExportTests.
 import os
 import shutil
 import sys
+import time
 
 try:
     from selenium import webdriver
@@ -96,10 +97,12 @@ def cluster_of(marker):
 
 
 def wheel(delta, times):
-    """Turns the wheel over the middle of the map: negative zooms in."""
+    """Turns the wheel over the middle of the map (negative zooms in), then lets it rest: the markers
+    are drawn for real (clustered for the zoom reached) 200 ms after the wheel's last notch."""
     driver.execute_script("""var m=document.getElementById('map'),r=m.getBoundingClientRect();
         for (var i=0;i<arguments[1];i++) m.dispatchEvent(new WheelEvent('wheel',{deltaY:arguments[0],
             clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));""", delta, times)
+    time.sleep(0.4)
 
 
 def type_in_search(text):

@@ -68,6 +68,7 @@ struct WebAppBrowserTests {
             environment: ["SE_AVOID_STATS": "true"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("ok   10,000 pins on the map"), "\(result.stdout)")
+        #expect(result.stdout.contains("ok   10,000 pins: what is in view is drawn"), "\(result.stdout)")
         if let skipped = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("skip ") }) {
             try Test.cancel("\(skipped.dropFirst(5)):\n\(result.stdout)")
         }
