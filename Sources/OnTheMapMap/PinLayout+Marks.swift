@@ -6,10 +6,11 @@ extension PinLayout {
     /// there ("14", which would otherwise be "+").
     func mark(on canvas: inout MapCanvas) {
         var cells: [(row: Int, col: Int, count: Int, mine: Bool, n: Int)] = []
-        for placed in placed {
-            if let last = cells.last, last.row == placed.row, last.col == placed.col { continue }
-            let value = self.cells[placed.row * canvas.width + placed.col]
-            cells.append((placed.row, placed.col, Int(value & ~Self.mineFlag), value & Self.mineFlag != 0, placed.n))
+        for index in placed.indices {
+            let (row, col, n) = (placed[index].row, placed[index].col, placed[index].n)
+            if let last = cells.last, last.row == row, last.col == col { continue }
+            let value = self.cells[row * canvas.width + col]
+            cells.append((row, col, Int(value & ~Self.mineFlag), value & Self.mineFlag != 0, n))
         }
         // Glyphs first: a number never covers a pin.
         for cell in cells {

@@ -12,12 +12,14 @@ public struct PinLayout: Sendable {
         cells = [UInt32](repeating: 0, count: view.width * view.height)
         var found: [(cell: Int, order: Int, row: Int, col: Int)] = []
         found.reserveCapacity(pins.count)
-        for (order, pin) in pins.enumerated() {
-            guard let (row, col) = view.cell(latitude: pin.latitude, longitude: pin.longitude) else { continue }
+        // By index, reading fields in place: a loop over the pins copies each (five strings retained
+        // and released): an eighth of the samples of a 10,000-pin map in the daemon (perf).
+        for order in pins.indices {
+            guard let (row, col) = view.cell(latitude: pins[order].latitude, longitude: pins[order].longitude) else { continue }
             let cell = row * view.width + col
             found.append((cell, order, row, col))
             cells[cell] += 1
-            if pin.mine { cells[cell] |= Self.mineFlag }
+            if pins[order].mine { cells[cell] |= Self.mineFlag }
         }
         found.sort { ($0.cell, $0.order) < ($1.cell, $1.order) }
         placed = found.enumerated().map { index, entry in

@@ -25,7 +25,9 @@ public struct MapPin: Sendable, Equatable {
     }
 
     /// The pin of a student's location; `mine` when it is the account's with this key.
-    public init(_ location: StudentLocation, accountKey: String?) {
+    /// Borrowed: taken as an argument, the location was copied whole (all its strings retained) for
+    /// each of a map's 10,000 pins.
+    public init(_ location: borrowing StudentLocation, accountKey: String?) {
         self.init(
             objectId: location.objectId, firstName: location.firstName, lastName: location.lastName,
             mapString: location.mapString, mediaURL: location.mediaURL, latitude: location.latitude,

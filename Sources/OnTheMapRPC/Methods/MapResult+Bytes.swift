@@ -13,9 +13,10 @@ extension MapResult {
         output.append(literal: #"],"styles":["#)
         Self.writeStrings(styles, into: &output)
         output.append(literal: #"],"pins":["#)
-        for (index, pin) in pins.enumerated() {
+        // By index: a loop over the pins copies each one (its five strings retained and released).
+        for index in pins.indices {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            pin.write(into: &output)
+            pins[index].write(into: &output)
         }
         output.append(literal: #"],"outside":"#)
         output.append(integer: outside)
