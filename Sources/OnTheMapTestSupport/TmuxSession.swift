@@ -95,15 +95,25 @@ public final class TmuxSession {
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
-    /// The exit status of the pane's command once it ended (the pane stays, `remain-on-exit`); nil
-    /// while it still runs or after `timeout`.
+    /// `command`, then a line with its exit status, for `waitForExit`. (tmux 3.3a leaves
+    /// `#{pane_dead_status}` empty when the pane's terminal closed first, as it does here.)
+    public static func reportingExit(_ command: String) -> String {
+        "\(command); echo \"\(exitMarker)$?\""
+    }
+
+    private static let exitMarker = "EXITED="
+
+    /// The exit status a command started with `reportingExit` printed; nil while it still runs or
+    /// after `timeout`.
     public func waitForExit(timeout: TimeInterval = 20) throws -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while try display("#{pane_dead}") != "1" {
+        while true {
+            if let line = try screen(history: true).last(where: { $0.hasPrefix(Self.exitMarker) }) {
+                return Int32(line.dropFirst(Self.exitMarker.count).trimmingCharacters(in: .whitespaces))
+            }
             guard Date() < deadline else { return nil }
             usleep(50_000)
         }
-        return Int32(try display("#{pane_dead_status}"))
     }
 
     public func tearDown() {

@@ -213,7 +213,7 @@ struct CLIEndToEndTests {
         let bed = try CLITestBed(login: false)
         // A terminal: the prompt appears, the typed password is not echoed.
         let command = "\(BuiltProducts.path("onthemap")) login --username demo@onthemap.example"
-        let terminal = try TmuxSession(command: command, width: 80, height: 10, environment: bed.environment)
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 80, height: 10, environment: bed.environment)
         defer { terminal.tearDown() }
         let (prompted, prompt) = try terminal.waitForScreen { $0.contains { $0.contains("Password:") } }
         #expect(prompted, "\(prompt.joined(separator: "\n"))")

@@ -77,7 +77,7 @@ struct DailyUseTests {
     func postOffersThePlacesThatMatchOnATerminal() throws {
         let bed = try CLITestBed()
         let command = "\(BuiltProducts.path("onthemap")) post Springfield https://ada.example"
-        let terminal = try TmuxSession(command: command, width: 100, height: 30, environment: bed.environment)
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 30, environment: bed.environment)
         defer { terminal.tearDown() }
         let (asked, question) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
         let offered = question.joined(separator: "\n")
