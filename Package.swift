@@ -2,8 +2,8 @@
 import PackageDescription
 
 /// The Swift runtime's concurrency hooks object, linked into a release onthemapd built with the static
-/// runtime, so SwiftNIO's take-over finds the hook with dlsym (scripts/static-concurrency-hooks.sh says
-/// why; scripts/build-release.sh and make bench set it). Unset for builds with the shared runtime.
+/// runtime, so SwiftNIO's take-over finds the hook with dlsym (scripts/swift-build-static.sh sets it,
+/// and says why). Unset for builds with the shared runtime.
 let concurrencyHooksObject = Context.environment["ONTHEMAP_CONCURRENCY_HOOKS_OBJECT"].flatMap { $0.isEmpty ? nil : $0 }
 
 let package = Package(

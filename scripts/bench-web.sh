@@ -11,10 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 if [ -z "${ONTHEMAP_SERVER_BIN:-}" ]; then
-    # As scripts/build-release.sh builds it (the same manifest, so the shared build is not relinked).
-    hooks="$(./scripts/static-concurrency-hooks.sh)"
-    ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --product onthemap-server >&2
-    ONTHEMAP_SERVER_BIN="$(ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --show-bin-path)/onthemap-server"
+    ./scripts/swift-build-static.sh --product onthemap-server >&2
+    ONTHEMAP_SERVER_BIN="$(./scripts/swift-build-static.sh --show-bin-path)/onthemap-server"
 fi
 SERVER="$ONTHEMAP_SERVER_BIN"
 WORK="$(mktemp -d)"

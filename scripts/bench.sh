@@ -10,16 +10,11 @@ command -v hyperfine >/dev/null && command -v taskset >/dev/null || {
 }
 
 echo "==> release builds"
-# With the static runtime, the daemon links the runtime's concurrency hooks as an object, so SwiftNIO's
-# take-over finds them (scripts/static-concurrency-hooks.sh); only there: with the shared runtime the
-# object's symbols clash with libswift_Concurrency.so's, so the variable is not exported.
-HOOKS="$(./scripts/static-concurrency-hooks.sh)"
-static_build() { ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$HOOKS" swift build -c release --static-swift-stdlib "$@"; }
-static_build --product onthemap-server
-static_build --product onthemapd
+./scripts/swift-build-static.sh --product onthemap-server
+./scripts/swift-build-static.sh --product onthemapd
 swift build -c release --product geocoder-bench
-static_build --product map-bench
-static_build --product nio-canned-server
+./scripts/swift-build-static.sh --product map-bench
+./scripts/swift-build-static.sh --product nio-canned-server
 # The client as installed: fully static, linked in start-up order (see scripts/build-client.sh).
 CLIENT="$(./scripts/build-client.sh)"
 BIN="$(swift build -c release --show-bin-path)"

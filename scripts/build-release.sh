@@ -9,12 +9,9 @@
 # product and a later bench reuse the first one's compiled dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# With the static runtime, the daemon links the runtime's concurrency hooks as an object, so SwiftNIO's
-# take-over finds them (scripts/static-concurrency-hooks.sh says why, and why only these builds).
-hooks="$(./scripts/static-concurrency-hooks.sh)"
-ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --product onthemap-server >&2
-ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --product onthemapd >&2
-bin="$(ONTHEMAP_CONCURRENCY_HOOKS_OBJECT="$hooks" swift build -c release --static-swift-stdlib --show-bin-path)"
+./scripts/swift-build-static.sh --product onthemap-server >&2
+./scripts/swift-build-static.sh --product onthemapd >&2
+bin="$(./scripts/swift-build-static.sh --show-bin-path)"
 client="$(./scripts/build-client.sh)"
 # What the three were built with, for the packages (/usr/share/doc/onthemap*/dependencies.json): every
 # dependency is linked in, so a security fix in one means a rebuild. The checkouts' local paths left out.

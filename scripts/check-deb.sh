@@ -72,7 +72,7 @@ daemon_pid=$!
 for _ in $(seq 1 100); do grep -q "listening" "$scratch/daemon.log" && break; sleep 0.1; done
 grep -q "listening" "$scratch/daemon.log" || { echo "check-deb: the installed onthemapd did not start:" >&2; cat "$scratch/daemon.log" >&2; exit 1; }
 # The release daemon links the Swift runtime in, and runs Swift concurrency on its event loops only if
-# SwiftNIO's take-over found the runtime's hook (scripts/static-concurrency-hooks.sh): otherwise it
+# SwiftNIO's take-over found the runtime's hook (scripts/swift-build-static.sh): otherwise it
 # still serves, but wakes once a second while idle, and says so in its log.
 if grep -q "could not be moved onto the event loops" "$scratch/daemon.log"; then
     echo "check-deb: the installed onthemapd did not take over Swift concurrency (its hook is not exported):" >&2

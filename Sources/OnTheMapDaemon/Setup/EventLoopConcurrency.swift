@@ -12,8 +12,9 @@ import NIOPosix
 ///
 /// SwiftNIO finds the runtime's hook with `dlsym`. The release daemon links the Swift runtime
 /// statically, whose archives are linked with their symbols hidden, so its build links the runtime's
-/// own hooks object as a plain object, which exports them (scripts/static-concurrency-hooks.sh). Sleeps still go through `EventLoopTimer` (a `Task.sleep` wakes on libdispatch),
-/// and blocking work goes to serial Dispatch queues, whose threads the pool monitor does not watch.
+/// own hooks object as a plain object, which exports them (scripts/swift-build-static.sh).
+/// Sleeps still go through `EventLoopTimer` (a `Task.sleep` wakes on libdispatch), and blocking
+/// work goes to serial Dispatch queues, whose threads the pool monitor does not watch.
 public enum EventLoopConcurrency {
     /// Call once, first thing in `main`, before any task exists; false when the hook was not found.
     public static func install() -> Bool {

@@ -33,8 +33,7 @@ function M.start(opts)
     "-c", "lua require('onthemap').setup(" .. setup .. ")",
     -- Every key the editor took, for a failure's message: a key the test did not type (a
     -- terminal's reply cut in two on a busy machine reads as Esc) shows there.
-    "-c", "lua vim.g.keys_taken = {}; vim.on_key(function(k) local t = vim.g.keys_taken; "
-      .. "t[#t + 1] = vim.fn.strtrans(k); vim.g.keys_taken = t end)",
+    "-c", "lua _G.keys_taken = {}; vim.on_key(function(k) table.insert(_G.keys_taken, vim.fn.strtrans(k)) end)",
   })
   local ok, err = pcall(function()
     t.ok(self.job > 0, "the editor in a terminal started")
@@ -89,7 +88,14 @@ function M:wait(what, condition, ms)
     return condition(self:lines())
   end, 20)
   if not ok then
-    local taken_ok, taken = pcall(self.lua, self, "return table.concat(vim.g.keys_taken or {}, '')")
+    local taken_ok, taken = pcall(self.lua, self, "return table.concat(_G.keys_taken or {}, '')")
+    if taken_ok then
+      -- The account's password, typed at a prompt, stays out of the test's output.
+      local password = os.getenv("ONTHEMAP_TEST_PASSWORD")
+      if password and password ~= "" then
+        taken = taken:gsub(vim.pesc(password), "<password>")
+      end
+    end
     t.fail(("gave up waiting for %s; the screen:\n%s\nthe keys the editor took: %s"):format(
       what, self:text(), taken_ok and taken or "(not known: " .. tostring(taken) .. ")"), 2)
   end
