@@ -79,6 +79,9 @@ extension WireJSON {
                 index += 1
                 return .object(members)
             }
+            // Requests and locations have 3 to 12 members: grown from empty, the storage would be
+            // allocated four times over.
+            members.reserveCapacity(8)
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail() }

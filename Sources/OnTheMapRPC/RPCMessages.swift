@@ -88,7 +88,9 @@ public struct RPCResponse: Sendable {
 
     /// What goes around a serialized result: `{"jsonrpc":"2.0","id":…,"result":` and `}`.
     public static func envelope(id: RPCID) -> (prefix: String, suffix: String) {
-        envelope(idJSON: id.wireJSON.serialized)
+        // An integer id, as every client here sends, written without building a JSON value first.
+        if case .integer(let number) = id { return envelope(idJSON: String(number)) }
+        return envelope(idJSON: id.wireJSON.serialized)
     }
 
     /// The same, around an id already written as JSON (the daemon's fast path echoes its bytes).

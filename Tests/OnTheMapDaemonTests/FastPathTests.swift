@@ -57,6 +57,33 @@ struct FastPathTests {
         #expect(try bed.error("students").code == RPCError.notLoggedInCode)
     }
 
+    /// On a newline connection the fast path sends the prepared students between the two ends of
+    /// their envelope, in three writes; a Content-Length connection frames each write as a message,
+    /// so there the answer must still be one frame of exactly its length.
+    @Test func studentsAreOneMessageInEitherFraming() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        let lines = try bothWays(bed, "students")
+        let framed = try FramedSocket(path: bed.daemon.socketPath)
+        for id in 1...3 {
+            framed.request(#"{"jsonrpc":"2.0","id":\#(id),"method":"students"}"#)
+            // `readFrame` takes exactly `Content-Length: N` and a body of N bytes.
+            let frame = try #require(try framed.readFrame())
+            #expect(frame.body.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id),"result":{"#))
+            let message = try WireJSON.parse(Array(frame.body.utf8))
+            #expect(message["result"] == lines.fast, "request \(id)")
+        }
+    }
+
+    /// The uptime is written with integer arithmetic: the same JSON number the `Double` makes.
+    @Test(arguments: [0, 1, 7, 10, 100, 999, 1000, 1001, 1500, 12_340, 59_999, 86_400_007, 3_155_760_000_123])
+    func uptimeIsWrittenAsTheSameNumber(milliseconds: Int) {
+        var buffer = ByteBuffer()
+        PreparedAnswers.writeSeconds(milliseconds: milliseconds, into: &buffer)
+        #expect(String(buffer: buffer) == WireJSON.number(Double(milliseconds) / 1000).serialized)
+    }
+
     /// The fast path's handler, over a feed the test publishes to.
     private func handler(_ feed: StateFeed, _ answers: PreparedAnswers) -> FastPathHandler {
         FastPathHandler(feed: feed, answers: answers)

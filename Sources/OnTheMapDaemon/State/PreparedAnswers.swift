@@ -33,16 +33,20 @@ final class PreparedAnswers: Sendable {
 
     /// The answers for `snapshot`, built now unless already built for it and still true.
     func prepared(for snapshot: DaemonSnapshot, now: Date = Date()) -> Entry {
-        if let entry = latest.withLock({ $0 }), entry.version == snapshot.version,
-            entry.validUntil.map({ now < $0 }) ?? true
-        {
-            return entry
-        }
+        if let entry = built(for: snapshot.version, now: now) { return entry }
         let entry = build(snapshot, now: now)
         latest.withLock { stored in
             // A slower builder of an older version must not replace a newer one.
             if stored == nil || stored!.version <= entry.version { stored = entry }
         }
+        return entry
+    }
+
+    /// The answers already built for `version`, if they are still true at `now`. They stop being
+    /// true when the session expires, so answers found here are never those of an expired session.
+    func built(for version: UInt64, now: Date = Date()) -> Entry? {
+        guard let entry = latest.withLock({ $0 }), entry.version == version, entry.validUntil.map({ now < $0 }) ?? true
+        else { return nil }
         return entry
     }
 
@@ -67,8 +71,35 @@ final class PreparedAnswers: Sendable {
 
     /// The whole `status` result as of now: the prepared part and the uptime.
     func status(_ entry: Entry) -> ByteBuffer {
-        var buffer = entry.statusPrefix
-        buffer.writeString(#","uptime":"# + WireJSON.number(uptime()).serialized + "}")
+        var buffer = ByteBuffer()
+        writeStatus(entry, into: &buffer)
         return buffer
+    }
+
+    /// Appends the whole `status` result as of now to `buffer`.
+    func writeStatus(_ entry: Entry, into buffer: inout ByteBuffer) {
+        buffer.writeImmutableBuffer(entry.statusPrefix)
+        buffer.writeStaticString(#","uptime":"#)
+        Self.writeSeconds(milliseconds: Int(((ContinuousClock.now - startedAt).seconds * 1000).rounded()), into: &buffer)
+        buffer.writeInteger(UInt8(ascii: "}"))
+    }
+
+    /// `milliseconds` as a JSON number of seconds (`12`, `12.5`, `12.345`): the number `uptime()`
+    /// gives, written with integer arithmetic; formatting the `Double` was a quarter of a `status`
+    /// answer's own time.
+    static func writeSeconds(milliseconds: Int, into buffer: inout ByteBuffer) {
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        buffer.writeString(String(seconds))
+        guard fraction > 0 else { return }
+        var digits = fraction
+        var width = 3
+        while digits % 10 == 0 {
+            digits /= 10
+            width -= 1
+        }
+        buffer.writeInteger(UInt8(ascii: "."))
+        let text = String(digits)
+        for _ in text.utf8.count..<width { buffer.writeInteger(UInt8(ascii: "0")) }
+        buffer.writeString(text)
     }
 }

@@ -14,18 +14,27 @@ final class StateFeed: Sendable {
     }
 
     private let state: Mutex<State>
+    /// `latest.version`, readable without copying the snapshot out of the lock (a copy retains
+    /// every list and string it holds): the fast path only needs to know whether its answers are
+    /// for the newest version.
+    private let newestVersion: Atomic<UInt64>
 
     init(_ first: DaemonSnapshot) {
         state = Mutex(State(latest: first))
+        newestVersion = Atomic(first.version)
     }
 
     /// The newest snapshot.
     var latest: DaemonSnapshot { state.withLock { $0.latest } }
 
+    /// The newest snapshot's version.
+    var version: UInt64 { newestVersion.load(ordering: .acquiring) }
+
     /// Makes `snapshot` the newest and wakes every waiter.
     func publish(_ snapshot: DaemonSnapshot) {
         let waiters = state.withLock { state in
             state.latest = snapshot
+            newestVersion.store(snapshot.version, ordering: .releasing)
             defer { state.waiters = [:] }
             return state.waiters.values
         }

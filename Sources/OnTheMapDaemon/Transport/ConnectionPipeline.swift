@@ -31,7 +31,7 @@ enum ConnectionPipeline {
         let pending = PendingRequests()
         let closer = IdleCloser(pending: pending)
         try handlers.addHandler(closer)
-        let fastPath = FastPathHandler(feed: feed, answers: answers, pending: pending)
+        let fastPath = FastPathHandler(feed: feed, answers: answers, framing: framing, pending: pending)
         try handlers.addHandler(fastPath)
         return Parts(idleCloser: closer, fastPath: fastPath)
     }
