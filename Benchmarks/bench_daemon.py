@@ -129,16 +129,23 @@ def Daemon(name, api, cache_size=100, extra=()):
 
 # The round trips' ratios to the C floor in the last bench before issue 27's rewrite of the daemon's state.
 BEFORE_STATE_REWRITE = {"status": 1.62, "students (100 cached)": 1.27}
+# An onthemapd built from before that rewrite (`git worktree add OLD 7f3c19e^`, then its release
+# build), measured side by side: a ratio to the C floor moves by a tenth from one quiet run to the
+# next, the same program run beside it does not.
+EARLIER_DAEMON = os.environ.get("BENCH_EARLIER_DAEMON")
+EARLIER = "onthemapd before the state rewrite"
 
 
 def round_trips(daemon, baselines):
-    """baselines: [(name, socket, pid)], the C baseline first."""
+    """baselines: [(name, socket, pid)], the C baseline first, SwiftNIO alone second."""
     say("## Round trip, one persistent connection, both pinned to CPU 0")
     say()
     say(f"`rpc_load latency`: {LATENCY_REQUESTS} requests after a warm-up, one at a time; medians of {ROUNDS}")
     say("alternating rounds. CPU per request is the server's user+system time over the run / requests.")
     say("\"SwiftNIO alone\" is `Benchmarks/NIOCannedServer`: the C baseline's job (split lines, send the")
     say("captured bytes) done with SwiftNIO and nothing else, the floor for any NIO server.")
+    if any(who == EARLIER for who, _, _ in baselines):
+        say(f"\"{EARLIER}\" is the program `BENCH_EARLIER_DAEMON` names, built from 7f3c19e^.")
     say()
     say("| request | server | p50 µs | p99 µs | CPU µs/request | p50 vs C baseline | p50 vs SwiftNIO alone |")
     say("| --- | --- | --- | --- | --- | --- | --- |")
@@ -163,10 +170,18 @@ def round_trips(daemon, baselines):
         verdict(f"round trip `{name}` ≤ 1.3× baseline", ratio <= 1.3,
                 f"{ratio:.2f}× (SwiftNIO alone: {nio_base / c_base:.2f}×)")
         # Issue 27's guard: the rewrite of the daemon's state loses no speed (the last bench before it:
-        # status 1.62×, students 1.27× the C floor), within 10 %.
+        # status 1.62×, students 1.27× the C floor), within 10 %; side by side when the earlier
+        # program runs here too.
         before = BEFORE_STATE_REWRITE[name]
-        verdict(f"round trip `{name}` no worse than before the state rewrite ({before}× ± 10 %)",
-                ratio <= before * 1.1, f"{ratio:.2f}×")
+        if EARLIER in medians:
+            earlier = medians[EARLIER]["p50_us"]
+            verdict(f"round trip `{name}` no worse than before the state rewrite (± 10 %)",
+                    medians["onthemapd"]["p50_us"] <= earlier * 1.1,
+                    f"{medians['onthemapd']['p50_us'] / earlier:.2f}× the earlier daemon beside it "
+                    f"({ratio:.2f}× the C floor; it: {earlier / c_base:.2f}×; its last bench: {before}×)")
+        else:
+            verdict(f"round trip `{name}` no worse than before the state rewrite ({before}× ± 10 %)",
+                    ratio <= before * 1.1, f"{ratio:.2f}×")
     say()
     all_cpus = f"0-{os.cpu_count() - 1}"
     for _, _, pid in servers:
@@ -380,7 +395,7 @@ def scaling(api, tools_work):
 
 def main():
     server, api = start_server()
-    baseline = nio = None
+    baseline = nio = earlier = None
     daemon = Daemon("main", api)
     try:
         daemon.start()
@@ -403,13 +418,24 @@ def main():
         say()
         idle(daemon, baseline.pid)
         memory(daemon, baseline.pid)
-        round_trips(daemon, baselines)
+        round_trip_servers = baselines
+        if EARLIER_DAEMON:
+            earlier = benchkit.Daemon(WORK, EARLIER_DAEMON, "earlier", api)
+            earlier.start()
+            wait_for_socket(earlier.socket)
+            earlier.login()
+            round_trip_servers = baselines + [(EARLIER, earlier.socket, earlier.pid)]
+        round_trips(daemon, round_trip_servers)
+        if earlier:
+            earlier.stop()
         throughputs(daemon, baselines)
         geocoder_in_daemon(daemon)
         ready_time(daemon)
         scaling(api, WORK)
     finally:
         daemon.stop()
+        if earlier:
+            earlier.stop()
         for process in (baseline, nio):
             if process:
                 process.kill()

@@ -1,4 +1,4 @@
-import OnTheMapModels
+@testable import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -27,5 +27,19 @@ struct WordsAndLinksTests {
     ])
     func anythingElseIsNot(text: String) {
         #expect(WebLink.opening(text) == nil, "\(text)")
+    }
+
+    /// The byte-level whitespace check for ASCII text says what `Character.isWhitespace` says, for
+    /// every ASCII character inside a link, and text with other characters keeps the Unicode rule.
+    @Test func whitespaceInALinkIsFoundTheSameWayAsCharactersFindIt() {
+        for byte in UInt8(0)..<0x80 {
+            let text = "https://a.example/x" + String(UnicodeScalar(byte)) + "y"
+            #expect(WebLink.containsWhitespace(text) == text.contains(where: \.isWhitespace), "byte \(byte)")
+        }
+        for text in ["https://é.example/\u{00A0}x", "https://é.example/\u{2003}", "https://é.example/\u{3000}x",
+                     "https://é.example/x", "https://b\u{00E9}b\u{0301}.example/\u{0085}"] {
+            #expect(WebLink.containsWhitespace(text) == text.contains(where: \.isWhitespace), "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(WebLink.opening("https://é.example/\u{2003}x") == nil)
     }
 }
