@@ -9,14 +9,18 @@ public final class RawSocket: @unchecked Sendable {
 
     /// Connects to `path`.
     public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0, let address = SocketPath.address(path),
-            SocketPath.withSockaddr(address, { connect(fd, $0, $1) }) == 0
+        // Kept in a local until connected: once `fd` is set, a throw runs `deinit`, which would close
+        // the descriptor a second time, by then perhaps another test's pipe (a spawn then failed
+        // with "Bad file descriptor").
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0, let address = SocketPath.address(path),
+            SocketPath.withSockaddr(address, { connect(descriptor, $0, $1) }) == 0
         else {
             let reason = String(cString: strerror(errno))
-            if fd >= 0 { Foundation.close(fd) }
+            if descriptor >= 0 { Foundation.close(descriptor) }
             throw ServerProcessError(message: "cannot connect to \(path): \(reason)")
         }
+        fd = descriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
@@ -88,8 +92,9 @@ public func connectLoopback(port: Int) throws -> Int32 {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard result == 0 else {
+        let code = errno
         close(fd)
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
     }
     return fd
 }

@@ -14,13 +14,16 @@ final class FramedSocket {
 
     /// Connects; every read waits at most `timeout`.
     init(path: String, timeout: Int = 10) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Set only once connected: a throw after it is set runs `deinit`, which would close the
+        // descriptor a second time (see `RawSocket.init(path:)`).
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard let address = SocketPath.address(path),
-            SocketPath.withSockaddr(address, { connect(fd, $0, $1) }) == 0
+            SocketPath.withSockaddr(address, { connect(descriptor, $0, $1) }) == 0
         else {
-            close(fd)
+            close(descriptor)
             throw Failure(description: "cannot connect to \(path)")
         }
+        fd = descriptor
         var value = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }

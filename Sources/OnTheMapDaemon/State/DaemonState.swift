@@ -203,7 +203,7 @@ actor DaemonState {
             }
             return
         }
-        let list = StudentList(fetched.results)
+        let list = StudentList(fetched.results, replacing: snapshot.students)
         change { state in
             state.students = list
             state.listVersion += 1
