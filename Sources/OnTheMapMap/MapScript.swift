@@ -33,7 +33,8 @@
 /// transform (the compositor moves the picture; it is drawn for real every half screen, when the
 /// zoom has doubled or halved since, and when the fingers lift or the wheel rests, 200 ms after
 /// its last notch); markers are grouped into clusters once per zoom level (an eighth of a
-/// doubling) and the groups kept; only what lies within a screen of the view is in the SVG (a
+/// doubling) and the groups kept, those of the levels a zoom is about to reach worked out ahead in
+/// idle time; only what lies within a screen of the view is in the SVG (a
 /// quarter of a screen while a zoom is under way), the markers not drawn waiting in a hidden
 /// `<div>` outside it, where the browser makes no box for them; cluster elements are reused and an
 /// attribute is written only when it changes; the popup is placed from the camera, not from the
@@ -48,13 +49,16 @@ public enum MapScript {
         entry=o.entry,reach=o.reach,layer=document.createElementNS(NS,"g"),stash=document.createElement("div"),
         view=o.layer.parentNode,markers=[],heads=[],clusters=[],selected=null,anchor=null,drag=null,fingers=new Map(),pinch=null,grouped=null,levels=new Map(),
         fitted=false,drawn=null,settle=0,box=null,near=null,cam={x:W/2,y:(o.top+o.bottom)/2,unit:1},size={w:1,h:1},
-        showing=null,pop=null,wheeled=-1e9,placed=null,widen=0;
+        showing=null,pop=null,wheeled=-1e9,placed=null,widen=0,trend=0,last=0,ahead=null,queue=[],idling=false;
         layer.setAttribute("id","clusters");o.layer.after(layer);
         /* Markers not drawn (in a cluster, filtered out, or far off screen) wait here, in the page (a
            search or a test finds them) but outside any SVG: the browser makes no box for an SVG element
            there, where in a hidden group of the SVG it laid out and walked all ten thousand at every
            frame. */
         stash.hidden=true;svg.after(stash);
+        /* How the groupings were had, for tests: worked out in idle time (`ahead`), found kept when a
+           drawing needed them (`found`), or worked out then, the drawing waiting (`late`). */
+        var groupings=svg.groupings={ahead:0,found:0,late:0};
         /* The element's box, read once and again only when it changes size: each read after a change
            to the markers made the browser lay the page out again, there and then. */
         function measure(){if(!box){var r=svg.parentNode.getBoundingClientRect();box={left:r.left,top:r.top};
@@ -70,6 +74,7 @@ public enum MapScript {
            or not): the view is the transform of the group that holds what is drawn. `svg.view` says
            what is shown, in map units. The parent's box is measured (the element's own moves, below). */
         function apply(moving){measure();clamp();var u=cam.unit,x=cam.x-size.w*u/2,y=cam.y-size.h*u/2;
+        if(moving&&last&&u!==last)trend=last/u;last=u;
         var v=svg.view||(svg.view={});v.x=x;v.y=y;v.width=size.w*u;v.height=size.h*u;
         /* While a drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled (a
            CSS transform, the origin its top left corner: the compositor moves and scales the picture,
@@ -94,7 +99,7 @@ public enum MapScript {
         placed={x:cam.x,y:cam.y,unit:u,w:size.w,h:size.h};if(svg.style.transform)svg.style.transform="";
         if(level(u)!==grouped)group(narrow);
         else if(!near||near.narrow&&!narrow||Math.abs(cam.x-near.x)>size.w*u*out||Math.abs(cam.y-near.y)>size.h*u*out)draw(narrow);
-        clearTimeout(widen);if(near.narrow)widen=setTimeout(function(){if(near.narrow)draw(false);},300);}
+        clearTimeout(widen);if(near.narrow)widen=setTimeout(function(){if(near.narrow)draw(false);},300);foresee();}
         /* While the view moves, the world is not drawn again: its drawing, a layer of its own, is moved
            and scaled where the view has gone (the compositor copies it, where drawing the coasts again
            cost a software renderer a hundred milliseconds and more a frame), and drawn anew when the
@@ -124,7 +129,7 @@ public enum MapScript {
         function setMarkers(list,refit){stash.replaceChildren();markers=list;markers.forEach(function(m){
         if(!m.at){var t=/translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));m.at={x:+t[1],y:+t[2]};}
         m.scaled=0;m.filtered=m.classList.contains("hidden");m.mine=m.classList.contains("mine");m.cluster=null;m.head=null;m.students=null;
-        m.count=null;m.drawn=true;});heads=[];
+        m.count=null;m.drawn=true;});heads=[];ahead=null;queue=[];
         if(anchor&&markers.indexOf(anchor)<0)hide();grouped=null;levels.clear();if(refit||!fitted)fit();else apply();}
         function studentsOf(m){return m.students||(m.students=Array.prototype.slice.call(m.querySelectorAll(".student")));}
         /* How many students a marker shows (the search leaves); kept, as `mine` is, so clustering
@@ -157,28 +162,58 @@ public enum MapScript {
         for(var k=0;k<hd.members.length;k++){var m=hd.members[k];x+=m.at.x;y+=m.at.y;n+=countOf(m);mine=mine||m.mine;}
         hd.n=n;hd.mine=mine;return hd.at2={x:x/hd.members.length,y:y/hd.members.length};}
         /* Zoom levels an eighth of a doubling apart: markers are grouped once per level (a wheel's
-           notch is two or three levels), and the last 16 levels' groups are kept until the markers or
-           the search change. */
+           notch is two or three levels), and the groups of 24 levels are kept until the markers or the
+           search change. */
         function level(u){return Math.round(Math.log2(u)*8);}
-        /* Which markers are one cluster at this zoom (`heads`, each with its `members`), in cells of
-           `far` on a side: a head is looked for in the 3×3 cells around. A cell holds one head at most (a
-           marker in a head's cell is within its reach), and its key is a small integer (x·K + y, under
-           2³⁰ on screens up to 6,800 pixels wide), so regrouping ten thousand markers makes no garbage
-           per marker. */
-        function group(narrow){var L=grouped=level(placed.unit),far=reach*Math.pow(2,L/8),cells=new Map(),pinned=popup.dataset.pinned,K=Math.ceil(W/far)+4;
+        /* Which markers are one cluster at this zoom (`heads`, each with its `members`): the level's
+           groups, kept (`levels`, see `keep`) or worked out now if idle time has not (`foresee`). */
+        function group(narrow){var L=grouped=level(placed.unit),pinned=popup.dataset.pinned;
         clusters.forEach(function(c){c.head=null;});heads=levels.get(L);
+        if(heads)groupings.found++;
+        else{var job=ahead&&ahead.L===L?ahead:grouping(L);if(job===ahead)ahead=null;advance(job,Infinity);heads=keep(job);groupings.late++;}
         for(var k=0;k<markers.length;k++){markers[k].cluster=null;markers[k].head=null;}
-        if(heads){levels.delete(L);levels.set(L,heads);
-        for(k=0;k<heads.length;k++){var hd=heads[k];hd.el=null;for(var i=0;i<hd.members.length;i++)hd.members[i].head=hd;}}
-        else{heads=[];levels.set(L,heads);if(levels.size>16)levels.delete(levels.keys().next().value);
-        for(k=0;k<markers.length;k++){var m=markers[k];if(m.filtered)continue;
+        for(k=0;k<heads.length;k++){var hd=heads[k];hd.el=null;for(var i=0;i<hd.members.length;i++)hd.members[i].head=hd;}
+        draw(narrow);
+        if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
+        /* The grouping of level L, to be worked out by `advance`: markers in cells of `far` on a side, a
+           head looked for in the 3×3 cells around. A cell holds one head at most (a marker in a head's
+           cell is within its reach), and its key is a small integer (x·K + y, under 2³⁰ on screens up
+           to 6,800 pixels wide), so grouping ten thousand markers makes no garbage per marker. */
+        function grouping(L){var far=reach*Math.pow(2,L/8);return {L:L,far:far,K:Math.ceil(W/far)+4,cells:new Map(),heads:[],k:0,c:0};}
+        /* Works on a grouping until it is done (true) or `until` (a `performance.now()`) has passed,
+           to go on from there later; a group's centre and count are worked out too. */
+        function advance(job,until){var far=job.far,K=job.K,cells=job.cells,heads=job.heads;
+        for(;job.k<markers.length;job.k++){if((job.k&255)===255&&performance.now()>until)return false;var m=markers[job.k];if(m.filtered)continue;
         var cx=Math.floor(m.at.x/far)+1,cy=Math.floor(m.at.y/far)+1,head=null;
         for(var i=-1;i<=1;i++)for(var j=-1;j<=1;j++){var h=cells.get((cx+i)*K+cy+j);
         if(h&&Math.abs(h.at.x-m.at.x)<=far&&Math.abs(h.at.y-m.at.y)<=far&&(!head||h.order<head.order))head=h;}
-        if(head){head.members.push(m);m.head=head;continue;}
-        head={at:m.at,members:[m],order:heads.length,el:null};heads.push(head);m.head=head;cells.set(cx*K+cy,head);}}
-        draw(narrow);
-        if(anchor&&anchor.filtered)hide();else if(selected)show(anchor.cluster||anchor,pinned);}
+        if(head){head.members.push(m);continue;}
+        head={at:m.at,members:[m],order:heads.length,el:null};heads.push(head);cells.set(cx*K+cy,head);}
+        for(;job.c<heads.length;job.c++){if((job.c&255)===255&&performance.now()>until)return false;if(heads[job.c].members.length>1)centreOf(heads[job.c]);}
+        return true;}
+        /* Keeps a level's groups; past 24 levels, drops the one farthest from the view's (a zoom goes
+           through the levels one after the other: the far ones are needed last). */
+        function keep(job){levels.set(job.L,job.heads);if(levels.size>24){var far=null;
+        levels.forEach(function(_,L){if(far===null||Math.abs(L-grouped)>Math.abs(far-grouped))far=L;});levels.delete(far);}return job.heads;}
+        /* Works out ahead, in idle time, the groupings a zoom is about to need, so that redrawing the
+           markers in the middle of a gesture (every doubling or halving, see `apply`) finds its level
+           kept: grouping ten thousand markers anew took up to 30 ms, which made that frame miss two or three
+           of the screen's. Foreseen: where the gesture under way (or a wheel's notch) will next redraw,
+           going on or turning back, and the one after; the levels beside those (a trackpad's or a pinch's
+           steps vary); and the keys' and a double-click's zoom. In slices of a few milliseconds, so that
+           a frame or an event never waits long for it. */
+        function foresee(){var u=placed.unit,f=Math.abs(Math.log(trend||1))>0.01?trend:1.25,r=range(),want=[];
+        function next(v,g){for(var w=v,i=0;i<64&&w>=v/2&&w<=v*2&&w>=r[0]&&w<=r[1];i++)w/=g;return between(w,r[0],r[1]);}
+        var on=next(u,f),back=next(u,1/f);
+        want.push(level(on),level(back),level(next(on,f)),level(on)-1,level(on)+1,level(back)-1,level(back)+1,level(u/1.5),level(u*1.5),level(u/2));
+        queue=want.filter(function(L,i){return want.indexOf(L)===i&&!levels.has(L);});
+        if(ahead&&queue.indexOf(ahead.L)<0)ahead=null;
+        if(queue.length&&!idling){idling=true;idle(work);}}
+        function idle(f){if(window.requestIdleCallback)requestIdleCallback(f);else setTimeout(f,20);}
+        function work(deadline){idling=false;var until=performance.now()+Math.min(deadline?deadline.timeRemaining():4,8);
+        while(ahead||queue.length){if(!ahead){var L=queue.shift();if(levels.has(L))continue;ahead=grouping(L);}
+        if(!advance(ahead,until))break;keep(ahead);ahead=null;groupings.ahead++;}
+        if(ahead||queue.length){idling=true;idle(work);}}
         /* Draws a group as a cluster in `c` (an element no longer used, or a new one). */
         function cluster(hd,c){
         if(!c){c=document.createElementNS(NS,"g");c.append(document.createElementNS(NS,"circle"),document.createElementNS(NS,"text"));
@@ -271,7 +306,7 @@ public enum MapScript {
         if(!out){here++;mine=mine||s.classList.contains("mine");}}
         var label=m.querySelector("text");found+=here;m.filtered=!here;m.classList.toggle("hidden",!here);
         if(label)label.textContent=here;m.classList.toggle("mine",mine);m.mine=mine;m.count=here;});
-        grouped=null;levels.clear();apply();return found;}
+        grouped=null;levels.clear();ahead=null;queue=[];apply();return found;}
         document.addEventListener("keydown",function(ev){var t=ev.target;
         if(t.closest&&t.closest("input,textarea,select,button,a,dialog")||!svg.getClientRects().length||(o.active&&!o.active())||ev.altKey||ev.ctrlKey||ev.metaKey)return;
         var target=t.closest&&t.closest(".marker,.cluster"),step=Math.min(size.w,size.h)/4*cam.unit;
