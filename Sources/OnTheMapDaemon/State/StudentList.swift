@@ -9,17 +9,15 @@ struct StudentList: Sendable {
     struct Entry: Sendable {
         /// As clients get it: its link dropped (left empty) unless it is a web link.
         var location: StudentLocation
-        /// The link as the upstream sent it, to tell an unchanged location on the next refresh.
-        var sourceLink: String
         var searchKey: String
         /// The bytes of `location.wireJSON.serialized`, a slice of one buffer shared by all entries.
         var json: ArraySlice<UInt8>
 
-        /// Whether `location`, as the upstream sent it, is the one this entry was made from.
+        /// Whether `location`, as the upstream sent it, makes this entry: it does when it equals the
+        /// entry's location, since checking and trimming a link change nothing in one that passed
+        /// them. (A location whose link they changed never equals its entry, and is made again.)
         func isMade(from location: StudentLocation) -> Bool {
-            var source = self.location
-            source.mediaURL = sourceLink
-            return source == location
+            self.location == location
         }
     }
 
@@ -58,7 +56,7 @@ struct StudentList: Sendable {
                 safe.mediaURL = WebLink.opening(location.mediaURL) ?? ""
                 safe.writeWireJSON(into: &json)
                 made.append(Entry(
-                    location: safe, sourceLink: location.mediaURL,
+                    location: safe,
                     searchKey: SearchText.fold("\(location.firstName) \(location.lastName) \(location.mapString)"),
                     json: []))
             }
