@@ -25,12 +25,27 @@ struct HeldBodiesTests {
         let body = String(repeating: "a", count: 65_000)
         let head =
             "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n\r\n"
-        var held: [RawTCPConnection] = []
-        for _ in 0..<Self.connections {
-            guard let connection = try? RawTCPConnection(port: server.port) else { continue }
-            // A connection the server refused may be closed under the sender: that is the point.
-            try? connection.send(head + body)
-            held.append(connection)
+        // No other test starts a process while 5,000 sockets are open (`ProcessLaunches.pause`):
+        // Foundation's `Process.run()` reads past its buffer with that many descriptors (a crash of
+        // a spawn in make test's PostgreSQL run). On a thread of its own: the pause blocks.
+        let port = server.port
+        var held: [RawTCPConnection] = try await onOwnThread {
+            ProcessLaunches.pause()
+            var held: [RawTCPConnection] = []
+            for _ in 0..<Self.connections {
+                guard let connection = try? RawTCPConnection(port: port) else { continue }
+                // A connection the server refused may be closed under the sender: that is the point.
+                try? connection.send(head + body)
+                held.append(connection)
+            }
+            return held
+        }
+        var launchesPaused = true
+        defer {
+            if launchesPaused {
+                held.removeAll()
+                ProcessLaunches.resume()
+            }
         }
         // Let the server read what it will.
         try await Task.sleep(for: .seconds(2))
@@ -39,6 +54,8 @@ struct HeldBodiesTests {
         #expect(try await ServerHTTP.send(.GET, health).status == 200, "still answering")
 
         held.removeAll()
+        ProcessLaunches.resume()
+        launchesPaused = false
         // Given back: within 48 MiB of where it started (what the connections' buffers grew
         // beyond that stayed in glibc's heap before).
         let givenBack = before + 48 * 1024 * 1024
