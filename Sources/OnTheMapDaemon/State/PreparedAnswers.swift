@@ -66,7 +66,12 @@ final class PreparedAnswers: Sendable {
 
     /// Seconds since the daemon started, to the millisecond.
     func uptime() -> Double {
-        ((ContinuousClock.now - startedAt).seconds * 1000).rounded() / 1000
+        Double(uptimeMilliseconds()) / 1000
+    }
+
+    /// Milliseconds since the daemon started: the uptime both the notifications and the answers give.
+    private func uptimeMilliseconds() -> Int {
+        Int(((ContinuousClock.now - startedAt).seconds * 1000).rounded())
     }
 
     /// The whole `status` result as of now: the prepared part and the uptime.
@@ -80,7 +85,7 @@ final class PreparedAnswers: Sendable {
     func writeStatus(_ entry: Entry, into buffer: inout ByteBuffer) {
         buffer.writeImmutableBuffer(entry.statusPrefix)
         buffer.writeStaticString(#","uptime":"#)
-        Self.writeSeconds(milliseconds: Int(((ContinuousClock.now - startedAt).seconds * 1000).rounded()), into: &buffer)
+        Self.writeSeconds(milliseconds: uptimeMilliseconds(), into: &buffer)
         buffer.writeInteger(UInt8(ascii: "}"))
     }
 
