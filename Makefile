@@ -25,6 +25,8 @@ build:
 
 # Unit and integration tests: the integration tests start the real server, daemon and client.
 test:
+	# Nothing a build or a run writes is tracked (byte code, .build, Package.resolved).
+	./scripts/check-tree.sh
 	# Every import declared in Package.swift: an undeclared one builds here and fails on a fresh clone.
 	./scripts/check-imports.py
 	$(SWIFT) build --build-tests
