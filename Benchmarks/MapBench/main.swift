@@ -44,12 +44,13 @@ func pins(_ count: Int) -> [MapPin] {
 func measure(width: Int, height: Int, pins: [MapPin], rounds: Int, labels: Bool = true) -> (p50: Double, p90: Double, inView: Int) {
     var samples: [Double] = []
     var inView = 0
+    let positions = pins.map(\.position)
     let clock = ContinuousClock()
     for round in 0..<(rounds + 10) {
         let start = clock.now
-        let picture = MapRenderer.render(width: width, height: height, request: .world, charset: .braille, pins: pins, labels: labels)
+        let picture = MapRenderer.render(width: width, height: height, request: .world, charset: .braille, pins: positions, labels: labels)
         let elapsed = clock.now - start
-        inView = picture.pins.count
+        inView = picture.placements.count
         if round >= 10 {  // warm-up
             samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
         }

@@ -8,7 +8,7 @@ import OnTheMapSupport
 extension Daemon {
     /// Draws the cached students on the world map. The drawing runs on a thread of its own, off the
     /// event loops and off Swift's cooperative pool, so a large map never holds up other clients.
-    func map(_ params: MapParams) async throws -> MapResult {
+    func map(_ params: MapParams) async throws -> MapAnswer {
         let (_, account) = try await requireLogin()
         let (view, near) = try await viewRequest(params)
         let width = params.width ?? MapParams.defaultSize.width
@@ -19,14 +19,10 @@ extension Daemon {
         let picture = await Self.drawingQueue.perform {
             MapRenderer.render(
                 width: width, height: height, request: view, charset: charset,
-                pins: students.entries.map { MapPin($0.location, accountKey: account.key) }, labels: labels)
+                pins: MapAnswer.positions(of: students, accountKey: account.key), labels: labels)
         }
-        let bounds = picture.view.bounds
-        return MapResult(
-            rows: picture.rows, styles: picture.styles, pins: picture.pins, outside: picture.outside,
-            view: .init(
-                west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom,
-                maxZoom: MapView.maximumZoom(width: width), place: picture.placeName),
+        return MapAnswer(
+            picture: picture, students: students, accountKey: account.key, maxZoom: MapView.maximumZoom(width: width),
             near: near?.label)
     }
 

@@ -7,7 +7,7 @@ public struct MapPicture: Sendable {
     /// `height` strings of `width` style codes (see `MapStyle`), one per cell.
     public var styles: [String]
     /// The pins in view, numbered.
-    public var pins: [PlacedPin]
+    public var placements: [PinPlacement]
     /// How many of the pins given are not in view.
     public var outside: Int
     public var view: MapView
@@ -25,7 +25,7 @@ public enum MapRenderer {
     /// Draws `pins` (the user's own marked `mine`) in the view `request` resolves to; with `labels`,
     /// names the countries and places that fit.
     public static func render(
-        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [MapPin], labels: Bool = true,
+        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [PinPosition], labels: Bool = true,
         world: WorldData = .embedded, names: MapLabels = .embedded
     ) -> MapPicture {
         let view = request.resolve(width: width, height: height, pins: pins)
@@ -57,7 +57,7 @@ public enum MapRenderer {
         if labels { LabelLayout.place(on: &canvas, view: view, labels: names, ascii: charset == .ascii) }
         let (rows, styles) = canvas.encoded()
         return MapPicture(
-            rows: rows, styles: styles, pins: layout.placed, outside: pins.count - layout.placed.count, view: view,
+            rows: rows, styles: styles, placements: layout.placements, outside: pins.count - layout.placements.count, view: view,
             placeName: names.placeName(near: view))
     }
 }

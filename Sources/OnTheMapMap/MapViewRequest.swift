@@ -1,4 +1,3 @@
-import OnTheMapModels
 /// How a caller says what to show; `resolve` turns it into a `MapView`.
 public enum MapViewRequest: Sendable, Equatable {
     /// The whole world across the width, centred on the inhabited latitudes when it is cut.
@@ -14,7 +13,7 @@ public enum MapViewRequest: Sendable, Equatable {
     /// The latitudes `.world` keeps in view when it cannot show all: Tierra del Fuego to Greenland.
     static let inhabited = (south: -56.0, north: 80.0)
 
-    public func resolve(width: Int, height: Int, pins: [MapPin]) -> MapView {
+    public func resolve(width: Int, height: Int, pins: [PinPosition]) -> MapView {
         switch self {
         case .world:
             return worldView(width: width, height: height)
@@ -39,7 +38,7 @@ public enum MapViewRequest: Sendable, Equatable {
         return MapView(width: width, height: height, centerX: 0.5, centerY: (north + south) / 2, zoom: 1)
     }
 
-    private func pinsView(width: Int, height: Int, pins: [MapPin]) -> MapView {
+    private func pinsView(width: Int, height: Int, pins: [PinPosition]) -> MapView {
         // Longitudes wrap: the pins' span is the circle less its widest empty gap.
         let xs = pins.map { Mercator.x(longitude: $0.longitude) }.map { $0 - $0.rounded(.down) }.sorted()
         var gapEnd = xs[0]

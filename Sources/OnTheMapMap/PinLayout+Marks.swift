@@ -6,8 +6,8 @@ extension PinLayout {
     /// there ("14", which would otherwise be "+").
     func mark(on canvas: inout MapCanvas) {
         var cells: [(row: Int, col: Int, count: Int, mine: Bool, n: Int)] = []
-        for index in placed.indices {
-            let (row, col, n) = (placed[index].row, placed[index].col, placed[index].n)
+        for placement in placements {
+            let (row, col, n) = (placement.row, placement.col, placement.n)
             if let last = cells.last, last.row == row, last.col == col { continue }
             let value = self.cells[row * canvas.width + col]
             cells.append((row, col, Int(value & ~Self.mineFlag), value & Self.mineFlag != 0, n))

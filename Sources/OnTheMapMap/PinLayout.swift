@@ -1,19 +1,16 @@
-import OnTheMapModels
 /// Which pins fall in which cells.
 public struct PinLayout: Sendable {
     /// Pins in view, numbered row by row, left to right; within a cell in the order given.
-    public private(set) var placed: [PlacedPin] = []
+    public private(set) var placements: [PinPlacement] = []
     /// Per cell (`row * width + col`): how many pins, with `mineFlag` set when one is the user's.
     private(set) var cells: [UInt32]
 
     static let mineFlag: UInt32 = 1 << 31
 
-    public init(pins: [MapPin], view: MapView) {
+    public init(pins: [PinPosition], view: MapView) {
         cells = [UInt32](repeating: 0, count: view.width * view.height)
         var found: [(cell: Int, order: Int, row: Int, col: Int)] = []
         found.reserveCapacity(pins.count)
-        // By index, reading fields in place: a loop over the pins copies each (five strings retained
-        // and released): an eighth of the samples of a 10,000-pin map in the daemon (perf).
         for order in pins.indices {
             guard let (row, col) = view.cell(latitude: pins[order].latitude, longitude: pins[order].longitude) else { continue }
             let cell = row * view.width + col
@@ -22,8 +19,8 @@ public struct PinLayout: Sendable {
             if pins[order].mine { cells[cell] |= Self.mineFlag }
         }
         found.sort { ($0.cell, $0.order) < ($1.cell, $1.order) }
-        placed = found.enumerated().map { index, entry in
-            PlacedPin(n: index + 1, row: entry.row, col: entry.col, pin: pins[entry.order])
+        placements = found.enumerated().map { index, entry in
+            PinPlacement(index: entry.order, n: index + 1, row: entry.row, col: entry.col)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// A student's pin on a map: what the map module draws, and what `map` lists (as a `PlacedPin`).
+/// A student's pin on a map: what an exported map draws, and what `map` lists (as a `PlacedPin`).
 public struct MapPin: Sendable, Equatable {
     public var objectId: String
     public var firstName: String

@@ -13,7 +13,7 @@ struct LabelTests {
 
     /// A 64×32 world view (scale 0.8: the most prominent countries and places of 20 million or more).
     private func draw(_ names: TestLabels, pins: [MapPin] = [], charset: MapCharset = .ascii) -> MapPicture {
-        MapRenderer.render(width: 64, height: 32, request: .world, charset: charset, pins: pins, world: empty.world, names: names.labels)
+        MapRenderer.render(width: 64, height: 32, request: .world, charset: charset, pins: pins.map(\.position), world: empty.world, names: names.labels)
     }
 
     @Test("Countries by prominence and places by population, as the scale allows")
@@ -52,8 +52,9 @@ struct LabelTests {
         let names = try TestLabels(
             countries: [], places: [.init(name: "Megacity", latitude: 40, longitude: 100, population: 25_000_000)])
         // A student pinned the city itself: the pin and its number stay, the name moves right of them.
-        let picture = draw(names, pins: [pin("a", 40, 100)])
-        let placed = try #require(picture.pins.first)
+        let pins = [pin("a", 40, 100)]
+        let picture = draw(names, pins: pins)
+        let placed = try #require(picture.placed(pins).first)
         let row = Array(picture.rows[placed.row])
         #expect(row[placed.col] == "*" && row[placed.col + 1] == "1")
         #expect(picture.names.map(\.col) == [placed.col + 3])
@@ -61,7 +62,7 @@ struct LabelTests {
         // Pins all around: no room anywhere, so no name.
         let crowded = draw(names, pins: (-8...8).map { pin("p\($0)", 40, 100 + Double($0) * 5.625) })
         #expect(crowded.names.isEmpty)
-        for placed in crowded.pins { #expect(crowded.style(placed.row, placed.col) == "p") }
+        for placed in crowded.placements { #expect(crowded.style(placed.row, placed.col) == "p") }
     }
 
     @Test("Names too long for their place are shortened or left out; two names never run together")

@@ -16,11 +16,12 @@ struct PinLayoutTests {
             pin("south", -40, 0), pin("north-east", 40, 90), pin("north-west", 40, -90), pin("hidden", -89, 0),
         ]
         let picture = MapRenderer.render(
-            width: 64, height: 32, request: .center(latitude: 0, longitude: 0, zoom: 1.5), charset: .ascii, pins: pins,
+            width: 64, height: 32, request: .center(latitude: 0, longitude: 0, zoom: 1.5), charset: .ascii, pins: pins.map(\.position),
             labels: false, world: empty.world)
-        #expect(picture.pins.map(\.pin.objectId) == ["north-west", "north-east", "south"])
-        #expect(picture.pins.map(\.n) == [1, 2, 3])
-        for placed in picture.pins {
+        let inView = picture.placed(pins)
+        #expect(inView.map(\.pin.objectId) == ["north-west", "north-east", "south"])
+        #expect(inView.map(\.n) == [1, 2, 3])
+        for placed in inView {
             let cell = picture.view.cell(latitude: placed.pin.latitude, longitude: placed.pin.longitude)!
             #expect((placed.row, placed.col) == cell)
             #expect(picture.style(placed.row, placed.col) == "p")
@@ -30,8 +31,9 @@ struct PinLayoutTests {
 
     @Test func severalPinsInACellShowTheirCount() {
         let pins = [pin("a", 48.14, 11.58), pin("b", 48.15, 11.57), pin("c", 48.13, 11.56), pin("far", 0, 0)]
-        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .braille, pins: pins, labels: false, world: empty.world)
-        let cluster = picture.pins.filter { $0.pin.objectId != "far" }
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .braille, pins: pins.map(\.position), labels: false, world: empty.world)
+        let inView = picture.placed(pins)
+        let cluster = inView.filter { $0.pin.objectId != "far" }
         #expect(cluster.count == 3)
         #expect(Set(cluster.map { [$0.row, $0.col] }).count == 1, "one cell")
         #expect(cluster.map(\.pin.objectId) == ["a", "b", "c"], "in the order given")
@@ -40,12 +42,12 @@ struct PinLayoutTests {
 
         // Ten or more: the count where it fits ("12" over the cell and the next), else "+".
         let many = (0..<12).map { pin("m\($0)", 48.14, 11.58) }
-        let counted = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many, labels: false, world: empty.world)
-        let cell = counted.pins[0]
+        let counted = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many.map(\.position), labels: false, world: empty.world)
+        let cell = counted.placements[0]
         #expect(String(Array(counted.rows[cell.row])[cell.col...cell.col + 1]) == "12")
         #expect(counted.style(cell.row, cell.col + 1) == "c")
         let crowded = MapRenderer.render(
-            width: 64, height: 32, request: .world, charset: .ascii, pins: many + [pin("next door", 48.14, 17.3)], labels: false,
+            width: 64, height: 32, request: .world, charset: .ascii, pins: (many + [pin("next door", 48.14, 17.3)]).map(\.position), labels: false,
             world: empty.world)
         #expect(Array(crowded.rows[cell.row])[cell.col] == "+", "the next cell holds another pin")
     }
@@ -53,17 +55,18 @@ struct PinLayoutTests {
     @Test("A student's pin is followed by its number where there is room, as the legend numbers it")
     func singlePinsShowTheirNumber() {
         let pins = [pin("alone", 10, -100), pin("left", 40, 0), pin("right", 40, 6), pin("me", -30, 60, mine: true)]
-        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, labels: false, world: empty.world)
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins.map(\.position), labels: false, world: empty.world)
+        let inView = picture.placed(pins)
         func text(_ id: String, _ length: Int) -> String {
-            let placed = picture.pins.first { $0.pin.objectId == id }!
+            let placed = inView.first { $0.pin.objectId == id }!
             return String(Array(picture.rows[placed.row])[placed.col..<placed.col + length])
         }
-        let n = { (id: String) in picture.pins.first { $0.pin.objectId == id }!.n }
+        let n = { (id: String) in inView.first { $0.pin.objectId == id }!.n }
         #expect(text("alone", 2) == "*\(n("alone"))")
         #expect(text("me", 2) == "@\(n("me"))")
         // Pins in neighbouring cells (one cell apart): no room for the left one's number.
-        let left = picture.pins.first { $0.pin.objectId == "left" }!
-        let right = picture.pins.first { $0.pin.objectId == "right" }!
+        let left = inView.first { $0.pin.objectId == "left" }!
+        let right = inView.first { $0.pin.objectId == "right" }!
         #expect(right.col == left.col + 1)
         #expect(text("left", 2) == "**")
         #expect(text("right", 2) == "*\(n("right"))")
@@ -75,22 +78,24 @@ struct PinLayoutTests {
     @Test("Your own pin has its own style; alone it is @, in a shared cell the cell still counts the pins")
     func yourOwnPinStandsOut() {
         let pins = [pin("other", 48.14, 11.58), pin("me", 48.14, 11.58, mine: true), pin("alone", -30, 20, mine: true)]
-        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins, labels: false, world: empty.world)
-        for placed in picture.pins {
+        let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: pins.map(\.position), labels: false, world: empty.world)
+        let inView = picture.placed(pins)
+        for placed in inView {
             #expect(picture.style(placed.row, placed.col) == "m")
             #expect(Array(picture.rows[placed.row])[placed.col] == (placed.pin.latitude > 0 ? "2" : "@"))
         }
-        #expect(picture.pins.filter(\.pin.mine).count == 2)
+        #expect(inView.filter(\.pin.mine).count == 2)
     }
 
     @Test func pinsAcrossTheAntimeridianAreFound() {
         let pins = [pin("fiji", -17.7, 178.4), pin("samoa", -13.8, -171.8)]
         let picture = MapRenderer.render(
-            width: 80, height: 24, request: .center(latitude: -15, longitude: 180, zoom: 8), charset: .ascii, pins: pins,
+            width: 80, height: 24, request: .center(latitude: -15, longitude: 180, zoom: 8), charset: .ascii, pins: pins.map(\.position),
             labels: false, world: empty.world)
-        #expect(picture.pins.map(\.pin.objectId) == ["samoa", "fiji"] || picture.pins.map(\.pin.objectId) == ["fiji", "samoa"])
-        let fiji = picture.pins.first { $0.pin.objectId == "fiji" }!
-        let samoa = picture.pins.first { $0.pin.objectId == "samoa" }!
+        let inView = picture.placed(pins)
+        #expect(inView.map(\.pin.objectId) == ["samoa", "fiji"] || inView.map(\.pin.objectId) == ["fiji", "samoa"])
+        let fiji = inView.first { $0.pin.objectId == "fiji" }!
+        let samoa = inView.first { $0.pin.objectId == "samoa" }!
         #expect(fiji.col < samoa.col, "Samoa is east of Fiji, past 180°")
     }
 }

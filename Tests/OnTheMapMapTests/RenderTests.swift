@@ -71,7 +71,7 @@ struct RenderTests {
         let pins = [pin("a", 51.5, -0.1), pin("b", 51.5, -0.1), pin("c", -33.9, 151.2, mine: true)]
         for charset in MapCharset.allCases {
             for (width, height) in [(10, 5), (80, 24), (201, 61)] {
-                let picture = MapRenderer.render(width: width, height: height, request: .world, charset: charset, pins: pins)
+                let picture = MapRenderer.render(width: width, height: height, request: .world, charset: charset, pins: pins.map(\.position))
                 #expect(picture.rows.count == height)
                 #expect(picture.styles.count == height)
                 for (row, style) in zip(picture.rows, picture.styles) {
@@ -90,11 +90,11 @@ struct RenderTests {
     }
 
     @Test func bothCharsetsShareTheirGeometry() {
-        let braille = MapRenderer.render(width: 90, height: 30, request: .world, charset: .braille, pins: [pin("a", 10, 10)])
-        let ascii = MapRenderer.render(width: 90, height: 30, request: .world, charset: .ascii, pins: [pin("a", 10, 10)])
+        let braille = MapRenderer.render(width: 90, height: 30, request: .world, charset: .braille, pins: [pin("a", 10, 10).position])
+        let ascii = MapRenderer.render(width: 90, height: 30, request: .world, charset: .ascii, pins: [pin("a", 10, 10).position])
         #expect(braille.styles == ascii.styles)
         #expect(braille.view == ascii.view)
-        #expect(braille.pins == ascii.pins)
+        #expect(braille.placements == ascii.placements)
     }
 
     @Test func theWorldDataRefusesOtherBytes() {

@@ -67,6 +67,11 @@ func pin(_ id: String, _ latitude: Double, _ longitude: Double, mine: Bool = fal
 }
 
 extension MapPicture {
+    /// The pins in view, with the pins the picture was drawn from (`pins`, as given to the renderer).
+    func placed(_ pins: [MapPin]) -> [PlacedPin] {
+        placements.map { PlacedPin(n: $0.n, row: $0.row, col: $0.col, pin: pins[$0.index]) }
+    }
+
     /// The style code of a cell.
     func style(_ row: Int, _ col: Int) -> Character {
         Array(styles[row])[col]
