@@ -7,7 +7,7 @@
 #   `onthemap status` touches are laid out together, so start-up faults in a few pages instead of
 #   pages spread over the whole executable. Names missing from the list (code changed since it was
 #   written) are ignored by the linker: a stale list costs speed, never correctness, and so
-#   `make test` checks that the list is current (Tests/OnTheMapCLITests/ClientLinkOrderTests.swift).
+#   `make bench` checks that the list is current (Tests/OnTheMapCLITests/ClientLinkOrderTests.swift).
 # - `-function-sections`: each Swift function in a section of its own, so the order moves what
 #   `status` runs and nothing else (a file's whole code was one section: six small functions of
 #   ArgumentParser's brought 120 KB of it into the start-up region). The link map next to the

@@ -21,8 +21,6 @@ import PostgresNIO
 /// for its deadline.
 final class PostgresChangeWatch: LocationChangeWatch {
     static let channel = "onthemap_locations"
-    /// The name the watch's connection shows in `pg_stat_activity`.
-    static let applicationName = "onthemap-server change watch"
     static let checkInterval: Duration = .seconds(1)
     static let checkTimeout: Duration = .seconds(2)
 
@@ -41,7 +39,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
     private let logger: Logger
 
     init(_ location: PostgresLocation, pool: PostgresPool, logger: Logger) throws {
-        configuration = try location.connectionConfiguration(applicationName: Self.applicationName)
+        configuration = try location.connectionConfiguration(.changeWatch)
         self.pool = pool
         self.logger = logger
     }

@@ -68,12 +68,13 @@ extension PostgresLocation {
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.maximumConnections = max(1, maximumConnections)
         configuration.options.connectTimeout = Self.connectTimeout
+        configuration.options.additionalStartupParameters = [("application_name", PostgresConnectionRole.pool.rawValue)]
         return configuration
     }
 
-    /// The configuration of one connection outside the pool (the change watch's, the start-up
-    /// probe's), with the pool's TLS mode.
-    func connectionConfiguration(applicationName: String? = nil) throws -> PostgresConnection.Configuration {
+    /// The configuration of one connection outside the pool (the change watch's, a probe's), with
+    /// the pool's TLS mode.
+    func connectionConfiguration(_ role: PostgresConnectionRole) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch tlsRequired {
             case true?: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
@@ -83,9 +84,7 @@ extension PostgresLocation {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = TimeAmount(Self.connectTimeout)
-        if let applicationName {
-            configuration.options.additionalStartupParameters = [("application_name", applicationName)]
-        }
+        configuration.options.additionalStartupParameters = [("application_name", role.rawValue)]
         return configuration
     }
 }

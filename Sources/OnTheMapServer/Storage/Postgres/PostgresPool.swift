@@ -189,7 +189,7 @@ final class PostgresPool: Sendable {
     /// database is there, and the requests should say what it says.
     private func reachable() async -> Bool {
         let configuration: PostgresConnection.Configuration
-        do { configuration = try location.connectionConfiguration() } catch { return false }
+        do { configuration = try location.connectionConfiguration(.probe) } catch { return false }
         let logger = self.logger
         do {
             return try await AbandoningDeadline.run(Self.probeTimeout) {

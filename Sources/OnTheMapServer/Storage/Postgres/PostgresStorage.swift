@@ -79,7 +79,7 @@ public final class PostgresStorage: ServerStorage {
         do {
             try await database.run { _, logger in
                 let connection = try await PostgresConnection.connect(
-                    configuration: location.connectionConfiguration(), id: 0, logger: logger)
+                    configuration: location.connectionConfiguration(.probe), id: 0, logger: logger)
                 try? await connection.close()
             }
         } catch let error as StorageError where error.isUnavailable {
