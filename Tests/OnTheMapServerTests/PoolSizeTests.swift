@@ -8,9 +8,10 @@ import Testing
 /// `LISTEN`. Counted by PostgreSQL itself (`pg_stat_activity`, by the name each connection gives)
 /// while 40 writes at a time are sent.
 ///
-/// Counted by name because a replica may also open a probe, a connection that only asks whether the
-/// database answers (after an operation timed out, as one can on a machine busy enough): counted
-/// together, that probe made a pool of 2 look like 4 connections in a fresh clone's run beside a build.
+/// Counted by name because a replica has more connections than those: a probe that only asks
+/// whether the database answers (at start, and after an operation timed out, as one can on a machine
+/// busy enough). Counted all together, a pool of 2 looked like 4 connections in a fresh clone's run
+/// beside a build; that count could not say what the fourth was, this one does.
 @Suite(
     "PostgreSQL pool size", .ownThreads,
     .enabled(if: PostgresTestServer.isAvailable, "PostgreSQL 15 is not installed (no /usr/lib/postgresql/15/bin/initdb)"))
