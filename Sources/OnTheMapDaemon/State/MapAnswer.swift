@@ -36,19 +36,8 @@ struct MapAnswer {
             maxZoom: maxZoom, place: picture.placeName)
     }
 
-    /// The same answer as the typed result a client reads it into.
-    var result: MapResult {
-        let pins = picture.placements.map { placement in
-            PlacedPin(
-                n: placement.n, row: placement.row, col: placement.col,
-                pin: MapPin(students.entries[placement.index].location, accountKey: accountKey))
-        }
-        return MapResult(
-            rows: picture.rows, styles: picture.styles, pins: pins, outside: picture.outside, view: view, near: near)
-    }
-
-    /// The text `result.wireJSON.serialized` gives, written straight to bytes (a test holds the two
-    /// together).
+    /// The text a `MapResult` of the same picture and students gives as `wireJSON.serialized`,
+    /// written straight to bytes (MapAnswerBytesTests holds the two together).
     var serializedBytes: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(
