@@ -294,8 +294,9 @@ def headers_and_weight():
           "no inline script or style in the page")
     sites = set(re.findall(r"https?://[^\s\"'<>…]+", text)) - {"http://www.w3.org/2000/svg", SIGNUP}
     check(not sites, "the page names no other site (but the sign-up link): %s" % sorted(sites))
+    check("{{" not in text, "every placeholder of the page's template is filled in")
     total, zipped = 0, 0
-    for path in ["", "app.js", "app.css", "icon.svg"]:
+    for path in [""] + page_files(text):
         plain_status, plain_headers, plain = http("GET", path, headers={"Accept-Encoding": "identity"})
         zip_status, zip_headers, packed = http("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
         etag = zip_headers.get("ETag")
@@ -308,6 +309,21 @@ def headers_and_weight():
     measure("page_weight_uncompressed", total, "bytes")
     measure("page_weight_gzip", zipped, "bytes")
     check(total <= 500 * 1024, "the page weighs %.0f KB uncompressed (≤ 500), %.0f KB gzipped" % (total / 1024, zipped / 1024))
+
+
+def page_files(page):
+    """The files the page names (style sheets, icon, its module) and every module those import."""
+    files = re.findall(r'(?:href|src)="(assets/[0-9a-f]{16}/[^"]+)"', page)
+    modules = [f for f in files if f.endswith(".mjs")]
+    while modules:
+        module = modules.pop()
+        _, _, source = http("GET", module)
+        for name in re.findall(r'^import .* from "\./([a-z-]+\.mjs)";$', source.decode(), re.M):
+            path = module.rsplit("/", 1)[0] + "/" + name
+            if path not in files:
+                files.append(path)
+                modules.append(path)
+    return files
 
 
 def login_screen():

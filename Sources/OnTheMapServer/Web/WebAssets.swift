@@ -3,9 +3,15 @@ import NIOCore
 import OnTheMapMap
 import Synchronization
 
-/// The page's files, built from the strings compiled into the server on the first request for any
-/// of them and kept, with their gzip forms and ETags, for the life of the process: about 0.5 MB
+/// The page's files as served: the embedded ones (`WebFiles`, Sources/CWebPage/web) with their gzip
+/// forms and ETags, built on the first request for any of them and kept for the life of the process
 /// (docs/benchmarks.md). A server that never serves the page never builds them.
+///
+/// The style sheets, scripts and icons are served under `assets/VERSION/`, VERSION a hash of them
+/// all: their addresses change with their bytes, so browsers keep them for good, and the modules'
+/// relative imports (`./map-view.mjs`) stay within one version. The page itself (`index.html`,
+/// revalidated on each load) is filled in here with the operator's settings, that folder, and the
+/// world drawn by the export's code (`MapDocument.worldSVG`).
 final class WebAssets: Sendable {
     /// One file as served.
     struct File: Sendable {
@@ -16,9 +22,12 @@ final class WebAssets: Sendable {
         /// A strong validator of `body`: a hash of its bytes, quoted. The gzip form's is this with
         /// `-gzip` inside the quotes (two encodings of one file are two representations).
         let etag: String
-        /// Whether the file's name holds its version, so caches may keep it for good.
+        /// Whether the file's address holds its version, so caches may keep it for good.
         let immutable: Bool
     }
+
+    /// The embedded files that are the exported map's alone, not the page's.
+    static let exportOnly: Set<String> = ["export.html", "export.css", "js/export.mjs"]
 
     let settings: WebSettings
     /// Path → file, once built. Behind a lock: the first requests may come at once, on any thread;
@@ -29,7 +38,7 @@ final class WebAssets: Sendable {
         self.settings = settings
     }
 
-    /// The file served at `path` ("/", "/index.html", "/app.js" …), or nil.
+    /// The file served at `path` ("/", "/index.html", "/assets/…/app.css" …), or nil.
     func file(at path: String) -> File? {
         files.withLock { files in
             if files == nil { files = Self.build(settings) }
@@ -38,25 +47,46 @@ final class WebAssets: Sendable {
     }
 
     private static func build(_ settings: WebSettings) -> [String: File] {
-        let script = File(
-            contentType: "text/javascript; charset=utf-8",
-            text: "(function(){\n\"use strict\";\n" + MapScript.engine + "\n" + WebScript.source + "\n})();\n", immutable: true)
-        let style = File(
-            contentType: "text/css; charset=utf-8", text: MapDocumentAssets.mapCSS + "\n" + WebStyle.css, immutable: true)
-        let icon = File(contentType: "image/svg+xml", text: WebPage.favicon, immutable: true)
-        // The page names each file with its ETag, so a new server's files are fetched anew.
-        let page = File(
-            contentType: "text/html; charset=utf-8",
-            text: WebPage.html(
-                settings: settings, scriptVersion: script.version, styleVersion: style.version, iconVersion: icon.version),
-            immutable: false)
-        return ["/index.html": page, "/app.js": script, "/app.css": style, "/icon.svg": icon]
+        let served = WebFiles.all.filter { $0.name != "index.html" && !exportOnly.contains($0.name) }
+        let folder = "assets/" + version(of: served)
+        var files: [String: File] = [:]
+        for file in served {
+            files["/\(folder)/\(file.name)"] = File(
+                contentType: contentType(of: file.name), body: ByteBuffer(bytes: file.bytes), immutable: true)
+        }
+        let page = WebFiles.fill(
+            WebFiles.text("index.html"),
+            ["settings": WebPage.meta(settings), "assets": folder, "world": MapDocument.worldSVG()])
+        files["/index.html"] = File(contentType: "text/html; charset=utf-8", body: ByteBuffer(string: page), immutable: false)
+        return files
+    }
+
+    /// The folder's version: a hash of every file's name and bytes.
+    private static func version(of files: [WebFiles.File]) -> String {
+        var all = ByteBuffer()
+        for file in files {
+            all.writeString(file.name + "\n")
+            all.writeBytes(file.bytes)
+        }
+        return File.hash(all)
+    }
+
+    static func contentType(of name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "mjs", "js": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
+        default: "application/octet-stream"
+        }
     }
 }
 
 extension WebAssets.File {
-    init(contentType: String, text: String, immutable: Bool) {
-        let body = ByteBuffer(string: text)
+    init(contentType: String, body: ByteBuffer, immutable: Bool) {
         var input = body
         // Best compression: done once, and the page is most of what a phone downloads. Copied into a
         // buffer of its size: the compressor's has room for the worst case, about the body's size.
@@ -67,14 +97,11 @@ extension WebAssets.File {
             contentType: contentType, body: body, gzipped: gzipped, etag: "\"\(Self.hash(body))\"", immutable: immutable)
     }
 
-    /// The version in the file's URL: its ETag without quotes.
-    var version: String { String(etag.dropFirst().dropLast()) }
-
     /// The ETag of the gzip form.
-    var gzipETag: String { "\"\(version)-gzip\"" }
+    var gzipETag: String { "\"\(etag.dropFirst().dropLast())-gzip\"" }
 
     /// FNV-1a, 64 bits, in hex: a validator, not a defence (the files are the server's own).
-    private static func hash(_ buffer: ByteBuffer) -> String {
+    static func hash(_ buffer: ByteBuffer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in buffer.readableBytesView {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

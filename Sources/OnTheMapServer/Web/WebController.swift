@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `GET /` (and `/index.html`, `/app.js`, `/app.css`, `/icon.svg`): the web page, from `WebAssets`.
+/// `GET /` (and `/index.html`, and the files it names under `/assets/VERSION/`): the web page, from
+/// `WebAssets`.
 ///
 /// Every answer carries a strict Content-Security-Policy (the page's script and style are files of
 /// its own origin: no inline code runs, whatever a student's name holds), `nosniff`, and no
@@ -20,7 +21,7 @@ struct WebController: Sendable {
     ]
 
     func addRoutes(to router: Router<ServerRequestContext>) {
-        for path in ["/", "index.html", "app.js", "app.css", "icon.svg"] {
+        for path in ["/", "index.html", "assets/**"] {
             router.get(RouterPath(path), use: serve)
         }
     }
