@@ -68,6 +68,7 @@ func buildRouter(
     router.addOperations(operations, probe: StorageProbe(storage: storage, integrity: integrity))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: JSONGzipMiddleware())
     let v1 = router.group("v1")
     let limiter = LoginRateLimiter(store: storage, limits: configuration.loginLimits)
     let passwords = PasswordLogin(

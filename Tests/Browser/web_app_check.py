@@ -69,6 +69,8 @@ DEMO = ("demo@onthemap.example", "onthemap-demo")
 GRACE = ("grace@onthemap.example", "password-grace")
 LIMITED = ("limited@onthemap.example", "password-limited")
 SIGNUP = "https://signup.onthemap.example/join"
+# The place "Springfield" the check posts, named as GeocodeResult.label names it (docs/GEOCODING.md).
+ILLINOIS = "Springfield, Illinois, United States"
 os.makedirs(OUT, exist_ok=True)
 for stale in [name for name in os.listdir(OUT) if name.startswith("fail-") and name.endswith(".png")]:
     os.remove(os.path.join(OUT, stale))  # from an earlier run: only this run's failures are left to look at
@@ -285,7 +287,7 @@ def headers_and_weight():
     """The page's answers as curl would see them: policy headers, gzip, validators, weight."""
     status, headers, body = http("GET", "")
     check(status == 200 and headers.get("Content-Type", "").startswith("text/html"), "GET / answers the page (%d)" % status)
-    check(headers.get("Content-Security-Policy") == "default-src 'self'; frame-ancestors 'none'",
+    check(headers.get("Content-Security-Policy") == "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
           "with Content-Security-Policy: %s" % headers.get("Content-Security-Policy"))
     check(headers.get("X-Content-Type-Options") == "nosniff" and headers.get("Referrer-Policy") == "no-referrer",
           "nosniff and Referrer-Policy: no-referrer")
@@ -514,14 +516,17 @@ def post_flow():
     by_id("post-find").click()
     candidates = wait(lambda: all_by_id("post-candidate"))
     labels = [c.find_element(By.TAG_NAME, "strong").text for c in candidates or []]
-    check(len(labels) >= 2 and "Springfield, Illinois" in labels, "Find on map offers the Springfields: %s" % labels)
+    check(len(labels) >= 2 and ILLINOIS in labels, "Find on map offers the Springfields: %s" % labels)
+    _, _, data = http("GET", "v1/geocode?q=Springfield&limit=5", headers={"X-OnTheMap-Session": session})
+    check(labels == [p["label"] for p in api_json(data)["results"]] and len(set(labels)) == len(labels),
+          "each candidate is named exactly as /v1/geocode names it, and none twice")
     check(js("return document.getElementById('map').classList.contains('previewing')")
           and driver.find_element(By.CSS_SELECTOR, "#preview .candidate").is_displayed()
           and not any(m.is_displayed() for m in markers()), "the preview shows the place alone on the map")
-    target = labels.index("Springfield, Illinois")
+    target = labels.index(ILLINOIS)
     candidates[target].click()
     check(candidates[target].get_attribute("aria-pressed") == "true"
-          and driver.find_element(By.ID, "post-picked").get_attribute("textContent") == "Springfield, Illinois",
+          and driver.find_element(By.ID, "post-picked").get_attribute("textContent") == ILLINOIS,
           "another candidate can be picked")
     pin = driver.find_element(By.CSS_SELECTOR, "#preview .candidate path")
     r, m = rect(pin), rect(by_id("map"))
@@ -533,13 +538,13 @@ def post_flow():
     # Finish posts the picked place's label.
     by_id("post-open").click()
     by_id("post-place").clear()
-    by_id("post-place").send_keys("Springfield, Illinois")
+    by_id("post-place").send_keys(ILLINOIS)
     by_id("post-find").click()
     wait(lambda: shown("post-finish"))
     by_id("post-finish").click()
     mine = wait(lambda: own_pin(key))
-    check(mine and mine[0]["mapString"] == "Springfield, Illinois" and mine[0]["mediaURL"] == "https://ada.example"
-          and mine[0]["firstName"] == "Ada", "Finish posts the pin as \"Springfield, Illinois\" (the label, not the text typed)")
+    check(mine and mine[0]["mapString"] == ILLINOIS and mine[0]["mediaURL"] == "https://ada.example"
+          and mine[0]["firstName"] == "Ada", "Finish posts the pin as \"%s\" (the label, not the text typed)" % ILLINOIS)
     own = wait(lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid=marker].mine[data-object-id="%s"]' % (mine or [{}])[0].get("objectId")))
     check(own, "your pin appears on the map, marked as yours")
     legend = driver.find_element(By.ID, "count").text
@@ -551,7 +556,7 @@ def post_flow():
     by_id("post-find").click()
     wait(lambda: shown("post-finish"))
     by_id("post-finish").click()
-    check(wait(lambda: shown("overwrite-confirm")) and "Springfield, Illinois" in driver.find_element(By.ID, "overwrite-text").text,
+    check(wait(lambda: shown("overwrite-confirm")) and ILLINOIS in driver.find_element(By.ID, "overwrite-text").text,
           "with a pin already there, Finish asks before replacing it")
     by_id("overwrite-confirm").click()
     moved = wait(lambda: own_pin(key)[0]["mapString"] == "Lima, Peru" and own_pin(key))

@@ -30,7 +30,7 @@ struct WebAppBrowserTests {
             environment: ["SE_AVOID_STATS": "true"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
-            "ok   GET / answers the page", "ok   with Content-Security-Policy: default-src 'self'; frame-ancestors 'none'",
+            "ok   GET / answers the page", "ok   with Content-Security-Policy: default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
             "ok   the page opens on the login screen", "ok   a wrong password says so",
             "ok   with the network down it says the server cannot be reached",
             "ok   the rate limit's wait in words: Too many login attempts. Try again in ",
@@ -38,7 +38,8 @@ struct WebAppBrowserTests {
             "ok   dragging pans", "ok   searching \"", "ok   the list holds the same 100 pins, newest first",
             "ok   tapping a row opens its link in a new tab", "ok   a busy bar shows while a request runs",
             "ok   a pin posted elsewhere appears without a reload", "ok   quiet for 5 s:",
-            "ok   Finish posts the pin as \"Springfield, Illinois\"", "ok   with a pin already there, Finish asks before replacing it",
+            "ok   Finish posts the pin as \"Springfield, Illinois, United States\"",
+            "ok   each candidate is named exactly as /v1/geocode names it, and none twice", "ok   with a pin already there, Finish asks before replacing it",
             "ok   and then moves it (PUT)", "ok   Finish with the network down is an alert",
             "ok   1400x900: nothing ran", "ok   390x844: nothing ran", "ok   390x844: the world fills the map, no letterboxing",
             "ok   844x390: the world fills the map, no letterboxing", "ok   390x844: spreading two fingers zooms in",

@@ -42,7 +42,7 @@ struct WebAppRouterTests {
             for path in files {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
-                    #expect(response.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'", "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy] == "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", "\(path)")
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(path)")
                     #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(path)")
                     #expect(response.headers[.eTag]?.hasPrefix("\"") == true, "\(path)")

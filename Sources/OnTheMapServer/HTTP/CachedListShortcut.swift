@@ -44,6 +44,8 @@ final class CachedListShortcut: Sendable {
     /// connection lets it be given here — order, `Connection: close` — is `CachedListHandler`'s.)
     func answer(_ request: HTTPRequest) -> Answer? {
         guard request.method == .get, let target = request.path, target.hasPrefix(Self.path) else { return nil }
+        // A client that takes gzip (a browser) gets it from the router (JSONGzipMiddleware).
+        guard !WebController.acceptsGzip(request.headerFields[values: .acceptEncoding]) else { return nil }
         let uri = URI(target)
         guard uri.path == Self.path, let list = cache.currentList(for: uri.query ?? "") else { return nil }
         var head = list.response(ifNoneMatch: request.headerFields[.ifNoneMatch]).head

@@ -7,15 +7,16 @@ import NIOCore
 /// `WebAssets`.
 ///
 /// Every answer carries a strict Content-Security-Policy (the page's script and style are files of
-/// its own origin: no inline code runs, whatever a student's name holds), `nosniff`, and no
-/// Referer to the sites students link to. Files go gzipped to clients that accept it; the page is
+/// its own origin: no inline code runs, whatever a student's name holds; no `<base>` may move its
+/// relative addresses, and no form may send its fields anywhere: the page posts them itself),
+/// `nosniff`, and no Referer to the sites students link to. Files go gzipped to clients that accept it; the page is
 /// revalidated on each load (ETag, 304), the files it names by version are kept for good.
 struct WebController: Sendable {
     let assets: WebAssets
 
     /// The headers on every answer of the page's.
     static let policy: HTTPFields = [
-        .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'",
+        .contentSecurityPolicy: "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
