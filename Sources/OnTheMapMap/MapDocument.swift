@@ -23,8 +23,10 @@ public enum MapDocument {
             WebFiles.text("export.html"),
             [
                 "title": escape(title), "style": MapDocumentAssets.exportStyle, "script": MapDocumentAssets.exportScript,
-                "count": "\(pins.count) \(pins.count == 1 ? "student" : "students")", "legend": legend,
+                "count": "\(grouped(pins.count)) \(pins.count == 1 ? "student" : "students")", "legend": legend,
                 "world": worldSVG(world: world),
+                // In a <script> element: "</" would end it.
+                "names": MapLabels.embedded.webJSON().replacing("</", with: "<\\/"),
                 "markers": spots(pins).map { marker($0.pins, at: $0.position, standalone: false) }.joined(),
             ])
     }
@@ -96,8 +98,9 @@ public enum MapDocument {
     private static func marker(_ pins: [MapPin], at position: String, standalone: Bool) -> String {
         let mine = pins.contains(where: \.mine)
         let radius = pins.count > 1 ? 9 : mine ? 7 : 5
-        // On the page, a marker is a button the keyboard reaches; its <title> names it.
-        let focusable = standalone ? "" : #" tabindex="0" role="button""#
+        // On the page, a marker is a button the keyboard reaches: the map keeps one of them in the Tab
+        // order and arrow keys move between them (web/js/map-view.mjs). Its <title> names it.
+        let focusable = standalone ? "" : #" tabindex="-1" role="button""#
         var text = #"<g class="marker\#(mine ? " mine" : "")"\#(focusable) transform="translate(\#(position)) scale(36)">"#
         text += #"<circle r="\#(radius)"/>"#
         if pins.count > 1 { text += "<text>\(pins.count)</text>" }
@@ -125,6 +128,18 @@ public enum MapDocument {
     static func isWebLink(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// A count as people read it: "10,000" (the page's `countText`).
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count)
+        guard digits.count > 3 else { return digits }
+        var text = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
     }
 
     private static func format(_ value: Double) -> String {

@@ -298,7 +298,12 @@ def headers_and_weight():
     check(not sites, "the page names no other site (but the sign-up link): %s" % sorted(sites))
     check("{{" not in text, "every placeholder of the page's template is filled in")
     total, zipped = 0, 0
-    for path in [""] + page_files(text):
+    files = page_files(text)
+    for path in [f for f in files if f.endswith(".png")]:
+        status, headers, _ = http("GET", path, headers={"Accept-Encoding": "gzip"})
+        check(status == 200 and headers.get("Content-Type") == "image/png" and not headers.get("Content-Encoding"),
+              "/%s: a PNG, sent as it is (compressed already); an installed app's icon, not a file the page loads" % path)
+    for path in [""] + [f for f in files if not f.endswith(".png")]:
         plain_status, plain_headers, plain = http("GET", path, headers={"Accept-Encoding": "identity"})
         zip_status, zip_headers, packed = http("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
         etag = zip_headers.get("ETag")
@@ -372,7 +377,7 @@ def map_screen():
     check(set(ids) == set(newest), "the markers are the server's 100 newest pins")
     clusters = all_by_id("cluster")
     loose = [m for m in markers() if m.is_displayed()]
-    counted = sum(int(c.find_element(By.TAG_NAME, "text").text) for c in clusters)
+    counted = sum(int(c.get_attribute("data-count")) for c in clusters)
     check(clusters and counted + len(loose) == 100, "at world zoom, %d clusters and %d markers hold all 100" % (len(clusters), len(loose)))
     mapr, stage = rect(by_id("map")), rect(driver.find_element(By.ID, "stage"))
     box = view_box()
@@ -438,14 +443,35 @@ def map_screen():
     check(driver.find_element(By.ID, "count").text.startswith("100 students"), "an empty search shows all again")
 
 
+def list_ids():
+    """Every row of the list in order, scrolling it from its top to its end (only the rows on the
+    screen are made); the most rows made at once."""
+    found, most = {}, 0
+    js("document.getElementById('list-view').scrollTop=0")
+    for _ in range(400):
+        time.sleep(0.05)
+        rows = js("""return Array.from(document.querySelectorAll('#student-list li')).map(function(r){
+            return [+r.getAttribute('aria-posinset'), r.getAttribute('data-object-id')];})""")
+        most = max(most, len(rows))
+        found.update({p: i for p, i in rows})
+        if js("var v=document.getElementById('list-view');var end=v.scrollTop+v.clientHeight>=v.scrollHeight-1;"
+              "v.scrollTop+=v.clientHeight*0.8;return end"):
+            break
+    js("document.getElementById('list-view').scrollTop=0")
+    return [found[p] for p in sorted(found)], most
+
+
 def list_screen():
     by_id("list-tab").click()
     rows = wait(lambda: all_by_id("list-row"))
     _, _, data = http("GET", "v1/StudentLocation?limit=100&order=-updatedAt")
     newest = api_json(data)["results"]
-    check(rows and [r.get_attribute("data-object-id") for r in rows] == [s["objectId"] for s in newest],
-          "the list holds the same %d pins, newest first" % len(rows))
-    first = rows[0]
+    ids, most = list_ids()
+    check(rows and ids == [s["objectId"] for s in newest], "the list holds the same %d pins, newest first" % len(ids))
+    check(most < len(newest), "only the rows on the screen are made (at most %d of %d)" % (most, len(newest)))
+    rows = all_by_id("list-row")
+    check(driver.current_url.endswith("#/list"), "the list has its address: %s" % driver.current_url)
+    first = next(r for r in rows if r.get_attribute("aria-posinset") == "1")
     parts = [first.find_element(By.CSS_SELECTOR, c).text for c in (".name", ".place", ".link", ".updated")]
     check(parts[0] == "%s %s" % (newest[0]["firstName"], newest[0]["lastName"]) and parts[1] == newest[0]["mapString"]
           and parts[2] == newest[0]["mediaURL"] and parts[3], "a row shows name, place, link and when: %s" % parts)

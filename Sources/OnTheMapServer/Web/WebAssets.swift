@@ -7,18 +7,20 @@ import Synchronization
 /// forms and ETags, built on the first request for any of them and kept for the life of the process
 /// (docs/benchmarks.md). A server that never serves the page never builds them.
 ///
-/// The style sheets, scripts and icons are served under `assets/VERSION/`, VERSION a hash of them
-/// all: their addresses change with their bytes, so browsers keep them for good, and the modules'
-/// relative imports (`./map-view.mjs`) stay within one version. The page itself (`index.html`,
-/// revalidated on each load) is filled in here with the operator's settings, that folder, and the
-/// world drawn by the export's code (`MapDocument.worldSVG`).
+/// The style sheets, scripts, icons and the map's names (`names.json`, `MapLabels.webJSON`) are
+/// served under `assets/VERSION/`, VERSION a hash of them all: their addresses change with their
+/// bytes, so browsers keep them for good, and the modules' relative imports (`./map-view.mjs`) stay
+/// within one version. The files at the page's root, revalidated on each load, are filled in here:
+/// the page (`index.html`: the operator's settings, that folder, the world drawn by the export's
+/// code, `MapDocument.worldSVG`), its service worker (`sw.js`: that folder and its files) and its
+/// web app manifest (`manifest.webmanifest`: the icons in that folder).
 final class WebAssets: Sendable {
     /// One file as served.
     struct File: Sendable {
         let contentType: String
         let body: ByteBuffer
-        /// The body gzipped, for clients that accept it.
-        let gzipped: ByteBuffer
+        /// The body gzipped, for clients that accept it (nil: sent as it is, to every client).
+        let gzipped: ByteBuffer?
         /// A strong validator of `body`: a hash of its bytes, quoted. The gzip form's is this with
         /// `-gzip` inside the quotes (two encodings of one file are two representations).
         let etag: String
@@ -28,6 +30,8 @@ final class WebAssets: Sendable {
 
     /// The embedded files that are the exported map's alone, not the page's.
     static let exportOnly: Set<String> = ["export.html", "export.css", "js/export.mjs"]
+    /// The templates served at the page's root.
+    static let atRoot = ["index.html", "sw.js", "manifest.webmanifest"]
 
     let settings: WebSettings
     /// Path → file, once built. Behind a lock: the first requests may come at once, on any thread;
@@ -47,26 +51,35 @@ final class WebAssets: Sendable {
     }
 
     private static func build(_ settings: WebSettings) -> [String: File] {
-        let served = WebFiles.all.filter { $0.name != "index.html" && !exportOnly.contains($0.name) }
+        var served = WebFiles.all.filter { !atRoot.contains($0.name) && !exportOnly.contains($0.name) }
+            .map { (name: $0.name, body: ByteBuffer(bytes: $0.bytes)) }
+        served.append((name: "names.json", body: ByteBuffer(string: MapLabels.embedded.webJSON())))
         let folder = "assets/" + version(of: served)
         var files: [String: File] = [:]
         for file in served {
-            files["/\(folder)/\(file.name)"] = File(
-                contentType: contentType(of: file.name), body: ByteBuffer(bytes: file.bytes), immutable: true)
+            files["/\(folder)/\(file.name)"] = File(contentType: contentType(of: file.name), body: file.body, immutable: true)
         }
-        let page = WebFiles.fill(
-            WebFiles.text("index.html"),
-            ["settings": WebPage.meta(settings), "assets": folder, "world": MapDocument.worldSVG()])
-        files["/index.html"] = File(contentType: "text/html; charset=utf-8", body: ByteBuffer(string: page), immutable: false)
+        let names = served.map { "\"\($0.name)\"" }.joined(separator: ",")
+        let modules = served.filter { $0.name.hasSuffix(".mjs") && $0.name != "js/app.mjs" }
+            .map { #"<link rel="modulepreload" href="\#(folder)/\#($0.name)">"# }.joined(separator: "\n")
+        let values = [
+            "settings": WebPage.meta(settings), "assets": folder, "world": MapDocument.worldSVG(), "files": "[\(names)]",
+            "modules": modules,
+        ]
+        for name in atRoot {
+            files["/" + name] = File(
+                contentType: contentType(of: name), body: ByteBuffer(string: WebFiles.fill(WebFiles.text(name), values)),
+                immutable: false)
+        }
         return files
     }
 
     /// The folder's version: a hash of every file's name and bytes.
-    private static func version(of files: [WebFiles.File]) -> String {
+    private static func version(of files: [(name: String, body: ByteBuffer)]) -> String {
         var all = ByteBuffer()
         for file in files {
             all.writeString(file.name + "\n")
-            all.writeBytes(file.bytes)
+            all.writeImmutableBuffer(file.body)
         }
         return File.hash(all)
     }
@@ -89,10 +102,11 @@ extension WebAssets.File {
     init(contentType: String, body: ByteBuffer, immutable: Bool) {
         var input = body
         // Best compression: done once, and the page is most of what a phone downloads. Copied into a
-        // buffer of its size: the compressor's has room for the worst case, about the body's size.
-        let gzipped = (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))).map {
+        // buffer of its size: the compressor's has room for the worst case, about the body's size. A
+        // PNG is compressed already: it is sent as it is.
+        let gzipped = contentType == "image/png" ? nil : (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))).map {
             ByteBuffer(bytes: $0.readableBytesView)
-        } ?? body
+        }
         self.init(
             contentType: contentType, body: body, gzipped: gzipped, etag: "\"\(Self.hash(body))\"", immutable: immutable)
     }

@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `GET /` (and `/index.html`, and the files it names under `/assets/VERSION/`): the web page, from
-/// `WebAssets`.
+/// `GET /` (and `/index.html`, its service worker `/sw.js`, its `/manifest.webmanifest`, and the files
+/// they name under `/assets/VERSION/`): the web page, from `WebAssets`.
 ///
 /// Every answer carries a strict Content-Security-Policy (the page's script and style are files of
 /// its own origin: no inline code runs, whatever a student's name holds; no `<base>` may move its
@@ -22,14 +22,14 @@ struct WebController: Sendable {
     ]
 
     func addRoutes(to router: Router<ServerRequestContext>) {
-        for path in ["/", "index.html", "assets/**"] {
+        for path in ["/", "index.html", "sw.js", "manifest.webmanifest", "assets/**"] {
             router.get(RouterPath(path), use: serve)
         }
     }
 
     @Sendable func serve(_ request: Request, context: ServerRequestContext) async throws -> Response {
         guard let file = assets.file(at: request.uri.path) else { throw HTTPError(.notFound) }
-        let gzip = Self.acceptsGzip(request.headers[values: .acceptEncoding])
+        let gzip = file.gzipped != nil && Self.acceptsGzip(request.headers[values: .acceptEncoding])
         var headers = Self.policy
         headers[.contentType] = file.contentType
         headers[.eTag] = gzip ? file.gzipETag : file.etag
@@ -39,7 +39,7 @@ struct WebController: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? file.gzipped : file.body))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? file.gzipped! : file.body))
     }
 
     /// Whether `Accept-Encoding` takes gzip: named (or `*`) without `q=0`.

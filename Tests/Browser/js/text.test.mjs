@@ -1,9 +1,9 @@
 // Words and link checks (web/js/text.mjs, messages.mjs, mercator.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { failure, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { failure, linkProblem, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
-import { ago, foldText, inWords, isWebLink, plural } from "../../../Sources/CWebPage/web/js/text.mjs";
+import { ago, countText, foldText, inWords, isWebLink, plural } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("only http and https addresses with a host become links", () => {
   for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/"]) {
@@ -43,6 +43,9 @@ test("failures in a person's words", () => {
   assert.match(failure({ network: true }), /^Cannot reach the server/);
   assert.equal(failure(answer(429, { error: "Too many place lookups." }, { "Retry-After": "47" })),
     "Too many place lookups. Try again in 47 seconds.");
+  // The server says the wait itself (/v1/geocode): once is enough.
+  assert.equal(failure(answer(429, { error: "Too many place lookups: try again in 47 seconds." }, { "Retry-After": "47" })),
+    "Too many place lookups: try again in 47 seconds.");
   assert.equal(failure(answer(500, null)), "The server failed. (error 500)");
   assert.equal(failure(answer(400, { error: "limit must be a whole number." })), "limit must be a whole number.");
   assert.equal(loginFailure(answer(403, null)), "Wrong email or password.");
@@ -55,4 +58,19 @@ test("Web Mercator as the server's map places things", () => {
   assert.ok(Math.abs(mapY(0) - WORLD / 2) < 1e-9);
   assert.equal(mapY(90), mapY(85.0511287798066));
   assert.ok(mapY(60) < mapY(0) && mapY(-60) > mapY(0), "north up");
+});
+
+test("counts read with thousands separators", () => {
+  assert.equal(countText(7), "7");
+  assert.equal(countText(10000), "10,000");
+  assert.equal(countText(1234567), "1,234,567");
+});
+
+test("a pin's link: a web address of at most 2,048 characters, said in words", () => {
+  assert.equal(linkProblem("https://ada.example", isWebLink), "");
+  assert.match(linkProblem("javascript:alert(1)", isWebLink), /http:\/\/ or https:\/\//);
+  const long = "https://" + "x".repeat(2100) + ".example";
+  assert.equal(linkProblem(long, isWebLink),
+    "That link is too long: a pin's link may have up to 2,048 characters, and this one has 2,116. Use a shorter address for the same page.");
+  assert.equal(linkProblem("https://" + "x".repeat(2040), isWebLink), "");
 });

@@ -19,7 +19,12 @@
 // follows its marker (`anchor`) into and out of clusters.
 //
 // Optional hooks: `o.onView(unit)` after every change of view (a page's own layers follow the
-// zoom), `o.active()` whether keys are the map's now (a page with other screens).
+// zoom), `o.active()` whether keys are the map's now (a page with other screens), `o.onPopup(marker,
+// pinned)` when a popup opens, and `o.onPopup(null)` when the person closes it.
+//
+// The keyboard: one marker or cluster on the screen is in the Tab order (a roving tabindex), the
+// arrow keys move between them (and pan where there is none that way); Enter opens a popup and puts
+// the focus in it, Escape closes it and puts the focus back on its pin.
 //
 // Zoom: wheel, `+`/`-`, double-click, two-finger pinch. Pan: drag, arrow keys. `0`: the first view
 // again. Markers and clusters take the keyboard focus; Enter or Space does what a click does.
@@ -33,6 +38,7 @@
 
 import { advanceGrouping, centreOf, startGrouping, zoomLevel } from "./clusters.mjs";
 import { WORLD } from "./mercator.mjs";
+import { layoutNames } from "./names.mjs";
 import { foldText, isWebLink } from "./text.mjs";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -45,7 +51,8 @@ export const CLUSTER_REACH = 28;
 export function mapView(o) {
   const svg = o.svg, popup = o.popup, heading = o.heading, list = o.list, entry = o.entry;
   const reach = o.reach || CLUSTER_REACH;
-  const layer = document.createElementNS(SVG_NS, "g"), stash = document.createElement("div");
+  const layer = document.createElementNS(SVG_NS, "g"), counts = document.createElementNS(SVG_NS, "g");
+  const namesLayer = document.createElementNS(SVG_NS, "g"), stash = document.createElement("div");
   const view = o.layer.parentNode;
   // The band shown first: the world's first viewBox, as the server or the export drew it.
   const first = o.world ? o.world.viewBox.baseVal : { y: 0, height: WORLD };
@@ -54,9 +61,20 @@ export function mapView(o) {
   const clusters = [], fingers = new Map(), levels = new Map();
   let fitted = false, drawn = null, settle = 0, box = null, near = null, showing = null, pop = null, wheeled = -1e9;
   let placed = null, widen = 0, trend = 0, last = 0, ahead = null, queue = [], idling = false;
+  // The one marker or cluster in the Tab order (a roving tabindex: arrow keys move between them).
+  let stop = null;
+  // The names (names.mjs): their data once given (`setNames`), and whether a layout is due.
+  let names = null, namesDue = false, measureText = null;
   const cam = { x: WORLD / 2, y: (band.top + band.bottom) / 2, unit: 1 }, size = { w: 1, h: 1 };
   layer.setAttribute("id", "clusters");
   o.layer.after(layer);
+  // Clusters' counts above every disc: a neighbour's disc never hides a count.
+  counts.setAttribute("id", "counts");
+  layer.after(counts);
+  // Names under the pins.
+  namesLayer.setAttribute("id", "names");
+  namesLayer.setAttribute("aria-hidden", "true");
+  o.layer.before(namesLayer);
   // Markers not drawn (in a cluster, filtered out, or far off screen) wait here, in the page (a
   // search or a test finds them) but outside any SVG: the browser makes no box for an SVG element
   // there, where in a hidden group of the SVG it laid out and walked all ten thousand every frame.
@@ -144,11 +162,14 @@ export function mapView(o) {
     view.setAttribute("transform", "matrix(" + 1 / u + " 0 0 " + 1 / u + " " + (-x / u) + " " + (-y / u) + ")");
     placed = { x: cam.x, y: cam.y, unit: u, w: size.w, h: size.h };
     if (svg.style.transform) svg.style.transform = "";
+    for (const t of namesLayer.children) t.setAttribute("transform", "translate(" + t.at.x + " " + t.at.y + ") scale(" + u + ")");
     if (zoomLevel(u) !== grouped) group(narrow);
     else if (!near || near.narrow && !narrow || Math.abs(cam.x - near.x) > size.w * u * out || Math.abs(cam.y - near.y) > size.h * u * out) draw(narrow);
     clearTimeout(widen);
     if (near.narrow) widen = setTimeout(() => { if (near.narrow) draw(false); }, 300);
     foresee();
+    // The names are laid out for where the markers are drawn (once the view rests: drawNames waits).
+    if (!narrow) nameSoon();
   }
 
   /* While the view moves, the world is not drawn again: its layer is moved and scaled where the view
@@ -178,7 +199,7 @@ export function mapView(o) {
     wb.width = size.w * u;
     wb.height = size.h * u;
     o.world.style.transform = "";
-    if (o.onRest) o.onRest(drawn);
+    nameSoon();
   }
 
   /* The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
@@ -203,6 +224,13 @@ export function mapView(o) {
     cam.unit = u;
     cam.x = densest(shown.map((m) => m.at.x), size.w * u, -EDGE * u, WORLD + EDGE * u);
     cam.y = densest(shown.map((m) => m.at.y), size.h * u, band.top, band.bottom);
+    // Your own pin whole on the screen, a cluster's width from its edge (at 390 pixels the window
+    // with the most pins could cut it off at the left).
+    const mine = shown.find((m) => m.mine), margin = 40 * u;
+    if (mine) {
+      cam.x = between(cam.x, mine.at.x - size.w * u / 2 + margin, mine.at.x + size.w * u / 2 - margin);
+      cam.y = between(cam.y, mine.at.y - size.h * u / 2 + margin, mine.at.y + size.h * u / 2 - margin);
+    }
     hide();
     grouped = null;
     apply();
@@ -251,6 +279,10 @@ export function mapView(o) {
      the one an open list follows is drawn wherever it is. A cluster's element is kept while it stays
      in reach, and an attribute is written only when it changes. */
   function draw(narrow) {
+    // A marker or cluster with the focus may leave the SVG below (into a cluster, or out of reach):
+    // the focus follows it to what it became.
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".marker,.cluster");
+    const follow = focused && (focused.members ? focused.members[0] : focused);
     const u = placed.unit, w = size.w * u * (narrow ? 0.75 : 1.5), h = size.h * u * (narrow ? 0.75 : 1.5);
     const mine = [], keep = anchor && anchor.head, free = [], want = [], cx = placed.x, cy = placed.y;
     near = { x: cx, y: cy, narrow: !!narrow };
@@ -285,13 +317,18 @@ export function mapView(o) {
     for (const c of free) {
       c.members = [];
       c.remove();
+      c.label.remove();
     }
     for (const hd of heads) {
       if (hd.el && hd.el.scaled !== u) {
-        hd.el.setAttribute("transform", "translate(" + hd.centre.x + " " + hd.centre.y + ") scale(" + u + ")");
+        const t = "translate(" + hd.centre.x + " " + hd.centre.y + ") scale(" + u + ")";
+        hd.el.setAttribute("transform", t);
+        hd.el.label.setAttribute("transform", t);
         hd.el.scaled = u;
       }
     }
+    rove(follow);
+    if (!narrow) nameSoon();
   }
   /* The markers in a cluster point to its element while it is drawn (`m.cluster`). */
   function setCluster(hd, c) {
@@ -384,18 +421,24 @@ export function mapView(o) {
     }
   }
 
-  /* Draws a group as a cluster in `c` (an element no longer used, or a new one). */
+  /* Draws a group as a cluster in `c` (an element no longer used, or a new one): a disc, and its
+     count in the layer above every disc. The disc grows with the count's digits. */
   function cluster(hd, c) {
     if (!c) {
       c = document.createElementNS(SVG_NS, "g");
-      c.append(document.createElementNS(SVG_NS, "circle"), document.createElementNS(SVG_NS, "text"));
+      c.append(document.createElementNS(SVG_NS, "circle"));
+      c.label = document.createElementNS(SVG_NS, "text");
+      c.label.setAttribute("class", "count");
       c.setAttribute("data-testid", "cluster");
-      c.setAttribute("tabindex", "0");
+      c.setAttribute("tabindex", "-1");
       c.setAttribute("role", "button");
       c.addEventListener("mouseenter", () => { if (!popup.dataset.pinned && !moving()) show(c, false); });
       clusters.push(c);
     }
-    if (!c.parentNode) layer.appendChild(c);
+    if (!c.parentNode) {
+      layer.appendChild(c);
+      counts.appendChild(c.label);
+    }
     const at = centreOf(hd, countOf), n = hd.n;
     const cls = "cluster" + (hd.mine ? " mine" : "") + (c === selected ? " selected" : "");
     hd.el = c;
@@ -407,9 +450,12 @@ export function mapView(o) {
     if (c.getAttribute("class") !== cls) c.setAttribute("class", cls);
     if (c.count !== n) {
       c.count = n;
-      c.radius = n < 10 ? 11 : n < 100 ? 13 : 15;
+      const digits = String(n).length;
+      c.radius = digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
       c.firstChild.setAttribute("r", c.radius);
-      c.lastChild.textContent = n;
+      c.label.textContent = n;
+      c.label.setAttribute("class", "count" + (digits > 3 ? " long" : ""));
+      c.dataset.count = n;
       c.setAttribute("aria-label", n + " students near here: zoom in");
     }
     return c;
@@ -425,8 +471,141 @@ export function mapView(o) {
     apply();
     // `members`, not `c.members`: the element may hold another cluster once regrouped.
     const still = members[0].cluster;
-    if (still && members.every((m) => m.cluster === still)) show(still, true);
-    (members[0].cluster || members[0]).focus({ preventScroll: true });
+    if (still && members.every((m) => m.cluster === still)) show(still, true, true);
+    focusOn(members[0].cluster || members[0]);
+  }
+
+  /* Whether a marker or cluster is drawn, and its point on the screen. */
+  function inSvg(el) {
+    return el.parentNode === o.layer || el.parentNode === layer;
+  }
+  function pointOf(el) {
+    return el.members ? el.centre : el.at;
+  }
+  function onScreen(el) {
+    const p = pointOf(el), v = svg.view;
+    return inSvg(el) && p.x >= v.x && p.x <= v.x + v.width && p.y >= v.y && p.y <= v.y + v.height;
+  }
+  /* What the keyboard may reach now: the markers and clusters drawn on the screen. */
+  function reachable() {
+    const found = [];
+    for (const m of o.layer.children) if (m.at && onScreen(m)) found.push(m);
+    for (const c of layer.children) if (onScreen(c)) found.push(c);
+    return found;
+  }
+  function setStop(el) {
+    if (stop === el) return;
+    if (stop) stop.setAttribute("tabindex", "-1");
+    stop = el;
+    if (el) el.setAttribute("tabindex", "0");
+  }
+  function focusOn(el) {
+    setStop(el);
+    el.focus({ preventScroll: true });
+  }
+  /* Keeps one marker or cluster on the screen in the Tab order: the one there, else the one nearest
+     the view's centre; the focus follows `follow` (a marker, or a cluster's first) to what it became. */
+  function rove(follow) {
+    if (follow) {
+      const now = follow.cluster || (inSvg(follow) ? follow : null);
+      if (now && now !== document.activeElement) focusOn(now);
+    }
+    if (stop && onScreen(stop)) return;
+    let best = null, d = Infinity;
+    for (const el of reachable()) {
+      const p = pointOf(el), e = Math.hypot(p.x - cam.x, p.y - cam.y);
+      if (e < d) {
+        d = e;
+        best = el;
+      }
+    }
+    setStop(best);
+  }
+  /* The marker or cluster on the screen next from `from` in an arrow's direction: the nearest ahead,
+     a step to the side counting twice a step ahead. */
+  function neighbour(from, key) {
+    const ux = key === "ArrowLeft" ? -1 : key === "ArrowRight" ? 1 : 0, uy = key === "ArrowUp" ? -1 : key === "ArrowDown" ? 1 : 0;
+    const p = pointOf(from);
+    let best = null, score = Infinity;
+    for (const el of reachable()) {
+      if (el === from) continue;
+      const q = pointOf(el), dx = (q.x - p.x) / cam.unit, dy = (q.y - p.y) / cam.unit;
+      const ahead = dx * ux + dy * uy, aside = Math.abs(dx * uy - dy * ux);
+      if (ahead < 1) continue;
+      if (ahead + 2 * aside < score) {
+        score = ahead + 2 * aside;
+        best = el;
+      }
+    }
+    return best;
+  }
+
+  /* The names are laid out again once the view rests, or the markers drawn change, in a task of its
+     own (a few milliseconds). */
+  function nameSoon() {
+    if (!names || namesDue) return;
+    namesDue = true;
+    setTimeout(drawNames, 0);
+  }
+  function drawNames() {
+    namesDue = false;
+    if (!names || !placed || drag || pinch || svg.style.transform) return;
+    if (!measureText) {
+      // Widths from the fonts the style sheet gives the names, read once.
+      const context = document.createElement("canvas").getContext("2d"), fonts = {};
+      for (const kind of ["country", "place"]) {
+        const probe = document.createElementNS(SVG_NS, "text");
+        probe.setAttribute("class", "name " + kind);
+        namesLayer.appendChild(probe);
+        fonts[kind] = getComputedStyle(probe).font;
+        probe.remove();
+      }
+      measureText = (text, kind) => {
+        context.font = fonts[kind];
+        return context.measureText(text).width;
+      };
+    }
+    const u = placed.unit, v = { x: placed.x - size.w * u / 2, y: placed.y - size.h * u / 2, unit: u, w: size.w, h: size.h };
+    const obstacles = [];
+    for (const el of reachable()) {
+      const p = pointOf(el), r = (el.radius || (el.radius = +el.querySelector("circle").getAttribute("r") || 5)) + 4;
+      const sx = (p.x - v.x) / u, sy = (p.y - v.y) / u;
+      obstacles.push({ left: sx - r, right: sx + r, top: sy - r, bottom: sy + r });
+    }
+    const frag = document.createDocumentFragment();
+    for (const n of layoutNames(names, v, obstacles, measureText)) {
+      const t = document.createElementNS(SVG_NS, "text");
+      t.setAttribute("class", "name " + n.kind);
+      t.setAttribute("text-anchor", n.anchor);
+      if (n.dx) t.setAttribute("x", n.dx);
+      t.setAttribute("transform", "translate(" + n.x + " " + n.y + ") scale(" + u + ")");
+      t.at = { x: n.x, y: n.y };
+      t.textContent = n.text;
+      frag.appendChild(t);
+      if (n.kind === "place" && n.dx) {
+        // Beside its point, a place's name has a dot at the point.
+        const dot = document.createElementNS(SVG_NS, "circle");
+        dot.setAttribute("class", "name-dot");
+        dot.setAttribute("r", "2");
+        dot.setAttribute("transform", t.getAttribute("transform"));
+        dot.at = t.at;
+        frag.appendChild(dot);
+      }
+    }
+    namesLayer.replaceChildren(frag);
+  }
+  /* Shows the markers given (or those a search left) whole on the screen, at most as close as the
+     map goes. */
+  function fitTo(list) {
+    if (!list.length) return;
+    const xs = list.map((m) => m.at.x), ys = list.map((m) => m.at.y), margin = Math.min(80, size.w / 4, size.h / 4);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    measure();
+    cam.unit = Math.max((x1 - x0) / Math.max(size.w - 2 * margin, 1), (y1 - y0) / Math.max(size.h - 2 * margin, 1));
+    cam.x = (x0 + x1) / 2;
+    cam.y = (y0 + y1) / 2;
+    // An open popup stays, if its pin is among them (the regrouping closes it otherwise).
+    apply();
   }
 
   /* A map point from a pointer's position. */
@@ -455,7 +634,7 @@ export function mapView(o) {
     if (!t) return;
     ev.stopPropagation();
     if (t.members) expand(t);
-    else show(t, true);
+    else show(t, true, true);
   }
   // A marker not drawn takes a click too (a script's, or a test's): its list opens.
   svg.addEventListener("click", clicked);
@@ -528,7 +707,7 @@ export function mapView(o) {
     fingers.delete(ev.pointerId);
     const moved = !!pinch || !!(drag && drag.moved);
     if (fingers.size < 2) pinch = null;
-    if (drag && !drag.moved && !hit(ev)) hide();
+    if (drag && !drag.moved && !hit(ev)) dismiss();
     drag = null;
     if (!fingers.size) svg.classList.remove("dragging");
     if (moved) commit();
@@ -554,7 +733,10 @@ export function mapView(o) {
     if (isWebLink(url)) a.href = url;
     return li;
   }
-  function show(m, pinned) {
+  /* Opens the popup on a marker or cluster; `pinned`: it stays when the pointer leaves; `chosen`: the
+     person opened it (a click, Enter, an address), so the focus goes into it. A popup shown again as
+     the markers regroup leaves the focus where it is. */
+  function show(m, pinned, chosen) {
     if (selected && selected !== m) selected.classList.remove("selected");
     selected = m;
     m.classList.add("selected");
@@ -570,8 +752,26 @@ export function mapView(o) {
       list.replaceChildren(...here.map(item));
       pop = null;
     }
+    popup.setAttribute("aria-label", here.length === 1 ? here[0].dataset.name + ", " + here[0].dataset.place : heading.textContent);
     popup.hidden = false;
     place();
+    // Opened on purpose: the focus goes into it, to its first link, else its Close.
+    if (chosen) {
+      (list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
+      if (o.onPopup) o.onPopup(m, pinned);
+    }
+  }
+  /* Closes the popup; the focus, if it was in it, goes back to its pin (or the cluster it is in). */
+  function close() {
+    const back = popup.contains(document.activeElement) && anchor ? anchor.cluster || (inSvg(anchor) ? anchor : null) : null;
+    dismiss();
+    if (back) focusOn(back);
+  }
+  /* Closed by the person (Close, Escape, a tap beside it), not by a change of view: `o.onPopup` hears. */
+  function dismiss() {
+    const open = !popup.hidden;
+    hide();
+    if (open && o.onPopup) o.onPopup(null, false);
   }
   function hide() {
     popup.hidden = true;
@@ -592,10 +792,16 @@ export function mapView(o) {
     popup.style.left = Math.max(Math.min(x + r + 8, size.w - pop.w - 4), 4) + "px";
     popup.style.top = Math.max(Math.min(y - r - 8, size.h - pop.h - 4), 4) + "px";
   }
-  o.close.addEventListener("click", hide);
+  o.close.addEventListener("click", close);
+  popup.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    ev.stopPropagation();
+    close();
+  });
 
+  /* Whether a student's name or place holds `q` (folded): its key folded once, or given by the page. */
   function matches(s, q) {
-    return foldText(s.dataset.name).indexOf(q) >= 0 || foldText(s.dataset.place).indexOf(q) >= 0;
+    return (s.find || (s.find = foldText(s.dataset.name + "\n" + s.dataset.place))).includes(q);
   }
   /* Leaves the students whose name or place holds `text`; returns how many. */
   function filter(text) {
@@ -639,9 +845,17 @@ export function mapView(o) {
       target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
       return;
     }
+    // From a marker or cluster, an arrow goes to the next one that way on the screen; with none there,
+    // it pans, as it does from anywhere else.
+    const next = target && /^Arrow/.test(ev.key) && !ev.shiftKey ? neighbour(target, ev.key) : null;
+    if (next) {
+      ev.preventDefault();
+      focusOn(next);
+      return;
+    }
     if (ev.key === "+" || ev.key === "=") zoom(1.5, centre());
     else if (ev.key === "-") zoom(1 / 1.5, centre());
-    else if (ev.key === "Escape") hide();
+    else if (ev.key === "Escape") dismiss();
     else if (ev.key === "0") fit();
     else if (/^Arrow/.test(ev.key)) {
       ev.preventDefault();
@@ -654,7 +868,28 @@ export function mapView(o) {
   if (window.ResizeObserver) new ResizeObserver(resized).observe(svg);
 
   return {
-    setMarkers, filter, fit, apply, hide, show, zoom,
+    setMarkers, filter, fit, fitTo, apply, hide, zoom,
+    /** Opens a marker's or cluster's popup, as a click does. */
+    show(m) {
+      show(m, true, true);
+    },
+    /** Zooms in (f > 1) or out around the view's centre: the zoom buttons. */
+    zoomBy(f) {
+      zoom(f, centre());
+    },
+    /** The names to show (MapLabels.webJSON's data). */
+    setNames(data) {
+      names = data;
+      nameSoon();
+    },
+    /** The markers left by the search (all, without one). */
+    shown() {
+      return markers.filter((m) => !m.filtered);
+    },
+    /** The marker or cluster a student's marker is drawn as now, or null. */
+    drawnAs(m) {
+      return m.cluster || (inSvg(m) ? m : null);
+    },
     /** Centres the view on a map point at `unit` map units per pixel (or the closest allowed). */
     look(x, y, unit) {
       measure();

@@ -18,7 +18,11 @@ function said(answer) {
 export function failure(answer) {
   if (!answer || answer.network) return "Cannot reach the server. Check your connection and try again.";
   const text = said(answer);
-  if (answer.status === 429) return (text || "Too many requests.") + " Try again in " + inWords(retryAfter(answer)) + ".";
+  if (answer.status === 429) {
+    // The server's sentence may say how long already ("…: try again in 47 seconds."): once is enough.
+    if (/try again/i.test(text)) return text;
+    return (text || "Too many requests.") + " Try again in " + inWords(retryAfter(answer)) + ".";
+  }
   if (answer.status >= 500) return (text || "The server failed.") + " (error " + answer.status + ")";
   return text || "The server answered " + answer.status + ".";
 }
@@ -32,4 +36,17 @@ export function loginFailure(answer) {
   if (answer.status === 429) return "Too many login attempts. Try again in " + inWords(retryAfter(answer)) + ".";
   if (answer.status >= 500) return "The server cannot log you in right now" + (text ? ": " + text : ".") + " Try again in a moment.";
   return text || "The server refused the login (" + answer.status + ").";
+}
+
+/** The longest link a pin may have (the server's limit, docs/API.md). */
+export const MAX_LINK = 2048;
+
+/** What is wrong with a link typed for a pin, or "" when nothing is. */
+export function linkProblem(link, isWebLink) {
+  if (!isWebLink(link)) return "Enter a link that starts with http:// or https://, such as your GitHub page.";
+  if (link.length > MAX_LINK) {
+    return "That link is too long: a pin's link may have up to 2,048 characters, and this one has " +
+      link.length.toLocaleString("en") + ". Use a shorter address for the same page.";
+  }
+  return "";
 }

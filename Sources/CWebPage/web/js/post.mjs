@@ -10,7 +10,7 @@
 
 import { api, hideAlert, showAlert, toast } from "./api.mjs";
 import { showTab } from "./list.mjs";
-import { failure } from "./messages.mjs";
+import { failure, linkProblem } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { loadMine, loadPins } from "./pins.mjs";
 import { expired, loadProfile } from "./session.mjs";
@@ -27,6 +27,7 @@ previewLayer.setAttribute("id", "preview");
 
 export function openPost() {
   if (!state.session) return;
+  if (!$("post").hidden) return;
   hideAlert();
   showTab("map");
   ui.view.hide();
@@ -38,12 +39,16 @@ export function openPost() {
   loadMine();
 }
 
-export function closePost(restore) {
+/** Closes the form; `restore`: the map as it was before (Cancel); `focus`: the focus back on the
+ *  Post button that opened it. */
+export function closePost(restore, focus) {
+  const open = !$("post").hidden;
   $("post").hidden = true;
   postStep("ask");
   if ($("overwrite").open) $("overwrite").close("keep");
   if (restore && posting.camera) ui.view.camera(posting.camera);
   posting.camera = null;
+  if (open && focus) $("post-open").focus();
 }
 
 function postStep(step) {
@@ -69,8 +74,9 @@ export async function find(ev) {
     $("post-place").focus();
     return;
   }
-  if (!isWebLink(link)) {
-    showAlert("Enter a link that starts with http:// or https://, such as your GitHub page.");
+  const problem = linkProblem(link, isWebLink);
+  if (problem) {
+    showAlert(problem);
     $("post-link").focus();
     return;
   }
@@ -176,7 +182,10 @@ export function answered() {
   const pending = posting.pending;
   posting.pending = null;
   if (pending && $("overwrite").returnValue === "replace") send(pending.mine, pending.place);
-  else $("post-finish").disabled = false;
+  else {
+    $("post-finish").disabled = false;
+    if (!$("post").hidden) $("post-finish").focus();
+  }
 }
 
 async function send(mine, p) {
@@ -207,7 +216,10 @@ async function send(mine, p) {
     $("post-place").value = "";
     toast(mine ? "Your pin moved to " + p.label + "." : "Your pin is on the map at " + p.label + ".");
     await Promise.all([loadPins(), loadMine()]);
-    ui.view.look(mapX(body.longitude), mapY(body.latitude));
+    // Your pin, its popup open and the focus in it; the address is the pin's, in place of #/post.
+    const id = mine ? mine.objectId : a.body && a.body.objectId;
+    if (id) ui.go({ view: "pin", id: String(id) }, true);
+    else ui.view.look(mapX(body.longitude), mapY(body.latitude));
   } catch (a) {
     showAlert("Could not post your pin: " + failure(a));
   } finally {

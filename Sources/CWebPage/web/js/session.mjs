@@ -5,12 +5,12 @@
 // Logging out needs the XSRF token the server sets as a cookie at login: the page reads it once,
 // keeps it with the session, and deletes the cookie.
 
-import { api, hideAlert, showAlert } from "./api.mjs";
+import { api, hideAlert, hideToast, showAlert } from "./api.mjs";
 import { showTab } from "./list.mjs";
 import { failure, loginFailure } from "./messages.mjs";
-import { drawStudents, refresh, schedulePoll, stopPoll } from "./pins.mjs";
+import { drawStudents, loadPins, refresh, schedulePoll, stopPoll } from "./pins.mjs";
 import { closePost } from "./post.mjs";
-import { $, state } from "./state.mjs";
+import { $, state, ui } from "./state.mjs";
 
 const SESSION_KEY = "onthemap.session";
 
@@ -71,8 +71,14 @@ export async function login(ev) {
     $("login-password").value = "";
     await loadProfile();
     enter();
+    // The focus on the screen the address opened (a view that takes it, as the post form, has).
+    if (document.activeElement === document.body || $("login").contains(document.activeElement)) {
+      document.querySelector('[role="tab"][aria-selected="true"]').focus();
+    }
   } catch (a) {
     loginError(loginFailure(a));
+    // No server: the last map seen, if the page has kept one (sw.js), behind the login.
+    if (a.network && !state.students.length) loadPins(true);
   } finally {
     $("login-submit").disabled = false;
   }
@@ -94,7 +100,7 @@ export async function loadProfile() {
   }
 }
 
-/** Into the map, with this tab's session. */
+/** Into the page, with this tab's session, on the view its address names (`#/list` …). */
 export function enter() {
   if (!state.session) return;
   document.body.className = "signed-in";
@@ -104,6 +110,7 @@ export function enter() {
   showTab("map");
   refresh();
   schedulePoll();
+  ui.applyRoute();
 }
 
 /** Back to the login screen, forgetting the session and everything shown with it. */
@@ -118,14 +125,17 @@ export function leave(message) {
   state.mine = null;
   state.loaded = false;
   drawStudents([]);
-  showTab("map");
   document.body.className = "signed-out";
+  showTab("map");
   $("bar").hidden = true;
   $("search").value = "";
   $("login").hidden = false;
   hideAlert();
+  hideToast();
   loginError(message || "");
   $("login-username").focus({ preventScroll: true });
+  // Offline: the last map seen, if the page has kept one (sw.js), behind the login.
+  if (!navigator.onLine) loadPins(true);
 }
 
 export function expired() {

@@ -18,11 +18,13 @@ export const settings = {
 };
 
 /** `session`: {id, key, xsrf, first, last} while logged in. `epoch`: bumped at each logout, so an
- *  answer to a request made before it is dropped. */
+ *  answer to a request made before it is dropped. `students`: the pins shown, newest first, each
+ *  with `key` (its name and place folded for search) and `marker` (its element on the map). */
 export const state = {
-  session: null, epoch: 0, students: [], etag: null, newest: "", mine: null, loaded: false, listDirty: true,
+  session: null, epoch: 0, students: [], etag: null, newest: "", mine: null, loaded: false,
   pollTimer: 0, polling: false,
 };
 
-/** The map's controls (map-view.mjs), once the page has started. */
-export const ui = { view: null };
+/** The map's controls (map-view.mjs), once the page has started, and what the app does on events the
+ *  screens raise (set by app.mjs: a module does not import the one that imports it). */
+export const ui = { view: null, go: null, applyRoute: null, pinsDrawn: null };

@@ -38,3 +38,8 @@ export function ago(iso, now = Date.now()) {
   if (d < 31) return plural(d, "day") + " ago";
   return new Date(t).toLocaleDateString();
 }
+
+/** A count as people read it: "10,000". */
+export function countText(n) {
+  return n.toLocaleString("en");
+}
