@@ -18,7 +18,12 @@ struct StudentSelection: Sendable {
     let limit: Int
 
     init(_ params: StudentsParams) {
-        words = SearchFolding.fold(params.search ?? "").split(separator: " ")
+        // Each word once, the longest first: a word found in a longer one asks nothing more, and a
+        // long word rules a student out soonest.
+        let all: [Substring] = Set(SearchFolding.fold(params.search ?? "").split(separator: " ")).sorted { $0.count > $1.count }
+        var kept: [Substring] = []
+        for word in all where !kept.contains(where: { $0.contains(word) }) { kept.append(word) }
+        words = kept
         near = params.near
         skip = params.skip ?? 0
         limit = params.limit ?? StudentsParams.defaultLimit
