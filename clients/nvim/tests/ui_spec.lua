@@ -292,6 +292,36 @@ return {
     end,
   },
   {
+    "a logout while a list is scrolled down empties it with no error, from here or from the CLI",
+    function()
+      screen.with({}, function(s)
+        for _, how in ipairs({ "cli", "command" }) do
+          s:command("OnTheMap")
+          s:wait_for("100 of ")
+          s:type("60G")
+          -- Scrolled: the titles are kept on top by a float over the window.
+          s:poll("the titles' float", function()
+            return s:lua("return require('onthemap.header').float_of(vim.api.nvim_get_current_win()) ~= nil")
+          end)
+          if how == "cli" then
+            t.cli({ "logout" })
+          else
+            s:command("OnTheMapLogout")
+          end
+          s:wait_for("Not logged in: run :OnTheMapLogin first.")
+          vim.wait(300) -- an error would come with the redraw that follows
+          local text = s:text()
+          t.ok(not text:find("Error", 1, true) and not text:find("Press ENTER", 1, true), how .. ":\n" .. text)
+          s:wait_normal_mode()
+          s:command("OnTheMapLogin " .. email)
+          s:wait_for("Password for " .. email)
+          s:type(password .. "\r")
+          s:wait_for("100 of ")
+        end
+      end)
+    end,
+  },
+  {
     "a logout empties an open list at once, and says what to run",
     function()
       screen.with({}, function(s)
