@@ -372,6 +372,8 @@ let package = Package(
                 "onthemap",
                 "onthemap-server",
                 "onthemapd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
 

@@ -22,8 +22,9 @@ function M.start(opts)
   self.address = vim.fn.tempname() .. ".sock"
   self.buf = vim.api.nvim_create_buf(false, true)
   self.win = vim.api.nvim_open_win(self.buf, true, { relative = "editor", row = 0, col = 0, width = columns, height = lines })
-  local setup = "vim.tbl_extend('force', { timeout_ms = 60000, reconnect_ms = 200, opener = function(url) "
-    .. "vim.g.opened = url end }, "
+  local setup = "vim.tbl_extend('force', { timeout_ms = 60000, reconnect_ms = 200, cli = "
+    .. vim.inspect(os.getenv("ONTHEMAP_TEST_CLI") or "onthemap")
+    .. ", opener = function(url) vim.g.opened = url end }, "
     .. (opts.setup or "{}")
     .. ")"
   self.job = vim.fn.termopen({
