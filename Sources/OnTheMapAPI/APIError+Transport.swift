@@ -1,5 +1,9 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -63,7 +67,7 @@ extension APIError {
             return APIError(.notFound, message("Not found."), status: status)
         case 429:
             // The wait once, in words; the server's own text may say it again in seconds.
-            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Int($0.trimmingWhitespace()) }
             let text = retryAfter.map { "Too many attempts: try again in \(WaitInWords.describe(seconds: $0))." }
                 ?? message("Too many attempts: try again later.")
             return APIError(.rateLimited, text, status: status, retryAfter: retryAfter)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import OnTheMapAPI
 import OnTheMapModels
@@ -55,7 +59,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         let file = try fileText.map(parseFile) ?? [:]
         func value(_ key: String) -> (String, String)? {
             if let flag = flags[key] { return (flag, "--\(key)") }
-            let variable = "ONTHEMAP_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+            let variable = "ONTHEMAP_" + key.uppercased().replacing("-", with: "_")
             if let env = environment[variable], !env.isEmpty { return (env, variable) }
             if let fromFile = file[key] { return (fromFile, "\(paths.configFile): \(key)") }
             return nil

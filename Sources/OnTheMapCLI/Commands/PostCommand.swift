@@ -56,11 +56,11 @@ struct PostCommand: ParsableCommand {
             let chosen = try yes ? found[0] : choose(from: found)
             if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
             var params = PostPinParams(
-                mapString: chosen.placeName, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
+                mapString: chosen.label, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
                 overwrite: overwrite)
             var answer = try connection.call(params)
             if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
-                let existing = error.data?["pin"].flatMap(StudentLocation.init(wireJSON:))?.mapString ?? "somewhere"
+                let existing = DisplayText.clean(error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere")
                 guard Terminal.stdinIsTTY, !yes else {
                     throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
                 }
@@ -71,7 +71,7 @@ struct PostCommand: ParsableCommand {
                 answer = try connection.call(params)
             }
             let posted = try answer.get()
-            Output.line(json ? posted.serialized : Self.sentence(PostPinResult(wireJSON: posted)))
+            if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
         }
     }
 
@@ -107,8 +107,8 @@ struct PostCommand: ParsableCommand {
 
     /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
     static func sentence(_ result: PostPinResult) -> String {
-        let pin = result.pin
-        return (result.created ? "pin posted at " : "pin moved to ") + pin.mapString + " "
+        let pin = result.pin.student
+        return (result.created ? "pin posted at " : "pin moved to ") + DisplayText.clean(pin.mapString) + " "
             + Coordinates.text(pin.latitude, pin.longitude)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
@@ -14,25 +15,37 @@ struct StatusSummary {
 
     var state: State
     var count: Int
+    /// Your pin's place, made safe to show (`DisplayText`): another student's server wrote it.
     var myPlace: String?
     var detail: String
+    /// Why the daemon did not answer, when it did not.
+    var offlineReason: String?
 
-    /// The summary of a status; nil: the daemon did not answer.
-    init(status: StatusResult?, now: Date) {
+    /// The summary of what `status` got: the daemon's status, or why there is none.
+    init(_ answer: Result<StatusResult, any Error>, now: Date) {
+        switch answer {
+        case .success(let status): self.init(status: status, now: now)
+        case .failure(let error): self.init(status: nil, now: now, reason: (error as? ClientError)?.message ?? "\(error)")
+        }
+    }
+
+    /// The summary of a status; nil: the daemon did not answer (`reason` says why).
+    init(status: StatusResult?, now: Date, reason: String? = nil) {
         guard let status else {
             state = .offline
             count = 0
             detail = "onthemapd is not running"
+            offlineReason = reason
             return
         }
         count = status.students.count
-        myPlace = status.myPin?.mapString
+        myPlace = status.myPin.map { DisplayText.clean($0.student.mapString) }
         if !status.loggedIn {
             state = .loggedOut
             detail = "logged out: run `onthemap login`"
         } else if status.students.stale {
             state = .stale
-            detail = "stale: " + (status.students.lastError ?? "not refreshed lately")
+            detail = "stale: " + DisplayText.clean(status.students.lastError ?? "not refreshed lately")
         } else {
             state = .ok
             detail = "refreshed " + (status.students.refreshedAt.map { RelativeTime.describe($0, now: now) } ?? "—")
@@ -64,9 +77,12 @@ struct StatusSummary {
     /// i3blocks' JSON block (`format=json`): the one way a persistent (`interval=persist`) block can
     /// change its colour, since it reads one line per update.
     var i3blocksJSON: String {
-        WireJSON.object([
-            ("full_text", .string(text)), ("short_text", .string(shortText)), ("color", .string(color)),
-        ]).serialized
+        struct Block: Encodable {
+            // swift-format-ignore: i3blocks' own names.
+            var full_text, short_text, color: String
+        }
+        return (try? WireCoding.encode(Block(full_text: text, short_text: shortText, color: color)))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// For a narrow bar: the count alone; logged out and offline in their one word each, as no count
@@ -94,24 +110,46 @@ struct StatusSummary {
 enum StatusBarFormat: String, CaseIterable {
     case waybar, i3blocks, polybar, json
 
-    /// The line for `summary`; `json` prints `status` as the daemon sent it.
-    func render(_ summary: StatusSummary, status: WireJSON?) -> String {
+    /// The line for `summary`; `json` prints `status` as the daemon sent it, or, offline,
+    /// `{"offline":true,"reason":…}` (onthemap(1), "STATUS BARS").
+    func render(_ summary: StatusSummary, status: StatusResult?) throws -> String {
         switch self {
         case .waybar:
-            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line.
-            return WireJSON.object([
-                ("text", .string(summary.text)), ("tooltip", .string(summary.tooltip)),
-                ("class", .string(summary.state.rawValue)), ("alt", .string(summary.state.rawValue)),
-                ("percentage", .integer(0)),
-            ]).serialized
+            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line. The
+            // shipped config sets `"escape": true`, so waybar shows the text as text, not Pango markup.
+            return try Self.line(
+                WaybarLine(
+                    text: summary.text, tooltip: summary.tooltip, class: summary.state.rawValue, alt: summary.state.rawValue))
         case .i3blocks:
             // full_text, short_text, color: one per line. Joined with `+`: the generic
             // `joined(separator:)` made the runtime scan every protocol conformance in the program.
             return summary.text + "\n" + summary.shortText + "\n" + summary.color
         case .polybar:
-            return "%{F\(summary.color)}\(summary.text)%{F-}"
+            // Polybar reads `%{…}` in the text as formatting, and `%{A1:command:}` as a command to
+            // run on a click: every `%` of the text is doubled, so only ours are tags.
+            return "%{F\(summary.color)}" + summary.text.replacing("%", with: "%%") + "%{F-}"
         case .json:
-            return (status ?? .object([("offline", .bool(true))])).serialized
+            if let status { return try Self.line(status) }
+            return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail))
         }
+    }
+
+    private static func line(_ value: some Encodable) throws -> String {
+        String(decoding: try WireCoding.encode(value), as: UTF8.self)
+    }
+
+    /// waybar's custom module line.
+    private struct WaybarLine: Encodable {
+        var text: String
+        var tooltip: String
+        var `class`: String
+        var alt: String
+        var percentage = 0
+    }
+
+    /// `--format json` while the daemon does not answer.
+    struct Offline: Codable {
+        var offline = true
+        var reason: String
     }
 }
