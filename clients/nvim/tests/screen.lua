@@ -117,6 +117,13 @@ function M:wait_for(text, ms)
   return row
 end
 
+--- Waits until `text` is on the screen, maybe wrapped onto the next lines (a long question).
+function M:wait_for_wrapped(text, ms)
+  self:wait(vim.inspect(text), function(lines)
+    return table.concat(lines, ""):find(text, 1, true) ~= nil
+  end, ms)
+end
+
 --- Waits until `text` is no longer on the screen.
 function M:wait_gone(text, ms)
   self:wait("no " .. vim.inspect(text), function(lines)

@@ -234,7 +234,7 @@ return {
         -- The prompt names the place picked (and may go on to the next line, with the link).
         s:wait_for("Link for " .. label .. " (http or https):")
         s:type("\r") -- the offered link
-        s:wait_for(("Move your pin from %s to %s?"):format(before.mapString, label))
+        s:wait_for_wrapped(("Move your pin from %s to %s?"):format(before.mapString, label))
         s:wait_for("Type number and <Enter>")
         s:type("1\r")
         local pin = pin_becomes("the picked place", function(pin)

@@ -44,6 +44,18 @@ local function shell_argument_3(command)
   return output
 end
 
+--- The error a `status` request ends with, where nothing answers.
+local function status_error()
+  local err
+  require("onthemap.rpc").request("status", nil, function(e)
+    err = e
+  end)
+  t.wait(quick_ms, function()
+    return err ~= nil
+  end, "the request to fail")
+  return err
+end
+
 --- Proves the event loop runs while a request is pending: a timer set now fires.
 local function loop_is_running()
   local fired = false
@@ -95,13 +107,7 @@ return {
     function()
       local path = awkward_socket()
       use(path, "/nonexistent/onthemap")
-      local err
-      require("onthemap.rpc").request("status", nil, function(e)
-        err = e
-      end)
-      t.wait(quick_ms, function()
-        return err ~= nil
-      end, "the request to fail")
+      local err = status_error()
       local command = err.message:match("`(onthemapd %-%-socket [^`]*)`")
       t.ok(command, "the advice: " .. err.message)
       t.eq(command, "onthemapd --socket '" .. path:gsub("'", "'\\''") .. "'", "quoted the POSIX way")
@@ -128,13 +134,7 @@ return {
     function()
       local path = awkward_socket()
       use(path)
-      local err
-      require("onthemap.rpc").request("status", nil, function(e)
-        err = e
-      end)
-      t.wait(quick_ms, function()
-        return err ~= nil
-      end, "the request to fail")
+      local err = status_error()
       t.eq(err.message, cli_says(path), "what `onthemap --socket PATH status` says")
       t.ok(vim.fn.strdisplaywidth(err.summaries[1]) < vim.fn.strdisplaywidth(err.message), "a shorter form for the command line")
     end,
