@@ -376,6 +376,16 @@ DOING, if non-nil, names what failed.  The message may quote anyone's
 text: it is shown cleaned."
   (message "OnTheMap: %s%s" (if doing (concat doing ": ") "") (onthemap--clean (plist-get error :message))))
 
+(defconst onthemap--about
+  '((students . "the list") (geocode . "the place lookup") (login . "the login")
+    (logout . "the logout") (myPin . "the pin lookup") (postPin . "the post") (map . "the map")
+    (status . "the status check") (refresh . "the refresh"))
+  "What a request is about, in the user's words (\"postPin\" is the protocol's).")
+
+(defun onthemap--about (method)
+  "What a request for METHOD is about, in words."
+  (or (alist-get method onthemap--about) (format "%s" method)))
+
 (defun onthemap-request (method params on-success &optional on-error)
   "Call METHOD (a symbol) with PARAMS (a plist or nil) asynchronously.
 ON-SUCCESS gets the result.  ON-ERROR (default: a message) gets a
@@ -395,7 +405,8 @@ daemon answered with an error (its own code and message),
              (onthemap--later
               on-error
               (if (eql (plist-get error :code) -1)
-                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s" method))
+                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s"
+                                                       (onthemap--about method)))
                 (append (list :kind 'daemon
                               :message (onthemap--in-emacs-words (plist-get error :code) (plist-get error :message)))
                         error))))
@@ -404,7 +415,8 @@ daemon answered with an error (its own code and message),
              (onthemap--later
               on-error
               (list :kind 'timeout
-                    :message (format "onthemapd did not answer %s within %s s (%s)" method onthemap-timeout path))))))
+                    :message (format "onthemapd did not answer %s within %s s (%s)"
+                                     (onthemap--about method) onthemap-timeout path))))))
       (onthemap-unreachable
        (let ((error (list :kind 'unreachable :message (cadr err))))
          (if (nth 2 err)
@@ -1150,7 +1162,7 @@ was not reached (then the session stays valid there until it expires)."
   "Style code of a map cell → face.  Water (a space) has none.")
 
 (defconst onthemap-no-map-method
-  "this onthemapd cannot draw maps yet (it has no `map' method): update onthemapd, then try again."
+  "this onthemapd cannot draw maps yet: update onthemapd, then try again."
   "What `onthemap-map' says when the daemon has no `map' method.")
 
 (defvar-local onthemap--map-view nil

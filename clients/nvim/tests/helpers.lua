@@ -64,7 +64,9 @@ function M.notified(text, ms, from)
       end
     end
     return false
-  end, "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications))
+  end, function()
+    return "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications)
+  end)
   return found
 end
 

@@ -315,7 +315,7 @@ return {
       else
         local note = t.notified("cannot draw maps yet", 30000, from)
         t.eq(note.level, vim.log.levels.ERROR, "an error")
-        t.ok(t.lines(buf)[1]:find("has no `map` method", 1, true), "the buffer says so: " .. t.lines(buf)[1])
+        t.ok(t.lines(buf)[1]:find("cannot draw maps yet: update onthemapd", 1, true), "the buffer says so: " .. t.lines(buf)[1])
       end
       t.feed("q")
     end,

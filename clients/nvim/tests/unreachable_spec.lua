@@ -225,7 +225,7 @@ return {
       t.ok(ms < quick_ms, ":OnTheMap took " .. ms .. " ms")
       t.ok(t.lines(0)[1]:find("Loading students", 1, true), "loading: " .. t.lines(0)[1])
       loop_is_running()
-      local note = t.notified("onthemapd did not answer students within 10 s", timeout_ms + 20000, from)
+      local note = t.notified("onthemapd did not answer the list within 10 s", timeout_ms + 20000, from)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
       t.fits(note)
       t.feed("q")
@@ -241,7 +241,7 @@ return {
       end)
       t.ok(ms < quick_ms, ":OnTheMapLogin took " .. ms .. " ms")
       loop_is_running()
-      t.notified("onthemapd did not answer login", timeout_ms + 20000, from)
+      t.notified("onthemapd did not answer the login", timeout_ms + 20000, from)
       t.ok(not vim.fn.execute("messages"):find("hung-secret", 1, true), "the password is in :messages")
       t.ok(not vim.fn.histget("input", -1):find("hung-secret", 1, true), "the password is in the input history")
     end,

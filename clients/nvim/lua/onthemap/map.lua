@@ -40,7 +40,7 @@ function M.define_highlights()
 end
 
 --- The message shown when the daemon has no `map` method yet (an onthemapd older than the map).
-M.no_map_method = "this onthemapd cannot draw maps yet (it has no `map` method): update onthemapd, then try again."
+M.no_map_method = "this onthemapd cannot draw maps yet: update onthemapd, then try again."
 
 --- Highlights for one map row: runs of equal style codes merged, in byte columns of `row`.
 function M.row_highlights(line, row, styles)

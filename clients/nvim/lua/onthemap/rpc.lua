@@ -140,6 +140,27 @@ function M.connect(on_connected, on_error)
   try(1)
 end
 
+-- The plugin checks what is typed before sending it, so a request onthemapd cannot read means the
+-- two do not match.
+local mismatch = "this plugin and onthemapd may be of different versions: update both (`onthemapd --version` names its own)"
+
+--- What a request is about, in the user's words, for messages ("postPin" is the protocol's name).
+M.about = {
+  students = "the list",
+  geocode = "the place lookup",
+  login = "the login",
+  logout = "the logout",
+  myPin = "the pin lookup",
+  postPin = "the post",
+  map = "the map",
+  status = "the status check",
+  refresh = "the refresh",
+}
+
+local function about(method)
+  return M.about[method] or method
+end
+
 --- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
 --- main loop: err is nil on success, else `{kind, message, summaries?, code?, data?}` where kind is
 --- "daemon" (the daemon answered with an error: code and message are its own), "unreachable",
@@ -167,7 +188,7 @@ function M.request(method, params, callback, opts)
   end
 
   timer:start(timeout, 0, function()
-    local what = ("onthemapd did not answer %s within %g s"):format(method, timeout / 1000)
+    local what = ("onthemapd did not answer %s within %g s"):format(about(method), timeout / 1000)
     finish({
       kind = "timeout",
       message = ("%s (%s)"):format(what, connected_path or socket.path()),
@@ -191,7 +212,7 @@ function M.request(method, params, callback, opts)
     local feed = M.line_splitter(function(text)
       local ok, message = pcall(M.decode, text)
       if not ok or type(message) ~= "table" then
-        finish({ kind = "closed", message = "onthemapd sent something that is not JSON" })
+        finish({ kind = "closed", message = "onthemapd sent an answer this plugin cannot read: " .. mismatch })
       elseif message.method ~= nil then
         return -- a notification; this connection did not subscribe, so none is expected
       elseif message.error then
@@ -211,7 +232,7 @@ function M.request(method, params, callback, opts)
       if err then
         finish({ kind = "closed", message = "the connection to onthemapd failed: " .. err })
       elseif chunk == nil then
-        finish({ kind = "closed", message = "onthemapd closed the connection before answering " .. method })
+        finish({ kind = "closed", message = "onthemapd closed the connection before answering " .. about(method) })
       else
         feed(chunk)
       end
@@ -251,10 +272,6 @@ M.codes = {
 function M.needs_login(err)
   return err ~= nil and (err.code == M.codes.not_logged_in or err.code == M.codes.session_over)
 end
-
--- The plugin checks what is typed before sending it, so a request onthemapd cannot read means the
--- two do not match.
-local mismatch = "this plugin and onthemapd may be of different versions: update both (`onthemapd --version` names its own)"
 
 --- The daemon's message for `code`, in this editor's words: where it tells a CLI user what to type
 --- ("run `onthemap login`" → ":OnTheMapLogin"), and where it names the protocol ("Invalid params:
