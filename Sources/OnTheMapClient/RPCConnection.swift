@@ -72,6 +72,11 @@ public final class RPCConnection {
         try send(bytes: request.line)
     }
 
+    /// Sends one line of text as it is (a newline is added): for a request written by hand.
+    public func send(line: String) throws {
+        try send(bytes: Array(line.utf8) + [UInt8(ascii: "\n")])
+    }
+
     /// Sends bytes as they are.
     public func send(bytes: [UInt8]) throws {
         var offset = 0
@@ -85,8 +90,14 @@ public final class RPCConnection {
         }
     }
 
+    /// The next line from the daemon as text, without its newline; nil when the daemon closed the
+    /// connection.
+    public func readLine() throws -> String? {
+        try readLineBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The next line from the daemon, without its newline; nil when the daemon closed the connection.
-    public func readLine() throws -> [UInt8]? {
+    public func readLineBytes() throws -> [UInt8]? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 defer { buffer.removeSubrange(...newline) }
@@ -111,12 +122,18 @@ public final class RPCConnection {
     /// The next line, read as `T`; nil when the daemon closed the connection. A line that is not
     /// what a daemon sends is `malformed`, naming what could not be read.
     public func read<T: Decodable>(_ type: T.Type) throws -> T? {
-        guard let line = try readLine() else { return nil }
+        guard let line = try readLineBytes() else { return nil }
         do {
             return try WireCoding.decode(type, from: line)
         } catch let error as DecodingError {
             throw ClientError.malformed(error)
         }
+    }
+
+    /// The next line read as any JSON value (a response or a notification); nil when the daemon
+    /// closed the connection.
+    public func readMessage() throws -> WireJSON? {
+        try read(WireJSON.self)
     }
 
     /// Calls `method` and waits for its answer, skipping notifications that arrive meanwhile: the

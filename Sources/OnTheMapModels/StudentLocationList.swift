@@ -110,7 +110,8 @@ extension DecodingError {
     }
 
     private static func field(_ context: Context) -> String {
-        context.codingPath.last(where: { $0.intValue == nil })?.stringValue ?? "the record"
+        guard let last = context.codingPath.last, last.intValue == nil else { return "the record" }
+        return last.stringValue
     }
 
     private static func kind(_ type: Any.Type) -> String {

@@ -109,7 +109,7 @@ final class JSONRPCConformanceTests {
         let connection = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         try connection.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
         let line = try #require(try connection.readLine())
-        #expect(line.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id),"result":"#), "\(line.prefix(60))")
+        #expect(line.hasPrefix(#"{"id":\#(id),"jsonrpc":"2.0","result":"#), "\(line.prefix(60))")
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {

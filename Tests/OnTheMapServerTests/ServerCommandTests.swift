@@ -61,7 +61,7 @@ struct ServerCommandTests {
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
         let list = try JSONDecoder().decode(StudentLocationList.self, from: Data(body.readableBytesView))
         #expect(list.results.count == 240)
-        #expect(list.unplaceable.isEmpty)
+        #expect(list.skipped.isEmpty)
         #expect(Set(list.results.map(\.mapString)).count >= 80)
         #expect(Set(list.results.map(\.fullName)).count >= 200)
         #expect(list.results.allSatisfy { $0.mediaURL.hasPrefix("https://") })

@@ -49,7 +49,13 @@ struct PostCommand: ParsableCommand {
         try runReportingFailures {
             if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
             let connection = try global.connect()
+            // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
+            guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
             let link = Self.typedLink(url)
+            guard WebLink.isValid(link) else {
+                throw UsageFailure(
+                    message: "\"\(DisplayText.clean(url))\" is not a web link: give an http:// or https:// address, like https://example.com/me")
+            }
             if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
             let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
             guard !found.isEmpty else { throw Place.notFound(place) }
@@ -101,7 +107,11 @@ struct PostCommand: ParsableCommand {
     static func typedLink(_ text: String) -> String {
         let link = text.trimmingWhitespace()
         let scheme = link.prefix { $0.isLetter || $0.isNumber || "+.-".contains($0) }
-        let named = !scheme.isEmpty && scheme.first!.isLetter && link.dropFirst(scheme.count).hasPrefix("://")
+        // "javascript:alert(1)" names a scheme too (not the web's): it stays as typed, and is refused.
+        // "example.com:8080/me" is a host and its port.
+        let rest = link.dropFirst(scheme.count)
+        let isPort = rest.dropFirst().first?.isNumber == true
+        let named = !scheme.isEmpty && scheme.first!.isLetter && rest.hasPrefix(":") && !isPort
         return named ? link : "https://" + link
     }
 

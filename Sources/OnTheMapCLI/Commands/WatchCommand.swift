@@ -76,7 +76,7 @@ struct WatchCommand: ParsableCommand {
 
     /// Subscribes, prints the status, and again after each notification, until the connection ends.
     private func follow(_ connection: RPCConnection, emit: (Result<StatusResult, any Error>) throws -> Void) throws {
-        try connection.send(SubscribeParams().request(id: .string("subscribe")))
+        _ = try connection.result(SubscribeParams())
         try connection.send(StatusParams().request(id: .string("status")))
         while let message = try connection.read(RPCReply<StatusResult>.self) {
             if message.method == RPCEvent.status.method, let status = message.params {

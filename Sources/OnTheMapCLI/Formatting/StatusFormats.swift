@@ -10,6 +10,8 @@ import OnTheMapRPC
 /// What a status bar shows, whatever its format.
 struct StatusSummary {
     enum State: String {
+        /// Logged in, the first list not fetched yet (just after a login).
+        case fetching
         case ok, stale, loggedOut = "logged-out", offline
     }
 
@@ -43,6 +45,9 @@ struct StatusSummary {
         if !status.loggedIn {
             state = .loggedOut
             detail = "logged out: run `onthemap login`"
+        } else if status.students.refreshedAt == nil, status.students.lastError == nil {
+            state = .fetching
+            detail = "fetching the student list"
         } else if status.students.stale {
             state = .stale
             detail = "stale: " + DisplayText.clean(status.students.lastError ?? "not refreshed lately")
@@ -52,24 +57,39 @@ struct StatusSummary {
         }
     }
 
+    /// Short, for a bar: the count and the first part of your pin's place ("📍 100 · Springfield"),
+    /// "!" when stale; the whole place and why it is stale are in the tooltip.
     var text: String {
         switch state {
         case .offline: "📍 offline"
         case .loggedOut: "📍 logged out"
-        case .ok, .stale: "📍 \(count)" + (myPlace.map { " · \($0)" } ?? "") + (state == .stale ? " (stale)" : "")
+        case .fetching: "📍 …"
+        case .ok, .stale: "📍 \(count)" + (shortPlace.map { " · \($0)" } ?? "") + (state == .stale ? " !" : "")
         }
     }
 
-    var tooltip: String {
-        "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+    /// The place's name, before its region and country: "Springfield" of "Springfield, Ohio, United States".
+    private var shortPlace: String? {
+        myPlace.map { place in String(place.prefix { $0 != "," }) }
     }
 
-    /// Green, yellow, grey when logged out (nothing is wrong), red when the daemon is not there.
+    /// What is known, and only that: offline, neither the count nor your pin is.
+    var tooltip: String {
+        switch state {
+        case .offline: detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
+        case .loggedOut, .fetching: detail
+        case .ok, .stale:
+            "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+        }
+    }
+
+    /// Green, yellow when stale, grey when logged out or fetching (nothing is wrong), red when the
+    /// daemon is not there.
     var color: String {
         switch state {
         case .ok: "#a6e3a1"
         case .stale: "#f9e2af"
-        case .loggedOut: "#9399b2"
+        case .loggedOut, .fetching: "#9399b2"
         case .offline: "#f38ba8"
         }
     }
@@ -91,6 +111,7 @@ struct StatusSummary {
         switch state {
         case .offline: "📍 offline"
         case .loggedOut: "📍 logged out"
+        case .fetching: "📍 …"
         case .ok, .stale: "📍 " + String(count)
         }
     }
@@ -100,7 +121,7 @@ struct StatusSummary {
     var sentence: String {
         switch state {
         case .offline: "onthemapd is not running; waiting for it"
-        case .loggedOut: detail
+        case .loggedOut, .fetching: detail
         case .ok, .stale: tooltip
         }
     }

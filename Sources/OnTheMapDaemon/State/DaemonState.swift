@@ -223,6 +223,9 @@ actor DaemonState {
             return
         }
         let list = fetched.students
+        if let skipped = SkippedRecord.summary(fetched.skipped) {
+            logger.notice("the list has records no map can show: \(skipped)")
+        }
         change { state in
             state.students = list
             state.listVersion += 1
