@@ -311,6 +311,26 @@ return {
     end,
   },
   {
+    "a vim.ui.input that passes nil for an empty answer (as 0.7.2's does): the login says so and sends nothing",
+    function()
+      local stock, sent = vim.ui.input, false
+      local rpc = require("onthemap.rpc")
+      local request = rpc.request
+      rpc.request = function()
+        sent = true
+      end
+      vim.ui.input = function(_, on_confirm)
+        on_confirm(nil)
+      end
+      local from = #t.notifications + 1
+      local ok, err = pcall(require("onthemap.session").login)
+      vim.ui.input, rpc.request = stock, request
+      t.ok(ok, tostring(err))
+      t.eq(t.notified("OnTheMap:", 1000, from).message, "OnTheMap: no email given: login cancelled", "what happened")
+      t.ok(not sent, "nothing sent")
+    end,
+  },
+  {
     "the socket is found as the CLI finds it",
     function()
       local socket = require("onthemap.socket")
