@@ -369,6 +369,8 @@ let package = Package(
                 "onthemap",
                 "onthemap-server",
                 "onthemapd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
 
