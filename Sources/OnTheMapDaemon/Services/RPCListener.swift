@@ -93,6 +93,7 @@ struct RPCListener: Service {
                 }
             }
         } onGracefulShutdown: {
+            logger.notice("stopping: answering the requests already read, then exiting")
             daemon.notifier.stopping()
             server.channel.close(promise: nil)
             // Stop reading from clients; requests already read are still answered, then each closes.
