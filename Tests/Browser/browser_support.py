@@ -141,6 +141,9 @@ class Browser:
     def type(self, text):
         webdriver.ActionChains(self.driver).send_keys(text).perform()
 
+    def select_all(self):
+        webdriver.ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).perform()
+
     def tab_to(self, matches, limit=80, backwards=False):
         """Presses Tab (Shift+Tab) until the focused element satisfies `matches`; how many presses, or None."""
         for n in range(1, limit + 1):
@@ -155,8 +158,10 @@ class Browser:
     def log_in_by_keyboard(self, account=DEMO):
         """Types the email and password and presses Enter, the focus starting where the page put it."""
         self.wait(lambda: self.active().get("id") == "login-username")
+        self.select_all()  # the email of the last login stays in the field
         self.type(account[0])
         self.key(Keys.TAB)
+        self.select_all()
         self.type(account[1])
         self.key(Keys.ENTER)
         return self.wait(lambda: self.shown("bar"), 20)

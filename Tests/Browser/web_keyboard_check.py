@@ -271,6 +271,30 @@ def dark(where, phone):
     b.dark(False)
 
 
+def addresses():
+    """A copied address opens its view after login: a pin's popup, the list, the post form."""
+    b.size(1400, 900, False)
+    _, _, data = http(BASE, "GET", "v1/StudentLocation?limit=100&order=-updatedAt")
+    student = api_json(data)["results"][37]
+    name = (student["firstName"] + " " + student["lastName"]).strip()
+    b.driver.execute_script("sessionStorage.clear()")
+    b.driver.get(BASE + "#/pin/" + student["objectId"])
+    b.wait(lambda: b.shown("login"))
+    b.log_in_by_keyboard()
+    opened = wait(lambda: b.shown("popup") and name in (js("return document.getElementById('popup').textContent") or ""), 20)
+    check(opened and js("return document.getElementById('popup').contains(document.activeElement)")
+          and b.driver.current_url.endswith("#/pin/" + student["objectId"]),
+          "a copied #/pin/ address opens that pin's popup after login (%s), the focus in it" % name)
+    for hash_, shown in (("#/list", "list-view"), ("#/post", "post")):
+        b.driver.get(BASE + hash_)
+        check(wait(lambda: b.shown(shown), 15), "%s opens its view (the session kept in the tab)" % hash_)
+    b.driver.get(BASE + "#/pin/no-such-pin")
+    check(wait(lambda: b.shown("toast") and b.driver.current_url.endswith("#/"), 15),
+          "an address of a pin not on the map says so and shows the map: %s" % (b.by_id("toast").text if b.shown("toast") else ""))
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
 def touch_targets():
     """On a phone every control is at least 44 pixels a side."""
     b.size(390, 844, True)
@@ -288,6 +312,7 @@ def touch_targets():
 try:
     screens("1400x900", False, DEMO)
     screens("390x844", True, GRACE)
+    addresses()
     dark("1400x900", False)
     dark("390x844", True)
     touch_targets()

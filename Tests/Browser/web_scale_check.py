@@ -108,9 +108,26 @@ def run(where, phone, expected):
     b.log_in_by_keyboard()
     loaded = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= expected, 90)
     check(loaded, "%s: %d pins on the map" % (where, expected))
+    # The list's pages, a thousand pins each, asked for at once: each asked before the first came.
+    pages = js("""return performance.getEntriesByType('resource').filter(function(e){return /StudentLocation\\?limit=\\d+&order/.test(e.name);})
+        .map(function(e){return [e.startTime,e.responseEnd];})""")
+    pages = sorted(pages)[:(expected + 999) // 1000]  # the load's, not a later check's
+    if len(pages) > 1:
+        first_end = min(end for _, end in pages)
+        check(all(start < first_end for start, _ in pages), "%s: its %d pages were asked for at once" % (where, len(pages)))
     wait(lambda: not b.shown("busy"), 30)
     time.sleep(2)  # the first drawing and the work done ahead in idle time, as a person waits for the map
     the_map(where, expected)
+    # A pin's address among them all: zoomed in until it is a marker (or a cluster of one point), its popup open.
+    pin = js("""var m=document.querySelectorAll('[data-testid=marker]'),s=m[Math.floor(m.length*0.43)].querySelector('.student');
+        return [s.dataset.objectId,s.dataset.name]""")
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", pin[0])
+    check(wait(lambda: b.shown("popup") and pin[1] in js("return document.getElementById('popup').textContent")
+               and js("return document.getElementById('popup').contains(document.activeElement)"), 15),
+          "%s: #/pin/%s opens %s's popup, the focus in it" % (where, pin[0], pin[1]))
+    b.key(Keys.ESCAPE)
+    b.driver.back()
+    b.key("0")
     quiet = idle_frames()
     watch_long_tasks()
     opened = open_list()

@@ -101,6 +101,8 @@ struct WebAppBrowserTests {
             "ok   1400x900: Log out returns to the login screen, the focus in Email, and the toast is gone",
             "ok   390x844: Finish posts the pin", "ok   390x844: the question does not cover the place it asks about",
             "ok   390x844: every control is at least 44 px a side", "ok   1400x900, dark: the page is dark",
+            "ok   a copied #/pin/ address opens that pin's popup after login", "ok   #/list opens its view",
+            "ok   #/post opens its view", "ok   an address of a pin not on the map says so and shows the map",
             "ok   no errors in the console",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
@@ -157,6 +159,7 @@ struct WebAppBrowserTests {
         for size in ["1400x900", "390x844"] {
             for line in [
                 "ok   \(size): the map's count: \(count) students", "ok   \(size): the map names",
+                "ok   \(size): #/pin/",
                 "ok   \(size): every cluster's count", "ok   \(size): the zoom buttons zoom in and out",
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",
