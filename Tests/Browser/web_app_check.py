@@ -24,7 +24,6 @@ import gzip
 import json
 import os
 import re
-import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -34,25 +33,11 @@ import urllib.error
 import urllib.request
 from datetime import datetime, timezone
 
-# Selenium's usage statistics would go to the internet.
-os.environ.setdefault("SE_AVOID_STATS", "true")
-
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
-    from selenium.webdriver.common.by import By
-except ImportError:
-    print("SKIP selenium is not installed (pip install selenium)")
-    sys.exit(77)
-
-CHROMIUM = shutil.which("chromium")
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not CHROMIUM or not os.path.exists(DRIVER):
-    print("SKIP chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
-    sys.exit(77)
+# Skips (exit 77) without Selenium, Chromium or chromedriver, as every browser check does.
+from browser_support import CHROMIUM, DRIVER, By, Service, webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 
 BASE = sys.argv[1].rstrip("/") + "/"
 OUT = sys.argv[2]
