@@ -15,12 +15,13 @@ import Testing
 /// `--no-web`.
 @Suite("The web page's files", .ownThreads)
 struct WebAppRouterTests {
-    /// The page and every file it names (its style sheets, icon and first module), and the modules
-    /// that one imports.
+    /// The page, its service worker and manifest, every file the page names (its style sheets, icons,
+    /// modules), and the modules its first module imports.
     static func files(_ client: any TestClientProtocol) async throws -> [String] {
         let page = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
         let folder = try #require(page.firstMatch(of: /assets\/[0-9a-f]{16}\//)).output
-        var files = ["/", "/index.html"] + page.matches(of: /"(assets\/[0-9a-f]{16}\/[^"]+)"/).map { "/" + $0.output.1 }
+        var files = ["/", "/index.html", "/sw.js", "/manifest.webmanifest"]
+            + page.matches(of: /"(assets\/[0-9a-f]{16}\/[^"]+)"/).map { "/" + $0.output.1 }
         let app = try await client.execute(uri: "/\(folder)js/app.mjs", method: .get) { String(buffer: $0.body) }
         files += app.matches(of: /from "\.\/([a-z-]+\.mjs)"/).map { "/\(folder)js/\($0.output.1)" }
         return files

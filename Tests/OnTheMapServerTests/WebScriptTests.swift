@@ -33,6 +33,21 @@ struct WebScriptTests {
         }
     }
 
+    @Test func templatesAreFilledOnceEachPlaceholder() {
+        #expect(WebFiles.fill("a {{x}} b {{y}} c", ["x": "{{y}}", "y": "1"]) == "a {{y}} b 1 c", "a value is not read again")
+        #expect(WebFiles.fill("{{missing}} {{x}}", ["x": "2"]) == "{{missing}} 2", "a name without a value stays as written")
+        #expect(WebFiles.fill("no braces {{ at the end", [:]) == "no braces {{ at the end")
+        // A student named like a placeholder is shown as named, in the export and its search.
+        let pin = StudentPin(
+            student: StudentLocation(
+                objectId: "a", uniqueKey: "a", firstName: "{{script}}", lastName: "{{names}}", mapString: "{{title}}",
+                mediaURL: "", latitude: 1, longitude: 2, createdAt: nil, updatedAt: nil),
+            mine: false)
+        let page = MapDocument.html(pins: [pin], title: "t")
+        #expect(page.contains(#"data-name="{{script}} {{names}}" data-place="{{title}}""#))
+        #expect(page.ranges(of: "<script type=\"module\">").count == 1)
+    }
+
     @Test func everyImportIsOneLineTheExportCanInline() throws {
         for file in WebFiles.all where file.name.hasSuffix(".mjs") {
             for line in file.text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" from \"") {
