@@ -120,6 +120,9 @@ def screens(where, phone, account):
     check(b.driver.current_url.endswith("#/list"), "%s: the list has its address" % where)
     check(js("return document.getElementById('map-panel').inert&&document.getElementById('list-tab').tabIndex===0"
              "&&document.getElementById('map-tab').tabIndex===-1"), "%s: the map under the list is inert; one tab is a Tab stop" % where)
+    covered = js("""return ['zoom-in','zoom-world','count'].map(function(id){var r=document.getElementById(id).getBoundingClientRect();
+        var e=document.elementFromPoint(r.left+r.width/2,r.top+r.height/2);return !r.width||!!(e&&e.closest('#list-view'));})""")
+    check(all(covered), "%s: the list covers the map's buttons and count %s" % (where, covered))
     b.axe("%s: the list" % where)
     presses = b.tab_to(lambda a: a.get("testid") == "list-row", 10)
     check(presses is not None and presses <= 5 and js("return document.activeElement.getAttribute('aria-posinset')") == "1",

@@ -93,6 +93,7 @@ struct WebAppBrowserTests {
             "ok   1400x900: the map: every Tab stop is on the screen", "ok   1400x900: Enter opens its popup",
             "ok   1400x900: Escape closes it and the focus is back on its pin", "ok   1400x900: an arrow key moves the focus to another pin",
             "ok   1400x900: ArrowRight on the Map tab selects and focuses the List tab", "ok   1400x900: Back returns to the map",
+            "ok   1400x900: the list covers the map's buttons and count", "ok   390x844: the list covers the map's buttons and count",
             "ok   1400x900: End goes to the last row (240 of 240)", "ok   1400x900: Enter on a row opens its link in a new tab",
             "ok   1400x900: a search that matches nothing says so", "ok   1400x900: a link over 2,048 characters is refused at Find",
             "ok   1400x900: Finish posts the pin; its popup opens with the focus in it",
