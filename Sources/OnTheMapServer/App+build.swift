@@ -64,7 +64,9 @@ func buildRouter(
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
     let v1 = router.group("v1")
-    let limiter = LoginRateLimiter(store: storage, limits: configuration.loginLimits)
+    // Counted in the database; a refusal it decided is kept in memory, so refused requests write nothing.
+    let attempts = KnownPauses(store: storage)
+    let limiter = LoginRateLimiter(store: attempts, limits: configuration.loginLimits)
     let passwords = PasswordLogin(
         storage: storage, hasher: PasswordHasher(cost: configuration.bcryptCost), limiter: limiter,
         sessionLifetime: configuration.sessionLifetime)
@@ -85,7 +87,7 @@ func buildRouter(
         maxBodyBytes: configuration.maxBodyBytes,
         cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
-    GeocodeController(sessions: storage, attempts: storage, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
+    GeocodeController(sessions: storage, attempts: attempts, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
     // The web page: a client of the routes above (docs/API.md), served from the binary.
     if let web = configuration.web {
         WebController(assets: WebAssets(settings: web)).addRoutes(to: router)
