@@ -61,6 +61,7 @@ func buildRouter(
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.addOperations(operations, probe: StorageProbe(storage: storage, integrity: integrity))
+    router.add(middleware: NoStoreMiddleware(prefixes: ["/v1"] + ParseRootsMiddleware.roots.map { "/\($0)" }))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
     let v1 = router.group("v1")

@@ -31,7 +31,7 @@ struct NewestListRouteTests {
         try #require(answers.count == 3)
         let first = answers[0]
         #expect(first.status == 200)
-        #expect(first.headers.map(\.name) == ["Content-Type", "Content-Length", "ETag", "Date", "Server"])
+        #expect(first.headers.map(\.name) == ["Content-Type", "Content-Length", "ETag", "Cache-Control", "Date", "Server"])
         #expect(first.header("Server") == "onthemap-server")
         for answer in answers.dropFirst() {
             #expect(answer.statusLine == first.statusLine)
