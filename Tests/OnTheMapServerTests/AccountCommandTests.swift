@@ -101,6 +101,19 @@ struct AccountCommandTests {
             })
     }
 
+    /// Counts read as people say them: "1 session", "2 sessions".
+    @Test func countsAreSingularForOne() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let key = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        _ = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "cobol-1959")
+        let passwd = ["user", "passwd", key, "--password-stdin", "--bcrypt-cost", "4", "--database", fixture.databasePath]
+        let changed = try runCommand(server, passwd, stdin: "flow-matic\n")
+        #expect(changed.stdout == "password changed for grace@example.com; ended 1 session\n", "\(changed.stdout)\(changed.stderr)")
+        let none = try runCommand(server, passwd, stdin: "flow-matic-2\n")
+        #expect(none.stdout == "password changed for grace@example.com; ended 0 sessions\n", "\(none.stdout)")
+    }
+
     @Test func sessionListShowsWhereAndWhenEachIsUsed() async throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }

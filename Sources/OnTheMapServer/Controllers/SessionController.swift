@@ -144,8 +144,10 @@ struct SessionController: Sendable {
             name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=\(token); Max-Age=\(maxAge); Path=/; SameSite=Strict\(secure)")
     }
 
+    /// 423 Locked, not the 403 of wrong credentials: the password was right, and a client that
+    /// tells the two apart (`OnTheMapAPI`) says "disabled" instead of "check the email and password".
     private static var disabled: APIFailure {
-        APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
+        APIFailure(HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), "This account is disabled; ask the server's operator.")
     }
 
     /// The wait once, in words ("try again in 1 minute"); `Retry-After` has it in seconds for programs.
