@@ -15,7 +15,8 @@ import PostgresNIO
 /// - Without its connection (lost, or PostgreSQL restarting) the watch answers nil, and the cache
 ///   asks the database on every request until the watch listens again.
 ///
-/// It is also how the replica learns that the database is out, and back (`PostgresDatabase.markOut`,
+/// It is also how the replica learns that the database is back, and one way it learns that it is out
+/// (`PostgresDatabase.markOut`,
 /// `markBack`): PostgreSQL stopping closes this connection at once, and the next attempt, made at
 /// once, is refused, so requests are refused from then on (and those already waiting answered)
 /// instead of each waiting for its deadline; a database that stops answering fails the watch's

@@ -7,6 +7,7 @@ enum PostgresConnectionRole: String {
     /// The change watch's `LISTEN`: one, on top of the pool; while the database is out, tried again
     /// every second.
     case changeWatch = "onthemap-server change watch"
-    /// The connection that asks, at start, whether the database answers. Closed at once.
+    /// A connection that asks whether the database answers: at start, and when an operation failed
+    /// as if it were gone. Closed at once.
     case probe = "onthemap-server probe"
 }

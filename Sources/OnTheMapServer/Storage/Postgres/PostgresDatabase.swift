@@ -9,9 +9,10 @@ import _ConnectionPoolModule
 /// the connection reported as `StorageError.unavailable` (a 503 and a retry, not a 500), and nothing
 /// sent to the database while it is known to be out.
 ///
-/// Whether it is out is the change watch's to say (`PostgresChangeWatch`): its one connection is
-/// opened again the moment it is lost, so it learns within milliseconds that PostgreSQL has gone
-/// (its next connection is refused) and when it is back. While out, the pool is closed: everything
+/// The database is found out when a connection of the replica's own is refused: the change watch's
+/// (`PostgresChangeWatch`), opened again the moment it is lost, or one opened to check when an
+/// operation fails as if the database were gone (a stopped PostgreSQL refuses it within
+/// milliseconds). The watch also says when it is back. While out, the pool is closed: everything
 /// waiting on it is answered at once (the pool would hold a request until its deadline, and after
 /// a minute fail every one), and no back-off is left to sit out when the database returns (the pool's
 /// grows towards a minute): the first operation after the outage opens a fresh pool.
@@ -22,7 +23,7 @@ final class PostgresDatabase: Sendable {
         var client: (PostgresClient, Task<Void, Never>)?
         /// When and why the database was found out; nil while it answers.
         var outage: (since: ContinuousClock.Instant, reason: String)?
-        /// Whether a change watch reports outages (only `serve` starts one).
+        /// Whether a change watch reports outages, and their end (only `serve` starts one).
         var watched = false
         var closed = false
     }
@@ -33,9 +34,9 @@ final class PostgresDatabase: Sendable {
     private let poolSize: Int
     private let state = NIOLockedValueBox(State())
 
-    /// How long a failed operation waits for the watch to say whether the database is out, so that
-    /// the refusals of an outage are refusals of a known outage (logged once) rather than a line each.
-    static let verdictWait: Duration = .seconds(1)
+    /// How long a failed operation's check of whether the database is out may take, so that the
+    /// refusals of an outage are refusals of a known outage (logged once) rather than a line each.
+    static let verdictWait: Duration = .seconds(2)
 
     init(_ location: PostgresLocation, poolSize: Int, operationTimeout: Duration, logger: Logger) {
         self.location = location
@@ -72,7 +73,7 @@ final class PostgresDatabase: Sendable {
             if let outage = state.withLockedValue({ $0.outage }) { throw outError(outage.since) }
             switch error {
             case let error as PSQLError:
-                if PostgresErrors.meansUnreachable(error), await isFoundOut(within: Self.verdictWait) {
+                if PostgresErrors.meansUnreachable(error), await confirmsOut() {
                     throw outError(.now)
                 }
                 throw PostgresErrors.translate(error)
@@ -155,14 +156,25 @@ final class PostgresDatabase: Sendable {
             "PostgreSQL at \(location) has not answered for \(Int(since.duration(to: .now).components.seconds)) s")
     }
 
-    /// Whether the watch finds the database out within `limit`; false at once when no watch reports.
-    private func isFoundOut(within limit: Duration) async -> Bool {
-        guard state.withLockedValue({ $0.watched }) else { return false }
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if state.withLockedValue({ $0.outage != nil }) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+    /// Whether the database is out, an operation having failed as if it were: a connection of this
+    /// check's own decides (refused: out, and marked so), within `verdictWait`. Only where a watch
+    /// will say when it is back (`serve`); a command just reports its failure.
+    private func confirmsOut() async -> Bool {
+        let (known, watched) = state.withLockedValue { ($0.outage != nil, $0.watched) }
+        if known { return true }
+        guard watched else { return false }
+        let (location, logger) = (self.location, self.logger)
+        let refusal = try? await AbandoningDeadline.run(Self.verdictWait) { () -> String? in
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: location.connectionConfiguration(.probe), id: 0, logger: logger)
+                try? await connection.close()
+                return nil
+            } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) || PostgresErrors.needsOperator(error) {
+                return PostgresErrors.summary(error)
+            }
         }
+        if let refusal = refusal ?? nil { markOut(refusal) }
         return state.withLockedValue { $0.outage != nil }
     }
 }

@@ -42,10 +42,11 @@ enum PostgresErrors {
     }
 
     /// Whether the failure says the database cannot be reached at all (down, restarting, the
-    /// connection cut), as opposed to refusing one statement.
+    /// connection cut, or closed by PostgresNIO after the socket failed), as opposed to refusing one
+    /// statement.
     static func meansUnreachable(_ error: PSQLError) -> Bool {
         switch error.code {
-        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return true
         case .server:
             let state = sqlState(error)
             return state.hasPrefix("08") || state.hasPrefix("57P")
