@@ -38,9 +38,6 @@ test:
 		ONTHEMAP_TEST_DATABASE=postgres timeout 15m $(SWIFT_TEST) --filter OnTheMapServerTests \
 			--skip ReplicaTests --skip DatabaseFaultTests --skip ConnectionTimeoutTests --skip ServerCommandTests; \
 	else echo "SKIPPED: the server's suite on PostgreSQL (PostgreSQL 15 is not installed: apt-get install postgresql)"; fi
-	# The client as installed and measured (static, linked in start-up order) passes the same
-	# end-to-end tests.
-	client="$$(./scripts/build-client.sh)" && ONTHEMAP_CLIENT="$$client" timeout 10m $(SWIFT_TEST) --filter OnTheMapCLITests
 
 # Release builds and side-by-side measurements; rewrites docs/benchmarks.md.
 bench:
@@ -67,8 +64,7 @@ demo:
 demo-stop:
 	-@for p in daemon server; do [ -f run/$$p.pid ] && kill $$(cat run/$$p.pid) 2>/dev/null; rm -f run/$$p.pid; done; echo stopped
 
-# The three release programs, each built once: server and daemon with the Swift runtime linked in,
-# the client as scripts/build-client.sh builds (and `make test` tests) it.
+# The three release programs, from one release build with the Swift runtime linked in.
 release:
 	mkdir -p .build
 	./scripts/build-release.sh >$(RELEASE_ENV).tmp && mv $(RELEASE_ENV).tmp $(RELEASE_ENV)

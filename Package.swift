@@ -60,6 +60,7 @@ let package = Package(
             name: "OnTheMapAPI",
             dependencies: [
                 "OnTheMapModels",
+                "OnTheMapSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -322,9 +323,6 @@ let package = Package(
             ]
         ),
 
-        // MARK: The static client's start-up: its command line without the runtime's /proc/self/maps scan.
-        .target(name: "CClientStart"),
-
         // MARK: The command-line client: no NIO, no HTTP, FoundationEssentials only.
         .target(
             name: "OnTheMapCLI",
@@ -340,7 +338,6 @@ let package = Package(
         .executableTarget(
             name: "onthemap",
             dependencies: [
-                "CClientStart",
                 "OnTheMapCLI",
             ]
         ),
@@ -371,6 +368,8 @@ let package = Package(
                 "onthemap",
                 "onthemap-server",
                 "onthemapd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
 

@@ -117,7 +117,7 @@ def whole_command(daemon):
     env.pop("NO_COLOR", None)
     commands = [f"{CLIENT} map --width 80 --height 24", f"{CLIENT} status", f"{TOOLS}/status_client {daemon.socket}"]
     medians = hyperfine(commands, env)
-    say("hyperfine, no shell, 10 warm-up runs then 100; the client as installed (static, linked in start-up order,")
+    say("hyperfine, no shell, 10 warm-up runs then 100; the client as installed (release, the Swift runtime linked in,")
     say("stripped), output to a pipe, 100 students cached. The map has its names and pin numbers (the default);")
     say("its legend lists the 100 pins in view.")
     say()

@@ -10,39 +10,19 @@ command -v hyperfine >/dev/null && command -v taskset >/dev/null || {
 }
 
 echo "==> release builds"
-./scripts/swift-build-static.sh --product onthemap-server
-./scripts/swift-build-static.sh --product onthemapd
+# The three programs as installed (scripts/build-release.sh), and the benchmarks' own.
+eval "$(./scripts/build-release.sh)"
 swift build -c release --product geocoder-bench
 ./scripts/swift-build-static.sh --product map-bench
 ./scripts/swift-build-static.sh --product nio-canned-server
-# The client as installed: fully static, linked in start-up order (see scripts/build-client.sh).
-CLIENT="$(./scripts/build-client.sh)"
 BIN="$(swift build -c release --show-bin-path)"
-# How much of the link-order list the built client still defines, and whether the list still holds
-# what `status` touches (`client-symbol-order.py --check`, run by ClientLinkOrderTests when
-# ONTHEMAP_CHECK_LINK_ORDER is set): a stale order costs start-up time, not correctness, so it is
-# checked here, where the time is measured, not by `make test`. The count alone stayed at 99% while
-# 55 of those names were missing.
-ORDER_MATCHED="$(nm --defined-only "$CLIENT" | awk '{print $NF}' | sort -u | comm -12 - <(sort -u scripts/onthemap.order) | wc -l)"
-ORDER_LISTED="$(sort -u scripts/onthemap.order | wc -l)"
-echo "==> is the client's link order current?"
-ORDER_LOG="$(mktemp)"
-swift build --build-tests >/dev/null
-ONTHEMAP_CHECK_LINK_ORDER=1 ONTHEMAP_CLIENT="$CLIENT" swift test --skip-build --filter ClientLinkOrderTests >"$ORDER_LOG" 2>&1 || true
-if grep -q "Test run with 1 test in 1 suite passed" "$ORDER_LOG"; then
-    ORDER_CURRENT="current"
-else
-    ORDER_CURRENT="stale: regenerate it (scripts/client-symbol-order.py; see scripts/build-client.sh)"
-    tail -20 "$ORDER_LOG"
-fi
-rm -f "$ORDER_LOG"
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for tool in status_client canned_server rpc_load; do
     gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c"
 done
 # Measured as installed: symbols stripped (`install -s`).
-install -s "$CLIENT" "$WORK/onthemap"
+install -s "$ONTHEMAP_BIN" "$WORK/onthemap"
 CLIENT="$WORK/onthemap"
 
 echo "==> the daemon: round trip, throughput, memory, READY, geocoder, scaling"
@@ -113,9 +93,8 @@ sed -n '/<!-- server-quota-bench:start -->/,/<!-- server-quota-bench:end -->/p' 
     echo "\`Benchmarks/c/status_client.c\`. socat runs under \`sh -c\` (it needs the pipe), so its figure includes a shell."
     echo "Each binary is first dropped from the page cache and run once, so its pages are cached as after a"
     echo "reboot: how they were cached moves the figure by ~10% (Benchmarks/analysis.md)."
-    echo "Page faults: minor faults per run, counted by the kernel for the reaped process. The client's"
-    echo "link-order list (\`scripts/onthemap.order\`) matched $ORDER_MATCHED of its $ORDER_LISTED symbols in this build, and is"
-    echo "$ORDER_CURRENT (what \`status\` touches, checked by \`client-symbol-order.py --check\`)."
+    echo "Page faults: minor faults per run, counted by the kernel for the reaped process. The client is the"
+    echo "release build as installed (\`--static-swift-stdlib\`, stripped)."
     echo
     cat "$WORK/client.md"
     echo

@@ -46,7 +46,7 @@ build() {
         "$package" "$VERSION" "$VERSION" "$MAINTAINER" "$(date -u -R -d "@$EPOCH")" | gzip -9n >"$root$doc/changelog.gz"
     chmod 644 "$root$doc/copyright" "$root$doc/changelog.gz"
     # What lintian reports and is meant: the Swift runtime (with its zlib) is linked in so no
-    # toolchain is needed, and the client is a static executable for its start-up time.
+    # toolchain is needed.
     if [ -f "packaging/$package.lintian-overrides" ]; then
         install -Dm644 "packaging/$package.lintian-overrides" "$root/usr/share/lintian/overrides/$package"
     fi

@@ -31,20 +31,16 @@ struct Sequence {
     }
 }
 
-func pins(_ count: Int) -> [MapPin] {
+func pins(_ count: Int) -> [MapPoint] {
     var sequence = Sequence()
     return (0..<count).map { index in
-        MapPin(
-            objectId: "pin\(index)", firstName: "First\(index)", lastName: "Last", mapString: "Somewhere",
-            mediaURL: "https://example.com/\(index)", latitude: -50 + 120 * sequence.next(),
-            longitude: -180 + 360 * sequence.next(), mine: index == 0)
+        MapPoint(latitude: -50 + 120 * sequence.next(), longitude: -180 + 360 * sequence.next(), mine: index == 0)
     }
 }
 
-func measure(width: Int, height: Int, pins: [MapPin], rounds: Int, labels: Bool = true) -> (p50: Double, p90: Double, inView: Int) {
+func measure(width: Int, height: Int, pins positions: [MapPoint], rounds: Int, labels: Bool = true) -> (p50: Double, p90: Double, inView: Int) {
     var samples: [Double] = []
     var inView = 0
-    let positions = pins.map(\.position)
     let clock = ContinuousClock()
     for round in 0..<(rounds + 10) {
         let start = clock.now

@@ -1,5 +1,9 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -66,14 +70,17 @@ extension APIError {
             return APIError(.notFound, message("Not found."), status: status)
         case 429:
             // The wait once, in words; the server's own text may say it again in seconds.
-            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Int($0.trimmingWhitespace()) }
             let text = retryAfter.map { "Too many attempts: try again in \(WaitInWords.describe(seconds: $0))." }
                 ?? message("Too many attempts: try again later.")
             return APIError(.rateLimited, text, status: status, retryAfter: retryAfter)
         case 500...599:
+            // The server's own words when it gave some, said once, with its advice; else ours.
+            let said = serverMessage.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+            let advice = said?.lowercased().contains("try again") == true ? "" : " Try again later."
             return APIError(
                 .upstreamError,
-                "The OnTheMap API at \(baseURL) failed (HTTP \(status))\(serverMessage.map { ": \($0)" } ?? "."). Retry later.",
+                "The OnTheMap API at \(baseURL) failed (HTTP \(status))\(said.map { ": \($0)" } ?? "").\(advice)",
                 status: status)
         default:
             return APIError(

@@ -1,5 +1,9 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -37,7 +41,7 @@ extension OnTheMapAPIClient {
         _ path: String,
         query: [(String, String)] = [],
         headers: [(String, String)] = [],
-        body: (any WireJSONRepresentable)? = nil,
+        body: (any Encodable & Sendable)? = nil,
         purpose: RequestPurpose,
         alsoAccepting accepted: Set<Int> = []
     ) async throws -> Reply {
@@ -48,7 +52,7 @@ extension OnTheMapAPIClient {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body.wireJSON.serialized))
+            request.body = .bytes(ByteBuffer(bytes: try WireCoding.encode(body)))
         }
 
         // The path and status only: query values, headers and bodies may carry secrets.

@@ -22,13 +22,8 @@ struct GlobalOptions: ParsableArguments {
         try RPCConnection.firstAnswering(socketCandidates, timeout: timeout)
     }
 
-    /// One call on a fresh connection: the result as the daemon sent it; RPC errors are thrown.
-    func call<Params: RPCRequestType>(_ params: Params) throws -> WireJSON {
-        try connect().call(params).get()
-    }
-
     /// One call on a fresh connection, its result read into its declared type; RPC errors are thrown.
-    func result<Params: RPCRequestType>(_ params: Params) throws -> Params.Response where Params.Response: RPCResultType {
+    func result<Params: RPCRequestType>(_ params: Params) throws -> Params.Response where Params.Response: Decodable {
         try connect().result(params)
     }
 }

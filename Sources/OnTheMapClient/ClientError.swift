@@ -1,3 +1,4 @@
+import OnTheMapModels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,5 +63,18 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
                 onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private \
                 directory (XDG_RUNTIME_DIR).
                 """)
+    }
+}
+
+extension ClientError {
+    /// A line the daemon sent that this client cannot read: another version's answer, or not a
+    /// daemon at all. Names what was wrong, as strict decoding found it.
+    static func malformed(_ error: DecodingError) -> ClientError {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            return ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
+        }
+        return ClientError(
+            kind: .malformed,
+            message: "onthemapd sent an answer this onthemap cannot read (\(error.fieldProblem)); are both the same version? `onthemap --version` and `onthemapd --version` tell")
     }
 }

@@ -15,10 +15,9 @@ import OnTheMapRPC
 /// Not thread-safe: one caller at a time (the CLI and a test each own theirs).
 public final class RPCConnection {
     private let fd: Int32
+    private let path: String
+    /// What was read and not yet returned as a line.
     private var buffer: [UInt8] = []
-    /// Where `recv` writes: allocated once and never zeroed, so a short answer touches one page
-    /// (a zeroed 64 KiB array per read faulted in 16, a tenth of `onthemap status`'s run).
-    private let chunk: UnsafeMutableRawBufferPointer
     private var nextID = 1
 
     /// Connects; `timeout` bounds each read (nil waits forever, as `watch` does).
@@ -46,7 +45,7 @@ public final class RPCConnection {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         }
         self.fd = fd
-        chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        self.path = path
     }
 
     /// The uid of the process that listens on the other end (SO_PEERCRED), or nil if unknown.
@@ -60,7 +59,6 @@ public final class RPCConnection {
 
     deinit {
         close(fd)
-        chunk.deallocate()
     }
 
     /// The socket, for `poll` (a full-screen client waits on it with the keyboard).
@@ -69,15 +67,18 @@ public final class RPCConnection {
     /// Whether a whole line is already read and waiting: `poll` would not report it.
     public var hasBufferedLine: Bool { buffer.contains(UInt8(ascii: "\n")) }
 
-    /// Sends one line (a newline is added).
+    /// Sends one request without waiting for its answer (`watch` sends its subscription this way).
+    public func send(_ request: RPCRequest) throws {
+        try send(bytes: request.line)
+    }
+
+    /// Sends one line of text as it is (a newline is added): for a request written by hand.
     public func send(line: String) throws {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        try send(bytes: bytes)
+        try send(bytes: Array(line.utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Sends bytes as they are.
-    func send(bytes: [UInt8]) throws {
+    public func send(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -89,34 +90,21 @@ public final class RPCConnection {
         }
     }
 
-    /// The next line from the daemon, without its newline; nil when the daemon closed the connection.
+    /// The next line from the daemon as text, without its newline; nil when the daemon closed the
+    /// connection.
     public func readLine() throws -> String? {
-        guard let newline = try bufferLine() else { return nil }
-        defer { buffer.removeSubrange(...newline) }
-        return String(decoding: buffer[..<newline], as: UTF8.self)
+        try readLineBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The next message (response or notification), parsed. A line that is not JSON, invalid UTF-8
-    /// included, is `malformed`: the daemon writes UTF-8, so anything else is not its answer.
-    public func readMessage() throws -> WireJSON? {
-        guard let newline = try bufferLine() else { return nil }
-        defer { buffer.removeSubrange(...newline) }
-        // Parsed where it was read: no String of the line, no copy.
-        let parsed = buffer.withUnsafeBufferPointer { all in
-            Result { () throws(WireJSON.ParseError) in try WireJSON.parse(UnsafeBufferPointer(rebasing: all[..<newline])) }
-        }
-        guard case .success(let message) = parsed else {
-            throw ClientError(kind: .malformed, message: "onthemapd sent a line that is not JSON")
-        }
-        return message
-    }
-
-    /// Reads until `buffer` holds a whole line and returns the index of its newline; nil when the
-    /// daemon closed the connection first.
-    private func bufferLine() throws -> Int? {
+    /// The next line from the daemon, without its newline; nil when the daemon closed the connection.
+    public func readLineBytes() throws -> [UInt8]? {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) { return newline }
-            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { buffer.removeSubrange(...newline) }
+                return Array(buffer[..<newline])
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             // A reset is a close too: the daemon closes a connection while the client is still
             // sending (e.g. after refusing an oversized line), and the kernel then resets it.
             if count == 0 || (count < 0 && errno == ECONNRESET) { return nil }
@@ -127,24 +115,55 @@ public final class RPCConnection {
                 }
                 throw ClientError(kind: .closed, message: "the connection to onthemapd failed: \(String(cString: strerror(errno)))")
             }
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+            buffer.append(contentsOf: chunk[..<count])
         }
     }
 
-    /// Calls a method and waits for its response, skipping notifications that arrive meanwhile.
-    public func call(_ method: String, params: WireJSON? = nil) throws -> Result<WireJSON, RPCError> {
+    /// The next line, read as `T`; nil when the daemon closed the connection. A line that is not
+    /// what a daemon sends is `malformed`, naming what could not be read.
+    public func read<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard let line = try readLineBytes() else { return nil }
+        do {
+            return try WireCoding.decode(type, from: line)
+        } catch let error as DecodingError {
+            throw ClientError.malformed(error)
+        }
+    }
+
+    /// The next line read as any JSON value (a response or a notification); nil when the daemon
+    /// closed the connection.
+    public func readMessage() throws -> WireJSON? {
+        try read(WireJSON.self)
+    }
+
+    /// Calls `method` and waits for its answer, skipping notifications that arrive meanwhile: the
+    /// result read as `Result`, or the daemon's error.
+    public func call<Result: Decodable>(
+        _ method: String, params: WireJSON? = nil, as type: Result.Type
+    ) throws -> Swift.Result<Result, RPCError> {
         let id = nextID
         nextID += 1
-        try send(bytes: RPCRequest(id: .integer(id), method: method, params: params).line)
+        try send(RPCRequest(id: .integer(id), method: method, params: params))
         while true {
-            guard let message = try readMessage() else {
+            guard let reply = try read(RPCReply<Result>.self) else {
                 throw ClientError(kind: .closed, message: "onthemapd closed the connection before answering")
             }
-            guard message["id"] != nil else { continue }  // a notification
-            guard let response = RPCResponse(parsing: message), response.id == .integer(id) else {
+            if reply.isNotification { continue }
+            // The daemon answers with id null when it refuses the connection itself.
+            if reply.id == .null, let error = reply.error { return .failure(error) }
+            guard reply.id == .integer(id) else {
                 throw ClientError(kind: .malformed, message: "onthemapd answered a different request")
             }
-            return response.outcome
+            do {
+                return .success(try reply.outcome())
+            } catch {
+                return .failure(error)
+            }
         }
+    }
+
+    /// Calls `method` and answers its result as plain JSON, whatever its shape (`onthemap call`).
+    public func call(_ method: String, params: WireJSON? = nil) throws -> Swift.Result<WireJSON, RPCError> {
+        try call(method, params: params, as: WireJSON.self)
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import OnTheMapGeocoder
 import OnTheMapMap
 import OnTheMapModels
@@ -6,9 +5,9 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 extension Daemon {
-    /// Draws the cached students on the world map. The drawing runs on a thread of its own, off the
-    /// event loops and off Swift's cooperative pool, so a large map never holds up other clients.
-    func map(_ params: MapParams) async throws -> MapAnswer {
+    /// Draws the cached students on the world map, on `Daemon.work` (a large map takes milliseconds),
+    /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`).
+    func map(_ params: MapParams) async throws -> RPCResult {
         let (_, account) = try await requireLogin()
         let (view, near) = try await viewRequest(params)
         let width = params.width ?? MapParams.defaultSize.width
@@ -16,14 +15,26 @@ extension Daemon {
         let charset: MapCharset = params.charset == .ascii ? .ascii : .braille
         let labels = params.labels ?? true
         let students = await state.current.students
-        let picture = await Self.drawingQueue.perform {
-            MapRenderer.render(
+        return try await Self.work.perform {
+            let entries = students.entries
+            let picture = MapRenderer.render(
                 width: width, height: height, request: view, charset: charset,
-                pins: MapAnswer.positions(of: students, accountKey: account.key), labels: labels)
+                pins: entries.map { MapPoint(latitude: $0.location.latitude, longitude: $0.location.longitude, mine: $0.mine) },
+                labels: labels)
+            let bounds = picture.view.bounds
+            let result = MapResult(
+                rows: picture.rows, styles: picture.styles, pins: [], outside: picture.outside,
+                view: MapResult.View(
+                    west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom,
+                    maxZoom: MapView.maximumZoom(width: width), place: picture.placeName),
+                near: near?.label)
+            let pins = picture.placements.map { placement in
+                let entry = entries[placement.index]
+                let pinJSON = entry.pinJSON ?? ((try? WireCoding.encode(entry.pin)) ?? [])
+                return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(of: placement.cell))
+            }
+            return .encoded(try PinListAnswer.bytes(result, key: "pins", pins: pins))
         }
-        return MapAnswer(
-            picture: picture, students: students, accountKey: account.key, maxZoom: MapView.maximumZoom(width: width),
-            near: near?.label)
     }
 
     /// The view `map`'s params ask for, and the place a `near` name was found to be; a place is geocoded
@@ -38,9 +49,6 @@ extension Daemon {
         case (_, _, .point(let point)?):
             return (.near(latitude: point.latitude, longitude: point.longitude, radiusKm: radiusKm), nil)
         case (_, _, .place(let text)?):
-            guard text.utf8.count <= PlaceQuery.maximumBytes else {
-                throw RPCError.invalidParams(field: "near", "is too long (at most \(PlaceQuery.maximumBytes) bytes)")
-            }
             guard let place = try await geocode(text, limit: 1).first else {
                 throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(text)\".", retryable: false)
             }
@@ -56,18 +64,13 @@ extension Daemon {
     func exportMap(_ params: ExportMapParams) async throws -> ExportMapResult {
         let (_, account) = try await requireLogin()
         let students = await state.current.students
-        let name = [account.firstName, account.lastName].filter { !$0.isEmpty }.joined(separator: " ")
-        let document = await Self.drawingQueue.perform {
-            let pins = students.entries.map { MapPin($0.location, accountKey: account.key) }
+        let document = await Self.work.perform {
+            let pins = students.entries.map(\.pin)
             switch params.format {
             case .svg: return MapDocument.svg(pins: pins)
-            case .html: return MapDocument.html(pins: pins, title: "On The Map: \(pins.count) students, for \(name)")
+            case .html: return MapDocument.html(pins: pins, title: "On The Map: \(pins.count) students, for \(account.fullName)")
             }
         }
         return ExportMapResult(format: params.format, students: students.count, document: document)
     }
-
-    /// Where maps are drawn: off the event loops, which run the actors and every connection
-    /// (see `DispatchQueue.perform` for why a serial queue).
-    private static let drawingQueue = DispatchQueue(label: "onthemap.map-drawing")
 }

@@ -1,37 +1,40 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 extension Daemon {
-    /// The account's newest pin upstream, or nil. When the upstream cannot be reached, the pin as
+    /// The account's newest pin upstream, or none. When the upstream cannot be reached, the pin as
     /// the daemon last saw it (`cached`), as `status` shows it.
     func myPin() async throws -> MyPinResult {
         let (session, account) = try await requireLogin()
         do {
-            let list = try await upstream("myPin", session: session) {
-                try await self.api.studentLocations(StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key))
-            }
-            let pin = list.results.first
+            let pin = try await upstream("myPin", session: session) { try await self.newestPin(of: account) }
             await state.recordPin(pin, for: session)
-            return MyPinResult(pin: pin)
+            return MyPinResult(pin: pin.map { StudentPin(student: $0, mine: true) })
         } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
             logger.notice("myPin: upstream not reached; answering the pin last seen", metadata: ["error": "\(error.message)"])
-            return MyPinResult(pin: await state.current.myPin, cached: true)
+            return MyPinResult(pin: await state.current.myPin.map { StudentPin(student: $0, mine: true) }, cached: true)
         }
     }
 
     /// Posts or overwrites the user's pin; one at a time, so one user never gets two pins. Without
-    /// coordinates, the place is geocoded and stored as the match's name ("Springfield, Illinois"),
-    /// not as typed.
+    /// coordinates, the place is geocoded and stored under its label ("Springfield, Illinois, United
+    /// States"), not as typed. Two upstream requests: the account's pin, then the write. The pin the
+    /// server confirmed goes into the cached list at once; the next refresh brings the rest.
     func postPin(_ params: PostPinParams) async throws -> PostPinResult {
         let (session, account) = try await requireLogin()
         var mapString = params.mapString.trimmingWhitespace()
         let mediaURL = params.mediaURL.trimmingWhitespace()
         guard WebLink.isValid(mediaURL) else {
             throw RPCError.application(
-                RPCError.invalidURLCode, "The link must be an http:// or https:// URL, like https://example.com/me.",
+                RPCError.invalidURLCode, "The link must be an http:// or https:// address, like https://example.com/me.",
                 retryable: false, extra: [("mediaURL", .string(mediaURL))])
         }
         let latitude: Double
@@ -46,7 +49,7 @@ extension Daemon {
                     retryable: false)
             }
             (latitude, longitude) = (best.latitude, best.longitude)
-            mapString = best.placeName
+            mapString = best.label
         }
         let draft = StudentLocationDraft(
             uniqueKey: account.key, firstName: account.firstName, lastName: account.lastName,
@@ -54,15 +57,13 @@ extension Daemon {
         let overwrite = params.overwrite ?? false
         let (pin, created) = try await pinWriter.run {
             try await self.upstream("postPin", session: session) {
-                let existing = try await self.api.studentLocations(
-                    StudentLocationQuery(limit: 10, order: "-updatedAt", uniqueKey: account.key)
-                ).results.first
-                if let existing {
+                if let existing = try await self.newestPin(of: account) {
                     guard overwrite else {
                         throw RPCError.application(
                             RPCError.pinExistsCode,
-                            "You already have a pin at \"\(existing.mapString)\"; pass overwrite: true to move it.",
-                            retryable: false, extra: [("pin", existing.wireJSON)])
+                            "You already have a pin at \"\(existing.mapString)\"; say so to move it (`overwrite`).",
+                            retryable: false,
+                            extra: [("pin", try WireCoding.decode(WireJSON.self, from: WireCoding.encode(StudentPin(student: existing, mine: true))))])
                     }
                     let updated = try await self.api.updateStudentLocation(objectId: existing.objectId, draft, session: session)
                     let pin = StudentLocation(
@@ -75,9 +76,16 @@ extension Daemon {
                 return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
             }
         }
-        await state.recordPin(pin, for: session)
+        let snapshot = await state.current
+        let capacity = await live.cacheSize
+        let list = await Self.work.perform { snapshot.students.placing(pin, accountKey: account.key, capacity: capacity) }
+        await state.recordPostedPin(pin, list: list, basedOn: snapshot.listVersion, for: session)
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
-        try? await refresh(checkingSession: false)
-        return PostPinResult(pin: pin, created: created)
+        return PostPinResult(pin: StudentPin(student: pin, mine: true), created: created)
+    }
+
+    /// The account's newest pin upstream, or nil: one request.
+    private func newestPin(of account: AccountInfo) async throws -> StudentLocation? {
+        try await api.studentLocations(StudentLocationQuery(limit: 1, order: "-updatedAt", uniqueKey: account.key)).results.first
     }
 }

@@ -1,5 +1,9 @@
 import NIOConcurrencyHelpers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import OnTheMapAPI
 import OnTheMapModels

@@ -1,11 +1,21 @@
-import Foundation
-import NIOCore
+import OnTheMapModels
+import OnTheMapRPC
 
 extension Daemon {
-    /// The whole `status` result as of now. An expired session is ended first, so the answer and
-    /// the notifications agree that it is over.
-    func status() async -> ByteBuffer {
+    /// The `status` result as of now. An expired session is ended first, so the answer and the
+    /// notifications agree that it is over.
+    func status() async -> StatusResult {
         _ = await liveSession()
-        return answers.status(answers.prepared(for: await state.current))
+        return status(of: await state.current)
+    }
+
+    /// What `status` says of `snapshot`, with the uptime as of now.
+    func status(of snapshot: DaemonSnapshot) -> StatusResult {
+        snapshot.status(version: Self.version, apiURL: configuration.apiURL, uptime: uptime())
+    }
+
+    /// Seconds since the daemon started, to the millisecond.
+    func uptime() -> Double {
+        ((ContinuousClock.now - startedAt).seconds * 1000).rounded() / 1000
     }
 }

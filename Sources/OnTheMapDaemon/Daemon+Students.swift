@@ -1,96 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Logging
 import OnTheMapAPI
+import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC
-import Logging
+import OnTheMapSupport
 
 extension Daemon {
-    /// Checks the session, then fetches the newest `cacheSize` locations; concurrent calls share
-    /// one fetch. Every refresh, the refresher's or a client's, checks the session first (one
-    /// `GET /session`), so a revoked one ends at the next refresh, whoever asked for it; the one
+    /// Checks the session, then fetches the newest `cacheSize` locations, asking the upstream only
+    /// for what changed (`If-None-Match` with the list's `ETag`: a 304 keeps the cache); concurrent
+    /// calls share one fetch. Every refresh, the refresher's or a client's, checks the session first
+    /// (one `GET /session`), so a revoked one ends at the next refresh, whoever asked for it; the one
     /// right after a login has no need to.
     func refresh(checkingSession: Bool = true) async throws {
-        let (session, _) = try await requireLogin()
+        let (session, account) = try await requireLogin()
         let size = await live.cacheSize
         try await upstream("refresh", session: session) {
             // Inside the shared fetch, so a check that fails is the refresh's failure (`lastError`).
-            try await self.state.refresh(for: session) {
+            try await self.state.refresh(for: session) { etag in
                 if checkingSession { try await self.verifySession(session) }
-                return try await Self.fetchNewest(size, from: self.api)
+                guard let fetched = try await Self.fetchNewest(size, from: self.api, ifNoneMatch: etag) else { return nil }
+                let students = await Self.work.perform { StudentList(fetched.list.results, accountKey: account.key) }
+                return FetchedList(students: students, etag: fetched.etag, skipped: fetched.list.skipped)
             }
         }
     }
 
-    /// Pages through `GET /StudentLocation?order=-updatedAt` until `count` locations are in hand.
-    ///
-    /// The first page alone (a short one ends the list); then the rest, up to `pagesInFlight` at a
-    /// time: the server prepares one page while the daemon reads another, which took a 10,000-location
-    /// refresh from one request after the other to about half the time (docs/benchmarks.md).
-    static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, pagesInFlight: Int = 4) async throws
-        -> StudentLocationList
+    /// Pages through `GET /StudentLocation?order=-updatedAt` until `count` locations are in hand, up
+    /// to 1,000 a page. With `ifNoneMatch`, the first page is asked for only if it changed: nil back
+    /// when it did not (a pin that changes moves to the first page, so that page's tag stands for
+    /// the list). A short page ends the list.
+    static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, ifNoneMatch: String? = nil) async throws
+        -> (list: StudentLocationList, etag: String?)?
     {
-        guard count > 0 else { return StudentLocationList(results: []) }
+        guard count > 0 else { return (StudentLocationList(results: []), nil) }
         let pageSize = min(count, 1000)
-        @Sendable func page(_ skip: Int) async throws -> StudentLocationList {
-            try await api.studentLocations(
-                StudentLocationQuery(limit: min(pageSize, count - skip), skip: skip, order: "-updatedAt"))
-        }
-        func isShort(_ list: StudentLocationList, at skip: Int) -> Bool {
-            list.results.count + list.unplaceable.count < min(pageSize, count - skip)
-        }
-        var pages = [try await page(0)]
-        if !isShort(pages[0], at: 0) {
-            let skips = Array(stride(from: pageSize, to: count, by: pageSize))
-            // The first short page ends the list: nothing past it is asked for, and a page past it
-            // that was already in flight counts for nothing, failed or not. The closure keeps its
-            // state to itself and returns it (a captured `var` written in it trapped in release builds).
-            let (later, end) = try await withThrowingTaskGroup(
-                of: (Int, StudentLocationList).self, returning: ([StudentLocationList?], Int).self
-            ) { group in
-                var later = [StudentLocationList?](repeating: nil, count: skips.count)
-                var end = skips.count
-                var next = 0
-                var inFlight = 0
-                while true {
-                    while next < end, inFlight < pagesInFlight {
-                        let index = next
-                        group.addTask {
-                            do { return (index, try await page(skips[index])) } catch { throw PageFailure(index: index, error: error) }
-                        }
-                        next += 1
-                        inFlight += 1
-                    }
-                    let answer: (index: Int, list: StudentLocationList)?
-                    do {
-                        answer = try await group.next()
-                    } catch let failure as PageFailure {
-                        inFlight -= 1
-                        guard failure.index >= end else { throw failure.error }
-                        continue
-                    }
-                    guard let answer else { break }
-                    inFlight -= 1
-                    guard answer.index < end else { continue }
-                    later[answer.index] = answer.list
-                    if isShort(answer.list, at: skips[answer.index]) { end = answer.index + 1 }
-                }
-                return (later, end)
-            }
-            pages += later.prefix(end).compactMap { $0 }
-        }
         var results: [StudentLocation] = []
-        results.reserveCapacity(pages.reduce(0) { $0 + $1.results.count })
-        var unplaceable: [UnplaceableRecord] = []
-        for page in pages {
+        var skipped: [SkippedRecord] = []
+        var etag: String?
+        var skip = 0
+        while skip < count {
+            let query = StudentLocationQuery(limit: min(pageSize, count - skip), skip: skip, order: "-updatedAt")
+            let page: StudentLocationList
+            switch try await api.studentLocations(query, ifNoneMatch: skip == 0 ? ifNoneMatch : nil) {
+            case .notModified:
+                return nil
+            case .list(let list, let tag):
+                page = list
+                if skip == 0 { etag = tag }
+            }
             results += page.results
-            unplaceable += page.unplaceable
+            skipped += page.skipped.map { SkippedRecord(index: $0.index + skip, objectId: $0.objectId, reason: $0.reason) }
+            let received = page.results.count + page.skipped.count
+            if received < min(pageSize, count - skip) { break }
+            skip += received
         }
-        return StudentLocationList(results: results, unplaceable: unplaceable)
+        return (StudentLocationList(results: results, skipped: skipped), etag)
     }
 
-    /// The `students` answer: the prepared default when it fits, else filtered and sorted now.
+    /// The `students` answer, from the cache when it holds what was asked for; else from the server,
+    /// for this request (more asked for than the cache holds, or a search or distances over more
+    /// students than it holds). When the server cannot be reached, from the cache, saying how many
+    /// were looked at (`limitedTo`).
     func students(_ params: StudentsParams) async throws -> RPCResult {
-        _ = try await requireLogin()
+        let (session, account) = try await requireLogin()
         if params.refresh == true {
             do { try await refresh() } catch let error as APIError {
                 // Serve the last good list, marked stale, rather than nothing.
@@ -98,39 +75,35 @@ extension Daemon {
             }
         }
         let snapshot = await state.current
-        let limit = params.limit ?? StudentsParams.defaultLimit
-        let skip = params.skip ?? 0
-        let search = params.search.map(SearchText.fold) ?? ""
-        if limit == StudentsParams.defaultLimit, skip == 0, search.isEmpty, params.near == nil,
-            let prepared = answers.prepared(for: snapshot).students
-        {
-            return .buffer(prepared)
+        let selection = StudentSelection(params)
+        let cacheSize = await live.cacheSize
+        // The cache holds the newest `cacheSize`; fewer means the upstream has no more.
+        let cacheHasAll = snapshot.refreshedAt != nil && snapshot.students.count < cacheSize
+        let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count)
+        if needsServer {
+            let wanted = selection.needsWholeList ? StudentsParams.maximumFetched : min(selection.end, StudentsParams.maximumFetched)
+            do {
+                let fetched = try await upstream("students", session: session) {
+                    try await Self.fetchNewest(wanted, from: self.api)
+                }
+                if let list = fetched?.list {
+                    // A full fetch may have left older students behind.
+                    let received = list.results.count + list.skipped.count
+                    let more = received >= wanted && (selection.needsWholeList || selection.end > wanted)
+                    return try await Self.work.perform {
+                        try selection.answer(
+                            from: StudentList(list.results, accountKey: account.key, encodingPins: false),
+                            refreshedAt: Date(), stale: false, source: .server, limitedTo: more ? wanted : nil)
+                    }
+                }
+            } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
+                logger.notice("students: the server could not be reached; answering from the cache", metadata: ["error": "\(error.message)"])
+            }
         }
-        var matches = snapshot.students.entries
-        if !search.isEmpty {
-            let words = search.split(separator: " ")
-            matches = matches.filter { entry in words.allSatisfy { entry.searchKey.contains($0) } }
+        return try await Self.work.perform {
+            try selection.answer(
+                from: snapshot.students, refreshedAt: snapshot.refreshedAt, stale: snapshot.isStale(),
+                source: .cache, limitedTo: needsServer ? snapshot.students.count : nil)
         }
-        var distances: [Double]?
-        if let near = params.near {
-            let withDistance =
-                matches
-                .map { ($0, Geo.distanceKm(near.latitude, near.longitude, $0.location.latitude, $0.location.longitude)) }
-                .filter { near.radiusKm == nil || $0.1 <= near.radiusKm! }
-                .sorted { $0.1 < $1.1 }
-            matches = withDistance.map(\.0)
-            distances = withDistance.map(\.1)
-        }
-        let range = min(skip, matches.count)..<min(skip + limit, matches.count)
-        return .bytes(StudentsAnswer(
-            students: matches[range].map(\.json), distancesKm: distances.map { Array($0[range]) },
-            total: matches.count, refreshedAt: snapshot.refreshedAt, stale: snapshot.isStale()
-        ).serializedBytes)
     }
-}
-
-/// A page of `fetchNewest` that failed, and which: a failure past the end of the list is ignored.
-private struct PageFailure: Error {
-    var index: Int
-    var error: any Error
 }

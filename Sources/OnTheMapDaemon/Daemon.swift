@@ -1,6 +1,11 @@
-import OnTheMapModels
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Logging
+import OnTheMapModels
 import NIOConcurrencyHelpers
 import OnTheMapAPI
 import OnTheMapGeocoder
@@ -16,8 +21,8 @@ public final class Daemon: Sendable {
     let state: DaemonState
     /// The connections subscribed to notifications.
     let subscribers = Subscribers()
-    /// `status` and the default `students`, serialized once per state version.
-    let answers: PreparedAnswers
+    /// When the daemon started, for `status.uptime`.
+    let startedAt = ContinuousClock.now
     /// Gives memory back after bursts of connections, and drops the geocoder's index once unused.
     let memoryTrimmer = MemoryTrimmer()
     let pinWriter = PinWriter()
@@ -42,7 +47,6 @@ public final class Daemon: Sendable {
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
         self.state = DaemonState(paths: configuration.paths, staleAfter: max(2 * interval, 60), logger: logger)
-        self.answers = PreparedAnswers(version: Self.version, apiURL: configuration.apiURL)
         switch (geocoder, configuration.geocoder) {
         case (let geocoder?, _):
             self.geocoder = geocoder
@@ -69,6 +73,14 @@ public final class Daemon: Sendable {
     public func load() async {
         await state.load()
     }
+
+    /// Where work that takes CPU time runs (a search over the list, encoding or building a list,
+    /// drawing a map, geocoding): one thread of its own, off the event loops that run every
+    /// connection and the state actor, so such work never holds up another client's `status`. Each
+    /// connection has one request at work at a time, and the queue takes work in the order it comes,
+    /// so clients take turns: one client's batch of searches waits behind another's one search, not
+    /// the other way round. A serial queue: see `DispatchQueue.perform` for why.
+    static let work = DispatchQueue(label: "onthemap.work")
 
     /// Closes the HTTP clients.
     public func shutdown() async {

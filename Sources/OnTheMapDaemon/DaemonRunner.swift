@@ -42,6 +42,7 @@ public enum DaemonRunner {
             throw error
         }
         await daemon.shutdown()
+        logger.notice("stopped")
     }
 }
 

@@ -7,9 +7,11 @@ import OnTheMapSupport
 public struct OfflineGeocoder: Geocoding {
     public init() {}
 
+    /// Searches on a thread of its own (loading the gazetteer first if it is not), never on the
+    /// caller's: a search takes up to milliseconds, a first load half a second, and the caller's
+    /// thread runs other clients' requests.
     public func geocode(_ query: String, limit: Int) async throws -> [GeocodeResult] {
-        await Self.load()
-        return search(query, limit: limit)
+        await Self.loadingQueue.perform { search(query, limit: limit) }
     }
 
     /// Synchronous search, for callers outside async code (benchmarks, tools). The first call
@@ -34,7 +36,7 @@ public struct OfflineGeocoder: Geocoding {
         }
     }
 
-    /// Where the gazetteer loads (a serial queue: see `DispatchQueue.perform`).
+    /// Where the gazetteer loads and searches run (a serial queue: see `DispatchQueue.perform`).
     private static let loadingQueue = DispatchQueue(label: "onthemap.gazetteer-loading")
 
     /// Loads and indexes the gazetteer, on a Dispatch thread: half a second of work that must not

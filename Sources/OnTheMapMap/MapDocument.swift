@@ -8,7 +8,7 @@ public enum MapDocument {
     static let initialBottom = Int(Mercator.y(latitude: -60) * Double(WorldData.quanta))
 
     /// A standalone SVG: hover a marker for its name and place, click it to open the link.
-    public static func svg(pins: [MapPin], world: WorldData = .embedded) -> String {
+    public static func svg(pins: [StudentPin], world: WorldData = .embedded) -> String {
         var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         text += svgElement(pins: pins, world: world)
         return text + "\n"
@@ -16,7 +16,7 @@ public enum MapDocument {
 
     /// An HTML page: the SVG with a popup per marker listing the students there, wheel and drag zoom
     /// and pan, and a search box that filters students by name or place.
-    public static func html(pins: [MapPin], title: String, world: WorldData = .embedded) -> String {
+    public static func html(pins: [StudentPin], title: String, world: WorldData = .embedded) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -44,7 +44,7 @@ public enum MapDocument {
     }
 
     /// The standalone SVG's one element: world and markers together, styled by its own `<style>`.
-    private static func svgElement(pins: [MapPin], world: WorldData) -> String {
+    private static func svgElement(pins: [StudentPin], world: WorldData) -> String {
         let width = WorldData.quanta
         let height = initialBottom - initialTop
         var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(width) \#(height)""#
@@ -92,18 +92,18 @@ public enum MapDocument {
     }
 
     /// Students drawn at one point, and where: "x y" in map units.
-    typealias Spot = (position: String, pins: [MapPin])
+    typealias Spot = (position: String, pins: [StudentPin])
 
     /// The pins grouped by the point they are drawn at, in the order first met, with the group holding
     /// your own pin last so it is drawn on top. Everyone who types "Lima, Peru" gets the same
     /// coordinates from the geocoder; one marker for all of them keeps each one reachable, where
     /// markers stacked on one point would show only the top one.
-    static func spots(_ pins: [MapPin]) -> [Spot] {
+    static func spots(_ pins: [StudentPin]) -> [Spot] {
         var spots: [Spot] = []
         var index: [String: Int] = [:]
         for pin in pins {
-            let x = Mercator.x(longitude: pin.longitude) * Double(WorldData.quanta)
-            let y = Mercator.y(latitude: pin.latitude) * Double(WorldData.quanta)
+            let x = Mercator.x(longitude: pin.student.longitude) * Double(WorldData.quanta)
+            let y = Mercator.y(latitude: pin.student.latitude) * Double(WorldData.quanta)
             let position = format(x) + " " + format(y)
             if let i = index[position] {
                 spots[i].pins.append(pin)
@@ -119,7 +119,7 @@ public enum MapDocument {
     /// One marker for the students at a point. Sizes are in pixels on screen: the page's script sets
     /// the scale to the map units a pixel covers, at every zoom. The SVG has no script; its scale of 36
     /// makes a lone student's marker 180 map units across, 3.3 of its 1,200 pixels.
-    private static func marker(_ pins: [MapPin], at position: String, standalone: Bool) -> String {
+    private static func marker(_ pins: [StudentPin], at position: String, standalone: Bool) -> String {
         let mine = pins.contains(where: \.mine)
         let radius = pins.count > 1 ? 9 : mine ? 7 : 5
         // On the page, a marker is a button the keyboard reaches; its <title> names it.
@@ -129,22 +129,22 @@ public enum MapDocument {
         if pins.count > 1 { text += "<text>\(pins.count)</text>" }
         text += "<title>" + pins.map(tooltip).joined(separator: "\n") + "</title>"
         for pin in pins {
-            text += #"<g class="student\#(pin.mine ? " mine" : "")" data-object-id="\#(escape(pin.objectId))""#
-            text += #" data-name="\#(escape(name(pin)))" data-place="\#(escape(pin.mapString))""#
-            text += #" data-url="\#(escape(pin.mediaURL))"/>"#
+            text += #"<g class="student\#(pin.mine ? " mine" : "")" data-object-id="\#(escape(pin.student.objectId))""#
+            text += #" data-name="\#(escape(name(pin)))" data-place="\#(escape(pin.student.mapString))""#
+            text += #" data-url="\#(escape(pin.student.mediaURL))"/>"#
         }
         text += "</g>"
         // A shared point has no single link to open; its tooltip lists everyone's.
-        guard standalone, pins.count == 1, isWebLink(pins[0].mediaURL) else { return text }
-        return #"<a href="\#(escape(pins[0].mediaURL))" target="_blank">"# + text + "</a>"
+        guard standalone, pins.count == 1, isWebLink(pins[0].student.mediaURL) else { return text }
+        return #"<a href="\#(escape(pins[0].student.mediaURL))" target="_blank">"# + text + "</a>"
     }
 
-    private static func name(_ pin: MapPin) -> String {
-        [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    private static func name(_ pin: StudentPin) -> String {
+        pin.student.fullName
     }
 
-    private static func tooltip(_ pin: MapPin) -> String {
-        escape(name(pin)) + " — " + escape(pin.mapString) + (pin.mediaURL.isEmpty ? "" : " — " + escape(pin.mediaURL))
+    private static func tooltip(_ pin: StudentPin) -> String {
+        escape(name(pin)) + " — " + escape(pin.student.mapString) + (pin.student.mediaURL.isEmpty ? "" : " — " + escape(pin.student.mediaURL))
     }
 
     /// Only http and https links become clickable.

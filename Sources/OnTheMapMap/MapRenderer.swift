@@ -25,7 +25,7 @@ public enum MapRenderer {
     /// Draws `pins` (the user's own marked `mine`) in the view `request` resolves to; with `labels`,
     /// names the countries and places that fit.
     public static func render(
-        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [PinPosition], labels: Bool = true,
+        width: Int, height: Int, request: MapViewRequest, charset: MapCharset, pins: [MapPoint], labels: Bool = true,
         world: WorldData = .embedded, names: MapLabels = .embedded
     ) -> MapPicture {
         let view = request.resolve(width: width, height: height, pins: pins)

@@ -13,7 +13,7 @@ public enum MapViewRequest: Sendable, Equatable {
     /// The latitudes `.world` keeps in view when it cannot show all: Tierra del Fuego to Greenland.
     static let inhabited = (south: -56.0, north: 80.0)
 
-    public func resolve(width: Int, height: Int, pins: [PinPosition]) -> MapView {
+    public func resolve(width: Int, height: Int, pins: [MapPoint]) -> MapView {
         switch self {
         case .world:
             return worldView(width: width, height: height)
@@ -38,7 +38,7 @@ public enum MapViewRequest: Sendable, Equatable {
         return MapView(width: width, height: height, centerX: 0.5, centerY: (north + south) / 2, zoom: 1)
     }
 
-    private func pinsView(width: Int, height: Int, pins: [PinPosition]) -> MapView {
+    private func pinsView(width: Int, height: Int, pins: [MapPoint]) -> MapView {
         // Longitudes wrap: the pins' span is the circle less its widest empty gap.
         let xs = pins.map { Mercator.x(longitude: $0.longitude) }.map { $0 - $0.rounded(.down) }.sorted()
         var gapEnd = xs[0]

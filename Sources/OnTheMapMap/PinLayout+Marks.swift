@@ -7,7 +7,7 @@ extension PinLayout {
     func mark(on canvas: inout MapCanvas) {
         var cells: [(row: Int, col: Int, count: Int, mine: Bool, n: Int)] = []
         for placement in placements {
-            let (row, col, n) = (placement.row, placement.col, placement.n)
+            let (row, col, n) = (placement.cell.row, placement.cell.col, placement.cell.n)
             if let last = cells.last, last.row == row, last.col == col { continue }
             let value = self.cells[row * canvas.width + col]
             cells.append((row, col, Int(value & ~Self.mineFlag), value & Self.mineFlag != 0, n))

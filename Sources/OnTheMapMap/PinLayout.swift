@@ -1,3 +1,5 @@
+import OnTheMapModels
+
 /// Which pins fall in which cells.
 public struct PinLayout: Sendable {
     /// Pins in view, numbered row by row, left to right; within a cell in the order given.
@@ -7,7 +9,7 @@ public struct PinLayout: Sendable {
 
     static let mineFlag: UInt32 = 1 << 31
 
-    public init(pins: [PinPosition], view: MapView) {
+    public init(pins: [MapPoint], view: MapView) {
         cells = [UInt32](repeating: 0, count: view.width * view.height)
         var found: [(cell: Int, order: Int, row: Int, col: Int)] = []
         found.reserveCapacity(pins.count)
@@ -20,7 +22,7 @@ public struct PinLayout: Sendable {
         }
         found.sort { ($0.cell, $0.order) < ($1.cell, $1.order) }
         placements = found.enumerated().map { index, entry in
-            PinPlacement(index: entry.order, n: index + 1, row: entry.row, col: entry.col)
+            PinPlacement(index: entry.order, cell: MapCell(n: index + 1, row: entry.row, col: entry.col))
         }
     }
 }

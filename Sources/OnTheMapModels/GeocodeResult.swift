@@ -1,20 +1,23 @@
 /// One candidate place for a free-text query: what a geocoder finds and what `geocode` answers.
-public struct GeocodeResult: Sendable, Hashable {
+public struct GeocodeResult: Sendable, Hashable, Codable {
     public var name: String
     public var admin1: String
     public var country: String
     public var countryCode: String
     public var latitude: Double
     public var longitude: Double
-    /// `locality`, `region`, `country`, `continent` or `ocean`.
+    /// `locality` (a town or city), `region`, `country`, `continent` or `ocean`.
     public var precision: String
     /// How well the query matched, 0…1.
     public var score: Double
     /// For a continent or an ocean: how far from its point it reaches, in kilometres, so a map around it
     /// shows it whole. Nil for places, regions and countries.
     public var extentKm: Double?
+    /// The place in words, by the one rule (`PlaceLabel.text`): what a person is shown, and what a pin
+    /// posted there reads.
+    public var label: String
 
-    /// Creates a result.
+    /// Creates a result; its label follows from the names.
     public init(
         name: String, admin1: String, country: String, countryCode: String, latitude: Double, longitude: Double,
         precision: String, score: Double, extentKm: Double? = nil
@@ -28,25 +31,22 @@ public struct GeocodeResult: Sendable, Hashable {
         self.precision = precision
         self.score = score
         self.extentKm = extentKm
+        self.label = PlaceLabel.text(name: name, region: admin1, country: country)
     }
+}
 
-    /// "Springfield, Illinois, United States": the name, its region and its country, as far as they
-    /// are known and differ; what a pin posted there shows as its place.
-    public var label: String {
+/// The one rule for naming a place, everywhere a place is shown or stored (docs/GEOCODING.md): its
+/// name, its region and its country, each once — "Toronto, Ontario, Canada", "Springfield, Illinois,
+/// United States", "Lima, Peru" (the region Lima is dropped as a repeat), "Ontario, Canada", "Canada".
+///
+/// Why all three: two places of one name in one country ("Springfield, Illinois" and "Springfield,
+/// Ohio") must read apart wherever a person picks one, and a pin must say where it is to someone on
+/// the other side of the world. Status bars that are short of room cut the text, they do not rename.
+public enum PlaceLabel {
+    /// The label of a place with these names; empty parts are left out.
+    public static func text(name: String, region: String, country: String) -> String {
         var parts: [String] = []
-        for part in [name, admin1, country] where !part.isEmpty && !parts.contains(part) { parts.append(part) }
+        for part in [name, region, country] where !part.isEmpty && !parts.contains(part) { parts.append(part) }
         return parts.joined(separator: ", ")
-    }
-
-    /// "Springfield, Illinois", "Lyon, France": how a pin posted here names its place, as students'
-    /// pins do (a town with its state in the United States, with its country elsewhere).
-    public var placeName: String {
-        let within: String
-        switch precision {
-        case "country", "continent", "ocean": return name
-        case "region": within = country
-        default: within = countryCode == "US" && !admin1.isEmpty ? admin1 : country
-        }
-        return within.isEmpty || within == name ? name : "\(name), \(within)"
     }
 }

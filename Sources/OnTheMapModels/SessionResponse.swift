@@ -24,7 +24,7 @@ public struct SessionResponse: Sendable, Hashable, Codable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             registered = (try? container.decodeIfPresent(Bool.self, forKey: .registered)) ?? true
-            let key = container.lenientString(.key)
+            let key = try container.decode(String.self, forKey: .key)
             guard !key.isEmpty else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .key, in: container, debugDescription: "account key is missing")

@@ -6,9 +6,11 @@ import Foundation
 
 /// One student's pin, in the shape of the `StudentLocation` API.
 ///
-/// Encoding writes the keys in the order Parse (the original backend) wrote them, alphabetical, with
-/// timestamps in milliseconds; decoding is liberal (see `StudentLocation+LenientDecoding.swift`).
-public struct StudentLocation: Sendable, Hashable, Encodable {
+/// Coded by Swift's synthesized `Codable` through `WireCoding` (keys sorted, which is the order Parse,
+/// the original backend, wrote them in; timestamps to the millisecond): a new field is one line here.
+/// Decoding is strict: a record without a required field fails with the field named
+/// (`DecodingError.keyNotFound`), and `StudentLocationList` skips and counts it.
+public struct StudentLocation: Sendable, Hashable, Codable {
     public var objectId: String
     public var uniqueKey: String
     public var firstName: String
@@ -53,30 +55,16 @@ public struct StudentLocation: Sendable, Hashable, Encodable {
             createdAt: createdAt, updatedAt: updatedAt)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case createdAt, firstName, lastName, latitude, longitude, mapString, mediaURL, objectId, uniqueKey,
-            updatedAt
-        /// Spelling found in real-world records.
-        case mediaUrl
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if let createdAt { try container.encode(WireTimestamp.milliseconds(createdAt), forKey: .createdAt) }
-        try container.encode(firstName, forKey: .firstName)
-        try container.encode(lastName, forKey: .lastName)
-        try container.encode(latitude, forKey: .latitude)
-        try container.encode(longitude, forKey: .longitude)
-        try container.encode(mapString, forKey: .mapString)
-        try container.encode(mediaURL, forKey: .mediaURL)
-        try container.encode(objectId, forKey: .objectId)
-        try container.encode(uniqueKey, forKey: .uniqueKey)
-        if let updatedAt { try container.encode(WireTimestamp.milliseconds(updatedAt), forKey: .updatedAt) }
-    }
-
     /// "Ada Lovelace", or whichever part is known.
     public var fullName: String {
         [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// Why this location cannot go on a map (a coordinate out of range), or nil.
+    public var placementProblem: String? {
+        guard latitude.isFinite, (-90...90).contains(latitude) else { return "latitude \(latitude) is out of range" }
+        guard longitude.isFinite, (-180...180).contains(longitude) else { return "longitude \(longitude) is out of range" }
+        return nil
     }
 
     /// The body a `POST` or `PUT` of this location would send.

@@ -32,14 +32,14 @@ public struct UserProfile: Sendable, Hashable, Codable {
             wrapper.contains(.user)
             ? try wrapper.nestedContainer(keyedBy: CodingKeys.self, forKey: .user)
             : try decoder.container(keyedBy: CodingKeys.self)
-        let key = container.lenientString(.key)
+        let key = try container.decode(String.self, forKey: .key)
         guard !key.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .key, in: container, debugDescription: "user key is missing")
         }
         self.init(
-            firstName: container.lenientString(.firstName),
-            lastName: container.lenientString(.lastName),
-            nickname: container.lenientString(.nickname),
+            firstName: try container.decode(String.self, forKey: .firstName),
+            lastName: try container.decode(String.self, forKey: .lastName),
+            nickname: try container.decodeIfPresent(String.self, forKey: .nickname) ?? "",
             key: key
         )
     }

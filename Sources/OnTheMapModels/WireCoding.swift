@@ -4,10 +4,46 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The JSON decoder the client and server read wire bodies with (they write them with `WireJSON`).
+/// The one way JSON is written and read: every program's `JSONEncoder` and `JSONDecoder` come from
+/// here, so a value reads back as it was written everywhere (the daemon's answers, the clients, the
+/// API's bodies, the files the daemon keeps).
+///
+/// Keys are sorted (a stable order for people, diffs and golden files; also Parse's order for a
+/// student location), `/` is not escaped, and dates are the API's timestamps to the millisecond
+/// (`2015-02-25T01:10:38.103Z`).
 public enum WireCoding {
-    /// A decoder with default strategies: the models parse dates themselves, liberally.
+    /// An encoder with the settings above.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(WireTimestamp.milliseconds(date))
+        }
+        return encoder
+    }
+
+    /// A decoder that reads what `encoder()` writes; a date is any ISO-8601 UTC timestamp.
     public static func decoder() -> JSONDecoder {
-        JSONDecoder()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = WireTimestamp.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a timestamp: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// `value` as JSON text's bytes.
+    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        Array(try encoder().encode(value))
+    }
+
+    /// A value of `type` read from JSON text.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
+        try decoder().decode(type, from: Data(bytes))
     }
 }

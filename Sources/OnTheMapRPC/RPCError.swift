@@ -3,7 +3,7 @@ import OnTheMapModels
 /// A JSON-RPC 2.0 error object: the standard codes and OnTheMap's application codes.
 ///
 /// Application errors carry `data.retryable`, so a script knows whether trying again can help.
-public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: Int
     /// What happened and what to do, for a person.
     public var message: String
@@ -21,17 +21,6 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the daemon says trying again may succeed.
     public var isRetryable: Bool { data?["retryable"]?.boolValue ?? false }
 
-    var wireJSON: WireJSON {
-        var members: [(String, WireJSON)] = [("code", .integer(code)), ("message", .string(message))]
-        if let data { members.append(("data", data)) }
-        return .object(members)
-    }
-
-    init?(wireJSON: WireJSON) {
-        guard let code = wireJSON["code"]?.intValue, let message = wireJSON["message"]?.stringValue else { return nil }
-        self.init(code: code, message: message, data: wireJSON["data"])
-    }
-
     // MARK: Standard codes
 
     public static let parseErrorCode = -32700
@@ -41,25 +30,25 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let internalErrorCode = -32603
 
     public static func parseError(_ detail: String) -> RPCError {
-        RPCError(code: parseErrorCode, message: "Parse error: \(detail)")
+        RPCError(code: parseErrorCode, message: "The request could not be read: \(detail).")
     }
 
     public static func invalidRequest(_ detail: String) -> RPCError {
-        RPCError(code: invalidRequestCode, message: "Invalid request: \(detail)")
+        RPCError(code: invalidRequestCode, message: "The request is not one the daemon understands: \(detail).")
     }
 
     public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(code: methodNotFoundCode, message: "Method not found: \(method). `rpc.discover` lists the methods.")
+        RPCError(code: methodNotFoundCode, message: "The daemon has no method \(method); `onthemap call rpc.discover` lists them.")
     }
 
     /// -32602 with `data.field` naming the offending parameter.
     public static func invalidParams(field: String, _ detail: String) -> RPCError {
         RPCError(
-            code: invalidParamsCode, message: "Invalid params: \(field) \(detail).", data: .object([("field", .string(field))]))
+            code: invalidParamsCode, message: "\(field) \(detail).", data: .object([("field", .string(field))]))
     }
 
     public static func internalError(_ detail: String) -> RPCError {
-        RPCError(code: internalErrorCode, message: "Internal error: \(detail)")
+        RPCError(code: internalErrorCode, message: detail)
     }
 
     // MARK: OnTheMap codes
@@ -80,6 +69,17 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
         -> RPCError
     {
         RPCError(code: code, message: message, data: .object([("retryable", .bool(retryable))] + extra))
+    }
+
+    /// The connection came from another user than the daemon's, and was closed.
+    public static let refusedPeerCode = -32010
+
+    /// Sent to a client of another user before its connection is closed.
+    public static func refused(ownUID: UInt32) -> RPCError {
+        application(
+            refusedPeerCode,
+            "This onthemapd serves only its own user (uid \(ownUID)); start your own with `onthemapd` or `systemctl --user start onthemapd.socket`.",
+            retryable: false)
     }
 
     public static let notLoggedIn = application(

@@ -11,7 +11,7 @@ public enum RPCIncoming: Sendable {
 
     /// Parses and validates one line (without its newline).
     public static func parse(_ line: some Collection<UInt8>) -> RPCIncoming {
-        guard let value = try? WireJSON.parse(line) else {
+        guard let value = try? WireCoding.decode(WireJSON.self, from: line) else {
             return .failure(.parseError("the line is not valid JSON"))
         }
         if case .array(let elements) = value {

@@ -1,7 +1,7 @@
 import OnTheMapModels
 
 /// One JSON-RPC 2.0 request; a notification when `id` is absent.
-public struct RPCRequest: Sendable {
+public struct RPCRequest: Sendable, Encodable {
     public var id: RPCID?
     public var method: String
     /// Named params (an object), or nil when none were given.
@@ -17,114 +17,111 @@ public struct RPCRequest: Sendable {
     /// Whether no reply is expected.
     public var isNotification: Bool { id == nil }
 
-    /// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}` on one line, without the newline.
-    public var serialized: String {
-        var line = self.line
-        line.removeLast()
-        return String(decoding: line, as: UTF8.self)
+    private enum CodingKeys: String, CodingKey {
+        case jsonrpc, id, method, params
     }
 
-    /// The request as the client sends it: one line of JSON and its newline. Written member by
-    /// member rather than through a `WireJSON.object`, whose array of tuples the runtime would
-    /// instantiate from a mangled name: a measurable share of `onthemap status`'s run.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(method, forKey: .method)
+        try container.encodeIfPresent(params, forKey: .params)
+    }
+
+    /// The request as a client sends it: one line of JSON and its newline.
     public var line: [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(64)
-        output.append(contentsOf: #"{"jsonrpc":"2.0""#.utf8)
-        if let id {
-            output.append(contentsOf: #","id":"#.utf8)
-            id.wireJSON.write(into: &output)
-        }
-        output.append(contentsOf: #","method":"#.utf8)
-        WireJSON.string(method).write(into: &output)
-        if let params {
-            output.append(contentsOf: #","params":"#.utf8)
-            params.write(into: &output)
-        }
-        output.append(contentsOf: "}\n".utf8)
-        return output
+        // Only a value that is not JSON fails to encode; a request is made of JSON values.
+        (try? WireCoding.encode(self)).map { $0 + [UInt8(ascii: "\n")] } ?? []
     }
 }
 
-/// A response: the request's id with a result or an error.
-public struct RPCResponse: Sendable {
+/// A response as the daemon writes it: the request's id with a result or an error.
+public struct RPCResponse: Sendable, Encodable {
     public var id: RPCID
-    public var outcome: Result<WireJSON, RPCError>
+    public var outcome: Result<any Encodable & Sendable, RPCError>
 
     /// Creates a response.
-    public init(id: RPCID, outcome: Result<WireJSON, RPCError>) {
+    public init(id: RPCID, outcome: Result<any Encodable & Sendable, RPCError>) {
         self.id = id
         self.outcome = outcome
     }
 
-    /// The response as one line of JSON, without the newline.
-    public var serialized: String {
-        String(decoding: bytes, as: UTF8.self)
+    /// An error response.
+    public init(id: RPCID, error: RPCError) {
+        self.init(id: id, outcome: .failure(error))
     }
 
-    /// The same line as UTF-8.
-    public var bytes: [UInt8] {
-        var output: [UInt8] = []
+    private enum CodingKeys: String, CodingKey {
+        case jsonrpc, id, result, error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encode(id, forKey: .id)
         switch outcome {
-        case .success(let result):
-            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("result", result)]).write(into: &output)
-        case .failure(let error):
-            WireJSON.object([("jsonrpc", .string("2.0")), ("id", id.wireJSON), ("error", error.wireJSON)]).write(into: &output)
-        }
-        return output
-    }
-
-    /// A response around a result already serialized (the stored `students` answer, a large list
-    /// written from the cache's bytes), spliced in as is.
-    public static func bytes(id: RPCID, resultJSON: some Collection<UInt8>) -> [UInt8] {
-        let envelope = envelope(id: id)
-        var output: [UInt8] = []
-        output.reserveCapacity(envelope.prefix.utf8.count + resultJSON.count + 1)
-        output.append(contentsOf: envelope.prefix.utf8)
-        output.append(contentsOf: resultJSON)
-        output.append(contentsOf: envelope.suffix.utf8)
-        return output
-    }
-
-    /// What goes around a serialized result: `{"jsonrpc":"2.0","id":…,"result":` and `}`.
-    public static func envelope(id: RPCID) -> (prefix: String, suffix: String) {
-        // An integer id, as every client here sends, written without building a JSON value first.
-        if case .integer(let number) = id { return envelope(idJSON: String(number)) }
-        return envelope(idJSON: id.wireJSON.serialized)
-    }
-
-    /// The same, around an id already written as JSON (the daemon's fast path echoes its bytes).
-    public static func envelope(idJSON: String) -> (prefix: String, suffix: String) {
-        (#"{"jsonrpc":"2.0","id":"# + idJSON + #","result":"#, "}")
-    }
-
-    /// Parses a response line, as a client reads it.
-    public init?(parsing value: WireJSON) {
-        guard value["jsonrpc"]?.stringValue == "2.0", let idValue = value["id"], let id = RPCID(idValue) else {
-            return nil
-        }
-        if let error = value["error"], let rpcError = RPCError(wireJSON: error) {
-            self.init(id: id, outcome: .failure(rpcError))
-        } else if let result = value["result"] {
-            self.init(id: id, outcome: .success(result))
-        } else {
-            return nil
+        case .success(let result): try container.encode(result, forKey: .result)
+        case .failure(let error): try container.encode(error, forKey: .error)
         }
     }
 }
 
 /// A notification from the daemon to a subscribed connection.
-public struct RPCNotification: Sendable {
+public struct RPCNotification: Sendable, Encodable {
     public var method: String
-    public var params: WireJSON
+    public var params: any Encodable & Sendable
 
     /// Creates a notification.
-    public init(method: String, params: WireJSON) {
+    public init(method: String, params: any Encodable & Sendable) {
         self.method = method
         self.params = params
     }
 
-    public var serialized: String {
-        WireJSON.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]).serialized
+    private enum CodingKeys: String, CodingKey {
+        case jsonrpc, method, params
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("2.0", forKey: .jsonrpc)
+        try container.encode(method, forKey: .method)
+        try container.encode(params, forKey: .params)
+    }
+}
+
+/// A line from the daemon as a client reads it, with a result of the type it expects: a response
+/// (`id` with `result` or `error`), or a notification (`method`, and `params` when they are of that
+/// type too: a reader expecting one kind of answer skips notifications of another kind).
+public struct RPCReply<Result: Decodable>: Decodable {
+    public var id: RPCID?
+    /// Set on a notification.
+    public var method: String?
+    public var result: Result?
+    public var error: RPCError?
+    /// A notification's params, when they read as `Result`.
+    public var params: Result?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, method, result, error, params
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(RPCID.self, forKey: .id)
+        method = try container.decodeIfPresent(String.self, forKey: .method)
+        result = try container.decodeIfPresent(Result.self, forKey: .result)
+        error = try container.decodeIfPresent(RPCError.self, forKey: .error)
+        params = method == nil ? nil : try? container.decodeIfPresent(Result.self, forKey: .params)
+    }
+
+    /// Whether the line is a notification rather than a response.
+    public var isNotification: Bool { method != nil && id == nil }
+
+    /// The result or the error.
+    public func outcome() throws(RPCError) -> Result {
+        if let error { throw error }
+        guard let result else { throw RPCError.internalError("the answer has neither a result nor an error") }
+        return result
     }
 }

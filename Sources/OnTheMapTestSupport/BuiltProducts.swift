@@ -14,22 +14,8 @@ public enum BuiltProducts {
         return (executable as NSString).deletingLastPathComponent
     }
 
-    /// Absolute path of an executable product, e.g. `onthemap-server`. `ONTHEMAP_CLIENT` overrides
-    /// `onthemap` alone: `make test` runs the end-to-end tests again against the client as it is
-    /// installed (`scripts/build-client.sh`), next to the debug server and daemon.
+    /// Absolute path of an executable product, e.g. `onthemap-server`.
     public static func path(_ name: String) -> String {
-        if name == "onthemap", let releaseClient {
-            return releaseClient
-        }
-        return directory + "/" + name
+        directory + "/" + name
     }
-
-    /// The release client `make test` names in `ONTHEMAP_CLIENT` (`scripts/build-client.sh`'s
-    /// unstripped build), or nil in a plain `swift test`.
-    public static var releaseClient: String? {
-        ProcessInfo.processInfo.environment["ONTHEMAP_CLIENT"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// Why a test of the release client did not run.
-    public static let releaseClientMissing: Comment = "needs the release client (make test sets ONTHEMAP_CLIENT)"
 }

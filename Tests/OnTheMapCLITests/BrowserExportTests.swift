@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -11,17 +12,21 @@ struct BrowserExportTests {
         // Three students type one place (a city no demo student is in) and the offline geocoder gives
         // them the same coordinates; the last of them is you. A fourth is 14 km away: one cluster with
         // them at world zoom, a marker of its own closer in.
-        let place = "Trondheim, Norway"
+        let typed = "Trondheim, Norway"
         let others = [("Grace", "Hopper"), ("Alan", "Turing")]
         for (first, last) in others {
             let email = "\(first.lowercased())@onthemap.example"
             try bed.server.addUser(email: email, password: "password-\(first)", first: first, last: last)
-            try post(place, as: email, password: "password-\(first)", on: bed)
+            try post(typed, as: email, password: "password-\(first)", on: bed)
         }
         try bed.server.addUser(
             email: "katherine@onthemap.example", password: "password-Katherine", first: "Katherine", last: "Johnson")
         try post("Malvik, Norway", as: "katherine@onthemap.example", password: "password-Katherine", on: bed)
-        try post(place, as: "demo@onthemap.example", password: "onthemap-demo", on: bed)
+        try post(typed, as: "demo@onthemap.example", password: "onthemap-demo", on: bed)
+        // The pins read as the geocoder names the place ("Trondheim, Trøndelag, Norway").
+        let mine = try bed.run(["mypin", "--json"])
+        let place = try WireCoding.decoder().decode(StudentLocation.self, from: Data(mine.stdout.utf8)).mapString
+        #expect(place.hasPrefix("Trondheim, ") && place.hasSuffix(", Norway"), "\(place)")
 
         let page = bed.cacheHome.file("students.html")
         #expect(try bed.run(["export", "--html", page]).status == 0)

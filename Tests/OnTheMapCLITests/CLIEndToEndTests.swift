@@ -55,7 +55,7 @@ struct CLIEndToEndTests {
         #expect(lines[0].hasPrefix("#  NAME"))
 
         let students = try bed.run(["students", "--json", "--limit", "3"])
-        let array = try JSONDecoder().decode([StudentLocation].self, from: Data(students.stdout.utf8))
+        let array = try WireCoding.decoder().decode([StudentLocation].self, from: Data(students.stdout.utf8))
         #expect(array.count == 3)
 
         let tsv = try bed.run(["students", "--tsv", "--search", "berlin"])
@@ -135,15 +135,19 @@ struct CLIEndToEndTests {
         #expect(moved.status == 0)
         let result = try JSONDecoder().decode(WireJSON.self, from: Data(moved.stdout.utf8))
         #expect(result["created"] == .bool(false))
-        #expect(result["pin"]?["mapString"] == .string("Paris, France"))
+        #expect(result["pin"]?["mapString"] == .string("Paris, Ile-de-France, France"))
         let mine = try bed.run(["mypin", "--json"])
-        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(mine.stdout.utf8))
-        #expect(pin.mapString == "Paris, France")
+        let pin = try WireCoding.decoder().decode(StudentLocation.self, from: Data(mine.stdout.utf8))
+        #expect(pin.mapString == "Paris, Ile-de-France, France")
         #expect(pin.mediaURL == "https://ada.example/2")
 
-        let badURL = try bed.run(["post", "Paris", "not a url", "--yes", "--overwrite"])
-        #expect(badURL.status == 1)
-        #expect(badURL.stderr.contains("http"))
+        // A link that is not a web link is refused as typed, before anything is looked up or said.
+        for link in ["not a url", "javascript:alert(1)", "http://localhost:99999"] {
+            let badURL = try bed.run(["post", "Paris", link, "--yes", "--overwrite"])
+            #expect(badURL.status == 64, "\(link): \(badURL.stderr)")
+            #expect(badURL.stderr.contains("is not a web link"), "\(link): \(badURL.stderr)")
+            #expect(!badURL.stderr.contains("link: https://") && !badURL.stderr.contains("place:"), "\(badURL.stderr)")
+        }
     }
 
     @Test func openByRowAndByName() throws {

@@ -51,7 +51,7 @@ struct DailyUseTests {
         #expect(said.last?.hasPrefix("place: Springfield, ") == true, "\(posted.stderr)")
         #expect(posted.stdout.hasPrefix("pin posted at Springfield, "), "\(posted.stdout)")
         #expect(posted.stdout.contains(Self.coordinates), "\(posted.stdout)")
-        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
+        let pin = try WireCoding.decoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
         #expect(pin.mapString.hasPrefix("Springfield, ") && pin.mapString != "springfield", "\(pin.mapString)")
         #expect(pin.mediaURL == "https://example.com/me")
         let mine = try bed.run(["mypin"])
@@ -89,19 +89,19 @@ struct DailyUseTests {
         let status = try terminal.waitForExit(timeout: 30)
         let screen = try terminal.screen(history: true).joined(separator: "\n")
         #expect(status == 0, "\(screen)")
-        #expect(screen.contains("pin posted at Springfield, Illinois ("), "\(screen)")
-        let pin = try JSONDecoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
-        #expect(pin.mapString == "Springfield, Illinois")
+        #expect(screen.contains("pin posted at Springfield, Illinois, United States ("), "\(screen)")
+        let pin = try WireCoding.decoder().decode(StudentLocation.self, from: Data(try bed.run(["mypin", "--json"]).stdout.utf8))
+        #expect(pin.mapString == "Springfield, Illinois, United States")
     }
 
     @Test func aNameSeveralStudentsMatchListsThemAndOpensNone() throws {
         let bed = try CLITestBed()
-        let all = try JSONDecoder().decode([StudentLocation].self, from: Data(try bed.run(["students", "--json"]).stdout.utf8))
+        let all = try WireCoding.decoder().decode([StudentLocation].self, from: Data(try bed.run(["students", "--json"]).stdout.utf8))
         // A first name several students share (the demo data has namesakes).
         let counts = Dictionary(grouping: all, by: \.firstName).filter { Set($0.value.map(\.mediaURL)).count > 1 }
         let name = try #require(counts.max { $0.value.count < $1.value.count }).key
         // Every student the daemon's search finds, a student's repeated link counted once.
-        let found = try JSONDecoder().decode(
+        let found = try WireCoding.decoder().decode(
             [StudentLocation].self, from: Data(try bed.run(["students", "--search", name, "--limit", "20", "--json"]).stdout.utf8))
         let distinct = Set(found.map { [$0.fullName, $0.mediaURL] })
         let opened = try bed.run(["open", name], extra: ["ONTHEMAP_OPENER": "/bin/echo"])

@@ -11,20 +11,23 @@ import Testing
 struct FormatGoldenTests {
     static let now = WireTimestamp.parse("2026-11-22T12:00:00.000Z")!
 
-    static func student(_ first: String, _ last: String, _ place: String, _ link: String, _ lat: Double, _ lon: Double, _ updated: String) -> WireJSON {
-        StudentLocation(
-            objectId: "obj" + first.prefix(3), uniqueKey: String(first.count * 1_000_003), firstName: first, lastName: last,
-            mapString: place, mediaURL: link, latitude: lat, longitude: lon,
-            createdAt: WireTimestamp.parse("2026-01-01T00:00:00.000Z"), updatedAt: WireTimestamp.parse(updated)
-        ).wireJSON
+    static func student(_ first: String, _ last: String, _ place: String, _ link: String, _ lat: Double, _ lon: Double, _ updated: String) -> StudentPin {
+        StudentPin(
+            student: StudentLocation(
+                objectId: "obj" + first.prefix(3), uniqueKey: String(first.count * 1_000_003), firstName: first, lastName: last,
+                mapString: place, mediaURL: link, latitude: lat, longitude: lon,
+                createdAt: WireTimestamp.parse("2026-01-01T00:00:00.000Z"), updatedAt: WireTimestamp.parse(updated)),
+            mine: first == "Ada")
     }
 
-    static let rows: [StudentRow] = [
+    static let rows: [StudentPin] = [
         student("Ada", "Lovelace", "London, UK", "https://example.com/ada", 51.5074, -0.1278, "2026-11-22T11:59:30.000Z"),
         student("Grace", "Hopper", "Arlington, VA", "https://www.linkedin.com/in/a-very-long-profile-name-that-goes-on", 38.881, -77.104, "2026-11-22T09:00:00.000Z"),
         student("Yukihiro", "Matsumoto", "東京", "https://ruby-lang.org", 35.6762, 139.6503, "2026-11-20T12:00:00.000Z"),
         student("José", "García\tTab", "São Paulo, Brazil", "https://example.com/jose", -23.5505, -46.6333, "2025-10-01T00:00:00.000Z"),
-    ].map(StudentRow.init)
+        // What another person may write: escape sequences, a bell, a line break, a bidi override.
+        student("Eve\u{1B}[1A\u{1B}[2K", "Mal\u{7}lory", "Lima,\r\nPeru\u{9B}", "https://evil.example/\u{202E}gnp.exe", -12.05, -77.04, "2026-11-21T12:00:00.000Z"),
+    ]
 
     private func check(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         if let mismatch = GoldenFile.mismatch(text, name: name, testFile: #filePath) {
@@ -42,49 +45,65 @@ struct FormatGoldenTests {
     @Test func tsvHasAHeaderAndNoStrayTabs() {
         let tsv = StudentExports.tsv(Self.rows)
         check(tsv, "students.tsv")
+        #expect(tsv.split(separator: "\n").count == Self.rows.count + 1)
         #expect(tsv.split(separator: "\n").allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 10 })
+        #expect(!tsv.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\t" && $0 != "\n" })
     }
 
     @Test func geoJSONIsAFeatureCollection() throws {
-        let text = StudentExports.geoJSON(Self.rows)
+        let text = String(decoding: try StudentExports.geoJSON(Self.rows), as: UTF8.self)
         let value = try JSONDecoder().decode(WireJSON.self, from: Data(text.utf8))
         #expect(value["type"] == .string("FeatureCollection"))
         guard case .array(let features)? = value["features"] else { Issue.record("no features"); return }
-        #expect(features.count == 4)
+        #expect(features.count == 5)
         #expect(features[0]["geometry"]?["coordinates"] == .array([.number(-0.1278), .number(51.5074)]))
         #expect(features[0]["properties"]?["firstName"] == .string("Ada"))
         check(text, "students.geojson")
     }
 
-    static let statuses: [(String, WireJSON?)] = [
-        ("ok", .object([
-            ("loggedIn", .bool(true)), ("account", .object([("key", .string("1")), ("firstName", .string("Ada")), ("lastName", .string("Lovelace"))])),
-            ("students", .object([("count", .integer(100)), ("refreshedAt", .string("2026-11-22T11:58:00.000Z")), ("stale", .bool(false)), ("lastError", .null)])),
-            ("myPin", .object([("mapString", .string("London, UK"))])), ("apiURL", .string("http://127.0.0.1:8080/v1")),
-        ])),
-        ("stale", .object([
-            ("loggedIn", .bool(true)), ("account", .object([("key", .string("1")), ("firstName", .string("Ada")), ("lastName", .string("Lovelace"))])),
-            ("students", .object([("count", .integer(100)), ("unplaceable", .integer(2)), ("refreshedAt", .string("2026-11-22T10:00:00.000Z")), ("stale", .bool(true)), ("lastError", .string("Cannot reach the OnTheMap API"))])),
-            ("myPin", .null), ("apiURL", .string("http://127.0.0.1:8080/v1")),
-        ])),
-        ("logged-out", .object([
-            ("loggedIn", .bool(false)), ("account", .null),
-            ("students", .object([("count", .integer(0)), ("refreshedAt", .null), ("stale", .bool(false)), ("lastError", .null)])),
-            ("myPin", .null), ("apiURL", .string("http://127.0.0.1:8080/v1")),
-        ])),
+    static func status(_ account: AccountInfo?, students: StatusResult.Students, place: String?) -> StatusResult {
+        let pin = place.map { place in
+            StudentPin(
+                student: StudentLocation(
+                    objectId: "p", uniqueKey: "1", firstName: "Ada", lastName: "Lovelace", mapString: place, mediaURL: "",
+                    latitude: 51.5, longitude: -0.12, createdAt: nil, updatedAt: nil),
+                mine: true)
+        }
+        return StatusResult(
+            version: "0.1.0", apiURL: "http://127.0.0.1:8080/v1", account: account, students: students, myPin: pin, busy: [],
+            uptime: 12)
+    }
+
+    static let ada = AccountInfo(key: "1", firstName: "Ada", lastName: "Lovelace")
+
+    static let statuses: [(String, StatusResult?)] = [
+        ("ok", status(ada, students: .init(count: 100, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "London, UK")),
+        ("stale", status(ada, students: .init(count: 100, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API"), place: nil)),
+        ("logged-out", status(nil, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
         ("offline", nil),
+        // A place written by someone else, with polybar's click action and a terminal's escapes in it.
+        ("ok", status(ada, students: .init(count: 7, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "%{A1:touch /tmp/x:}Lima\u{1B}]0;owned\u{7}, Peru%{A}")),
     ]
 
-    @Test(arguments: [StatusBarFormat.waybar, .i3blocks, .polybar])
+    static func summary(_ status: StatusResult?) -> StatusSummary {
+        StatusSummary(status: status, now: now, reason: status == nil ? "cannot reach onthemapd at /run/user/1000/onthemap/onthemapd.sock (No such file or directory)" : nil)
+    }
+
+    @Test(arguments: [StatusBarFormat.waybar, .i3blocks, .polybar, .json])
     func statusBarFormats(format: StatusBarFormat) throws {
         var text = ""
         for (state, status) in Self.statuses {
-            text += "## \(state)\n" + format.render(StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Self.now), status: status) + "\n"
+            text += "## \(state)\n" + (try format.render(Self.summary(status), status: status)) + "\n"
         }
         check(text, "status-\(format.rawValue).txt")
+        #expect(!text.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\n" }, "no control character from the data")
+        if format == .polybar {
+            // Only the format's own tags are tags: the data's `%` are doubled.
+            #expect(text.contains("%%{A1:touch /tmp/x:}"))
+        }
         if format == .waybar {
             for (state, status) in Self.statuses {
-                let line = format.render(StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Self.now), status: status)
+                let line = try format.render(Self.summary(status), status: status)
                 let json = try JSONDecoder().decode(WireJSON.self, from: Data(line.utf8))
                 #expect(json["class"] == .string(state))
             }
@@ -95,7 +114,7 @@ struct FormatGoldenTests {
         var text = ""
         for (state, status) in Self.statuses {
             guard let status else { continue }
-            text += "## \(state)\n" + HumanStatus.render(StatusResult(wireJSON: status), style: Style(enabled: false), now: Self.now) + "\n"
+            text += "## \(state)\n" + HumanStatus.render(status, style: Style(enabled: false), now: Self.now) + "\n"
         }
         check(text, "status-human.txt")
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import OnTheMapModels
+import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
@@ -91,11 +92,9 @@ struct HostileLinkTests {
         defer { directory.remove() }
         let student = StudentLocation(
             objectId: "o1", uniqueKey: "u1", firstName: "Eve", lastName: "Hostile", mapString: "Somewhere", mediaURL: link,
-            latitude: 1, longitude: 2, createdAt: nil, updatedAt: nil
-        ).wireJSON
-        let answer = WireJSON.object([
-            ("students", .array([student])), ("total", .integer(1)), ("refreshedAt", .null), ("stale", .bool(false)),
-        ])
+            latitude: 1, longitude: 2, createdAt: nil, updatedAt: nil)
+        let answer = try JSONText.parse(JSONText.of(
+            StudentsResult(students: [StudentPin(student: student, mine: false)], total: 1, refreshedAt: nil, stale: false)))
         let daemon = try PassThroughDaemon(path: directory.file("d.sock"), result: answer)
         defer { daemon.stop() }
         let client = try ClientRun(socket: directory.file("d.sock"))

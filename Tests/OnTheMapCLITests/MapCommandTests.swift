@@ -99,19 +99,19 @@ struct MapCommandTests {
         let bed = try CLITestBed()
         // Piped, the whole legend follows; the names are drawn in their own style.
         let wide = try bed.run(["map", "--width", "120", "--height", "40", "--json"])
-        let result = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(wide.stdout.utf8)))
+        let result = try MapResult(json: try JSONDecoder().decode(WireJSON.self, from: Data(wide.stdout.utf8)))
         #expect(result.styles.joined().contains("n"), "names on the world")
         #expect(result.rows.joined().contains("Brazil") || result.rows.joined().contains("Russia"))
         #expect(result.outside + result.pins.count == 100)
         // A pin alone in its cell is followed by its number where there is room.
-        let numbered = result.pins.filter { placed in
+        let numbered = result.pins.compactMap(\.cell).filter { placed in
             let row = Array(result.rows[placed.row].unicodeScalars)
             let digits = Array(String(placed.n).unicodeScalars)
             return placed.col + digits.count < row.count && Array(row[(placed.col + 1)...(placed.col + digits.count)]) == digits
         }
         #expect(numbered.count >= 10, "\(numbered.count) pins show their number")
         let plain = try bed.run(["map", "--width", "120", "--height", "40", "--no-labels", "--json"])
-        let plainResult = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(plain.stdout.utf8)))
+        let plainResult = try MapResult(json: try JSONDecoder().decode(WireJSON.self, from: Data(plain.stdout.utf8)))
         #expect(!plainResult.styles.joined().contains("n"), "--no-labels draws no names")
         #expect(!plainResult.rows.joined().contains("Brazil") && !plainResult.rows.joined().contains("Russia"))
 
@@ -179,7 +179,7 @@ struct MapCommandTests {
         #expect(wide.stderr.contains("--width must be between 10 and 1000"))
         // A place, and one that is nowhere: the same error as `students --near`.
         let paris = try bed.run(["map", "--near", "Paris", "--radius", "300", "--json", "--width", "40", "--height", "10"])
-        let parisMap = MapResult(wireJSON: try JSONDecoder().decode(WireJSON.self, from: Data(paris.stdout.utf8)))
+        let parisMap = try MapResult(json: try JSONDecoder().decode(WireJSON.self, from: Data(paris.stdout.utf8)))
         #expect(parisMap.view.west < 2.35 && parisMap.view.east > 2.35)
         // The place as `geocode` names it.
         #expect(parisMap.near?.hasPrefix("Paris, ") == true && parisMap.near?.hasSuffix(", France") == true, "\(parisMap.near as Any)")
@@ -188,7 +188,7 @@ struct MapCommandTests {
         let europe = try bed.run(["map", "--near", "Europe", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
         #expect(europe.status == 0, "\(europe.stderr)")
         #expect(europe.stdout.contains("around Europe"), "\(europe.stdout.suffix(300))")
-        let europeMap = MapResult(wireJSON: try JSONDecoder().decode(
+        let europeMap = try MapResult(json: try JSONDecoder().decode(
             WireJSON.self, from: Data(try bed.run(["map", "--near", "Europe", "--json"]).stdout.utf8)))
         #expect(europeMap.view.west < -9 && europeMap.view.east > 30 && europeMap.view.north > 60 && europeMap.view.south < 37)
         let nowhere = try bed.run(["map", "--near", "Xyzzyville Qwrtp"])

@@ -26,13 +26,13 @@ struct ConcurrentPinTests {
             let request = params(
                 ("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://ada.example/\(index)")),
                 ("latitude", .number(-12.05)), ("longitude", .number(-77.04)), ("overwrite", .bool(overwrite)))
-            try connection.send(line: RPCRequest(id: .integer(1), method: "postPin", params: request).serialized)
+            try connection.send(RPCRequest(id: .integer(1), method: "postPin", params: request))
         }
         return try connections.map { connection in
-            guard let message = try connection.readMessage(), let response = RPCResponse(parsing: message) else {
+            guard let reply = try connection.read(RPCReply<WireJSON>.self) else {
                 throw ServerProcessError(message: "no answer to postPin")
             }
-            return response.outcome
+            return Result { () throws(RPCError) in try reply.outcome() }
         }
     }
 

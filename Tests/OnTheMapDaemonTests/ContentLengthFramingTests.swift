@@ -29,12 +29,12 @@ final class ContentLengthFramingTests {
         framed.request(#"{"jsonrpc":"2.0","id":1,"method":"status"}"#)
         // `readFrame` accepts exactly `Content-Length: N` and a body of N bytes.
         let frame = try #require(try framed.readFrame())
-        #expect(frame.body.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{"version":"#))
+        #expect(frame.body.hasPrefix(#"{"id":1,"jsonrpc":"2.0","result":{"apiURL":"#))
         #expect(frame.body.hasSuffix("}"), "the body is the JSON text alone, without a line end")
         // A newline client of the same daemon still gets lines.
         let lines = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         try lines.send(line: #"{"jsonrpc":"2.0","id":2,"method":"status"}"#)
-        #expect(try lines.readLine()?.hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":"#) == true)
+        #expect(try lines.readLine()?.hasPrefix(#"{"id":2,"jsonrpc":"2.0","result":"#) == true)
     }
 
     @Test(arguments: [
@@ -122,7 +122,7 @@ final class ContentLengthFramingTests {
         #expect(reply["error"]?["code"] == .integer(-32600))
         let message = reply["error"]?["message"]?.stringValue ?? ""
         #expect(message.contains(expected), "\(message)")
-        #expect(message.hasSuffix("the connection is closed"))
+        #expect(message.hasSuffix("the connection is closed."))
         #expect(try framed.readFrame() == nil)
     }
 
@@ -167,8 +167,9 @@ final class ContentLengthFramingTests {
             try lines.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
             #expect(try lines.readMessage()?["id"] == .integer(id))
         }
-        // Loose: the point is not waiting on the stalled client, and tests run in parallel.
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not waiting on the stalled client, which would be closed as idle only after 300 s: a bound
+        // that ends a hung test, far above any machine's load.
+        #expect(ContinuousClock.now - started < .seconds(60))
         // The stalled client, once it finishes its body, is answered normally.
         let rest = #""2.0","id":9,"method":"status"}"#
         stalled.send(String(repeating: " ", count: 100 - #"{"jsonrpc":"#.utf8.count - rest.utf8.count) + rest)
@@ -201,7 +202,8 @@ struct ContentLengthNotificationTests {
             let message = try #require(try framed.readMessage())
             if message["id"] == .integer(2) { reply = message }
         }
-        #expect(reply?["result"]?["pin"] == .null)
+        #expect(reply?["result"]?["pin"] == nil)
+        #expect(reply?["result"]?["cached"] == .bool(false))
     }
 
     private func method(_ message: WireJSON) -> String? {

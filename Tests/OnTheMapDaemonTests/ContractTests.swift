@@ -25,7 +25,7 @@ final class ContractTests {
 
     @Test func servesEveryDeclaredMethodInOrder() {
         #expect(MethodRegistry.methods.map { $0.name } == OnTheMapMethods.all.map { $0.method })
-        #expect(DiscoverMethod.document == OpenRPCDocument.serialized(version: Daemon.version, methods: OnTheMapMethods.all))
+        #expect(DiscoverMethod.document == OpenRPCDocument.document(version: Daemon.version, methods: OnTheMapMethods.all))
     }
 
     @Test func declaredLimitsAreTheModulesOwn() {
@@ -65,42 +65,43 @@ final class ContractTests {
 
     /// The result of `request`, as the bytes the daemon sent.
     private func resultBytes(_ request: RPCRequest, on connection: RPCConnection) throws -> String {
-        try connection.send(line: request.serialized)
+        try connection.send(request)
         let line = try #require(try connection.readLine())
-        let prefix = #"{"jsonrpc":"2.0","id":1,"result":"#
+        let prefix = #"{"id":1,"jsonrpc":"2.0","result":"#
         try #require(line.hasPrefix(prefix) && line.hasSuffix("}"), "\(line.prefix(200))")
         return String(line.dropFirst(prefix.count).dropLast())
     }
 
-    /// Reads the daemon's answer into the declared result type and writes it again.
-    private func rewritten<Result: RPCResultType>(_ type: Result.Type, _ bytes: String) throws -> String {
-        Result(wireJSON: try WireJSON.parse(bytes.utf8)).wireJSON.serialized
+    /// Reads the daemon's answer strictly into the declared result type and writes it again: the
+    /// same JSON value (a list written from the cache's pins may order a pin's members otherwise).
+    private func rewritten<Result: RPCResultType>(_ type: Result.Type, _ bytes: String) throws -> WireJSON {
+        try JSONText.parse(JSONText.of(try WireCoding.decode(Result.self, from: Array(bytes.utf8))))
     }
 
     @Test func resultsReadBackByteForByte() throws {
         let connection = try bed.connect()
         let loggedOut = try resultBytes(StatusParams().request(id: .integer(1)), on: connection)
-        #expect(try rewritten(StatusResult.self, loggedOut) == loggedOut)
+        #expect(try rewritten(StatusResult.self, loggedOut) == (try JSONText.parse(loggedOut)))
         let login = try resultBytes(LoginParams(.udacity(username: DaemonTestBed.email, password: DaemonTestBed.password)).request(id: .integer(1)), on: connection)
-        #expect(try rewritten(AccountInfo.self, login) == login)
+        #expect(try rewritten(AccountInfo.self, login) == (try JSONText.parse(login)))
         let status = try resultBytes(StatusParams().request(id: .integer(1)), on: connection)
-        #expect(try rewritten(StatusResult.self, status) == status)
-        #expect(StatusResult(wireJSON: try WireJSON.parse(status.utf8)).students.count == 40)
+        #expect(try rewritten(StatusResult.self, status) == (try JSONText.parse(status)))
+        #expect(try WireCoding.decode(StatusResult.self, from: Array(status.utf8)).students.count == 40)
         // The stored answer, the near query's, and a search's: each written its own way.
         for params in [StudentsParams(), StudentsParams(limit: 5, near: .init(latitude: 48.1, longitude: 11.6, radiusKm: 20_000)), StudentsParams(search: "a")] {
             let students = try resultBytes(params.request(id: .integer(1)), on: connection)
-            #expect(try rewritten(StudentsResult.self, students) == students, "\(params)")
+            #expect(try rewritten(StudentsResult.self, students) == (try JSONText.parse(students)), "\(params)")
         }
         let refresh = try resultBytes(RefreshParams().request(id: .integer(1)), on: connection)
-        #expect(try rewritten(RefreshResult.self, refresh) == refresh)
+        #expect(try rewritten(RefreshResult.self, refresh) == (try JSONText.parse(refresh)))
         let geocode = try resultBytes(GeocodeParams(query: "Köln, Germany").request(id: .integer(1)), on: connection)
-        #expect(try rewritten(GeocodeResults.self, geocode) == geocode)
+        #expect(try rewritten(GeocodeResults.self, geocode) == (try JSONText.parse(geocode)))
         let export = try resultBytes(ExportMapParams(format: .svg).request(id: .integer(1)), on: connection)
-        #expect(try rewritten(ExportMapResult.self, export) == export)
+        #expect(try rewritten(ExportMapResult.self, export) == (try JSONText.parse(export)))
         let subscribe = try resultBytes(SubscribeParams(events: [.status]).request(id: .integer(1)), on: connection)
         #expect(subscribe == #"{"events":["status"]}"#)
         let logout = try RPCConnection(path: bed.daemon.socketPath, timeout: .seconds(20))
         let bytes = try resultBytes(LogoutParams().request(id: .integer(1)), on: logout)
-        #expect(try rewritten(LogoutResult.self, bytes) == bytes)
+        #expect(try rewritten(LogoutResult.self, bytes) == (try JSONText.parse(bytes)))
     }
 }

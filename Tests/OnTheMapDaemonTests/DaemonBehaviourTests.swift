@@ -53,10 +53,10 @@ struct DaemonBehaviourTests {
             "postPin", params(("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://example.com/ada"))))
         #expect(posted["created"] == .bool(true))
         bed.server.stopServer()
-        let mine = MyPinResult(wireJSON: try bed.result("myPin"))
+        let mine = try MyPinResult(json: try bed.result("myPin"))
         #expect(mine.cached)
-        #expect(mine.pin?.objectId == posted["pin"]?["objectId"]?.stringValue)
-        #expect(mine.pin?.mapString == "Lima, Peru")
+        #expect(mine.pin?.student.objectId == posted["pin"]?["objectId"]?.stringValue)
+        #expect(mine.pin?.student.mapString == "Lima, Peru")
     }
 
     @Test("A place posted without coordinates is stored as the match's name, not as typed")
@@ -64,9 +64,9 @@ struct DaemonBehaviourTests {
         let bed = try DaemonTestBed(students: 5)
         defer { bed.tearDown() }
         try bed.login()
-        let posted = PostPinResult(wireJSON: try bed.result(
+        let posted = try PostPinResult(json: try bed.result(
             "postPin", params(("mapString", .string("  springfield illinois ")), ("mediaURL", .string("https://example.com/me")))))
-        #expect(posted.pin.mapString == "Springfield, Illinois")
-        #expect(try bed.result("status")["myPin"]?["mapString"] == .string("Springfield, Illinois"))
+        #expect(posted.pin.student.mapString == "Springfield, Illinois, United States")
+        #expect(try bed.result("status")["myPin"]?["mapString"] == .string("Springfield, Illinois, United States"))
     }
 }

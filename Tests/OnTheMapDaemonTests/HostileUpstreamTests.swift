@@ -58,10 +58,10 @@ struct HostileUpstreamTests {
                 _ = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
                 return (try client.result(StudentsParams()), try client.result(MapParams(width: 40, height: 12)))
             }
-            let links = students.students.compactMap { $0["mediaURL"]?.stringValue }
+            let links = students.students.map(\.student.mediaURL)
             #expect(links.count == Self.hostileLinks.count + 1)
             #expect(Set(links) == ["", "https://ok.example/me"], "\(links)")
-            #expect(Set(map.pins.map(\.pin.mediaURL)).isSubset(of: ["", "https://ok.example/me"]))
+            #expect(Set(map.pins.map(\.student.mediaURL)).isSubset(of: ["", "https://ok.example/me"]))
         }
     }
 

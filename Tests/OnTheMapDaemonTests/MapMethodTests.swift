@@ -129,7 +129,7 @@ final class MapMethodTests {
     @Test("Names in their own style unless labels is false; the view says where it is and how close it can go")
     func labelsAndTheViewInWords() throws {
         let near = params(("near", .string("Berlin")), ("radiusKm", .number(300)), ("width", .integer(100)), ("height", .integer(30)))
-        let named = MapResult(wireJSON: try bed.result("map", near))
+        let named = try MapResult(json: try bed.result("map", near))
         #expect(named.styles.joined().contains("n"), "names are style n")
         #expect(named.rows.joined().contains("Berlin"))
         #expect(named.view.place == "Berlin, Germany")
@@ -137,21 +137,21 @@ final class MapMethodTests {
         #expect(named.view.maxZoom == MapView.maximumZoom(width: 100))
         #expect(named.outside + named.pins.count == 150)
         // Each name cell is a letter of a name: no pin or number lost under it.
-        for placed in named.pins { #expect("pcm".contains(Array(named.styles[placed.row])[placed.col])) }
+        for placed in named.pins.compactMap(\.cell) { #expect("pcm".contains(Array(named.styles[placed.row])[placed.col])) }
 
         guard case .object(var members) = near else { return }
         members.append(("labels", .bool(false)))
-        let plain = MapResult(wireJSON: try bed.result("map", .object(members)))
+        let plain = try MapResult(json: try bed.result("map", .object(members)))
         #expect(!plain.styles.joined().contains("n"))
         #expect(!plain.rows.joined().contains("Berlin"))
         #expect(plain.view.place == "Berlin, Germany", "the place in words does not depend on labels")
         #expect(try bed.error("map", params(("labels", .string("no")))).data?["field"] == .string("labels"))
 
         // A continent is shown whole; the world has no one place.
-        let europe = MapResult(wireJSON: try bed.result("map", params(("near", .string("Europe")))))
+        let europe = try MapResult(json: try bed.result("map", params(("near", .string("Europe")))))
         #expect(europe.near == "Europe")
         #expect(europe.view.west < -5 && europe.view.east > 30, "\(europe.view)")
-        #expect(MapResult(wireJSON: try bed.result("map")).view.place == "")
+        #expect(try MapResult(json: try bed.result("map")).view.place == "")
     }
 
     @Test func anUnknownPlaceIsTheGeocodersError() throws {

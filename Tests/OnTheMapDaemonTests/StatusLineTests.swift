@@ -29,10 +29,10 @@ struct StatusLineTests {
         try bed.login()
         #expect(try eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
         #expect(bed.daemon.stop() == 0)
-        let file = try #require(CachedList(fileContents: try Data(contentsOf: URL(fileURLWithPath: bed.daemon.cacheFile))))
+        let file = try #require(CachedList(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: bed.daemon.cacheFile)))))
         var older = file
         older.refreshedAt = Date().addingTimeInterval(-45)
-        try JSONEncoder().encode(older).write(to: URL(fileURLWithPath: bed.daemon.cacheFile))
+        try Data(older.bytes()).write(to: URL(fileURLWithPath: bed.daemon.cacheFile))
 
         let notify = try NotifySocketListener(path: bed.daemon.home.file("notify.sock"))
         defer { notify.close() }

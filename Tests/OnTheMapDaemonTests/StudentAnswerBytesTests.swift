@@ -6,9 +6,9 @@ import Testing
 
 @testable import OnTheMapDaemon
 
-/// The `students` answer and the cache file are spliced from bytes the cache writes once per
-/// refresh; they must stay the bytes the `WireJSON` tree gave.
-@Suite("students answers and the cache file, written from stored bytes", .ownThreads)
+/// The cached list keeps each pin's JSON, encoded once; answers that list pins are written around
+/// those bytes (`PinListAnswer`). What a client reads back must be what the typed result says.
+@Suite("Answers written from the cache's encoded pins", .ownThreads)
 struct StudentAnswerBytesTests {
     static let locations: [StudentLocation] = [
         StudentLocation(
@@ -16,77 +16,78 @@ struct StudentAnswerBytesTests {
             mediaURL: "https://example.org/?q=1&r=/", latitude: -23.5505, longitude: -46.6333,
             createdAt: Date(timeIntervalSince1970: 1_424_826_638.103), updatedAt: Date(timeIntervalSince1970: 1_425_939_890.315)),
         StudentLocation(
-            objectId: "b2", uniqueKey: "k2", firstName: "", lastName: "東京", mapString: "", mediaURL: "", latitude: 0,
-            longitude: 180, createdAt: nil, updatedAt: nil),
+            objectId: "b2", uniqueKey: "mine", firstName: "Ada", lastName: "東京", mapString: "Tokyo", mediaURL: "javascript:alert(1)",
+            latitude: 0, longitude: 180, createdAt: nil, updatedAt: nil),
     ]
 
-    static func json(_ location: StudentLocation) -> ArraySlice<UInt8> {
-        var bytes: [UInt8] = []
-        location.writeWireJSON(into: &bytes)
-        return bytes[...]
+    static let list = StudentList(locations, accountKey: "mine")
+
+    /// A list answer's bytes, read back strictly.
+    static func read<T: Decodable>(_ result: RPCResult, as type: T.Type) throws -> T {
+        guard case .encoded(let bytes) = result else { throw RPCError.internalError("not encoded") }
+        return try WireCoding.decode(type, from: bytes)
+    }
+
+    @Test func theListIsNewestFirstWithOnlyWebLinksAndYourPinMarked() throws {
+        #expect(Self.list.entries.map(\.location.objectId) == ["a\"1", "b2"])
+        #expect(Self.list.entries.map(\.location.mediaURL) == ["https://example.org/?q=1&r=/", ""])
+        #expect(Self.list.entries.map(\.mine) == [false, true])
+        #expect(Self.list.entries[0].searchKey == "zoe o brien jr sao paulo brasil")
+        for entry in Self.list.entries {
+            #expect(try WireCoding.decode(StudentPin.self, from: try #require(entry.pinJSON)) == entry.pin)
+        }
     }
 
     @Test(arguments: [(Date?.some(Date(timeIntervalSince1970: 1_700_000_000.5)), false), (nil, true)])
-    func answerIsTheWireJSONOfItsParts(refreshedAt: Date?, stale: Bool) {
-        let answer = StudentsAnswer(students: Self.locations.map(Self.json), total: 7, refreshedAt: refreshedAt, stale: stale)
-        let tree = WireJSON.object([
-            ("students", .array(Self.locations.map(\.wireJSON))),
-            ("total", .integer(7)),
-            ("refreshedAt", refreshedAt.map { .string(WireTimestamp.milliseconds($0)) } ?? .null),
-            ("stale", .bool(stale)),
-        ])
-        #expect(String(decoding: answer.serializedBytes, as: UTF8.self) == tree.serialized)
+    func aStudentsAnswerIsItsTypedResult(refreshedAt: Date?, stale: Bool) throws {
+        let selection = StudentSelection(StudentsParams())
+        let answer = try selection.answer(from: Self.list, refreshedAt: refreshedAt, stale: stale, source: .cache, limitedTo: nil)
+        let expected = StudentsResult(
+            students: Self.list.entries.map(\.pin), total: 2, refreshedAt: refreshedAt.map(WireTimestamp.roundedToMilliseconds),
+            stale: stale)
+        #expect(try Self.read(answer, as: StudentsResult.self) == expected)
     }
 
-    @Test func distancesAreTheLastMemberOfEachStudent() {
-        let distances = [12.345, 1_234.96]
-        let answer = StudentsAnswer(
-            students: Self.locations.map(Self.json), distancesKm: distances, total: 2, refreshedAt: nil, stale: false)
-        let students = zip(Self.locations, distances).map { location, distance -> WireJSON in
-            guard case .object(let members) = location.wireJSON else { return .null }
-            return .object(members + [("distanceKm", .number((distance * 10).rounded() / 10))])
-        }
-        let tree = WireJSON.object([
-            ("students", .array(students)), ("total", .integer(2)), ("refreshedAt", .null), ("stale", .bool(false)),
-        ])
-        #expect(String(decoding: answer.serializedBytes, as: UTF8.self) == tree.serialized)
-        #expect(tree.serialized.contains(#""distanceKm":12.3}"#))
+    @Test func nearAnswersCarryTheirDistancesNearestFirst() throws {
+        let selection = StudentSelection(StudentsParams(near: .init(latitude: 0, longitude: 179)))
+        let answer = try selection.answer(from: Self.list, refreshedAt: nil, stale: false, source: .server, limitedTo: 5)
+        let result = try Self.read(answer, as: StudentsResult.self)
+        #expect(result.students.map(\.student.objectId) == ["b2", "a\"1"])
+        #expect(result.students[0].distanceKm == 111.2)
+        #expect(result.source == .server && result.limitedTo == 5)
     }
 
-    @Test func cacheFileReadsBackAndKeepsJSONEncodersShape() throws {
-        let refreshedAt = Date(timeIntervalSinceReferenceDate: 785_432_123.456789)
-        let bytes = CachedList.fileBytes(locationsJSON: Self.locations.map(Self.json), refreshedAt: refreshedAt, unplaceable: 3)
-        let expected = CachedList(locations: Self.locations, refreshedAt: refreshedAt, unplaceable: 3)
-        #expect(CachedList(fileContents: Data(bytes)) == expected)
-        // The shape earlier versions wrote and read with JSONEncoder/JSONDecoder, both ways.
-        #expect(try JSONDecoder().decode(CachedList.self, from: Data(bytes)) == expected)
-        #expect(CachedList(fileContents: try JSONEncoder().encode(expected)) == expected)
-        #expect(CachedList(fileContents: Data("{\"locations\":[{}]}".utf8)) == nil)
-        #expect(CachedList(fileContents: Data("not json".utf8)) == nil)
-    }
-
-    /// A damaged file's refresh time trapped the daemon at every start ("refreshed … ago" turns it
-    /// into whole seconds): it is refused like any unreadable file.
-    @Test(arguments: [1e300, -1e300, 1e20])
-    func aCacheFileRefreshedAtNoPlausibleTimeIsUnreadable(seconds: Double) {
-        let bytes = CachedList.fileBytes(
-            locationsJSON: Self.locations.map(Self.json), refreshedAt: Date(timeIntervalSinceReferenceDate: seconds),
-            unplaceable: 0)
-        #expect(CachedList(fileContents: Data(bytes)) == nil)
-    }
-
-    @Test func searchFoldingOfASCIIIsFoundations() {
-        let ascii = String(decoding: (0x20..<0x7F).map { UInt8($0) }, as: UTF8.self)
-        for text in [ascii, "Ada LOVELACE London, UK", "", "Zoë München Ｔｏｋｙｏ", "ﬁ Straße İstanbul"] {
-            #expect(
-                SearchText.fold(text) == text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil),
-                "\(text)")
+    @Test func aSearchFoldsAccentsAndCase() throws {
+        for search in ["SAO paulo", "são", "zoe  brien"] {
+            let answer = try StudentSelection(StudentsParams(search: search)).answer(
+                from: Self.list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil)
+            #expect(try Self.read(answer, as: StudentsResult.self).students.map(\.student.objectId) == ["a\"1"], "\(search)")
         }
     }
 
-    /// The daemon's replies, read as bytes: each is the compact form of its own JSON (what
-    /// serializing the tree wrote), and every student keeps Parse's key order.
-    @Test func repliesAreCompactAndOrderedLikeTheTree() throws {
+    @Test func aPostedPinGoesFirstAndTheCacheKeepsItsSize() {
+        var moved = Self.locations[1]
+        moved.mapString = "Lima"
+        moved.mediaURL = "https://ada.example"
+        let placed = Self.list.placing(moved, accountKey: "mine", capacity: 2)
+        #expect(placed.entries.map(\.location.mapString) == ["Lima", "São Paulo, Brasil"])
+        var new = moved
+        new.objectId = "c3"
+        #expect(placed.placing(new, accountKey: "mine", capacity: 2).entries.map(\.location.objectId) == ["c3", "b2"])
+    }
+
+    @Test func cacheFileReadsBack() throws {
+        let file = CachedList(
+            locations: Self.locations, refreshedAt: Date(timeIntervalSince1970: 1_700_000_000.125), etag: "\"abc\"", skipped: 3,
+            skippedWhy: "3 records left out: firstName is missing (3)")
+        #expect(CachedList(fileContents: try file.bytes()) == file)
+        #expect(CachedList(fileContents: Array("{\"locations\":[{}]}".utf8)) == nil)
+        #expect(CachedList(fileContents: Array("not json".utf8)) == nil)
+    }
+
+    /// The daemon's replies, read as bytes: one line of compact JSON each, read back strictly as the
+    /// declared result, after a refresh and after a restart that loaded the cache file.
+    @Test func repliesAreCompactAndReadBackStrictly() throws {
         let bed = try DaemonTestBed(students: 300, daemonArguments: ["--cache-size", "250"])
         defer { bed.tearDown() }
         try bed.login()
@@ -106,20 +107,16 @@ struct StudentAnswerBytesTests {
                 var reply = socket.receiveAll(timeout: .seconds(30))
                 #expect(reply.last == UInt8(ascii: "\n"), "\(after): \(request)")
                 reply.removeLast()
-                let parsed = try WireJSON.parse(reply)
-                #expect(parsed.serialized == String(decoding: reply, as: UTF8.self), "\(after): \(request)")
-                let single = if case .array(let replies) = parsed { replies.first } else { parsed }
-                let students = arrayOf(single?["result"]?["students"])
-                #expect(!students.isEmpty, "\(after): \(request)")
-                // Parse's alphabetical order; with `near`, the distance last.
-                let near = request.contains("near")
-                for student in students {
-                    guard case .object(let members) = student else { continue }
-                    let keys = members.map(\.0)
-                    #expect((keys.last == "distanceKm") == near, "\(after): \(keys)")
-                    let wireKeys = near ? Array(keys.dropLast()) : keys
-                    #expect(wireKeys == wireKeys.sorted(), "\(after): \(keys)")
+                #expect(!reply.contains(UInt8(ascii: "\n")), "\(after): one line")
+                let single: StudentsResult?
+                if request.hasPrefix("[") {
+                    single = try WireCoding.decode([RPCReply<StudentsResult>].self, from: reply).first?.result
+                } else {
+                    single = try WireCoding.decode(RPCReply<StudentsResult>.self, from: reply).result
                 }
+                let students = try #require(single, "\(after): \(request)").students
+                #expect(!students.isEmpty, "\(after): \(request)")
+                #expect(students.allSatisfy { ($0.distanceKm != nil) == request.contains("near") }, "\(after): \(request)")
             }
         }
         try check(after: "a refresh")
@@ -127,7 +124,8 @@ struct StudentAnswerBytesTests {
         #expect(bed.daemon.stop() == 0)
         try bed.daemon.start()
         try check(after: "a restart")
-        #expect(try bed.result("students", params(("limit", .integer(1000))))["total"] == .integer(250))
+        // More than the cache holds: the server's 300, for this answer.
+        #expect(try bed.result("students", params(("limit", .integer(1000))))["total"] == .integer(300))
     }
 
     /// Pages after the first are fetched several at a time; the list still ends at the first short

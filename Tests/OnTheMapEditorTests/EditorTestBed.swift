@@ -54,15 +54,22 @@ final class EditorTestBed: @unchecked Sendable {
     /// The editors' environment: the sockets, the account, the CLI, and a home of their own so no
     /// user configuration is read and nothing is written outside the scratch directory.
     var environment: [String: String] {
-        [
-            "ONTHEMAP_SOCKET": daemon.socketPath,
+        Self.environment(socket: daemon.socketPath, scratch: scratch).merging([
             "ONTHEMAP_TEST_EMAIL": Self.email,
             "ONTHEMAP_TEST_PASSWORD": Self.password,
-            "ONTHEMAP_TEST_CLI": BuiltProducts.path("onthemap"),
             "ONTHEMAP_TEST_DEAD_SOCKET": deadSocket,
             "ONTHEMAP_TEST_HUNG_SOCKET": hungDaemon.socketPath,
             "ONTHEMAP_TEST_CONTROL": control,
             "ONTHEMAP_TEST_FOREIGN_SOCKET": foreignSocket ?? "",
+        ]) { $1 }
+    }
+
+    /// What every editor run gets: the daemon's `socket`, the CLI, and a home in `scratch` (its
+    /// `home` folder must exist).
+    static func environment(socket: String, scratch: TemporaryDirectory) -> [String: String] {
+        [
+            "ONTHEMAP_SOCKET": socket,
+            "ONTHEMAP_TEST_CLI": BuiltProducts.path("onthemap"),
             "HOME": scratch.file("home"),
             "XDG_CONFIG_HOME": scratch.file("home/.config"),
             "XDG_DATA_HOME": scratch.file("home/.local/share"),

@@ -45,7 +45,21 @@ struct EmacsPackageTests {
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
     func ertTestsAgainstRealDaemon() async throws {
-        try await runERT(selector: "(not (tag root))")
+        try await runERT(selector: "(not (or (tag root) (tag hostile)))")
+    }
+
+    /// The ERT tests tagged `hostile`, against a daemon whose upstream stores control characters
+    /// and bidi overrides in names, places and links.
+    @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
+    func packageShowsHostileTextSafely() async throws {
+        let result = try await HostileUpstream.runEditor(Self.emacs!, Self.ertArguments(selector: "(tag hostile)"), environment: ["EMACS_TEST_VERBOSE": "1"])
+        Self.expectNoneFailed(result, selector: "(tag hostile)")
+    }
+
+    /// `emacs --batch` running the ERT tests that `selector` picks.
+    static func ertArguments(selector: String) -> [String] {
+        let clients = EditorTestBed.root + "/clients/emacs"
+        return ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el", "--eval", "(ert-run-tests-batch-and-exit '\(selector))"]
     }
 
     /// The ERT tests tagged `root`, which the run above leaves out: the one place that decides
@@ -63,18 +77,22 @@ struct EmacsPackageTests {
     /// test with its reason. Returns the summary line.
     @discardableResult
     private func runERT(selector: String) async throws -> String? {
-        let clients = EditorTestBed.root + "/clients/emacs"
         // A thread of its own, as for Neovim: the run blocks for a minute.
         let result = try await onOwnThread {
             let bed = try EditorTestBed()
             defer { bed.tearDown() }
             return try bed.runEditor(
-                Self.emacs!,
-                ["--batch", "-Q", "-L", clients, "-l", clients + "/onthemap-tests.el",
-                 "--eval", "(ert-run-tests-batch-and-exit '\(selector))"],
+                Self.emacs!, Self.ertArguments(selector: selector),
                 // ERT then gives the reason of each skipped (and unexpected) result in its summary.
                 environment: ["EMACS_TEST_VERBOSE": "1"])
         }
+        return Self.expectNoneFailed(result, selector: selector)
+    }
+
+    /// Expects an ERT run to have no unexpected result; prints ERT's summary line, then each
+    /// skipped test with its reason. Returns the summary line.
+    @discardableResult
+    static func expectNoneFailed(_ result: CommandResult, selector: String) -> String? {
         #expect(result.status == 0, transcript(result))
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         let summary = lines.last { $0.hasPrefix("Ran ") }.map(String.init)

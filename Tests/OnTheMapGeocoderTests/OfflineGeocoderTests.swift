@@ -79,7 +79,7 @@ struct OfflineGeocoderTests {
         let result = try best(query)
         #expect(result.name == name)
         #expect(result.precision == precision)
-        #expect(result.placeName == name)
+        #expect(result.label == name)
         #expect((1000...8000).contains(result.extentKm ?? 0), "\(result.extentKm as Any)")
     }
 

@@ -12,7 +12,7 @@ struct LabelTests {
     init() throws { empty = try TestWorld(polygons: []) }
 
     /// A 64×32 world view (scale 0.8: the most prominent countries and places of 20 million or more).
-    private func draw(_ names: TestLabels, pins: [MapPin] = [], charset: MapCharset = .ascii) -> MapPicture {
+    private func draw(_ names: TestLabels, pins: [StudentPin] = [], charset: MapCharset = .ascii) -> MapPicture {
         MapRenderer.render(width: 64, height: 32, request: .world, charset: charset, pins: pins.map(\.position), world: empty.world, names: names.labels)
     }
 
@@ -62,7 +62,7 @@ struct LabelTests {
         // Pins all around: no room anywhere, so no name.
         let crowded = draw(names, pins: (-8...8).map { pin("p\($0)", 40, 100 + Double($0) * 5.625) })
         #expect(crowded.names.isEmpty)
-        for placed in crowded.placements { #expect(crowded.style(placed.row, placed.col) == "p") }
+        for placed in crowded.placements { #expect(crowded.style(placed.cell.row, placed.cell.col) == "p") }
     }
 
     @Test("Names too long for their place are shortened or left out; two names never run together")

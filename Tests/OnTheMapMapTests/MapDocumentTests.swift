@@ -11,11 +11,14 @@ struct MapDocumentTests {
     static let paris = (latitude: 48.85, longitude: 2.35)
 
     static func pin(_ id: String, _ first: String, at point: (latitude: Double, longitude: Double), mine: Bool = false)
-        -> MapPin
+        -> StudentPin
     {
-        MapPin(
-            objectId: id, firstName: first, lastName: "Test", mapString: "Lima, Peru",
-            mediaURL: "https://\(id).example", latitude: point.latitude, longitude: point.longitude, mine: mine)
+        StudentPin(
+            student: StudentLocation(
+                objectId: id, uniqueKey: id, firstName: first, lastName: "Test", mapString: "Lima, Peru",
+                mediaURL: "https://\(id).example", latitude: point.latitude, longitude: point.longitude, createdAt: nil,
+                updatedAt: nil),
+            mine: mine)
     }
 
     @Test func studentsAtOnePointShareAMarkerThatShowsTheirCount() {
@@ -23,7 +26,7 @@ struct MapDocumentTests {
             Self.pin("a", "Ana", at: Self.lima), Self.pin("b", "Bruno", at: Self.paris),
             Self.pin("c", "Carla", at: Self.lima), Self.pin("d", "Diego", at: Self.lima),
         ]
-        #expect(MapDocument.spots(pins).map { $0.pins.map(\.objectId) } == [["a", "c", "d"], ["b"]])
+        #expect(MapDocument.spots(pins).map { $0.pins.map(\.student.objectId) } == [["a", "c", "d"], ["b"]])
         let page = MapDocument.html(pins: pins, title: "t")
         #expect(page.ranges(of: #"<g class="marker""#).count == 2)
         #expect(page.ranges(of: "data-object-id=").count == 4, "every student is still in the page")
@@ -40,7 +43,7 @@ struct MapDocumentTests {
             Self.pin("me", "Ada", at: Self.lima, mine: true), Self.pin("a", "Ana", at: Self.lima),
             Self.pin("b", "Bruno", at: Self.paris),
         ]
-        #expect(MapDocument.spots(pins).map { $0.pins.map(\.objectId) } == [["b"], ["me", "a"]])
+        #expect(MapDocument.spots(pins).map { $0.pins.map(\.student.objectId) } == [["b"], ["me", "a"]])
         let page = MapDocument.html(pins: pins, title: "t")
         let yours = page.ranges(of: #"<g class="marker mine""#)
         #expect(yours.count == 1)

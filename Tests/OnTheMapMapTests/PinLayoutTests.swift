@@ -43,7 +43,7 @@ struct PinLayoutTests {
         // Ten or more: the count where it fits ("12" over the cell and the next), else "+".
         let many = (0..<12).map { pin("m\($0)", 48.14, 11.58) }
         let counted = MapRenderer.render(width: 64, height: 32, request: .world, charset: .ascii, pins: many.map(\.position), labels: false, world: empty.world)
-        let cell = counted.placements[0]
+        let cell = counted.placements[0].cell
         #expect(String(Array(counted.rows[cell.row])[cell.col...cell.col + 1]) == "12")
         #expect(counted.style(cell.row, cell.col + 1) == "c")
         let crowded = MapRenderer.render(
@@ -84,7 +84,7 @@ struct PinLayoutTests {
             #expect(picture.style(placed.row, placed.col) == "m")
             #expect(Array(picture.rows[placed.row])[placed.col] == (placed.pin.latitude > 0 ? "2" : "@"))
         }
-        #expect(inView.filter(\.pin.mine).count == 2)
+        #expect(picture.placements.filter { pins[$0.index].mine }.count == 2)
     }
 
     @Test func pinsAcrossTheAntimeridianAreFound() {

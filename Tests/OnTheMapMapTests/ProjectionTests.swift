@@ -97,12 +97,12 @@ struct ProjectionTests {
         let europe = [pin("a", 52.5, 13.4), pin("b", 48.85, 2.35), pin("c", 41.9, 12.5), pin("d", 59.3, 18.1)]
         let view = MapViewRequest.pins.resolve(width: 80, height: 24, pins: europe.map(\.position))
         #expect(view.zoom > 4)
-        for p in europe { #expect(view.cell(latitude: p.latitude, longitude: p.longitude) != nil) }
+        for p in europe { #expect(view.cell(latitude: p.student.latitude, longitude: p.student.longitude) != nil) }
 
         let pacific = [pin("a", -17.7, 178.0), pin("b", -13.8, -171.8), pin("c", -21.1, -175.2)]
         let wrapped = MapViewRequest.pins.resolve(width: 80, height: 24, pins: pacific.map(\.position))
         #expect(wrapped.zoom > 4, "the pins span 10°, across the antimeridian")
-        for p in pacific { #expect(wrapped.cell(latitude: p.latitude, longitude: p.longitude) != nil) }
+        for p in pacific { #expect(wrapped.cell(latitude: p.student.latitude, longitude: p.student.longitude) != nil) }
 
         let one = MapViewRequest.pins.resolve(width: 80, height: 24, pins: [pin("a", 10, 10).position])
         #expect(one.zoom == MapViewRequest.pinsMaxZoom)

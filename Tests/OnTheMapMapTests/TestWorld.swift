@@ -60,16 +60,31 @@ private func varint(_ value: Int, to bytes: inout [UInt8]) {
 }
 
 /// A pin at a coordinate.
-func pin(_ id: String, _ latitude: Double, _ longitude: Double, mine: Bool = false) -> MapPin {
-    MapPin(
-        objectId: id, firstName: "First \(id)", lastName: "Last", mapString: "Place \(id)", mediaURL: "https://\(id).example",
-        latitude: latitude, longitude: longitude, mine: mine)
+func pin(_ id: String, _ latitude: Double, _ longitude: Double, mine: Bool = false) -> StudentPin {
+    StudentPin(
+        student: StudentLocation(
+            objectId: id, uniqueKey: id, firstName: "First \(id)", lastName: "Last", mapString: "Place \(id)",
+            mediaURL: "https://\(id).example", latitude: latitude, longitude: longitude, createdAt: nil, updatedAt: nil),
+        mine: mine)
+}
+
+extension StudentPin {
+    /// Where the renderer draws it.
+    var position: MapPoint { MapPoint(latitude: student.latitude, longitude: student.longitude, mine: mine) }
+}
+
+/// A pin in view, as a test looks at it: its number, its cell, and the student.
+struct Placed {
+    var n: Int
+    var row: Int
+    var col: Int
+    var pin: StudentLocation
 }
 
 extension MapPicture {
     /// The pins in view, with the pins the picture was drawn from (`pins`, as given to the renderer).
-    func placed(_ pins: [MapPin]) -> [PlacedPin] {
-        placements.map { PlacedPin(n: $0.n, row: $0.row, col: $0.col, pin: pins[$0.index]) }
+    func placed(_ pins: [StudentPin]) -> [Placed] {
+        placements.map { Placed(n: $0.cell.n, row: $0.cell.row, col: $0.cell.col, pin: pins[$0.index].student) }
     }
 
     /// The style code of a cell.

@@ -35,10 +35,19 @@ struct WireFormatTests {
 
     @Test func userProfileDecodesBothShapes() throws {
         let top = #"{"first_name":"Ada","last_name":"Lovelace","nickname":"Ada","key":"42"}"#
-        let wrapped = #"{"user":{"first_name":"Ada","last_name":"Lovelace","nickname":"Ada","key":42}}"#
+        let wrapped = #"{"user":{"first_name":"Ada","last_name":"Lovelace","key":"42"}}"#
         let expected = UserProfile(firstName: "Ada", lastName: "Lovelace", nickname: "Ada", key: "42")
         #expect(try JSONDecoder().decode(UserProfile.self, from: Data(top.utf8)) == expected)
-        #expect(try JSONDecoder().decode(UserProfile.self, from: Data(wrapped.utf8)) == expected)
+        var withoutNickname = expected
+        withoutNickname.nickname = ""
+        #expect(try JSONDecoder().decode(UserProfile.self, from: Data(wrapped.utf8)) == withoutNickname)
+        // Strict: a key that is not text, or no first name, is an error.
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(UserProfile.self, from: Data(#"{"first_name":"A","last_name":"B","key":42}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(UserProfile.self, from: Data(#"{"last_name":"B","key":"42"}"#.utf8))
+        }
         #expect(expected.wireJSON.serialized == top)
     }
 

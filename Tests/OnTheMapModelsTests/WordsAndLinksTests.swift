@@ -29,17 +29,30 @@ struct WordsAndLinksTests {
         #expect(WebLink.opening(text) == nil, "\(text)")
     }
 
-    /// The byte-level whitespace check for ASCII text says what `Character.isWhitespace` says, for
-    /// every ASCII character inside a link, and text with other characters keeps the Unicode rule.
-    @Test func whitespaceInALinkIsFoundTheSameWayAsCharactersFindIt() {
-        for byte in UInt8(0)..<0x80 {
-            let text = "https://a.example/x" + String(UnicodeScalar(byte)) + "y"
-            #expect(WebLink.containsWhitespace(text) == text.contains(where: \.isWhitespace), "byte \(byte)")
+    /// A link holding a control character or a bidi override is not a web link (issue 39): it could
+    /// be opened cut short at a NUL, or read as another link than it is.
+    @Test(arguments: [
+        "https://a.example/\u{0}evil", "https://a.example/\u{1B}[2J", "https://a.example/\u{7F}", "https://a.example/\u{9B}x",
+        "https://a.example/\u{202E}gnp.exe", "https://a.example/\u{2066}x", "http://localhost:99999", "http://localhost:0",
+        "https://a.example/x\u{2003}y",
+    ])
+    func controlsBidiAndImpossiblePortsAreNotWebLinks(text: String) {
+        #expect(WebLink.opening(text) == nil, "\(text.unicodeScalars.map(\.value))")
+    }
+
+    @Test func displayTextNeutralisesWhatATerminalWouldObey() {
+        #expect(DisplayText.clean("Ada\u{1B}[1A\u{1B}[2K Lovelace") == "Ada\u{FFFD}[1A\u{FFFD}[2K Lovelace")
+        #expect(DisplayText.clean("a\tb\r\nc") == "a b  c")
+        #expect(DisplayText.clean("bell\u{7} nul\u{0} del\u{7F} csi\u{9B}") == "bell\u{FFFD} nul\u{FFFD} del\u{FFFD} csi\u{FFFD}")
+        #expect(DisplayText.clean("https://x.example/\u{202E}gnp.exe") == "https://x.example/gnp.exe")
+        #expect(DisplayText.clean("\u{2066}iso\u{2069} São Paulo 東京 🗺") == "iso São Paulo 東京 🗺")
+        #expect(!DisplayText.holdsControls("São Paulo 東京 🗺"))
+    }
+
+    @Test func whitespaceInALinkIsUnicodesWhitespace() {
+        for text in ["https://é.example/\u{00A0}x", "https://é.example/\u{2003}", "https://é.example/\u{3000}x", "https://a.example/\u{0085}"] {
+            #expect(WebLink.containsWhitespace(text), "\(text.unicodeScalars.map(\.value))")
         }
-        for text in ["https://é.example/\u{00A0}x", "https://é.example/\u{2003}", "https://é.example/\u{3000}x",
-                     "https://é.example/x", "https://b\u{00E9}b\u{0301}.example/\u{0085}"] {
-            #expect(WebLink.containsWhitespace(text) == text.contains(where: \.isWhitespace), "\(text.unicodeScalars.map(\.value))")
-        }
-        #expect(WebLink.opening("https://é.example/\u{2003}x") == nil)
+        #expect(!WebLink.containsWhitespace("https://b\u{00E9}b\u{0301}.example/x"))
     }
 }

@@ -22,7 +22,7 @@ struct MethodDeclarationTests {
     }
 
     @Test func openRPCListsEachParamWithItsTypeAndWhetherItIsRequired() throws {
-        let document = try WireJSON.parse(OpenRPCDocument.serialized(version: "9.9.9", methods: OnTheMapMethods.all).utf8)
+        let document = try JSONText.parse(JSONText.of(OpenRPCDocument.document(version: "9.9.9", methods: OnTheMapMethods.all)))
         #expect(document["openrpc"] == .string("1.2.6"))
         #expect(document["info"]?["version"] == .string("9.9.9"))
         guard case .array(let methods)? = document["methods"] else { Issue.record("no methods"); return }
@@ -55,10 +55,10 @@ struct MethodDeclarationTests {
 
     /// Encodes with the client's side of the declaration and decodes with the daemon's.
     private func roundTrip<Params: RPCRequestType & Equatable>(_ params: Params, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let wire = try WireJSON.parse(params.request(id: .integer(1)).serialized.utf8)
+        let wire = try JSONText.parse(String(decoding: params.request(id: .integer(1)).line, as: UTF8.self))
         #expect(wire["method"] == .string(Params.method), sourceLocation: sourceLocation)
         let decoded = try Params(params: wire["params"])
-        #expect(decoded == params, "\(wire.serialized)", sourceLocation: sourceLocation)
+        #expect(decoded == params, "\((try? JSONText.of(wire)) ?? "")", sourceLocation: sourceLocation)
     }
 
     @Test func typedParamsRoundTrip() throws {
@@ -87,36 +87,62 @@ struct MethodDeclarationTests {
         try roundTrip(DiscoverParams())
     }
 
-    @Test func requestsAreWrittenInTheDeclaredOrder() {
-        #expect(GeocodeParams(query: "Lima", limit: 1).request(id: .integer(3)).serialized
-            == #"{"jsonrpc":"2.0","id":3,"method":"geocode","params":{"query":"Lima","limit":1}}"#)
-        #expect(StatusParams().request(id: .integer(1)).serialized == #"{"jsonrpc":"2.0","id":1,"method":"status"}"#)
-        #expect(MapParams(width: 24, height: 6, near: .place("Berlin"), radiusKm: 300, charset: .ascii).params?.serialized
-            == #"{"width":24,"height":6,"charset":"ascii","near":"Berlin","radiusKm":300}"#)
-        #expect(StudentsParams(limit: 100, near: .init(latitude: 1.5, longitude: 2, radiusKm: 10)).params?.serialized
-            == #"{"limit":100,"near":{"latitude":1.5,"longitude":2,"radiusKm":10}}"#)
+    @Test func requestsAreOneLineOfJSONWithSortedKeys() throws {
+        #expect(String(decoding: GeocodeParams(query: "Lima", limit: 1).request(id: .integer(3)).line, as: UTF8.self)
+            == #"{"id":3,"jsonrpc":"2.0","method":"geocode","params":{"limit":1,"query":"Lima"}}"# + "\n")
+        #expect(String(decoding: StatusParams().request(id: .integer(1)).line, as: UTF8.self) == #"{"id":1,"jsonrpc":"2.0","method":"status"}"# + "\n")
+        #expect(try JSONText.of(MapParams(width: 24, height: 6, near: .place("Berlin"), radiusKm: 300, charset: .ascii).params)
+            == #"{"charset":"ascii","height":6,"near":"Berlin","radiusKm":300,"width":24}"#)
     }
 
     @Test func resultsReadBackWhatTheyWrite() throws {
+        let pin = StudentPin(
+            student: StudentLocation(
+                objectId: "o1", uniqueKey: "42", firstName: "Ada", lastName: "L", mapString: "Lima, Peru",
+                mediaURL: "https://ada.example", latitude: -12.05, longitude: -77.04,
+                createdAt: WireTimestamp.parse("2026-11-22T02:46:03.122Z"), updatedAt: WireTimestamp.parse("2026-11-22T02:46:03.122Z")),
+            mine: true)
         let status = StatusResult(
             version: "1.2.3", apiURL: "http://127.0.0.1:9/v1", account: AccountInfo(key: "42", firstName: "Ada", lastName: "L"),
-            students: .init(count: 7, unplaceable: 1, refreshedAt: WireTimestamp.parse("2026-11-22T02:46:03.122Z"), stale: true, lastError: "down"),
-            myPin: .init(objectId: "o1", mapString: "Lima", latitude: -12.05, longitude: -77.04), busy: ["refresh"], uptime: 1.5)
-        #expect(StatusResult(wireJSON: status.wireJSON) == status)
-        #expect(status.wireJSON.serialized == #"{"version":"1.2.3","apiURL":"http://127.0.0.1:9/v1","loggedIn":true,"account":{"key":"42","firstName":"Ada","lastName":"L"},"students":{"count":7,"unplaceable":1,"refreshedAt":"2026-11-22T02:46:03.122Z","stale":true,"lastError":"down"},"myPin":{"objectId":"o1","mapString":"Lima","latitude":-12.05,"longitude":-77.04},"busy":["refresh"],"uptime":1.5}"#)
-        var loggedOut = status
-        loggedOut.account = nil
-        loggedOut.myPin = nil
-        loggedOut.uptime = nil
-        #expect(StatusResult(wireJSON: loggedOut.wireJSON) == loggedOut)
-        #expect(loggedOut.wireJSON["loggedIn"] == .bool(false))
-        #expect(loggedOut.wireJSON["uptime"] == nil)
+            students: .init(
+                count: 7, skipped: 1, skippedWhy: "1 record left out: firstName is missing (1)",
+                refreshedAt: WireTimestamp.parse("2026-11-22T02:46:03.122Z"), stale: true, lastError: "down"),
+            myPin: pin, busy: ["refresh"], uptime: 1.5)
+        #expect(try JSONText.roundTrip(status) == status)
+        #expect(try JSONText.of(status) == #"{"account":{"firstName":"Ada","key":"42","lastName":"L"},"apiURL":"http://127.0.0.1:9/v1","busy":["refresh"],"loggedIn":true,"myPin":{"createdAt":"2026-11-22T02:46:03.122Z","firstName":"Ada","lastName":"L","latitude":-12.05,"longitude":-77.04,"mapString":"Lima, Peru","mediaURL":"https://ada.example","mine":true,"objectId":"o1","uniqueKey":"42","updatedAt":"2026-11-22T02:46:03.122Z"},"students":{"count":7,"lastError":"down","refreshedAt":"2026-11-22T02:46:03.122Z","skipped":1,"skippedWhy":"1 record left out: firstName is missing (1)","stale":true},"uptime":1.5,"version":"1.2.3"}"#)
+        let loggedOut = StatusResult(
+            version: "1.2.3", apiURL: "http://127.0.0.1:9/v1", account: nil, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil),
+            myPin: nil, busy: [], uptime: 0)
+        #expect(try JSONText.roundTrip(loggedOut) == loggedOut)
+        #expect(try JSONText.parse(JSONText.of(loggedOut))["loggedIn"] == .bool(false))
 
+        var near = pin
+        near.distanceKm = 12.3
+        near.cell = MapCell(n: 4, row: 2, col: 9)
+        #expect(try JSONText.roundTrip(near) == near)
         let places = GeocodeResults(results: [.init(name: "Köln", admin1: "NRW", country: "Germany", countryCode: "DE", latitude: 50.9333, longitude: 6.95, precision: "locality", score: 0.85)])
-        #expect(GeocodeResults(wireJSON: places.wireJSON) == places)
-        #expect(LogoutResult(wireJSON: LogoutResult(upstream: "already ended").wireJSON) == LogoutResult(upstream: "already ended"))
+        #expect(try JSONText.roundTrip(places) == places)
+        #expect(places.results[0].label == "Köln, NRW, Germany")
+        #expect(try JSONText.roundTrip(LogoutResult(upstream: "already ended")) == LogoutResult(upstream: "already ended"))
         #expect(SubscribeResult(events: [.status, .students, .status]).events == [.students, .status])
         let export = ExportMapResult(format: .svg, students: 3, document: "<svg/>")
-        #expect(ExportMapResult(wireJSON: export.wireJSON) == export)
+        #expect(try JSONText.roundTrip(export) == export)
+    }
+
+    /// A client reads results strictly: a member missing or of another type is an error naming it,
+    /// never an empty name or a pin at 0,0.
+    @Test func aResultWithoutARequiredMemberIsAnErrorNamingIt() throws {
+        let missingName = #"{"results":[{"admin1":"","country":"Peru","countryCode":"PE","label":"Lima, Peru","latitude":-12,"longitude":-77,"precision":"locality","score":1}]}"#
+        #expect {
+            try WireCoding.decode(GeocodeResults.self, from: Array(missingName.utf8))
+        } throws: { error in
+            (error as? DecodingError)?.fieldProblem == "name is missing"
+        }
+        let textLatitude = #"{"created":true,"pin":{"firstName":"A","lastName":"B","latitude":"north","longitude":0,"mapString":"x","mediaURL":"","mine":true,"objectId":"o","uniqueKey":"k"}}"#
+        #expect {
+            try WireCoding.decode(PostPinResult.self, from: Array(textLatitude.utf8))
+        } throws: { error in
+            (error as? DecodingError)?.fieldProblem == "latitude is not a number"
+        }
     }
 }

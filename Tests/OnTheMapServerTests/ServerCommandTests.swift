@@ -59,9 +59,9 @@ struct ServerCommandTests {
         let response = try await HTTPClient.shared.execute(
             HTTPClientRequest(url: serverProcess.baseURL + "/StudentLocation?limit=1000"), timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 10 * 1024 * 1024)
-        let list = try JSONDecoder().decode(StudentLocationList.self, from: Data(body.readableBytesView))
+        let list = try WireCoding.decoder().decode(StudentLocationList.self, from: Data(body.readableBytesView))
         #expect(list.results.count == 240)
-        #expect(list.unplaceable.isEmpty)
+        #expect(list.skipped.isEmpty)
         #expect(Set(list.results.map(\.mapString)).count >= 80)
         #expect(Set(list.results.map(\.fullName)).count >= 200)
         #expect(list.results.allSatisfy { $0.mediaURL.hasPrefix("https://") })

@@ -18,6 +18,7 @@
 
 (require 'ert)
 (require 'cl-lib)
+(require 'text-property-search)
 (require 'onthemap)
 
 (defun onthemap-tests--env (name)
@@ -98,6 +99,7 @@ WHAT says what was awaited."
     (should-not (cl-some (lambda (entry) (string-search password (format "%S" entry))) (symbol-value history))))
   (should-not (cl-some (lambda (m) (string-search password m)) onthemap-tests--messages)))
 
+;; In batch, `y-or-n-p' reads a line: "y" is followed by RET.
 ;; The keyboard, as a user types: `execute-kbd-macro' runs the real commands, and
 ;; the real minibuffer (`read-string', `read-passwd', `completing-read',
 ;; `y-or-n-p') reads what is typed.  The package asks its questions from a
@@ -135,6 +137,25 @@ WHAT says what was awaited."
 
 (ert-deftest onthemap-test-01-mode-line-logged-out ()
   (onthemap-status-mode 1)
+  (onthemap-tests--mode-line-is " 📍 logged out"))
+
+(defun onthemap-tests--refused (expected &rest keys)
+  "Type KEYS, which must end in a `user-error' saying EXPECTED.
+Return the prompts shown."
+  (setq onthemap-tests--prompts nil)
+  (let ((err (should-error (apply #'onthemap-tests--type nil keys) :type 'user-error)))
+    (should (equal (cadr err) expected)))
+  onthemap-tests--prompts)
+
+(ert-deftest onthemap-test-01a-empty-email-or-password-sends-nothing ()
+  ;; No "Password for :": an empty email ends the command before the password is asked.
+  (let ((prompts (onthemap-tests--refused "OnTheMap: no email given: login cancelled"
+                                          'M-x "onthemap-login" 'RET 'RET)))
+    (should (member "Udacity email: " prompts))
+    (should-not (cl-some (lambda (p) (string-prefix-p "Password" p)) prompts)))
+  (onthemap-tests--refused "OnTheMap: no email given: login cancelled" 'M-x "onthemap-login" 'RET "   " 'RET)
+  (onthemap-tests--refused "OnTheMap: no password given: login cancelled"
+                           'M-x "onthemap-login" 'RET "someone@example.com" 'RET 'RET)
   (onthemap-tests--mode-line-is " 📍 logged out"))
 
 (ert-deftest onthemap-test-02-login-keeps-the-password-hidden-and-the-list-follows ()
@@ -189,7 +210,10 @@ WHAT says what was awaited."
       (should (string-match-p "\\` *Name +Place +Link +Updated *\\'" (substring-no-properties header-line-format)))
       (should (string-match-p "\\`100 of [0-9]+ students, newest first · refreshed" (onthemap-tests--summary)))
       (should (equal (onthemap-tests--names)
-                     (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName))) expected)))
+                     (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key)))
+                       (mapcar (lambda (s) (concat (plist-get s :firstName) " " (plist-get s :lastName)
+                                                   (if (equal (plist-get s :uniqueKey) me) " (you)" "")))
+                               expected))))
       ;; RET on the third student opens its link.
       (goto-char (point-min))
       (forward-line 2)
@@ -368,26 +392,89 @@ WHAT says what was awaited."
       (when (file-exists-p socket) (delete-file socket))
       (kill-buffer buffer))))
 
-(defun onthemap-tests--geocode-choices (place)
-  "The geocoder's matches for PLACE as the post prompt offers them: (CHOICE . LABEL)."
+(ert-deftest onthemap-test-06e-empty-answers-ask-nothing-more-and-send-nothing ()
+  (let ((lists (length (onthemap-tests--list-buffers))))
+    ;; An empty place asks no radius.
+    (let ((prompts (onthemap-tests--refused "OnTheMap: no place given: type a place, or lat,lon"
+                                            'M-x "onthemap-near" 'RET " " 'RET)))
+      (should-not (cl-some (lambda (p) (string-prefix-p "Within km" p)) prompts)))
+    (onthemap-tests--refused "OnTheMap: the radius must be a number of km above 0, not \"far\""
+                             'M-x "onthemap-near" 'RET "Berlin" 'RET "far" 'RET)
+    (onthemap-tests--refused "OnTheMap: the radius must be a number of km above 0, not \"0\""
+                             'M-x "onthemap-near" 'RET "Berlin" 'RET "0" 'RET)
+    ;; An empty search is no search: nothing titled matching "".
+    (onthemap-tests--refused
+     "OnTheMap: no words given: type a name or a place to search for (M-x onthemap lists everyone)"
+     'M-x "onthemap-search" 'RET 'RET)
+    (should (= (length (onthemap-tests--list-buffers)) lists))
+    (should-not (cl-some (lambda (b) (string-search "matching \"\"" (onthemap-tests--summary b)))
+                         (onthemap-tests--list-buffers)))))
+
+(ert-deftest onthemap-test-06f-protocol-errors-are-told-in-words ()
+  ;; A request the daemon refuses (the package never sends it: it checks what is typed).
+  (let ((err (should-error (onthemap--await 'geocode '(:query "") "look-up") :type 'user-error)))
+    (should-not (string-search "Invalid" (cadr err)))
+    (should-not (string-search "query" (cadr err)))
+    (should (string-search "may be of different versions" (cadr err))))
+  (dolist (code '(-32700 -32600 -32601 -32602))
+    (let ((text (onthemap--in-emacs-words code "Invalid params: query is required.")))
+      (should-not (string-search "Invalid" text))
+      (should (string-search "different versions" text))))
+  (should (equal (onthemap--in-emacs-words -32603 "Internal error: the cache is gone.")
+                 "onthemapd failed (the cache is gone); its log says more"))
+  (should (equal (onthemap--logout-sentence "not reached (the API is down); the session was forgotten locally")
+                 "logged out here; the server was not reached (the API is down), so the session stays valid there until it expires")))
+
+(defun onthemap-tests--geocode (place)
+  "The geocoder's matches for PLACE, as the CLI gets them."
   (let ((answer (onthemap-tests--cli-json "geocode" place)))
-    (mapcar (lambda (match)
-              (cons (format "%s (%s)" (onthemap--place match) (plist-get match :precision)) (onthemap--place match)))
-            (if (vectorp answer) answer (plist-get answer :results)))))
+    (if (vectorp answer) answer (plist-get answer :results))))
+
+(defun onthemap-tests--geocode-choices (place)
+  "The geocoder's matches for PLACE as the post prompt offers them.
+Each is (CHOICE . LABEL)."
+  (mapcar (lambda (choice) (cons (car choice) (onthemap--place (cdr choice))))
+          (onthemap--place-choices (onthemap-tests--geocode place))))
+
+(defun onthemap-tests--which (place &rest keys)
+  "KEYS when the post prompt asks which PLACE (more than one choice), else nil."
+  (when (cdr (onthemap-tests--geocode-choices place)) keys))
 
 (ert-deftest onthemap-test-07-post-stores-the-place-picked ()
   (let* ((mark (length onthemap-tests--messages))
          (picked (nth 1 (onthemap-tests--geocode-choices "Springfield"))))
     (should (string-prefix-p "Springfield, " (cdr picked)))
     ;; Typed at the real prompts: the place; the second match; the link.
+    ;; Each question comes from the command itself, as soon as the daemon has answered.
     (onthemap-tests--type (onthemap-tests--said mark "posted your pin at")
-                          'M-x "onthemap-post" 'RET "Springfield" 'RET '<f12>
-                          (car picked) 'RET "ada.example/emacs" 'RET)
+                          'M-x "onthemap-post" 'RET "Springfield" 'RET
+                          (car picked) 'RET "ada.example/emacs" 'RET '<f12>)
+    (should (member (format "Which Springfield (default %s): " (car (car (onthemap-tests--geocode-choices "Springfield"))))
+                    onthemap-tests--prompts))
+    (should (member (format "Link for %s (http or https): " (cdr picked)) onthemap-tests--prompts))
     (onthemap-tests--message-since mark (concat "posted your pin at " (cdr picked)))
     (let ((pin (onthemap-tests--cli-json "mypin")))
       ;; The place picked, not the word typed.
       (should (equal (plist-get pin :mapString) (cdr picked)))
       (should (equal (plist-get pin :mediaURL) "https://ada.example/emacs")))))
+
+(ert-deftest onthemap-test-07a-one-place-asks-no-which ()
+  ;; One place matches: no question (a list of one, or of several that read the same).
+  (should (= (length (onthemap-tests--geocode-choices "Köln")) 1))
+  (should (equal (mapcar #'car (onthemap--place-choices
+                                (vector '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality")
+                                        '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality")
+                                        '(:name "Köln" :admin1 "" :country "Germany" :precision "region"))))
+                 '("Köln, North Rhine-Westphalia, Germany (town)" "Köln, Germany (region)")))
+  (let ((mark (length onthemap-tests--messages))
+        (label (cdar (onthemap-tests--geocode-choices "Köln")))
+        (before (onthemap-tests--cli-json "mypin")))
+    (setq onthemap-tests--prompts nil)
+    (onthemap-tests--type (onthemap-tests--said mark "your pin stays at")
+                          'M-x "onthemap-post" 'RET "Köln" 'RET "https://ada.example/koln" 'RET "n" 'RET)
+    (should-not (cl-some (lambda (p) (string-prefix-p "Which" p)) onthemap-tests--prompts))
+    (should (cl-some (lambda (p) (string-prefix-p (format "Link for %s (http or https)" label) p)) onthemap-tests--prompts))
+    (should (equal (onthemap-tests--cli-json "mypin") before))))
 
 (ert-deftest onthemap-test-07b-typed-links ()
   (should (equal (onthemap--typed-link " example.com/x ") "https://example.com/x"))
@@ -411,14 +498,16 @@ WHAT says what was awaited."
          (before (plist-get (onthemap-tests--cli-json "mypin") :mapString))
          (berlin (car (onthemap-tests--geocode-choices "Berlin"))))
     ;; The first match is the default: RET takes it.  n keeps the pin.
-    (onthemap-tests--type (onthemap-tests--said mark "your pin stays at")
-                          'M-x "onthemap-post" 'RET "Berlin" 'RET '<f12> 'RET "https://ada.example/berlin" 'RET "n")
+    (apply #'onthemap-tests--type (onthemap-tests--said mark "your pin stays at")
+           (append '(M-x "onthemap-post" RET "Berlin" RET) (onthemap-tests--which "Berlin" 'RET)
+                   '("https://ada.example/berlin" RET "n" RET)))
     (should (string-search (format "Move your pin from %s to %s?" before (cdr berlin))
                            (mapconcat #'identity onthemap-tests--prompts "\n")))
     (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) before))
     (setq mark (length onthemap-tests--messages))
-    (onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
-                          'M-x "onthemap-post" 'RET "Berlin" 'RET '<f12> 'RET "https://ada.example/berlin" 'RET "y")
+    (apply #'onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
+           (append '(M-x "onthemap-post" RET "Berlin" RET) (onthemap-tests--which "Berlin" 'RET)
+                   '("https://ada.example/berlin" RET "y" RET <f12>)))
     (should (equal (plist-get (onthemap-tests--cli-json "mypin") :mapString) (cdr berlin)))))
 
 (ert-deftest onthemap-test-08b-empty-place-changes-only-the-link ()
@@ -426,8 +515,10 @@ WHAT says what was awaited."
         (before (onthemap-tests--cli-json "mypin")))
     ;; RET at the place prompt: no place typed keeps the pin's.
     (onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
-                          'M-x "onthemap-post" 'RET 'RET '<f12> "ada.example/only-the-link" 'RET "y")
-    (should (member (format "Link (http or https) (default %s): " (plist-get before :mediaURL)) onthemap-tests--prompts))
+                          'M-x "onthemap-post" 'RET 'RET "ada.example/only-the-link" 'RET "y" 'RET '<f12>)
+    (should (member (format "Place (empty keeps %s): " (plist-get before :mapString)) onthemap-tests--prompts))
+    (should (member (format "Link for %s (http or https) (default %s): " (plist-get before :mapString) (plist-get before :mediaURL))
+                    onthemap-tests--prompts))
     (should (cl-some (lambda (prompt) (string-prefix-p (format "Replace your pin at %s (new link)? " (plist-get before :mapString)) prompt))
                      onthemap-tests--prompts))
     (let ((pin (onthemap-tests--cli-json "mypin")))
@@ -440,7 +531,25 @@ WHAT says what was awaited."
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.
   (start-process "cli" nil (onthemap-tests--env "ONTHEMAP_TEST_CLI")
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
-  (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60))
+  (onthemap-tests--wait "the CLI's pin in Paris"
+                        (lambda () (string-prefix-p "Paris" (or (plist-get (onthemap-tests--cli-json "mypin") :mapString) ""))))
+  (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60))
+
+(defun onthemap-tests--with-pin ()
+  "The mode line once the account's pin is where the CLI says it is."
+  (concat " 📍 100 · " (plist-get (onthemap-tests--cli-json "mypin") :mapString)))
+
+(ert-deftest onthemap-test-09a-own-row-is-marked ()
+  (let* ((status (onthemap-tests--cli-json "status"))
+         (me (plist-get (plist-get status :account) :key)))
+    (with-current-buffer (onthemap)
+      (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+      (let ((mine (seq-filter (lambda (entry) (equal (plist-get (car entry) :uniqueKey) me)) tabulated-list-entries)))
+        (should (= (length mine) 1))
+        (should (string-suffix-p " (you)" (aref (cadr (car mine)) 0)))
+        (should (eq (get-text-property 0 'face (aref (cadr (car mine)) 0)) 'onthemap-you)))
+      (should (= 1 (cl-count-if (lambda (entry) (string-search "(you)" (aref (cadr entry) 0))) tabulated-list-entries)))
+      (kill-buffer))))
 
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
@@ -457,7 +566,7 @@ The mode line must have shown it offline meanwhile."
 
 (ert-deftest onthemap-test-10-mode-line-survives-a-restart ()
   (onthemap-tests--restart-daemon)
-  (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60))
+  (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60))
 
 (ert-deftest onthemap-test-10a-mode-line-sees-a-daemon-start-at-once ()
   (unwind-protect
@@ -466,9 +575,9 @@ The mode line must have shown it offline meanwhile."
       (let ((onthemap-reconnect-delay 600))
         (onthemap-status-mode -1)
         (onthemap-status-mode 1)
-        (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 60)
+        (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
         (onthemap-tests--restart-daemon)
-        (onthemap-tests--mode-line-is " 📍 100 · Paris, France" 15))
+        (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 15))
     ;; The tests after this one get the short delay back, whatever happened here.
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)))
@@ -491,7 +600,7 @@ The mode line must have shown it offline meanwhile."
       (let ((mark (length onthemap-tests--messages)))
         (with-current-buffer (onthemap-map)
           (onthemap-tests--message-since mark "cannot draw maps yet")
-          (should (string-search "has no `map' method" (buffer-string)))
+          (should (string-search "cannot draw maps yet: update onthemapd" (buffer-string)))
           (kill-buffer)))
     (with-current-buffer (onthemap-map '(:near "Atlantis"))
       ;; It says which Atlantis it found.
@@ -688,7 +797,7 @@ The mode line must have shown it offline meanwhile."
   (let* ((path (expand-file-name "it's a dir/onthemapd.sock"
                                  (file-name-directory (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))))
          (message (onthemap--unreachable-message (list (cons path "No such file or directory"))))
-         (command (and (string-match "`\\(onthemapd --socket .*\\)' (or name no socket" message)
+         (command (and (string-match "`\\(onthemapd --socket .*\\)'\\.\\'" message)
                        (match-string 1 message))))
     (should (string-search (concat "cannot reach onthemapd at " path " (No such file or directory)") message))
     (should (equal command (concat "onthemapd --socket '" (string-replace "'" "'\\''" path) "'")))
@@ -712,14 +821,30 @@ The mode line must have shown it offline meanwhile."
     (run-at-time 0.01 nil (lambda () (setq fired t)))
     (onthemap-tests--wait "a timer to fire" (lambda () fired) onthemap-tests--quick)))
 
+(defun onthemap-tests--cli-says (socket)
+  "What `onthemap --socket SOCKET status' prints on stderr, without \"onthemap: \".
+The advice the package must show, as the CLI computes it."
+  (with-temp-buffer
+    (let ((errors (make-temp-file "onthemap-stderr")))
+      (unwind-protect
+          (progn
+            (should-not (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil (list nil errors) nil
+                                             "status" "--socket" socket)))
+            (insert-file-contents errors))
+        (delete-file errors)))
+    (let ((line (car (last (split-string (buffer-string) "\n" t)))))
+      (should (string-prefix-p "onthemap: " line))
+      (string-remove-prefix "onthemap: " line))))
+
 (ert-deftest onthemap-test-30-no-daemon ()
   (let* ((onthemap-socket (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))
+         (onthemap-cli-program (onthemap-tests--env "ONTHEMAP_TEST_CLI"))
          (mark (length onthemap-tests--messages))
          buffer)
     (should (< (onthemap-tests--seconds (setq buffer (onthemap))) onthemap-tests--quick))
+    ;; How to start it, in the words of `onthemap status' for that socket: one advice everywhere.
     (let ((message (onthemap-tests--message-since mark (concat "cannot reach onthemapd at " onthemap-socket))))
-      (should (string-search (concat "onthemapd --socket " onthemap-socket) message))
-      (should (string-search "systemctl --user start onthemapd.socket" message)))
+      (should (equal message (concat "OnTheMap: " (onthemap-tests--cli-says onthemap-socket)))))
     (with-current-buffer buffer
       (onthemap-tests--wait "the list to say so" (lambda () (string-search "cannot reach" (onthemap-tests--summary))))
       (kill-buffer))
@@ -729,6 +854,20 @@ The mode line must have shown it offline meanwhile."
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)
     (onthemap-tests--mode-line-is " 📍 offline" onthemap-tests--quick)))
+
+(ert-deftest onthemap-test-30a-no-cli-general-advice ()
+  (let* ((onthemap-socket (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))
+         (onthemap-cli-program "/nonexistent/onthemap")
+         (mark (length onthemap-tests--messages)))
+    (onthemap-logout)
+    (let ((message (onthemap-tests--message-since mark "logout: cannot reach onthemapd at")))
+      (should (string-search (concat "Start one there with `onthemapd --socket " onthemap-socket "'") message))
+      (should-not (string-search "systemctl" message)))
+    ;; A post asks nothing: it ends with the reason, before any question.
+    (setq onthemap-tests--prompts nil)
+    (let ((err (should-error (onthemap-tests--type nil 'M-x "onthemap-post" 'RET) :type 'user-error)))
+      (should (string-prefix-p "OnTheMap: post: cannot reach onthemapd at" (cadr err))))
+    (should (equal onthemap-tests--prompts '("M-x ")))))
 
 (ert-deftest onthemap-test-32-foreign-socket-refused ()
   "Only root can make the socket file of another user this needs.
@@ -751,19 +890,116 @@ only as root, which Swift Testing reports as skipped for anyone else."
          buffer)
     (should (< (onthemap-tests--seconds (setq buffer (onthemap))) onthemap-tests--quick))
     (onthemap-tests--loop-runs)
-    (onthemap-tests--message-since mark "onthemapd did not answer students within 10 s" 40)
+    (onthemap-tests--message-since mark "onthemapd did not answer the list within 10 s" 40)
     (kill-buffer buffer)
     (setq mark (length onthemap-tests--messages))
     (should (< (onthemap-tests--seconds
                 (onthemap-tests--type nil 'M-x "onthemap-login" 'RET "someone@example.com" 'RET "hung-secret" 'RET))
                onthemap-tests--quick))
     (onthemap-tests--loop-runs)
-    (onthemap-tests--message-since mark "onthemapd did not answer login" 40)
+    (onthemap-tests--message-since mark "onthemapd did not answer the login" 40)
     (onthemap-tests--password-nowhere "hung-secret")
     (onthemap-status-mode -1)
     (should (< (onthemap-tests--seconds (onthemap-status-mode 1)) onthemap-tests--quick))
     (onthemap-tests--mode-line-is " 📍 offline" 40)
     (onthemap-status-mode -1)))
+
+(ert-deftest onthemap-test-23-nul-escapes-reach-jsonrpc-as-u-fffd ()
+  ;; Emacs's JSON parser refuses \u0000: the package writes it \uFFFD before jsonrpc reads it.
+  (should (equal (onthemap--without-nul-escapes "{\"a\":\"x\\u0000y\"}") "{\"a\":\"x\\uFFFDy\"}"))
+  (should (equal (onthemap--without-nul-escapes "\"\\\\u0000\"") "\"\\\\u0000\""))   ; a backslash, then text
+  (should (equal (onthemap--without-nul-escapes "\"\\\\\\u0000\"") "\"\\\\\\uFFFD\""))
+  (should (equal (onthemap--without-nul-escapes "\\u0041\\u00001") "\\u0041\\uFFFD1"))
+  (should (equal (json-parse-string (onthemap--without-nul-escapes "{\"n\":\"Nul\\u0000Byte\"}") :object-type 'plist)
+                 '(:n "Nul\uFFFDByte")))
+  ;; Cut anywhere, the escape is still seen whole, and nothing is lost or held for good.
+  (let ((text "Content-Length: 20\r\n\r\n{\"n\":\"a\\u0000\\\\b\"}"))
+    (dotimes (cut (length text))
+      (let* ((seen "")
+             (filter (onthemap--nul-safe-filter (lambda (_process chunk) (setq seen (concat seen chunk))))))
+        (funcall filter nil (substring text 0 cut))
+        (funcall filter nil (substring text cut))
+        (should (equal seen (onthemap--without-nul-escapes text)))
+        (should (string-search "\\uFFFD" seen))))))
+
+;;;; A hostile upstream
+
+;; Run on their own (the tests tagged `hostile'), against a daemon whose
+;; upstream stores escape sequences, NUL, BEL, C1 controls and bidi
+;; overrides in names, places and links
+;; (Tests/OnTheMapEditorTests/HostileUpstream.swift).
+
+(defun onthemap-tests--unsafe (text)
+  "The first character of TEXT that must not reach a screen, or nil.
+Written apart from the package's own check."
+  (and (string-match "[\0-\37\177\u0080-\u009f\u2028-\u202e\u2066-\u2069]" text)
+       (match-string 0 text)))
+
+(defun onthemap-tests--all-safe (where text)
+  "Fail, naming WHERE, if a line of TEXT shows a character that must not reach a screen."
+  (dolist (line (split-string (substring-no-properties text) "\n"))
+    (when-let ((bad (onthemap-tests--unsafe line)))
+      (ert-fail (format "%s shows %S in %S" where bad line)))))
+
+(defun onthemap-tests--row-of (key)
+  "Move to the row of the student whose uniqueKey is KEY."
+  (goto-char (point-min))
+  (while (and (not (eobp)) (not (equal (plist-get (tabulated-list-get-id) :uniqueKey) key)))
+    (forward-line 1))
+  (should (equal (plist-get (tabulated-list-get-id) :uniqueKey) key)))
+
+(ert-deftest onthemap-test-40-hostile-text-is-shown-safe ()
+  :tags '(hostile)
+  (let ((mark (length onthemap-tests--messages))
+        (onthemap-tests--opened nil)
+        (me (onthemap-tests--env "ONTHEMAP_TEST_HOSTILE_KEY")))
+    (onthemap-tests--type (onthemap-tests--said mark "logged in as")
+                          'M-x "onthemap-login" 'RET (onthemap-tests--env "ONTHEMAP_TEST_EMAIL") 'RET
+                          onthemap-tests--password 'RET '<f12>)
+    (should (string-search "logged in as Ada\uFFFD[31m" (car onthemap-tests--messages)))
+    (with-current-buffer (onthemap)
+      (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+      (should (= (length tabulated-list-entries) 4))
+      (onthemap-tests--all-safe "the list" (buffer-string))
+      (onthemap-tests--all-safe "the summary" (onthemap-tests--summary))
+      (should (string-search "Eve\uFFFD[2J" (buffer-string)))
+      (should (string-search "\uFFFDgnp.exe" (buffer-string)))
+      (onthemap-tests--wait "your row marked"
+                            (lambda () (cl-some (lambda (e) (and (equal (plist-get (car e) :uniqueKey) me)
+                                                                 (string-search "(you)" (aref (cadr e) 0))))
+                                                tabulated-list-entries)))
+      ;; RET opens no link with a control character or an override; a plain one, yes.
+      (dolist (key '("u1" "u2"))
+        (onthemap-tests--row-of key)
+        (onthemap-tests--type nil 'RET)
+        (should (string-match-p "is not opened\\|no web link" (car onthemap-tests--messages))))
+      (should-not onthemap-tests--opened)
+      (onthemap-tests--row-of "u4")
+      (onthemap-tests--type nil 'RET)
+      (should (equal onthemap-tests--opened '("https://plain.example/")))
+      (kill-buffer))
+    ;; The mode line: the place cleaned, and its "%" shown as it is, not read as a construct.
+    (onthemap-status-mode 1)
+    (onthemap-tests--wait (lambda () (format "your pin in the mode line: %S" (onthemap-status-string)))
+                          (lambda () (string-search "Home" (onthemap-status-string))))
+    (onthemap-tests--all-safe "the mode line" (onthemap-status-string))
+    ;; Every "%" doubled: the mode line shows one (`format-mode-line' draws nothing in batch).
+    (should (string-search "%%{luaeval('0')}" (onthemap-status-string)))
+    (should-not (string-search "%" (string-replace "%%" "" (onthemap-status-string))))
+    ;; The map and its legend.
+    (with-current-buffer (onthemap-map '(:fit "pins"))
+      (onthemap-tests--wait "the map" (lambda () (= (length onthemap--map-pins) 4)))
+      (onthemap-tests--all-safe "the map" (buffer-string))
+      (onthemap-tests--all-safe "the map's header line" header-line-format)
+      (goto-char (point-min))
+      (let ((pin (text-property-search-forward 'onthemap-pin "o0" (lambda (id pin) (equal (plist-get pin :objectId) id)))))
+        (should pin)
+        (goto-char (prop-match-beginning pin)))
+      (onthemap-tests--type nil 'RET)
+      (should (equal onthemap-tests--opened '("https://plain.example/")))
+      (kill-buffer))
+    (dolist (message onthemap-tests--messages)
+      (onthemap-tests--all-safe "a message" message))))
 
 (provide 'onthemap-tests)
 ;;; onthemap-tests.el ends here

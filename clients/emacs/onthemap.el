@@ -79,6 +79,14 @@ timer.  A change applies from the next list opened when none is."
   "What the mode-line status starts with."
   :type 'string)
 
+(defcustom onthemap-cli-program "onthemap"
+  "The `onthemap' command, which knows how onthemapd is started here.
+When the daemon cannot be reached, `onthemap status' is run (with
+`--socket' when `onthemap-socket' names one) and its advice shown:
+a systemd user manager or none, the demo's way, the API in use.  When
+it cannot be run, the package's own general advice is shown."
+  :type '(choice (const :tag "None" nil) string))
+
 (defcustom onthemap-reconnect-delay 1.0
   "Seconds before the mode line's subscription reconnects.
 The delay doubles after each failed attempt, up to 30 seconds."
@@ -120,15 +128,66 @@ reads as a path."
 
 (defun onthemap--unreachable-message (attempts)
   "Return why nothing answered, given ATTEMPTS, a list of (PATH . REASON).
-Worded as the CLI words it, the path in the advice quoted for a shell.
-One path tried is one named by hand (the defaults are at least two),
-where the systemd socket does not listen."
+Its advice is general: `onthemap-request' shows the `onthemap' CLI's
+instead, which knows this machine (`onthemap--cli-advice'), and this
+only when the CLI cannot be run.  One path tried is one named by hand
+\(the defaults are at least two); the path in the advice is quoted for
+a shell."
   (if (null (cdr attempts))
-      (format (concat "cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s' "
-                      "(or name no socket and run `systemctl --user start onthemapd.socket').")
+      (format "cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s'."
               (caar attempts) (cdar attempts) (onthemap--shell-quote (caar attempts)))
-    (format "cannot reach onthemapd (tried %s). Start it with `systemctl --user start onthemapd.socket', or run `onthemapd'."
+    (format "cannot reach onthemapd (tried %s). Start onthemapd: onthemapd(1) says how."
             (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; "))))
+
+(defconst onthemap--cli-advice-limit 5
+  "Seconds `onthemap status' may take to say why it cannot reach the daemon.")
+
+(defun onthemap--cli-line (text)
+  "Return the last line of TEXT that begins \"onthemap: \", without it, or nil."
+  (let ((line nil))
+    (dolist (candidate (split-string text "\n" t))
+      (when (string-match "\\`onthemap: \\(.*[^[:space:]].*\\)" candidate)
+        (setq line (string-trim (match-string 1 candidate)))))
+    (and line (onthemap--clean line))))
+
+(defun onthemap--cli-command ()
+  "The `onthemap status' command line, with `--socket' for `onthemap-socket'.
+$ONTHEMAP_SOCKET reaches the CLI through the environment."
+  (append (list onthemap-cli-program "status")
+          (when (and onthemap-socket (not (string-empty-p onthemap-socket)))
+            (list "--socket" onthemap-socket))))
+
+(defun onthemap--cli-advice (callback)
+  "Run `onthemap status' and call CALLBACK with its line, or nil.
+The line is what the CLI prints on stderr when it cannot reach the
+daemon either (`onthemap: WHAT HAPPENED.  ADVICE'), without the prefix:
+one advice for the CLI, both editors and the bars.  CALLBACK gets nil
+when the CLI cannot be run, reaches a daemon, or says nothing of use."
+  (let* ((buffer (generate-new-buffer " *onthemap-advice*" t))
+         (done nil)
+         (finish (lambda (text)
+                   (unless done
+                     (setq done t)
+                     (when (buffer-live-p buffer) (kill-buffer buffer))
+                     (onthemap--later callback text)))))
+    (condition-case nil
+        (let* (;; The line is read, not shown: no colour in it.
+               (process-environment (cons "NO_COLOR=1" process-environment))
+               (process
+                (make-process
+                 :name "onthemap-advice" :buffer buffer :command (onthemap--cli-command)
+                 :connection-type 'pipe :noquery t
+                 :sentinel (lambda (process _event)
+                             (unless (process-live-p process)
+                               (funcall finish (and (/= 0 (process-exit-status process))
+                                                    (buffer-live-p buffer)
+                                                    (onthemap--cli-line (with-current-buffer buffer
+                                                                          (buffer-string))))))))))
+          (run-at-time onthemap--cli-advice-limit nil
+                       (lambda ()
+                         (when (process-live-p process) (delete-process process))
+                         (funcall finish nil))))
+      (error (funcall finish nil)))))
 
 (defun onthemap--foreign-owner (path)
   "The uid owning the socket file at PATH when it is neither yours nor root's.
@@ -157,7 +216,8 @@ belongs to another user (then nothing is sent)."
                (error (push (cons path (if (stringp (nth 2 err)) (nth 2 err) (error-message-string err)))
                             attempts))))
     (or process
-        (signal 'onthemap-unreachable (list (onthemap--unreachable-message (nreverse attempts)))))))
+        (signal 'onthemap-unreachable (list (onthemap--unreachable-message (setq attempts (nreverse attempts)))
+                                            attempts)))))
 
 (defvar onthemap--connections-opened 0
   "How many connections were opened: each gets its own name and buffers.")
@@ -201,6 +261,7 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
              (onthemap--discard-buffers connection)
              (when on-shutdown (funcall on-shutdown connection))))))
     (puthash connection process onthemap--processes)
+    (set-process-filter process (onthemap--nul-safe-filter (process-filter process)))
     ;; jsonrpc announces every closed connection ("Server exited"); a daemon
     ;; closing an idle connection is routine, so that message is kept quiet.
     (let ((sentinel (process-sentinel process)))
@@ -209,6 +270,34 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
                               (let ((inhibit-message t) (message-log-max nil))
                                 (funcall sentinel proc change)))))
     connection))
+
+(defun onthemap--without-nul-escapes (text)
+  "TEXT, JSON, with each escape \\u0000 written \\uFFFD instead.
+Emacs's JSON parser refuses a NUL (\"\\u0000 is not allowed without
+JSON_ALLOW_NUL\"), and jsonrpc then drops the whole answer: one name
+with a NUL in it, from anyone, would leave every list unanswered.  A
+NUL would be shown as U+FFFD anyway (`onthemap--clean'); the escape
+keeps its length, so the Content-Length framing still holds.  A
+backslash run of odd length ends in the escape's own backslash."
+  (replace-regexp-in-string
+   "\\(\\\\+\\)u0000"
+   (lambda (match)
+     (if (cl-oddp (length (match-string 1 match)))
+         (concat (match-string 1 match) "uFFFD")
+       match))
+   text t t))
+
+(defun onthemap--nul-safe-filter (filter)
+  "Return FILTER (jsonrpc's) behind one that rewrites \\u0000 escapes.
+See `onthemap--without-nul-escapes'.  A chunk's trailing backslashes,
+with what may begin an escape after them, wait for the next chunk, so
+an escape cut in two is seen whole."
+  (let ((pending ""))
+    (lambda (process chunk)
+      (let* ((text (concat pending chunk))
+             (cut (or (string-match "\\\\+\\(?:u0\\{0,3\\}\\)?\\'" text) (length text))))
+        (setq pending (substring text cut))
+        (funcall filter process (onthemap--without-nul-escapes (substring text 0 cut)))))))
 
 (defun onthemap--discard-buffers (connection)
   "Kill the helper buffers jsonrpc made for CONNECTION."
@@ -258,19 +347,44 @@ jsonrpc may call back from a sentinel where messages are silenced."
   "Whether ERROR (a plist) means there is no session: a login fixes it."
   (memq (plist-get error :code) (list onthemap--not-logged-in onthemap--session-over)))
 
+(defconst onthemap--version-mismatch
+  "this package and onthemapd may be of different versions: update both (`onthemapd --version' names its own)"
+  "Why onthemapd would not read a request: the package checks what is typed.")
+
 (defun onthemap--in-emacs-words (code message)
-  "The daemon's MESSAGE for error CODE, naming Emacs's command.
+  "The daemon's MESSAGE for error CODE, in Emacs's words.
 The daemon tells a CLI user to run `onthemap login'; in Emacs that is
-\[onthemap-login].  Other messages are returned as they are."
-  (cond ((eql code onthemap--not-logged-in) "Not logged in: run M-x onthemap-login first.")
-        ((eql code onthemap--session-over)
-         (concat (replace-regexp-in-string "[[:space:].]*\\'" "" (or message "")) " with M-x onthemap-login."))
-        (t message)))
+\[onthemap-login].  A request it could not read is said in words, not
+in the protocol's (\"Invalid params: query is required.\").  Other
+messages are returned as they are."
+  (let ((message (or message "")))
+    (cond ((eql code onthemap--not-logged-in) "Not logged in: run M-x onthemap-login first.")
+          ((eql code onthemap--session-over)
+           (concat (replace-regexp-in-string "[[:space:].]*\\'" "" message) " with M-x onthemap-login."))
+          ((eql code -32602) (concat "onthemapd did not accept what Emacs sent: " onthemap--version-mismatch))
+          ((memql code '(-32700 -32600 -32601))
+           (concat "onthemapd did not understand what Emacs sent: " onthemap--version-mismatch))
+          ((eql code -32603)
+           (format "onthemapd failed (%s); its log says more"
+                   (replace-regexp-in-string "[[:space:].]*\\'" ""
+                                             (string-remove-prefix "Internal error: " message))))
+          (t message))))
 
 (defun onthemap--report (error &optional doing)
   "Show ERROR, a plist with :message, in the echo area.
-DOING, if non-nil, names what failed."
-  (message "OnTheMap: %s%s" (if doing (concat doing ": ") "") (plist-get error :message)))
+DOING, if non-nil, names what failed.  The message may quote anyone's
+text: it is shown cleaned."
+  (message "OnTheMap: %s%s" (if doing (concat doing ": ") "") (onthemap--clean (plist-get error :message))))
+
+(defconst onthemap--about
+  '((students . "the list") (geocode . "the place lookup") (login . "the login")
+    (logout . "the logout") (myPin . "the pin lookup") (postPin . "the post") (map . "the map")
+    (status . "the status check") (refresh . "the refresh"))
+  "What a request is about, in the user's words (\"postPin\" is the protocol's).")
+
+(defun onthemap--about (method)
+  "What a request for METHOD is about, in words."
+  (or (alist-get method onthemap--about) (format "%s" method)))
 
 (defun onthemap-request (method params on-success &optional on-error)
   "Call METHOD (a symbol) with PARAMS (a plist or nil) asynchronously.
@@ -291,7 +405,8 @@ daemon answered with an error (its own code and message),
              (onthemap--later
               on-error
               (if (eql (plist-get error :code) -1)
-                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s" method))
+                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s"
+                                                       (onthemap--about method)))
                 (append (list :kind 'daemon
                               :message (onthemap--in-emacs-words (plist-get error :code) (plist-get error :message)))
                         error))))
@@ -300,18 +415,42 @@ daemon answered with an error (its own code and message),
              (onthemap--later
               on-error
               (list :kind 'timeout
-                    :message (format "onthemapd did not answer %s within %s s (%s)" method onthemap-timeout path))))))
+                    :message (format "onthemapd did not answer %s within %s s (%s)"
+                                     (onthemap--about method) onthemap-timeout path))))))
       (onthemap-unreachable
-       (onthemap--later on-error (list :kind 'unreachable :message (cadr err))))
+       (let ((error (list :kind 'unreachable :message (cadr err))))
+         (if (nth 2 err)
+             ;; Nothing answered: how to start it is the CLI's to say.
+             (onthemap--cli-advice (lambda (advice)
+                                     (funcall on-error (if advice (plist-put error :message advice) error))))
+           (onthemap--later on-error error))))
       (error
        (onthemap--later on-error (list :kind 'closed :message (error-message-string err)))))
     nil))
 
 ;;;; Text helpers
 
+(defconst onthemap--unsafe-regexp
+  (rx (any (0 . 31) (127 . 159) (#x2028 . #x202e) (#x2066 . #x2069)))
+  "What must not reach the screen as it is, from another person's text.
+Control characters (C0, DEL, C1: escape sequences, newlines, NUL), the
+line and paragraph separators, and the bidi embeddings, overrides and
+isolates, which reorder what is shown (\"…/\", U+202E, then
+\"gnp.exe\" reads \"…/exe.png\").")
+
 (defun onthemap--clean (text)
-  "TEXT from upstream, with control characters turned into spaces."
-  (if (stringp text) (replace-regexp-in-string "[[:cntrl:]]" " " text) ""))
+  "TEXT from another person, safe to show anywhere: buffer, echo area, mode line.
+Each character of `onthemap--unsafe-regexp' becomes U+FFFD, so what was
+there stays visible and does nothing.  Not a string: \"\".  The one
+place this is decided."
+  (if (stringp text)
+      (replace-regexp-in-string onthemap--unsafe-regexp "\uFFFD" text t t)
+    ""))
+
+(defun onthemap--clean-p (text)
+  "Whether TEXT is a string shown as it is, with nothing to clean.
+That is, nothing that `onthemap--clean' would replace."
+  (and (stringp text) (not (string-match-p onthemap--unsafe-regexp text))))
 
 (defun onthemap--name (student)
   "The full name of STUDENT (a plist)."
@@ -345,18 +484,32 @@ daemon answered with an error (its own code and message),
 
 ;;;; Opening links
 
-(defun onthemap-open-link (url)
+(defun onthemap--openable-p (url)
+  "Whether URL may be opened: an http(s) link shown as it is.
+No space, control character or bidi override: the link is someone
+else's text, and a NUL would cut it short for the browser while the
+screen shows all of it."
+  (and (stringp url) (string-match-p "\\`https?://[^[:space:]]+\\'" url) (onthemap--clean-p url)))
+
+(defun onthemap-open-link (url &optional who)
   "Open URL with `onthemap-browse-function', if it is an http(s) link.
 Says which URL it opens: a browser started in the background fails
-out of sight (no display, none installed)."
-  (if (and (stringp url) (string-match-p "\\`https?://[^[:space:]]+\\'" url))
-      (condition-case err
-          (progn (message "OnTheMap: opening %s (with %s)" url
-                          (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
-                 (funcall onthemap-browse-function url))
-        (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
-                        url (error-message-string err))))
-    (message "OnTheMap: this student has no http(s) link to open")))
+out of sight (no display, none installed).  WHO, the student's name,
+says whose link it refused."
+  (cond ((or (not (stringp url)) (string-empty-p url))
+         (message "OnTheMap: %s has no web link to open" (if who (onthemap--clean who) "this student")))
+        ((not (onthemap--openable-p url))
+         ;; Hidden: control characters or bidi overrides, shown as U+FFFD.
+         (message "OnTheMap: %s is not opened: %s"
+                  (if who (concat (onthemap--clean who) "'s link") "this link")
+                  (if (string-match-p "\\`https?://" url) "it has hidden characters" "it is not a web link")))
+        (t
+         (condition-case err
+             (progn (message "OnTheMap: opening %s (with %s)" url
+                             (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
+                    (funcall onthemap-browse-function url))
+           (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
+                           url (onthemap--clean (error-message-string err))))))))
 
 (defun onthemap--typed-link (input)
   "The link the user meant by INPUT, trimmed.
@@ -539,19 +692,37 @@ Updated stay on screen."
       (onthemap--set-format)
       (tabulated-list-print t))))
 
+(defface onthemap-you '((t :inherit bold))
+  "Your own row in the students lists.")
+
+(defvar onthemap--status)
+
+(defvar-local onthemap--marked-key nil
+  "The account key this list's own row was marked for, or nil.")
+
+(defun onthemap--my-key ()
+  "The logged-in account's key, as the status subscription last said it, or nil."
+  (and onthemap--status (onthemap--true-p (plist-get onthemap--status :loggedIn))
+       (plist-get (plist-get onthemap--status :account) :key)))
+
 (defun onthemap--entries (students)
   "Tabulated list entries of STUDENTS (a vector of plists).
 In a near list, the Km column shows each student's `distanceKm' from
-the daemon's answer."
+the daemon's answer.  Your own row's name is marked \"(you)\", as the
+CLI marks it."
+  (setq onthemap--marked-key (onthemap--my-key))
   (mapcar
    (lambda (student)
      ;; The daemon's distance: one distance (one Earth radius) in every client.  Its one
      ;; decimal makes halves common: they round up, as in the CLI and Neovim (`round' and
      ;; "%.0f" would show 252.5 as 252).
-     (let ((km (plist-get student :distanceKm)))
+     (let ((km (plist-get student :distanceKm))
+           (mine (and onthemap--marked-key (equal (plist-get student :uniqueKey) onthemap--marked-key))))
        (list student
              (vconcat
-              (list (onthemap--name student) (onthemap--clean (plist-get student :mapString)))
+              (list (if mine (propertize (concat (onthemap--name student) " (you)") 'face 'onthemap-you)
+                      (onthemap--name student))
+                    (onthemap--clean (plist-get student :mapString)))
               (when onthemap--near
                 (list (if (numberp km) (number-to-string (floor (+ km 0.5))) "")))
               (list (onthemap--clean (plist-get student :mediaURL))
@@ -565,16 +736,16 @@ Then, when there are none, a line that says so."
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
     (concat (format "%d of %d students" shown (or (plist-get result :total) shown))
-            (when onthemap--search (format " matching \"%s\"" onthemap--search))
+            (when onthemap--search (format " matching \"%s\"" (onthemap--clean onthemap--search)))
             (when onthemap--near
-              (format " %s %s%s" (if sort-key "near" "nearest to") (nth 2 onthemap--near)
+              (format " %s %s%s" (if sort-key "near" "nearest to") (onthemap--clean (nth 2 onthemap--near))
                       (if (nth 3 onthemap--near) (format " (within %s km)" (nth 3 onthemap--near)) "")))
             (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
                   ((not onthemap--near) ", newest first"))
             (format " · refreshed %s" (onthemap--age (plist-get result :refreshedAt)))
             (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" "")
             (when (zerop shown)
-              (concat "\n" (cond (onthemap--search (format "No student matches \"%s\"." onthemap--search))
+              (concat "\n" (cond (onthemap--search (format "No student matches \"%s\"." (onthemap--clean onthemap--search)))
                                  (onthemap--near "No student there: try a larger radius.")
                                  (t "No students yet.")))))))
 
@@ -626,7 +797,7 @@ stays there however often the list is printed again (sorted, filled)."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (setq onthemap--shown nil
-            onthemap--problem (cons (concat "OnTheMap: " text) (or face 'error)))
+            onthemap--problem (cons (concat "OnTheMap: " (onthemap--clean text)) (or face 'error)))
       (onthemap--print nil))))
 
 (defun onthemap--failed (buffer error)
@@ -696,7 +867,9 @@ again."
 Every word must match; case and accents are ignored (\"koln\" finds
 \"Köln\"), as with `onthemap students --search'."
   (interactive (list (read-string "Search students (name or place): ")))
-  (let ((buffer (onthemap--list-buffer "*OnTheMap search*" words)))
+  (when (string-blank-p (or words ""))
+    (user-error "OnTheMap: no words given: type a name or a place to search for (M-x onthemap lists everyone)"))
+  (let ((buffer (onthemap--list-buffer "*OnTheMap search*" (string-trim words))))
     (pop-to-buffer-same-window buffer)
     (onthemap--fetch buffer nil)
     buffer))
@@ -747,20 +920,40 @@ a place)."
 With KM, only those within KM kilometres.  When the place cannot be
 found the list says why, and \\<onthemap-students-mode-map>\\[revert-buffer] looks it up again."
   (interactive
-   (list (read-string "Students near (place or lat,lon): ")
-         (let ((km (read-string "Within km (empty: any distance): ")))
-           (unless (string-empty-p km) (string-to-number km)))))
+   ;; Each answer is checked before the next question: an empty place asks no radius.
+   (let ((place (onthemap--nonempty (read-string "Students near (place or lat,lon): ")
+                                    "no place given: type a place, or lat,lon")))
+     (list place (onthemap--read-km))))
+  (setq place (onthemap--nonempty place "no place given: type a place, or lat,lon"))
+  (when (and km (not (and (numberp km) (> km 0))))
+    (user-error "OnTheMap: the radius must be more than 0 km, not %s" km))
   (let ((buffer (onthemap--list-buffer "*OnTheMap near*")))
     (pop-to-buffer-same-window buffer)
     (setq onthemap--near-query (list place km))
     (onthemap--look-up buffer)
     buffer))
 
+(defun onthemap--nonempty (text why)
+  "TEXT trimmed; signal `user-error' saying WHY when nothing is left.
+What is typed is checked here, so no request is sent that the daemon
+would refuse for a missing value."
+  (let ((text (string-trim (or text ""))))
+    (when (string-empty-p text) (user-error "OnTheMap: %s" why))
+    text))
+
+(defun onthemap--read-km ()
+  "Ask for a radius in km, and return it, or nil for none.
+Signal `user-error' for anything but a number above 0."
+  (let ((km (string-trim (read-string "Within km (empty: any distance): "))))
+    (cond ((string-empty-p km) nil)
+          ((and (string-match-p "\\`[0-9]*\\.?[0-9]+\\'" km) (> (string-to-number km) 0)) (string-to-number km))
+          (t (user-error "OnTheMap: the radius must be a number of km above 0, not \"%s\"" (onthemap--clean km))))))
+
 (defun onthemap-open-student-link ()
   "Open the link of the student on this line."
   (interactive)
   (if-let ((student (tabulated-list-get-id)))
-      (onthemap-open-link (plist-get student :mediaURL))
+      (onthemap-open-link (plist-get student :mediaURL) (onthemap--name student))
     (message "OnTheMap: no student on this line")))
 
 (defun onthemap--column-at-point ()
@@ -789,72 +982,123 @@ daemon's order."
 
 ;;;; Posting a pin
 
+;; The questions of a command are asked by the command, never from a timer
+;; or a process filter: there they would take the minibuffer from whatever
+;; the user does meanwhile (a `C-x C-f' typed while the daemon answers
+;; would fail with "Command attempted to use minibuffer while in
+;; minibuffer", and the question would be lost).  So a command that asks
+;; something after the daemon answers waits for that answer itself, as
+;; eglot does before its prompts: the wait lets timers and other processes
+;; run, C-g ends it, and `onthemap-timeout' bounds it.
+
+(defun onthemap--await (method params doing)
+  "Call METHOD with PARAMS, wait for the answer and return the result.
+For a command that asks the user something next.  Signal `user-error'
+with the reason when the call fails; DOING names what failed."
+  (let ((result nil) (failure nil) (done nil)
+        (started (float-time)) (told nil))
+    (onthemap-request method params
+                      (lambda (value) (setq result value done t))
+                      (lambda (error) (setq failure error done t)))
+    (while (not done)
+      (accept-process-output nil 0.05)
+      (when (and (not told) (> (- (float-time) started) 1))
+        (setq told t)
+        (let ((message-log-max nil)) (message "OnTheMap: waiting for onthemapd… (C-g stops)"))))
+    (when told (message nil))
+    (when failure
+      (user-error "OnTheMap: %s: %s" doing (onthemap--clean (plist-get failure :message))))
+    result))
+
 (defun onthemap--move-question (from to)
   "The question before your pin at FROM is replaced by one at TO."
   (if (equal from to)
       (format "Replace your pin at %s (new link)? " to)
     (format "Move your pin from %s to %s? " from to)))
 
-(defun onthemap--post-pin (params)
-  "Send the pin PARAMS; when one exists, ask before moving it."
+(defconst onthemap--precision-words
+  '(("locality" . "town") ("region" . "region") ("country" . "country")
+    ("continent" . "continent") ("ocean" . "sea or ocean"))
+  "What a geocoder match's `precision' is, in words (\"locality\" is the geocoder's).")
+
+(defun onthemap--place-choices (matches)
+  "The choices a user sees for the geocoder's MATCHES: ((SHOWN . MATCH) ...).
+SHOWN reads \"Springfield, Missouri, United States (town)\"; two
+matches that read the same are one choice (the first, the better)."
+  (let ((choices nil))
+    (seq-doseq (match matches)
+      (let* ((label (onthemap--place match))
+             (kind (cdr (assoc (plist-get match :precision) onthemap--precision-words)))
+             (shown (if kind (format "%s (%s)" label kind) label)))
+        (unless (or (string-empty-p label) (assoc shown choices))
+          (push (cons shown match) choices))))
+    (nreverse choices)))
+
+(defun onthemap--choose-place (place current)
+  "The geocoder's match for PLACE the user picks; CURRENT is their pin or nil.
+One match is taken as it is (the link prompt names it)."
+  (let ((choices (onthemap--place-choices
+                  (plist-get (onthemap--await 'geocode (list :query place :limit 5) "post") :results))))
+    (cond ((null choices)
+           (user-error "OnTheMap: no place matches \"%s\": %s" (onthemap--clean place) (onthemap--unchanged current)))
+          ((null (cdr choices)) (cdar choices))
+          (t (cdr (assoc (completing-read (format-prompt "Which %s" (caar choices) (onthemap--clean place))
+                                          choices nil t nil nil (caar choices))
+                         choices))))))
+
+(defun onthemap--unchanged (current)
+  "What became of the pin CURRENT (or none) when nothing was posted."
+  (if current
+      (format "your pin stays at %s" (onthemap--clean (plist-get current :mapString)))
+    "nothing was posted"))
+
+(defun onthemap--post-pin (params existing)
+  "Send the pin PARAMS; EXISTING is the pin the user agreed to move, or nil.
+The answer is told in the echo area.  A pin posted meanwhile from
+elsewhere is reported, not asked about: no question comes from here."
   (onthemap-request
-   'postPin params
+   'postPin (append params (when existing (list :overwrite t)))
    (lambda (result)
      (let ((pin (plist-get result :pin)))
        (message "OnTheMap: %s %s (%s)"
                 (if (onthemap--true-p (plist-get result :created)) "posted your pin at" "moved your pin to")
                 (onthemap--clean (plist-get pin :mapString)) (onthemap--clean (plist-get pin :mediaURL)))))
    (lambda (error)
-     (let ((existing (plist-get (plist-get error :data) :pin)))
-       (cond ((and (eql (plist-get error :code) -32006) (not (plist-get params :overwrite)))
-              (if (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get existing :mapString))
-                                                     (plist-get params :mapString)))
-                  (onthemap--post-pin (append params (list :overwrite t)))
-                (message "OnTheMap: your pin stays at %s" (onthemap--clean (plist-get existing :mapString)))))
-             (t (onthemap--report error "post")))))))
+     (if (eql (plist-get error :code) -32006)
+         (message "OnTheMap: post: your pin was posted at %s meanwhile (from elsewhere): run M-x onthemap-post again to move it"
+                  (onthemap--clean (plist-get (plist-get (plist-get error :data) :pin) :mapString)))
+       (onthemap--report error "post")))))
 
 ;;;###autoload
-(defun onthemap-post (place)
-  "Post your pin at PLACE, or move it there.
-Offers the geocoder's matches for PLACE, asks for the link (your
-pin's link is the default), and asks before moving an existing pin.
-An empty PLACE keeps your pin where it is and changes only its link."
-  (interactive (list (read-string "Place (empty keeps your pin's place): ")))
-  (let ((place (string-trim place)))
-    (onthemap-request
-     'myPin nil
-     (lambda (result)
-       (let ((current (plist-get result :pin)))
-         (cond ((not (string-empty-p place)) (onthemap--post-at place current))
-               (current (onthemap--post-with-link (plist-get current :mapString) current current))
-               (t (message "OnTheMap: you have no pin yet: name a place")))))
-     (lambda (error) (onthemap--report error "post")))))
-
-(defun onthemap--post-at (place current)
-  "Offer the geocoder's matches for PLACE, then post there.
-CURRENT is your pin (or nil), whose link is offered."
-  (onthemap-request
-   'geocode (list :query place :limit 5)
-   (lambda (result)
-     (let* ((choices (mapcar (lambda (match)
-                               (cons (format "%s (%s)" (onthemap--place match) (plist-get match :precision)) match))
-                             (append (plist-get result :results) nil)))
-            (choice (completing-read (format-prompt "Which %s" (caar choices) place) choices nil t nil nil (caar choices)))
-            (match (cdr (assoc choice choices))))
-       ;; The place as picked ("Springfield, Illinois, United States"), not as typed
-       ;; ("Springfield"): what others read on the map and in their lists.
-       (when match (onthemap--post-with-link (onthemap--place match) match current))))
-   (lambda (error) (onthemap--report error "post"))))
-
-(defun onthemap--post-with-link (place where current)
-  "Ask the link, then post the pin named PLACE at WHERE (a plist with coordinates).
-CURRENT is your pin (or nil): its link is the default."
-  (let* ((default (plist-get current :mediaURL))
-         (link (onthemap--typed-link (read-string (format-prompt "Link (http or https)" default) nil nil default))))
-    (when link
-      (onthemap--post-pin (list :mapString place :mediaURL link
-                                :latitude (plist-get where :latitude)
-                                :longitude (plist-get where :longitude))))))
+(defun onthemap-post ()
+  "Post your pin, or move it.
+Asks for the place (empty keeps your pin where it is and changes only
+its link), offers the geocoder's matches (one match is taken as it
+is), asks for the link (your pin's link is the default), and asks
+before moving your pin.  Each question is asked by this command, so
+none is lost to what you type meanwhile."
+  (interactive)
+  (let* ((current (plist-get (onthemap--await 'myPin nil "post") :pin))
+         (place (string-trim (read-string (if current
+                                              (format "Place (empty keeps %s): " (onthemap--clean (plist-get current :mapString)))
+                                            "Place: "))))
+         (where (cond ((not (string-empty-p place)) (onthemap--choose-place place current))
+                      (current current)
+                      (t (user-error "OnTheMap: no place given: nothing was posted"))))
+         ;; The place as picked ("Springfield, Illinois, United States"), not as typed
+         ;; ("Springfield"): what others read on the map and in their lists.
+         (label (if (eq where current) (plist-get current :mapString) (onthemap--place where)))
+         (default (and (onthemap--clean-p (plist-get current :mediaURL)) (plist-get current :mediaURL)))
+         (link (onthemap--typed-link
+                (read-string (format-prompt "Link for %s (http or https)" default (onthemap--clean label)) nil nil default))))
+    (cond ((null link) (message "OnTheMap: no link given: %s" (onthemap--unchanged current)))
+          ((and current (not (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get current :mapString))
+                                                                 (onthemap--clean label)))))
+           (message "OnTheMap: %s" (onthemap--unchanged current)))
+          (t (onthemap--post-pin (list :mapString label :mediaURL link
+                                       :latitude (plist-get where :latitude)
+                                       :longitude (plist-get where :longitude))
+                                 current)))))
 
 ;;;; Login and logout
 
@@ -862,26 +1106,39 @@ CURRENT is your pin (or nil): its link is the default."
 (defun onthemap-login (username)
   "Log in to OnTheMap as USERNAME; the password is read with `read-passwd'.
 The password goes to the daemon, which forwards it once and keeps
-only the session; it is wiped from memory once sent."
-  (interactive (list (read-string "Udacity email: " onthemap-username)))
-  (let ((password (read-passwd (format "Password for %s: " username))))
+only the session; it is wiped from memory once sent.  An empty email
+or password sends nothing."
+  (interactive (list (onthemap--nonempty (read-string "Udacity email: " onthemap-username)
+                                         "no email given: login cancelled")))
+  (let* ((username (onthemap--nonempty username "no email given: login cancelled"))
+         (password (read-passwd (format "Password for %s: " username))))
     (unwind-protect
-        (onthemap-request 'login (list :username username :password password)
-                          (lambda (account) (message "OnTheMap: logged in as %s" (onthemap--name account)))
-                          (lambda (error) (onthemap--report error "login")))
+        (if (string-empty-p password)
+            (user-error "OnTheMap: no password given: login cancelled")
+          (onthemap-request 'login (list :username username :password password)
+                            (lambda (account) (message "OnTheMap: logged in as %s" (onthemap--name account)))
+                            (lambda (error) (onthemap--report error "login"))))
       (clear-string password))))
+
+(defun onthemap--logout-sentence (upstream)
+  "What a logout did, from the daemon's UPSTREAM.
+That is \"ended\", \"already ended\", \"no session\", or why the server
+was not reached (then the session stays valid there until it expires)."
+  (pcase upstream
+    ("ended" "logged out")
+    ("already ended" "logged out (the server had already ended the session)")
+    ("no session" "not logged in")
+    (_ (format "logged out here; the server was not reached%s, so the session stays valid there until it expires"
+               (if (and (stringp upstream) (string-match "\\`not reached (\\(.*\\))" upstream))
+                   (format " (%s)" (onthemap--clean (match-string 1 upstream)))
+                 "")))))
 
 ;;;###autoload
 (defun onthemap-logout ()
   "Log out of OnTheMap (the daemon forgets the session even offline)."
   (interactive)
   (onthemap-request 'logout nil
-                    (lambda (result)
-                      (let ((upstream (plist-get result :upstream)))
-                        (message "OnTheMap: %s"
-                                 (cond ((member upstream '("ended" "already ended")) "logged out")
-                                       ((equal upstream "no session") "not logged in")
-                                       (t (format "logged out; upstream: %s" upstream))))))
+                    (lambda (result) (message "OnTheMap: %s" (onthemap--logout-sentence (plist-get result :upstream))))
                     (lambda (error) (onthemap--report error "logout"))))
 
 ;;;; The map
@@ -905,7 +1162,7 @@ only the session; it is wiped from memory once sent."
   "Style code of a map cell → face.  Water (a space) has none.")
 
 (defconst onthemap-no-map-method
-  "this onthemapd cannot draw maps yet (it has no `map' method): update onthemapd, then try again."
+  "this onthemapd cannot draw maps yet: update onthemapd, then try again."
   "What `onthemap-map' says when the daemon has no `map' method.")
 
 (defvar-local onthemap--map-view nil
@@ -1033,8 +1290,9 @@ The map empties when you log out and is drawn again when you log in.
   (if (= count 1) "1 pin" (format "%d pins" count)))
 
 (defun onthemap--map-title (where view capped)
-  "The header line of a map of WHERE, drawn as VIEW; CAPPED: at the closest zoom."
-  (concat " Map of " where
+  "The header line of a map of WHERE, drawn as VIEW; CAPPED: at the closest zoom.
+A mode-line construct: a \"%\" in WHERE is doubled."
+  (concat " Map of " (string-replace "%" "%%" (onthemap--clean where))
           (when (plist-get view :zoom) (concat " · zoom " (onthemap--zoom-text (plist-get view :zoom))))
           (when capped " (as close as the map goes)")))
 
@@ -1077,7 +1335,7 @@ says the zoom asked for was closer than the map goes."
       (let ((inhibit-read-only t))
         (erase-buffer)
         (setq onthemap--map-pins nil)
-        (insert "OnTheMap: " text "\n\ng tries again, q closes.\n")))))
+        (insert "OnTheMap: " (onthemap--clean text) "\n\ng tries again, q closes.\n")))))
 
 (defun onthemap--map-cells (buffer)
   "The (WIDTH HEIGHT LEGEND) the map gets in the window showing BUFFER."
@@ -1170,7 +1428,7 @@ with a prefix argument, ask for a place to centre on."
     (onthemap-map-mode)
     (setq onthemap--map-view view
           onthemap--map-where (onthemap--map-where-of view)
-          header-line-format (concat " Drawing the map of " onthemap--map-where "…"))
+          header-line-format (concat " Drawing the map of " (string-replace "%" "%%" (onthemap--clean onthemap--map-where)) "…"))
     (let ((inhibit-read-only t)) (erase-buffer))
     (onthemap--map-fetch buffer)
     buffer))
@@ -1246,11 +1504,11 @@ with a prefix argument, ask for a place to centre on."
                    (seq-filter (lambda (p) (and (eql (plist-get p :row) row) (eql (plist-get p :col) col)))
                                onthemap--map-pins))))
     (cond ((null here) (message "OnTheMap: no pin here"))
-          ((null (cdr here)) (onthemap-open-link (plist-get (car here) :mediaURL)))
+          ((null (cdr here)) (onthemap-open-link (plist-get (car here) :mediaURL) (onthemap--name (car here))))
           (t (let* ((choices (mapcar (lambda (p) (cons (format "%s, %s" (onthemap--name p) (onthemap--clean (plist-get p :mapString))) p))
                                      here))
-                    (choice (completing-read "Which student? " choices nil t)))
-               (onthemap-open-link (plist-get (cdr (assoc choice choices)) :mediaURL)))))))
+                    (pin (cdr (assoc (completing-read "Which student? " choices nil t) choices))))
+               (onthemap-open-link (plist-get pin :mediaURL) (onthemap--name pin)))))))
 
 ;;;; The mode line
 
@@ -1287,7 +1545,8 @@ yet), the next comes soon, not after the delay.")
 (put 'onthemap--mode-line 'risky-local-variable t)
 
 (defun onthemap-status-string ()
-  "Return the status for the mode line: \"📍 100 · Munich\", \"📍 offline\"."
+  "Return the status for the mode line: \"📍 100 · Munich\", \"📍 offline\".
+A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
   (let ((status onthemap--status)
         (icon onthemap-mode-line-icon))
     (cond ((eq onthemap--status-state 'offline) (concat " " icon " offline"))
@@ -1296,16 +1555,17 @@ yet), the next comes soon, not after the delay.")
           (t (let* ((students (plist-get status :students))
                     (place (plist-get (plist-get status :myPin) :mapString)))
                (concat " " icon " " (number-to-string (or (plist-get students :count) 0))
-                       (if place (concat " · " (onthemap--clean place)) "")
+                       (if place (concat " · " (string-replace "%" "%%" (onthemap--clean place))) "")
                        (if (onthemap--true-p (plist-get students :stale)) " (stale)" "")))))))
 
 (defun onthemap--status-set (state status)
   "Record the subscription's STATE and the daemon's STATUS; redraw mode lines.
-Open lists and maps follow the session it shows."
+Open lists and maps follow the session it shows, and mark your own row."
   (setq onthemap--status-state state
         onthemap--status status)
   (force-mode-line-update t)
   (onthemap--follow-session status)
+  (onthemap--mark-own-rows)
   (run-hooks 'onthemap-status-hook))
 
 ;; Open lists and maps follow the session: a logout (here, in the CLI or by expiry)
@@ -1338,6 +1598,15 @@ STATUS is the daemon's status, or nil when it is not known (offline)."
                 ((or onthemap--needs-login (and (not (eq before 'unknown)) (not (equal before now))))
                  (setq onthemap--needs-login nil)
                  (funcall (car onthemap--follow)))))))))
+
+(defun onthemap--mark-own-rows ()
+  "Print again the lists whose own row was marked for another account than now.
+The list may have come before the status that says whose it is."
+  (when-let ((key (onthemap--my-key)))
+    (dolist (buffer (onthemap--list-buffers))
+      (with-current-buffer buffer
+        (when (and onthemap--shown (not (equal onthemap--marked-key key)))
+          (onthemap--print (onthemap--entries (plist-get onthemap--shown :students))))))))
 
 (defun onthemap--status-wanted-p (&optional except)
   "Whether the subscription has a use: the mode line, or a list or map but EXCEPT."

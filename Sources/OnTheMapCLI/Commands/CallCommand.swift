@@ -19,19 +19,19 @@ struct CallCommand: ParsableCommand {
 
     /// PARAMS, parsed here (not in `run`): a usage error is printed as one, with the usage line.
     func validate() throws {
-        if let params, (try? WireJSON.parse(params.utf8)) == nil {
+        if let params, (try? WireCoding.decode(WireJSON.self, from: params.utf8)) == nil {
             throw ValidationError("PARAMS is not JSON: give named params as an object, e.g. '{\"limit\":3}'.")
         }
     }
 
     func run() throws {
-        let parsed = params.flatMap { try? WireJSON.parse($0.utf8) }
+        let parsed = params.flatMap { try? WireCoding.decode(WireJSON.self, from: $0.utf8) }
         do {
             switch try global.connect().call(method, params: parsed) {
             case .success(let result):
-                Output.line(result.serialized)
+                try Output.json(result)
             case .failure(let error):
-                Output.error(WireJSON.object([("code", .integer(error.code)), ("message", .string(error.message))] + (error.data.map { [("data", $0)] } ?? [])).serialized)
+                Output.error(String(decoding: try WireCoding.encode(error), as: UTF8.self))
                 throw CLIFailure.status(for: error)
             }
         } catch let error as ExitCode {

@@ -28,24 +28,31 @@ struct GeocodeCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let answer: WireJSON
-            switch try global.connect().call(GeocodeParams(query: place)) {
-            case .success(let result): answer = result
-            case .failure(let error) where error.code == RPCError.placeNotFoundCode: answer = .object([("results", .array([]))])
-            case .failure(let error): throw error
-            }
-            let found = GeocodeResults(wireJSON: answer)
+            let found = try Place.candidates(place, limit: GeocodeParams.defaultLimit, on: try global.connect())
             if json {
-                Output.line((answer["results"] ?? .array([])).serialized)
+                try Output.json(found)
             } else {
-                for candidate in found.results { Output.line(Self.describe(candidate)) }
+                for candidate in found { Output.line(Self.describe(candidate)) }
             }
-            if found.results.isEmpty { throw Place.notFound(place) }
+            if found.isEmpty { throw Place.notFound(place) }
         }
     }
 
-    /// "Springfield, Missouri  (37.22, -93.30)  locality".
+    /// "Springfield, Missouri, United States  (37.22, -93.30)  a town".
     static func describe(_ candidate: GeocodeResult) -> String {
-        "\(candidate.placeName)  \(Coordinates.text(candidate.latitude, candidate.longitude))  \(candidate.precision)"
+        DisplayText.clean(candidate.label) + "  " + Coordinates.text(candidate.latitude, candidate.longitude) + "  "
+            + kind(of: candidate)
+    }
+
+    /// What kind of place a candidate is, in words.
+    static func kind(of candidate: GeocodeResult) -> String {
+        switch candidate.precision {
+        case "locality": "a town or city"
+        case "region": "a region"
+        case "country": "a country"
+        case "continent": "a continent"
+        case "ocean": "an ocean or sea"
+        default: "a place"
+        }
     }
 }

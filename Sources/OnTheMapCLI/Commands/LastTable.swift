@@ -16,7 +16,7 @@ import Glibc
 /// "the last table", so `open 1` never opens a row nobody saw.
 enum LastTable {
     /// One row: whose link, and the link as the daemon sent it.
-    struct Row: Equatable {
+    struct Row: Equatable, Codable {
         var name: String
         var link: String
     }
@@ -44,9 +44,9 @@ enum LastTable {
 
     /// Saves `rows` as the last table if they went to a person: `shownOn` is the descriptor they were
     /// written to (stdout for a table or map).
-    static func save(_ rows: [StudentRow], shownOn fd: Int32 = STDOUT_FILENO) {
+    static func save(_ pins: [StudentPin], shownOn fd: Int32 = STDOUT_FILENO) {
         guard shownToAPerson(fd) else { return }
-        save(rows: rows.map { Row(name: $0.name, link: $0.link) })
+        save(rows: pins.map { Row(name: $0.student.fullName, link: $0.student.mediaURL) })
     }
 
     /// A terminal, or a pipe (a pager, `grep`); not a file, /dev/null or another device.
@@ -59,13 +59,14 @@ enum LastTable {
     /// Writes the rows, replacing the last table at once. A table that cannot be saved is not an
     /// error of the command that showed it: `open` then says there is none.
     static func save(rows: [Row]) {
-        var text = ""
+        var text: [UInt8] = []
         for row in rows {
-            text += WireJSON.object([("name", .string(row.name)), ("link", .string(row.link))]).serialized + "\n"
+            guard let line = try? WireCoding.encode(row) else { return }
+            text += line + [UInt8(ascii: "\n")]
         }
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        guard (try? AtomicFile.write(Array(text.utf8), to: path, mode: 0o600, exactMode: true)) != nil else { return }
+        guard (try? AtomicFile.write(text, to: path, mode: 0o600, exactMode: true)) != nil else { return }
         // A table an older client left: readable by others, and breakable by its data.
         unlink(formerPath)
     }
@@ -75,10 +76,8 @@ enum LastTable {
         guard let data = FileManager.default.contents(atPath: path) else { return .none }
         var rows: [Row] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let value = try? WireJSON.parse(Array(line)), let name = value["name"]?.stringValue,
-                let link = value["link"]?.stringValue
-            else { return .unreadable }
-            rows.append(Row(name: name, link: link))
+            guard let row = try? WireCoding.decode(Row.self, from: line) else { return .unreadable }
+            rows.append(row)
         }
         return .rows(rows)
     }

@@ -97,8 +97,7 @@ struct MapCommand: ParsableCommand {
             guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
                 throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
             }
-            var raw = try global.call(params(width: size.0, height: size.1))
-            var result = MapResult(wireJSON: raw)
+            var result = try global.result(params(width: size.0, height: size.1))
             var legendLines = result.pins.count
             if let room = legendRoom, !result.pins.isEmpty {
                 // On a terminal the legend always shows, under a map made that much shorter (which may
@@ -106,15 +105,14 @@ struct MapCommand: ParsableCommand {
                 // lines and how many more there are.
                 legendLines = min(result.pins.count, room)
                 if size.1 - legendLines >= MapParams.heightRange.lowerBound {
-                    raw = try global.call(params(width: size.0, height: size.1 - legendLines))
-                    result = MapResult(wireJSON: raw)
+                    result = try global.result(params(width: size.0, height: size.1 - legendLines))
                     legendLines = min(result.pins.count, room)
                 } else {
                     legendLines = 0
                 }
             }
             if json {
-                Output.line(raw.serialized)
+                try Output.json(result)
                 return
             }
             let colour = Terminal.colorOnStdout
@@ -130,7 +128,7 @@ struct MapCommand: ParsableCommand {
                 let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
                 Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
             }
-            LastTable.save(result.pins.map(\.studentRow))
+            LastTable.save(result.pins)
         }
     }
 
@@ -147,7 +145,7 @@ struct MapCommand: ParsableCommand {
         let inView = result.pins.count
         var text = "\(inView) \(inView == 1 ? "pin" : "pins") in view"
         if result.outside > 0 { text += ", \(result.outside) outside it" }
-        if let near = result.near { text += " around \(near)" }
+        if let near = result.near { text += " around \(DisplayText.clean(near))" }
         let view = result.view
         var cut = ""
         var shortCut = ""
@@ -200,7 +198,7 @@ extension DefaultStringInterpolation {
 
     /// "0.1 and 20100": numbers as JSON writes them.
     mutating func appendInterpolation(range: ClosedRange<Double>) {
-        appendLiteral("\(WireJSON.format(range.lowerBound)) and \(WireJSON.format(range.upperBound))")
+        appendLiteral("\(NumberText.of(range.lowerBound)) and \(NumberText.of(range.upperBound))")
     }
 }
 

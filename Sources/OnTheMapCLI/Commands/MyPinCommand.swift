@@ -20,12 +20,11 @@ struct MyPinCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            let answer = try global.call(MyPinParams())
-            let result = MyPinResult(wireJSON: answer)
+            let result = try global.result(MyPinParams())
             if json {
-                Output.line((answer["pin"] ?? .null).serialized)
+                if let pin = result.pin { try Output.json(pin) } else { Output.line("null") }
             } else if let pin = result.pin {
-                Output.line(Self.describe(pin, now: Date()))
+                Output.line(Self.describe(pin.student, now: Date()))
             } else {
                 Output.error("you have no pin yet: `onthemap post PLACE URL` posts one")
             }
@@ -38,6 +37,7 @@ struct MyPinCommand: ParsableCommand {
     /// "Lima, Peru  (-12.05, -77.04)  https://ada.example  updated 5 min ago".
     static func describe(_ pin: StudentLocation, now: Date) -> String {
         let updated = pin.updatedAt.map { "  updated " + RelativeTime.describe($0, now: now) } ?? ""
-        return pin.mapString + "  " + Coordinates.text(pin.latitude, pin.longitude) + "  " + pin.mediaURL + updated
+        return DisplayText.clean(pin.mapString) + "  " + Coordinates.text(pin.latitude, pin.longitude) + "  "
+            + DisplayText.clean(pin.mediaURL) + updated
     }
 }

@@ -23,7 +23,7 @@ enum NearOption {
         guard let best = try Place.candidates(text, limit: 1, on: connection).first else {
             throw Place.notFound(text, orCoordinates: true)
         }
-        Output.error("near \(best.placeName) \(Coordinates.text(best.latitude, best.longitude))")
-        return (best.placeName, best.latitude, best.longitude)
+        Output.error("near \(DisplayText.clean(best.label)) \(Coordinates.text(best.latitude, best.longitude))")
+        return (best.label, best.latitude, best.longitude)
     }
 }

@@ -34,29 +34,14 @@ public struct OnTheMapCommand: ParsableCommand {
 /// The entry point of the `onthemap` executable.
 public enum OnTheMapMain {
     public static func run() {
-        let arguments = hoistingGlobalOptions(commandLineArguments())
-        if let status = StatusFastPath.run(arguments) {
-            exit(status)
-        }
+        // A reader that goes away (`| head`) is an EPIPE for `Output` to end on quietly, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         if BuildDependencies.isVerboseVersionRequest(arguments) {
             Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))
             exit(0)
         }
         OnTheMapCommand.main(arguments)
-    }
-
-    /// The arguments after the program name, read from `argv` directly: `CommandLine.arguments`
-    /// builds its array through a generic `map` whose metadata the runtime instantiates at start-up,
-    /// a measurable share of `onthemap status`'s run.
-    static func commandLineArguments() -> [String] {
-        var arguments: [String] = []
-        arguments.reserveCapacity(Int(CommandLine.argc))
-        var index = 1
-        while index < Int(CommandLine.argc) {
-            if let argument = CommandLine.unsafeArgv[index] { arguments.append(String(cString: argument)) }
-            index += 1
-        }
-        return arguments
     }
 
     /// `onthemap --socket PATH status` works like `onthemap status --socket PATH`: the option is

@@ -57,11 +57,11 @@ struct OpenCommand: ParsableCommand {
     private func openByName(_ name: String) throws {
         guard !name.isEmpty else { throw UsageFailure(message: "give a name or a row number, e.g. `onthemap open 3`") }
         let result = try global.result(StudentsParams(limit: Self.candidateLimit, search: name))
-        let candidates = Self.candidates(StudentRow.rows(result), for: name)
-        guard let first = candidates.first else {
+        let candidates = Self.candidates(result.students, for: name)
+        guard let first = candidates.first?.student else {
             throw CommandFailure(message: "no student matches \"\(name)\": `onthemap students` lists them all")
         }
-        guard candidates.count > 1 else { return try URLOpener.open(first.link, student: first.name) }
+        guard candidates.count > 1 else { return try URLOpener.open(first.mediaURL, student: first.fullName) }
         // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
         let more = result.total > result.students.count ? " (the first \(result.students.count) of \(result.total))" : ""
         let style = Style(enabled: Terminal.colorOnStderr)
@@ -73,10 +73,10 @@ struct OpenCommand: ParsableCommand {
 
     /// The students a name means: those whose whole name it is, if any, else every match; a student
     /// who posted the same link more than once counted once.
-    static func candidates(_ rows: [StudentRow], for name: String) -> [StudentRow] {
+    static func candidates(_ pins: [StudentPin], for name: String) -> [StudentPin] {
         let folded = name.lowercased()
-        let exact = rows.filter { $0.name.lowercased() == folded }
+        let exact = pins.filter { $0.student.fullName.lowercased() == folded }
         var seen: Set<[String]> = []
-        return (exact.isEmpty ? rows : exact).filter { seen.insert([$0.name, $0.link]).inserted }
+        return (exact.isEmpty ? pins : exact).filter { seen.insert([$0.student.fullName, $0.student.mediaURL]).inserted }
     }
 }

@@ -49,18 +49,24 @@ struct PostCommand: ParsableCommand {
         try runReportingFailures {
             if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
             let connection = try global.connect()
+            // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
+            guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
             let link = Self.typedLink(url)
+            guard WebLink.isValid(link) else {
+                throw UsageFailure(
+                    message: "\"\(DisplayText.clean(url))\" is not a web link: give an http:// or https:// address, like https://example.com/me")
+            }
             if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
             let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
             guard !found.isEmpty else { throw Place.notFound(place) }
             let chosen = try yes ? found[0] : choose(from: found)
             if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
             var params = PostPinParams(
-                mapString: chosen.placeName, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
+                mapString: chosen.label, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
                 overwrite: overwrite)
             var answer = try connection.call(params)
             if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
-                let existing = error.data?["pin"].flatMap(StudentLocation.init(wireJSON:))?.mapString ?? "somewhere"
+                let existing = DisplayText.clean(error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere")
                 guard Terminal.stdinIsTTY, !yes else {
                     throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
                 }
@@ -71,7 +77,7 @@ struct PostCommand: ParsableCommand {
                 answer = try connection.call(params)
             }
             let posted = try answer.get()
-            Output.line(json ? posted.serialized : Self.sentence(PostPinResult(wireJSON: posted)))
+            if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
         }
     }
 
@@ -101,14 +107,18 @@ struct PostCommand: ParsableCommand {
     static func typedLink(_ text: String) -> String {
         let link = text.trimmingWhitespace()
         let scheme = link.prefix { $0.isLetter || $0.isNumber || "+.-".contains($0) }
-        let named = !scheme.isEmpty && scheme.first!.isLetter && link.dropFirst(scheme.count).hasPrefix("://")
+        // "javascript:alert(1)" names a scheme too (not the web's): it stays as typed, and is refused.
+        // "example.com:8080/me" is a host and its port.
+        let rest = link.dropFirst(scheme.count)
+        let isPort = rest.dropFirst().first?.isNumber == true
+        let named = !scheme.isEmpty && scheme.first!.isLetter && rest.hasPrefix(":") && !isPort
         return named ? link : "https://" + link
     }
 
     /// "pin posted at Lima, Peru (-12.05, -77.04)", or "pin moved to …".
     static func sentence(_ result: PostPinResult) -> String {
-        let pin = result.pin
-        return (result.created ? "pin posted at " : "pin moved to ") + pin.mapString + " "
+        let pin = result.pin.student
+        return (result.created ? "pin posted at " : "pin moved to ") + DisplayText.clean(pin.mapString) + " "
             + Coordinates.text(pin.latitude, pin.longitude)
     }
 }

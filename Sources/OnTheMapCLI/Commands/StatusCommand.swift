@@ -1,7 +1,13 @@
 import ArgumentParser
-import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
+import OnTheMapRPC
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `onthemap status`.
 struct StatusCommand: ParsableCommand {
@@ -18,8 +24,23 @@ struct StatusCommand: ParsableCommand {
     var format: StatusBarFormat?
 
     func run() throws {
-        let status = StatusOutput.print(socketCandidates: global.socketCandidates, json: json, format: format)
-        if status != ExitStatus.ok { throw ExitCode(status) }
+        let status = Result { try global.connect().result(StatusParams()) }
+        if let format {
+            // Offline is a state for the bar to show, not a failure: always a line, and exit 0.
+            let summary = StatusSummary(status, now: Date())
+            Output.line(try format.render(summary, status: try? status.get()))
+            return
+        }
+        switch status {
+        case .success(let status):
+            if json {
+                try Output.json(status)
+            } else {
+                Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
+            }
+        case .failure(let error):
+            throw CLIFailure.exit(for: error)
+        }
     }
 }
 

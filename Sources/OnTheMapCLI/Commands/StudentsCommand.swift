@@ -71,24 +71,28 @@ struct StudentsCommand: ParsableCommand {
             }
             let result = try connection.result(params)
             let table = !json && !tsv && !geojson
-            // Whose row is the user's own: the account from `status` (the list does not say).
-            let accountKey = try table ? connection.result(StatusParams()).account?.key : nil
-            let rows = StudentRow.rows(result, accountKey: accountKey)
+            let rows = result.students
             if json {
-                Output.line(WireJSON.array(result.students).serialized)
+                try Output.json(rows)
             } else if tsv {
                 Output.line(StudentExports.tsv(rows))
             } else if geojson {
-                Output.line(StudentExports.geoJSON(rows))
+                Output.out(String(decoding: try StudentExports.geoJSON(rows) + [UInt8(ascii: "\n")], as: UTF8.self))
             } else {
                 if !rows.isEmpty {
                     Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
                 }
                 LastTable.save(rows)
             }
-            if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName)) }
+            if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
+            if let looked = result.limitedTo {
+                Output.error(
+                    result.source == .cache
+                        ? "onthemap: the server could not be reached: only the \(looked) cached students were looked at"
+                        : "onthemap: only the newest \(looked) students were looked at; the server has more")
+            }
             if refresh, result.stale {
-                let why = try connection.result(StatusParams()).students.lastError ?? "the API did not answer"
+                let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")
                 let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""
                 throw CommandFailure(message: "the refresh failed (\(why)); these are the students\(age)")
             }
@@ -104,7 +108,7 @@ struct StudentsCommand: ParsableCommand {
         var asked: [String] = []
         if let search { asked.append("matches \"\(search)\"") }
         if let place {
-            asked.append(radius.map { "within \(WireJSON.format($0)) km of \(place)" } ?? "near \(place)")
+            asked.append(radius.map { "within \(NumberText.of($0)) km of \(place)" } ?? "near \(place)")
         }
         guard !asked.isEmpty else { return "no students yet: the list is empty (`onthemap refresh` fetches it)" }
         return "no student " + asked.joined(separator: " ")

@@ -1,9 +1,13 @@
 import ArgumentParser
-import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +21,7 @@ struct WatchCommand: ParsableCommand {
             only differ in the daemon's uptime is not printed. When the daemon goes away, prints the \
             offline state and reconnects with backoff. Use with waybar `exec` (no interval), \
             i3blocks `interval=persist`, polybar `tail = true`. Without --format: a sentence on a \
-            terminal, the status JSON otherwise.
+            terminal, the status JSON otherwise (offline: {"offline":true,"reason":…}).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,8 +33,9 @@ struct WatchCommand: ParsableCommand {
         let format = self.format ?? (Terminal.stdoutIsTTY ? nil : .json)
         var backoff: Double = 0.25
         var last: String?
-        func emit(_ status: WireJSON?) {
-            let summary = StatusSummary(status: status.map(StatusResult.init(wireJSON:)), now: Date())
+        func emit(_ answer: Result<StatusResult, any Error>) throws {
+            let summary = StatusSummary(answer, now: Date())
+            let status = try? answer.get()
             let line: String
             let key: String
             switch format {
@@ -43,10 +48,12 @@ struct WatchCommand: ParsableCommand {
                 line = summary.i3blocksJSON
                 key = line
             case let format?:
-                line = format.render(summary, status: status)
+                line = try format.render(summary, status: status)
                 // The uptime changes with every answer: two statuses that differ only there (the
                 // notification and the answer after a refresh) are one change.
-                key = format == .json ? format.render(summary, status: status.map(Self.withoutUptime)) : line
+                var steady = status
+                steady?.uptime = 0
+                key = format == .json ? try format.render(summary, status: steady) : line
             }
             if key != last {
                 Output.line(line)
@@ -58,31 +65,26 @@ struct WatchCommand: ParsableCommand {
                 let connection = try global.connect(timeout: nil)
                 backoff = 0.25
                 try follow(connection, emit: emit)
-            } catch {}
-            emit(nil)
+                try emit(.failure(ClientError(kind: .closed, message: "onthemapd closed the connection")))
+            } catch let error as ClientError {
+                try emit(.failure(error))
+            }
             usleep(UInt32(backoff * 1_000_000))
             backoff = min(backoff * 2, 5)
         }
     }
 
-    /// A status object with its `uptime` member left out.
-    static func withoutUptime(_ status: WireJSON) -> WireJSON {
-        guard case .object(let members) = status else { return status }
-        return .object(members.filter { $0.0 != "uptime" })
-    }
-
     /// Subscribes, prints the status, and again after each notification, until the connection ends.
-    private func follow(_ connection: RPCConnection, emit: (WireJSON?) -> Void) throws {
-        let statusRequest = StatusParams().request(id: .string("status")).serialized
-        try connection.send(line: SubscribeParams().request(id: .string("subscribe")).serialized)
-        try connection.send(line: statusRequest)
-        while let message = try connection.readMessage() {
-            if message["method"]?.stringValue == RPCEvent.status.method, let status = message["params"] {
-                emit(status)
-            } else if message["method"] != nil {
-                try connection.send(line: statusRequest)
-            } else if message["id"] == .string("status"), let status = message["result"] {
-                emit(status)
+    private func follow(_ connection: RPCConnection, emit: (Result<StatusResult, any Error>) throws -> Void) throws {
+        _ = try connection.result(SubscribeParams())
+        try connection.send(StatusParams().request(id: .string("status")))
+        while let message = try connection.read(RPCReply<StatusResult>.self) {
+            if message.method == RPCEvent.status.method, let status = message.params {
+                try emit(.success(status))
+            } else if message.isNotification {
+                try connection.send(StatusParams().request(id: .string("status")))
+            } else if message.id == .string("status"), let status = message.result {
+                try emit(.success(status))
             }
         }
     }

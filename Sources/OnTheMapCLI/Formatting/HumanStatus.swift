@@ -6,18 +6,13 @@ import Foundation
 import OnTheMapModels
 import OnTheMapRPC
 
-/// The status for a person. Apart from `StatusCommand`, so the fast path never touches the command
-/// type (whose property wrappers cost start-up time).
+/// The status for a person.
 enum HumanStatus {
-    // Built with `+` rather than `joined(separator:)`: that generic call is not specialised here and
-    // makes the runtime look conformances up, which costs a short-lived process ~0.2 ms.
     static func render(_ status: StatusResult, style: Style, now: Date) -> String {
         var lines: [String] = []
         if let account = status.account {
-            let first = account.firstName
-            let last = account.lastName
-            let name = first.isEmpty || last.isEmpty ? first + last : first + " " + last
-            lines.append("logged in as " + style.bold(name) + " (" + (account.key.isEmpty ? "?" : account.key) + ")")
+            let name = DisplayText.clean(account.fullName)
+            lines.append("logged in as " + style.bold(name) + " (" + DisplayText.clean(account.key) + ")")
         } else {
             lines.append(style.yellow("logged out") + ": run `onthemap login`")
         }
@@ -27,17 +22,15 @@ enum HumanStatus {
             let refreshed = students.refreshedAt.map { ", refreshed " + RelativeTime.describe($0, now: now) } ?? ", not fetched yet"
             var line = "students: " + String(students.count) + refreshed
             if students.stale {
-                line += " " + style.yellow("(stale: \(students.lastError ?? "not refreshed lately"))")
+                line += " " + style.yellow("(stale: \(DisplayText.clean(students.lastError ?? "not refreshed lately")))")
             }
-            if students.unplaceable > 0 {
-                line += "; " + String(students.unplaceable) + " left out (no usable coordinates)"
+            if students.skipped > 0 {
+                line += "; " + DisplayText.clean(students.skippedWhy ?? "\(students.skipped) records left out")
             }
             lines.append(line)
         }
-        if let pin = status.myPin { lines.append("your pin: " + pin.mapString) }
+        if let pin = status.myPin { lines.append("your pin: " + DisplayText.clean(pin.student.mapString)) }
         lines.append("api: " + (status.apiURL.isEmpty ? "?" : status.apiURL))
-        var text = lines[0]
-        for line in lines.dropFirst() { text += "\n" + line }
-        return text
+        return lines.joined(separator: "\n")
     }
 }

@@ -48,40 +48,29 @@ enum MapPainter {
         return current == nil ? line : line + "\u{1B}[0m"
     }
 
-    /// One line per pin: number, name (and "you"), place, link; cut to `width`.
-    static func legend(_ pins: [PlacedPin], width: Int?, style: Style) -> [String] {
-        let numberWidth = String(pins.map(\.n).max() ?? 0).count
+    /// One line per pin: number, name (and "you"), place, link; cut to `width`, a cut link ending in
+    /// "…". Names, places and links made safe to show (`DisplayText`).
+    static func legend(_ pins: [StudentPin], width: Int?, style: Style) -> [String] {
+        let numberWidth = String(pins.compactMap(\.cell?.n).max() ?? 0).count
         let nameWidth = min(pins.map { DisplayWidth.of(name($0)) }.max() ?? 0, 28)
-        let placeWidth = min(pins.map { DisplayWidth.of($0.pin.mapString) }.max() ?? 0, 30)
-        return pins.map { placed in
-            let number = String(placed.n)
+        let placeWidth = min(pins.map { DisplayWidth.of(DisplayText.clean($0.student.mapString)) }.max() ?? 0, 30)
+        return pins.map { pin in
+            let number = String(pin.cell?.n ?? 0)
             let prefix = String(repeating: " ", count: numberWidth - number.count)
-            var rest = "  " + pad(name(placed), nameWidth) + "  " + pad(placed.pin.mapString, placeWidth) + "  " + placed.pin.mediaURL
+            var rest =
+                "  " + pad(name(pin), nameWidth) + "  " + pad(DisplayText.clean(pin.student.mapString), placeWidth) + "  "
+                + DisplayText.clean(pin.student.mediaURL)
             if let width { rest = DisplayWidth.truncate(rest, to: max(width - numberWidth, 1)) }
-            let mine = placed.pin.mine
-            return prefix + (style.enabled ? (mine ? "\u{1B}[1;36m\(number)\u{1B}[0m" : style.bold(number)) : number) + rest
+            return prefix + (style.enabled ? (pin.mine ? "\u{1B}[1;36m\(number)\u{1B}[0m" : style.bold(number)) : number) + rest
         }
     }
 
-    private static func name(_ placed: PlacedPin) -> String {
-        placed.name + (placed.pin.mine ? " (you)" : "")
+    private static func name(_ pin: StudentPin) -> String {
+        DisplayText.clean(pin.student.fullName) + (pin.mine ? " (you)" : "")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         let cut = DisplayWidth.truncate(text, to: width)
         return cut + String(repeating: " ", count: max(0, width - DisplayWidth.of(cut)))
-    }
-}
-
-extension PlacedPin {
-    /// "Ada Lovelace": the student's name as tables show it.
-    var name: String { [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ") }
-
-    /// The row `open N` reads back from the last table.
-    var studentRow: StudentRow {
-        StudentRow(json: .object([
-            ("firstName", .string(pin.firstName)), ("lastName", .string(pin.lastName)), ("mapString", .string(pin.mapString)),
-            ("mediaURL", .string(pin.mediaURL)), ("latitude", .number(pin.latitude)), ("longitude", .number(pin.longitude)),
-        ]))
     }
 }

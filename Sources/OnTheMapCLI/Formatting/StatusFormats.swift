@@ -3,60 +3,93 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
 /// What a status bar shows, whatever its format.
 struct StatusSummary {
     enum State: String {
+        /// Logged in, the first list not fetched yet (just after a login).
+        case fetching
         case ok, stale, loggedOut = "logged-out", offline
     }
 
     var state: State
     var count: Int
+    /// Your pin's place, made safe to show (`DisplayText`): another student's server wrote it.
     var myPlace: String?
     var detail: String
+    /// Why the daemon did not answer, when it did not.
+    var offlineReason: String?
 
-    /// The summary of a status; nil: the daemon did not answer.
-    init(status: StatusResult?, now: Date) {
+    /// The summary of what `status` got: the daemon's status, or why there is none.
+    init(_ answer: Result<StatusResult, any Error>, now: Date) {
+        switch answer {
+        case .success(let status): self.init(status: status, now: now)
+        case .failure(let error): self.init(status: nil, now: now, reason: (error as? ClientError)?.message ?? "\(error)")
+        }
+    }
+
+    /// The summary of a status; nil: the daemon did not answer (`reason` says why).
+    init(status: StatusResult?, now: Date, reason: String? = nil) {
         guard let status else {
             state = .offline
             count = 0
             detail = "onthemapd is not running"
+            offlineReason = reason
             return
         }
         count = status.students.count
-        myPlace = status.myPin?.mapString
+        myPlace = status.myPin.map { DisplayText.clean($0.student.mapString) }
         if !status.loggedIn {
             state = .loggedOut
             detail = "logged out: run `onthemap login`"
+        } else if status.students.refreshedAt == nil, status.students.lastError == nil {
+            state = .fetching
+            detail = "fetching the student list"
         } else if status.students.stale {
             state = .stale
-            detail = "stale: " + (status.students.lastError ?? "not refreshed lately")
+            detail = "stale: " + DisplayText.clean(status.students.lastError ?? "not refreshed lately")
         } else {
             state = .ok
             detail = "refreshed " + (status.students.refreshedAt.map { RelativeTime.describe($0, now: now) } ?? "—")
         }
     }
 
+    /// Short, for a bar: the count and the first part of your pin's place ("📍 100 · Springfield"),
+    /// "!" when stale; the whole place and why it is stale are in the tooltip.
     var text: String {
         switch state {
         case .offline: "📍 offline"
         case .loggedOut: "📍 logged out"
-        case .ok, .stale: "📍 \(count)" + (myPlace.map { " · \($0)" } ?? "") + (state == .stale ? " (stale)" : "")
+        case .fetching: "📍 …"
+        case .ok, .stale: "📍 \(count)" + (shortPlace.map { " · \($0)" } ?? "") + (state == .stale ? " !" : "")
         }
     }
 
-    var tooltip: String {
-        "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+    /// The place's name, before its region and country: "Springfield" of "Springfield, Ohio, United States".
+    private var shortPlace: String? {
+        myPlace.map { place in String(place.prefix { $0 != "," }) }
     }
 
-    /// Green, yellow, grey when logged out (nothing is wrong), red when the daemon is not there.
+    /// What is known, and only that: offline, neither the count nor your pin is.
+    var tooltip: String {
+        switch state {
+        case .offline: detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
+        case .loggedOut, .fetching: detail
+        case .ok, .stale:
+            "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+        }
+    }
+
+    /// Green, yellow when stale, grey when logged out or fetching (nothing is wrong), red when the
+    /// daemon is not there.
     var color: String {
         switch state {
         case .ok: "#a6e3a1"
         case .stale: "#f9e2af"
-        case .loggedOut: "#9399b2"
+        case .loggedOut, .fetching: "#9399b2"
         case .offline: "#f38ba8"
         }
     }
@@ -64,9 +97,12 @@ struct StatusSummary {
     /// i3blocks' JSON block (`format=json`): the one way a persistent (`interval=persist`) block can
     /// change its colour, since it reads one line per update.
     var i3blocksJSON: String {
-        WireJSON.object([
-            ("full_text", .string(text)), ("short_text", .string(shortText)), ("color", .string(color)),
-        ]).serialized
+        struct Block: Encodable {
+            // swift-format-ignore: i3blocks' own names.
+            var full_text, short_text, color: String
+        }
+        return (try? WireCoding.encode(Block(full_text: text, short_text: shortText, color: color)))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// For a narrow bar: the count alone; logged out and offline in their one word each, as no count
@@ -75,6 +111,7 @@ struct StatusSummary {
         switch state {
         case .offline: "📍 offline"
         case .loggedOut: "📍 logged out"
+        case .fetching: "📍 …"
         case .ok, .stale: "📍 " + String(count)
         }
     }
@@ -84,7 +121,7 @@ struct StatusSummary {
     var sentence: String {
         switch state {
         case .offline: "onthemapd is not running; waiting for it"
-        case .loggedOut: detail
+        case .loggedOut, .fetching: detail
         case .ok, .stale: tooltip
         }
     }
@@ -94,24 +131,46 @@ struct StatusSummary {
 enum StatusBarFormat: String, CaseIterable {
     case waybar, i3blocks, polybar, json
 
-    /// The line for `summary`; `json` prints `status` as the daemon sent it.
-    func render(_ summary: StatusSummary, status: WireJSON?) -> String {
+    /// The line for `summary`; `json` prints `status` as the daemon sent it, or, offline,
+    /// `{"offline":true,"reason":…}` (onthemap(1), "STATUS BARS").
+    func render(_ summary: StatusSummary, status: StatusResult?) throws -> String {
         switch self {
         case .waybar:
-            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line.
-            return WireJSON.object([
-                ("text", .string(summary.text)), ("tooltip", .string(summary.tooltip)),
-                ("class", .string(summary.state.rawValue)), ("alt", .string(summary.state.rawValue)),
-                ("percentage", .integer(0)),
-            ]).serialized
+            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line. The
+            // shipped config sets `"escape": true`, so waybar shows the text as text, not Pango markup.
+            return try Self.line(
+                WaybarLine(
+                    text: summary.text, tooltip: summary.tooltip, class: summary.state.rawValue, alt: summary.state.rawValue))
         case .i3blocks:
             // full_text, short_text, color: one per line. Joined with `+`: the generic
             // `joined(separator:)` made the runtime scan every protocol conformance in the program.
             return summary.text + "\n" + summary.shortText + "\n" + summary.color
         case .polybar:
-            return "%{F\(summary.color)}\(summary.text)%{F-}"
+            // Polybar reads `%{…}` in the text as formatting, and `%{A1:command:}` as a command to
+            // run on a click: every `%` of the text is doubled, so only ours are tags.
+            return "%{F\(summary.color)}" + summary.text.replacing("%", with: "%%") + "%{F-}"
         case .json:
-            return (status ?? .object([("offline", .bool(true))])).serialized
+            if let status { return try Self.line(status) }
+            return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail))
         }
+    }
+
+    private static func line(_ value: some Encodable) throws -> String {
+        String(decoding: try WireCoding.encode(value), as: UTF8.self)
+    }
+
+    /// waybar's custom module line.
+    private struct WaybarLine: Encodable {
+        var text: String
+        var tooltip: String
+        var `class`: String
+        var alt: String
+        var percentage = 0
+    }
+
+    /// `--format json` while the daemon does not answer.
+    struct Offline: Codable {
+        var offline = true
+        var reason: String
     }
 }

@@ -1,46 +1,57 @@
 import OnTheMapModels
 
-/// `--tsv` and `--geojson`.
+/// `--json`, `--tsv` and `--geojson` of a list of pins.
 enum StudentExports {
     static let tsvColumns = [
         "firstName", "lastName", "mapString", "mediaURL", "latitude", "longitude", "updatedAt", "createdAt", "objectId",
         "uniqueKey",
     ]
 
-    /// A header row, then one row per student; tabs and newlines inside values become spaces. Rows
+    /// A header row, then one row per student, each value made safe to show (`DisplayText`: a tab or
+    /// a line break inside a value becomes a space, so a record stays one line of its columns). Rows
     /// from a `--near` query add a `distanceKm` column.
-    static func tsv(_ rows: [StudentRow]) -> String {
-        let columns = tsvColumns + (rows.contains { $0.distanceKm != nil } ? ["distanceKm"] : [])
-        var lines = [columns.joined(separator: "\t")]
-        for row in rows {
-            lines.append(columns.map { column in
-                let value: String
-                switch row.json[column] {
-                case .string(let text)?: value = text
-                case .number(let number)?: value = WireJSON.format(number)
-                case .integer(let integer)?: value = String(integer)
-                default: value = ""
-                }
-                return String(value.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
-            }.joined(separator: "\t"))
+    static func tsv(_ pins: [StudentPin]) -> String {
+        let withDistance = pins.contains { $0.distanceKm != nil }
+        var lines = [(tsvColumns + (withDistance ? ["distanceKm"] : [])).joined(separator: "\t")]
+        for pin in pins {
+            let student = pin.student
+            var values = [
+                student.firstName, student.lastName, student.mapString, student.mediaURL, number(student.latitude),
+                number(student.longitude), student.updatedAt.map(WireTimestamp.milliseconds) ?? "",
+                student.createdAt.map(WireTimestamp.milliseconds) ?? "", student.objectId, student.uniqueKey,
+            ]
+            if withDistance { values.append(pin.distanceKm.map(number) ?? "") }
+            lines.append(values.map(DisplayText.clean).joined(separator: "\t"))
         }
         return lines.joined(separator: "\n")
     }
 
-    /// A FeatureCollection of Points ([longitude, latitude]) with every field as a property.
-    static func geoJSON(_ rows: [StudentRow]) -> String {
-        WireJSON.object([
-            ("type", .string("FeatureCollection")),
-            ("features", .array(rows.map { row in
-                .object([
-                    ("type", .string("Feature")),
-                    ("geometry", .object([
-                        ("type", .string("Point")),
-                        ("coordinates", .array([.number(row.longitude), .number(row.latitude)])),
-                    ])),
-                    ("properties", row.json),
-                ])
-            })),
-        ]).serialized
+    /// A FeatureCollection of Points ([longitude, latitude]) with every field of the pin as a property.
+    static func geoJSON(_ pins: [StudentPin]) throws -> [UInt8] {
+        try WireCoding.encode(
+            FeatureCollection(features: pins.map { pin in
+                Feature(geometry: Point(coordinates: [pin.student.longitude, pin.student.latitude]), properties: pin)
+            }))
+    }
+
+    /// A number as JSON writes it.
+    private static func number(_ value: Double) -> String {
+        (try? WireCoding.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? String(value)
+    }
+
+    private struct FeatureCollection: Encodable {
+        var type = "FeatureCollection"
+        var features: [Feature]
+    }
+
+    private struct Feature: Encodable {
+        var type = "Feature"
+        var geometry: Point
+        var properties: StudentPin
+    }
+
+    private struct Point: Encodable {
+        var type = "Point"
+        var coordinates: [Double]
     }
 }

@@ -7,7 +7,7 @@ import OnTheMapModels
 
 /// The default `students` output: numbered, aligned columns that fit the terminal.
 enum StudentTable {
-    static func render(_ rows: [StudentRow], width: Int?, now: Date, style: Style) -> String {
+    static func render(_ rows: [StudentPin], width: Int?, now: Date, style: Style) -> String {
         // Rows from a `--near` query carry their distance: shown after the place.
         let showsDistance = rows.contains { $0.distanceKm != nil }
         var headers = ["#", "NAME", "PLACE", "LINK", "UPDATED"]
@@ -18,11 +18,19 @@ enum StudentTable {
         }
         let link = headers.firstIndex(of: "LINK")!
         var cells = rows.enumerated().map { index, row in
-            let name = row.mine ? row.name + " (you)" : row.name
-            var cells = [String(index + 1), name, row.place, row.link, RelativeTime.describe(row.updatedAt, now: now)]
+            let student = row.student
+            // "(you)" is the table's own word, added after the name is made safe (and kept when the
+            // name is cut to fit).
+            var cells = [
+                String(index + 1), DisplayText.clean(student.fullName), DisplayText.clean(student.mapString),
+                DisplayText.clean(student.mediaURL), student.updatedAt.map { RelativeTime.describe($0, now: now) } ?? "",
+            ]
             if showsDistance { cells.insert(row.distanceKm.map(Self.kilometres) ?? "", at: 3) }
-            return cells.map(printable)
+            return cells
         }
+        let you = " (you)"
+        let mine = Set(rows.indices.filter { rows[$0].mine })
+        for index in mine { cells[index][1] += you }
         var widths = headers.indices.map { column in
             max(headers[column].count, cells.map { DisplayWidth.of($0[column]) }.max() ?? 0)
         }
@@ -35,7 +43,12 @@ enum StudentTable {
                 else { break }
                 widths[column] -= 1
             }
-            cells = cells.map { row in row.enumerated().map { truncate($1, to: widths[$0]) } }
+            cells = cells.enumerated().map { index, row in
+                row.enumerated().map { column, cell in
+                    guard column == 1, mine.contains(index) else { return truncate(cell, to: widths[column]) }
+                    return truncate(String(cell.dropLast(you.count)), to: max(1, widths[column] - you.count)) + you
+                }
+            }
         }
         let rightAligned: Set<Int> = showsDistance ? [0, 3] : [0]
         var lines = [format(headers, widths: widths, rightAligned: rightAligned, style: style, header: true)]
@@ -45,7 +58,7 @@ enum StudentTable {
 
     /// "0.8", "12", "1,234": a decimal only below 10 km.
     static func kilometres(_ distance: Double) -> String {
-        if distance < 10 { return WireJSON.format((distance * 10).rounded() / 10) }
+        if distance < 10 { return String((distance * 10).rounded() / 10) }
         let whole = Int(distance.rounded())
         var digits = String(whole)
         var grouped = ""
@@ -65,12 +78,6 @@ enum StudentTable {
         }
         while line.hasSuffix(" ") { line.removeLast() }
         return line
-    }
-
-    /// Control characters (tabs, newlines, escapes) from upstream data would break the columns or
-    /// the terminal: each becomes a space.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     static func truncate(_ text: String, to width: Int) -> String {

@@ -77,10 +77,10 @@ final class InteractiveMap {
     /// Redraws after `studentsChanged`; a lost daemon ends the session.
     private func readEvents() throws {
         repeat {
-            guard let message = try events.readMessage() else {
+            guard let message = try events.read(RPCReply<WireJSON>.self) else {
                 throw ClientError(kind: .closed, message: "lost the connection to onthemapd")
             }
-            if message["method"]?.stringValue == "studentsChanged" || message["method"]?.stringValue == "sessionChanged" {
+            if message.method == RPCEvent.students.method || message.method == RPCEvent.session.method {
                 try draw()
             }
         } while events.hasBufferedLine
@@ -89,7 +89,8 @@ final class InteractiveMap {
     /// A call on `calls`; when the daemon had closed it (idle for longer than its `--idle-timeout`),
     /// once more on a new connection. Each call here asks, none changes anything, so asking twice is
     /// safe.
-    private func call<Params: RPCRequestType>(_ params: Params) throws -> Result<WireJSON, RPCError> {
+    private func call<Params: RPCRequestType>(_ params: Params) throws -> Result<Params.Response, RPCError>
+    where Params.Response: Decodable {
         do {
             return try calls.call(params)
         } catch let error as ClientError where error.kind == .closed {
@@ -158,7 +159,7 @@ final class InteractiveMap {
                 screen.paintStatus()
                 switch try call(RefreshParams()) {
                 case .success(let result):
-                    let count = RefreshResult(wireJSON: result).count
+                    let count = result.count
                     screen.message = "refreshed: \(count) \(count == 1 ? "student" : "students")"
                 case .failure(let error):
                     screen.message = error.message
@@ -211,7 +212,7 @@ final class InteractiveMap {
         do {
             if let point = try CoordinateText.parse(text) {
                 pending = .near("\(point.latitude),\(point.longitude)", radiusKm: nil)
-                screen.message = "→ \(WireJSON.format(point.latitude)), \(WireJSON.format(point.longitude))"
+                screen.message = "→ \(NumberText.of(point.latitude)), \(NumberText.of(point.longitude))"
                 return
             }
         } catch {
@@ -220,12 +221,12 @@ final class InteractiveMap {
         }
         switch try call(GeocodeParams(query: text, limit: 1)) {
         case .success(let result):
-            guard let place = GeocodeResults(wireJSON: result).results.first else {
+            guard let place = result.results.first else {
                 screen.message = "No place matches \"\(text)\"."
                 return
             }
             pending = .near("\(place.latitude),\(place.longitude)", radiusKm: place.extentKm)
-            screen.message = "→ " + place.label
+            screen.message = "→ " + DisplayText.clean(place.label)
         case .failure(let error):
             screen.message = error.message
         }
@@ -247,8 +248,8 @@ final class InteractiveMap {
             }
             // Around the picked pin, which stays in view; else around the centre.
             if let pin = screen.selectedPin {
-                moved.latitude = pin.pin.latitude
-                moved.longitude = pin.pin.longitude
+                moved.latitude = pin.student.latitude
+                moved.longitude = pin.student.longitude
             }
             moved.zoom(by: key == .zoomIn ? 2 : 0.5)
         default:
@@ -259,25 +260,25 @@ final class InteractiveMap {
     }
 
     /// Puts the picked pin in the middle of the map, at the same zoom.
-    private func centre(on pin: MapPin) {
+    private func centre(on pin: StudentPin) {
         guard var moved = camera else { return }
-        moved.latitude = pin.latitude
-        moved.longitude = pin.longitude
+        moved.latitude = pin.student.latitude
+        moved.longitude = pin.student.longitude
         camera = moved
     }
 
     private func openSelected() {
-        guard let pin = screen.selectedPin ?? screen.pickedPin.map({ PlacedPin(n: 0, row: 0, col: 0, pin: $0) }) else {
+        guard let pin = (screen.selectedPin ?? screen.pickedPin)?.student else {
             screen.message = "pick a pin first (n, p or Tab)"
             return screen.paintStatus()
         }
-        guard !pin.pin.mediaURL.isEmpty else {
-            screen.message = "\(pin.name) has no link to open"
+        guard !pin.mediaURL.isEmpty else {
+            screen.message = "\(DisplayText.clean(pin.fullName)) has no link to open"
             return screen.paintStatus()
         }
-        screen.message = "opening \(pin.pin.mediaURL)…"
+        screen.message = "opening \(DisplayText.clean(pin.mediaURL))…"
         screen.paintStatus()
-        screen.message = QuietOpener.open(pin.pin.mediaURL)
+        screen.message = QuietOpener.open(pin.mediaURL)
         // Whatever the opener did to the terminal, the whole screen is drawn again.
         screen.paint()
     }
@@ -292,8 +293,7 @@ final class InteractiveMap {
         var params = place.params(width: width, height: height, charset: charset)
         if !labels { params.labels = false }
         switch try call(params) {
-        case .success(let raw):
-            let result = MapResult(wireJSON: raw)
+        case .success(let result):
             camera = MapCamera(view: result.view)
             screen.show(result)
         case .failure(let error) where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:

@@ -11,7 +11,7 @@ struct MapScreen {
     /// The pins `n` and `p` step through: those in view when picking began (or the map was last moved
     /// by hand). Centring on a pick changes which pins are in view and their order; stepping through
     /// this list instead visits each once.
-    private var pickOrder: [MapPin] = []
+    private var pickOrder: [StudentPin] = []
     private var picked: Int?
     /// A message for the status line until the next key (drawings the daemon's news causes keep it:
     /// "refreshed: 100 students" would otherwise last until the refresh's own news came).
@@ -26,13 +26,13 @@ struct MapScreen {
     var hasMap: Bool { result != nil }
 
     /// The picked pin, when it is in view.
-    var selectedPin: PlacedPin? {
+    var selectedPin: StudentPin? {
         guard let picked, let result else { return nil }
-        return result.pins.first { $0.pin.objectId == pickOrder[picked].objectId }
+        return result.pins.first { $0.student.objectId == pickOrder[picked].student.objectId }
     }
 
     /// The picked student's pin wherever it is (a pick stays picked while the map moves).
-    var pickedPin: MapPin? { picked.map { pickOrder[$0] } }
+    var pickedPin: StudentPin? { picked.map { pickOrder[$0] } }
 
     mutating func measure() {
         if let size = Terminal.size(of: 1, environmentFirst: false) ?? Terminal.size(of: 0, environmentFirst: false) {
@@ -46,9 +46,9 @@ struct MapScreen {
     mutating func show(_ result: MapResult) {
         self.result = result
         if pickOrderIsStale, let pin = pickedPin {
-            pickOrder = result.pins.map(\.pin)
-            if !pickOrder.contains(where: { $0.objectId == pin.objectId }) { pickOrder.insert(pin, at: 0) }
-            picked = pickOrder.firstIndex { $0.objectId == pin.objectId }
+            pickOrder = result.pins
+            if !pickOrder.contains(where: { $0.student.objectId == pin.student.objectId }) { pickOrder.insert(pin, at: 0) }
+            picked = pickOrder.firstIndex { $0.student.objectId == pin.student.objectId }
         }
         pickOrderIsStale = false
         paint()
@@ -59,13 +59,13 @@ struct MapScreen {
 
     /// Picks the next (1) or previous (-1) pin, from the pins in view when picking began; 0 drops the
     /// pick. The pin picked, to centre the map on.
-    mutating func select(step: Int) -> MapPin? {
+    mutating func select(step: Int) -> StudentPin? {
         guard step != 0 else {
             picked = nil
             pickOrder = []
             return nil
         }
-        if picked == nil { pickOrder = result?.pins.map(\.pin) ?? [] }
+        if picked == nil { pickOrder = result?.pins ?? [] }
         guard !pickOrder.isEmpty else {
             message = "no pins in view"
             return nil
@@ -76,15 +76,17 @@ struct MapScreen {
 
     /// Picks the pin in a cell (a click), if there is one.
     mutating func select(row: Int, col: Int) -> Bool {
-        guard let pins = result?.pins, let hit = pins.first(where: { $0.row == row && $0.col == col }) else { return false }
-        pickOrder = pins.map(\.pin)
-        picked = pickOrder.firstIndex { $0.objectId == hit.pin.objectId }
+        guard let pins = result?.pins, let hit = pins.first(where: { $0.cell?.row == row && $0.cell?.col == col }) else {
+            return false
+        }
+        pickOrder = pins
+        picked = pickOrder.firstIndex { $0.student.objectId == hit.student.objectId }
         return true
     }
 
     func paint() {
         guard let result else { return }
-        let highlight = selectedPin.map { ($0.row, $0.col) }
+        let highlight = selectedPin?.cell.map { ($0.row, $0.col) }
         var frame = ""
         for (index, line) in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour, highlight: highlight).enumerated() {
             frame += "\u{1B}[\(index + 1);1H" + line
@@ -133,8 +135,8 @@ struct MapScreen {
         guard let view = result?.view else { return "" }
         if !view.place.isEmpty { return view.place }
         let camera = MapCamera(view: view)
-        let latitude = WireJSON.format((abs(camera.latitude) * 10).rounded() / 10)
-        let longitude = WireJSON.format((abs(camera.longitude) * 10).rounded() / 10)
+        let latitude = NumberText.of((abs(camera.latitude) * 10).rounded() / 10)
+        let longitude = NumberText.of((abs(camera.longitude) * 10).rounded() / 10)
         return "\(latitude)°\(camera.latitude < 0 ? "S" : "N") \(longitude)°\(camera.longitude < 0 ? "W" : "E")"
     }
 
@@ -149,12 +151,13 @@ struct MapScreen {
         } else if let message {
             text = message
         } else if let picked, let pin = pickedPin {
-            let name = [pin.firstName, pin.lastName].filter { !$0.isEmpty }.joined(separator: " ")
-            text = "\(picked + 1)/\(pickOrder.count)  \(name)\(pin.mine ? " (you)" : "") — \(pin.mapString) — \(pin.mediaURL)"
+            let student = pin.student
+            let name = DisplayText.clean(student.fullName) + (pin.mine ? " (you)" : "")
+            text = "\(picked + 1)/\(pickOrder.count)  \(name) — \(DisplayText.clean(student.mapString)) — \(DisplayText.clean(student.mediaURL))"
         } else {
             let count = result?.pins.count ?? 0
             let counted = "\(count) \(count == 1 ? "pin" : "pins")"
-            var zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
+            var zoomed = "zoom \(NumberText.of((zoom * 10).rounded() / 10))"
             if result?.view.isAtMaxZoom == true { zoomed += " (closest)" }
             var line = [counted, zoomed, centre].filter { !$0.isEmpty }.joined(separator: " · ")
             var keys: [String] = []

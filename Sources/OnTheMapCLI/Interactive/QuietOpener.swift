@@ -14,7 +14,7 @@ enum QuietOpener {
         // daemon drops others; this holds for an older one too).
         guard let url = WebLink.opening(link) else {
             if link.trimmingWhitespace().isEmpty { return "no web link to open" }
-            return "not opening \"\(StudentTable.printable(link).prefix(60))\": only http and https links are opened"
+            return "not opening \"\(DisplayText.clean(link).prefix(60))\": only http and https links are opened"
         }
         let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
         // A file, not a pipe: a browser the opener starts may hold its output open for hours.

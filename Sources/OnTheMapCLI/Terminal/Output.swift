@@ -1,33 +1,46 @@
+import OnTheMapModels
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Unbuffered writes to stdout and stderr: status bars read each line as it is written, so nothing
 /// may sit in a buffer.
+///
+/// A write to stdout that fails ends the program with a message and exit status 1 (a full disk, a
+/// closed file): a truncated list must never look like a whole one. A reader that went away
+/// (`| head`, EPIPE) ends it quietly, as `head` expects.
 enum Output {
     static func out(_ text: String) {
-        write(STDOUT_FILENO, text)
+        write(STDOUT_FILENO, Array(text.utf8))
     }
 
     static func line(_ text: String) {
-        write(STDOUT_FILENO, text + "\n")
+        write(STDOUT_FILENO, Array((text + "\n").utf8))
+    }
+
+    /// `value` as one line of JSON (`--json`), encoded through `WireCoding`.
+    static func json(_ value: some Encodable) throws {
+        write(STDOUT_FILENO, try WireCoding.encode(value) + [UInt8(ascii: "\n")])
     }
 
     static func error(_ text: String) {
-        write(STDERR_FILENO, text + "\n")
+        write(STDERR_FILENO, Array((text + "\n").utf8))
     }
 
-    private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+    private static func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0, errno == EINTR { continue }
-                return  // the reader went away (e.g. `| head`): nothing more to say
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                let code = written < 0 ? errno : EIO
+                // Nothing more can be said where the reader left, nor on a stderr that fails.
+                if code == EPIPE || fd == STDERR_FILENO { exit(code == EPIPE ? 0 : 1) }
+                error("onthemap: could not write the output (\(String(cString: strerror(code)))); it is incomplete")
+                exit(1)
             }
             offset += written
         }
-        _ = bytes.count
     }
 }

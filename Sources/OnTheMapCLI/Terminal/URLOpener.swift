@@ -37,17 +37,17 @@ enum URLOpener {
             let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
             throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
         }
-        if announce { Output.error("opened \(url)") }
+        if announce { Output.error("opened \(DisplayText.clean(url))") }
     }
 
     /// Why a link was not opened, naming the student; the link shown only as far as it is printable.
     static func refusal(_ link: String, student: String?) -> CommandFailure {
-        let whose = student.map { StudentTable.printable($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let whose = student.map { DisplayText.clean($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let trimmed = link.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             return CommandFailure(message: "\(whose ?? "this student") has no web link to open")
         }
-        let shown = DisplayWidth.truncate(StudentTable.printable(trimmed), to: 60)
+        let shown = DisplayWidth.truncate(DisplayText.clean(trimmed), to: 60)
         return CommandFailure(
             message: "not opening \(whose.map { $0 + "'s" } ?? "the") link \"\(shown)\": only http and https links are opened")
     }

@@ -1,5 +1,9 @@
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -71,7 +75,7 @@ public final class NominatimGeocoder: Geocoding, Sendable {
         guard status == 200 else {
             throw GeocoderError(.failed, "Nominatim at \(baseURL) answered HTTP \(status).")
         }
-        guard let json = try? WireJSON.parse(body.readableBytesView), case .array(let places) = json else {
+        guard let json = try? WireCoding.decode(WireJSON.self, from: body.readableBytesView), case .array(let places) = json else {
             throw GeocoderError(
                 .malformed, "Nominatim at \(baseURL) answered with something that is not its search format.")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Keeps secrets out of the log at every level, whoever logs them: the daemon's own code never
@@ -28,17 +32,17 @@ public enum LogRedaction {
     public static func redact(_ text: String) -> String {
         var result = text
         for secret in secrets.withLock({ $0 }) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: mask)
+            result = result.replacing(secret, with: mask)
         }
-        guard result.range(of: namedSecretHint, options: [.caseInsensitive, .regularExpression]) != nil else { return result }
+        guard result.lowercased().contains(namedSecretHint) else { return result }
         for pattern in namedSecretPatterns {
             result = result.replacing(pattern) { match in match.1 + mask }
         }
         return result
     }
 
-    /// A cheap test before the regular expressions run.
-    private static let namedSecretHint = #"cookie|xsrf|session|password|token|authorization"#
+    /// A cheap test before the regular expressions run (on the lower-cased line).
+    nonisolated(unsafe) private static let namedSecretHint = try! Regex(#"cookie|xsrf|session|password|token|authorization"#)
 
     /// Header values up to the next `;`, `,` or line end, and JSON string members, by name.
     nonisolated(unsafe) private static let namedSecretPatterns: [Regex<(Substring, Substring)>] = [

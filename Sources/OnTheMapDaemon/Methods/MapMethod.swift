@@ -1,8 +1,8 @@
 import OnTheMapRPC
 
-/// `map` (`MapParams`) → the world with the cached students' pins, drawn in terminal cells.
+/// `map` (`MapParams`) → the cached students drawn on the world map.
 enum MapMethod: RPCMethod {
     static func answer(_ request: MapParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .bytes(try await daemon.map(request).serializedBytes)
+        try await daemon.map(request)
     }
 }

@@ -1,8 +1,8 @@
 import OnTheMapRPC
 
-/// `status` (`StatusParams`): the answer prepared for the newest state, with the uptime as of now.
+/// `status` (`StatusParams`): what the daemon knows now.
 enum StatusMethod: RPCMethod {
     static func answer(_ request: StatusParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
-        .buffer(await daemon.status())
+        .result(await daemon.status())
     }
 }

@@ -1,17 +1,14 @@
-import NIOCore
 import OnTheMapModels
 import OnTheMapRPC
 
-/// What a method answers: its result as a value, or already serialized: as bytes (a large
-/// `students` answer, which a `String` would validate and copy again) or as a buffer the daemon
-/// keeps (the prepared `status` and `students` answers).
+/// What a method answers: its typed result, encoded as it is sent, or a result encoded already (a
+/// list written around the pins the cache encoded once: `PinListAnswer`).
 enum RPCResult: Sendable {
-    case value(WireJSON)
-    case bytes([UInt8])
-    case buffer(ByteBuffer)
+    case value(any Encodable & Sendable)
+    case encoded([UInt8])
 
     /// A declared result, as the daemon sends it.
-    static func result(_ result: some RPCResultType) -> RPCResult { .value(result.wireJSON) }
+    static func result(_ result: some RPCResultType) -> RPCResult { .value(result) }
 }
 
 /// One RPC method as the daemon serves it: the declaration of its params and result (in

@@ -1,5 +1,4 @@
 import OnTheMapAPI
-import Foundation
 import OnTheMapModels
 import OnTheMapRPC
 import ServiceLifecycle
@@ -14,40 +13,37 @@ struct NotificationService: Service {
 
     func run() async throws {
         var seen = daemon.state.feed.latest
-        var status = statusJSON(seen)
+        var status = withoutUptime(seen)
         while !Task.isCancelled {
             guard case .changed(let snapshot) = await daemon.state.feed.next(after: seen.version, atMost: nil) else { return }
             let subscribers = daemon.subscribers
             if snapshot.session?.sessionID != seen.session?.sessionID || snapshot.account != seen.account {
-                subscribers.publish(.session, Self.sessionParams(snapshot))
+                subscribers.publish(.session, SessionChange(snapshot))
             }
             if snapshot.listVersion != seen.listVersion {
-                subscribers.publish(
-                    .students, RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt).wireJSON)
+                subscribers.publish(.students, RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt))
             }
-            let newStatus = statusJSON(snapshot)
+            let newStatus = withoutUptime(snapshot)
             if newStatus != status {
-                var withUptime = newStatus
-                if case .object(var members) = newStatus {
-                    members.append(("uptime", .number(daemon.answers.uptime())))
-                    withUptime = .object(members)
-                }
-                subscribers.publish(.status, withUptime)
+                subscribers.publish(.status, daemon.status(of: snapshot))
             }
             seen = snapshot
             status = newStatus
         }
     }
 
-    private func statusJSON(_ snapshot: DaemonSnapshot) -> WireJSON {
-        snapshot.status(version: Daemon.version, apiURL: daemon.configuration.apiURL).wireJSON
+    /// What `status` says of `snapshot`, but for the uptime, which changes all the time.
+    private func withoutUptime(_ snapshot: DaemonSnapshot) -> StatusResult {
+        var status = daemon.status(of: snapshot)
+        status.uptime = 0
+        return status
     }
+}
 
-    /// `{loggedIn, account, reason?}`.
-    static func sessionParams(_ snapshot: DaemonSnapshot) -> WireJSON {
+extension SessionChange {
+    /// What `sessionChanged` says of `snapshot`.
+    init(_ snapshot: DaemonSnapshot) {
         let account = snapshot.session == nil ? nil : snapshot.account
-        var members: [(String, WireJSON)] = [("loggedIn", .bool(account != nil)), ("account", account?.wireJSON ?? .null)]
-        if account == nil, let reason = snapshot.sessionEnd { members.append(("reason", .string(reason.rawValue))) }
-        return .object(members)
+        self.init(account: account, reason: account == nil ? snapshot.sessionEnd?.rawValue : nil)
     }
 }

@@ -1,5 +1,8 @@
-import Foundation
 import Logging
+import OnTheMapRPC
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -19,7 +22,7 @@ struct RPCListener: Service {
     /// Called once the socket accepts connections.
     let onReady: @Sendable () async -> Void
 
-    typealias Accepted = (channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser, pending: PendingRequests)?
+    typealias Accepted = (channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser)?
 
     func run() async throws {
         let path = daemon.configuration.socketPath
@@ -27,19 +30,19 @@ struct RPCListener: Service {
         let openChannels = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
         let ownUID = getuid()
         let logger = self.logger
-        let feed = daemon.state.feed
-        let answers = daemon.answers
         let trimmer = daemon.memoryTrimmer
         let inputBudget = InputBudget()
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
             Self.peerUID(of: channel).flatMap { peerUID in
                 guard peerUID == ownUID else {
                     logger.warning("refused a client of another user", metadata: ["uid": "\(peerUID.map { "\($0)" } ?? "unknown")"])
-                    return channel.close().map { nil }
+                    // Said before closing, so the client can tell a refusal from a crash.
+                    let refusal = RPCDispatcher.line(id: .null, .failure(.refused(ownUID: ownUID))) + [UInt8(ascii: "\n")]
+                    return channel.writeAndFlush(ByteBuffer(bytes: refusal)).flatMap { channel.close() }.map { nil }
                 }
                 return channel.eventLoop.makeCompletedFuture {
-                    let parts = try ConnectionPipeline.configure(
-                        channel, idleTimeout: idleTimeout, feed: feed, answers: answers, inputBudget: inputBudget)
+                    let idleCloser = try ConnectionPipeline.configure(
+                        channel, idleTimeout: idleTimeout, inputBudget: inputBudget)
                     let id = ObjectIdentifier(channel)
                     openChannels.withLockedValue { $0[id] = channel }
                     channel.closeFuture.whenComplete { _ in
@@ -50,7 +53,7 @@ struct RPCListener: Service {
                         trimmer.connectionClosed(openConnectionsLeft: left)
                     }
                     let asyncChannel = try NIOAsyncChannel<LineFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                    return (asyncChannel, parts.idleCloser, parts.fastPath.pending)
+                    return (asyncChannel, idleCloser)
                 }
             }
         }
@@ -61,7 +64,7 @@ struct RPCListener: Service {
             // still gets its answers.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             // At most this much of a client's unread answers is queued before the daemon stops
-            // reading its requests (see BackPressureHandler and FastPathHandler).
+            // reading its requests (see BackPressureHandler).
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
         let server: NIOAsyncChannel<Accepted, Never>
         if let activatedSocket {
@@ -84,12 +87,13 @@ struct RPCListener: Service {
                     for try await accepted in inbound {
                         guard let accepted else { continue }
                         group.addTask {
-                            await handler.run(accepted.channel, idleCloser: accepted.idleCloser, pending: accepted.pending)
+                            await handler.run(accepted.channel, idleCloser: accepted.idleCloser)
                         }
                     }
                 }
             }
         } onGracefulShutdown: {
+            logger.notice("stopping: answering the requests already read, then exiting")
             daemon.notifier.stopping()
             server.channel.close(promise: nil)
             // Stop reading from clients; requests already read are still answered, then each closes.

@@ -1,6 +1,14 @@
+import Dispatch
 import OnTheMapModels
 import CMemory
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import OnTheMapGeocoder
 import Synchronization
 

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import OnTheMapRPC
 import SystemPackage
 
@@ -18,7 +25,7 @@ enum SocketPreparation {
     }
 
     static func prepare(_ path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath(path).removingLastComponent().string
         if !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,60 +1,34 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapModels
 
-/// The student list as `students.json` keeps it between runs:
-/// `{"locations":[…],"refreshedAt":<seconds since 2001>,"unplaceable":N}`, the shape `JSONEncoder`
-/// gave it (so files written by earlier versions still load).
+/// The student list as `students.json` keeps it between runs, written and read through
+/// `WireCoding`: `{"etag":…,"locations":[…],"refreshedAt":"…","skipped":N,"skippedWhy":…}`.
 struct CachedList: Codable, Equatable {
     var locations: [StudentLocation]
     var refreshedAt: Date
-    var unplaceable: Int
+    /// The list's `ETag`, for the first refresh after a restart.
+    var etag: String?
+    var skipped: Int
+    var skippedWhy: String?
 
-    /// The file's bytes, from each location's JSON as the cache already holds it: `JSONEncoder`
-    /// took a fifth of a 10,000-location refresh.
-    static func fileBytes(
-        locationsJSON: [ArraySlice<UInt8>], refreshedAt: Date, unplaceable: Int
-    ) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(64 + locationsJSON.reduce(0) { $0 + $1.count + 1 })
-        output.append(contentsOf: #"{"locations":["#.utf8)
-        for index in locationsJSON.indices {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: locationsJSON[index])
-        }
-        output.append(contentsOf: #"],"refreshedAt":"#.utf8)
-        // Every digit of the Double, as JSONEncoder writes it, so the date reads back exactly.
-        output.append(contentsOf: "\(refreshedAt.timeIntervalSinceReferenceDate)".utf8)
-        output.append(contentsOf: #","unplaceable":"#.utf8)
-        output.append(contentsOf: String(unplaceable).utf8)
-        output.append(UInt8(ascii: "}"))
-        return output
+    /// Reads a file written by `bytes()`; nil when it is not such a file (one from another version,
+    /// or damaged: then the next refresh fetches the list again).
+    init?(fileContents bytes: some Collection<UInt8>) {
+        guard let read = try? WireCoding.decode(CachedList.self, from: bytes) else { return nil }
+        self = read
     }
 
-    /// Reads a file written by `fileBytes` or by `JSONEncoder`; nil when it is not such a file.
-    init?(fileContents data: Data) {
-        if let parsed = try? WireJSON.parse(data),
-            case .array(let records)? = parsed.onlyMember("locations"),
-            let list = StudentLocationList(wireRecords: records), list.unplaceable.isEmpty,
-            let seconds = parsed.onlyMember("refreshedAt")?.doubleValue,
-            case .integer(let unplaceable)? = parsed.onlyMember("unplaceable")
-        {
-            self.init(locations: list.results, refreshedAt: Date(timeIntervalSinceReferenceDate: seconds), unplaceable: unplaceable)
-        } else if let decoded = try? JSONDecoder().decode(CachedList.self, from: data) {
-            self = decoded
-        } else {
-            return nil
-        }
-        // A refresh time no clock gives (the file edited or damaged) would trap where it is turned
-        // into whole seconds for "refreshed 5 min ago": such a file is unreadable.
-        guard Self.plausibleRefreshTimes.contains(refreshedAt.timeIntervalSince1970) else { return nil }
-    }
-
-    /// From 1970 to the year 9999.
-    static let plausibleRefreshTimes: ClosedRange<Double> = 0...253_402_300_799
-
-    init(locations: [StudentLocation], refreshedAt: Date, unplaceable: Int) {
+    init(locations: [StudentLocation], refreshedAt: Date, etag: String?, skipped: Int, skippedWhy: String?) {
         self.locations = locations
         self.refreshedAt = refreshedAt
-        self.unplaceable = unplaceable
+        self.etag = etag
+        self.skipped = skipped
+        self.skippedWhy = skippedWhy
     }
+
+    func bytes() throws -> [UInt8] { try WireCoding.encode(self) }
 }

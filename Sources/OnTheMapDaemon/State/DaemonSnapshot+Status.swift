@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapModels
 import OnTheMapRPC
 
@@ -10,18 +14,16 @@ extension AccountInfo {
 }
 
 extension DaemonSnapshot {
-    /// The `status` result this snapshot gives, without the uptime (added per answer).
-    func status(version: String, apiURL: String, now: Date = Date()) -> StatusResult {
+    /// The `status` result this snapshot gives.
+    func status(version: String, apiURL: String, uptime: Double, now: Date = Date()) -> StatusResult {
         let account = liveSession(at: now)?.account
         return StatusResult(
             version: version, apiURL: apiURL, account: account,
             students: .init(
-                count: students.count, unplaceable: unplaceable, refreshedAt: refreshedAt, stale: isStale(at: now),
-                lastError: lastError),
-            myPin: account == nil ? nil : myPin.map {
-                StatusResult.Pin(objectId: $0.objectId, mapString: $0.mapString, latitude: $0.latitude, longitude: $0.longitude)
-            },
-            busy: busy)
+                count: students.count, skipped: skipped, skippedWhy: skippedWhy, refreshedAt: refreshedAt,
+                stale: isStale(at: now), lastError: lastError),
+            myPin: account == nil ? nil : myPin.map { StudentPin(student: $0, mine: true) },
+            busy: busy, uptime: uptime)
     }
 
     /// The short line `systemctl --user status` shows.

@@ -1,13 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
 
 /// Everything the daemon knows, as of one version: what `DaemonState` publishes after every change.
 ///
-/// A value, never changed once published: readers on any thread (the fast path on an event loop,
-/// the notification and status-line services) work from the copy they hold, and whatever mirrors
-/// state (`PreparedAnswers`, notifications, systemd's `STATUS=`) is a function of one of these.
+/// A value, never changed once published: readers on any thread (the methods, the notification and
+/// status-line services) work from the copy they hold, and whatever mirrors state (`status`,
+/// notifications, systemd's `STATUS=`) is a function of one of these.
 struct DaemonSnapshot: Sendable {
     /// Grows by one with every change.
     var version: UInt64 = 0
@@ -21,8 +25,12 @@ struct DaemonSnapshot: Sendable {
     /// Grows when `students` is replaced or cleared, not when a refresh finds nothing new.
     var listVersion: UInt64 = 0
     var refreshedAt: Date?
-    /// Records of the last refresh left out because they cannot go on a map.
-    var unplaceable = 0
+    /// The list's `ETag`, sent as `If-None-Match` by the next refresh: a 304 keeps the list.
+    var listETag: String?
+    /// Records of the last refresh left out (a required field missing, a coordinate out of range).
+    var skipped = 0
+    /// Why, naming the fields (`SkippedRecord.summary`).
+    var skippedWhy: String?
     /// Why the last refresh failed; nil once one succeeds.
     var lastError: String?
     /// When the refresher tries again after a failure.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import OnTheMapAPI
 import OnTheMapModels
@@ -50,12 +54,12 @@ actor DaemonState {
         for file in [paths.sessionFile, paths.cacheFile] {
             if let tightened = PrivateFile.tightenDirectory(of: file) { logger.notice("\(tightened)") }
         }
-        guard let data = FileManager.default.contents(atPath: paths.sessionFile) else {
+        guard let bytes = PrivateFile.read(paths.sessionFile) else {
             await PrivateFile.remove(paths.cacheFile)
             return
         }
-        guard let saved = SessionFile(fileContents: data) else {
-            logger.warning("ignoring an unreadable session file", metadata: ["path": "\(paths.sessionFile)"])
+        guard let saved = SessionFile(fileContents: bytes) else {
+            logger.warning("ignoring an unreadable session file; log in again", metadata: ["path": "\(paths.sessionFile)"])
             await PrivateFile.remove(paths.sessionFile)
             await PrivateFile.remove(paths.cacheFile)
             return
@@ -67,20 +71,26 @@ actor DaemonState {
             return
         }
         Self.keepOutOfTheLog(saved.session)
-        let list = FileManager.default.contents(atPath: paths.cacheFile).flatMap { data in
-            let list = CachedList(fileContents: data)
-            if list == nil { logger.warning("ignoring an unreadable cache file", metadata: ["path": "\(paths.cacheFile)"]) }
+        let cached = PrivateFile.read(paths.cacheFile).flatMap { bytes in
+            let list = CachedList(fileContents: bytes)
+            if list == nil {
+                logger.warning("ignoring an unreadable cache file; the next refresh fetches the list", metadata: ["path": "\(paths.cacheFile)"])
+            }
             return list
         }
+        // At start-up, before the socket listens: nothing waits for the actor yet.
+        let students = cached.map { StudentList($0.locations, accountKey: saved.account.key) }
         change { state in
             state.session = saved.session
             state.account = saved.account
-            if let list {
-                state.students = StudentList(list.locations)
+            if let cached, let students {
+                state.students = students
                 state.listVersion += 1
-                state.refreshedAt = list.refreshedAt
-                state.unplaceable = list.unplaceable
-                state.myPin = state.students.newestLocation(ofAccount: saved.account.key)
+                state.listETag = cached.etag
+                state.refreshedAt = cached.refreshedAt
+                state.skipped = cached.skipped
+                state.skippedWhy = cached.skippedWhy
+                state.myPin = students.newestLocation(ofAccount: saved.account.key)
             }
         }
     }
@@ -114,8 +124,10 @@ actor DaemonState {
             if listBelongsToAnother {
                 state.students = .empty
                 state.listVersion += 1
+                state.listETag = nil
                 state.refreshedAt = nil
-                state.unplaceable = 0
+                state.skipped = 0
+                state.skippedWhy = nil
                 state.myPin = nil
             }
             state.lastError = nil
@@ -148,8 +160,10 @@ actor DaemonState {
             state.sessionEnd = reason
             state.students = .empty
             state.listVersion += 1
+            state.listETag = nil
             state.refreshedAt = nil
-            state.unplaceable = 0
+            state.skipped = 0
+            state.skippedWhy = nil
             state.lastError = nil
             state.retryAt = nil
             state.myPin = nil
@@ -171,23 +185,28 @@ actor DaemonState {
 
     // MARK: The list
 
-    /// Fetches the list for `session` with `fetch` (nil: nothing changed since the last one) and
-    /// installs it; callers for the same session while one runs share it. A failure keeps the old
-    /// list, sets `lastError`, and is thrown.
-    func refresh(for session: APISession, _ fetch: @escaping @Sendable () async throws -> StudentLocationList?) async throws {
+    /// Fetches the list for `session` with `fetch` (given the `ETag` of the list in hand; nil back:
+    /// nothing changed since) and installs it; callers for the same session while one runs share it.
+    /// A failure keeps the old list, sets `lastError`, and is thrown.
+    func refresh(
+        for session: APISession, _ fetch: @escaping @Sendable (_ etag: String?) async throws -> FetchedList?
+    ) async throws {
         if let inFlightRefresh, inFlightRefresh.sessionID == session.sessionID {
             return try await inFlightRefresh.task.value
         }
-        let task = Task { try await self.runRefresh(for: session, fetch) }
+        let etag = snapshot.listETag
+        let task = Task { try await self.runRefresh(for: session, etag: etag, fetch) }
         inFlightRefresh = (session.sessionID, task)
         defer { if inFlightRefresh?.task == task { inFlightRefresh = nil } }
         try await task.value
     }
 
-    private func runRefresh(for session: APISession, _ fetch: @Sendable () async throws -> StudentLocationList?) async throws {
-        let fetched: StudentLocationList?
+    private func runRefresh(
+        for session: APISession, etag: String?, _ fetch: @Sendable (String?) async throws -> FetchedList?
+    ) async throws {
+        let fetched: FetchedList?
         do {
-            fetched = try await fetch()
+            fetched = try await fetch(etag)
         } catch {
             if isCurrent(session) { change { $0.lastError = "\(error)" } }
             throw error
@@ -203,21 +222,27 @@ actor DaemonState {
             }
             return
         }
-        let list = StudentList(fetched.results, replacing: snapshot.students)
+        let list = fetched.students
+        if let skipped = SkippedRecord.summary(fetched.skipped) {
+            logger.notice("the list has records no map can show: \(skipped)")
+        }
         change { state in
             state.students = list
             state.listVersion += 1
+            state.listETag = fetched.etag
             state.refreshedAt = now
-            state.unplaceable = fetched.unplaceable.count
+            state.skipped = fetched.skipped.count
+            state.skippedWhy = SkippedRecord.summary(fetched.skipped)
             state.lastError = nil
             state.retryAt = nil
             // A pin older than the list's oldest is still yours: kept as the last write showed it.
             if let mine = list.newestLocation(ofAccount: account.key) { state.myPin = mine }
         }
-        let bytes = CachedList.fileBytes(
-            locationsJSON: list.entries.map(\.json), refreshedAt: now, unplaceable: fetched.unplaceable.count)
+        let file = CachedList(
+            locations: list.locations, refreshedAt: now, etag: fetched.etag, skipped: fetched.skipped.count,
+            skippedWhy: SkippedRecord.summary(fetched.skipped))
         do {
-            try await PrivateFile.write(Data(bytes), to: paths.cacheFile)
+            try await PrivateFile.write(file, to: paths.cacheFile)
         } catch {
             logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
@@ -234,4 +259,28 @@ actor DaemonState {
         guard isCurrent(session) else { return }
         change { $0.myPin = pin }
     }
+
+    /// Puts the pin the server just confirmed into the cached list for `session` (`list`: the cached
+    /// list with it, made by the caller off the actor from `basedOn`), and records it as yours. Made
+    /// for the list of version `basedOn`: if another refresh replaced it meanwhile, only the pin is
+    /// recorded (that refresh's list is as new).
+    func recordPostedPin(_ pin: StudentLocation, list: StudentList, basedOn listVersion: UInt64, for session: APISession) {
+        guard isCurrent(session) else { return }
+        change { state in
+            state.myPin = pin
+            if state.listVersion == listVersion {
+                state.students = list
+                state.listVersion += 1
+                // The server's list changed with this write: the tag in hand no longer names it.
+                state.listETag = nil
+            }
+        }
+    }
+}
+
+/// A list fetched by a refresh: the students, built off the actor, their `ETag`, and the records left out.
+struct FetchedList: Sendable {
+    var students: StudentList
+    var etag: String?
+    var skipped: [SkippedRecord]
 }

@@ -1,8 +1,10 @@
 import Dispatch
-import Foundation
 import OnTheMapModels
-import SystemPackage
 import OnTheMapSupport
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The daemon's state files (session, student cache): written atomically (temp file, fsync,
 /// rename) with mode 0600 in a 0700 directory.
@@ -15,9 +17,29 @@ import OnTheMapSupport
 enum PrivateFile {
     private static let queue = DispatchQueue(label: "onthemap.state-files")
 
-    /// Returns once `data` is on disk at `path`.
-    nonisolated(nonsending) static func write(_ data: Data, to path: String) async throws {
-        try await queue.perform { try writeNow(data, to: path) }
+    /// Returns once `bytes` are on disk at `path`.
+    nonisolated(nonsending) static func write(_ bytes: [UInt8], to path: String) async throws {
+        try await queue.perform { try writeNow(bytes, to: path) }
+    }
+
+    /// Returns once `value`, encoded through `WireCoding` (on the files' queue, not the caller's
+    /// thread: a list of 10,000 takes tens of milliseconds), is on disk at `path`.
+    nonisolated(nonsending) static func write(_ value: some Encodable & Sendable, to path: String) async throws {
+        try await queue.perform { try writeNow(try WireCoding.encode(value), to: path) }
+    }
+
+    /// The whole file at `path`, or nil when it cannot be read.
+    static func read(_ path: String) -> [UInt8]? {
+        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return nil }
+        return try? file.closeAfter {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try file.read(into: $0) }
+                if count == 0 { return bytes }
+                bytes += chunk[..<count]
+            }
+        }
     }
 
     /// Returns once `path` is removed, after every write asked for before.
@@ -25,16 +47,14 @@ enum PrivateFile {
         await queue.perform { _ = unlink(path) }
     }
 
-    private static func writeNow(_ data: Data, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    private static func writeNow(_ bytes: [UInt8], to path: String) throws {
+        try makeDirectories(FilePath(path).removingLastComponent())
         let temporary = path + ".tmp-\(getpid())"
         do {
             let file = try FileDescriptor.open(
                 FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
             try file.closeAfter {
-                _ = try file.writeAll(data)
+                _ = try file.writeAll(bytes)
                 // swift-system has no fsync or rename: the two calls it leaves to Glibc.
                 guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: errno) }
             }
@@ -50,7 +70,7 @@ enum PrivateFile {
     /// files. Returns what was done, for the log; nil when nothing was (missing, private already, or
     /// not ours: then a write there fails and says so).
     static func tightenDirectory(of path: String) -> String? {
-        let directory = FilePath((path as NSString).deletingLastPathComponent)
+        let directory = FilePath(path).removingLastComponent()
         guard let info = try? Stat(directory, followTargetSymlink: false), info.type == .directory,
             info.userID.rawValue == geteuid(), !info.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute])
         else { return nil }
@@ -59,5 +79,12 @@ enum PrivateFile {
             return "the state folder \(directory) is open to others (mode \(before)) and could not be made private: \(Errno(rawValue: errno))"
         }
         return "the state folder \(directory) was open to others (mode \(before)); made it private (700)"
+    }
+
+    /// `directory` and the folders above it that are missing, each made private (0700).
+    private static func makeDirectories(_ directory: FilePath) throws {
+        guard !directory.isEmpty, (try? Stat(directory, followTargetSymlink: true)) == nil else { return }
+        try makeDirectories(directory.removingLastComponent())
+        guard mkdir(directory.string, 0o700) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
     }
 }

@@ -1,16 +1,22 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapAPI
+import OnTheMapModels
 import OnTheMapRPC
 
-/// The session and account as `session.json` keeps them between runs (never the password).
+/// The session and account as `session.json` keeps them between runs (never the password), written
+/// and read through `WireCoding`.
 struct SessionFile: Codable {
     var session: APISession
     var account: AccountInfo
 
     /// Reads a file written by `bytes()`; nil when it is not such a file.
-    init?(fileContents data: Data) {
-        guard let decoded = try? JSONDecoder().decode(SessionFile.self, from: data) else { return nil }
-        self = decoded
+    init?(fileContents bytes: some Collection<UInt8>) {
+        guard let read = try? WireCoding.decode(SessionFile.self, from: bytes) else { return nil }
+        self = read
     }
 
     init(session: APISession, account: AccountInfo) {
@@ -18,5 +24,5 @@ struct SessionFile: Codable {
         self.account = account
     }
 
-    func bytes() throws -> Data { try JSONEncoder().encode(self) }
+    func bytes() throws -> [UInt8] { try WireCoding.encode(self) }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The daemon's one change feed: the newest `DaemonSnapshot`, readable from any thread, and a wait
 /// for the next one. Every part that mirrors state (notifications, systemd's status line, the
-/// refresher's wake-ups, the fast path's answers) reads it; only `DaemonState` publishes.
+/// refresher's wake-ups) reads it; only `DaemonState` publishes.
 ///
 /// Waiters see the newest snapshot, not every one: a reader that falls behind skips the versions in
 /// between, so a slow reader never holds up the state nor queues snapshots. Mutex-protected.
@@ -14,27 +14,21 @@ final class StateFeed: Sendable {
     }
 
     private let state: Mutex<State>
-    /// `latest.version`, readable without copying the snapshot out of the lock (a copy retains
-    /// every list and string it holds): the fast path only needs to know whether its answers are
-    /// for the newest version.
-    private let newestVersion: Atomic<UInt64>
 
     init(_ first: DaemonSnapshot) {
         state = Mutex(State(latest: first))
-        newestVersion = Atomic(first.version)
     }
 
     /// The newest snapshot.
     var latest: DaemonSnapshot { state.withLock { $0.latest } }
 
     /// The newest snapshot's version.
-    var version: UInt64 { newestVersion.load(ordering: .acquiring) }
+    var version: UInt64 { state.withLock { $0.latest.version } }
 
     /// Makes `snapshot` the newest and wakes every waiter.
     func publish(_ snapshot: DaemonSnapshot) {
         let waiters = state.withLock { state in
             state.latest = snapshot
-            newestVersion.store(snapshot.version, ordering: .releasing)
             defer { state.waiters = [:] }
             return state.waiters.values
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapModels
 import OnTheMapSupport
 
@@ -21,7 +25,7 @@ public struct StatePaths: Sendable, Hashable {
     /// The XDG locations for this environment.
     public static func fromEnvironment(_ environment: [String: String]) -> StatePaths {
         var environment = environment
-        environment["HOME"] = environment["HOME"] ?? NSHomeDirectory()
+        environment["HOME"] = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         func base(_ variable: String, _ fallback: String) -> String {
             XDGDirectory.path(variable, fallback: fallback, environment: environment)
         }

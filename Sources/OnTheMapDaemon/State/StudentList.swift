@@ -1,24 +1,32 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import OnTheMapGeocoder
 import OnTheMapModels
 
-/// The cached student locations, newest first, each with its search key folded once and its JSON
-/// written once: every answer and the cache file splice those bytes instead of serializing per
-/// request. A value: a snapshot holds one and shares its storage with the next.
+/// The cached student locations, newest first, each with its search key folded once and its pin's
+/// JSON encoded once: the one pre-encoded form the daemon keeps, so that an answer listing thousands
+/// of pins (`students`, `map`) writes those bytes rather than encoding every pin per request
+/// (`PinListAnswer`). A value: a snapshot holds one and shares its storage with the next.
+///
+/// Built off the event loops and the state actor (`Daemon.work`): 10,000 pins take tens of
+/// milliseconds to encode.
 struct StudentList: Sendable {
     /// One cached location.
     struct Entry: Sendable {
         /// As clients get it: its link dropped (left empty) unless it is a web link.
         var location: StudentLocation
+        /// Whether it is the account's own.
+        var mine: Bool
+        /// Name and place, folded for search (`SearchFolding`).
         var searchKey: String
-        /// The bytes of `location.wireJSON.serialized`, a slice of one buffer shared by all entries.
-        var json: ArraySlice<UInt8>
+        /// `StudentPin(location, mine)` encoded through `WireCoding`; nil in a list made for one
+        /// answer only, which encodes the pins it lists.
+        var pinJSON: [UInt8]?
 
-        /// Whether `location`, as the upstream sent it, makes this entry: it does when it equals the
-        /// entry's location, since checking and trimming a link change nothing in one that passed
-        /// them. (A location whose link they changed never equals its entry, and is made again.)
-        func isMade(from location: StudentLocation) -> Bool {
-            self.location == location
-        }
+        var pin: StudentPin { StudentPin(student: location, mine: mine) }
     }
 
     private(set) var entries: [Entry] = []
@@ -27,51 +35,47 @@ struct StudentList: Sendable {
 
     private init() {}
 
-    /// Sorts `locations` newest first and writes each one's JSON. A link that is not an http(s) URL
-    /// is dropped (left empty) here, on the way in: whatever a student stored (`javascript:`,
-    /// `file:`, an option for the opener), every client gets only web links to open.
-    ///
-    /// `previous`: the list these locations replace. A location found there unchanged keeps what was
-    /// made of it (its link checked, its search key folded, its JSON written): a refresh of 10,000
-    /// that finds a few new pins does the work for those few.
-    init(_ locations: [StudentLocation], replacing previous: StudentList = .empty) {
-        var earlier: [String: Int] = [:]
-        earlier.reserveCapacity(previous.entries.count)
-        for (index, entry) in previous.entries.enumerated() { earlier[entry.location.objectId] = index }
+    /// Sorts `locations` newest first and (with `encodingPins`) encodes each one's pin for the account
+    /// with `accountKey`.
+    /// A link that is not an http(s) URL is dropped (left empty) here, on the way in: whatever a
+    /// student stored (`javascript:`, `file:`, an option for the opener), every client gets only web
+    /// links to open.
+    init(_ locations: [StudentLocation], accountKey: String, encodingPins: Bool = true) {
         let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
-        var json: [UInt8] = []
-        json.reserveCapacity(sorted.count * 320)
-        var made: [Entry] = []
-        made.reserveCapacity(sorted.count)
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(sorted.count)
-        for location in sorted {
-            let start = json.count
-            if let index = earlier[location.objectId], previous.entries[index].isMade(from: location) {
-                let entry = previous.entries[index]
-                json.append(contentsOf: entry.json)
-                made.append(entry)
-            } else {
-                var safe = location
-                safe.mediaURL = WebLink.opening(location.mediaURL) ?? ""
-                safe.writeWireJSON(into: &json)
-                made.append(Entry(
-                    location: safe,
-                    searchKey: SearchText.fold("\(location.firstName) \(location.lastName) \(location.mapString)"),
-                    json: []))
-            }
-            ranges.append(start..<json.count)
+        let encoder = WireCoding.encoder()
+        entries = sorted.map { location in
+            var safe = location
+            safe.mediaURL = WebLink.opening(location.mediaURL) ?? ""
+            let pin = StudentPin(safe, accountKey: accountKey)
+            return Entry(
+                location: safe, mine: pin.mine,
+                searchKey: SearchFolding.fold("\(location.firstName) \(location.lastName) \(location.mapString)"),
+                // A pin is made of JSON values only: encoding it cannot fail.
+                pinJSON: encodingPins ? (try? encoder.encode(pin)).map(Array.init) : nil)
         }
-        // Every entry's bytes are a slice of the one new buffer, so the previous list's buffer goes
-        // with the previous list.
-        for index in made.indices { made[index].json = json[ranges[index]] }
-        entries = made
     }
 
     var count: Int { entries.count }
 
+    /// The locations, as they are kept between runs.
+    var locations: [StudentLocation] { entries.map(\.location) }
+
     /// The newest pin of an account among these locations.
     func newestLocation(ofAccount key: String) -> StudentLocation? {
         entries.first { $0.location.uniqueKey == key }?.location
+    }
+}
+
+extension StudentList {
+    /// The list with `location` first, as the newest (any earlier entry of the same pin taken out),
+    /// and only its pin encoded anew: what a confirmed write changes in the cache. A cache holding
+    /// the newest `capacity` keeps that many: the oldest goes.
+    func placing(_ location: StudentLocation, accountKey: String, capacity: Int) -> StudentList {
+        var list = self
+        let placed = StudentList([location], accountKey: accountKey)
+        list.entries.removeAll { $0.location.objectId == location.objectId }
+        list.entries.insert(contentsOf: placed.entries, at: 0)
+        if list.entries.count > max(capacity, count) { list.entries.removeLast(list.entries.count - max(capacity, count)) }
+        return list
     }
 }

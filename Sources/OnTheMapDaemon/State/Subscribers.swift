@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapModels
 import OnTheMapRPC
 import Synchronization
@@ -24,7 +28,7 @@ final class Subscribers: Sendable {
         table.withLock { $0.values.contains { $0.events.contains(event) } }
     }
 
-    func publish(_ event: RPCEvent, _ params: WireJSON) {
+    func publish(_ event: RPCEvent, _ params: some Encodable & Sendable) {
         let sinks = table.withLock { $0.values.filter { $0.events.contains(event) }.map(\.sink) }
         guard !sinks.isEmpty else { return }
         let notification = RPCNotification(method: event.method, params: params)

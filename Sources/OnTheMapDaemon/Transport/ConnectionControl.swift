@@ -1,5 +1,9 @@
 import NIOConcurrencyHelpers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OnTheMapRPC
 
 /// Per-connection state a method may touch: its subscription.

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import OnTheMapModels
 import OnTheMapRPC
 
 /// Serves one connection: requests answered in order (pipelining is fine), notifications interleaved.
@@ -16,15 +17,15 @@ struct ConnectionHandler: Sendable {
         _ pending: PendingRequests
     ) async throws {
         for try await frame in inbound {
-            // Counted once answered (or found to need no answer): see `FastPathHandler`.
+            // Counted as read by `IdleCloser`; answered (or found to need no answer) here.
             defer { pending.end() }
             switch frame {
             case .tooLong:
                 let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
-                try await outbound.write(RPCResponse(id: .null, outcome: .failure(error)).serialized)
+                try await outbound.write(RPCDispatcher.line(id: .null, .failure(error)))
                 return
             case .malformed(let reason):
-                try await outbound.write(RPCResponse(id: .null, outcome: .failure(.invalidRequest(reason))).serialized)
+                try await outbound.write(RPCDispatcher.line(id: .null, .failure(.invalidRequest(reason))))
                 return
             case .line(let line):
                 if line.readableBytes == 0 { continue }
@@ -35,7 +36,7 @@ struct ConnectionHandler: Sendable {
         }
     }
 
-    func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser, pending: PendingRequests) async {
+    func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser) async {
         let (notifications, sink) = AsyncStream<RPCNotification>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let connection = ConnectionSubscription(subscribers: daemon.subscribers, sink: sink, idleCloser: idleCloser)
         do {
@@ -45,11 +46,12 @@ struct ConnectionHandler: Sendable {
                     group.addTask {
                         // Ends when the connection closes its sink below.
                         for await notification in notifications {
-                            try await outbound.write(notification.serialized)
+                            guard let line = try? WireCoding.encode(notification) else { continue }
+                            try await outbound.write(line)
                         }
                     }
                     do {
-                        try await serve(inbound, outbound, connection, pending)
+                        try await serve(inbound, outbound, connection, idleCloser.pending)
                     } catch {
                         logger.debug("connection ended", metadata: ["error": "\(error)"])
                     }

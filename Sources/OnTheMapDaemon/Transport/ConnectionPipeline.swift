@@ -3,15 +3,8 @@ import NIOCore
 /// The handlers every client connection gets, in order: built in this one place for the listener
 /// and for the tests that drive the pipeline on an `EmbeddedChannel`.
 enum ConnectionPipeline {
-    /// What the connection's task needs from the pipeline.
-    struct Parts {
-        var idleCloser: IdleCloser
-        var fastPath: FastPathHandler
-    }
-
-    static func configure(
-        _ channel: any Channel, idleTimeout: Duration, feed: StateFeed, answers: PreparedAnswers, inputBudget: InputBudget
-    ) throws -> Parts {
+    /// Adds the handlers; answers the idle closer, which the connection's task tells of its answers.
+    static func configure(_ channel: any Channel, idleTimeout: Duration, inputBudget: InputBudget) throws -> IdleCloser {
         let handlers = channel.pipeline.syncOperations
         if idleTimeout > .zero {
             try handlers.addHandler(IdleStateHandler(readTimeout: TimeAmount(idleTimeout)))
@@ -26,13 +19,9 @@ enum ConnectionPipeline {
         try handlers.addHandler(
             ByteToMessageHandler(
                 FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing, budget: inputBudget)))
-        // One count of the requests waiting for their answers: the fast path answers only when none
-        // are, and a connection waiting for one is not idle.
-        let pending = PendingRequests()
-        let closer = IdleCloser(pending: pending)
+        // A connection waiting for an answer is not idle: the closer counts the requests read.
+        let closer = IdleCloser(pending: PendingRequests())
         try handlers.addHandler(closer)
-        let fastPath = FastPathHandler(feed: feed, answers: answers, framing: framing, pending: pending)
-        try handlers.addHandler(fastPath)
-        return Parts(idleCloser: closer, fastPath: fastPath)
+        return closer
     }
 }

@@ -3,10 +3,8 @@ import NIOCore
 /// Frames each outgoing message as `Content-Length: N\r\n\r\n<body>` on a connection that spoke that
 /// framing; on a newline connection it passes messages through untouched.
 ///
-/// On a Content-Length connection everything the daemon writes (responses, batches, notifications,
-/// fast-path answers) is one whole JSON text ending in `\n` per write, so this one place sees every
-/// message. (On a newline connection the fast path may send one line in several writes.) Sits in
-/// front of the fast path in the pipeline, so the fast path's answers are framed too.
+/// Everything the daemon writes (responses, batches, notifications) is one whole JSON text ending in
+/// `\n` per write, so this one place sees every message.
 final class ContentLengthFrameEncoder: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer

@@ -10,8 +10,8 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
 
     /// Set by `subscribe`/`unsubscribe`; read on the channel's event loop.
     let subscribed = NIOLockedValueBox(false)
-    /// The connection's requests not answered yet (shared with `FastPathHandler`).
-    private let pending: PendingRequests
+    /// The connection's requests not answered yet (shared with the connection's task).
+    let pending: PendingRequests
 
     init(pending: PendingRequests) {
         self.pending = pending
@@ -29,6 +29,7 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        pending.begin()
         context.fireChannelRead(data)
     }
 }

@@ -8,13 +8,6 @@ import NIOCore
 struct LineWriter: Sendable {
     let channel: any Channel
 
-    func write(_ line: String) async throws {
-        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        try await channel.writeAndFlush(buffer).get()
-    }
-
     func write(_ line: [UInt8]) async throws {
         var buffer = channel.allocator.buffer(capacity: line.count + 1)
         buffer.writeBytes(line)

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// How many requests of a connection went down the ordinary path and are not answered yet. The fast
-/// path answers only when none are, so replies keep the order of the requests.
+/// How many requests of a connection were read and are not answered yet: a connection waiting for
+/// an answer is not idle (`IdleCloser`). Counted up as a frame passes the idle closer, down once the
+/// connection's task has answered it.
 final class PendingRequests: Sendable {
     private let count = Atomic<Int>(0)
 

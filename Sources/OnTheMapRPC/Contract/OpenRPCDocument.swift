@@ -2,13 +2,13 @@ import OnTheMapModels
 
 /// The OpenRPC document `rpc.discover` answers, built from the methods' declarations.
 public enum OpenRPCDocument {
-    /// The document for `methods`, serialized.
-    public static func serialized(version: String, methods: [any RPCRequestType.Type]) -> String {
+    /// The document for `methods`.
+    public static func document(version: String, methods: [any RPCRequestType.Type]) -> WireJSON {
         WireJSON.object([
             ("openrpc", .string("1.2.6")),
             ("info", .object([("title", .string("onthemapd")), ("version", .string(version))])),
             ("methods", .array(methods.map(describe))),
-        ]).serialized
+        ])
     }
 
     private static func describe(_ method: any RPCRequestType.Type) -> WireJSON {

@@ -22,10 +22,20 @@ public struct RPCParam<Value: Sendable>: Sendable {
 }
 
 extension RPCParam where Value == String {
-    /// A string; a required one must not be blank.
-    public static func string(_ name: String, required: Bool = false, _ summary: String) -> Self {
+    /// The longest string param read, unless its declaration says less: every string is bounded, so
+    /// no request makes the daemon work through text of any length (docs/PROTOCOL.md, "Limits").
+    public static var defaultMaximumBytes: Int { 2048 }
+
+    /// A string of at most `maximumBytes` UTF-8 bytes; a required one must not be blank.
+    public static func string(
+        _ name: String, required: Bool = false, maximumBytes: Int = defaultMaximumBytes, _ summary: String
+    ) -> Self {
         Self(name, .string, required: required, summary) { reader throws(RPCError) in
-            try required ? reader.requiredString(name) : reader.string(name)
+            let text = try required ? reader.requiredString(name) : reader.string(name)
+            if let text, text.utf8.count > maximumBytes {
+                throw .invalidParams(field: name, "is too long (at most \(maximumBytes) bytes)")
+            }
+            return text
         } write: { .string($0) }
     }
 }

@@ -1,10 +1,8 @@
 import OnTheMapModels
 
-/// A method's result: written by the daemon, read back by clients from the same declaration.
-public protocol RPCResultType: Sendable {
-    /// The result as the daemon sends it.
-    var wireJSON: WireJSON { get }
-    /// Reads a result the daemon sent; members that are missing or of another type read as their
-    /// empty value, as a client tolerates a daemon of another version.
-    init(wireJSON: WireJSON)
-}
+/// A method's result: a `Codable` value the daemon encodes and clients decode, both through
+/// `WireCoding`, from this one declaration. Decoding is strict: a member missing or of another type
+/// is an error that names it.
+public protocol RPCResultType: Codable, Sendable {}
+
+extension WireJSON: RPCResultType {}

@@ -1,7 +1,7 @@
 import OnTheMapModels
 
 /// The logged-in account: `login`'s result, `status.account` and `sessionChanged.account`.
-public struct AccountInfo: Codable, Sendable, Hashable, RPCResultType {
+public struct AccountInfo: Sendable, Hashable, RPCResultType {
     public var key: String
     public var firstName: String
     public var lastName: String
@@ -13,13 +13,8 @@ public struct AccountInfo: Codable, Sendable, Hashable, RPCResultType {
         self.lastName = lastName
     }
 
-    public var wireJSON: WireJSON {
-        .object([("key", .string(key)), ("firstName", .string(firstName)), ("lastName", .string(lastName))])
-    }
-
-    public init(wireJSON: WireJSON) {
-        key = wireJSON["key"]?.stringValue ?? ""
-        firstName = wireJSON["firstName"]?.stringValue ?? ""
-        lastName = wireJSON["lastName"]?.stringValue ?? ""
+    /// "Ada Lovelace", or whichever part is known.
+    public var fullName: String {
+        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -10,7 +10,7 @@ public struct ExportMapParams: RPCRequestType, Equatable {
         """
 
     /// What the file is.
-    public enum Format: String, Sendable, CaseIterable {
+    public enum Format: String, Sendable, CaseIterable, Codable {
         case html, svg
     }
 
@@ -54,15 +54,5 @@ public struct ExportMapResult: RPCResultType, Equatable {
         self.format = format
         self.students = students
         self.document = document
-    }
-
-    public var wireJSON: WireJSON {
-        .object([("format", .string(format.rawValue)), ("students", .integer(students)), ("document", .string(document))])
-    }
-
-    public init(wireJSON: WireJSON) {
-        format = wireJSON["format"]?.stringValue.flatMap(ExportMapParams.Format.init(rawValue:)) ?? .html
-        students = wireJSON["students"]?.intValue ?? 0
-        document = wireJSON["document"]?.stringValue ?? ""
     }
 }

@@ -20,11 +20,4 @@ public struct LogoutResult: RPCResultType, Equatable {
         self.loggedOut = loggedOut
         self.upstream = upstream
     }
-
-    public var wireJSON: WireJSON { .object([("loggedOut", .bool(loggedOut)), ("upstream", .string(upstream))]) }
-
-    public init(wireJSON: WireJSON) {
-        loggedOut = wireJSON["loggedOut"]?.boolValue ?? false
-        upstream = wireJSON["upstream"]?.stringValue ?? ""
-    }
 }

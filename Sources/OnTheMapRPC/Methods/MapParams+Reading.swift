@@ -25,6 +25,9 @@ extension MapParams {
     /// `near`: a place's name ("LAT,LON" counts as coordinates) or `{latitude, longitude}`.
     static func readNear(_ params: RPCParams) throws(RPCError) -> Near? {
         if let text = try? params.string("near") {
+            guard text.utf8.count <= GeocodeParams.maximumQueryBytes else {
+                throw .invalidParams(field: "near", "is too long (at most \(GeocodeParams.maximumQueryBytes) bytes)")
+            }
             let coordinates: (latitude: Double, longitude: Double)?
             do {
                 coordinates = try CoordinateText.parse(text)

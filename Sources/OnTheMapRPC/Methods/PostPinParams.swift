@@ -51,28 +51,14 @@ public struct PostPinParams: RPCRequestType, Equatable {
     }
 }
 
-/// `postPin`'s result: the pin as posted, and whether it is new (false: an existing one moved).
-public struct PostPinResult: RPCResultType {
-    public var pin: StudentLocation
+/// `postPin`'s result: the pin as the server stored it, and whether it is new (false: an existing one
+/// moved).
+public struct PostPinResult: RPCResultType, Equatable {
+    public var pin: StudentPin
     public var created: Bool
 
-    public init(pin: StudentLocation, created: Bool) {
+    public init(pin: StudentPin, created: Bool) {
         self.pin = pin
         self.created = created
     }
-
-    public var wireJSON: WireJSON { .object([("pin", pin.wireJSON), ("created", .bool(created))]) }
-
-    /// Reads a result; a pin that cannot be read reads as an empty one at 0, 0.
-    public init(wireJSON: WireJSON) {
-        pin = wireJSON["pin"].flatMap(StudentLocation.init(wireJSON:)) ?? StudentLocation.unreadable
-        created = wireJSON["created"]?.boolValue ?? true
-    }
-}
-
-extension StudentLocation {
-    /// What a client shows for a pin the daemon sent and it could not read.
-    static let unreadable = StudentLocation(
-        objectId: "", uniqueKey: "", firstName: "", lastName: "", mapString: "", mediaURL: "", latitude: 0, longitude: 0,
-        createdAt: nil, updatedAt: nil)
 }

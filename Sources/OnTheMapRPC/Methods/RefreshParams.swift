@@ -24,11 +24,4 @@ public struct RefreshResult: RPCResultType, Equatable {
         self.count = count
         self.refreshedAt = refreshedAt
     }
-
-    public var wireJSON: WireJSON { .object([("count", .integer(count)), ("refreshedAt", .timestamp(refreshedAt))]) }
-
-    public init(wireJSON: WireJSON) {
-        count = wireJSON["count"]?.intValue ?? 0
-        refreshedAt = wireJSON["refreshedAt"]?.stringValue.flatMap(WireTimestamp.parse)
-    }
 }

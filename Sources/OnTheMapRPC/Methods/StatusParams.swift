@@ -2,7 +2,7 @@
 public struct StatusParams: RPCRequestWithoutParams, Equatable {
     public typealias Response = StatusResult
     public static let method = "status"
-    public static let summary = "The daemon's state: version, apiURL, loggedIn, account, students {count, unplaceable, refreshedAt, stale, lastError}, myPin, busy, uptime."
+    public static let summary = "The daemon's state: version, apiURL, loggedIn, account, students {count, skipped, skippedWhy?, refreshedAt?, stale, lastError?}, myPin?, busy, uptime."
 
     public init() {}
 }

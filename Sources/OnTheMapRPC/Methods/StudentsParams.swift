@@ -4,7 +4,7 @@ import OnTheMapModels
 public struct StudentsParams: RPCRequestType, Equatable {
     public typealias Response = StudentsResult
     public static let method = "students"
-    public static let summary = "Cached student locations, newest first (or nearest first with `near`); requires login."
+    public static let summary = "Student pins, newest first (nearest first with `near`), from the cache, or from the server when more than the cache holds is asked for; requires login."
 
     /// Sort by distance from a point, optionally keeping only those within `radiusKm`.
     public struct Near: Sendable, Hashable {
@@ -20,9 +20,17 @@ public struct StudentsParams: RPCRequestType, Equatable {
     }
 
     public static let defaultLimit = 100
+    /// The most students one answer fetches from the server when the cache does not hold what was
+    /// asked for (docs/PROTOCOL.md, "students").
+    public static let maximumFetched = 10_000
     public static let limit = RPCParam<Int>.integer("limit", in: 0...100_000, "at most this many (default 100, up to 100000)")
     public static let skip = RPCParam<Int>.integer("skip", in: 0...Int(Int32.max), "skip this many first")
-    public static let search = RPCParam<String>.string("search", "case- and accent-insensitive words over names and place")
+    /// The longest search read: a name and a place fit many times over, and a search costs the daemon
+    /// time in proportion to its length times the list's (docs/PROTOCOL.md, "Limits").
+    public static let maximumSearchBytes = 200
+    public static let search = RPCParam<String>.string(
+        "search", maximumBytes: maximumSearchBytes,
+        "case- and accent-insensitive words over names and place (at most 200 bytes)")
     public static let near = RPCParam<Near>(
         "near", .object, "{latitude, longitude, radiusKm?}: sort by distance, optionally within a radius"
     ) { params throws(RPCError) in

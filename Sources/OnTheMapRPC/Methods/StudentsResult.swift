@@ -5,44 +5,37 @@ import Foundation
 #endif
 import OnTheMapModels
 
-/// `students`' result: `{students, total, refreshedAt, stale}`. The daemon writes it from bytes the
-/// cache keeps (see `StudentsAnswer`); a test holds those bytes to this declaration.
+/// `students`' result: `{students, total, refreshedAt, stale, source}`.
 public struct StudentsResult: RPCResultType, Equatable {
-    /// Each student exactly as the API has it (`StudentLocation.wireJSON`), with `distanceKm` after a
-    /// `near` query.
-    public var students: [WireJSON]
+    /// Each student's pin, newest first (nearest first with `near`, each with `distanceKm`).
+    public var students: [StudentPin]
     /// How many matched before `limit` and `skip`.
     public var total: Int
     public var refreshedAt: Date?
     /// True when the last refresh failed or the list is older than two refresh intervals.
     public var stale: Bool
+    /// Where the answer came from: `cache` (the daemon's cached newest students) or `server` (asked
+    /// for more than the cache holds, so fetched from the server for this request).
+    public var source: Source
+    /// Set when the answer looked at only the newest this many students while the server may hold
+    /// more: the server could not be reached (the cache's count), or a search or `near` went past
+    /// `StudentsParams.maximumFetched`. Absent when every student that could match was looked at.
+    public var limitedTo: Int?
+
+    /// Where a `students` answer came from.
+    public enum Source: String, Sendable, Codable {
+        case cache, server
+    }
 
     /// Creates a result.
-    public init(students: [WireJSON], total: Int, refreshedAt: Date?, stale: Bool) {
+    public init(
+        students: [StudentPin], total: Int, refreshedAt: Date?, stale: Bool, source: Source = .cache, limitedTo: Int? = nil
+    ) {
         self.students = students
         self.total = total
         self.refreshedAt = refreshedAt
         self.stale = stale
-    }
-
-    public var wireJSON: WireJSON {
-        .object([
-            ("students", .array(students)), ("total", .integer(total)), ("refreshedAt", .timestamp(refreshedAt)),
-            ("stale", .bool(stale)),
-        ])
-    }
-
-    public init(wireJSON: WireJSON) {
-        if case .array(let students)? = wireJSON["students"] { self.students = students } else { students = [] }
-        total = wireJSON["total"]?.intValue ?? 0
-        refreshedAt = wireJSON["refreshedAt"]?.stringValue.flatMap(WireTimestamp.parse)
-        stale = wireJSON["stale"]?.boolValue ?? false
-    }
-}
-
-extension WireJSON {
-    /// A wire timestamp to the millisecond, or null.
-    static func timestamp(_ date: Date?) -> WireJSON {
-        date.map { .string(WireTimestamp.milliseconds($0)) } ?? .null
+        self.source = source
+        self.limitedTo = limitedTo
     }
 }

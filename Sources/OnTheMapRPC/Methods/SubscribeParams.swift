@@ -46,14 +46,4 @@ public struct SubscribeResult: RPCResultType, Equatable {
         let chosen = Set(events)
         self.events = RPCEvent.allCases.filter(chosen.contains)
     }
-
-    public var wireJSON: WireJSON { .object([("events", .array(events.map { .string($0.rawValue) }))]) }
-
-    public init(wireJSON: WireJSON) {
-        guard case .array(let names)? = wireJSON["events"] else {
-            events = []
-            return
-        }
-        events = names.compactMap { $0.stringValue.flatMap(RPCEvent.init(rawValue:)) }
-    }
 }

@@ -13,7 +13,84 @@ return {
       t.eq(vim.fn.strdisplaywidth(lines[2]:sub(1, lines[2]:find("https") - 1)), link_column, "row 2's link column")
       t.eq(vim.fn.strdisplaywidth(lines[3]:sub(1, lines[3]:find(" x$"))), link_column, "row 3's link column")
       t.eq(format.truncate("abcdefghij", 5), "abcd…", "truncated")
-      t.eq(format.clean("a\nb\tc\27[31m"), "a b c [31m", "control characters")
+    end,
+  },
+  {
+    "other people's text is shown safe: controls and bidi overrides become U+FFFD, nothing else changes",
+    function()
+      local r = format.replacement
+      t.eq(r, "\239\191\189", "U+FFFD")
+      t.eq(format.clean("a\nb\tc\27[31m"), "a" .. r .. "b" .. r .. "c" .. r .. "[31m", "C0: newline, tab, ESC")
+      t.eq(format.clean("nul\0bel\7del\127"), "nul" .. r .. "bel" .. r .. "del" .. r, "NUL, BEL, DEL")
+      t.eq(format.clean("csi\194\155x\194\128\194\159"), "csi" .. r .. "x" .. r .. r, "C1: U+009B, U+0080, U+009F")
+      t.eq(format.clean("…/\226\128\174gnp.exe"), "…/" .. r .. "gnp.exe", "U+202E (right-to-left override)")
+      t.eq(format.clean("\226\128\170\226\128\171\226\128\172\226\128\173"), r:rep(4), "U+202A–U+202D")
+      t.eq(format.clean("\226\129\166\226\129\167\226\129\168\226\129\169"), r:rep(4), "U+2066–U+2069 (isolates)")
+      t.eq(format.clean("a\226\128\168b\226\128\169c"), "a" .. r .. "b" .. r .. "c", "U+2028, U+2029")
+      local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \226\129\170 \194\160"
+      t.eq(format.clean(kept), kept, "everything else as it is (U+202F, U+206A, no-break space too)")
+      t.eq(format.clean(nil), "", "not a string")
+      t.ok(format.is_clean("https://ada.example/ü"), "a clean link")
+      t.ok(not format.is_clean("https://ada.example/\0x"), "a link with a NUL")
+    end,
+  },
+  {
+    "a link is opened only when it is an http(s) link shown as it is",
+    function()
+      local open = require("onthemap.open")
+      t.ok(open.openable("https://ada.example/me?q=1"), "https")
+      t.ok(open.openable("http://ada.example"), "http")
+      for _, link in ipairs({ "https://ada.example/\0.png", "https://ada.example/\27[2J", "https://ada.example/\226\128\174gnp.exe",
+        "https://ada.example/\194\155x", "https://a b", "javascript:alert(1)", "file:///etc/passwd", "", 42 }) do
+        t.ok(not open.openable(link), "not opened: " .. vim.inspect(link))
+      end
+      local opened, from = {}, #t.notifications + 1
+      require("onthemap").setup({ opener = function(url) opened[#opened + 1] = url end })
+      t.eq(open.open("https://evil.example/\27]0;x\7", "Eve\27[31m"), false, "refused")
+      t.eq(opened, {}, "nothing handed to the opener")
+      local note = t.notified("link is not opened", 1000, from)
+      t.ok(not note.message:find("%c"), "the message shows no control character: " .. vim.inspect(note.message))
+      t.ok(note.message:find("Eve" .. format.replacement, 1, true), "it names whose link: " .. note.message)
+      require("onthemap").setup({})
+    end,
+  },
+  {
+    "the place choices: words for the precision, each choice once, in the geocoder's order",
+    function()
+      local post = require("onthemap.post")
+      local koln = { name = "Köln", admin1 = "North Rhine-Westphalia", country = "Germany", precision = "locality" }
+      local choices = post.choices({ koln, vim.deepcopy(koln), { name = "Köln", admin1 = "", country = "Germany", precision = "region" } })
+      t.eq(vim.tbl_map(function(c) return c.shown end, choices),
+        { "Köln, North Rhine-Westphalia, Germany (town)", "Köln, Germany (region)" }, "deduplicated, in words")
+      t.eq(choices[1].label, "Köln, North Rhine-Westphalia, Germany", "the label stored")
+      t.eq(#post.choices({}), 0, "none")
+    end,
+  },
+  {
+    "the daemon's protocol errors are told in words",
+    function()
+      local rpc = require("onthemap.rpc")
+      for _, case in ipairs({
+        { -32602, "Invalid params: query is required." },
+        { -32600, "Invalid request: bad jsonrpc" },
+        { -32601, "Method not found: frobnicate" },
+        { -32700, "Parse error" },
+      }) do
+        local text = rpc.in_editor_words(case[1], case[2])
+        t.ok(not text:find("Invalid", 1, true) and not text:find("query", 1, true) and not text:find("Method", 1, true)
+          and not text:find("Parse", 1, true), "no protocol word: " .. text)
+        t.ok(text:find("different versions", 1, true), "what to do: " .. text)
+      end
+      t.eq(rpc.in_editor_words(-32603, "Internal error: the cache is gone."), "onthemapd failed (the cache is gone); its log says more", "internal")
+      t.eq(rpc.in_editor_words(-32005, 'No place matches "x".'), 'No place matches "x".', "the daemon's own words")
+    end,
+  },
+  {
+    "a cut name keeps its (you)",
+    function()
+      t.eq(format.truncate_keeping("Ada Lovelace", " (you)", 40), "Ada Lovelace (you)", "room enough")
+      t.eq(format.truncate_keeping("Ada Lovelace", " (you)", 14), "Ada Lov… (you)", "cut before it")
+      t.eq(format.width(format.truncate_keeping("Ada Lovelace", " (you)", 14)), 14, "within the width")
     end,
   },
   {
@@ -231,6 +308,26 @@ return {
         t.eq(answer, case[2], "after " .. case[1])
       end
       t.after_prompts()
+    end,
+  },
+  {
+    "a vim.ui.input that passes nil for an empty answer (as 0.7.2's does): the login says so and sends nothing",
+    function()
+      local stock, sent = vim.ui.input, false
+      local rpc = require("onthemap.rpc")
+      local request = rpc.request
+      rpc.request = function()
+        sent = true
+      end
+      vim.ui.input = function(_, on_confirm)
+        on_confirm(nil)
+      end
+      local from = #t.notifications + 1
+      local ok, err = pcall(require("onthemap.session").login)
+      vim.ui.input, rpc.request = stock, request
+      t.ok(ok, tostring(err))
+      t.eq(t.notified("OnTheMap:", 1000, from).message, "OnTheMap: no email given: login cancelled", "what happened")
+      t.ok(not sent, "nothing sent")
     end,
   },
   {

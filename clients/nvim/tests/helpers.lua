@@ -32,10 +32,11 @@ function M.fail(message, level)
   error(message, (level or 1) + 1)
 end
 
---- Waits (letting the event loop run) until `condition()` is true; fails after `ms`.
+--- Waits (letting the event loop run) until `condition()` is true; fails after `ms`. `what` says
+--- what was awaited: text, or a function giving it (to say what was seen at the end).
 function M.wait(ms, condition, what)
   if not vim.wait(ms, condition, 20) then
-    M.fail("gave up after " .. ms .. " ms waiting for " .. what, 2)
+    M.fail("gave up after " .. ms .. " ms waiting for " .. (type(what) == "function" and what() or what), 2)
   end
 end
 
@@ -63,7 +64,9 @@ function M.notified(text, ms, from)
       end
     end
     return false
-  end, "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications))
+  end, function()
+    return "a notification containing " .. vim.inspect(text) .. "; got " .. vim.inspect(M.notifications)
+  end)
   return found
 end
 

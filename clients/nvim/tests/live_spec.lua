@@ -27,6 +27,21 @@ local function setup(extra)
   }, extra or {}))
 end
 
+--- The statusline once logged in with the account's pin where the CLI says it is: "📍 100 · Paris,
+--- France" (the place as the CLI stored it).
+local function with_pin()
+  return "📍 100 · " .. t.cli_json({ "mypin" }).mapString
+end
+
+--- Waits until the statusline is `expected` (within `ms`).
+local function statusline_is(expected, ms)
+  t.wait(ms, function()
+    return onthemap.statusline() == expected
+  end, function()
+    return expected .. ", got " .. onthemap.statusline()
+  end)
+end
+
 --- Has the test restart the daemon; waits until the statusline said offline, then until it is back
 --- (within `back_ms` of the restart).
 local function restart_daemon(back_ms)
@@ -40,9 +55,7 @@ local function restart_daemon(back_ms)
   t.wait(60000, function()
     return vim.fn.filereadable(control .. "/restarted") == 1
   end, "the restart")
-  t.wait(back_ms, function()
-    return onthemap.statusline() == "📍 100 · Paris, France"
-  end, "back after the restart, got " .. onthemap.statusline())
+  statusline_is(with_pin(), back_ms)
 end
 
 --- The display column where `needle` starts on `line`.
@@ -242,8 +255,11 @@ return {
       -- The CLI, a separate client, posts the pin; nothing here asks the daemon meanwhile.
       vim.fn.jobstart({ t.env.ONTHEMAP_TEST_CLI, "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
       t.wait(60000, function()
-        return onthemap.statusline() == "📍 100 · Paris, France"
-      end, "📍 100 · Paris, France, got " .. onthemap.statusline())
+        local pin = t.cli_json({ "mypin" })
+        return type(pin) == "table" and pin.mapString ~= nil
+      end, "the CLI's pin")
+      statusline_is(with_pin(), 60000)
+      t.ok(with_pin():find("· Paris", 1, true), with_pin())
     end,
   },
   {
@@ -263,9 +279,7 @@ return {
         -- within the wait.
         config.options.reconnect_ms = 600000
         status.stop()
-        t.wait(15000, function()
-          return onthemap.statusline() == "📍 100 · Paris, France"
-        end, "online again with the long delay, got " .. onthemap.statusline())
+        statusline_is(with_pin(), 15000)
         restart_daemon(15000)
       end)
       -- The tests after this one get the short delay back, whatever happened here.
@@ -301,7 +315,7 @@ return {
       else
         local note = t.notified("cannot draw maps yet", 30000, from)
         t.eq(note.level, vim.log.levels.ERROR, "an error")
-        t.ok(t.lines(buf)[1]:find("has no `map` method", 1, true), "the buffer says so: " .. t.lines(buf)[1])
+        t.ok(t.lines(buf)[1]:find("cannot draw maps yet: update onthemapd", 1, true), "the buffer says so: " .. t.lines(buf)[1])
       end
       t.feed("q")
     end,

@@ -3,9 +3,10 @@
 -- Tests/OnTheMapEditorTests starts them and runs this file:
 --   nvim --headless -u NONE -i NONE -c "luafile clients/nvim/tests/run.lua"
 -- ONTHEMAP_TEST_ONLY=format_spec runs one spec file (and ONTHEMAP_TEST_CASE=words, its cases
--- whose name holds those words). There is no skipping: a case that needs what
--- not every run has (root_spec: root) lives in a spec of its own, run only by a Swift test that is
--- enabled when it can pass, so Swift Testing reports it as skipped, with the reason, when it is not.
+-- whose name holds those words). There is no skipping: a case that needs what not every run has
+-- (root_spec: root; hostile_spec: a daemon of a hostile upstream) lives in a spec of its own, run
+-- only so, by a Swift test of its own, enabled when it can pass: Swift Testing reports it as
+-- skipped, with the reason, when it is not.
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)")
 vim.opt.runtimepath:prepend(vim.fn.fnamemodify(here .. "..", ":p"))
 vim.cmd("runtime! plugin/**/*.lua")

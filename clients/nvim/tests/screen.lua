@@ -22,8 +22,9 @@ function M.start(opts)
   self.address = vim.fn.tempname() .. ".sock"
   self.buf = vim.api.nvim_create_buf(false, true)
   self.win = vim.api.nvim_open_win(self.buf, true, { relative = "editor", row = 0, col = 0, width = columns, height = lines })
-  local setup = "vim.tbl_extend('force', { timeout_ms = 60000, reconnect_ms = 200, opener = function(url) "
-    .. "vim.g.opened = url end }, "
+  local setup = "vim.tbl_extend('force', { timeout_ms = 60000, reconnect_ms = 200, cli = "
+    .. vim.inspect(os.getenv("ONTHEMAP_TEST_CLI") or "onthemap")
+    .. ", opener = function(url) vim.g.opened = url end }, "
     .. (opts.setup or "{}")
     .. ")"
   self.job = vim.fn.termopen({
@@ -114,6 +115,13 @@ function M:wait_for(text, ms)
     return false
   end, ms)
   return row
+end
+
+--- Waits until `text` is on the screen, maybe wrapped onto the next lines (a long question).
+function M:wait_for_wrapped(text, ms)
+  self:wait(vim.inspect(text), function(lines)
+    return table.concat(lines, ""):find(text, 1, true) ~= nil
+  end, ms)
 end
 
 --- Waits until `text` is no longer on the screen.

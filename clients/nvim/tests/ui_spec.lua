@@ -184,7 +184,7 @@ return {
         s:command("OnTheMapPost")
         s:wait_for(("Place (empty keeps %s):"):format(before.mapString))
         s:type("\r")
-        s:wait_for("Link (http or https): " .. before.mediaURL)
+        s:wait_for(("Link for %s (http or https): %s"):format(before.mapString, before.mediaURL))
         s:type("\21https://ada.example/kept\r") -- Ctrl-U clears the offered link
         s:wait_for(("Replace your pin at %s (new link)?"):format(before.mapString))
         s:wait_for("Type number and <Enter>")
@@ -206,8 +206,8 @@ return {
         s:wait_for("Place (empty keeps ")
         s:type("\27")
         s:wait_gone("Place (empty keeps ")
-        vim.wait(500)
-        t.ok(not s:text():find("Link (http", 1, true), "no link prompt:\n" .. s:text())
+        s:wait_for("OnTheMap: post cancelled: your pin ")
+        t.ok(not s:text():find("Link for", 1, true), "no link prompt:\n" .. s:text())
         settled(s)
       end)
       t.eq(t.cli_json({ "mypin" }).updatedAt, before.updatedAt, "the pin is untouched")
@@ -231,9 +231,10 @@ return {
         t.ok(label and label:find("^Springfield, "), "a second Springfield:\n" .. s:text())
         t.ok(row, "the choice prompt")
         s:type("2\r")
-        s:wait_for("Link (http or https): " .. before.mediaURL)
+        -- The prompt names the place picked (and may go on to the next line, with the link).
+        s:wait_for("Link for " .. label .. " (http or https):")
         s:type("\r") -- the offered link
-        s:wait_for(("Move your pin from %s to %s?"):format(before.mapString, label))
+        s:wait_for_wrapped(("Move your pin from %s to %s?"):format(before.mapString, label))
         s:wait_for("Type number and <Enter>")
         s:type("1\r")
         local pin = pin_becomes("the picked place", function(pin)
@@ -288,6 +289,168 @@ return {
         t.ok(lines[row]:find("^%d+ pins? in view"), "how many: " .. lines[row])
         t.ok(lines[row + 1] and lines[row + 1]:find("https?://"), "a pin's line under it, on screen:\n" .. s:text())
         t.ok(row + 1 < s.rows - 1, "above the command line:\n" .. s:text())
+      end)
+    end,
+  },
+  {
+    "<CR> says which link it opens; on a line without a student, that there is none",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        local link = s:lua("return require('onthemap.buffer').state[vim.api.nvim_get_current_buf()].items[3].mediaURL")
+        s:type("3G\r")
+        s:wait_for("OnTheMap: opening " .. link:sub(1, 30))
+        t.eq(s:lua("return vim.g.opened"), link, "the link handed to the opener")
+        s:type("gg\r")
+        s:wait_for("OnTheMap: no student on this line")
+        t.ok(not s:text():find("Press ENTER", 1, true), s:text())
+      end)
+    end,
+  },
+  {
+    "your own row is marked (you), kept whole at 60 columns",
+    function()
+      local account = t.cli_json({ "status" }).account
+      local name = account.firstName .. " " .. account.lastName
+      for _, columns in ipairs({ 80, 60 }) do
+        screen.with({ columns = columns }, function(s)
+          s:command("OnTheMap")
+          s:wait_for("100 of ")
+          -- The account's pin was the last one posted: the newest, at the top.
+          local row = s:wait_for(" (you)")
+          local line = s:lines()[row]
+          t.ok(line:find("^" .. vim.pesc(name:sub(1, 4))), "your name on that row: " .. line)
+          t.eq(#vim.tbl_filter(function(l)
+            return l:find("(you)", 1, true) ~= nil
+          end, s:lines()), 1, "one row marked:\n" .. s:text())
+          local groups = s:lua([[
+            local marks = vim.api.nvim_buf_get_extmarks(0, require('onthemap.list').namespace, 0, -1, { details = true })
+            local found = {}
+            for _, mark in ipairs(marks) do
+              if mark[4].hl_group == "OnTheMapYou" then found[#found + 1] = mark[2] end
+            end
+            return found
+          ]])
+          t.eq(groups, { row - 1 }, "the name highlighted as yours, on that row")
+        end)
+      end
+    end,
+  },
+  {
+    "the map's legend fits 80 columns: a link cut to fit ends in …",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap map")
+        s:wait_for(" · <CR> opens · ")
+        local legend = s:lua([[
+          local buf = vim.api.nvim_get_current_buf()
+          local state = require('onthemap.buffer').state[buf]
+          local room = vim.api.nvim_win_get_width(0)
+          local rows = {}
+          for index, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+            local pin = state.items[index]
+            if pin then
+              rows[#rows + 1] = { line = line, width = vim.fn.strdisplaywidth(line), link = pin.mediaURL }
+            end
+          end
+          return { room = room, rows = rows }
+        ]])
+        t.ok(#legend.rows > 5, "pins in the legend: " .. vim.inspect(legend))
+        local cut = 0
+        for _, row in ipairs(legend.rows) do
+          t.ok(row.width <= legend.room, ("fits %d columns: %s"):format(legend.room, row.line))
+          if not row.line:find(row.link, 1, true) then
+            t.ok(vim.endswith(row.line, "…"), "a link cut to fit ends in …: " .. row.line)
+            cut = cut + 1
+          end
+        end
+        t.ok(cut > 0, "some links are cut at 80 columns: " .. vim.inspect(legend.rows))
+      end)
+    end,
+  },
+  {
+    "an empty email says so and leaves the command line clean (Esc too)",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        for _, key in ipairs({ "\r", "\27" }) do
+          s:command("OnTheMapLogin")
+          s:wait_for("Udacity email:")
+          s:type(key)
+          s:wait_gone("Udacity email:")
+          s:wait_for("OnTheMap: no email given: login cancelled")
+          t.ok(not s:text():find("Press ENTER", 1, true), s:text())
+          s:wait_normal_mode()
+        end
+        t.ok(not s:text():find("E21", 1, true), s:text())
+      end)
+    end,
+  },
+  {
+    "an empty link says so and leaves the pin as it was",
+    function()
+      local before = t.cli_json({ "mypin" })
+      screen.with({}, function(s)
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("\r")
+        s:wait_for(("Link for %s (http or https): "):format(before.mapString))
+        s:type("\21\r") -- Ctrl-U clears the offered link
+        s:wait_gone("Link for ")
+        -- Whole when it fits the command line, else "your pin is unchanged".
+        local row = s:wait_for("OnTheMap: no link given: your pin ")
+        local said = s:lines()[row]
+        t.ok(said == "OnTheMap: no link given: your pin stays at " .. before.mapString
+          or said == "OnTheMap: no link given: your pin is unchanged", said)
+        t.ok(not s:text():find("Press ENTER", 1, true), s:text())
+        s:wait_normal_mode()
+      end)
+      t.eq(t.cli_json({ "mypin" }).updatedAt, before.updatedAt, "the pin is untouched")
+    end,
+  },
+  {
+    ":OnTheMapPost asks no \"Which\" when the matches read the same: the link prompt names the place",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("Köln\r")
+        s:wait_for("Link for Köln, ")
+        t.ok(not s:text():find("Which K", 1, true), s:text())
+        s:type("\27")
+        s:wait_for("OnTheMap: no link given: your pin ")
+      end)
+    end,
+  },
+  {
+    "a logout while a list is scrolled down empties it with no error, from here or from the CLI",
+    function()
+      screen.with({}, function(s)
+        for _, how in ipairs({ "cli", "command" }) do
+          s:command("OnTheMap")
+          s:wait_for("100 of ")
+          s:type("60G")
+          -- Scrolled: the titles are kept on top by a float over the window.
+          s:poll("the titles' float", function()
+            return s:lua("return require('onthemap.header').float_of(vim.api.nvim_get_current_win()) ~= nil")
+          end)
+          if how == "cli" then
+            t.cli({ "logout" })
+          else
+            s:command("OnTheMapLogout")
+          end
+          s:wait_for("Not logged in: run :OnTheMapLogin first.")
+          vim.wait(300) -- an error would come with the redraw that follows
+          local text = s:text()
+          t.ok(not text:find("Error", 1, true) and not text:find("Press ENTER", 1, true), how .. ":\n" .. text)
+          s:wait_normal_mode()
+          s:command("OnTheMapLogin " .. email)
+          s:wait_for("Password for " .. email)
+          s:type(password .. "\r")
+          s:wait_for("100 of ")
+        end
       end)
     end,
   },

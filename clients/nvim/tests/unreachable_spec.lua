@@ -8,8 +8,28 @@ local onthemap = require("onthemap")
 local timeout_ms = 10000
 local quick_ms = 3000
 
-local function use(socket)
-  onthemap.setup({ socket = socket, timeout_ms = timeout_ms, reconnect_ms = 200, opener = function() end })
+local function use(socket, cli)
+  onthemap.setup({
+    socket = socket,
+    timeout_ms = timeout_ms,
+    reconnect_ms = 200,
+    opener = function() end,
+    cli = cli or t.env.ONTHEMAP_TEST_CLI,
+  })
+end
+
+--- What `onthemap --socket PATH status` says on stderr when nothing answers there, without its
+--- "onthemap: " prefix: the advice the plugin must show, as the CLI computes it.
+local function cli_says(path)
+  local errors = vim.fn.tempname()
+  vim.fn.system(table.concat(vim.tbl_map(vim.fn.shellescape, { t.env.ONTHEMAP_TEST_CLI, "status", "--socket", path }), " ")
+    .. " 2>" .. vim.fn.shellescape(errors))
+  t.ok(vim.v.shell_error ~= 0, "onthemap status fails with nothing at " .. path)
+  local lines = vim.fn.readfile(errors)
+  vim.fn.delete(errors)
+  local line = lines[#lines] or ""
+  t.ok(vim.startswith(line, "onthemap: "), "the CLI's line: " .. line)
+  return line:sub(#"onthemap: " + 1)
 end
 
 --- A hand-named socket nobody listens on, in a directory whose name needs quoting in a shell.
@@ -22,6 +42,18 @@ local function shell_argument_3(command)
   local output = vim.fn.system({ "sh", "-c", "set -- " .. command .. '; printf %s "$3"' })
   t.eq(vim.v.shell_error, 0, "sh ran: " .. command .. " → " .. output)
   return output
+end
+
+--- The error a `status` request ends with, where nothing answers.
+local function status_error()
+  local err
+  require("onthemap.rpc").request("status", nil, function(e)
+    err = e
+  end)
+  t.wait(quick_ms, function()
+    return err ~= nil
+  end, "the request to fail")
+  return err
 end
 
 --- Proves the event loop runs while a request is pending: a timer set now fires.
@@ -37,7 +69,7 @@ end
 
 return {
   {
-    "no daemon: :OnTheMap returns at once and says how to start it",
+    "no daemon: :OnTheMap returns at once and says how to start it, in the CLI's words",
     function()
       local dead = t.env.ONTHEMAP_TEST_DEAD_SOCKET
       use(dead)
@@ -49,11 +81,11 @@ return {
       local note = t.notified("cannot reach onthemapd", quick_ms, from)
       t.fits(note)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
-      -- The whole of it, how to start a daemon there included, is in the buffer.
+      -- The whole of it, how to start a daemon there included, is in the buffer: what `onthemap
+      -- status` says, which knows this machine (a user manager or none, the demo's way).
       local line = t.lines(0)[1]
+      t.eq(line, "OnTheMap: " .. cli_says(dead), "the buffer says what the CLI says")
       t.ok(line:find("cannot reach onthemapd at " .. dead, 1, true), "the buffer says so: " .. line)
-      t.ok(line:find("onthemapd --socket " .. dead, 1, true), "a plain path stays bare: " .. line)
-      t.ok(line:find("systemctl --user start onthemapd.socket", 1, true), line)
       t.feed("q")
     end,
   },
@@ -67,30 +99,25 @@ return {
       t.ok(text:find("onthemapd does not answer: cannot reach onthemapd", 1, true), text)
       -- The last message too wide for the command line, in full.
       local dead = t.env.ONTHEMAP_TEST_DEAD_SOCKET
-      local last = text:match("OnTheMap: cannot reach onthemapd at [^\n]*")
-      t.ok(last and last:find(dead, 1, true) and last:find("Start one there with `onthemapd --socket " .. dead .. "`", 1, true), text)
+      t.ok(text:find("in full: OnTheMap: " .. cli_says(dead), 1, true), text)
     end,
   },
   {
-    "a hand-named socket with a space and a quote: the advice quotes it for the shell, as the socat script does",
+    "without the CLI, the plugin's own advice: a socket with a space and a quote is quoted for the shell, as the socat script does",
     function()
       local path = awkward_socket()
-      use(path)
-      local err
-      require("onthemap.rpc").request("status", nil, function(e)
-        err = e
-      end)
-      t.wait(quick_ms, function()
-        return err ~= nil
-      end, "the request to fail")
+      use(path, "/nonexistent/onthemap")
+      local err = status_error()
       local command = err.message:match("`(onthemapd %-%-socket [^`]*)`")
       t.ok(command, "the advice: " .. err.message)
       t.eq(command, "onthemapd --socket '" .. path:gsub("'", "'\\''") .. "'", "quoted the POSIX way")
       t.eq(shell_argument_3(command), path, "what a shell reads")
       t.ok(err.message:find("cannot reach onthemapd at " .. path .. " (", 1, true), err.message)
-      -- :checkhealth gives the same advice.
+      t.ok(not err.message:find("systemctl", 1, true), "no user manager is assumed: " .. err.message)
+      -- :checkhealth gives the same advice, and says the CLI cannot be run.
       local text = t.health()
-      t.ok(text:find("Start one there: " .. command, 1, true), text)
+      t.ok(text:find(command, 1, true), text)
+      t.ok(text:find("`/nonexistent/onthemap` cannot be run", 1, true), text)
       -- The socat script, a client made of shell, says the same.
       local script = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h:h:h") .. "/shell/onthemap-socat.sh"
       local output = vim.fn.system({ "env", "ONTHEMAP_SOCKET=" .. path, "bash", script, "status" })
@@ -99,6 +126,17 @@ return {
       t.eq(require("onthemap.format").shell_quote("/run/user/1000/onthemap/onthemapd.sock"), "/run/user/1000/onthemap/onthemapd.sock", "bare")
       t.eq(require("onthemap.format").shell_quote("~/$HOME;x"), "'~/$HOME;x'", "quoted")
       t.eq(require("onthemap.format").shell_quote(""), "''", "empty")
+      use(path)
+    end,
+  },
+  {
+    "a hand-named socket with a space and a quote: the advice is the CLI's, for that socket",
+    function()
+      local path = awkward_socket()
+      use(path)
+      local err = status_error()
+      t.eq(err.message, cli_says(path), "what `onthemap --socket PATH status` says")
+      t.ok(vim.fn.strdisplaywidth(err.summaries[1]) < vim.fn.strdisplaywidth(err.message), "a shorter form for the command line")
     end,
   },
   {
@@ -114,7 +152,7 @@ return {
         vim.v.progpath, "-u", "NONE", "-i", "NONE", "-n",
         "--cmd", "set shortmess+=I | lua vim.opt.runtimepath:prepend(" .. vim.inspect(plugin) .. ")",
         "-c", "runtime! plugin/**/*.lua",
-        "-c", "lua require('onthemap').setup({ socket = " .. vim.inspect(path) .. " })",
+        "-c", "lua require('onthemap').setup({ socket = " .. vim.inspect(path) .. ", cli = " .. vim.inspect(t.env.ONTHEMAP_TEST_CLI) .. " })",
       })
       t.ok(job > 0, "the terminal started")
       local function screen()
@@ -187,7 +225,7 @@ return {
       t.ok(ms < quick_ms, ":OnTheMap took " .. ms .. " ms")
       t.ok(t.lines(0)[1]:find("Loading students", 1, true), "loading: " .. t.lines(0)[1])
       loop_is_running()
-      local note = t.notified("onthemapd did not answer students within 10 s", timeout_ms + 20000, from)
+      local note = t.notified("onthemapd did not answer the list within 10 s", timeout_ms + 20000, from)
       t.eq(note.level, vim.log.levels.ERROR, "an error")
       t.fits(note)
       t.feed("q")
@@ -203,7 +241,7 @@ return {
       end)
       t.ok(ms < quick_ms, ":OnTheMapLogin took " .. ms .. " ms")
       loop_is_running()
-      t.notified("onthemapd did not answer login", timeout_ms + 20000, from)
+      t.notified("onthemapd did not answer the login", timeout_ms + 20000, from)
       t.ok(not vim.fn.execute("messages"):find("hung-secret", 1, true), "the password is in :messages")
       t.ok(not vim.fn.histget("input", -1):find("hung-secret", 1, true), "the password is in the input history")
     end,

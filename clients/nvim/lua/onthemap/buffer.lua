@@ -1,5 +1,7 @@
 -- The plugin's scratch buffers (students list, map): created or reused by name, read-only, with
 -- <CR>, r, q and g? mapped. What each line stands for is kept here, per buffer.
+local format = require("onthemap.format")
+
 local M = {}
 
 --- Per buffer: the keys mapped in it, in the order mapped, as { lhs, desc } (what g? lists).
@@ -117,6 +119,8 @@ function M.map_keys(buf)
     local item = M.item_under_cursor(buf)
     if state and item and state.on_enter then
       state.on_enter(item)
+    elseif state and state.on_enter then
+      require("onthemap.notify").show("OnTheMap: no student on this line", vim.log.levels.INFO)
     end
   end, "open the link on this line")
   M.map(buf, "r", function()
@@ -133,12 +137,23 @@ function M.map_keys(buf)
   end, "this list of keys")
 end
 
+--- `lines` as they may be shown: each made safe (format.clean; a no-op on text cleaned already,
+--- so the byte columns of highlights computed on it hold).
+local function safe(lines)
+  local shown = {}
+  for index, line in ipairs(lines) do
+    shown[index] = format.clean(line)
+  end
+  return shown
+end
+
 --- Replaces the buffer's text. `items[line]` is what <CR> acts on for that line; `highlights` is a
 --- list of {group, line, col_start, col_end} (0-based line, byte columns, -1 to the end).
 function M.set(buf, lines, items, highlights, namespace)
   if not vim.api.nvim_buf_is_valid(buf) then
     return
   end
+  lines = safe(lines)
   vim.api.nvim_buf_set_option(buf, "modifiable", true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.api.nvim_buf_set_option(buf, "modifiable", false)
@@ -157,6 +172,7 @@ end
 --- Replaces one line (0-based) of the buffer's text, highlighted with `group`, when it differs:
 --- the same text with a detail brought up to date, so what <CR> acts on and the generation stay.
 function M.set_line(buf, line, text, group, namespace)
+  text = format.clean(text)
   if not vim.api.nvim_buf_is_valid(buf) or vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1] == text then
     return
   end
@@ -166,6 +182,18 @@ function M.set_line(buf, line, text, group, namespace)
   vim.api.nvim_buf_set_option(buf, "modified", false)
   vim.api.nvim_buf_clear_namespace(buf, namespace, line, line + 1)
   vim.api.nvim_buf_add_highlight(buf, namespace, group, line, 0, -1)
+end
+
+--- The display cells a line of `buf` has: the text width of the narrowest window showing it (the
+--- editor's width while none does).
+function M.room(buf)
+  local room
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local info = vim.fn.getwininfo(win)[1]
+    local width = info.width - info.textoff
+    room = room and math.min(room, width) or width
+  end
+  return room or vim.o.columns
 end
 
 --- How many times the buffer's text was set: tests wait for it to move.

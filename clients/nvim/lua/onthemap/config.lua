@@ -15,6 +15,9 @@ M.defaults = {
   header_update_ms = 30000,
   -- Opens a link: a function(url). nil uses vim.ui.open (Neovim 0.10+), else xdg-open.
   opener = nil,
+  -- The `onthemap` CLI: when the daemon cannot be reached, `onthemap status` says how to start it
+  -- on this machine, and that is the advice shown.
+  cli = "onthemap",
   -- The default account for :OnTheMapLogin (it still asks, with this filled in).
   username = nil,
   -- The statusline subscription waits this long before reconnecting, doubling up to 30 s.

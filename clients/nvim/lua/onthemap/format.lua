@@ -1,13 +1,31 @@
--- Text helpers: cleaning upstream text, display widths, ages, shell quoting.
+-- Text helpers: making other people's text safe to show, display widths, ages, shell quoting.
 local M = {}
 
---- Upstream text with control characters (newlines, tabs, escapes) turned into spaces: a buffer
---- line cannot hold a newline, and a tab would break the columns.
+-- U+FFFD, what stands in for a character that must not reach the screen.
+M.replacement = "\239\191\189"
+
+--- Text from another person (a name, a place, a link, a message quoting them) made safe to show in
+--- a buffer, the command line or the statusline: every control character (C0, DEL, C1: an escape
+--- sequence, a newline, a NUL), line and paragraph separator (U+2028, U+2029), bidi embedding,
+--- override and isolate (U+202A–U+202E, U+2066–U+2069: "…/\u{202e}gnp.exe" shows as "…/exe.png")
+--- becomes U+FFFD, so what was there stays visible and does nothing. Not a string: "". The one
+--- place this is decided, for the buffers, messages and statusline alike.
 function M.clean(text)
   if type(text) ~= "string" then
     return ""
   end
-  return (text:gsub("%c", " "))
+  return (
+    text
+      :gsub("[%z\1-\31\127]", M.replacement)
+      :gsub("\194[\128-\159]", M.replacement)
+      :gsub("\226\128[\168-\174]", M.replacement)
+      :gsub("\226\129[\166-\169]", M.replacement)
+  )
+end
+
+--- Whether `text` is shown as it is: nothing in it that M.clean replaces.
+function M.is_clean(text)
+  return type(text) == "string" and M.clean(text) == text
 end
 
 --- The link as the user meant it, from what the link prompt returned: a full http(s) link typed or
@@ -56,6 +74,16 @@ function M.truncate(text, width)
     cut = vim.fn.strcharpart(text, 0, chars)
   end
   return cut .. "…"
+end
+
+--- `text` and then `suffix` within `width` display cells: `text` is cut (ending in "…") so that
+--- `suffix` stays whole ("Ada Lovel… (you)"), unless that leaves it fewer than 4 cells.
+function M.truncate_keeping(text, suffix, width)
+  local room = width - M.width(suffix)
+  if M.width(text) <= room or room < 4 then
+    return M.truncate(text .. suffix, width)
+  end
+  return M.truncate(text, room) .. suffix
 end
 
 --- `text` padded with spaces to `width` display cells.

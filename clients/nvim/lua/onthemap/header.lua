@@ -86,10 +86,14 @@ function M.refresh()
       close(win)
     end
   end
+  -- The list is taken before any float is closed: a float it names may be gone by its turn (a
+  -- logout empties a scrolled list, and placing its window closes the float over it).
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    local buf = vim.api.nvim_win_get_buf(win)
-    if counts[buf] and vim.api.nvim_win_get_config(win).relative == "" then
-      place(win, buf)
+    if vim.api.nvim_win_is_valid(win) and vim.api.nvim_win_get_config(win).relative == "" then
+      local buf = vim.api.nvim_win_get_buf(win)
+      if counts[buf] then
+        place(win, buf)
+      end
     end
   end
 end

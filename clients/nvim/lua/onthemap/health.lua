@@ -19,10 +19,8 @@ local function reporter()
   }
 end
 
-local start_daemon = {
-  "Start it: systemctl --user start onthemapd.socket (or run onthemapd)",
-  "Or point the plugin elsewhere: $ONTHEMAP_SOCKET, or require('onthemap').setup({ socket = PATH })",
-}
+-- How to start the daemon is in the error itself, in the `onthemap` CLI's words (onthemap.advice).
+local elsewhere = "A daemon elsewhere: $ONTHEMAP_SOCKET, or require('onthemap').setup({ socket = PATH })"
 
 function M.check()
   local report = reporter()
@@ -49,9 +47,17 @@ function M.check()
     -- Whether xdg-open finds a browser depends on the desktop; when it does not, <CR> says so.
     report.info("links open with xdg-open, which needs a browser set up for this session")
   end
+  local cli = require("onthemap.config").options.cli or "onthemap"
+  if vim.fn.executable(cli) == 1 then
+    report.ok(("`%s` runs: when onthemapd cannot be reached, its advice for this machine is shown"):format(cli))
+  else
+    report.warn(("`%s` cannot be run: when onthemapd cannot be reached, only general advice is shown"):format(cli), {
+      "Install OnTheMap's `onthemap` command, or set the `cli` option to its path",
+    })
+  end
   -- A notice on the command line was a summary that points here.
   for _, message in ipairs(notify.long) do
-    report.info(("message at %s, in full: %s"):format(os.date("%H:%M:%S", message.time), message.text))
+    report.info(("message at %s, in full: %s"):format(os.date("%H:%M:%S", message.time), format.clean(message.text)))
   end
   -- A health check may wait, briefly: bounded, and the event loop keeps running meanwhile.
   local done, failure, status = false, nil, nil
@@ -62,25 +68,16 @@ function M.check()
     return done
   end, 20)
   if not done or failure then
-    local advice = start_daemon
-    if #candidates == 1 then
-      -- A socket named by hand: the systemd socket unit does not listen there.
-      advice = { ("Start one there: onthemapd --socket %s"):format(format.shell_quote(candidates[1])), start_daemon[2] }
-    end
-    report.error("onthemapd does not answer: " .. (failure and failure.message or "no answer"), advice)
+    report.error("onthemapd does not answer: " .. format.clean(failure and failure.message or "no answer"), { elsewhere })
     return
   end
-  report.ok(("onthemapd %s answers; API %s"):format(tostring(status.version), tostring(status.apiURL)))
+  report.ok(("onthemapd %s answers; API %s"):format(format.clean(tostring(status.version)), format.clean(tostring(status.apiURL))))
   if status.loggedIn then
     local account = status.account or {}
     local students = status.students or {}
-    report.ok(("logged in as %s %s; %d students cached"):format(
-      tostring(account.firstName or ""),
-      tostring(account.lastName or ""),
-      students.count or 0
-    ))
+    report.ok(("logged in as %s; %d students cached"):format(format.name(account), students.count or 0))
     if students.stale then
-      report.warn("the student list is stale: " .. tostring(students.lastError or "not refreshed lately"))
+      report.warn("the student list is stale: " .. format.clean(students.lastError or "not refreshed lately"))
     end
   else
     report.warn("not logged in", { "Run :OnTheMapLogin" })

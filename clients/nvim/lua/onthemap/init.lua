@@ -53,9 +53,15 @@ function M.logout()
 end
 
 --- A short status for the statusline, kept current by a subscription: "📍 100 · Munich",
---- "📍 logged out", "📍 offline".
-function M.statusline()
-  return status.text()
+--- "📍 logged out", "📍 offline". As it is for `%{…}` in 'statusline', whose result is shown
+--- literally; with `{ escape = true }`, "%" doubled, for what reads the text as 'statusline'
+--- format (lualine): a place is anyone's text, and "%{…}" there would be evaluated.
+function M.statusline(opts)
+  local text = status.text()
+  if opts and opts.escape then
+    text = text:gsub("%%", "%%%%")
+  end
+  return text
 end
 
 local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"

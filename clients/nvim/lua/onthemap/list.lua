@@ -70,7 +70,7 @@ local function update_headers()
 end
 
 --- Remembers what `buf` shows, and starts the timer if it is not running.
-local function keep_header_current(buf, result, near, search)
+local function keep_header_current(buf, result, near, search, me)
   if not shown[buf] then
     vim.api.nvim_create_autocmd("BufWipeout", {
       buffer = buf,
@@ -80,7 +80,7 @@ local function keep_header_current(buf, result, near, search)
       end,
     })
   end
-  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf), room = M.room(buf) }
+  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf), room = M.room(buf), me = me }
   local every = config.options.header_update_ms
   if not M.header_timer and every and every > 0 then
     M.header_timer = vim.loop.new_timer()
@@ -88,30 +88,41 @@ local function keep_header_current(buf, result, near, search)
   end
 end
 
---- The display cells a line of `buf` has: the text width of the narrowest window showing it (the
---- editor's width while none does).
-function M.room(buf)
-  local room
-  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
-    local info = vim.fn.getwininfo(win)[1]
-    local width = info.width - info.textoff
-    room = room and math.min(room, width) or width
-  end
-  return room or vim.o.columns
+--- The display cells a line of `buf` has (buffer.room).
+M.room = buffer.room
+
+--- The logged-in account's key, as the status subscription last said it, or nil.
+local function my_key()
+  local status = require("onthemap.status").status
+  return status and status.loggedIn and type(status.account) == "table" and status.account.key or nil
+end
+
+--- Your own row's mark, after the name, as the CLI marks it.
+local you = " (you)"
+
+--- Defines the highlight group of your own row's name, unless the user set it.
+function M.define_highlights()
+  vim.api.nvim_set_hl(0, "OnTheMapYou", { link = "Special", default = true })
 end
 
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
 --- (the students then carry the daemon's `distanceKm`); `search` the words searched for, or nil.
---- The columns fit the window: UPDATED stays on screen at 80 columns.
+--- The columns fit the window: UPDATED stays on screen at 80 columns. Your own row is marked
+--- "(you)", kept whole when the name is cut.
 function M.render(buf, result, near, search)
+  M.define_highlights()
   local students = result.students or {}
+  local me = my_key()
   local titles = { "NAME", "PLACE", "LINK", "UPDATED" }
   if near then
     table.insert(titles, 3, "KM")
   end
   local rows = { titles }
-  for _, student in ipairs(students) do
-    local row = { format.name(student), format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
+  local mine = {}
+  for index, student in ipairs(students) do
+    mine[index] = me ~= nil and student.uniqueKey == me
+    local name = format.name(student) .. (mine[index] and you or "")
+    local row = { name, format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
     if near then
       -- The daemon's distanceKm: one distance (one Earth radius) in every client. Its one decimal
       -- makes halves common: they round up, as in the CLI and Emacs ("%.0f" rounds them to even
@@ -123,6 +134,14 @@ function M.render(buf, result, near, search)
   end
   local fixed = near and { [3] = true, [5] = true } or { [4] = true }
   local widths = format.fit(rows, M.room(buf), near and near_limits or limits, fixed)
+  local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
+  for index, student in ipairs(students) do
+    if mine[index] then
+      local row = rows[index + 1]
+      row[1] = format.truncate_keeping(format.name(student), you, widths[1])
+      highlights[#highlights + 1] = { "OnTheMapYou", index + 1, 0, #format.truncate(row[1], widths[1]) }
+    end
+  end
   local lines = { summary(result, near, search) }
   vim.list_extend(lines, format.columns(rows, widths))
   if #students == 0 then
@@ -134,9 +153,8 @@ function M.render(buf, result, near, search)
   for index, student in ipairs(students) do
     items[index + 2] = student
   end
-  local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
   buffer.set(buf, lines, items, highlights, M.namespace)
-  keep_header_current(buf, result, near, search)
+  keep_header_current(buf, result, near, search, me)
   header.keep(buf, 2, M.namespace)
   follow.filled(buf, result.refreshedAt)
 end
@@ -177,16 +195,17 @@ local function fetch(buf, params, near, search)
   end)
 end
 
--- A window narrower or wider than the one a list was laid out for lays it out again (from the
--- result it shows: nothing is fetched).
-local resize_group
-local function follow_width()
-  if resize_group then
+-- A window narrower or wider than the one a list was laid out for lays it out again, and so does
+-- learning whose session it is (your own row is marked): from the result it shows, nothing is
+-- fetched.
+local layout_group
+local function follow_layout()
+  if layout_group then
     return
   end
-  resize_group = vim.api.nvim_create_augroup("OnTheMapListWidth", { clear = true })
+  layout_group = vim.api.nvim_create_augroup("OnTheMapListLayout", { clear = true })
   vim.api.nvim_create_autocmd({ "WinScrolled", "VimResized", "BufWinEnter" }, {
-    group = resize_group,
+    group = layout_group,
     callback = vim.schedule_wrap(function()
       for buf, what in pairs(shown) do
         if vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation and M.room(buf) ~= what.room then
@@ -194,6 +213,18 @@ local function follow_width()
         end
       end
     end),
+  })
+  vim.api.nvim_create_autocmd("User", {
+    group = layout_group,
+    pattern = "OnTheMapStatus",
+    callback = function()
+      local me = my_key()
+      for buf, what in pairs(shown) do
+        if me and vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation and what.me ~= me then
+          M.render(buf, what.result, what.near, what.search)
+        end
+      end
+    end,
   })
 end
 
@@ -204,7 +235,7 @@ local function list_buffer(name, load)
       load(true)
     end,
     on_enter = function(student)
-      open.open(student.mediaURL)
+      open.open(student.mediaURL, format.name(student))
     end,
   })
   follow.add(buf, {
@@ -215,7 +246,7 @@ local function list_buffer(name, load)
       show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
     end,
   })
-  follow_width()
+  follow_layout()
   return buf
 end
 

@@ -40,7 +40,7 @@ function M.define_highlights()
 end
 
 --- The message shown when the daemon has no `map` method yet (an onthemapd older than the map).
-M.no_map_method = "this onthemapd cannot draw maps yet (it has no `map` method): update onthemapd, then try again."
+M.no_map_method = "this onthemapd cannot draw maps yet: update onthemapd, then try again."
 
 --- Highlights for one map row: runs of equal style codes merged, in byte columns of `row`.
 function M.row_highlights(line, row, styles)
@@ -66,6 +66,9 @@ end
 
 -- The lines above the map's rows: the title.
 local top = 1
+
+-- Your own pin's mark in the legend, as the CLI marks it.
+local you = " (you)"
 
 --- How many legend lines a window `height` lines tall keeps on screen under the map.
 function M.legend_room(height)
@@ -110,12 +113,20 @@ function M.render(buf, result, where, legend_room, capped)
   for _, pin in ipairs(pins) do
     legend[#legend + 1] = {
       tostring(pin.n or ""),
-      format.name(pin) .. (pin.mine and " (you)" or ""),
+      format.name(pin) .. (pin.mine and you or ""),
       format.clean(pin.mapString),
       format.clean(pin.mediaURL),
     }
   end
-  for index, line in ipairs(format.columns(legend, format.fit(legend, nil, { 6, 30, 34, 60 }))) do
+  -- Laid out for the window, as the lists are: a cell cut to fit ends in "…" (<CR> still opens the
+  -- whole link), and the pin's number stays whole, as does "(you)".
+  local widths = format.fit(legend, buffer.room(buf), { 6, 30, 34, 60 }, { [1] = true })
+  for index, pin in ipairs(pins) do
+    if pin.mine then
+      legend[index][2] = format.truncate_keeping(format.name(pin), you, widths[2])
+    end
+  end
+  for index, line in ipairs(format.columns(legend, widths)) do
     lines[#lines + 1] = line
     items[#lines] = pins[index]
     if pins[index].mine then
@@ -144,15 +155,17 @@ end
 --- Opens the link of the pin under the cursor: on a legend line, or on a pin's cell of the map.
 local function enter(buf, legend_item)
   if legend_item then
-    open.open(legend_item.mediaURL)
+    open.open(legend_item.mediaURL, format.name(legend_item))
     return
   end
   local cursor = vim.api.nvim_win_get_cursor(0)
   local line = vim.api.nvim_get_current_line()
   local col = vim.fn.strdisplaywidth(line:sub(1, cursor[2]))
   local pins = M.pins_at(buf, cursor[1] - 1, col)
-  if #pins == 1 then
-    open.open(pins[1].mediaURL)
+  if #pins == 0 then
+    notify.show("OnTheMap: no pin here: <CR> opens a pin's link on its line, or on its cell of the map", vim.log.levels.INFO)
+  elseif #pins == 1 then
+    open.open(pins[1].mediaURL, format.name(pins[1]))
   elseif #pins > 1 then
     require("onthemap.ui").select(pins, {
       prompt = "Which student?",
@@ -161,7 +174,7 @@ local function enter(buf, legend_item)
       end,
     }, function(pin)
       if pin then
-        open.open(pin.mediaURL)
+        open.open(pin.mediaURL, format.name(pin))
       end
     end)
   end

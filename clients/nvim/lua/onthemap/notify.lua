@@ -48,8 +48,14 @@ end
 
 --- Shows `text` ("OnTheMap: …") with vim.notify at `level` (vim.log.levels), shortened to one line
 --- with `summaries` when it is too wide (see M.shorten); the whole of it is then kept for :checkhealth.
+--- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean).
 function M.show(text, level, summaries)
-  local shown = M.shorten(text, summaries, M.room())
+  text = format.clean(text)
+  local safe = {}
+  for index, summary in ipairs(summaries or {}) do
+    safe[index] = format.clean(summary)
+  end
+  local shown = M.shorten(text, safe, M.room())
   if shown ~= text then
     M.long[#M.long + 1] = { text = text, level = level, time = os.time() }
     if #M.long > kept then

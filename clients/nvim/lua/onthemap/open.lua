@@ -1,14 +1,33 @@
 -- Opening a student's link in the browser.
 local config = require("onthemap.config")
+local format = require("onthemap.format")
 local notify = require("onthemap.notify")
 
 local M = {}
 
+--- Whether `url` may be opened: an http(s) link with nothing that is not shown as it is (no
+--- space, no control character, no bidi override). The link is someone else's text: a NUL cuts it
+--- short for the opener while the screen shows all of it, and an override hides what it says.
+function M.openable(url)
+  return type(url) == "string" and url:match("^https?://[^%s]+$") ~= nil and format.is_clean(url)
+end
+
 --- Opens `url` with the `opener` option, else vim.ui.open (Neovim 0.10+), else xdg-open started
---- in the background. Only http(s) links are opened: the link is someone else's text.
-function M.open(url)
-  if type(url) ~= "string" or not (url:match("^https?://[^%s]+$")) then
-    notify.show("OnTheMap: this student has no http(s) link to open", vim.log.levels.WARN)
+--- in the background, and says which link it opens. `who`, the student's name, says whose link
+--- it refused. Returns whether it handed the link on.
+function M.open(url, who)
+  if type(url) ~= "string" or url == "" then
+    notify.show(("OnTheMap: %s has no web link to open"):format(who and format.clean(who) or "this student"), vim.log.levels.WARN)
+    return false
+  end
+  if not M.openable(url) then
+    -- Hidden: control characters or bidi overrides, which the screen shows as U+FFFD.
+    local why = url:match("^https?://") and "it has hidden characters" or "it is not a web link"
+    notify.show(
+      ("OnTheMap: %s's link is not opened: %s"):format(who and format.clean(who) or "this student", why),
+      vim.log.levels.WARN,
+      { "OnTheMap: this link is not opened: " .. why }
+    )
     return false
   end
   if config.options.opener then
@@ -40,6 +59,8 @@ function M.open(url)
       return false
     end
   end
+  -- Something visible happens at once, even when the browser takes a while (or opens elsewhere).
+  notify.show("OnTheMap: opening " .. url, vim.log.levels.INFO, { "OnTheMap: opening " .. format.truncate(url, math.max(10, notify.room() - 20)) })
   return true
 end
 

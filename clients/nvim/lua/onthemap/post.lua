@@ -1,6 +1,7 @@
 -- `:OnTheMapPost`: where and which link, the geocoder's matches to choose from, and a question
 -- before an existing pin is moved. Every step is asynchronous (vim.ui.input / vim.ui.select, so
 -- a UI plugin such as dressing.nvim can take them over; see onthemap.ui for Neovim 0.7's input).
+-- Every way out says what happened: nothing is left half done without a word.
 local format = require("onthemap.format")
 local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")
@@ -12,20 +13,36 @@ local function info(message)
   notify.show("OnTheMap: " .. message, vim.log.levels.INFO)
 end
 
+--- Says why the post ended with nothing sent (`why`) and what became of `current`, the user's
+--- pin (or none): "no link given: your pin stays at Paris, France", shortened to "…: your pin is
+--- unchanged" where a long place would not fit the command line.
+local function ended(why, current)
+  if not current then
+    info(why .. ": nothing was posted")
+    return
+  end
+  notify.show(
+    ("OnTheMap: %s: your pin stays at %s"):format(why, format.clean(current.mapString)),
+    vim.log.levels.INFO,
+    { ("OnTheMap: %s: your pin is unchanged"):format(why) }
+  )
+end
+
 --- Sends the pin; on "you already have a pin" asks before moving it.
 local function send(params)
   rpc.request("postPin", params, function(err, result)
     if err and err.code == rpc.codes.pin_exists and not params.overwrite then
       local pin = err.data and err.data.pin or {}
       local from = format.clean(pin.mapString or "its place")
-      local question = from == params.mapString and ("Replace your pin at %s (new link)?"):format(from)
-        or ("Move your pin from %s to %s?"):format(from, params.mapString)
+      local to = format.clean(params.mapString)
+      local question = from == to and ("Replace your pin at %s (new link)?"):format(from)
+        or ("Move your pin from %s to %s?"):format(from, to)
       ui.select({ "Yes, move it", "No, keep it" }, { prompt = question }, function(choice)
         if choice == "Yes, move it" then
           params.overwrite = true
           send(params)
         else
-          info("your pin stays at " .. format.clean(pin.mapString or "its place"))
+          info("your pin stays at " .. from)
         end
       end)
     elseif err then
@@ -38,34 +55,67 @@ local function send(params)
 end
 
 --- Asks for the link (the pin's current one offered), then sends the pin at `match` (a geocoder
---- result, or the pin itself) named `place`.
-local function ask_link(place, match, default_link)
-  ui.input({ prompt = "Link (http or https): ", default = default_link }, function(input)
+--- result, or the pin itself) named `place`. `current` is the user's pin, or nil.
+local function ask_link(place, match, current)
+  -- Offered only as it would be shown: a default is typed into the prompt's line.
+  local default_link = current and format.is_clean(current.mediaURL) and current.mediaURL or nil
+  ui.input({ prompt = ("Link for %s (http or https): "):format(format.clean(place)), default = default_link }, function(input)
     local link = format.typed_link(input, default_link)
     if link then
       send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
+    else
+      ended("no link given", current)
     end
   end)
 end
 
---- Offers the geocoder's matches for `place` with vim.ui.select.
-local function choose_place(place, default_link)
+--- What a match's `precision` is, in words ("locality" is the geocoder's word).
+local kinds = { locality = "town", region = "region", country = "country", continent = "continent", ocean = "sea or ocean" }
+
+--- The choices a user sees for the geocoder's `matches`: "Springfield, Missouri, United States
+--- (town)", each once (two matches that read the same are one choice: the first, the better).
+function M.choices(matches)
+  local choices, seen = {}, {}
+  for _, match in ipairs(matches or {}) do
+    local label = format.place(match)
+    local kind = kinds[match.precision]
+    local shown = kind and (label .. " (" .. kind .. ")") or label
+    if label ~= "" and not seen[shown] then
+      seen[shown] = true
+      choices[#choices + 1] = { match = match, label = label, shown = shown }
+    end
+  end
+  return choices
+end
+
+--- Offers the geocoder's matches for `place` with vim.ui.select; one match is taken as it is (the
+--- link prompt names it).
+local function choose_place(place, current)
   rpc.request("geocode", { query = place, limit = 5 }, function(err, result)
     if err then
       rpc.report(err, "post")
       return
     end
-    local matches = result.results or {}
-    ui.select(matches, {
-      prompt = "Which " .. place .. "?",
-      format_item = function(match)
-        return format.place(match) .. " (" .. (match.precision or "place") .. ")"
+    local choices = M.choices(result and result.results)
+    if #choices == 0 then
+      ended(('no place matches "%s"'):format(format.clean(place)), current)
+      return
+    elseif #choices == 1 then
+      ask_link(choices[1].label, choices[1].match, current)
+      return
+    end
+    ui.select(choices, {
+      prompt = "Which " .. format.clean(place) .. "?",
+      format_item = function(choice)
+        return choice.shown
       end,
-    }, function(match)
-      if match then
+    }, function(choice)
+      if choice then
         -- The place as picked ("Springfield, Illinois, United States"), not as typed
         -- ("Springfield"): what others read on the map and in their lists.
-        ask_link(format.place(match), match, default_link)
+        ask_link(choice.label, choice.match, current)
+      else
+        ended("no place picked", current)
       end
     end)
   end)
@@ -84,10 +134,14 @@ function M.post()
     local prompt = current and ("Place (empty keeps %s): "):format(format.clean(current.mapString)) or "Place: "
     ui.input({ prompt = prompt }, function(place)
       if place and place:match("%S") then
-        choose_place(vim.trim(place), current and current.mediaURL or nil)
+        choose_place(vim.trim(place), current)
       elseif place and current then
         -- Only the link changes: the pin stays where it is.
-        ask_link(current.mapString, current, current.mediaURL)
+        ask_link(current.mapString, current, current)
+      elseif place then
+        info("no place given: nothing was posted")
+      else
+        ended("post cancelled", current)
       end
     end)
   end)

@@ -44,17 +44,17 @@ function M.line_splitter(on_line)
   end
 end
 
-local start_daemon = "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
-
---- The error when nothing answered at any path tried, worded as the CLI words it (the path in the
---- advice quoted for a shell). One path tried is one named by hand (the defaults are at least two),
---- where the systemd socket does not listen. `summaries`: shorter forms for the command line.
+--- The error when nothing answered at any path tried. Its advice is the CLI's (onthemap.advice,
+--- filled in by M.request); this text, without it, stays only when the CLI cannot be run. One
+--- path tried is one named by hand (the defaults are at least two). `summaries`: shorter forms
+--- for the command line.
 function M.unreachable(attempts)
   if #attempts == 1 then
     local path, reason = attempts[1].path, attempts[1].reason
     return {
       kind = "unreachable",
-      message = ("cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s` (or name no socket and run `systemctl --user start onthemapd.socket`)."):format(
+      attempts = attempts,
+      message = ("cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s`."):format(
         path,
         reason,
         format.shell_quote(path)
@@ -68,9 +68,27 @@ function M.unreachable(attempts)
   end
   return {
     kind = "unreachable",
-    message = ("cannot reach onthemapd (tried %s). %s"):format(table.concat(parts, "; "), start_daemon),
+    attempts = attempts,
+    message = ("cannot reach onthemapd (tried %s). Start onthemapd: onthemapd(1) says how."):format(table.concat(parts, "; ")),
     summaries = { "cannot reach onthemapd: is it running?", "cannot reach onthemapd" },
   }
+end
+
+--- `err` (nothing answered: M.unreachable) with the CLI's advice in place of the plugin's own,
+--- when the CLI can say it; then `done(err)`, on the main loop. May be called from a luv callback.
+function M.with_advice(err, done)
+  if err.kind ~= "unreachable" or not err.attempts then
+    done(err)
+    return
+  end
+  vim.schedule(function()
+    require("onthemap.advice").ask(function(text)
+      if text then
+        err = vim.tbl_extend("force", err, { message = text })
+      end
+      done(err)
+    end)
+  end)
 end
 
 --- Connects a pipe to the first socket where a daemon listens (socket.candidates()), as the CLI
@@ -122,6 +140,27 @@ function M.connect(on_connected, on_error)
   try(1)
 end
 
+-- The plugin checks what is typed before sending it, so a request onthemapd cannot read means the
+-- two do not match.
+local mismatch = "this plugin and onthemapd may be of different versions: update both (`onthemapd --version` names its own)"
+
+--- What a request is about, in the user's words, for messages ("postPin" is the protocol's name).
+M.about = {
+  students = "the list",
+  geocode = "the place lookup",
+  login = "the login",
+  logout = "the logout",
+  myPin = "the pin lookup",
+  postPin = "the post",
+  map = "the map",
+  status = "the status check",
+  refresh = "the refresh",
+}
+
+local function about(method)
+  return M.about[method] or method
+end
+
 --- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
 --- main loop: err is nil on success, else `{kind, message, summaries?, code?, data?}` where kind is
 --- "daemon" (the daemon answered with an error: code and message are its own), "unreachable",
@@ -149,7 +188,7 @@ function M.request(method, params, callback, opts)
   end
 
   timer:start(timeout, 0, function()
-    local what = ("onthemapd did not answer %s within %g s"):format(method, timeout / 1000)
+    local what = ("onthemapd did not answer %s within %g s"):format(about(method), timeout / 1000)
     finish({
       kind = "timeout",
       message = ("%s (%s)"):format(what, connected_path or socket.path()),
@@ -173,7 +212,7 @@ function M.request(method, params, callback, opts)
     local feed = M.line_splitter(function(text)
       local ok, message = pcall(M.decode, text)
       if not ok or type(message) ~= "table" then
-        finish({ kind = "closed", message = "onthemapd sent something that is not JSON" })
+        finish({ kind = "closed", message = "onthemapd sent an answer this plugin cannot read: " .. mismatch })
       elseif message.method ~= nil then
         return -- a notification; this connection did not subscribe, so none is expected
       elseif message.error then
@@ -193,13 +232,14 @@ function M.request(method, params, callback, opts)
       if err then
         finish({ kind = "closed", message = "the connection to onthemapd failed: " .. err })
       elseif chunk == nil then
-        finish({ kind = "closed", message = "onthemapd closed the connection before answering " .. method })
+        finish({ kind = "closed", message = "onthemapd closed the connection before answering " .. about(method) })
       else
         feed(chunk)
       end
     end)
   end, function(err)
-    finish(err)
+    -- Nothing listens: the advice on starting it is the CLI's (the request's timeout still holds).
+    M.with_advice(err, finish)
   end)
 end
 
@@ -216,7 +256,11 @@ end
 
 -- JSON-RPC error codes of onthemapd (docs/PROTOCOL.md) that the plugin acts on.
 M.codes = {
+  parse_error = -32700,
+  invalid_request = -32600,
   method_not_found = -32601,
+  invalid_params = -32602,
+  internal_error = -32603,
   not_logged_in = -32001,
   invalid_credentials = -32002,
   place_not_found = -32005,
@@ -229,13 +273,21 @@ function M.needs_login(err)
   return err ~= nil and (err.code == M.codes.not_logged_in or err.code == M.codes.session_over)
 end
 
---- The daemon's message for `code`, where it tells a CLI user what to type, told in this editor's
---- words instead ("run `onthemap login`" → ":OnTheMapLogin"); any other message as it is.
+--- The daemon's message for `code`, in this editor's words: where it tells a CLI user what to type
+--- ("run `onthemap login`" → ":OnTheMapLogin"), and where it names the protocol ("Invalid params:
+--- query is required.") instead of what happened; any other message as it is.
 function M.in_editor_words(code, message)
+  message = message or ""
   if code == M.codes.not_logged_in then
     return "Not logged in: run :OnTheMapLogin first."
   elseif code == M.codes.session_over then
     return (message:gsub("[%s.]*$", "")) .. " with :OnTheMapLogin."
+  elseif code == M.codes.invalid_params then
+    return "onthemapd did not accept what the plugin sent: " .. mismatch
+  elseif code == M.codes.parse_error or code == M.codes.invalid_request or code == M.codes.method_not_found then
+    return "onthemapd did not understand what the plugin sent: " .. mismatch
+  elseif code == M.codes.internal_error then
+    return "onthemapd failed (" .. (message:gsub("^Internal error:%s*", ""):gsub("[%s.]*$", "")) .. "); its log says more"
   end
   return message
 end

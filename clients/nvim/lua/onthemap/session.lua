@@ -21,16 +21,19 @@ local function read_password(username)
   return password
 end
 
---- Logs in as `username` (asked for when nil).
+--- Logs in as `username` (asked for when nil). An empty answer (or Esc) sends nothing and says so:
+--- Neovim 0.7's own vim.ui.input passes nil for both, and the prompt's text would stay on the
+--- command line, looking like a question still open.
 function M.login(username)
   local function with_username(name)
     if not name or not name:match("%S") then
+      info("no email given: login cancelled")
       return
     end
     name = vim.trim(name)
     local password = read_password(name)
     if not password or password == "" then
-      info("login cancelled")
+      info("no password given: login cancelled")
       return
     end
     rpc.request("login", { username = name, password = password }, function(err, account)
@@ -49,17 +52,29 @@ function M.login(username)
   end
 end
 
+--- What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or
+--- why the server was not reached (then the session may stay valid there until it expires).
+function M.logout_sentence(upstream)
+  if upstream == "ended" then
+    return "logged out"
+  elseif upstream == "already ended" then
+    return "logged out (the server had already ended the session)"
+  elseif upstream == "no session" then
+    return "not logged in"
+  end
+  local why = type(upstream) == "string" and upstream:match("^not reached %((.*)%)") or nil
+  return ("logged out here; the server was not reached%s, so the session stays valid there until it expires"):format(
+    why and (" (" .. why .. ")") or ""
+  )
+end
+
 --- Logs out (the daemon forgets the session even when the API is unreachable).
 function M.logout()
   rpc.request("logout", nil, function(err, result)
     if err then
       rpc.report(err, "logout")
-    elseif result.upstream == "ended" or result.upstream == "already ended" then
-      info("logged out")
-    elseif result.upstream == "no session" then
-      info("not logged in")
     else
-      info("logged out; upstream: " .. tostring(result.upstream))
+      info(M.logout_sentence(result and result.upstream))
     end
   end)
 end

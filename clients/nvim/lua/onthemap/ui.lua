@@ -2,6 +2,10 @@
 -- them over, with one exception. Neovim 0.7's own vim.ui.input passes nil both for Esc and for an
 -- empty answer (Enter alone), so "empty keeps your pin's place" read as a cancel; Neovim 0.8 fixed
 -- it (cancelreturn). While the 0.7 one is in place, the plugin asks with input() itself, as 0.8 does.
+--
+-- Neovim's own prompts (input(), inputlist()) leave their text on the screen after the answer, and
+-- a message shown next would go under it and wait for ENTER; a later key, meant for the prompt
+-- that looks open, would go to the buffer. The screen is redrawn before the answer is acted on.
 local M = {}
 
 -- input()'s answer for Esc: no text a user can type (it starts with a control character).
@@ -16,9 +20,19 @@ function M.input_loses_empty()
   return info ~= nil and info.source:match("[/\\]lua[/\\]vim[/\\]ui%.lua$") ~= nil
 end
 
+--- `fn` called with the answer once the prompt is off the screen.
+local function after_redraw(fn)
+  return function(...)
+    pcall(vim.cmd, "redraw")
+    return fn(...)
+  end
+end
+
 --- vim.ui.input's contract as Neovim 0.8+ keeps it: `on_confirm(text)`, "" for Enter on nothing,
---- nil for Esc (or Ctrl-C).
+--- nil for Esc (or Ctrl-C). A replacement of vim.ui.input may still pass nil for an empty answer:
+--- callers treat nil and "" alike where nothing was given.
 function M.input(opts, on_confirm)
+  on_confirm = after_redraw(on_confirm)
   if not M.input_loses_empty() then
     return vim.ui.input(opts, on_confirm)
   end
@@ -30,9 +44,9 @@ function M.input(opts, on_confirm)
   end
 end
 
---- vim.ui.select, unchanged.
+--- vim.ui.select, its answer acted on once the list is off the screen.
 function M.select(items, opts, on_choice)
-  return vim.ui.select(items, opts, on_choice)
+  return vim.ui.select(items, opts, after_redraw(on_choice))
 end
 
 return M

@@ -1,0 +1,8 @@
+import OnTheMapModels
+
+/// Numbers in messages, as JSON writes them: "0.1", "20100" (no ".0").
+enum NumberText {
+    static func of(_ value: Double) -> String {
+        (try? WireCoding.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? String(value)
+    }
+}

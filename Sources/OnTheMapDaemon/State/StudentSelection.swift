@@ -1,0 +1,67 @@
+import OnTheMapGeocoder
+import OnTheMapModels
+import OnTheMapRPC
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a `students` request picks from a list: the students whose name or place holds every word
+/// searched for, nearest first with distances when `near` is given, then the page (`skip`, `limit`).
+/// Runs on `Daemon.work`: a search goes through the whole list.
+struct StudentSelection: Sendable {
+    /// The words searched for, folded as the list's search keys are.
+    let words: [Substring]
+    let near: StudentsParams.Near?
+    let skip: Int
+    let limit: Int
+
+    init(_ params: StudentsParams) {
+        // Each word once, the longest first: a word found in a longer one asks nothing more, and a
+        // long word rules a student out soonest.
+        let all: [Substring] = Set(SearchFolding.fold(params.search ?? "").split(separator: " ")).sorted { $0.count > $1.count }
+        var kept: [Substring] = []
+        for word in all where !kept.contains(where: { $0.contains(word) }) { kept.append(word) }
+        words = kept
+        near = params.near
+        skip = params.skip ?? 0
+        limit = params.limit ?? StudentsParams.defaultLimit
+    }
+
+    /// Whether every student must be looked at, not only the newest `end`.
+    var needsWholeList: Bool { !words.isEmpty || near != nil }
+
+    /// How many of the newest students a page without a search or distances needs.
+    var end: Int { skip + limit }
+
+    /// The answer's bytes: the typed result, its pins written from the list's encoded pins.
+    func answer(
+        from list: StudentList, refreshedAt: Date?, stale: Bool, source: StudentsResult.Source, limitedTo: Int?
+    ) throws -> RPCResult {
+        var matches = list.entries[...]
+        if !words.isEmpty {
+            matches = matches.filter { entry in words.allSatisfy { entry.searchKey.contains($0) } }[...]
+        }
+        var distances: [Double]?
+        if let near {
+            let measured = matches
+                .map { ($0, Geo.distanceKm(near.latitude, near.longitude, $0.location.latitude, $0.location.longitude)) }
+                .filter { near.radiusKm == nil || $0.1 <= near.radiusKm! }
+                .sorted { $0.1 < $1.1 }
+            matches = measured.map(\.0)[...]
+            distances = measured.map(\.1)
+        }
+        let range = min(skip, matches.count)..<min(skip + limit, matches.count)
+        let page = Array(matches)[range]
+        let pins = page.indices.map { index in
+            let entry = page[index]
+            let pinJSON = entry.pinJSON ?? ((try? WireCoding.encode(entry.pin)) ?? [])
+            guard let distances else { return pinJSON }
+            return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(distanceKm: distances[index]))
+        }
+        let result = StudentsResult(
+            students: [], total: matches.count, refreshedAt: refreshedAt, stale: stale, source: source, limitedTo: limitedTo)
+        return .encoded(try PinListAnswer.bytes(result, key: "students", pins: pins))
+    }
+}

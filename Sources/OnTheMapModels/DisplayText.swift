@@ -1,0 +1,42 @@
+/// Text that other people wrote (names, places, links), made safe to show in a terminal, a status
+/// bar, an editor or a TSV line: the one sanitiser for display.
+///
+/// A terminal obeys control characters (ESC starts a sequence that can erase lines or retitle the
+/// window, BEL rings, CR returns to the start of the line, C1's U+009B is an ESC [ of its own), and
+/// Unicode's bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069) make `…/\u{202E}gnp.exe` read as
+/// `…/exe.png`. So: tab, line feed and carriage return become a space (a field stays one field on one
+/// line), every other C0 control, DEL and every C1 control becomes U+FFFD (the text shows that
+/// something was there), and bidi overrides and isolates are dropped. Everything else, accents and
+/// scripts of every language included, is kept. `--json` keeps the data exact instead: JSON escapes
+/// what it must.
+public enum DisplayText {
+    /// `text` as it may be shown.
+    public static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: scalars.append(" ")
+            case _ where isControl(scalar): scalars.append("\u{FFFD}")
+            case _ where isBidiControl(scalar): continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// The bidi embeddings, overrides and isolates, which reorder the text around them.
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// Whether `text` holds a control character or a bidi override or isolate.
+    public static func holdsControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { isControl($0) || isBidiControl($0) }
+    }
+}

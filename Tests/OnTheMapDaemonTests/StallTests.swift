@@ -1,0 +1,71 @@
+import Foundation
+import OnTheMapClient
+import OnTheMapModels
+import OnTheMapRPC
+import OnTheMapTestSupport
+import Testing
+
+/// One client cannot stall another (issue 39): while a client sends the worst the limits allow (a
+/// batch of 64 searches of 200 bytes each through 10,000 cached students, then a 1000×1000 map of
+/// them), another client's `status` is answered within 100 ms, every time. The bound is generous: the
+/// status itself takes microseconds. Searches past the bound are refused, naming it.
+@Suite("No client stalls another", .ownThreads)
+struct StallTests {
+    @Test func statusAnswersWhileAnotherClientSearchesAndDraws() throws {
+        let bed = try DaemonTestBed(students: 10_000, daemonArguments: ["--cache-size", "10000"])
+        defer { bed.tearDown() }
+        try bed.login()
+        #expect(try bed.result("status")["students"]?["count"] == .integer(10_000))
+
+        // Distinct short words, 200 bytes in all: each is looked for in every student that matched
+        // the ones before it.
+        var words: [String] = []
+        let letters = Array("aeiounrstl")
+        for first in letters { for second in letters { words.append(String([first, second])) } }
+        var search = words.joined(separator: " ")
+        search = String(search.prefix(200))
+        if search.hasSuffix(" ") { search.removeLast() }
+        search += String(repeating: "a", count: 200 - search.utf8.count)
+        #expect(search.utf8.count == 200)
+        let batch = "[" + (1...64).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"students","params":{"search":"\#(search)","limit":1}}"# }
+            .joined(separator: ",") + "]"
+
+        let path = bed.daemon.socketPath
+        let done = LockedFlag()
+        let worker = Thread {
+            guard let busy = try? RPCConnection(path: path, timeout: .seconds(600)) else { return done.set() }
+            try? busy.send(line: batch)
+            _ = try? busy.readLine()
+            _ = try? busy.call("map", params: params(("width", .integer(1000)), ("height", .integer(1000))))
+            done.set()
+        }
+        worker.start()
+
+        let watcher = try bed.connect()
+        var slowest: Duration = .zero
+        var answered = 0
+        let clock = ContinuousClock()
+        while !done.isSet {
+            let start = clock.now
+            #expect(try watcher.call("status").get()["loggedIn"] == .bool(true))
+            slowest = max(slowest, clock.now - start)
+            answered += 1
+            usleep(20_000)
+        }
+        #expect(answered >= 5, "the worst batch took long enough to watch (\(answered) statuses)")
+        #expect(slowest < .milliseconds(100), "the slowest status took \(slowest) while another client worked")
+
+        let tooLong = try bed.error("students", params(("search", .string(search + "x"))))
+        #expect(tooLong.code == RPCError.invalidParamsCode)
+        #expect(tooLong.message == "search is too long (at most 200 bytes).")
+    }
+}
+
+/// A flag set on one thread and read on another.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
