@@ -21,8 +21,8 @@ final class PostgresDatabase: Sendable {
         /// The pool and the task running it; nil before the first operation, during an outage and
         /// after `close()`.
         var client: (PostgresClient, Task<Void, Never>)?
-        /// When and why the database was found out; nil while it answers.
-        var outage: (since: ContinuousClock.Instant, reason: String)?
+        /// When the database was found out; nil while it answers.
+        var outSince: ContinuousClock.Instant?
         /// Whether a change watch reports outages, and their end (only `serve` starts one).
         var watched = false
         var closed = false
@@ -48,7 +48,7 @@ final class PostgresDatabase: Sendable {
     /// The pool; throws `StorageError.out` while the database is out.
     private func client() throws -> PostgresClient {
         try state.withLockedValue { state in
-            if let outage = state.outage { throw outError(outage.since) }
+            if let since = state.outSince { throw outError(since) }
             if state.closed { throw StorageError.unavailable("the server is shutting down") }
             if let (client, _) = state.client { return client }
             // The pool's own lines (a line per failed connection attempt) only at debug: an outage
@@ -70,7 +70,7 @@ final class PostgresDatabase: Sendable {
             return try await AbandoningDeadline.run(operationTimeout) { try await body(client, logger) }
         } catch {
             let error = PostgresErrors.unwrap(error)
-            if let outage = state.withLockedValue({ $0.outage }) { throw outError(outage.since) }
+            if let since = state.withLockedValue({ $0.outSince }) { throw outError(since) }
             switch error {
             case let error as PSQLError:
                 if PostgresErrors.meansUnreachable(error), await confirmsOut() {
@@ -119,8 +119,8 @@ final class PostgresDatabase: Sendable {
     /// operations until it can, and close the pool, which answers everything waiting on it at once.
     func markOut(_ reason: String) {
         let runner: Task<Void, Never>?? = state.withLockedValue { state in
-            guard !state.closed, state.outage == nil else { return nil }
-            state.outage = (.now, reason)
+            guard !state.closed, state.outSince == nil else { return nil }
+            state.outSince = .now
             defer { state.client = nil }
             return .some(state.client?.1)
         }
@@ -132,8 +132,8 @@ final class PostgresDatabase: Sendable {
     /// The change watch connected again: serve again, on a fresh pool.
     func markBack() {
         let since: ContinuousClock.Instant? = state.withLockedValue { state in
-            defer { state.outage = nil }
-            return state.outage?.since
+            defer { state.outSince = nil }
+            return state.outSince
         }
         guard let since else { return }
         logger.notice(
@@ -160,7 +160,7 @@ final class PostgresDatabase: Sendable {
     /// check's own decides (refused: out, and marked so), within `verdictWait`. Only where a watch
     /// will say when it is back (`serve`); a command just reports its failure.
     private func confirmsOut() async -> Bool {
-        let (known, watched) = state.withLockedValue { ($0.outage != nil, $0.watched) }
+        let (known, watched) = state.withLockedValue { ($0.outSince != nil, $0.watched) }
         if known { return true }
         guard watched else { return false }
         let (location, logger) = (self.location, self.logger)
@@ -175,6 +175,6 @@ final class PostgresDatabase: Sendable {
             }
         }
         if let refusal = refusal ?? nil { markOut(refusal) }
-        return state.withLockedValue { $0.outage != nil }
+        return state.withLockedValue { $0.outSince != nil }
     }
 }
