@@ -23,22 +23,21 @@ struct WebListGzipTests {
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: 1000)
         let socket = try RawSocket(loopbackPort: fixture.server.port)
-        // Twice each way: the first made by the router, the next from the cache (and, without gzip,
-        // from the connection's shortcut).
+        // Twice each way: the first encoded for the request, the next from the list cache.
         var plain: [RawHTTPResponse] = []
         var zipped: [RawHTTPResponse] = []
         for _ in 0..<2 {
-            plain += socket.exchange(CachedListShortcutTests.get(Self.page))
-            zipped += socket.exchange(CachedListShortcutTests.get(Self.page, headers: "Accept-Encoding: gzip, deflate, br\r\n"))
+            plain += socket.exchange(NewestListRouteTests.get(Self.page))
+            zipped += socket.exchange(NewestListRouteTests.get(Self.page, headers: "Accept-Encoding: gzip, deflate, br\r\n"))
         }
         let etag = try #require(plain.first?.header("ETag"))
         // The weak tag gets a 304, as the strong one does; gzip refused, or a small answer: as it was.
         // (Every exchange first: a connection left idle while gzip runs below may be closed.)
         let again = socket.exchange(
-            CachedListShortcutTests.get(Self.page, headers: "Accept-Encoding: gzip\r\nIf-None-Match: W/\(etag)\r\n"))
-        let refused = socket.exchange(CachedListShortcutTests.get(Self.page, headers: "Accept-Encoding: gzip;q=0, identity\r\n"))
+            NewestListRouteTests.get(Self.page, headers: "Accept-Encoding: gzip\r\nIf-None-Match: W/\(etag)\r\n"))
+        let refused = socket.exchange(NewestListRouteTests.get(Self.page, headers: "Accept-Encoding: gzip;q=0, identity\r\n"))
         let small = socket.exchange(
-            CachedListShortcutTests.get("/v1/StudentLocation?limit=1", headers: "Accept-Encoding: gzip\r\n"))
+            NewestListRouteTests.get("/v1/StudentLocation?limit=1", headers: "Accept-Encoding: gzip\r\n"))
         #expect(plain.count == 2 && zipped.count == 2)
         for answer in plain {
             #expect(answer.status == 200 && answer.header("Content-Encoding") == nil && answer.header("ETag") == etag)
