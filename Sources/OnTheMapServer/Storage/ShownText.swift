@@ -20,10 +20,10 @@ public enum ShownText {
     /// Why `value` may not be stored (a phrase to follow the field's name: "contains …"), or nil.
     public static func problem(in value: String, kind: Kind) -> String? {
         for scalar in value.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
+            if DisplayText.isControl(scalar) {
                 return "contains a control character (\(code(scalar))), which is not text: remove it"
             }
-            if kind == .link, scalar.properties.isBidiControl {
+            if kind == .link, DisplayText.isBidiControl(scalar) {
                 return "contains a bidirectional control (\(code(scalar))), which can make a link read as another: remove it"
             }
         }

@@ -61,7 +61,7 @@ struct ParseQuery {
     /// `where` as filters: equality, `$in`, `$nin`, `$ne`, `$lt…$gte`, `$exists`, `$regex` (literal
     /// text, anchored or not: `ParseRegex`) with its `$options`.
     static func filters(_ text: String) throws(ParseFailure) -> [LocationFilter] {
-        guard let json = try? WireJSON.parse(text.utf8), case .object(let members) = json else {
+        guard let json = try? WireCoding.decode(WireJSON.self, from: text.utf8), case .object(let members) = json else {
             throw .invalidJSON("where must be a JSON object")
         }
         var filters: [LocationFilter] = []
