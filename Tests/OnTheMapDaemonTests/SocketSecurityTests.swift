@@ -94,11 +94,9 @@ struct SocketSecurityTests {
         let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1")
         defer { daemon.tearDown() }
         // Opened up by hand after the start, as a careless operator might: others can reach the socket.
-        var directory = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent()
-        while directory.path != "/" {
-            chmod(directory.path, 0o755)
-            directory = directory.deletingLastPathComponent()
-        }
+        // Only the test's own folders (the daemon's home and the socket's folder in it), never above.
+        let socketFolder = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().path
+        for folder in [daemon.home.path, socketFolder] { chmod(folder, 0o755) }
         chmod(daemon.socketPath, 0o666)
         let result = try runCommand(
             "/usr/bin/setpriv",
