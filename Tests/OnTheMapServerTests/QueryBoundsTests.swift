@@ -44,7 +44,11 @@ struct QueryBoundsTests {
             try await expectRefused("keys=\(Self.manyKeys)", "at most 20 names")
             let values = (0..<101).map { "\"k\($0)\"" }.joined(separator: ",")
             try await expectRefused(Self.encoded(#"{"uniqueKey":{"$in":[\#(values)]}}"#), "at most 100 values")
-            let conditions = (0..<21).map { #""firstName":{"$ne":"x\#($0)"}"# }
+            // Three comparisons on each of seven columns: 21 conditions, each key once (a key given
+            // twice is one key: JSON objects keep the last).
+            let conditions = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL", "latitude"].map {
+                $0 == "latitude" ? #""latitude":{"$ne":1,"$gt":-90,"$lt":90}"# : #""\#($0)":{"$ne":"x","$gt":"a","$lt":"z"}"#
+            }
             try await expectRefused(Self.encoded("{\(conditions.joined(separator: ","))}"), "more than 20 conditions")
             let long = #"{"firstName":""# + String(repeating: "a", count: 9_000) + #""}"#
             try await expectRefused(Self.encoded(long), "limited to 8192 bytes")
