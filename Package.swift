@@ -321,6 +321,7 @@ let package = Package(
             dependencies: [
                 "OnTheMapModels",
                 "OnTheMapRPC",
+                "OnTheMapSupport",
             ]
         ),
 
