@@ -8,7 +8,13 @@ import OnTheMapRPC
 struct LoginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Log in with your Udacity account (or a Facebook token).",
-        discussion: "On a terminal, asks for what is missing, with the password hidden.\n\n\(ExitStatus.help)")
+        discussion: """
+            On a terminal, asks for what is missing, with the password hidden. Already logged in, it says \
+            who is, and on a terminal asks before logging in again; otherwise it changes nothing and exits 0 \
+            (--force logs in again).
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,6 +27,9 @@ struct LoginCommand: ParsableCommand {
     @Flag(help: "Read a Facebook access token from standard input instead.")
     var facebookTokenStdin = false
 
+    @Flag(help: "Log in again even when already logged in, without asking.")
+    var force = false
+
     func validate() throws {
         if passwordStdin && facebookTokenStdin {
             throw ValidationError("Use --password-stdin or --facebook-token-stdin, not both.")
@@ -29,6 +38,7 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
+            if !force, let account = try global.result(StatusParams()).account, !confirmAgain(account) { return }
             let params: LoginParams
             if facebookTokenStdin {
                 guard let token = readLine(strippingNewline: true), !token.isEmpty else {
@@ -48,10 +58,27 @@ struct LoginCommand: ParsableCommand {
                 }
                 params = LoginParams(.udacity(username: email, password: password))
             }
+            // A connection of its own: the one the status came on may have been idle past the daemon's
+            // `--idle-timeout` while the password was typed.
             let account = try global.result(params)
-            let name = [account.firstName, account.lastName].joined(separator: " ")
-            Output.error("logged in as \(name)")
+            Output.error("logged in as " + DisplayText.clean(account.fullName))
         }
+    }
+
+    /// Already logged in as `account`: says so, and on a terminal (nothing piped in) asks whether to log
+    /// in again. False: nothing is to change.
+    private func confirmAgain(_ account: AccountInfo) -> Bool {
+        let who = DisplayText.clean(account.fullName) + " (" + DisplayText.clean(account.key) + ")"
+        guard Terminal.stdinIsTTY, !passwordStdin, !facebookTokenStdin else {
+            Output.error("already logged in as \(who): nothing changed (`onthemap login --force` logs in again)")
+            return false
+        }
+        Output.error("already logged in as \(who)")
+        guard Terminal.confirm("Log in again?") else {
+            Output.error("still logged in as \(who)")
+            return false
+        }
+        return true
     }
 
     private func ask(_ question: String, secret: Bool, what: String) throws -> String {

@@ -1,0 +1,102 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// The CLI's items of #40: a mistyped command, a second login, `open` of what is not there, and a
+/// logout the server never heard of. The real client against the real daemon and server.
+@Suite("Daily use, third round", .ownThreads)
+struct DailyUseRoundThreeTests {
+    @Test func aMistypedCommandIsToldTheOneMeant() throws {
+        let typo = try runCommand(BuiltProducts.path("onthemap"), ["stauts"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: Unknown command 'stauts'. Did you mean 'status'?\n"), "\(typo.stderr)")
+        #expect(typo.stdout.isEmpty)
+        // Options first, as `onthemap --socket PATH stauts` is written.
+        let moved = try runCommand(BuiltProducts.path("onthemap"), ["--socket", "/nonexistent", "mpyin"])
+        #expect(moved.status == 64 && moved.stderr.contains("Did you mean 'mypin'?"), "\(moved.stderr)")
+        // Nothing close: the list of commands is one `--help` away.
+        let far = try runCommand(BuiltProducts.path("onthemap"), ["frobnicate"])
+        #expect(far.status == 64 && far.stderr.contains("Unknown command 'frobnicate'. `onthemap --help` lists the commands."), "\(far.stderr)")
+    }
+
+    @Test func openOfARowOrANameThatIsNotThereExitsOne() throws {
+        let bed = try CLITestBed()
+        let none = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(none.status == 1 && none.stderr.contains("no table or map to pick from yet"), "\(none.stderr)")
+        // Through a pipe, as a person reads it in a pager: the last table.
+        #expect(try bed.run(["students", "--limit", "4"]).status == 0)
+        let row = try bed.run(["open", "7"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(row.status == 1, "\(row.stderr)")
+        #expect(row.stderr == "onthemap: no row 7: the last table or map has rows 1 to 4\n")
+        #expect(row.stdout.isEmpty)
+        let name = try bed.run(["open", "Zebedee Quux"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(name.status == row.status, "the same failure, the same status: \(name.stderr)")
+        #expect(try bed.run(["open", "0"], extra: ["ONTHEMAP_OPENER": "/bin/echo"]).status == 1)
+        // A number in the table opens (the opener prints the link it was handed).
+        let opened = try bed.run(["open", "4"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(opened.status == 0 && opened.stdout.hasPrefix("http"), "\(opened.stderr)")
+    }
+
+    /// Logged in already: a script changes nothing and is told who is logged in (exit 0: it is what
+    /// was asked for, as `systemctl start` of a running unit is); `--force` logs in again.
+    @Test func aSecondLoginSaysWhoIsLoggedIn() throws {
+        let bed = try CLITestBed()
+        let again = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong password\n")
+        #expect(again.status == 0, "\(again.stderr)")
+        let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
+        #expect(
+            again.stderr == "already logged in as Ada Lovelace (\(key)): nothing changed (`onthemap login --force` logs in again)\n",
+            "\(again.stderr)")
+        // --force logs in again: a wrong password is then refused, as any login.
+        let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong\n")
+        #expect(wrong.status == 1 && wrong.stderr.contains("check the email and password"), "\(wrong.stderr)")
+        let forced = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        #expect(forced.status == 0 && forced.stderr == "logged in as Ada Lovelace\n", "\(forced.stderr)")
+    }
+
+    /// On a terminal it asks first; no is no, yes asks for the email and password.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func aSecondLoginOnATerminalAsksFirst() throws {
+        let bed = try CLITestBed()
+        let command = "\(BuiltProducts.path("onthemap")) login"
+        var terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 20, environment: bed.environment)
+        var (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Log in again? [y/N]") } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.hasPrefix("already logged in as Ada Lovelace (") }, "\(screen.joined(separator: "\n"))")
+        try terminal.send("n", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 0)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("still logged in as Ada Lovelace") })
+        #expect(!(try terminal.screen(history: true)).contains { $0.contains("Email:") })
+        terminal.tearDown()
+
+        terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 20, environment: bed.environment)
+        defer { terminal.tearDown() }
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Log in again? [y/N]") } }
+        #expect(asked)
+        try terminal.send("y", "Enter")
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Email:") } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        try terminal.send("demo@onthemap.example", "Enter")
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Password:") } }
+        try terminal.send("onthemap-demo", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 0)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("logged in as Ada Lovelace") })
+    }
+
+    /// The server cannot be reached: the session is forgotten here, and the message says it stays
+    /// valid on the server, and how its operator ends it.
+    @Test func anOfflineLogoutSaysTheSessionLivesOnTheServer() throws {
+        let bed = try CLITestBed()
+        let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
+        bed.server.stopServer()
+        let logout = try bed.run(["logout"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        let said = logout.stderr
+        #expect(said.split(separator: "\n").count == 1, "one line: \(said)")
+        #expect(said.hasPrefix("logged out on this machine, but the server at \(bed.server.baseURL) could not be reached ("), "\(said)")
+        #expect(said.contains("the session stays valid there until it expires"), "\(said)")
+        #expect(said.contains("`onthemap-server session revoke --user \(key)`"), "\(said)")
+        #expect(try bed.run(["status"]).stdout.hasPrefix("logged out"), "forgotten here")
+    }
+}
