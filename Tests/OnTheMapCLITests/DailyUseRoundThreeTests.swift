@@ -38,15 +38,16 @@ struct DailyUseRoundThreeTests {
         #expect(opened.status == 0 && opened.stdout.hasPrefix("http"), "\(opened.stderr)")
     }
 
-    /// Logged in already: a script changes nothing and is told who is logged in (exit 0: it is what
-    /// was asked for, as `systemctl start` of a running unit is); `--force` logs in again.
+    /// Logged in already: a script changes nothing and is told who is logged in, with exit status 1
+    /// (a script logging in as someone else must not go on as the account before); `--force` logs in
+    /// again.
     @Test func aSecondLoginSaysWhoIsLoggedIn() throws {
         let bed = try CLITestBed()
         let again = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong password\n")
-        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.status == 1, "\(again.stderr)")
         let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
         #expect(
-            again.stderr == "already logged in as Ada Lovelace (\(key)): nothing changed (`onthemap login --force` logs in again)\n",
+            again.stderr == "onthemap: already logged in as Ada Lovelace (\(key)): nothing changed; `onthemap login --force` logs in again\n",
             "\(again.stderr)")
         // --force logs in again: a wrong password is then refused, as any login.
         let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong\n")
@@ -65,8 +66,8 @@ struct DailyUseRoundThreeTests {
         #expect(asked, "\(screen.joined(separator: "\n"))")
         #expect(screen.contains { $0.hasPrefix("already logged in as Ada Lovelace (") }, "\(screen.joined(separator: "\n"))")
         try terminal.send("n", "Enter")
-        #expect(try terminal.waitForExit(timeout: 30) == 0)
-        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("still logged in as Ada Lovelace") })
+        #expect(try terminal.waitForExit(timeout: 30) == 1)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("onthemap: nothing changed: still logged in as Ada Lovelace") })
         #expect(!(try terminal.screen(history: true)).contains { $0.contains("Email:") })
         terminal.tearDown()
 

@@ -10,8 +10,9 @@ struct LoginCommand: ParsableCommand {
         commandName: "login", abstract: "Log in with your Udacity account (or a Facebook token).",
         discussion: """
             On a terminal, asks for what is missing, with the password hidden. Already logged in, it says \
-            who is, and on a terminal asks before logging in again; otherwise it changes nothing and exits 0 \
-            (--force logs in again).
+            who is, and on a terminal asks before logging in again; otherwise (a script) it changes nothing \
+            and exits 1, so a script meaning to log in as someone else never goes on as the wrong \
+            account: --force logs in again without asking.
 
             \(ExitStatus.help)
             """)
@@ -38,7 +39,7 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            if !force, let account = try global.result(StatusParams()).account, !confirmAgain(account) { return }
+            if !force, let account = try global.result(StatusParams()).account { try confirmAgain(account) }
             let params: LoginParams
             if facebookTokenStdin {
                 guard let token = readLine(strippingNewline: true), !token.isEmpty else {
@@ -66,19 +67,16 @@ struct LoginCommand: ParsableCommand {
     }
 
     /// Already logged in as `account`: says so, and on a terminal (nothing piped in) asks whether to log
-    /// in again. False: nothing is to change.
-    private func confirmAgain(_ account: AccountInfo) -> Bool {
+    /// in again; throws when nothing is to change (exit 1, as a `post` not confirmed).
+    private func confirmAgain(_ account: AccountInfo) throws {
         let who = DisplayText.clean(account.fullName) + " (" + DisplayText.clean(account.key) + ")"
         guard Terminal.stdinIsTTY, !passwordStdin, !facebookTokenStdin else {
-            Output.error("already logged in as \(who): nothing changed (`onthemap login --force` logs in again)")
-            return false
+            throw CommandFailure(message: "already logged in as \(who): nothing changed; `onthemap login --force` logs in again")
         }
         Output.error("already logged in as \(who)")
         guard Terminal.confirm("Log in again?") else {
-            Output.error("still logged in as \(who)")
-            return false
+            throw CommandFailure(message: "nothing changed: still logged in as \(who)")
         }
-        return true
     }
 
     private func ask(_ question: String, secret: Bool, what: String) throws -> String {
