@@ -8,7 +8,8 @@ import Glibc
 
 /// `onthemap map -i`: the map full screen. Keys and the mouse pan, zoom and pick pins; the map is drawn
 /// again on resize and whenever the daemon reports new students; the terminal is restored however it
-/// ends.
+/// ends. A logout elsewhere and a daemon that goes away do not end it: it says so in its status line
+/// and waits (for a login, for the daemon to answer again), as `watch` does.
 final class InteractiveMap {
     private let global: GlobalOptions
     private let charset: MapParams.Charset
@@ -18,11 +19,8 @@ final class InteractiveMap {
     private var camera: MapCamera?
     /// Where the next drawing looks instead of the camera: the start, a typed place, the world.
     private var pending: MapWhere?
-    /// Calls (map, geocode, refresh) go on this connection, opened again when the daemon closed it
-    /// for being idle (`--idle-timeout`); notifications come on `events`, which the daemon keeps open
-    /// while it is subscribed.
-    private var calls: RPCConnection
-    private var events: RPCConnection
+    /// The daemon: calls, and the news that redraws the map.
+    private let link: MapDaemonLink
     /// The place being typed after `/`, if any.
     private var typing: String?
     /// Where a drag began: the cell, and the camera then.
@@ -36,9 +34,7 @@ final class InteractiveMap {
         pending = start
         self.charset = charset
         self.labels = labels
-        calls = try global.connect()
-        events = try global.connect(timeout: nil)
-        _ = try events.call(SubscribeParams(events: [.students, .session])).get()
+        link = try MapDaemonLink(global: global)
         screen.colour = Terminal.environment("NO_COLOR").map(\.isEmpty) ?? true
     }
 
@@ -51,18 +47,26 @@ final class InteractiveMap {
             var fds = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: SignalPipe.readEnd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: events.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: link.events?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
-            if !events.hasBufferedLine, poll(&fds, nfds_t(fds.count), -1) < 0 {
+            let buffered = link.events?.hasBufferedLine == true
+            // Connected, the news wakes the loop; while the daemon is away, the next attempt to reach it.
+            let timeout = link.isConnected ? -1 : Int32(link.backoff * 1000)
+            let ready = buffered ? 1 : poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
                 if errno == EINTR { continue }
                 throw UsageFailure(message: "cannot wait for input: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0, !link.isConnected {
+                try reconnect()
+                continue
             }
             if fds[1].revents != 0 {
                 for signal in SignalPipe.drain() {
                     if signal == SIGWINCH { try draw() } else { throw ExitCodeFailure(code: 128 + signal) }
                 }
             }
-            if fds[2].revents != 0 || events.hasBufferedLine {
+            if fds[2].revents != 0 || buffered {
                 try readEvents()
             }
             if fds[0].revents != 0 {
@@ -74,39 +78,66 @@ final class InteractiveMap {
         }
     }
 
-    /// Redraws after `studentsChanged`; a lost daemon ends the session.
+    /// Redraws after `studentsChanged` and `sessionChanged` (a logout elsewhere, a login); a daemon
+    /// that went away is waited for.
     private func readEvents() throws {
-        repeat {
-            guard let message = try events.read(RPCReply<WireJSON>.self) else {
-                throw ClientError(kind: .closed, message: "lost the connection to onthemapd")
-            }
-            if message.method == RPCEvent.students.method || message.method == RPCEvent.session.method {
-                try draw()
-            }
-        } while events.hasBufferedLine
+        guard let methods = link.readEvents() else { return try daemonWentAway(nil) }
+        if methods.contains(RPCEvent.students.method) || methods.contains(RPCEvent.session.method) { try draw() }
     }
 
-    /// A call on `calls`; when the daemon had closed it (idle for longer than its `--idle-timeout`),
-    /// once more on a new connection. Each call here asks, none changes anything, so asking twice is
-    /// safe.
-    private func call<Params: RPCRequestType>(_ params: Params) throws -> Result<Params.Response, RPCError>
+    /// A call to the daemon; nil when it is away (then the map waits for it).
+    private func call<Params: RPCRequestType>(_ params: Params) throws -> Result<Params.Response, RPCError>?
     where Params.Response: Decodable {
+        guard link.isConnected else { return nil }
         do {
-            return try calls.call(params)
-        } catch let error as ClientError where error.kind == .closed {
-            calls = try global.connect()
-            return try calls.call(params)
+            return try link.call(params)
+        } catch let error as ClientError {
+            try daemonWentAway(error)
+            return nil
         }
+    }
+
+    /// The daemon closed the connections: the map stays, picks nothing, and waits for it.
+    private func daemonWentAway(_ error: ClientError?) throws {
+        link.drop()
+        screen.dropPick()
+        screen.message = nil
+        screen.notice = Self.waiting(error)
+        screen.paint()
+    }
+
+    /// "onthemapd went away; waiting for it (q quits). Start it again as it was started: `…`."
+    private static func waiting(_ error: ClientError?) -> String {
+        "onthemapd went away; waiting for it (q quits)" + (error?.advice.map { ". " + $0 } ?? "")
+    }
+
+    /// One attempt to reach the daemon again: back, the map is drawn anew; still away, the status line
+    /// says how to start it.
+    private func reconnect() throws {
+        if let error = link.reconnect() {
+            screen.notice = Self.waiting(error)
+            return screen.paintStatus()
+        }
+        screen.notice = nil
+        screen.message = "onthemapd is back"
+        try draw()
     }
 
     /// Acts on keys; false to quit.
     private func handle(_ keys: [MapKey]) throws -> Bool {
         var redraw = false
         for key in keys {
-            if screen.showsHelp {
-                // Any key closes the list; the mouse moving over it does not.
+            if var help = screen.help {
+                // The mouse moving over the list leaves it; a scrolling key scrolls it while it does
+                // not fit; any other key closes it.
                 if case .mouse = key { continue }
-                screen.showsHelp = false
+                if MapHelp.visibleKeys(rows: screen.rows) < MapKey.keyList.count, let step = MapHelp.scrollStep(for: key) {
+                    _ = help.scroll(by: step, rows: screen.rows)
+                    screen.help = help
+                    screen.paint()
+                    continue
+                }
+                screen.help = nil
                 redraw = true
                 continue
             }
@@ -152,17 +183,19 @@ final class InteractiveMap {
                 screen.typing = ""
                 screen.paintStatus()
             case .help:
-                screen.showsHelp = true
+                screen.help = MapHelp()
                 screen.paint()
             case .refresh:
                 screen.message = "refreshing…"
                 screen.paintStatus()
                 switch try call(RefreshParams()) {
-                case .success(let result):
+                case .success(let result)?:
                     let count = result.count
                     screen.message = "refreshed: \(count) \(count == 1 ? "student" : "students")"
-                case .failure(let error):
-                    screen.message = error.message
+                case .failure(let error)?:
+                    screen.message = CLIFailure.message(for: error)
+                case nil:
+                    break
                 }
                 redraw = true
             default:
@@ -220,15 +253,17 @@ final class InteractiveMap {
             return
         }
         switch try call(GeocodeParams(query: text, limit: 1)) {
-        case .success(let result):
+        case .success(let result)?:
             guard let place = result.results.first else {
                 screen.message = "No place matches \"\(text)\"."
                 return
             }
             pending = .near("\(place.latitude),\(place.longitude)", radiusKm: place.extentKm)
             screen.message = "→ " + DisplayText.clean(place.label)
-        case .failure(let error):
-            screen.message = error.message
+        case .failure(let error)?:
+            screen.message = CLIFailure.message(for: error)
+        case nil:
+            break
         }
     }
 
@@ -268,7 +303,7 @@ final class InteractiveMap {
     }
 
     private func openSelected() {
-        guard let pin = (screen.selectedPin ?? screen.pickedPin)?.student else {
+        guard let pin = screen.selectedPin?.student else {
             screen.message = "pick a pin first (n, p or Tab)"
             return screen.paintStatus()
         }
@@ -293,14 +328,24 @@ final class InteractiveMap {
         var params = place.params(width: width, height: height, charset: charset)
         if !labels { params.labels = false }
         switch try call(params) {
-        case .success(let result):
+        case nil:
+            // The daemon is away: the map as it was, and the status line says so.
+            break
+        case .success(let result)?:
             camera = MapCamera(view: result.view)
+            screen.notice = nil
             screen.show(result)
-        case .failure(let error) where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
-            throw error
-        case .failure(let error):
+        case .failure(let error)? where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
+            // Logged out elsewhere (`onthemap logout`, an editor, the session's end): the last map
+            // stays, with no pick, until a login brings the daemon's news and a new map. Started
+            // logged out, there is nothing to show: exit 3, as every command.
+            guard screen.hasMap else { throw error }
+            screen.dropPick()
+            screen.notice = "logged out: `onthemap login` (in another terminal) brings the map back (q quits)"
+            screen.paint()
+        case .failure(let error)?:
             // A place that is not found keeps the map as it was, or falls back to the world.
-            screen.message = error.message
+            screen.message = CLIFailure.message(for: error)
             if screen.hasMap {
                 screen.paintStatus()
             } else if place != .fit(.world) {
