@@ -72,9 +72,12 @@ extension APIError {
                 ?? message("Too many attempts: try again later.")
             return APIError(.rateLimited, text, status: status, retryAfter: retryAfter)
         case 500...599:
+            // The server's own words when it gave some, said once, with its advice; else ours.
+            let said = serverMessage.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+            let advice = said?.lowercased().contains("try again") == true ? "" : " Try again later."
             return APIError(
                 .upstreamError,
-                "The OnTheMap API at \(baseURL) failed (HTTP \(status))\(serverMessage.map { ": \($0)" } ?? "."). Retry later.",
+                "The OnTheMap API at \(baseURL) failed (HTTP \(status))\(said.map { ": \($0)" } ?? "").\(advice)",
                 status: status)
         default:
             return APIError(

@@ -59,7 +59,7 @@ enum CLIFailure {
             // The daemon's `map --near` answer, in the words `students --near` uses (Place.notFound).
             let quoted = error.message.dropFirst("No place matches ".count).dropLast()
             return "no place matches \(quoted): try \"City, Country\" or LAT,LON"
-        case RPCError.invalidCredentialsCode:
+        case RPCError.invalidCredentialsCode where error.message.hasPrefix("Account not found or invalid credentials"):
             return detail(of: error.message, after: "") + ": check the email and password, then run `onthemap login` again"
         default:
             return error.message

@@ -149,8 +149,9 @@ public final class RPCConnection {
                 throw ClientError(kind: .closed, message: "onthemapd closed the connection before answering")
             }
             if reply.isNotification { continue }
-            // The daemon answers with id null when it refuses the connection itself.
-            if reply.id == .null, let error = reply.error { return .failure(error) }
+            // The daemon answers with id null (read as none) when it refuses the connection itself, or
+            // could not read the request at all.
+            if reply.id == nil || reply.id == .null, let error = reply.error { return .failure(error) }
             guard reply.id == .integer(id) else {
                 throw ClientError(kind: .malformed, message: "onthemapd answered a different request")
             }

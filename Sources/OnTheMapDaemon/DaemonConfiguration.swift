@@ -56,7 +56,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         flags: [String: String], environment: [String: String], fileText: String?, paths: StatePaths,
         defaultSocketPath: String
     ) throws -> DaemonConfiguration {
-        let file = try fileText.map(parseFile) ?? [:]
+        let file = try fileText.map { try parseFile($0, path: paths.configFile) } ?? [:]
         func value(_ key: String) -> (String, String)? {
             if let flag = flags[key] { return (flag, "--\(key)") }
             let variable = "ONTHEMAP_" + key.uppercased().replacing("-", with: "_")
@@ -122,7 +122,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     }
 
     /// The file's settings (`SettingsLines`), each key among `keys`; the last of a repeated key wins.
-    static func parseFile(_ text: String) throws -> [String: String] {
+    static func parseFile(_ text: String, path: String) throws -> [String: String] {
         var settings: [String: String] = [:]
         do {
             for setting in try SettingsLines.parse(text) {
@@ -131,7 +131,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
             }
         } catch let malformed as SettingsLines.Malformed {
             throw ConfigurationError(
-                "configuration file line \(malformed.line): expected `key = value` with a key among \(keys.joined(separator: ", "))."
+                "\(path), line \(malformed.line): expected `key = value` with a key among \(keys.joined(separator: ", "))."
             )
         }
         return settings

@@ -45,6 +45,7 @@ public enum DaemonRunner {
             throw error
         }
         await daemon.shutdown()
+        logger.notice("stopped")
     }
 }
 

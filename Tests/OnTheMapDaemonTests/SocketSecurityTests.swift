@@ -86,6 +86,30 @@ struct SocketSecurityTests {
         #expect(bytes.isEmpty, "the impostor received \(bytes.count) bytes")
     }
 
+    @Test(
+        "A client of another user is told the daemon serves only its own, then the connection closes",
+        .enabled(if: getuid() == 0, "needs root to run a client as another user")
+    )
+    func anotherUsersClientIsToldWhy() throws {
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1")
+        defer { daemon.tearDown() }
+        // Opened up by hand after the start, as a careless operator might: others can reach the socket.
+        var directory = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent()
+        while directory.path != "/" {
+            chmod(directory.path, 0o755)
+            directory = directory.deletingLastPathComponent()
+        }
+        chmod(daemon.socketPath, 0o666)
+        let result = try runCommand(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap"), "status", "--socket", daemon.socketPath],
+            environment: ["HOME": "/tmp"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("This onthemapd serves only its own user (uid 0)"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("closed the connection"), "stderr: \(result.stderr)")
+        #expect(eventually { daemon.log.contains("refused a client of another user") })
+    }
+
     @Test("The client tries each default path in turn and names every one it tried")
     func clientTriesTheDefaultPaths() throws {
         let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1")

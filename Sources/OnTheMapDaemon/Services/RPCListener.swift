@@ -36,9 +36,11 @@ struct RPCListener: Service {
             Self.peerUID(of: channel).flatMap { peerUID in
                 guard peerUID == ownUID else {
                     logger.warning("refused a client of another user", metadata: ["uid": "\(peerUID.map { "\($0)" } ?? "unknown")"])
-                    // Said before closing, so the client can tell a refusal from a crash.
                     let refusal = RPCDispatcher.line(id: .null, .failure(.refused(ownUID: ownUID))) + [UInt8(ascii: "\n")]
-                    return channel.writeAndFlush(ByteBuffer(bytes: refusal)).flatMap { channel.close() }.map { nil }
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(line: refusal))
+                        return nil
+                    }
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let idleCloser = try ConnectionPipeline.configure(
@@ -93,6 +95,7 @@ struct RPCListener: Service {
                 }
             }
         } onGracefulShutdown: {
+            logger.notice("stopping: answering the requests already read, then exiting")
             daemon.notifier.stopping()
             server.channel.close(promise: nil)
             // Stop reading from clients; requests already read are still answered, then each closes.

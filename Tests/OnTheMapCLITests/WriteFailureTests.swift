@@ -1,0 +1,34 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+/// The exit status tells the truth (issue 39): output that cannot be written (a full disk, here
+/// /dev/full) is an error, one line on stderr and exit 1, never a truncated file and a success; a
+/// reader that goes away (`| head`) ends the command quietly.
+@Suite("Writes that fail", .ownThreads)
+struct WriteFailureTests {
+    @Test func aFullDiskIsAnError() throws {
+        let bed = try CLITestBed()
+        let commands: [[String]] = [
+            ["students", "--json"], ["students", "--tsv"], ["map", "--width", "40", "--height", "10"],
+            ["status", "--json"], ["export", "--html", "-"],
+        ]
+        for command in commands {
+            let result = try runCommand(
+                "/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/full", BuiltProducts.path("onthemap")] + command,
+                environment: bed.environment)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("could not write the output (No space left on device)"), "\(command): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+    }
+
+    @Test func aReaderThatGoesAwayEndsItQuietly() throws {
+        let bed = try CLITestBed()
+        let result = try runCommand(
+            "/bin/sh", ["-c", "\"$0\" students --limit 120 --tsv | head -1; echo \"status ${PIPESTATUS:-}\"", BuiltProducts.path("onthemap")],
+            environment: bed.environment)
+        #expect(result.stdout.hasPrefix("firstName\tlastName"), "\(result.stdout)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+}
