@@ -100,4 +100,31 @@ struct DailyUseRoundThreeTests {
         #expect(said.contains("`onthemap-server session revoke --user \(key)`"), "\(said)")
         #expect(try bed.run(["status"]).stdout.hasPrefix("logged out"), "forgotten here")
     }
+
+    /// A self-hosted server's sign-up page is the one its operator names (`serve --signup-url`), read
+    /// where its web page reads it; one that names none, or serves no page, makes accounts through
+    /// its operator, and `signup` says so.
+    @Test func signupOpensTheServersOwnPage() throws {
+        let page = "https://accounts.example/join?class=2026&lang=en"
+        for (arguments, expected) in [(["--signup-url", page], page as String?), ([], nil), (["--no-web"], nil)] {
+            let server = try ServerFixture(arguments: arguments)
+            defer { server.tearDown() }
+            let daemon = try DaemonProcess(apiURL: server.baseURL)
+            defer { daemon.tearDown() }
+            let signup = try runCommand(
+                BuiltProducts.path("onthemap"), ["signup"],
+                environment: ["ONTHEMAP_SOCKET": daemon.socketPath, "ONTHEMAP_OPENER": "/bin/echo", "NO_COLOR": "1"])
+            if let expected {
+                #expect(signup.status == 0, "\(arguments): \(signup.stderr)")
+                #expect(signup.stdout == expected + "\n", "the page, handed to the opener: \(signup.stdout)")
+                #expect(!signup.stdout.contains("udacity"))
+            } else {
+                #expect(signup.status == 1, "\(arguments): \(signup.stdout)")
+                #expect(signup.stdout.isEmpty, "opened something: \(signup.stdout)")
+                #expect(
+                    signup.stderr == "onthemap: the server at \(server.baseURL) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)\n",
+                    "\(signup.stderr)")
+            }
+        }
+    }
 }
