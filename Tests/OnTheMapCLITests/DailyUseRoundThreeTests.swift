@@ -20,6 +20,25 @@ struct DailyUseRoundThreeTests {
         #expect(far.status == 64 && far.stderr.contains("Unknown command 'frobnicate'. `onthemap --help` lists the commands."), "\(far.stderr)")
     }
 
+    /// Text longer than the daemon reads is a usage error in the user's words, said before anything is
+    /// sent: the daemon's refusal named its param ("query is too long") and blamed mismatched versions.
+    @Test func textLongerThanTheDaemonReadsIsAUsageError() throws {
+        let long = String(repeating: "a", count: 400)
+        for (arguments, what) in [
+            (["students", "--search", long], "--search is too long: at most 200 bytes, and it has 400."),
+            (["students", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
+            (["map", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
+            (["geocode", long], "The place is too long: at most 300 bytes, and it has 400."),
+            (["post", long, "https://example.com/me", "--yes"], "The place is too long: at most 300 bytes, and it has 400."),
+            (["open", long], "The name is too long: at most 200 bytes, and it has 400."),
+        ] {
+            let run = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: ["ONTHEMAP_SOCKET": "/nonexistent/sock"])
+            #expect(run.status == 64, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: " + what), "\(arguments[0]): \(run.stderr)")
+            #expect(!run.stderr.contains("query") && !run.stderr.contains("versions"), "\(run.stderr)")
+        }
+    }
+
     @Test func openOfARowOrANameThatIsNotThereExitsOne() throws {
         let bed = try CLITestBed()
         let none = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])

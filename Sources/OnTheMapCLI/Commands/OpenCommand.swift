@@ -31,6 +31,10 @@ struct OpenCommand: ParsableCommand {
     /// How many students a name may match before the list says "and N more".
     static let candidateLimit = 20
 
+    func validate() throws {
+        if Int(student.trimmingWhitespace()) == nil { try TypedLength.check(student, atMost: TypedLength.search, "The name") }
+    }
+
     func run() throws {
         try runReportingFailures {
             if let number = Int(student.trimmingWhitespace()) {

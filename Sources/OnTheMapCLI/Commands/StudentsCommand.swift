@@ -52,6 +52,7 @@ struct StudentsCommand: ParsableCommand {
         }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
         guard limit <= 100_000 else { throw ValidationError("--limit must be at most 100000.") }
+        if let search { try TypedLength.check(search, atMost: TypedLength.search, "--search") }
         if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }

@@ -252,6 +252,12 @@ final class InteractiveMap {
             screen.message = error.description
             return
         }
+        do {
+            try TypedLength.check(text, atMost: TypedLength.place, "The place")
+        } catch {
+            screen.message = "\(error)"
+            return
+        }
         switch try call(GeocodeParams(query: text, limit: 1)) {
         case .success(let result)?:
             guard let place = result.results.first else {
