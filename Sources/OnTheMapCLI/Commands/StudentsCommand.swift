@@ -12,7 +12,9 @@ struct StudentsCommand: ParsableCommand {
             Your own pin is marked "(you)". With --near PLACE, the place used is named on stderr. \
             When nothing matches, a line on stderr says so and the exit status is still 0 (the table \
             prints nothing, --json [], --tsv its header). With --refresh, a refresh that fails prints \
-            the list as it was and exits 1.
+            the list as it was and exits 1. Beyond the daemon's cache (the newest 100 by default), --limit, \
+            --search and --near are answered from the server, up to its newest 10,000; when that bound, or \
+            a server that cannot be reached, cut the list, a line on stderr says so.
 
             \(ExitStatus.help)
             """)
