@@ -146,4 +146,22 @@ struct DailyUseRoundThreeTests {
             }
         }
     }
+
+    /// Offline, `status --format json` and a piped `watch` print one documented shape,
+    /// `{"offline":true,"reason":…}`, the reason being the line `status` says on stderr.
+    @Test func theOfflineJSONIsOneShapeWithTheAdvice() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = ["ONTHEMAP_SOCKET": directory.file("nobody.sock"), "NO_COLOR": "1"]
+        let said = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+        #expect(said.status == 2)
+        let line = try #require(said.stderr.split(separator: "\n").first.map { String($0.dropFirst("onthemap: ".count)) })
+        let status = try runCommand(BuiltProducts.path("onthemap"), ["status", "--format", "json"], environment: environment)
+        #expect(status.status == 0)
+        let expected = WireJSON.object([("offline", .bool(true)), ("reason", .string(line))]).serialized + "\n"
+        #expect(status.stdout == expected, "\(status.stdout)")
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch"], environment: environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0 + "\n" == expected }, "\(watch.lines)")
+    }
 }
