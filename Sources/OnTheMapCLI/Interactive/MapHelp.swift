@@ -19,13 +19,10 @@ struct MapHelp {
         }
     }
 
-    /// Moves by `step` keys, within the list; false when it would not move (it all fits, or it is at
-    /// that end already).
-    mutating func scroll(by step: Int, rows: Int) -> Bool {
+    /// Moves by `step` keys, within the list.
+    mutating func scroll(by step: Int, rows: Int) {
         let last = max(MapKey.keyList.count - Self.visibleKeys(rows: rows), 0)
-        let moved = min(max(offset + step, 0), last)
-        defer { offset = moved }
-        return moved != offset
+        offset = min(max(offset + step, 0), last)
     }
 
     /// How many keys the box shows in a screen of `rows` (the status line below it).
