@@ -63,6 +63,9 @@ extension APIError {
             return APIError(.invalidCredentials, message("Account not found or invalid credentials."), status: status)
         case 403:
             return APIError(.forbidden, message("The server does not allow this with the current session."), status: status)
+        case 423 where purpose == .login:
+            // onthemap-server: the password was right, but an operator disabled the account.
+            return APIError(.forbidden, message("This account is disabled; ask the server's operator."), status: status)
         case 404:
             return APIError(.notFound, message("Not found."), status: status)
         case 429:

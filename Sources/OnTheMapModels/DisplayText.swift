@@ -3,7 +3,7 @@
 ///
 /// A terminal obeys control characters (ESC starts a sequence that can erase lines or retitle the
 /// window, BEL rings, CR returns to the start of the line, C1's U+009B is an ESC [ of its own), and
-/// Unicode's bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069) make `…/\u{202E}gnp.exe` read as
+/// Unicode's bidi controls (overrides U+202A–U+202E, isolates U+2066–U+2069, marks) make `…/\u{202E}gnp.exe` read as
 /// `…/exe.png`. So: tab, line feed and carriage return become a space (a field stays one field on one
 /// line), every other C0 control, DEL and every C1 control becomes U+FFFD (the text shows that
 /// something was there), and bidi overrides and isolates are dropped. Everything else, accents and
@@ -25,14 +25,15 @@ public enum DisplayText {
         return String(scalars)
     }
 
-    /// C0 controls, DEL and C1 controls.
+    /// C0 controls, DEL and C1 controls (Unicode's general category Cc).
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.properties.generalCategory == .control
     }
 
-    /// The bidi embeddings, overrides and isolates, which reorder the text around them.
+    /// The bidi embeddings, overrides, isolates and marks (Unicode's Bidi_Control), which reorder
+    /// the text around them.
     public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        scalar.properties.isBidiControl
     }
 
     /// Whether `text` holds a control character or a bidi override or isolate.

@@ -21,20 +21,18 @@ public func buildApplication(
     let router = buildRouter(
         configuration: configuration, storage: storage, operations: operations, listCache: listCache,
         integrity: integrity, geocoder: geocoder)
-    let serverName = "onthemap-server"
-    let shortcut = CachedListShortcut(
-        cache: listCache, recorder: operations.recorder, logger: logger, serverName: serverName)
-    let idleTimeout = configuration.idleTimeout
     let budget = RequestBudget(maxConnections: configuration.maxConnections, maxHeldBytes: configuration.maxRequestMemory)
     let maxBodyBytes = configuration.maxBodyBytes
     return Application(
         router: router,
-        server: HTTPServerBuilder { responder in
-            ServerHTTP1Channel(
-                responder: responder, idleTimeout: idleTimeout, shortcut: shortcut, budget: budget,
-                maxBodyBytes: maxBodyBytes)
-        },
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+        // Hummingbird's own HTTP/1 channel. The request budget sits where its public configuration
+        // puts extra handlers: after the HTTP codec, before the connection-state handler (which
+        // passes no `channelInactive` on, and the budget must see every connection close).
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [RequestBudgetHandler(budget: budget, maxBodyBytes: maxBodyBytes)],
+                idleTimeout: TimeAmount(configuration.idleTimeout))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
         // The integrity checks; the geocoder drops its index once lookups stop.
         services: [integrity, geocoder],
         onServerRunning: { channel in
@@ -47,9 +45,6 @@ public func buildApplication(
 }
 
 /// The router alone, for tests that drive it without a socket.
-///
-/// `listCache` holds the encoded newest lists; `buildApplication` shares it with the connections'
-/// shortcut (`CachedListShortcut`).
 public func buildRouter(
     configuration: ServerConfiguration, storage: any ServerStorage, operations: ServerOperations = .init()
 ) -> Router<ServerRequestContext> {
@@ -66,10 +61,13 @@ func buildRouter(
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.addOperations(operations, probe: StorageProbe(storage: storage, integrity: integrity))
+    router.add(middleware: NoStoreMiddleware(prefixes: ["/v1"] + ParseRootsMiddleware.roots.map { "/\($0)" }))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
     let v1 = router.group("v1")
-    let limiter = LoginRateLimiter(store: storage, limits: configuration.loginLimits)
+    // Counted in the database; a refusal it decided is kept in memory, so refused requests write nothing.
+    let attempts = KnownPauses(store: storage)
+    let limiter = LoginRateLimiter(store: attempts, limits: configuration.loginLimits)
     let passwords = PasswordLogin(
         storage: storage, hasher: PasswordHasher(cost: configuration.bcryptCost), limiter: limiter,
         sessionLifetime: configuration.sessionLifetime)
@@ -90,7 +88,7 @@ func buildRouter(
         maxBodyBytes: configuration.maxBodyBytes,
         cache: listCache
     ).addRoutes(to: v1.group("StudentLocation"))
-    GeocodeController(sessions: storage, attempts: storage, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
+    GeocodeController(sessions: storage, attempts: attempts, geocoder: geocoder).addRoutes(to: v1.group("geocode"))
     // The web page: a client of the routes above (docs/API.md), served from the binary.
     if let web = configuration.web {
         WebController(assets: WebAssets(settings: web)).addRoutes(to: router)

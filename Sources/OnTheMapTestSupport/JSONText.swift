@@ -12,6 +12,11 @@ public enum JSONText {
         try WireCoding.decode(WireJSON.self, from: Array(text.utf8))
     }
 
+    /// `bytes` read as any JSON value.
+    public static func parse(_ bytes: some Collection<UInt8>) throws -> WireJSON {
+        try WireCoding.decode(WireJSON.self, from: bytes)
+    }
+
     /// `value` written and read back as `T`.
     public static func roundTrip<T: Codable>(_ value: T) throws -> T {
         try WireCoding.decode(T.self, from: WireCoding.encode(value))

@@ -80,6 +80,25 @@ public final class RawSocket: @unchecked Sendable {
     }
 }
 
+/// What the peer of a stream socket has done so far, seen without blocking or consuming anything.
+public enum PeerState: Equatable, Sendable {
+    /// Nothing sent, connection open.
+    case silent
+    /// Bytes are waiting to be read (an answer).
+    case sent
+    /// Closed (end of file or reset) with nothing left to read: ended without an answer.
+    case closed
+}
+
+/// The state of `fd`'s peer (`MSG_PEEK`, so a later read still gets every byte).
+public func peerState(_ fd: Int32) -> PeerState {
+    var byte: UInt8 = 0
+    let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    if count > 0 { return .sent }
+    if count == 0 { return .closed }
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .silent : .closed
+}
+
 /// A blocking TCP connection to 127.0.0.1:port.
 public func connectLoopback(port: Int) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

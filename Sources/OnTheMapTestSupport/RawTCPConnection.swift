@@ -37,6 +37,9 @@ public final class RawTCPConnection: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// What the server has done with the connection so far (`peerState`).
+    public var peer: PeerState { peerState(descriptor) }
+
     deinit {
         close(descriptor)
     }

@@ -2,16 +2,24 @@ import Foundation
 
 /// A real `onthemap-server serve` process on a free loopback port.
 public final class ServerProcess: @unchecked Sendable {
-    /// Base URL of the API, e.g. `http://127.0.0.1:41234/v1`.
-    public let baseURL: String
+    /// Base URL of the API, e.g. `http://127.0.0.1:41234/v1` (empty until the server listens).
+    public var baseURL: String {
+        urlLock.withLock {
+            if url == nil, let found = output.text.firstMatch(of: /onthemap-server listening on (http\S+)/)?.1 {
+                url = String(found)
+            }
+            return url ?? ""
+        }
+    }
     /// The database it serves: a SQLite file or a `postgres://` URL.
     public let databasePath: String
     /// The process; `ServerProcess+Signals` signals and awaits it.
     let process: Process
     private let output: OutputCollector
+    private let urlLock = NSLock()
+    private var url: String?  // guarded by `urlLock`
 
-    private init(baseURL: String, databasePath: String, process: Process, output: OutputCollector) {
-        self.baseURL = baseURL
+    private init(databasePath: String, process: Process, output: OutputCollector) {
         self.databasePath = databasePath
         self.process = process
         self.output = output
@@ -23,6 +31,16 @@ public final class ServerProcess: @unchecked Sendable {
     public static func start(
         databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:],
         timeout: TimeInterval = 30
+    ) throws -> ServerProcess {
+        let server = try spawn(databasePath: databasePath, port: port, arguments: arguments, environment: environment)
+        try server.waitUntilListening(timeout: timeout)
+        return server
+    }
+
+    /// Starts the server as `start` does, but returns at once: for a test that watches what it says
+    /// before it listens (waiting for a database); `waitUntilListening` then waits for its URL.
+    public static func spawn(
+        databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]
     ) throws -> ServerProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemap-server"))
@@ -40,13 +58,15 @@ public final class ServerProcess: @unchecked Sendable {
         output.collect(from: stdout.fileHandleForReading)
         output.collect(from: stderr.fileHandleForReading)
         try process.spawn()
+        return ServerProcess(databasePath: databasePath, process: process, output: output)
+    }
 
+    /// Returns once the server prints its URL; stops it and throws if it exits or `timeout` (a
+    /// deadline for a hung start, nothing more) passes first.
+    public func waitUntilListening(timeout: TimeInterval = 30) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let url = output.text.firstMatch(of: /onthemap-server listening on (http\S+)/)?.1 {
-                return ServerProcess(
-                    baseURL: String(url), databasePath: databasePath, process: process, output: output)
-            }
+            if !baseURL.isEmpty { return }
             if !process.isAlive { break }
             usleep(10_000)
         }

@@ -22,6 +22,8 @@ struct AddUserCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard email.contains("@") else { throw ValidationError("--email must be an email address.") }
+        try AccountNames.check(first, option: "--first")
+        try AccountNames.check(last, option: "--last")
     }
 
     func run() async throws {

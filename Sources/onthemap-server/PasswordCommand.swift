@@ -25,7 +25,7 @@ struct PasswordCommand: AsyncParsableCommand {
                 // After the new hash is stored: a session made with the old password before this
                 // point is ended here, and none can be made with it after.
                 let ended = try await storage.revokeSessions(accountKey: record.key)
-                print("password changed for \(name); ended \(ended) sessions")
+                print("password changed for \(name); ended \(counted(ended, "session"))")
             }
         }
     }

@@ -20,7 +20,7 @@ struct RevokeSessionCommand: AsyncParsableCommand {
             if let user {
                 let record = try await findAccount(user, in: storage)
                 try Confirmation.require("End every session of \(record.email ?? record.key)?", yes: yes)
-                print("revoked \(try await storage.revokeSessions(accountKey: record.key)) sessions")
+                print("revoked \(counted(try await storage.revokeSessions(accountKey: record.key), "session"))")
                 return
             }
             let matches = try await storage.allSessions(accountKey: nil).filter { SessionPrefix.of($0.id) == session }

@@ -18,13 +18,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on, from 1 to 65535; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "Port to listen on, from 1 to 65535; 0 picks a free one.")
     var port = 8080
 
     @Flag(help: "Create the database if there is none yet (a missing or empty file, or a PostgreSQL database without the tables); without it serve refuses, so a mistyped path is not a new, empty map.")
     var create = false
 
-    @Option(help: "Most PostgreSQL connections this process opens.")
+    @Option(parsing: .unconditional, help: "Most PostgreSQL connections this process opens.")
     var poolSize = 10
 
     @Flag(help: "Accept POST/PUT /StudentLocation without a session, as the original service did.")
@@ -33,22 +33,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "one: a POST from an account that has a pin moves it (default); many: every POST adds a pin, as upstream did.")
     var pinsPerAccount: PinsPerAccount = .one
 
-    @Option(help: "Session lifetime in seconds.")
+    @Option(parsing: .unconditional, help: "Session lifetime in seconds.")
     var sessionLifetime = 14 * 24 * 3600
 
     @Option(help: "Graph API /me-compatible URL that verifies Facebook access tokens; without it Facebook login is refused.")
     var facebookVerifyURL: String?
 
-    @Option(help: "Shortest password accepted where the server sets one (user add and user passwd apply the same key).")
+    @Option(parsing: .unconditional, help: "Shortest password accepted where the server sets one (user add and user passwd apply the same key).")
     var minPasswordLength = PasswordPolicy.defaultMinimumLength
 
-    @Option(help: "Failed logins allowed per account in a minute before it pauses for the rest of that minute; four times as many in an hour.")
+    @Option(parsing: .unconditional, help: "Failed logins allowed per account in a minute before it pauses for the rest of that minute; four times as many in an hour.")
     var maxLoginFailures = 5
 
-    @Option(help: "Login attempts allowed per client address per minute.")
+    @Option(parsing: .unconditional, help: "Login attempts allowed per client address per minute.")
     var maxLoginAttemptsPerAddress = 30
 
-    @Option(help: "Seconds a connection may stay silent (an unfinished request head, or idle between requests) before it is closed.")
+    @Option(parsing: .unconditional, help: "Seconds a connection may stay silent (an unfinished request head, or idle between requests) before it is closed.")
     var idleTimeout = 30
 
     @Option(help: "A reverse proxy's address (repeatable) whose X-Forwarded-For names the client, for the per-address login limit.")
@@ -69,16 +69,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text, or json: one JSON object per line (for journald or Loki).")
     var logFormat: LogFormat = .text
 
-    @Option(help: "Connections open at once; one more is answered 503 and closed.")
+    @Option(parsing: .unconditional, help: "Connections open at once; one more is answered 503 and closed.")
     var maxConnections = 10_000
 
-    @Option(help: "MiB of request heads and bodies held at once, across connections, until each request is answered; a request that does not fit is answered 503.")
+    @Option(parsing: .unconditional, help: "MiB of request heads and bodies held at once, across connections, until each request is answered; a request that does not fit is answered 503.")
     var maxRequestMemory = 64
 
-    @Option(help: "Seconds between checks of the database's integrity (SQLite's quick_check; one runs at start); 0: at start only.")
+    @Option(parsing: .unconditional, help: "Seconds between checks of the database's integrity (SQLite's quick_check; one runs at start); 0: at start only.")
     var integrityCheckInterval = 300
 
-    @Option(help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
+    @Option(parsing: .unconditional, help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
     var threads: Int?
 
     func validate() throws {

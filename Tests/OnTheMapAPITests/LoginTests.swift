@@ -37,6 +37,20 @@ struct LoginTests {
         try await bed.close()
     }
 
+    /// The password is right but an operator disabled the account: told so, not sent to check the
+    /// email and password (the CLI adds that advice to invalid credentials only).
+    @Test func aDisabledAccountIsToldItIsDisabled() async throws {
+        let bed = try APITestBed()
+        let disable = try runCommand(
+            BuiltProducts.path("onthemap-server"), ["user", "disable", APITestBed.email, "--yes", "--database", bed.fixture.databasePath])
+        #expect(disable.status == 0, "\(disable.stderr)")
+        let error = await apiError { _ = try await bed.login() }
+        #expect(error?.kind == .forbidden)
+        #expect(error?.status == 423)
+        #expect(error?.message == "This account is disabled; ask the server's operator.")
+        try await bed.close()
+    }
+
     @Test func missingPasswordIsBadRequest() async throws {
         let bed = try APITestBed()
         let error = await apiError { _ = try await bed.client.login(.udacity(username: APITestBed.email, password: "")) }

@@ -12,7 +12,7 @@ struct BuildInfoTests {
 
     @Test(arguments: ["onthemap", "onthemapd", "onthemap-server"])
     func namesEveryResolvedPackageWithItsVersion(program: String) throws {
-        let resolved = try WireJSON.parse(Data(contentsOf: URL(fileURLWithPath: Self.root + "/Package.resolved")))
+        let resolved = try JSONText.parse(Data(contentsOf: URL(fileURLWithPath: Self.root + "/Package.resolved")))
         guard case .array(let pins)? = resolved["pins"] else {
             Issue.record("Package.resolved has no pins")
             return

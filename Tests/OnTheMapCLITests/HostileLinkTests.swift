@@ -222,7 +222,7 @@ final class PassThroughDaemon: @unchecked Sendable {
                         line.append(byte)
                         continue
                     }
-                    let id = (try? WireJSON.parse(line))?["id"] ?? .null
+                    let id = (try? JSONText.parse(line))?["id"] ?? .null
                     line = []
                     let reply = Array(WireJSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]).serialized.utf8) + [0x0A]
                     _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }

@@ -26,7 +26,7 @@ struct StatusBarExamplesTests {
         /// The colour of the onthemap block in i3bar's latest status line, if it has one.
         func blockColour(_ line: String) -> String? {
             guard let text = line.hasPrefix(",") ? String(line.dropFirst()) : Optional(line),
-                case .array(let blocks)? = try? WireJSON.parse(text.utf8),
+                case .array(let blocks)? = try? JSONText.parse(text.utf8),
                 let block = blocks.first(where: { $0["name"] == .string("onthemap") })
             else { return nil }
             return block["color"]?.stringValue
@@ -44,7 +44,7 @@ struct StatusBarExamplesTests {
     func waybarExampleEscapes() throws {
         let config = try String(contentsOf: Self.clients.appendingPathComponent("waybar/config.jsonc"), encoding: .utf8)
         let json = config.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
-        let module = try WireJSON.parse(json.utf8)["custom/onthemap"]
+        let module = try JSONText.parse(json.utf8)["custom/onthemap"]
         #expect(module?["escape"] == .bool(true))
         #expect(module?["return-type"] == .string("json"))
     }

@@ -12,7 +12,7 @@ struct ConcurrentPinTests {
     private func pinCount(_ bed: DaemonTestBed, key: String) throws -> Int {
         let url = bed.server.baseURL + "/StudentLocation?uniqueKey=\(key)&limit=1000"
         let reply = try runCommand("/usr/bin/curl", ["-sf", url])
-        guard reply.status == 0, case .array(let pins)? = try WireJSON.parse(reply.stdout.utf8)["results"] else {
+        guard reply.status == 0, case .array(let pins)? = try JSONText.parse(reply.stdout.utf8)["results"] else {
             throw ServerProcessError(message: "cannot list pins: \(reply.stderr)")
         }
         return pins.count

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapTestSupport
 import OnTheMapRPC
 
 /// A raw client of the daemon's socket speaking the LSP base framing (`Content-Length: N\r\n\r\n`),
@@ -108,6 +109,6 @@ final class FramedSocket {
     /// The next framed message, parsed; nil at end of stream.
     func readMessage() throws -> WireJSON? {
         guard let frame = try readFrame() else { return nil }
-        return try WireJSON.parse(frame.body.utf8)
+        return try JSONText.parse(frame.body.utf8)
     }
 }

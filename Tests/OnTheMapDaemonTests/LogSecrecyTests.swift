@@ -13,7 +13,7 @@ struct LogSecrecyTests {
         let bed = try DaemonTestBed(students: 10, daemonArguments: ["--log-level", "trace"])
         defer { bed.tearDown() }
         try bed.login()
-        let saved = try WireJSON.parse(Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
+        let saved = try JSONText.parse(Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
         let sessionID = try #require(saved["session"]?["sessionID"]?.stringValue)
         let xsrfToken = try #require(saved["session"]?["xsrfToken"]?.stringValue)
         _ = try bed.result("postPin", params(("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://ada.example"))))

@@ -55,7 +55,7 @@ struct MemoryBoundTests {
             while !received.contains(10), ContinuousClock.now < deadline { received += client.receiveAll(timeout: .milliseconds(200)) }
             return String(decoding: received, as: UTF8.self)
         }
-        let answer = try WireJSON.parse(reply.split(separator: "\n").first.map(String.init)?.utf8 ?? "".utf8)
+        let answer = try JSONText.parse(reply.split(separator: "\n").first.map(String.init)?.utf8 ?? "".utf8)
         #expect(answer["error"]?["code"] == .integer(RPCError.invalidRequestCode))
         #expect(answer["error"]?["message"]?.stringValue?.contains("at most 256") == true, "\(reply.prefix(300))")
         try expectOthersServed(bed)

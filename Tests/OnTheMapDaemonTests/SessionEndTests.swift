@@ -56,7 +56,7 @@ struct SessionEndTests {
         let (logout, change) = try await onOwnThread {
             let connection = try subscriber(bed)
             // End the daemon's session behind its back, with the XSRF token from its session file.
-            let saved = try WireJSON.parse(Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
+            let saved = try JSONText.parse(Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
             let token = saved["session"]?["xsrfToken"]?.stringValue ?? ""
             let logout = try runCommand(
                 "/usr/bin/curl", ["-sf", "-X", "DELETE", "-H", "X-XSRF-TOKEN: \(token)", bed.server.baseURL + "/session"])

@@ -42,18 +42,21 @@ struct StallTests {
         worker.start()
 
         let watcher = try bed.connect()
-        var slowest: Duration = .zero
-        var answered = 0
+        var waits: [Duration] = []
         let clock = ContinuousClock()
         while !done.isSet {
             let start = clock.now
             #expect(try watcher.call("status").get()["loggedIn"] == .bool(true))
-            slowest = max(slowest, clock.now - start)
-            answered += 1
+            waits.append(clock.now - start)
             usleep(20_000)
         }
-        #expect(answered >= 5, "the worst batch took long enough to watch (\(answered) statuses)")
-        #expect(slowest < .milliseconds(100), "the slowest status took \(slowest) while another client worked")
+        waits.sort()
+        #expect(waits.count >= 10, "the worst batch took long enough to watch (\(waits.count) statuses)")
+        // Nine in ten within 100 ms; and none waits for the batch (seconds): one slow answer on a
+        // machine busy with other work is the machine, a stalled daemon makes them all slow.
+        let ninth = waits[min(waits.count - 1, waits.count * 9 / 10)]
+        #expect(ninth < .milliseconds(100), "9 in 10 statuses within \(ninth), the slowest \(waits.last ?? .zero)")
+        #expect((waits.last ?? .zero) < .seconds(2), "the slowest status took \(waits.last ?? .zero)")
 
         let tooLong = try bed.error("students", params(("search", .string(search + "x"))))
         #expect(tooLong.code == RPCError.invalidParamsCode)

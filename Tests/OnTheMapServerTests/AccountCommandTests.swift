@@ -57,6 +57,63 @@ struct AccountCommandTests {
         _ = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "a-new-one-1959")
     }
 
+    /// `user add` and `user rename` take names by the rule the API applies to a pin's: an account
+    /// with an empty first name could never post, and one with ESC in its name would write it to
+    /// every terminal that lists it. Refused with the option named and why (status 64).
+    @Test func namesFollowThePinsRule() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let db = ["--database", fixture.databasePath]
+        let add = ["user", "add", "--email", "ada@example.com", "--password-stdin", "--bcrypt-cost", "4"] + db
+        let refusals: [([String], String)] = [
+            (["--first", "", "--last", "Lovelace"], "--first is empty"),
+            (["--first", "Ada", "--last", " "], "--last is empty"),
+            (["--first", "Ada\u{1B}[2J", "--last", "Lovelace"], "--first contains a control character (U+001B)"),
+            (["--first", "Ada", "--last", "Love\u{9B}lace"], "--last contains a control character (U+009B)"),
+        ]
+        for (names, message) in refusals {
+            let result = try runCommand(server, add + names, stdin: "analytical\n")
+            #expect(result.status == 64, "\(names): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+        }
+        #expect(try runCommand(server, ["user", "show", "ada@example.com"] + db).status == 1, "no account was added")
+
+        let key = try fixture.addUser(email: "ada@example.com", password: "analytical", first: "Ada", last: "Lovelace")
+        let (_, session) = try await ServerHTTP.login(fixture.baseURL, email: "ada@example.com", password: "analytical")
+        #expect(
+            try await ServerHTTP.send(
+                .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)]
+            ).status == 201)
+        let refused = try runCommand(server, ["user", "rename", key, "--last", "x\u{7}"] + db)
+        #expect(refused.status == 64 && refused.stderr.hasPrefix("Error: --last contains a control character (U+0007)"), "\(refused.stderr)")
+        let neither = try runCommand(server, ["user", "rename", key] + db)
+        #expect(neither.status == 64 && neither.stderr.contains("--first, --last or both"), "\(neither.stderr)")
+
+        let renamed = try runCommand(server, ["user", "rename", "ada@example.com", "--last", "King"] + db)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout == "renamed ada@example.com to Ada King (1 pin renamed too)\n", "\(renamed.stdout)")
+        let shown = try runCommand(server, ["user", "show", key, "--json"] + db).stdout
+        #expect(shown.contains("Ada King"), "\(shown)")
+        // The pin shows it at once (on PostgreSQL, by the change watch's notification).
+        #expect(
+            try await eventually(timeout: .seconds(5)) {
+                try await ServerHTTP.pins(fixture.baseURL, of: key).first?["lastName"] as? String == "King"
+            })
+    }
+
+    /// Counts read as people say them: "1 session", "2 sessions".
+    @Test func countsAreSingularForOne() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let key = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        _ = try await ServerHTTP.login(fixture.baseURL, email: "grace@example.com", password: "cobol-1959")
+        let passwd = ["user", "passwd", key, "--password-stdin", "--bcrypt-cost", "4", "--database", fixture.databasePath]
+        let changed = try runCommand(server, passwd, stdin: "flow-matic\n")
+        #expect(changed.stdout == "password changed for grace@example.com; ended 1 session\n", "\(changed.stdout)\(changed.stderr)")
+        let none = try runCommand(server, passwd, stdin: "flow-matic-2\n")
+        #expect(none.stdout == "password changed for grace@example.com; ended 0 sessions\n", "\(none.stdout)")
+    }
+
     @Test func sessionListShowsWhereAndWhenEachIsUsed() async throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }

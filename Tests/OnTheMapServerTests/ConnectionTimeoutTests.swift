@@ -4,15 +4,15 @@ import OnTheMapTestSupport
 import Testing
 
 /// Connections that stop in the middle of a request head are closed by the idle timeout, over real
-/// sockets, while the server keeps answering everyone else.
+/// sockets, while the server keeps answering everyone else. Closed without a byte of answer: a
+/// refusal would have said 503 first. The deadlines only end a hung test; none measures speed.
 @Suite("Connection timeouts", .ownThreads)
 struct ConnectionTimeoutTests {
-    @Test func aThousandConnectionsStuckMidHeaderAreClosedWithinSixtySeconds() async throws {
+    @Test func aThousandConnectionsStuckMidHeaderAreClosed() async throws {
         raiseOpenFileLimit()
         let fixture = try ServerFixture()  // the default idle timeout, as shipped
         defer { fixture.tearDown() }
         let port = fixture.server.port
-        let started = Date()
         // Blocking sockets, on a thread of their own: a thousand connects and polls must not hold
         // Swift's cooperative threads, which every other test running meanwhile needs. No other test
         // starts a process while they are open (`ProcessLaunches.pause`).
@@ -42,47 +42,37 @@ struct ConnectionTimeoutTests {
         let reply = try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?limit=1")
         #expect(reply.status == 200)
 
-        let open = try await onOwnThread { () -> Set<Int32> in
-            var open = Set(sockets)
-            while !open.isEmpty, Date().timeIntervalSince(started) < 75 {
-                for fd in open where isClosedByPeer(fd) { open.remove(fd) }
-                if !open.isEmpty { usleep(500_000) }
+        let states = try await onOwnThread { () -> [PeerState] in
+            let deadline = ContinuousClock.now + .seconds(120)
+            var states = sockets.map(peerState)
+            while states.contains(.silent), ContinuousClock.now < deadline {
+                usleep(500_000)
+                states = sockets.map(peerState)
             }
-            return open
+            return states
         }
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(open.isEmpty, "\(open.count) of 1000 connections still open after \(Int(elapsed)) s")
-        #expect(elapsed < 60, "closed after \(Int(elapsed)) s")
-        // Not closed at once either: the timeout, not a refusal, ended them.
-        #expect(elapsed > 5)
+        #expect(!states.contains(.silent), "\(states.filter { $0 == .silent }.count) of 1000 connections still open")
+        #expect(!states.contains(.sent), "\(states.filter { $0 == .sent }.count) were answered, not timed out")
     }
 
+    /// `--idle-timeout` is what closes a stuck connection: of two servers given a stuck head at the
+    /// same moment, the one told 2 s closes it while the one told 600 s still holds its own.
     @Test func idleTimeoutIsAnOption() async throws {
         raiseOpenFileLimit()
-        let fixture = try ServerFixture(arguments: ["--idle-timeout", "2"])
-        defer { fixture.tearDown() }
-        let port = fixture.server.port
-        // Timed from before the connection exists, so a slow machine can only make it look longer.
-        let started = Date()
-        let fd = try await onOwnThread { try connectLoopback(port: port) }
-        defer { close(fd) }
-        _ = "GET /v1/Stud".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        while !isClosedByPeer(fd), Date().timeIntervalSince(started) < 30 {
-            try await Task.sleep(for: .milliseconds(100))
+        let short = try ServerFixture(arguments: ["--idle-timeout", "2"])
+        defer { short.tearDown() }
+        let long = try ServerFixture(arguments: ["--idle-timeout", "600"])
+        defer { long.tearDown() }
+        let ports = (short.server.port, long.server.port)
+        let (shortFD, longFD) = try await onOwnThread { (try connectLoopback(port: ports.0), try connectLoopback(port: ports.1)) }
+        defer {
+            close(shortFD)
+            close(longFD)
         }
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(isClosedByPeer(fd))
-        #expect(elapsed >= 1.5 && elapsed < 15, "closed after \(elapsed) s")
+        for fd in [shortFD, longFD] { _ = "GET /v1/Stud".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+        #expect(eventually(timeout: .seconds(60)) { peerState(shortFD) == .closed }, "\(peerState(shortFD))")
+        #expect(peerState(longFD) == .silent, "the 600 s server's connection is still open")
     }
-}
-
-/// True once the peer has closed (end of file or reset), without blocking.
-private func isClosedByPeer(_ fd: Int32) -> Bool {
-    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&entry, 1, 0) > 0 else { return false }
-    var byte: UInt8 = 0
-    let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
-    return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
 }
 
 /// 1,000 client sockets need more than the usual 1,024 descriptors with the test runner's own.

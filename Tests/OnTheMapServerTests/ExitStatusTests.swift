@@ -19,10 +19,16 @@ struct ExitStatusTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // Under `timeout`: a port let through would start a server that serves until killed (124).
-        let result = try runCommand("/usr/bin/timeout", ["20", server, "serve", "--create", "--db", directory.file("db.sqlite"), "--port=\(port)"])
-        #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("--port"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")))
+        // Both spellings: `--port -1` was read as a missing value followed by an option `-1`.
+        for spelling in [["--port=\(port)"], ["--port", port]] {
+            let result = try runCommand(
+                "/usr/bin/timeout", ["20", server, "serve", "--create", "--db", directory.file("db.sqlite")] + spelling)
+            #expect(result.status == 64, "\(spelling): \(result.stdout)\(result.stderr)")
+            let expected = Int(port) == nil
+                ? "The value '\(port)' is invalid for '--port <port>'" : "--port must be from 1 to 65535 (or 0 for any free port)."
+            #expect(result.stderr.hasPrefix("Error: \(expected)"), "\(spelling): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")))
+        }
     }
 
     @Test func failuresAreOneLineWithStatus1AndNoUsage() throws {

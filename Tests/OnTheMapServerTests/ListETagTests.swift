@@ -4,7 +4,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// The lists daemons poll answer a strong `ETag` and a bodiless `304` to an `If-None-Match` that
-/// names it, on the Udacity path (from the router and from the connection alike) and the Parse path.
+/// names it, on the Udacity path (made from the database and from memory alike) and the Parse path.
 @Suite("Conditional GETs of the lists: ETag and 304", .ownThreads)
 struct ListETagTests {
     static let newest = "/StudentLocation?limit=100&order=-updatedAt"
@@ -45,30 +45,30 @@ struct ListETagTests {
         #expect(try await ServerHTTP.send(.GET, url, headers: [("If-None-Match", newTag)]).status == 304)
     }
 
-    /// The 304 from the connection itself (`CachedListShortcut`) and the router's carry the same tag,
-    /// as their 200s carry the same bytes; a 304 has no body and the connection stays usable.
-    @Test func theConnectionAndTheRouterAgree() async throws {
+    /// The 304 answered from memory and the one made after a database read carry the same tag, as
+    /// their 200s carry the same bytes; a 304 has no body and the connection stays usable.
+    @Test func theCachedAndTheFreshAnswersAgree() async throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: 5)
         let socket = try RawSocket(loopbackPort: fixture.server.port)
         let target = "/v1" + Self.newest
-        // The router makes the first answer; the next comes from the connection.
-        let made = try #require(socket.exchange(CachedListShortcutTests.get(target)).first)
-        let cached = try #require(socket.exchange(CachedListShortcutTests.get(target)).first)
+        // The first answer is made from the database; the next comes from memory.
+        let made = try #require(socket.exchange(NewestListRouteTests.get(target)).first)
+        let cached = try #require(socket.exchange(NewestListRouteTests.get(target)).first)
         let etag = try #require(made.header("ETag"))
         #expect(cached.header("ETag") == etag)
-        let conditional = socket.exchange(CachedListShortcutTests.get(target, headers: "If-None-Match: \(etag)\r\n"))
+        let conditional = socket.exchange(NewestListRouteTests.get(target, headers: "If-None-Match: \(etag)\r\n"))
         #expect(conditional.map(\.status) == [304])
         #expect(conditional.first?.body.isEmpty == true)
         #expect(conditional.first?.header("ETag") == etag)
         #expect(conditional.first?.header("Content-Length") == nil, "a 304 has no body length of its own")
-        // The router's 304 (a query the connection has not answered yet) is the same.
+        // Another query's 304 is alike.
         let other = "/v1/StudentLocation?limit=3"
-        let otherTag = try #require(socket.exchange(CachedListShortcutTests.get(other)).first?.header("ETag"))
-        let routed = try #require(socket.exchange(CachedListShortcutTests.get(other, headers: "If-None-Match: \(otherTag)\r\n")).first)
+        let otherTag = try #require(socket.exchange(NewestListRouteTests.get(other)).first?.header("ETag"))
+        let routed = try #require(socket.exchange(NewestListRouteTests.get(other, headers: "If-None-Match: \(otherTag)\r\n")).first)
         #expect(routed.status == 304 && routed.body.isEmpty && routed.header("Content-Length") == nil, "\(routed.headers)")
-        #expect(socket.exchange(CachedListShortcutTests.get(target)).map(\.status) == [200], "the connection goes on")
+        #expect(socket.exchange(NewestListRouteTests.get(target)).map(\.status) == [200], "the connection goes on")
     }
 
     @Test func theParseListToo() async throws {

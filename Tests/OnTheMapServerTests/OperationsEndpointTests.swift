@@ -69,6 +69,13 @@ struct OperationsEndpointTests {
         for secret in [DemoSeed.password, "wrong-horse-1", "wrong-horse-2", String(sessionID), String(xsrf), "XSRF-TOKEN", "Cookie"] {
             #expect(!log.contains(secret), "the access log holds \(secret)")
         }
+        // The keys in one order on every line (sorted), as written, not just as parsed.
+        for line in lines {
+            let keys = line.matches(of: /"([A-Za-z]+)":/).map { String($0.1) }
+            #expect(keys == keys.sorted(), "\(line)")
+            #expect(Set(["durationMs", "method", "path", "status", "time"]).isSubset(of: keys), "\(line)")
+        }
+        #expect(lines[4].hasPrefix(#"{"bytes":"#) && lines[4].contains(#""path":"/v1/StudentLocation","#), "\(lines[4])")
         let attributes = try FileManager.default.attributesOfItem(atPath: accessLog)
         #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
     }

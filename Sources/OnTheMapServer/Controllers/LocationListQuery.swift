@@ -25,15 +25,10 @@ struct LocationListQuery {
             skip = value
         }
         if let text = parameters.get("order"), !text.isEmpty {
-            order = try text.split(separator: ",").map { part in
-                let term = part.trimmingWhitespace()
-                let descending = term.hasPrefix("-")
-                let key = descending ? String(term.dropFirst()) : term
-                guard LocationQuery.sortableColumns.contains(key) else {
-                    throw APIFailure.badRequest(
-                        "Cannot order by '\(key)'; use one of \(LocationQuery.sortableColumns.sorted().joined(separator: ", ")), with - for descending.")
-                }
-                return SortTerm(column: key, descending: descending)
+            do {
+                order = try LocationQuery.order(text)
+            } catch {
+                throw APIFailure.badRequest(error.message.prefix(1).uppercased() + error.message.dropFirst() + ".")
             }
         }
         uniqueKey = parameters.get("uniqueKey")

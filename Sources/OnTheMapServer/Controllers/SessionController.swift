@@ -52,11 +52,8 @@ struct SessionController: Sendable {
                 account: .init(registered: true, key: account.key),
                 session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(session.expiresAt))),
             prefixed: true)
-        // Written by hand: Hummingbird's `Cookie` keeps attributes in a dictionary, so their order
-        // would change between runs, and the wire is meant to be byte-stable.
-        let maxAge = sessionLifetime.components.seconds
         response.headers.append(
-            HTTPField(name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=\(session.xsrfToken); Max-Age=\(maxAge); Path=/; SameSite=Strict"))
+            Self.xsrfCookie(session.xsrfToken, maxAge: sessionLifetime.components.seconds, request: request))
         return response
     }
 
@@ -131,13 +128,26 @@ struct SessionController: Sendable {
         var response = Response.json(
             LogoutResponse(session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(Date()))),
             prefixed: true)
-        response.headers.append(
-            HTTPField(name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=; Max-Age=0; Path=/; SameSite=Strict"))
+        response.headers.append(Self.xsrfCookie("", maxAge: 0, request: request))
         return response
     }
 
+    /// The `XSRF-TOKEN` cookie, `Secure` when a proxy says the client came over TLS
+    /// (`X-Forwarded-Proto: https`), so the browser never sends it over plain HTTP.
+    ///
+    /// Written by hand: Hummingbird's `Cookie` keeps attributes in a dictionary, so their order
+    /// would change between runs, and the wire is meant to be byte-stable.
+    static func xsrfCookie(_ token: String, maxAge: Int64, request: Request) -> HTTPField {
+        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.split(separator: ",").first
+        let secure = proto?.trimmingWhitespace().lowercased() == "https" ? "; Secure" : ""
+        return HTTPField(
+            name: .setCookie, value: "\(OnTheMapHeaders.xsrfCookie)=\(token); Max-Age=\(maxAge); Path=/; SameSite=Strict\(secure)")
+    }
+
+    /// 423 Locked, not the 403 of wrong credentials: the password was right, and a client that
+    /// tells the two apart (`OnTheMapAPI`) says "disabled" instead of "check the email and password".
     private static var disabled: APIFailure {
-        APIFailure(.forbidden, "This account is disabled; ask the server's operator.")
+        APIFailure(HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), "This account is disabled; ask the server's operator.")
     }
 
     /// The wait once, in words ("try again in 1 minute"); `Retry-After` has it in seconds for programs.

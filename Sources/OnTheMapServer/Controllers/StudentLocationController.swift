@@ -13,8 +13,7 @@ struct StudentLocationController: Sendable {
     let openWrites: Bool
     /// Larger bodies get 413.
     let maxBodyBytes: Int
-    /// Encoded lists, until a pin changes (shared with `CachedListShortcut`, which answers from it
-    /// without the router).
+    /// Encoded lists, until a pin changes (shared with the Parse paths, under keys of their own).
     let cache: LocationListCache
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {

@@ -5,7 +5,7 @@ extension CachedList {
     /// The answer to a request that sent `ifNoneMatch` (the `If-None-Match` header): a bodiless
     /// `304 Not Modified` when it names this list, else the list; both carry the list's `ETag`.
     ///
-    /// The same for the router's answers and the connection's own (`CachedListShortcut`).
+    /// The one answer of both dialects' list routes.
     func response(ifNoneMatch: String?) -> Response {
         if EntityTag.ifNoneMatch(ifNoneMatch, matches: etag) {
             var response = Response(status: .notModified, headers: [.eTag: etag])

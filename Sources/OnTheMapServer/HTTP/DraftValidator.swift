@@ -9,11 +9,11 @@ enum DraftValidator {
     static let maxURLLength = 2048
 
     static func validate(_ draft: StudentLocationDraft) throws {
-        try text(draft.uniqueKey, field: "uniqueKey", maxLength: maxKeyLength)
-        try text(draft.firstName, field: "firstName", maxLength: maxNameLength)
-        try text(draft.lastName, field: "lastName", maxLength: maxNameLength, required: false)
-        try text(draft.mapString, field: "mapString", maxLength: maxMapStringLength)
-        try text(draft.mediaURL, field: "mediaURL", maxLength: maxURLLength)
+        try text(draft.uniqueKey, field: "uniqueKey", maxLength: maxKeyLength, kind: .name)
+        try name(draft.firstName, field: "firstName")
+        try name(draft.lastName, field: "lastName")
+        try text(draft.mapString, field: "mapString", maxLength: maxMapStringLength, kind: .place)
+        try text(draft.mediaURL, field: "mediaURL", maxLength: maxURLLength, kind: .link)
         guard WebLink.isValid(draft.mediaURL.trimmingWhitespace()) else {
             throw APIFailure.badRequest("The field mediaURL must be an http:// or https:// URL.")
         }
@@ -25,15 +25,24 @@ enum DraftValidator {
         }
     }
 
-    private static func text(_ value: String, field: String, maxLength: Int, required: Bool = true) throws {
-        if required, value.trimmingWhitespace().isEmpty {
+    private static func name(_ value: String, field: String) throws {
+        guard value.count <= maxNameLength else {
+            throw APIFailure.badRequest("The field \(field) is longer than \(maxNameLength) characters.")
+        }
+        if let problem = ShownText.problem(inName: value) {
+            throw APIFailure.badRequest("The field \(field) \(problem).")
+        }
+    }
+
+    private static func text(_ value: String, field: String, maxLength: Int, kind: ShownText.Kind) throws {
+        if value.trimmingWhitespace().isEmpty {
             throw APIFailure.badRequest("The field \(field) is required and must not be empty.")
         }
         guard value.count <= maxLength else {
             throw APIFailure.badRequest("The field \(field) is longer than \(maxLength) characters.")
         }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIFailure.badRequest("The field \(field) contains control characters.")
+        if let problem = ShownText.problem(in: value, kind: kind) {
+            throw APIFailure.badRequest("The field \(field) \(problem).")
         }
     }
 }

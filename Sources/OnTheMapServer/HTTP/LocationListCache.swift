@@ -36,13 +36,6 @@ final class LocationListCache: Sendable {
         changes.mark()
     }
 
-    /// The stored answer for the query if no pin can have changed since it was checked: memory only,
-    /// never the database (nil otherwise).
-    func currentList(for query: String) -> CachedList? {
-        guard let mark = mark() else { return nil }
-        return list(for: query, mark: mark)
-    }
-
     /// The stored answer for the query, if it was checked at `mark` (no query needed).
     func list(for query: String, mark: UInt64) -> CachedList? {
         entries.withLockedValue { entries in

@@ -20,9 +20,11 @@ extension Request {
         }
     }
 
-    /// The whole body, refusing one over `limit` bytes (413) and one that ends before its announced
-    /// length (400: the client went away or lied; a client's doing, so no error is logged for it).
+    /// The whole body, refusing one sent as anything but JSON (415), one over `limit` bytes (413) and
+    /// one that ends before its announced length (400: the client went away or lied; a client's
+    /// doing, so no error is logged for it).
     func collectBody(limit: Int) async throws -> ByteBuffer {
+        try requireJSONIfBodySent()
         do {
             return try await body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
@@ -32,6 +34,20 @@ extension Request {
         } catch is HTTPParserError {
             throw APIFailure.badRequest("The request ended before its body was complete.")
         }
+    }
+
+    /// Refuses a body whose `Content-Type` is not `application/json` (parameters such as `charset`
+    /// aside), unread: a browser sends `text/plain` and form bodies from any page without asking the
+    /// server first (no CORS preflight), so taking them as JSON let other sites post here. A body
+    /// without a `Content-Type` is read as JSON, as every client of this API sends JSON.
+    private func requireJSONIfBodySent() throws {
+        let announced = headers[.contentLength].flatMap { Int($0) } ?? (headers[.transferEncoding] == nil ? 0 : 1)
+        guard announced > 0, let type = headers[.contentType] else { return }
+        let mediaType = type.split(separator: ";", maxSplits: 1).first?.trimmingWhitespace().lowercased() ?? ""
+        guard mediaType != "application/json" else { return }
+        throw APIFailure(
+            .unsupportedMediaType,
+            "The body must be JSON, sent with Content-Type: application/json (this request said \(mediaType.prefix(100))).")
     }
 
     private static func explain(_ error: DecodingError) -> String {

@@ -23,8 +23,13 @@ public final class AccessLog: Sendable {
 
     private let file: FileDescriptor
     private let ownsFile: Bool
-    /// Guards the encoder, which is not thread-safe.
-    private let encoder = Mutex(JSONEncoder())
+    /// Guards the encoder, which is not thread-safe. Keys sorted, so every line has them in one
+    /// order (they came in a different order from line to line), and paths with their slashes.
+    private let encoder = Mutex({
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }())
 
     /// Opens `path` for appending (created 0600: client addresses are personal data); `-` is stdout.
     public init(path: String) throws {

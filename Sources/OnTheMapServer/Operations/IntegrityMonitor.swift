@@ -3,8 +3,9 @@ import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// Checks the stored data's integrity (`ServerStorage.integrityProblems`: SQLite's `PRAGMA
-/// quick_check`) when the server starts and then on a schedule, and keeps the last verdict, which
-/// `/healthz` and `onthemap_database_up` report without running the check themselves.
+/// quick_check`) when the server starts, then on a schedule, and at once when a request meets a
+/// damaged page; keeps the last verdict, which `/healthz` and `onthemap_database_up` report without
+/// running the check themselves.
 ///
 /// A file with damaged pages otherwise passed `/healthz` (its `SELECT 1` touches none of them)
 /// while every list request answered 500: a load balancer kept sending traffic to it, and nobody
@@ -19,12 +20,31 @@ public final class IntegrityMonitor: Service, Sendable {
     private let logger: Logger
     /// The last check's findings (empty: sound, or not checked yet); guarded, read by every health check.
     private let findings = NIOLockedValueBox<[String]>([])
+    /// Whether a check set off by a request runs now: requests meeting damage together start one.
+    private let checkingNow = NIOLockedValueBox(false)
 
-    /// A monitor of `storage`'s integrity, checked every `interval` (nil: at start only).
+    /// A monitor of `storage`'s integrity, checked every `interval` (nil: at start only) and whenever
+    /// an operation meets damage.
     public init(storage: any ServerStorage, interval: Duration?, logger: Logger) {
         self.storage = storage
         self.interval = interval
         self.logger = logger
+        storage.whenDamageMet { [weak self] in self?.checkNow() }
+    }
+
+    /// Runs a check now, unless one set off this way is running or damage is already known: a
+    /// request that met a damaged page makes `/healthz` say so at once, not at the next turn.
+    func checkNow() {
+        let start = checkingNow.withLockedValue { checking in
+            guard !checking, problems.isEmpty else { return false }
+            checking = true
+            return true
+        }
+        guard start else { return }
+        Task {
+            await check()
+            checkingNow.withLockedValue { $0 = false }
+        }
     }
 
     /// What the last check found wrong; empty while sound (or before the first check ends).
@@ -37,7 +57,12 @@ public final class IntegrityMonitor: Service, Sendable {
         // how the wait ends, so it is not thrown on (it made a clean stop exit 1).
         await cancelWhenGracefulShutdown {
             await self.check()
-            guard let interval = self.interval else { return }
+            // With no schedule, the service still lives until shutdown: one that returns ends the
+            // server ("finished unexpectedly"), which `--integrity-check-interval 0` did at start.
+            guard let interval = self.interval else {
+                try? await gracefulShutdown()
+                return
+            }
             while true {
                 do { try await Task.sleep(for: interval) } catch { return }
                 await self.check()
@@ -45,7 +70,8 @@ public final class IntegrityMonitor: Service, Sendable {
         }
     }
 
-    /// Runs one check and logs a change of verdict (once, not at every check).
+    /// Runs one check and logs a change of verdict (once, not at every check); each check's verdict
+    /// at debug.
     func check() async {
         // A database that does not answer is the health check's ping's to report, not this.
         guard let found = try? await storage.integrityProblems() else { return }
@@ -60,5 +86,6 @@ public final class IntegrityMonitor: Service, Sendable {
         } else if found.isEmpty, !before.isEmpty {
             logger.notice("the database passes its integrity check again", metadata: ["database": "\(storage.displayName)"])
         }
+        logger.debug(found.isEmpty ? "integrity check: sound" : "integrity check: damaged")
     }
 }

@@ -6,17 +6,21 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case text
     case json
 
-    /// Makes every logger of the process write this format at `level` (once, before any logger).
+    /// Makes every logger of the process write this format at `level` (once, before any logger),
+    /// each line at most `BoundedLogHandler.maxLineBytes`.
     public func bootstrap(level: Logger.Level) {
+        LoggingSystem.bootstrap { label in BoundedLogHandler(handler(label: label, level: level)) }
+    }
+
+    /// A handler of this format, unbounded.
+    func handler(label: String, level: Logger.Level) -> any LogHandler {
         switch self {
         case .text:
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
-            }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
         case .json:
-            LoggingSystem.bootstrap { label in JSONLogHandler(label: label, logLevel: level) }
+            return JSONLogHandler(label: label, logLevel: level)
         }
     }
 }

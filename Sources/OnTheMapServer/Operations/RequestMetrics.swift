@@ -5,9 +5,11 @@ import Prometheus
 /// The per-request series of `/metrics`: requests by route, method and status, their duration, the
 /// server errors among them, and the requests in progress by method.
 ///
-/// Made here rather than by Hummingbird's `MetricsMiddleware` so that the requests answered from the
-/// cached list, which never reach the router, are counted in them too. The metric objects are made
-/// once per label set and kept: making one asks the registry, under its lock.
+/// Made here rather than by Hummingbird's `MetricsMiddleware`, whose error counter counts thrown
+/// errors: here `APIErrorMiddleware` turns every error into an answer first, so a 503 of an outage
+/// would count as none. These count answers by status, under the names and labels docs/OPERATIONS.md
+/// gives. The metric objects are made once per label set and kept: making one asks the registry,
+/// under its lock.
 final class RequestMetrics: Sendable {
     /// The series of one route, method and status.
     struct Series: Sendable {

@@ -5,11 +5,7 @@ import Logging
 import Prometheus
 
 /// What the server records of each request it answers: the per-request metrics and the access-log
-/// line.
-///
-/// Requests reach an answer two ways — through the router (`RequestRecordingMiddleware`) and, for
-/// the cached newest pins, straight from the connection (`CachedListHandler`); both record through
-/// this, so the two are counted and logged alike.
+/// line, written by the router's outermost middleware (`RequestRecordingMiddleware`).
 struct RequestRecorder: Sendable {
     /// Nil without a metrics backend (router-level tests).
     let metrics: RequestMetrics?
@@ -57,16 +53,6 @@ struct RequestRecorder: Sendable {
             entry.durationMs = Self.milliseconds(elapsed)
             accessLog.write(entry)
         }
-    }
-
-    /// The line Hummingbird's `LogRequestsMiddleware` writes for each request, at debug: kept the same
-    /// for both ways a request is answered. Not at info, the default level: a line per request cost a
-    /// third of the throughput, and the access log is the per-request record. Never the query string,
-    /// which may carry a secret (`?access_token=…`).
-    static func logRequestLine(_ logger: Logger, method: HTTPRequest.Method, uri: String) {
-        logger.debug(
-            "Request",
-            metadata: ["hb.request.path": .string(String(uri.prefix { $0 != "?" })), "hb.request.method": .string(method.rawValue)])
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

@@ -4,15 +4,13 @@ import NIOConcurrencyHelpers
 /// Thrown when an operation outlives its deadline.
 struct DeadlineExceeded: Error {}
 
-/// Returns an operation's result, or throws `DeadlineExceeded` once the deadline passes (or the
-/// abandonment's error when it fires first), even if the operation ignores cancellation (it is
-/// cancelled and left to finish on its own). A task group would wait for such an operation; two
+/// Returns an operation's result, or throws `DeadlineExceeded` once the deadline passes, even if the
+/// operation ignores cancellation (it is cancelled and left to finish on its own). A task group would wait for such an operation; two
 /// tasks racing to resume one continuation do not. (The API client's `CancellingDeadline` is the
 /// other kind: it cancels and waits for the operation to end.)
 enum AbandoningDeadline {
-    /// With `abandonment`, also gives up (throwing its error) when that fires first.
     static func run<T: Sendable>(
-        _ timeout: Duration, abandonment: Abandonment? = nil, _ operation: @escaping @Sendable () async throws -> T
+        _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let race = NIOLockedValueBox(Race())
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -32,12 +30,6 @@ enum AbandoningDeadline {
             }
             // If the work already finished, the timer is not needed.
             if race.withLockedValue({ $0.keep(timer) }) == false { timer.cancel() }
-            abandonment?.arm { error in
-                guard let timer = race.withLockedValue({ $0.finish() }) else { return }
-                timer?.cancel()
-                work.cancel()
-                continuation.resume(throwing: error)
-            }
         }
     }
 

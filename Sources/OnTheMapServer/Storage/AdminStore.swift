@@ -9,6 +9,9 @@ public protocol AdminStore: Sendable {
     func removeAccount(key: String) async throws -> Bool
     /// Sets an account's password hash; false if there is no such account.
     func setPasswordHash(_ hash: String, forKey key: String) async throws -> Bool
+    /// Sets an account's first and last name (and its nickname, which is its first name) and those
+    /// its pins carry, in one transaction; returns how many pins were renamed.
+    func renameAccount(key: String, firstName: String, lastName: String) async throws -> Int
     /// Disables or enables an account (a disabled one cannot log in; its sessions end); false if none.
     func setDisabled(_ disabled: Bool, forKey key: String) async throws -> Bool
     /// Deletes a pin; false if there was none.

@@ -25,9 +25,15 @@ public protocol ServerStorage: AccountStore, SessionStore, LoginAttemptStore, Lo
     /// What a check of the stored data's integrity finds wrong (nothing: sound). Slow, reads the
     /// whole database: for `IntegrityMonitor`'s schedule only.
     func integrityProblems() async throws -> [String]
+    /// Calls `action` whenever an operation meets damaged data (SQLite's "database disk image is
+    /// malformed"), so the integrity check runs at once rather than at its next turn.
+    func whenDamageMet(_ action: @escaping @Sendable () -> Void)
 }
 
 extension ServerStorage {
+    /// Nothing to report: PostgreSQL reports damage as errors of the queries that meet it, and in its log.
+    public func whenDamageMet(_ action: @escaping @Sendable () -> Void) {}
+
     /// No check of its own: PostgreSQL keeps its pages' checksums and reports damage in its log and
     /// as errors of the queries that meet it.
     public func integrityProblems() async throws -> [String] { [] }

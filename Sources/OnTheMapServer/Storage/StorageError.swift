@@ -11,6 +11,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case invalidURL
         case notEmpty
         case notADatabase
+        case refused
     }
 
     private let code: Code
@@ -56,6 +57,12 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// without the schema), and creating one was not asked for; or a file that is not a database.
     public static func notADatabase(_ detail: String) -> StorageError {
         StorageError(.notADatabase, detail)
+    }
+
+    /// The database refused this server for a reason that waiting will not change (no such database
+    /// or role, a wrong password, no permission): `detail` quotes it.
+    public static func refused(_ detail: String) -> StorageError {
+        StorageError(.refused, detail)
     }
 
     /// True when there was no database to open (`notADatabase`).

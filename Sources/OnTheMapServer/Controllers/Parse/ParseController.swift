@@ -130,7 +130,7 @@ struct ParseController: Sendable {
 
     private func body(_ request: Request) async throws -> [(String, WireJSON)] {
         let buffer = try await request.collectBody(limit: maxBodyBytes)
-        guard let json = try? WireJSON.parse(buffer.readableBytesView), case .object(let members) = json else {
+        guard let json = try? WireCoding.decode(WireJSON.self, from: buffer.readableBytesView), case .object(let members) = json else {
             throw ParseFailure.invalidJSON("the body must be a JSON object")
         }
         return members

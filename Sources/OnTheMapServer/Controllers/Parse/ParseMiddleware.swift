@@ -21,7 +21,7 @@ struct ParseMiddleware: RouterMiddleware {
             return failure.response
         } catch let failure as APIFailure {
             // Shared code (body size, validation) speaks the Udacity dialect; say it Parse's way.
-            let code = failure.status == .contentTooLarge ? 107 : 142
+            let code = [.contentTooLarge, .unsupportedMediaType].contains(failure.status) ? 107 : 142
             return ParseFailure(status: failure.status, code: code, message: failure.message).response
         } catch {
             switch RequestFailure(classifying: error, path: request.uri.path, logger: context.logger) {

@@ -10,6 +10,13 @@ struct ParseQuery {
     static let numberColumns: Set<String> = ["latitude", "longitude"]
     static let dateColumns: Set<String> = ["createdAt", "updatedAt"]
 
+    /// The bounds of a query, documented in docs/API.md: beyond them a request is refused (400, code
+    /// 102) before it reaches the database, where it used to fail as a 500.
+    static let maxKeys = 20
+    static let maxWhereBytes = 8192
+    static let maxConditions = 20
+    static let maxValuesPerCondition = 100
+
     var query = LocationQuery(limit: defaultLimit)
     var wantsCount = false
     /// The keys to return (with objectId, createdAt and updatedAt always); nil for all.
@@ -29,19 +36,24 @@ struct ParseQuery {
             query.skip = skip
         }
         if let text = parameters["order"], !text.isEmpty {
-            query.order = try text.split(separator: ",").map { part throws(ParseFailure) in
-                let term = part.trimmingWhitespace()
-                let descending = term.hasPrefix("-")
-                let key = descending ? String(term.dropFirst()) : term
-                guard LocationQuery.sortableColumns.contains(key) else { throw .invalidQuery("cannot order by \(key)") }
-                return SortTerm(column: key, descending: descending)
+            do {
+                query.order = try LocationQuery.order(text)
+            } catch {
+                throw .invalidQuery(error.message)
             }
         }
         wantsCount = parameters["count"] == "1"
         if let text = parameters["keys"], !text.isEmpty {
-            keys = Set(text.split(separator: ",").map { $0.trimmingWhitespace() })
+            let names = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard names.count <= Self.maxKeys else {
+                throw .invalidQuery("keys takes at most \(Self.maxKeys) names; it has \(names.count)")
+            }
+            keys = Set(names.map { $0.trimmingWhitespace() })
         }
         if let text = parameters["where"], !text.isEmpty {
+            guard text.utf8.count <= Self.maxWhereBytes else {
+                throw .invalidQuery("where is limited to \(Self.maxWhereBytes) bytes; it has \(text.utf8.count)")
+            }
             query.filters = try Self.filters(text)
         }
     }
@@ -49,7 +61,7 @@ struct ParseQuery {
     /// `where` as filters: equality, `$in`, `$nin`, `$ne`, `$lt…$gte`, `$exists`, `$regex` (literal
     /// text, anchored or not: `ParseRegex`) with its `$options`.
     static func filters(_ text: String) throws(ParseFailure) -> [LocationFilter] {
-        guard let json = try? WireJSON.parse(text.utf8), case .object(let members) = json else {
+        guard let json = try? WireCoding.decode(WireJSON.self, from: text.utf8), case .object(let members) = json else {
             throw .invalidJSON("where must be a JSON object")
         }
         var filters: [LocationFilter] = []
@@ -70,6 +82,9 @@ struct ParseQuery {
             } else {
                 filters.append(LocationFilter(column: column, comparison: .equal, values: [try value(condition, for: column)]))
             }
+            guard filters.count <= maxConditions else {
+                throw .invalidQuery("where holds more than \(maxConditions) conditions")
+            }
         }
         return filters
     }
@@ -83,6 +98,9 @@ struct ParseQuery {
         switch name {
         case "$in", "$nin":
             guard case .array(let elements) = operand else { throw .invalidQuery("\(name) takes an array") }
+            guard elements.count <= maxValuesPerCondition else {
+                throw .invalidQuery("\(name) takes at most \(maxValuesPerCondition) values; it has \(elements.count)")
+            }
             var values: [LocationFilter.Value] = []
             for element in elements { values.append(try value(element, for: column)) }
             return LocationFilter(column: column, comparison: name == "$in" ? .oneOf : .noneOf, values: values)

@@ -72,7 +72,7 @@ struct ParseUsersController: Sendable {
         var fields: [String: String] = [:]
         let buffer = try await request.collectBody(limit: maxBodyBytes)
         if buffer.readableBytes > 0 {
-            guard let json = try? WireJSON.parse(buffer.readableBytesView), case .object(let members) = json else {
+            guard let json = try? WireCoding.decode(WireJSON.self, from: buffer.readableBytesView), case .object(let members) = json else {
                 throw ParseFailure.invalidJSON("the body must be a JSON object with username and password")
             }
             for (key, value) in members {

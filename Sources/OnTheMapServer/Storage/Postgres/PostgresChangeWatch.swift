@@ -15,10 +15,14 @@ import PostgresNIO
 /// - Without its connection (lost, or PostgreSQL restarting) the watch answers nil, and the cache
 ///   asks the database on every request until the watch listens again.
 ///
-/// A connection it cannot open tells the pool the database is out (`PostgresPool.markOut`): PostgreSQL
-/// stopping closes this connection at once, and the next attempt, made at once, is refused, so
-/// requests are refused from then on (and those already waiting answered) instead of each waiting
-/// for its deadline.
+/// It is also how the replica learns that the database is back, and one way it learns that it is out
+/// (`PostgresDatabase.markOut`,
+/// `markBack`): PostgreSQL stopping closes this connection at once, and the next attempt, made at
+/// once, is refused, so requests are refused from then on (and those already waiting answered)
+/// instead of each waiting for its deadline; a database that stops answering fails the watch's
+/// check, and then the connect's timeout. An attempt that PostgreSQL refuses for a reason only an
+/// operator can change (the role's password changed, the database dropped) is an outage too, said
+/// in PostgreSQL's words.
 final class PostgresChangeWatch: LocationChangeWatch {
     static let channel = "onthemap_locations"
     static let checkInterval: Duration = .seconds(1)
@@ -35,12 +39,12 @@ final class PostgresChangeWatch: LocationChangeWatch {
 
     private let state = NIOLockedValueBox(State())
     private let configuration: PostgresConnection.Configuration
-    private let pool: PostgresPool
+    private let database: PostgresDatabase
     private let logger: Logger
 
-    init(_ location: PostgresLocation, pool: PostgresPool, logger: Logger) throws {
+    init(_ location: PostgresLocation, database: PostgresDatabase, logger: Logger) throws {
         configuration = try location.connectionConfiguration(.changeWatch)
-        self.pool = pool
+        self.database = database
         self.logger = logger
     }
 
@@ -55,10 +59,12 @@ final class PostgresChangeWatch: LocationChangeWatch {
 
     /// Starts listening (once; later calls do nothing).
     func start() {
-        state.withLockedValue { state in
-            guard state.runner == nil, !state.stopped else { return }
+        let started = state.withLockedValue { state in
+            guard state.runner == nil, !state.stopped else { return false }
             state.runner = Task { await self.run() }
+            return true
         }
+        if started { database.watchOutages() }
     }
 
     /// Stops listening and closes the connection.
@@ -88,7 +94,7 @@ final class PostgresChangeWatch: LocationChangeWatch {
         guard state.withLockedValue({ state in defer { state.lossLogged = true }; return !state.lossLogged }) else { return }
         logger.warning(
             "pin change notifications lost; checking the database on each request until they return",
-            metadata: ["error": "\(String(reflecting: error))"])
+            metadata: ["error": "\(describeStorageFailure(error))"])
     }
 
     private func run() async {
@@ -98,16 +104,16 @@ final class PostgresChangeWatch: LocationChangeWatch {
             var listenedFor: Duration = .zero
             do {
                 let connection: PostgresConnection
-                // The pool of this moment: should a fresh one replace it while this attempt fails,
-                // the failure says nothing of the fresh one.
-                let poolOfThisAttempt = pool.current
                 do {
                     connection = try await PostgresConnection.connect(
                         configuration: configuration, id: attempt, logger: logger)
-                } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) {
-                    pool.markOut("the change watch cannot connect: \(PostgresErrors.summary(error))", ranOn: poolOfThisAttempt)
+                } catch let error as PSQLError
+                    where PostgresErrors.meansUnreachable(error) || PostgresErrors.needsOperator(error)
+                {
+                    database.markOut(PostgresErrors.summary(error))
                     throw error
                 }
+                database.markBack()
                 let connected = ContinuousClock.now
                 let result = await Result { try await watch(on: connection) }
                 listenedFor = connected.duration(to: .now)

@@ -1,55 +1,90 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 // ConnectionPoolError: PostgresClient passes the pool's own errors on as they are.
 import _ConnectionPoolModule
 
-/// The pool with the three rules every query here follows: a deadline; failures of the connection
-/// reported as `StorageError.unavailable` (a 503 and a retry, not a 500); and a failure that looks
-/// like the database is gone reported to the pool, which decides whether it is out (`PostgresPool`).
-struct PostgresDatabase: Sendable {
-    let pool: PostgresPool
+/// PostgresNIO's pooled client, with the rules every query here follows: a deadline, failures of
+/// the connection reported as `StorageError.unavailable` (a 503 and a retry, not a 500), and nothing
+/// sent to the database while it is known to be out.
+///
+/// The database is found out when a connection of the replica's own is refused: the change watch's
+/// (`PostgresChangeWatch`), opened again the moment it is lost, or one opened to check when an
+/// operation fails as if the database were gone (a stopped PostgreSQL refuses it within
+/// milliseconds). The watch also says when it is back. While out, the pool is closed: everything
+/// waiting on it is answered at once (the pool would hold a request until its deadline, and after
+/// a minute fail every one), and no back-off is left to sit out when the database returns (the pool's
+/// grows towards a minute): the first operation after the outage opens a fresh pool.
+final class PostgresDatabase: Sendable {
+    private struct State {
+        /// The pool and the task running it; nil before the first operation, during an outage and
+        /// after `close()`.
+        var client: (PostgresClient, Task<Void, Never>)?
+        /// When the database was found out; nil while it answers.
+        var outSince: ContinuousClock.Instant?
+        /// Whether a change watch reports outages, and their end (only `serve` starts one).
+        var watched = false
+        var closed = false
+    }
+
+    let location: PostgresLocation
     let logger: Logger
     let operationTimeout: Duration
-    /// How long a failed operation waits for the pool to say whether the database is out.
-    static let verdictWait: Duration = .seconds(1)
+    private let poolSize: Int
+    private let state = NIOLockedValueBox(State())
+
+    /// How long a failed operation's check of whether the database is out may take, so that the
+    /// refusals of an outage are refusals of a known outage (logged once) rather than a line each.
+    static let verdictWait: Duration = .seconds(2)
+
+    init(_ location: PostgresLocation, poolSize: Int, operationTimeout: Duration, logger: Logger) {
+        self.location = location
+        self.poolSize = poolSize
+        self.operationTimeout = operationTimeout
+        self.logger = logger
+    }
+
+    /// The pool; throws `StorageError.out` while the database is out.
+    private func client() throws -> PostgresClient {
+        try state.withLockedValue { state in
+            if let since = state.outSince { throw outError(since) }
+            if state.closed { throw StorageError.unavailable("the server is shutting down") }
+            if let (client, _) = state.client { return client }
+            // The pool's own lines (a line per failed connection attempt) only at debug: an outage
+            // is said once, by `markOut`.
+            var poolLogger = logger
+            if poolLogger.logLevel > .debug { poolLogger.logLevel = .warning }
+            let client = PostgresClient(
+                configuration: location.poolConfiguration(maximumConnections: poolSize), backgroundLogger: poolLogger)
+            state.client = (client, Task { await client.run() })
+            return client
+        }
+    }
 
     /// Runs `body` against the pool within the deadline.
-    ///
-    /// Once the database is found out, the operation ends at once with `StorageError.out` (it may
-    /// be waiting for a connection the pool cannot open); a failure that means the database is gone
-    /// waits briefly for the pool's verdict, so that the failures of an outage are refusals of a
-    /// known outage (logged once, by the pool) rather than a line each.
     func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient, Logger) async throws -> T) async throws -> T {
-        let client = try pool.client()
+        let client = try client()
         let logger = self.logger
-        let abandonment = Abandonment()
-        let registration = pool.abandonWhenOut(abandonment)
-        defer { pool.finished(registration) }
         do {
-            return try await AbandoningDeadline.run(operationTimeout, abandonment: abandonment) { try await body(client, logger) }
+            return try await AbandoningDeadline.run(operationTimeout) { try await body(client, logger) }
         } catch {
-            switch PostgresErrors.unwrap(error) {
+            let error = PostgresErrors.unwrap(error)
+            if let since = state.withLockedValue({ $0.outSince }) { throw outError(since) }
+            switch error {
             case let error as PSQLError:
-                if PostgresErrors.meansUnreachable(error) {
-                    let reason = PostgresErrors.summary(error)
-                    if await pool.confirmsOut(reason, ranOn: client, waitingAtMost: Self.verdictWait) {
-                        throw StorageError.out("PostgreSQL at \(pool.locationName) is unreachable: \(reason)")
-                    }
+                if PostgresErrors.meansUnreachable(error), await confirmsOut() {
+                    throw outError(.now)
                 }
                 throw PostgresErrors.translate(error)
             case is DeadlineExceeded:
-                pool.suspect("no answer within \(operationTimeout)", ranOn: client)
                 throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
             case let error as ConnectionPoolError:
                 // Not PSQLErrors: the pool's verdict after a minute of failed connections, and its
-                // answer to requests still waiting when it was replaced or shut down.
-                if error == .connectionCreationCircuitBreakerTripped {
-                    pool.markOut("no connection opened for a minute", ranOn: client)
-                }
+                // answer to requests still waiting when it was closed.
                 throw StorageError.unavailable("PostgreSQL: no connection (\(error))")
-            case let other:
-                throw other
+            default:
+                throw error
             }
         }
     }
@@ -74,60 +109,72 @@ struct PostgresDatabase: Sendable {
     func ping() async throws {
         try await execute("SELECT 1")
     }
-}
 
-/// Which PostgreSQL failures mean "the database is not there right now".
-enum PostgresErrors {
-    static func translate(_ error: PSQLError) -> any Error {
-        if error.code == .server {
-            let state = error.serverInfo?[.sqlState] ?? ""
-            // 08: connection exception; 57P0x: shutting down / cannot connect now; 53: out of resources;
-            // 40001 and 40P01: rolled back for a serialization failure or a deadlock, so the same
-            // request may succeed if sent again: a 503 with Retry-After, not a 500.
-            if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "40001"
-                || state == "40P01"
-            {
-                return StorageError.unavailable("PostgreSQL: \(error.serverInfo?[.message] ?? state)")
+    /// A change watch reports outages from now on.
+    func watchOutages() {
+        state.withLockedValue { $0.watched = true }
+    }
+
+    /// The change watch cannot connect (`reason`, PostgreSQL's own words where it gave any): refuse
+    /// operations until it can, and close the pool, which answers everything waiting on it at once.
+    func markOut(_ reason: String) {
+        let runner: Task<Void, Never>?? = state.withLockedValue { state in
+            guard !state.closed, state.outSince == nil else { return nil }
+            state.outSince = .now
+            defer { state.client = nil }
+            return .some(state.client?.1)
+        }
+        guard let runner else { return }
+        logger.error("PostgreSQL at \(location) is unreachable (\(reason)); refusing requests until it answers again")
+        runner?.cancel()
+    }
+
+    /// The change watch connected again: serve again, on a fresh pool.
+    func markBack() {
+        let since: ContinuousClock.Instant? = state.withLockedValue { state in
+            defer { state.outSince = nil }
+            return state.outSince
+        }
+        guard let since else { return }
+        logger.notice(
+            "PostgreSQL at \(location) answers again after \(Int(since.duration(to: .now).components.seconds)) s; serving")
+    }
+
+    /// Closes the pool; waits for its connections to close.
+    func close() async {
+        let runner = state.withLockedValue { state in
+            state.closed = true
+            defer { state.client = nil }
+            return state.client?.1
+        }
+        runner?.cancel()
+        await runner?.value
+    }
+
+    private func outError(_ since: ContinuousClock.Instant) -> StorageError {
+        StorageError.out(
+            "PostgreSQL at \(location) has not answered for \(Int(since.duration(to: .now).components.seconds)) s")
+    }
+
+    /// Whether the database is out, an operation having failed as if it were: a connection of this
+    /// check's own decides (refused: out, and marked so), within `verdictWait`. Only where a watch
+    /// will say when it is back (`serve`); a command just reports its failure.
+    private func confirmsOut() async -> Bool {
+        let (known, watched) = state.withLockedValue { ($0.outSince != nil, $0.watched) }
+        if known { return true }
+        guard watched else { return false }
+        let (location, logger) = (self.location, self.logger)
+        let refusal = try? await AbandoningDeadline.run(Self.verdictWait) { () -> String? in
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: location.connectionConfiguration(.probe), id: 0, logger: logger)
+                try? await connection.close()
+                return nil
+            } catch let error as PSQLError where PostgresErrors.meansUnreachable(error) || PostgresErrors.needsOperator(error) {
+                return PostgresErrors.summary(error)
             }
-            return error
         }
-        switch error.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
-            .sslUnsupported, .failedToAddSSLHandler:
-            return StorageError.unavailable("PostgreSQL: \(summary(error))")
-        default:
-            return error
-        }
-    }
-
-    /// The error inside a transaction's wrapper (PostgresNIO wraps whatever `withTransaction` met:
-    /// the BEGIN's, the body's or the COMMIT's), so it is judged as it would be outside one.
-    static func unwrap(_ error: any Error) -> any Error {
-        guard let wrapped = error as? PostgresTransactionError else { return error }
-        return wrapped.closureError ?? wrapped.beginError ?? wrapped.commitError ?? error
-    }
-
-    /// What went wrong, in a few words: the error's code, and what it wraps (`connection refused`)
-    /// or the server's message. PSQLError's own description hides both.
-    static func summary(_ error: PSQLError) -> String {
-        let detail = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" }
-        return "\(error.code)" + (detail.map { ": \($0)" } ?? "")
-    }
-
-    /// Whether the failure says the database cannot be reached at all (down, restarting, the
-    /// connection cut), as opposed to refusing one statement.
-    static func meansUnreachable(_ error: PSQLError) -> Bool {
-        switch error.code {
-        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
-        case .server:
-            let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("08") || state.hasPrefix("57P")
-        default: return false
-        }
-    }
-
-    /// True for a unique-constraint violation (SQLSTATE 23505).
-    static func isUniqueViolation(_ error: any Error) -> Bool {
-        (unwrap(error) as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+        if let refusal = refusal ?? nil { markOut(refusal) }
+        return state.withLockedValue { $0.outSince != nil }
     }
 }

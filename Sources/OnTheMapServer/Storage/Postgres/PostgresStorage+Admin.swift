@@ -23,6 +23,19 @@ extension PostgresStorage {
         try await !database.rows("UPDATE account SET passwordHash = \(hash) WHERE key = \(key) RETURNING key").isEmpty
     }
 
+    public func renameAccount(key: String, firstName: String, lastName: String) async throws -> Int {
+        defer { changes.noteLocalChange() }
+        return try await database.transaction { connection, logger in
+            try await connection.query(
+                "UPDATE account SET firstName = \(firstName), lastName = \(lastName), nickname = \(firstName) WHERE key = \(key)",
+                logger: logger)
+            return try await connection.query(
+                "UPDATE studentLocation SET firstName = \(firstName), lastName = \(lastName) WHERE uniqueKey = \(key) RETURNING objectId",
+                logger: logger
+            ).collect().count
+        }
+    }
+
     public func setDisabled(_ disabled: Bool, forKey key: String) async throws -> Bool {
         try await database.transaction { connection, logger in
             let rows = try await connection.query(

@@ -29,23 +29,26 @@ public final class PostgresStorage: ServerStorage {
 
     /// Connects, applies the migrations (and the pin rule, when given) and returns the storage.
     /// An unreachable server fails at once with `StorageError.unavailable`, or is retried every
-    /// second with `waitForDatabase`. A database without the schema gets it only when `ifNew` is
-    /// `.create`.
+    /// second with `waitForDatabase`; a refusal that waiting will not change (no such database or
+    /// role, a wrong password, no permission) fails at once either way, in PostgreSQL's words. A
+    /// database without the schema gets it only when `ifNew` is `.create`.
     public static func connect(
         _ location: PostgresLocation, pinsPerAccount: PinsPerAccount?, poolSize: Int = 10,
         waitForDatabase: Bool = false, ifNew: NewDatabasePolicy = .create, operationTimeout: Duration = .seconds(10),
         logger: Logger
     ) async throws -> PostgresStorage {
-        let pool = PostgresPool(location, poolSize: poolSize, retireAfter: operationTimeout, logger: logger)
-        let database = PostgresDatabase(pool: pool, logger: logger, operationTimeout: operationTimeout)
+        let database = PostgresDatabase(location, poolSize: poolSize, operationTimeout: operationTimeout, logger: logger)
         do {
+            var waitLogged = false
             while true {
                 do {
-                    try await probe(location, database)
+                    try await probe(location, logger: logger)
                     try await database.ping()
                     break
                 } catch let error as StorageError where error.isUnavailable && waitForDatabase {
-                    logger.warning("waiting for PostgreSQL at \(location): \(error)")
+                    // Once, not once a second.
+                    if !waitLogged { logger.warning("waiting for PostgreSQL at \(location): \(error)") }
+                    waitLogged = true
                     try await Task.sleep(for: .seconds(1))
                 }
             }
@@ -60,31 +63,32 @@ public final class PostgresStorage: ServerStorage {
                 rule = try await schema.currentPinsPerAccount()
             }
             return PostgresStorage(
-                database: database, changes: try PostgresChangeWatch(location, pool: pool, logger: logger),
+                database: database, changes: try PostgresChangeWatch(location, database: database, logger: logger),
                 pinsPerAccount: rule, mergedPins: merged, wasCreated: migrated.created,
                 displayName: location.description)
         } catch {
-            await pool.close()
+            await database.close()
             throw error
         }
     }
 
-    /// Fails at once when nothing answers at the database's address: the pool retries a refused
-    /// connection until the operation's deadline, so without this a server started while
-    /// PostgreSQL is down would say so only after that (10 s), and its wait would pace by it. A
-    /// database that accepts and never answers is bounded by the connection's 5 s timeout (it covers
-    /// the start-up handshake), the deadline behind it. Any other failure (a wrong password…) is left
-    /// for the pool's first query to report.
-    private static func probe(_ location: PostgresLocation, _ database: PostgresDatabase) async throws {
+    /// One connection of its own, before the pool's first: the pool retries a failed connection
+    /// until the operation's deadline (10 s), logging each attempt, and then blames the deadline. So
+    /// nothing answering at the address is `StorageError.unavailable` at once (retried with
+    /// `--wait-for-database`), a refusal that needs someone to change the URL or the database is an
+    /// error quoting PostgreSQL, and a database that accepts and never answers is bounded by the
+    /// connection's timeout (5 s, the start-up handshake included).
+    private static func probe(_ location: PostgresLocation, logger: Logger) async throws {
         do {
-            try await database.run { _, logger in
-                let connection = try await PostgresConnection.connect(
-                    configuration: location.connectionConfiguration(.probe), id: 0, logger: logger)
-                try? await connection.close()
+            let connection = try await PostgresConnection.connect(
+                configuration: location.connectionConfiguration(.probe), id: 0, logger: logger)
+            try? await connection.close()
+        } catch let error as PSQLError {
+            if PostgresErrors.needsOperator(error) {
+                throw StorageError.refused("PostgreSQL refused the connection: \(PostgresErrors.summary(error))")
             }
-        } catch let error as StorageError where error.isUnavailable {
-            throw error
-        } catch {}
+            throw PostgresErrors.translate(error)
+        }
     }
 
     public func ping() async throws {
@@ -98,6 +102,6 @@ public final class PostgresStorage: ServerStorage {
 
     public func close() async {
         await changes.stop()
-        await database.pool.close()
+        await database.close()
     }
 }

@@ -22,6 +22,18 @@ extension SQLiteStorage {
         }
     }
 
+    public func renameAccount(key: String, firstName: String, lastName: String) async throws -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE account SET firstName = ?, lastName = ?, nickname = ? WHERE key = ?",
+                arguments: [firstName, lastName, firstName, key])
+            try db.execute(
+                sql: "UPDATE studentLocation SET firstName = ?, lastName = ? WHERE uniqueKey = ?",
+                arguments: [firstName, lastName, key])
+            return db.changesCount
+        }
+    }
+
     public func setDisabled(_ disabled: Bool, forKey key: String) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE account SET disabled = ? WHERE key = ?", arguments: [disabled, key])

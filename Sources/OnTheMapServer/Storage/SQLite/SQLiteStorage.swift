@@ -30,6 +30,8 @@ public struct SQLiteStorage: ServerStorage {
 
     /// The change watch, once `serve` asked for it.
     private let watch = NIOLockedValueBox<SQLiteChangeWatch?>(nil)
+    /// What to call when an operation meets a damaged page (`whenDamageMet`).
+    private let damageMet = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
     /// Opens the file at `path`; `ifNew` says whether a missing or empty one becomes a new database.
     public static func open(
@@ -71,14 +73,26 @@ public struct SQLiteStorage: ServerStorage {
         }
     }
 
+    public func whenDamageMet(_ action: @escaping @Sendable () -> Void) {
+        damageMet.withLockedValue { $0 = action }
+    }
+
     /// A read, with "database is locked" and I/O failures reported as `StorageError.unavailable`.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.read(body) } catch let error as DatabaseError { throw Self.translate(error) }
+        do { return try await writer.read(body) } catch let error as DatabaseError { throw translate(error) }
     }
 
     /// A write transaction, with the same translation.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await writer.write(body) } catch let error as DatabaseError { throw Self.translate(error) }
+        do { return try await writer.write(body) } catch let error as DatabaseError { throw translate(error) }
+    }
+
+    /// The error a request reports; a damaged page also sets off the integrity check.
+    private func translate(_ error: DatabaseError) -> any Error {
+        if error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            damageMet.withLockedValue { $0 }?()
+        }
+        return Self.translate(error)
     }
 
     private static func translate(_ error: DatabaseError) -> any Error {

@@ -1,0 +1,44 @@
+import OnTheMapModels
+
+/// The rule for text the server stores and other people are shown: names, places and links, from a
+/// pin (either dialect) or an account (`user add`, `user rename`). One rule, so no path stores what
+/// another refuses.
+///
+/// Refused: control characters (C0, DEL, C1), which act on the terminal or status bar that prints
+/// them (ESC starts a command, CR returns to the start of the line); and in links the bidirectional
+/// controls (U+202A–U+202E, U+2066–U+2069 and the marks), which make a link ending in U+202E `gnp.exe` read as
+/// one ending in `exe.png`.
+/// Names and places may hold them: right-to-left names need them, and what shows them neutralises them.
+public enum ShownText {
+    /// What a value is, for the rule and for the message.
+    public enum Kind: Sendable {
+        case name
+        case place
+        case link
+    }
+
+    /// Why `value` may not be stored (a phrase to follow the field's name: "contains …"), or nil.
+    public static func problem(in value: String, kind: Kind) -> String? {
+        for scalar in value.unicodeScalars {
+            if DisplayText.isControl(scalar) {
+                return "contains a control character (\(code(scalar))), which is not text: remove it"
+            }
+            if kind == .link, DisplayText.isBidiControl(scalar) {
+                return "contains a bidirectional control (\(code(scalar))), which can make a link read as another: remove it"
+            }
+        }
+        return nil
+    }
+
+    /// Why a first or last name may not be stored (nil: it may): empty (or only spaces), or `problem(in:)`.
+    public static func problem(inName value: String) -> String? {
+        if value.trimmingWhitespace().isEmpty { return "is empty: every student on the map has a first and a last name" }
+        return problem(in: value, kind: .name)
+    }
+
+    /// `U+001B`, as Unicode charts write a code point.
+    private static func code(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}

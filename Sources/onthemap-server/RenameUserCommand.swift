@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import OnTheMapServer
+
+/// `user rename KEY|EMAIL [--first F] [--last L]`: the names the map shows, on the account and on its
+/// pins (a pin carries the names it was posted with).
+struct RenameUserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Change an account's first or last name, and its pins' with it.")
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: "Account key or email.") var account: String
+    @Option(help: "New first name.") var first: String?
+    @Option(help: "New last name.") var last: String?
+
+    func validate() throws {
+        guard first != nil || last != nil else { throw ValidationError("Give --first, --last or both.") }
+        if let first { try AccountNames.check(first, option: "--first") }
+        if let last { try AccountNames.check(last, option: "--last") }
+    }
+
+    func run() async throws {
+        try await database.with { storage in
+            let record = try await findAccount(account, in: storage)
+            let firstName = first ?? record.firstName
+            let lastName = last ?? record.lastName
+            let pins = try await storage.renameAccount(key: record.key, firstName: firstName, lastName: lastName)
+            print("renamed \(record.email ?? record.key) to \(firstName) \(lastName) (\(counted(pins, "pin")) renamed too)")
+        }
+    }
+}
