@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import OnTheMapModels
 import OnTheMapSupport
 
 /// What to do when no daemon answers: one sentence, decided here once for every client (the CLI's
@@ -44,7 +45,8 @@ public enum StartAdvice {
         var buffer = [CChar](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) }))
+        // Whoever could write the file could put an escape sequence in the advice: none is shown.
+        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { !DisplayText.isControl($0) && !DisplayText.isBidiControl($0) }))
         let trimmed = printable.drop { $0 == " " }
         return trimmed.isEmpty ? nil : String(trimmed)
     }
