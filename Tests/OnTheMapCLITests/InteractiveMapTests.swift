@@ -316,7 +316,8 @@ struct InteractiveMapTests {
         #expect(!keyLine.contains("…"))
 
         try tmux.send("?")
-        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (any key closes this)") }
+        // The whole box: tmux may show a frame it has read only part of (its last line is the key q).
+        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (any key closes this)") && $0.joined().contains("| q, Ctrl-C") }
         #expect(shown, "\(lines.joined(separator: "\n"))")
         let overlay = lines.joined(separator: "\n")
         for key in ["arrows, h j k l", "+ -, a z", "wheel (mouse)", "drag (mouse)", "0, w", "n, p, Tab", "Enter", "/", "r", "q, Ctrl-C"] {
