@@ -137,6 +137,7 @@ let package = Package(
             dependencies: [
                 "OnTheMapServer",
                 "OnTheMapGeocoder",
+                "OnTheMapMap",
                 "OnTheMapTestSupport",
                 "onthemap-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -213,9 +214,18 @@ let package = Package(
             // The assembler finds world.bin for `.incbin` through this search path.
             cSettings: [.headerSearchPath(".")]
         ),
+        // The web page's files (web/: HTML, CSS, ES modules), embedded with #embed: the server's page
+        // and the exported map (OnTheMapMap) share them.
+        .target(
+            name: "CWebPage",
+            exclude: ["web"],
+            // The compiler finds web/… for `#embed` through this search path.
+            cSettings: [.headerSearchPath(".")]
+        ),
         .target(
             name: "OnTheMapMap",
             dependencies: [
+                "CWebPage",
                 "CWorldMap",
                 "OnTheMapModels",
             ],

@@ -15,32 +15,20 @@ public enum MapDocument {
     }
 
     /// An HTML page: the SVG with a popup per marker listing the students there, wheel and drag zoom
-    /// and pan, and a search box that filters students by name or place.
+    /// and pan, and a search box that filters students by name or place. The page's files are the
+    /// server page's own (web/export.html, the style sheets and the map's modules), inlined.
     public static func html(pins: [StudentPin], title: String, world: WorldData = .embedded) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-        <title>\(escape(title))</title>
-        <style>\(MapDocumentAssets.css)</style>
-        </head>
-        <body>
-        <header><input id="search" type="search" placeholder="Filter by name or place" aria-label="Filter students by name or place" autocomplete="off">
-        <span id="count">\(pins.count) \(pins.count == 1 ? "student" : "students")</span>\(pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : "")<span class="hint">wheel, +/−, double-click or pinch to zoom; drag or arrows to pan; 0 for the world</span></header>
-        <main id="stage">
-        \(worldSVG(world: world))
-        \(markersSVG(content: spots(pins).map { marker($0.pins, at: $0.position, standalone: false) }.joined()))
-        <div id="popup" role="dialog" hidden><button id="close" aria-label="Close">×</button><h2 id="popup-heading" hidden></h2><ul id="popup-list"></ul></div>
-        <template id="popup-entry"><li><strong class="name"></strong> <span class="you">● you</span><div class="place"></div><a target="_blank" rel="noopener noreferrer"></a></li></template>
-        </main>
-        <script>\(MapDocumentAssets.script)</script>
-        </body>
-        </html>
-
-        """
+        let legend = pins.contains(where: \.mine) ? #"<span class="legend"><span class="you">●</span> you</span>"# : ""
+        return WebFiles.fill(
+            WebFiles.text("export.html"),
+            [
+                "title": escape(title), "style": MapDocumentAssets.exportStyle, "script": MapDocumentAssets.exportScript,
+                "count": "\(grouped(pins.count)) \(pins.count == 1 ? "student" : "students")", "legend": legend,
+                "world": worldSVG(world: world),
+                // In a <script> element: "</" would end it.
+                "names": MapLabels.embedded.webJSON().replacing("</", with: "<\\/"),
+                "markers": spots(pins).map { marker($0.pins, at: $0.position, standalone: false) }.joined(),
+            ])
     }
 
     /// The standalone SVG's one element: world and markers together, styled by its own `<style>`.
@@ -49,7 +37,7 @@ public enum MapDocument {
         let height = initialBottom - initialTop
         var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(width) \#(height)""#
         text += #" width="1200" height="\#(1200 * height / width)">"#
-        text += "<style>\(MapDocumentAssets.svgCSS)</style>"
+        text += "<style>\(WebFiles.text("world.css"))</style>"
         text += worldLayers(world) + #"<g id="markers">"#
         for spot in spots(pins) {
             text += marker(spot.pins, at: spot.position, standalone: true)
@@ -57,26 +45,14 @@ public enum MapDocument {
         return text + "</g></svg>"
     }
 
-    /// A page's world: `<svg id="world">`, sea, land and borders, which `MapScript` draws anew only when
-    /// the view rests. No `<style>`: the page's style sheet (`MapDocumentAssets.mapCSS`) colours it.
+    /// A page's world: `<svg id="world">`, sea, land and borders, which the page's map (web/js/map-view.mjs)
+    /// draws anew only when the view rests; its first viewBox is the band the map shows first. No
+    /// `<style>`: the page's style sheet (web/world.css) colours it.
     public static func worldSVG(world: WorldData = .embedded) -> String {
         let height = initialBottom - initialTop
         let text = #"<svg id="world" xmlns="http://www.w3.org/2000/svg" viewBox="0 \#(initialTop) \#(WorldData.quanta) \#(height)""#
         return text + #" preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false">"# + worldLayers(world) + "</svg>"
     }
-
-    /// A page's markers, over its world: `<svg id="map">` with `attributes` added and `content` in its
-    /// `<g id="markers">` (a page that adds them itself, as onthemap-server's, gives none). No viewBox:
-    /// `MapScript` places the view by the transform of `<g id="view">`.
-    public static func markersSVG(attributes: String = "", content: String = "") -> String {
-        var text = #"<svg id="map" xmlns="http://www.w3.org/2000/svg""#
-        text += (attributes.isEmpty ? "" : " " + attributes) + ">"
-        return text + #"<g id="view"><g id="markers">"# + content + "</g></g></svg>"
-    }
-
-    /// The part of the world shown first, from 84°N to 60°S, as (top, bottom) in map units: the script's
-    /// first view covers its element with this band.
-    public static var initialBand: (top: Int, bottom: Int) { (initialTop, initialBottom) }
 
     /// Sea, land and borders, the land and borders in pieces (`WorldPaths.landPieces`): a browser
     /// draws into each tile of the screen only the pieces over it.
@@ -122,8 +98,9 @@ public enum MapDocument {
     private static func marker(_ pins: [StudentPin], at position: String, standalone: Bool) -> String {
         let mine = pins.contains(where: \.mine)
         let radius = pins.count > 1 ? 9 : mine ? 7 : 5
-        // On the page, a marker is a button the keyboard reaches; its <title> names it.
-        let focusable = standalone ? "" : #" tabindex="0" role="button""#
+        // On the page, a marker is a button the keyboard reaches: the map keeps one of them in the Tab
+        // order and arrow keys move between them (web/js/map-view.mjs). Its <title> names it.
+        let focusable = standalone ? "" : #" tabindex="-1" role="button""#
         var text = #"<g class="marker\#(mine ? " mine" : "")"\#(focusable) transform="translate(\#(position)) scale(36)">"#
         text += #"<circle r="\#(radius)"/>"#
         if pins.count > 1 { text += "<text>\(pins.count)</text>" }
@@ -151,6 +128,18 @@ public enum MapDocument {
     static func isWebLink(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// A count as people read it: "10,000" (the page's `countText`).
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count)
+        guard digits.count > 3 else { return digits }
+        var text = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
     }
 
     private static func format(_ value: Double) -> String {

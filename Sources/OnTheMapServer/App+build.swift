@@ -64,6 +64,7 @@ func buildRouter(
     router.add(middleware: NoStoreMiddleware(prefixes: ["/v1"] + ParseRootsMiddleware.roots.map { "/\($0)" }))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: JSONGzipMiddleware())
     let v1 = router.group("v1")
     // Counted in the database; a refusal it decided is kept in memory, so refused requests write nothing.
     let attempts = KnownPauses(store: storage)

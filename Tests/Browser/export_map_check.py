@@ -24,6 +24,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.keys import Keys
 except ImportError:
     print("SKIP selenium is not installed (pip install selenium)")
     sys.exit(77)
@@ -68,7 +69,7 @@ def clusters():
     """(label, names of the students in it, screen centre) for each cluster drawn."""
     return driver.execute_script("""return Array.from(document.querySelectorAll('#clusters .cluster')).map(function(c){
         var r=c.querySelector('circle').getBoundingClientRect();
-        return [c.querySelector('text').textContent,
+        return [c.dataset.count,
                 [].concat.apply([], c.members.map(function(m){return Array.from(m.querySelectorAll('.student:not(.hidden)'))
                     .map(function(s){return s.dataset.name;});})), [r.left+r.width/2, r.top+r.height/2]];});""")
 
@@ -132,6 +133,13 @@ def phone(width, height):
           and layout["vy"] >= -1 and layout["vy"] + layout["vheight"] <= 65536,
           "%s: the world fills the map, no letterboxing (view %.0fx%.0f from y %.0f)" % (where, layout["vwidth"], layout["vheight"], layout["vy"]))
     driver.save_screenshot(screenshot.replace(".png", "-%s.png" % where))
+    # Nothing cut off: your marker or cluster whole on the first view.
+    yours = driver.execute_script("""var s=document.getElementById('map').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.marker.mine,.cluster.mine')).filter(function(e){return e.getClientRects().length;})
+        .map(function(e){var r=e.querySelector('circle').getBoundingClientRect();
+        return r.left>=s.left&&r.right<=s.right&&r.top>=s.top&&r.bottom<=s.bottom;})""")
+    if yours:
+        check(all(yours), "%s: your pin is whole on the first view" % where)
     # Drag the map from its west edge to its east edge, a screen at a time, in rows from north to
     # south: every student must be whole on the screen, alone or in a cluster, at some point.
     reached = set()
@@ -216,14 +224,42 @@ try:
     check(entries[0][1] == student.get_attribute("data-place"), "and the place")
     check(entries[0][2] == url and (not url.startswith("http") or entries[0][3] == url), "and a clickable link")
 
-    # The keyboard: markers are buttons Tab reaches, and Enter opens one as a click does.
+    # The keyboard: markers and clusters are buttons; one of those on the screen is in the Tab order (a
+    # roving tabindex), Tab reaches it from the search box, the arrow keys move between them, Enter
+    # opens a popup with the focus in it, and Escape puts the focus back on its marker.
     press("Escape")
-    check(all(m.get_attribute("tabindex") == "0" and m.get_attribute("role") == "button" for m in markers),
-          "every marker is a button the keyboard reaches")
-    driver.execute_script("""arguments[0].focus();
-        arguments[0].dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}))""", target)
-    check(popup.is_displayed() and [e[0] for e in popup_entries()] == [name]
-          and driver.switch_to.active_element == target, "Enter on a focused marker opens its popup")
+    check(all(m.get_attribute("role") == "button" for m in markers), "every marker is a button")
+    stops = driver.execute_script("""var s=document.getElementById('map').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.marker,.cluster')).filter(function(e){return e.getAttribute('tabindex')==='0';})
+        .map(function(e){var r=e.getBoundingClientRect();return r.width>0&&r.left>=s.left-20&&r.right<=s.right+20&&r.top>=s.top-20&&r.bottom<=s.bottom+20;})""")
+    check(stops == [True], "one marker or cluster, on the screen, is in the Tab order: %s" % stops)
+    driver.find_element(By.ID, "search").click()
+    tabs = 0
+    for tabs in range(1, 6):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script("return !!document.activeElement.closest('.marker,.cluster')"):
+            break
+    check(driver.execute_script("return !!document.activeElement.closest('.marker,.cluster')") and tabs <= 2,
+          "Tab from the search box reaches the map's pins in %d" % tabs)
+    start = driver.execute_script("var r=document.activeElement.getBoundingClientRect();return r.left+r.width/2")
+    moved = None
+    for key, sign in ((Keys.ARROW_RIGHT, 1), (Keys.ARROW_LEFT, -1)):
+        before = driver.execute_script("return document.activeElement")
+        ActionChains(driver).send_keys(key).perform()
+        now = driver.execute_script("var a=document.activeElement,r=a.getBoundingClientRect();"
+                                    "return a.closest('.marker,.cluster')&&a!==arguments[0]?r.left+r.width/2:null", before)
+        if now is not None:
+            moved = (now - start) * sign > 0 and driver.execute_script("return document.activeElement.getAttribute('tabindex')") == "0"
+            break
+    check(moved, "an arrow key moves the focus to the next pin that way, which takes the Tab stop")
+    driver.execute_script("arguments[0].focus()", target)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    inside = driver.execute_script("return document.getElementById('popup').contains(document.activeElement)")
+    check(popup.is_displayed() and [e[0] for e in popup_entries()] == [name] and inside
+          and popup.get_attribute("aria-label") == "%s, %s" % (name, student.get_attribute("data-place")),
+          "Enter on a focused marker opens its popup, named for the student, with the focus in it")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    check(not popup.is_displayed() and driver.switch_to.active_element == target, "Escape closes it and puts the focus back on the marker")
 
     # The wheel zooms in around the cursor.
     before = view_width()
@@ -241,6 +277,51 @@ try:
     check(driver.find_element(By.ID, "count").text == "%d of %d students" % (len(visible), expected),
           "the count says how many: %s" % driver.find_element(By.ID, "count").text)
     type_in_search(" ")
+
+    # Names from the terminal map's data: countries at the first view, more places closer in, none
+    # over another or cut off by the map's edge; zoom buttons; the whole world again.
+    def names():
+        return driver.execute_script("""var s=document.getElementById('map').getBoundingClientRect();
+            return Array.from(document.querySelectorAll('#names text')).map(function(t){var r=t.getBoundingClientRect();
+            return {text:t.textContent,kind:t.getAttribute('class'),box:[r.left,r.top,r.right,r.bottom],
+            inside:r.left>=s.left&&r.right<=s.right&&r.top>=s.top&&r.bottom<=s.bottom};})""")
+
+    def apart(found):
+        boxes = [n["box"] for n in found]
+        return not any(a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+                       for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+    time.sleep(0.3)
+    first = names()
+    countries = [n["text"] for n in first if "country" in n["kind"]]
+    check(len(countries) >= 10 and {"Brazil", "Russia", "Australia"} <= set(countries) and all(n["inside"] for n in first)
+          and apart(first), "the first view names %d countries (%s …), none over another or cut off" % (len(countries), ", ".join(countries[:4])))
+    world = view_width()
+    for _ in range(3):
+        driver.find_element(By.ID, "zoom-in").click()
+    time.sleep(0.4)
+    closer = names()
+    places = [n["text"] for n in closer if "place" in n["kind"]]
+    check(abs(world / view_width() - 8) < 0.01 and len(places) > len([n for n in first if "place" in n["kind"]])
+          and all(n["inside"] for n in closer) and apart(closer),
+          "the zoom-in button zooms in (3 presses: 8 times) and names more places: %s" % places[:5])
+    driver.find_element(By.ID, "zoom-out").click()
+    check(abs(world / view_width() - 4) < 0.01, "the zoom-out button zooms out")
+    driver.find_element(By.ID, "zoom-world").click()
+    check(abs(view_width() - world) < 1, "the whole-world button shows the first view again")
+    # The search shows its matches whole on the screen once typing pauses.
+    press("+", 6)
+    query = shared_names[0].split()[0] if shared_names else name.split()[0]
+    type_in_search(query)
+    time.sleep(0.6)
+    outside = driver.execute_script("""var v=document.getElementById('map').view;
+        return Array.from(document.querySelectorAll('.marker:not(.hidden)')).filter(function(m){
+        return m.at.x<v.x||m.at.x>v.x+v.width||m.at.y<v.y||m.at.y>v.y+v.height;}).length""")
+    matching = len(driver.find_elements(By.CSS_SELECTOR, ".marker:not(.hidden)"))
+    check(matching and not outside, "searching \"%s\" shows its %d markers whole on the screen (%d outside)" % (query, matching, outside))
+    type_in_search(" ")
+    time.sleep(0.6)
+    check(abs(view_width() - world) < 1, "an empty search shows the first view again")
 
     if shared_place:
         spots = [m for m in markers if sorted(s.get_attribute("data-name") for s in students(m)) == sorted(shared_names)]
@@ -265,7 +346,7 @@ try:
                   and driver.find_element(By.ID, "popup-heading").text == "%d students near here" % len(listed),
                   "hovering the cluster lists its %d students" % len(listed))
             # Each click zooms in to fit the cluster's markers; a few take them apart, as on map sites.
-            check(element.get_attribute("tabindex") == "0" and "students near here" in element.get_attribute("aria-label"),
+            check(element.get_attribute("role") == "button" and "students near here" in element.get_attribute("aria-label"),
                   "a cluster is a button too: %s" % element.get_attribute("aria-label"))
             width, clicks = view_width(), 0
             while element and clicks < 5:

@@ -24,7 +24,6 @@ import gzip
 import json
 import os
 import re
-import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -34,25 +33,11 @@ import urllib.error
 import urllib.request
 from datetime import datetime, timezone
 
-# Selenium's usage statistics would go to the internet.
-os.environ.setdefault("SE_AVOID_STATS", "true")
-
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
-    from selenium.webdriver.common.by import By
-except ImportError:
-    print("SKIP selenium is not installed (pip install selenium)")
-    sys.exit(77)
-
-CHROMIUM = shutil.which("chromium")
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not CHROMIUM or not os.path.exists(DRIVER):
-    print("SKIP chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
-    sys.exit(77)
+# Skips (exit 77) without Selenium, Chromium or chromedriver, as every browser check does.
+from browser_support import CHROMIUM, DRIVER, By, Service, webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 
 BASE = sys.argv[1].rstrip("/") + "/"
 OUT = sys.argv[2]
@@ -69,6 +54,8 @@ DEMO = ("demo@onthemap.example", "onthemap-demo")
 GRACE = ("grace@onthemap.example", "password-grace")
 LIMITED = ("limited@onthemap.example", "password-limited")
 SIGNUP = "https://signup.onthemap.example/join"
+# The place "Springfield" the check posts, named as GeocodeResult.label names it (docs/GEOCODING.md).
+ILLINOIS = "Springfield, Illinois, United States"
 os.makedirs(OUT, exist_ok=True)
 for stale in [name for name in os.listdir(OUT) if name.startswith("fail-") and name.endswith(".png")]:
     os.remove(os.path.join(OUT, stale))  # from an earlier run: only this run's failures are left to look at
@@ -285,7 +272,7 @@ def headers_and_weight():
     """The page's answers as curl would see them: policy headers, gzip, validators, weight."""
     status, headers, body = http("GET", "")
     check(status == 200 and headers.get("Content-Type", "").startswith("text/html"), "GET / answers the page (%d)" % status)
-    check(headers.get("Content-Security-Policy") == "default-src 'self'; frame-ancestors 'none'",
+    check(headers.get("Content-Security-Policy") == "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
           "with Content-Security-Policy: %s" % headers.get("Content-Security-Policy"))
     check(headers.get("X-Content-Type-Options") == "nosniff" and headers.get("Referrer-Policy") == "no-referrer",
           "nosniff and Referrer-Policy: no-referrer")
@@ -294,8 +281,14 @@ def headers_and_weight():
           "no inline script or style in the page")
     sites = set(re.findall(r"https?://[^\s\"'<>…]+", text)) - {"http://www.w3.org/2000/svg", SIGNUP}
     check(not sites, "the page names no other site (but the sign-up link): %s" % sorted(sites))
+    check("{{" not in text, "every placeholder of the page's template is filled in")
     total, zipped = 0, 0
-    for path in ["", "app.js", "app.css", "icon.svg"]:
+    files = page_files(text)
+    for path in [f for f in files if f.endswith(".png")]:
+        status, headers, _ = http("GET", path, headers={"Accept-Encoding": "gzip"})
+        check(status == 200 and headers.get("Content-Type") == "image/png" and not headers.get("Content-Encoding"),
+              "/%s: a PNG, sent as it is (compressed already); an installed app's icon, not a file the page loads" % path)
+    for path in [""] + [f for f in files if not f.endswith(".png")]:
         plain_status, plain_headers, plain = http("GET", path, headers={"Accept-Encoding": "identity"})
         zip_status, zip_headers, packed = http("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
         etag = zip_headers.get("ETag")
@@ -308,6 +301,21 @@ def headers_and_weight():
     measure("page_weight_uncompressed", total, "bytes")
     measure("page_weight_gzip", zipped, "bytes")
     check(total <= 500 * 1024, "the page weighs %.0f KB uncompressed (≤ 500), %.0f KB gzipped" % (total / 1024, zipped / 1024))
+
+
+def page_files(page):
+    """The files the page names (style sheets, icon, its module) and every module those import."""
+    files = re.findall(r'(?:href|src)="(assets/[0-9a-f]{16}/[^"]+)"', page)
+    modules = [f for f in files if f.endswith(".mjs")]
+    while modules:
+        module = modules.pop()
+        _, _, source = http("GET", module)
+        for name in re.findall(r'^import .* from "\./([a-z-]+\.mjs)";$', source.decode(), re.M):
+            path = module.rsplit("/", 1)[0] + "/" + name
+            if path not in files:
+                files.append(path)
+                modules.append(path)
+    return files
 
 
 def login_screen():
@@ -354,7 +362,7 @@ def map_screen():
     check(set(ids) == set(newest), "the markers are the server's 100 newest pins")
     clusters = all_by_id("cluster")
     loose = [m for m in markers() if m.is_displayed()]
-    counted = sum(int(c.find_element(By.TAG_NAME, "text").text) for c in clusters)
+    counted = sum(int(c.get_attribute("data-count")) for c in clusters)
     check(clusters and counted + len(loose) == 100, "at world zoom, %d clusters and %d markers hold all 100" % (len(clusters), len(loose)))
     mapr, stage = rect(by_id("map")), rect(driver.find_element(By.ID, "stage"))
     box = view_box()
@@ -420,14 +428,35 @@ def map_screen():
     check(driver.find_element(By.ID, "count").text.startswith("100 students"), "an empty search shows all again")
 
 
+def list_ids():
+    """Every row of the list in order, scrolling it from its top to its end (only the rows on the
+    screen are made); the most rows made at once."""
+    found, most = {}, 0
+    js("document.getElementById('list-view').scrollTop=0")
+    for _ in range(400):
+        time.sleep(0.05)
+        rows = js("""return Array.from(document.querySelectorAll('#student-list li')).map(function(r){
+            return [+r.getAttribute('aria-posinset'), r.getAttribute('data-object-id')];})""")
+        most = max(most, len(rows))
+        found.update({p: i for p, i in rows})
+        if js("var v=document.getElementById('list-view');var end=v.scrollTop+v.clientHeight>=v.scrollHeight-1;"
+              "v.scrollTop+=v.clientHeight*0.8;return end"):
+            break
+    js("document.getElementById('list-view').scrollTop=0")
+    return [found[p] for p in sorted(found)], most
+
+
 def list_screen():
     by_id("list-tab").click()
     rows = wait(lambda: all_by_id("list-row"))
     _, _, data = http("GET", "v1/StudentLocation?limit=100&order=-updatedAt")
     newest = api_json(data)["results"]
-    check(rows and [r.get_attribute("data-object-id") for r in rows] == [s["objectId"] for s in newest],
-          "the list holds the same %d pins, newest first" % len(rows))
-    first = rows[0]
+    ids, most = list_ids()
+    check(rows and ids == [s["objectId"] for s in newest], "the list holds the same %d pins, newest first" % len(ids))
+    check(most < len(newest), "only the rows on the screen are made (at most %d of %d)" % (most, len(newest)))
+    rows = all_by_id("list-row")
+    check(driver.current_url.endswith("#/list"), "the list has its address: %s" % driver.current_url)
+    first = next(r for r in rows if r.get_attribute("aria-posinset") == "1")
     parts = [first.find_element(By.CSS_SELECTOR, c).text for c in (".name", ".place", ".link", ".updated")]
     check(parts[0] == "%s %s" % (newest[0]["firstName"], newest[0]["lastName"]) and parts[1] == newest[0]["mapString"]
           and parts[2] == newest[0]["mediaURL"] and parts[3], "a row shows name, place, link and when: %s" % parts)
@@ -498,14 +527,17 @@ def post_flow():
     by_id("post-find").click()
     candidates = wait(lambda: all_by_id("post-candidate"))
     labels = [c.find_element(By.TAG_NAME, "strong").text for c in candidates or []]
-    check(len(labels) >= 2 and "Springfield, Illinois" in labels, "Find on map offers the Springfields: %s" % labels)
+    check(len(labels) >= 2 and ILLINOIS in labels, "Find on map offers the Springfields: %s" % labels)
+    _, _, data = http("GET", "v1/geocode?q=Springfield&limit=5", headers={"X-OnTheMap-Session": session})
+    check(labels == [p["label"] for p in api_json(data)["results"]] and len(set(labels)) == len(labels),
+          "each candidate is named exactly as /v1/geocode names it, and none twice")
     check(js("return document.getElementById('map').classList.contains('previewing')")
           and driver.find_element(By.CSS_SELECTOR, "#preview .candidate").is_displayed()
           and not any(m.is_displayed() for m in markers()), "the preview shows the place alone on the map")
-    target = labels.index("Springfield, Illinois")
+    target = labels.index(ILLINOIS)
     candidates[target].click()
     check(candidates[target].get_attribute("aria-pressed") == "true"
-          and driver.find_element(By.ID, "post-picked").get_attribute("textContent") == "Springfield, Illinois",
+          and driver.find_element(By.ID, "post-picked").get_attribute("textContent") == ILLINOIS,
           "another candidate can be picked")
     pin = driver.find_element(By.CSS_SELECTOR, "#preview .candidate path")
     r, m = rect(pin), rect(by_id("map"))
@@ -517,13 +549,13 @@ def post_flow():
     # Finish posts the picked place's label.
     by_id("post-open").click()
     by_id("post-place").clear()
-    by_id("post-place").send_keys("Springfield, Illinois")
+    by_id("post-place").send_keys(ILLINOIS)
     by_id("post-find").click()
     wait(lambda: shown("post-finish"))
     by_id("post-finish").click()
     mine = wait(lambda: own_pin(key))
-    check(mine and mine[0]["mapString"] == "Springfield, Illinois" and mine[0]["mediaURL"] == "https://ada.example"
-          and mine[0]["firstName"] == "Ada", "Finish posts the pin as \"Springfield, Illinois\" (the label, not the text typed)")
+    check(mine and mine[0]["mapString"] == ILLINOIS and mine[0]["mediaURL"] == "https://ada.example"
+          and mine[0]["firstName"] == "Ada", "Finish posts the pin as \"%s\" (the label, not the text typed)" % ILLINOIS)
     own = wait(lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid=marker].mine[data-object-id="%s"]' % (mine or [{}])[0].get("objectId")))
     check(own, "your pin appears on the map, marked as yours")
     legend = driver.find_element(By.ID, "count").text
@@ -535,7 +567,7 @@ def post_flow():
     by_id("post-find").click()
     wait(lambda: shown("post-finish"))
     by_id("post-finish").click()
-    check(wait(lambda: shown("overwrite-confirm")) and "Springfield, Illinois" in driver.find_element(By.ID, "overwrite-text").text,
+    check(wait(lambda: shown("overwrite-confirm")) and ILLINOIS in driver.find_element(By.ID, "overwrite-text").text,
           "with a pin already there, Finish asks before replacing it")
     by_id("overwrite-confirm").click()
     moved = wait(lambda: own_pin(key)[0]["mapString"] == "Lima, Peru" and own_pin(key))

@@ -44,18 +44,23 @@ struct BrowserExportTests {
                 + ["--nearby", "Katherine Johnson"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
-            "ok   100 students on 98 markers, 100 expected", "ok   a click opens the popup",
+            "ok   100 students on 98 markers, 100 expected", "ok   a click opens the popup", "ok   searching \"",
             "ok   the shared marker shows 3", "ok   its popup lists all 3", "ok   searching \"\(place)\" finds them",
             "ok   a legend says which marker is you",
             "ok   \(place) and Katherine Johnson are one cluster at world zoom",
             "ok   hovering the cluster lists its", "ok   clicks on it zoom in",
             "ok   spreading two fingers from 80 to 320 px apart zooms in", "ok   a double click zooms in twice",
-            "ok   every marker is a button the keyboard reaches", "ok   Enter on a focused marker opens its popup",
+            "ok   every marker is a button", "ok   one marker or cluster, on the screen, is in the Tab order",
+            "ok   Tab from the search box reaches the map's pins", "ok   an arrow key moves the focus to the next pin that way",
+            "ok   Enter on a focused marker opens its popup, named for the student, with the focus in it",
+            "ok   Escape closes it and puts the focus back on the marker",
             "ok   a cluster is a button too", "ok   after Enter zoomed into the cluster, the focus is on what it became",
+            "ok   the first view names", "ok   the zoom-in button zooms in", "ok   the zoom-out button zooms out",
+            "ok   the whole-world button shows the first view again", "ok   an empty search shows the first view again",
         ] + ["390x844", "844x390"].flatMap { phone in
             [
                 "ok   \(phone): the header is one line", "ok   \(phone): the map fills the screen under it",
-                "ok   \(phone): the world fills the map, no letterboxing",
+                "ok   \(phone): the world fills the map, no letterboxing", "ok   \(phone): your pin is whole on the first view",
                 "ok   \(phone): dragging reaches every student whole on the screen",
             ]
         } {

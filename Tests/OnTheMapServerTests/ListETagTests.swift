@@ -17,10 +17,12 @@ struct ListETagTests {
 
         let first = try await ServerHTTP.send(.GET, url)
         let etag = try #require(first.headers["ETag"].first)
-        #expect(etag.wholeMatch(of: /"[0-9a-f]{32}"/) != nil, "a strong tag: \(etag)")
+        // Weak when gzipped (AsyncHTTPClient asks for gzip): the list's tag, JSONGzipMiddleware.
+        #expect(etag.wholeMatch(of: /(W\/)?"[0-9a-f]{32}"/) != nil, "the list's tag: \(etag)")
         #expect(try await ServerHTTP.send(.GET, url).headers["ETag"].first == etag, "the cached answer, the same tag")
 
-        for header in [etag, "W/\(etag)", #""other", \#(etag)"#, "*"] {
+        let strong = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
+        for header in [strong, "W/\(strong)", #""other", \#(strong)"#, "*"] {
             let reply = try await ServerHTTP.send(.GET, url, headers: [("If-None-Match", header)])
             #expect(reply.status == 304, "If-None-Match: \(header)")
             #expect(reply.body.isEmpty)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import OnTheMapModels
 import OnTheMapTestSupport
+import Synchronization
 import Testing
 
 @testable import OnTheMapServer
@@ -14,7 +15,17 @@ import Testing
 /// `--no-web`.
 @Suite("The web page's files", .ownThreads)
 struct WebAppRouterTests {
-    static let files = ["/", "/index.html", "/app.js", "/app.css", "/icon.svg"]
+    /// The page, its service worker and manifest, every file the page names (its style sheets, icons,
+    /// modules), and the modules its first module imports.
+    static func files(_ client: any TestClientProtocol) async throws -> [String] {
+        let page = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
+        let folder = try #require(page.firstMatch(of: /assets\/[0-9a-f]{16}\//)).output
+        var files = ["/", "/index.html", "/sw.js", "/manifest.webmanifest"]
+            + page.matches(of: /"(assets\/[0-9a-f]{16}\/[^"]+)"/).map { "/" + $0.output.1 }
+        let app = try await client.execute(uri: "/\(folder)js/app.mjs", method: .get) { String(buffer: $0.body) }
+        files += app.matches(of: /from "\.\/([a-z-]+\.mjs)"/).map { "/\(folder)js/\($0.output.1)" }
+        return files
+    }
 
     private func withRouter(
         _ configuration: ServerConfiguration = ServerConfiguration(), _ body: @Sendable (any TestClientProtocol) async throws -> Void
@@ -27,10 +38,12 @@ struct WebAppRouterTests {
 
     @Test func everyFileCarriesTheStrictHeaders() async throws {
         try await withRouter { client in
-            for path in Self.files {
+            let files = try await Self.files(client)
+            #expect(files.count >= 10, "\(files)")
+            for path in files {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
-                    #expect(response.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'", "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy] == "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", "\(path)")
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(path)")
                     #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(path)")
                     #expect(response.headers[.eTag]?.hasPrefix("\"") == true, "\(path)")
@@ -43,7 +56,8 @@ struct WebAppRouterTests {
             #expect(page.contains(#"data-testid="map""#) && page.contains(#"<path class="land""#), "the world is in the page")
             // Only files of its own: no inline script or style for the policy to refuse.
             #expect(!page.contains("<script>") && !page.contains("<style") && !page.contains(" style="))
-            #expect(page.ranges(of: "<script ").count == 1 && page.contains(#"<script src="app.js?v="#))
+            #expect(page.ranges(of: "<script ").count == 1 && page.contains(#"<script type="module" src="assets/"#))
+            #expect(!page.contains("{{"), "every placeholder of web/index.html filled in")
             for testID in [
                 "map", "login-username", "login-password", "login-submit", "login-error", "list-tab", "map-tab", "refresh",
                 "post-open", "post-place", "post-link", "post-find", "post-finish", "post-cancel", "overwrite-confirm",
@@ -51,21 +65,36 @@ struct WebAppRouterTests {
             ] {
                 #expect(page.contains(#"data-testid="\#(testID)""#), "\(testID)")
             }
-            let script = try await client.execute(uri: "/app.js", method: .get) { response in
-                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
-                #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
-                return String(buffer: response.body)
+            var script = ""
+            for path in files where path.hasSuffix(".mjs") {
+                script += try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                    #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
+                    return String(buffer: response.body)
+                }
             }
-            #expect(script.contains("function mapView(o)"), "the export's map code")
+            #expect(script.contains("export function mapView(o)"), "the export's map code")
             for testID in ["marker", "cluster", "post-candidate"] {
                 #expect(script.contains(testID), "\(testID) is set by the script")
+            }
+            // The export's own files are not the page's.
+            let folder = try #require(files.first { $0.hasPrefix("/assets/") }?.split(separator: "/").prefix(2).joined(separator: "/"))
+            for path in ["/\(folder)/export.html", "/\(folder)/js/export.mjs", "/assets/0000000000000000/app.css"] {
+                try await client.execute(uri: path, method: .get) { #expect($0.status == .notFound, "\(path)") }
             }
         }
     }
 
     @Test func gzipWhenAskedAndNotModifiedForACurrentCopy() async throws {
         try await withRouter { client in
-            for path in Self.files {
+            let files = try await Self.files(client)
+            for path in files where path.hasSuffix(".png") {
+                try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+                    #expect(response.status == .ok && response.headers[.contentEncoding] == nil, "a PNG is sent as it is: \(path)")
+                }
+            }
+            #expect(files.contains { $0.hasSuffix(".png") })
+            for path in files where !path.hasSuffix(".png") {
                 let (plain, etag) = try await client.execute(uri: path, method: .get) { ($0.body, $0.headers[.eTag]!) }
                 let zipped = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip, deflate, br"]) {
                     response in
@@ -74,7 +103,7 @@ struct WebAppRouterTests {
                     return response.body
                 }
                 #expect(Array(zipped.readableBytesView.prefix(2)) == [0x1f, 0x8b], "\(path) is gzip")
-                #expect(path == "/icon.svg" || zipped.readableBytes < plain.readableBytes / 2, "\(path)")
+                #expect(plain.readableBytes < 1024 || zipped.readableBytes < plain.readableBytes * 2 / 3, "\(path)")
                 for tag in [etag, "W/\(etag)", "\"other\", \(etag)", "\(etag.dropLast())-gzip\"", "*"] {
                     try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag]) { response in
                         #expect(response.status == .notModified, "\(path) \(tag)")
@@ -98,11 +127,11 @@ struct WebAppRouterTests {
             let page = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
             #expect(page.contains(#"<meta name="onthemap-pins" content="250">"#))
             #expect(page.contains(#"<meta name="onthemap-poll-seconds" content="7">"#))
-            #expect(page.contains(#"href="https://example.com/join?group=a&amp;b=&quot;c&quot;""#))
+            #expect(page.contains(#"<meta name="onthemap-signup-url" content="https://example.com/join?group=a&amp;b=&quot;c&quot;">"#))
         }
         try await withRouter { client in
             let page = try await client.execute(uri: "/", method: .get) { String(buffer: $0.body) }
-            #expect(!page.contains(#"id="signup""#), "no sign-up link unless configured")
+            #expect(!page.contains("onthemap-signup-url"), "no sign-up link unless configured")
             #expect(page.contains(#"<meta name="onthemap-pins" content="100">"#))
         }
         #expect(WebSettings(signUpURL: "javascript:alert(1)").problem != nil)
@@ -113,8 +142,13 @@ struct WebAppRouterTests {
     }
 
     @Test func noWebServesNoPageButTheAPI() async throws {
+        let served = Mutex<[String]>([])
+        try await withRouter { client in
+            let files = try await Self.files(client)
+            served.withLock { $0 = files }
+        }
         try await withRouter(ServerConfiguration(web: nil)) { client in
-            for path in Self.files {
+            for path in served.withLock({ $0 }) {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .notFound, "\(path)")
                     #expect(response.headers[.contentSecurityPolicy] == nil)

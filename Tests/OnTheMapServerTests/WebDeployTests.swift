@@ -27,7 +27,7 @@ struct WebDeployTests {
         defer { nginx.stop() }
         let page = try curl(["-k", "-H", "Accept-Encoding: gzip", "https://127.0.0.1:\(https)/"])
         #expect(page.status == 200, "\(page.head)")
-        #expect(page.values("content-security-policy") == ["default-src 'self'; frame-ancestors 'none'"], "\(page.head)")
+        #expect(page.values("content-security-policy") == ["default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"], "\(page.head)")
         #expect(page.values("x-content-type-options") == ["nosniff"] && page.values("referrer-policy") == ["no-referrer"])
         #expect(page.values("content-encoding") == ["gzip"], "the server's gzip goes through")
         #expect(page.values("strict-transport-security") == ["max-age=31536000"])

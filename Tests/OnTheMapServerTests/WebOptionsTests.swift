@@ -32,7 +32,8 @@ struct WebOptionsTests {
         defer { process.stop() }
         let root = String(process.baseURL.dropLast("v1".count))
         #expect(try await ServerHTTP.send(.GET, root).status == 404)
-        #expect(try await ServerHTTP.send(.GET, root + "app.js").status == 404)
+        #expect(try await ServerHTTP.send(.GET, root + "index.html").status == 404)
+        #expect(try await ServerHTTP.send(.GET, root + "assets/0000000000000000/app.css").status == 404)
         #expect(try await ServerHTTP.send(.GET, process.baseURL + "/StudentLocation").status == 200)
     }
 }

@@ -45,8 +45,9 @@ struct GeocodeController: Sendable {
                 .tooManyRequests, "Too many place lookups: try again in \(WaitInWords.describe(seconds: seconds)).",
                 headers: [.retryAfter: "\(seconds)"])
         }
-        let places = try await geocoder.places(matching: query, limit: limit)
-        return Response.json(GeocodePlaces(results: places))
+        // A few more than asked: the same label twice is one candidate (GeocodePlaces).
+        let places = try await geocoder.places(matching: query, limit: limit + 5)
+        return Response.json(GeocodePlaces(results: places, limit: limit))
     }
 
     private func liveSession(_ request: Request) async throws -> SessionRecord {

@@ -3,8 +3,18 @@ import OnTheMapModels
 
 /// The body of `GET /v1/geocode`: `{"results":[{label, name, admin1, country, countryCode, latitude,
 /// longitude}]}`, best first (docs/API.md).
+///
+/// `label` is `GeocodeResult.label`, the one rule that names a place everywhere (docs/GEOCODING.md):
+/// the page shows it and posts it as the pin's `mapString`, naming nothing itself.
 struct GeocodePlaces: WireJSONRepresentable {
     var results: [GeocodeResult]
+
+    /// The places found, best first, each label once: two places a person cannot tell apart (the city
+    /// of Lima and the region of Lima, both "Lima, Peru") are one candidate, the better match.
+    init(results: [GeocodeResult], limit: Int = .max) {
+        var seen: Set<String> = []
+        self.results = Array(results.filter { seen.insert($0.label).inserted }.prefix(limit))
+    }
 
     var wireJSON: WireJSON {
         .object([
@@ -13,7 +23,7 @@ struct GeocodePlaces: WireJSONRepresentable {
                 .array(
                     results.map { place in
                         .object([
-                            ("label", .string(Self.label(place))), ("name", .string(place.name)),
+                            ("label", .string(place.label)), ("name", .string(place.name)),
                             ("admin1", .string(place.admin1)), ("country", .string(place.country)),
                             ("countryCode", .string(place.countryCode)), ("latitude", .number(place.latitude)),
                             ("longitude", .number(place.longitude)),
@@ -21,18 +31,5 @@ struct GeocodePlaces: WireJSONRepresentable {
                     })
             )
         ])
-    }
-
-    /// Countries whose places people name by state or province ("Springfield, Illinois"); elsewhere
-    /// by country ("Lima, Peru", not "Lima, Lima").
-    static let namedByRegion: Set<String> = ["US", "CA", "AU"]
-
-    /// The place as a person writes it, which the page stores as the pin's `mapString`.
-    static func label(_ place: GeocodeResult) -> String {
-        var parts = [place.name]
-        let region = namedByRegion.contains(place.countryCode) ? place.admin1 : place.country
-        let second = region.isEmpty ? place.country : region
-        if !second.isEmpty, second != place.name { parts.append(second) }
-        return parts.joined(separator: ", ")
     }
 }

@@ -3,22 +3,35 @@ import NIOCore
 import OnTheMapMap
 import Synchronization
 
-/// The page's files, built from the strings compiled into the server on the first request for any
-/// of them and kept, with their gzip forms and ETags, for the life of the process: about 0.5 MB
+/// The page's files as served: the embedded ones (`WebFiles`, Sources/CWebPage/web) with their gzip
+/// forms and ETags, built on the first request for any of them and kept for the life of the process
 /// (docs/benchmarks.md). A server that never serves the page never builds them.
+///
+/// The style sheets, scripts, icons and the map's names (`names.json`, `MapLabels.webJSON`) are
+/// served under `assets/VERSION/`, VERSION a hash of them all: their addresses change with their
+/// bytes, so browsers keep them for good, and the modules' relative imports (`./map-view.mjs`) stay
+/// within one version. The files at the page's root, revalidated on each load, are filled in here:
+/// the page (`index.html`: the operator's settings, that folder, the world drawn by the export's
+/// code, `MapDocument.worldSVG`), its service worker (`sw.js`: that folder and its files) and its
+/// web app manifest (`manifest.webmanifest`: the icons in that folder).
 final class WebAssets: Sendable {
     /// One file as served.
     struct File: Sendable {
         let contentType: String
         let body: ByteBuffer
-        /// The body gzipped, for clients that accept it.
-        let gzipped: ByteBuffer
+        /// The body gzipped, for clients that accept it (nil: sent as it is, to every client).
+        let gzipped: ByteBuffer?
         /// A strong validator of `body`: a hash of its bytes, quoted. The gzip form's is this with
         /// `-gzip` inside the quotes (two encodings of one file are two representations).
         let etag: String
-        /// Whether the file's name holds its version, so caches may keep it for good.
+        /// Whether the file's address holds its version, so caches may keep it for good.
         let immutable: Bool
     }
+
+    /// The embedded files that are the exported map's alone, not the page's.
+    static let exportOnly: Set<String> = ["export.html", "export.css", "js/export.mjs"]
+    /// The templates served at the page's root.
+    static let atRoot = ["index.html", "sw.js", "manifest.webmanifest"]
 
     let settings: WebSettings
     /// Path → file, once built. Behind a lock: the first requests may come at once, on any thread;
@@ -29,7 +42,7 @@ final class WebAssets: Sendable {
         self.settings = settings
     }
 
-    /// The file served at `path` ("/", "/index.html", "/app.js" …), or nil.
+    /// The file served at `path` ("/", "/index.html", "/assets/…/app.css" …), or nil.
     func file(at path: String) -> File? {
         files.withLock { files in
             if files == nil { files = Self.build(settings) }
@@ -38,43 +51,71 @@ final class WebAssets: Sendable {
     }
 
     private static func build(_ settings: WebSettings) -> [String: File] {
-        let script = File(
-            contentType: "text/javascript; charset=utf-8",
-            text: "(function(){\n\"use strict\";\n" + MapScript.engine + "\n" + WebScript.source + "\n})();\n", immutable: true)
-        let style = File(
-            contentType: "text/css; charset=utf-8", text: MapDocumentAssets.mapCSS + "\n" + WebStyle.css, immutable: true)
-        let icon = File(contentType: "image/svg+xml", text: WebPage.favicon, immutable: true)
-        // The page names each file with its ETag, so a new server's files are fetched anew.
-        let page = File(
-            contentType: "text/html; charset=utf-8",
-            text: WebPage.html(
-                settings: settings, scriptVersion: script.version, styleVersion: style.version, iconVersion: icon.version),
-            immutable: false)
-        return ["/index.html": page, "/app.js": script, "/app.css": style, "/icon.svg": icon]
+        var served = WebFiles.all.filter { !atRoot.contains($0.name) && !exportOnly.contains($0.name) }
+            .map { (name: $0.name, body: ByteBuffer(bytes: $0.bytes)) }
+        served.append((name: "names.json", body: ByteBuffer(string: MapLabels.embedded.webJSON())))
+        let folder = "assets/" + version(of: served)
+        var files: [String: File] = [:]
+        for file in served {
+            files["/\(folder)/\(file.name)"] = File(contentType: contentType(of: file.name), body: file.body, immutable: true)
+        }
+        let names = served.map { "\"\($0.name)\"" }.joined(separator: ",")
+        let modules = served.filter { $0.name.hasSuffix(".mjs") && $0.name != "js/app.mjs" }
+            .map { #"<link rel="modulepreload" href="\#(folder)/\#($0.name)">"# }.joined(separator: "\n")
+        let values = [
+            "settings": WebPage.meta(settings), "assets": folder, "world": MapDocument.worldSVG(), "files": "[\(names)]",
+            "modules": modules,
+        ]
+        for name in atRoot {
+            files["/" + name] = File(
+                contentType: contentType(of: name), body: ByteBuffer(string: WebFiles.fill(WebFiles.text(name), values)),
+                immutable: false)
+        }
+        return files
+    }
+
+    /// The folder's version: a hash of every file's name and bytes.
+    private static func version(of files: [(name: String, body: ByteBuffer)]) -> String {
+        var all = ByteBuffer()
+        for file in files {
+            all.writeString(file.name + "\n")
+            all.writeImmutableBuffer(file.body)
+        }
+        return File.hash(all)
+    }
+
+    static func contentType(of name: String) -> String {
+        switch name.split(separator: ".").last {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "mjs", "js": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
+        default: "application/octet-stream"
+        }
     }
 }
 
 extension WebAssets.File {
-    init(contentType: String, text: String, immutable: Bool) {
-        let body = ByteBuffer(string: text)
+    init(contentType: String, body: ByteBuffer, immutable: Bool) {
         var input = body
         // Best compression: done once, and the page is most of what a phone downloads. Copied into a
-        // buffer of its size: the compressor's has room for the worst case, about the body's size.
-        let gzipped = (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))).map {
+        // buffer of its size: the compressor's has room for the worst case, about the body's size. A
+        // PNG is compressed already: it is sent as it is.
+        let gzipped = contentType == "image/png" ? nil : (try? input.compress(with: .gzip(configuration: .init(compressionLevel: 9)))).map {
             ByteBuffer(bytes: $0.readableBytesView)
-        } ?? body
+        }
         self.init(
             contentType: contentType, body: body, gzipped: gzipped, etag: "\"\(Self.hash(body))\"", immutable: immutable)
     }
 
-    /// The version in the file's URL: its ETag without quotes.
-    var version: String { String(etag.dropFirst().dropLast()) }
-
     /// The ETag of the gzip form.
-    var gzipETag: String { "\"\(version)-gzip\"" }
+    var gzipETag: String { "\"\(etag.dropFirst().dropLast())-gzip\"" }
 
     /// FNV-1a, 64 bits, in hex: a validator, not a defence (the files are the server's own).
-    private static func hash(_ buffer: ByteBuffer) -> String {
+    static func hash(_ buffer: ByteBuffer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in buffer.readableBytesView {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

@@ -3,31 +3,33 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `GET /` (and `/index.html`, `/app.js`, `/app.css`, `/icon.svg`): the web page, from `WebAssets`.
+/// `GET /` (and `/index.html`, its service worker `/sw.js`, its `/manifest.webmanifest`, and the files
+/// they name under `/assets/VERSION/`): the web page, from `WebAssets`.
 ///
 /// Every answer carries a strict Content-Security-Policy (the page's script and style are files of
-/// its own origin: no inline code runs, whatever a student's name holds), `nosniff`, and no
-/// Referer to the sites students link to. Files go gzipped to clients that accept it; the page is
+/// its own origin: no inline code runs, whatever a student's name holds; no `<base>` may move its
+/// relative addresses, and no form may send its fields anywhere: the page posts them itself),
+/// `nosniff`, and no Referer to the sites students link to. Files go gzipped to clients that accept it; the page is
 /// revalidated on each load (ETag, 304), the files it names by version are kept for good.
 struct WebController: Sendable {
     let assets: WebAssets
 
     /// The headers on every answer of the page's.
     static let policy: HTTPFields = [
-        .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'",
+        .contentSecurityPolicy: "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
     func addRoutes(to router: Router<ServerRequestContext>) {
-        for path in ["/", "index.html", "app.js", "app.css", "icon.svg"] {
+        for path in ["/", "index.html", "sw.js", "manifest.webmanifest", "assets/**"] {
             router.get(RouterPath(path), use: serve)
         }
     }
 
     @Sendable func serve(_ request: Request, context: ServerRequestContext) async throws -> Response {
         guard let file = assets.file(at: request.uri.path) else { throw HTTPError(.notFound) }
-        let gzip = Self.acceptsGzip(request.headers[values: .acceptEncoding])
+        let gzip = file.gzipped != nil && Self.acceptsGzip(request.headers[values: .acceptEncoding])
         var headers = Self.policy
         headers[.contentType] = file.contentType
         headers[.eTag] = gzip ? file.gzipETag : file.etag
@@ -37,7 +39,7 @@ struct WebController: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? file.gzipped : file.body))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip ? file.gzipped! : file.body))
     }
 
     /// Whether `Accept-Encoding` takes gzip: named (or `*`) without `q=0`.

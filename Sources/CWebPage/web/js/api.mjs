@@ -1,0 +1,105 @@
+// Requests to the API, the busy bar, whether the server can be reached, and the page's messages (an
+// alert, a toast, the banner while the server cannot be reached).
+
+import { $, state } from "./state.mjs";
+
+let busy = 0;
+
+/** The server as the page last saw it: `up`, and since when it could not be reached (`since`, a
+ *  time) when it is not. `onBack`: what to do once it answers again (pins.mjs reloads the pins). */
+export const connection = { up: true, since: 0, onBack: null };
+
+/** One request to the API, with the busy bar shown while it runs. Resolves with {status, headers,
+ *  body} (the XSSI prefix stripped, JSON parsed) for any answer; rejects with {network: true} when
+ *  none came. `o.auth`: send the session; `o.body`: JSON to send; `o.headers`: more headers.
+ *
+ *  An answer the service worker gave from its copy (sw.js: the server could not be reached) carries
+ *  `X-OnTheMap-Offline`, the time of that copy: the page says it is offline since then. */
+export async function api(method, path, o = {}) {
+  const headers = { "Accept": "application/json" };
+  if (o.body !== undefined) headers["Content-Type"] = "application/json";
+  if (o.auth && state.session) headers["X-OnTheMap-Session"] = state.session.id;
+  Object.assign(headers, o.headers || {});
+  setBusy(1);
+  try {
+    let answer, text = "";
+    try {
+      answer = await fetch(path, {
+        method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        credentials: "same-origin", cache: "no-store",
+      });
+      text = await answer.text();
+    } catch (e) {
+      unreachable(0);
+      throw { network: true };
+    }
+    const copied = answer.headers.get("X-OnTheMap-Offline");
+    if (copied) unreachable(Date.parse(copied) || 0);
+    else reached();
+    if (text.slice(0, 5) === ")]}'\n") text = text.slice(5);
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch (e) {
+      body = null;
+    }
+    return { status: answer.status, headers: answer.headers, body };
+  } finally {
+    setBusy(-1);
+  }
+}
+
+function setBusy(d) {
+  busy = Math.max(0, busy + d);
+  $("busy").hidden = !busy;
+  document.body.setAttribute("aria-busy", busy ? "true" : "false");
+}
+
+/** The server answered: the banner goes, and what was waiting for it runs. */
+function reached() {
+  if (connection.up) return;
+  connection.up = true;
+  connection.since = 0;
+  $("offline").hidden = true;
+  if (connection.onBack) connection.onBack();
+}
+
+/** No answer (or only the service worker's copy, made at `copied`): says so until the server
+ *  answers again. */
+function unreachable(copied) {
+  if (connection.up) {
+    connection.up = false;
+    connection.since = copied || Date.now();
+  } else if (copied && copied < connection.since) {
+    connection.since = copied;
+  }
+  const at = new Date(connection.since).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  $("offline-text").textContent = "Cannot reach the server since " + at + ": the map shows the pins seen then. " +
+    "This goes once the server answers again.";
+  $("offline").hidden = false;
+}
+
+export function showAlert(text) {
+  $("alert-text").textContent = text;
+  $("alert").hidden = false;
+}
+
+export function hideAlert() {
+  $("alert").hidden = true;
+}
+
+let toastTimer = 0;
+
+/** A message that goes by itself after four seconds. */
+export function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+export function hideToast() {
+  clearTimeout(toastTimer);
+  $("toast").hidden = true;
+}

@@ -1,0 +1,166 @@
+// The page's start: the map, the controls' events, the addresses, and the first screen — the view
+// the address names if this tab holds a session (checked with the server meanwhile: an ended one
+// goes to the login screen with a message), the login screen otherwise. Each screen is a module of
+// its own: session.mjs, pins.mjs (the map's pins), list.mjs, post.mjs; routes.mjs the addresses.
+
+import { hideAlert, toast } from "./api.mjs";
+import { listKey, listScrolled, openRow, showTab } from "./list.mjs";
+import { mapView } from "./map-view.mjs";
+import { openPin, refresh, search, syncMapSearch } from "./pins.mjs";
+import { answered, closePost, find, finish, followZoom, openPost, previewLayer } from "./post.mjs";
+import { parseRoute, routeHash } from "./routes.mjs";
+import { enter, leave, loadSession, login, logout } from "./session.mjs";
+import { $, settings, state, ui } from "./state.mjs";
+import { isWebLink } from "./text.mjs";
+
+ui.view = mapView({
+  svg: $("map"), world: $("world"), layer: $("markers"), popup: $("popup"), heading: $("popup-heading"), list: $("popup-list"),
+  close: $("close"), entry: $("popup-entry").content.firstElementChild, onView: followZoom,
+  active: () => !!state.session && $("list-view").hidden && !$("overwrite").open,
+  onPopup: popupChanged,
+});
+$("markers").parentNode.appendChild(previewLayer);
+ui.view.setMarkers([]);
+
+// The operator's sign-up page, when there is one (docs/DEPLOY.md: --signup-url).
+if (isWebLink(settings.signUp)) {
+  $("signup").href = settings.signUp;
+  $("signup-line").hidden = false;
+}
+
+/* Addresses: every view the bar opens has one, so Back and Forward move between them. */
+
+/** Opens a view by its address: a new entry in the history, or in place of the current one. */
+function go(route, replace) {
+  const hash = routeHash(route);
+  if (location.hash === hash) applyRoute();
+  else if (replace) {
+    history.replaceState(null, "", hash);
+    applyRoute();
+  } else {
+    location.hash = hash;
+  }
+}
+
+/** A pin asked for before its list came: opened once the pins are drawn. */
+let pendingPin = null;
+
+/** Shows the view the address names (nothing while logged out: the address waits for the login). */
+function applyRoute() {
+  if (!state.session) return;
+  const route = parseRoute(location.hash);
+  pendingPin = null;
+  if (route.view !== "post") closePost(route.view === "map" && !$("post").hidden, !$("post").hidden);
+  if (route.view === "list") {
+    syncMapSearch();
+    showTab("list");
+    return;
+  }
+  showTab("map");
+  syncMapSearch();
+  if (route.view === "post") openPost();
+  else if (route.view === "pin") {
+    if (state.loaded) showPin(route.id);
+    else pendingPin = route.id;
+  } else if (ui.view.selected()) {
+    ui.view.hide();
+  }
+}
+
+function showPin(id) {
+  if (!openPin(id)) {
+    toast("That pin is not among those on the map: it may have moved or gone.");
+    history.replaceState(null, "", "#/");
+  }
+}
+
+/** A pin's popup opened on purpose (a click, Enter) has the pin's address; closed, the map's. */
+function popupChanged(marker, pinned) {
+  const route = parseRoute(location.hash);
+  if (marker && pinned && !marker.members) {
+    const id = marker.getAttribute("data-object-id") || marker.querySelector(".student").dataset.objectId;
+    if (route.view !== "pin" || route.id !== id) history.pushState(null, "", routeHash({ view: "pin", id }));
+  } else if (!marker && route.view === "pin") {
+    history.replaceState(null, "", "#/");
+  }
+}
+
+ui.go = go;
+ui.applyRoute = applyRoute;
+ui.pinsDrawn = () => {
+  if (pendingPin) {
+    const id = pendingPin;
+    pendingPin = null;
+    showPin(id);
+  }
+};
+window.addEventListener("hashchange", applyRoute);
+
+/* The bar: tabs (WAI-ARIA's tabs pattern: arrow keys, Home and End move between them and show
+   theirs), search, refresh, post, log out. */
+const tabs = [$("map-tab"), $("list-tab")];
+$("map-tab").addEventListener("click", () => go({ view: "map" }));
+$("list-tab").addEventListener("click", () => go({ view: "list" }));
+$("bar").querySelector('[role="tablist"]').addEventListener("keydown", (ev) => {
+  const at = tabs.indexOf(ev.target);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[ev.key];
+  if (at < 0 || to === undefined) return;
+  ev.preventDefault();
+  const tab = tabs[(to + tabs.length) % tabs.length];
+  tab.focus();
+  tab.click();
+});
+$("search").addEventListener("input", search);
+$("refresh").addEventListener("click", () => refresh());
+$("post-open").addEventListener("click", () => go({ view: "post" }));
+$("logout").addEventListener("click", logout);
+
+/* The map's own buttons. */
+$("zoom-in").addEventListener("click", () => ui.view.zoomBy(2));
+$("zoom-out").addEventListener("click", () => ui.view.zoomBy(0.5));
+$("zoom-world").addEventListener("click", () => ui.view.fit());
+
+/* The list. */
+$("student-list").addEventListener("click", (ev) => {
+  if (ev.target.closest("a")) return;
+  openRow(ev.target.closest("li"));
+});
+$("student-list").addEventListener("keydown", listKey);
+$("list-view").addEventListener("scroll", listScrolled, { passive: true });
+
+/* Login, posting, messages. */
+$("login").addEventListener("submit", login);
+$("post").addEventListener("submit", find);
+$("post-cancel").addEventListener("click", () => go({ view: "map" }, true));
+$("post-finish").addEventListener("click", finish);
+$("overwrite").addEventListener("close", answered);
+$("alert-close").addEventListener("click", hideAlert);
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && !$("post").hidden && !$("overwrite").open) go({ view: "map" }, true);
+});
+
+/* The names on the map: the terminal map's, from the server (MapLabels.webJSON), once the page has
+   drawn what it needs first. */
+async function loadNames() {
+  try {
+    const answer = await fetch(new URL("../names.json", import.meta.url));
+    if (answer.ok) ui.view.setNames(await answer.json());
+  } catch (e) {
+    // offline, and not kept: the map shows no names
+  }
+}
+setTimeout(loadNames, 0);
+
+/* Installed to a home screen, and useful offline: the service worker keeps the page's files and the
+   last list seen (sw.js). */
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("sw.js").catch(() => {});
+}
+
+const saved = loadSession();
+if (saved) {
+  state.session = saved;
+  enter();
+} else {
+  leave();
+}

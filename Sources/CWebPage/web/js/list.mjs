@@ -1,0 +1,183 @@
+// The list: name, place, link and when each pin was updated, newest first (the order the server
+// sends); a row opens its link in a new tab, as the seeds' table does.
+//
+// Ten thousand students make ten thousand rows, so only the rows on the screen are made (a virtual
+// list: rows of one height, `--row` in app.css, placed in a list as tall as all of them), and the
+// search reads each student's key (its name and place folded once, pins.mjs), not the page. The
+// keyboard moves through the rows with the arrow keys, Home, End and the page keys (one row in the
+// Tab order: a roving tabindex); Enter opens a row's link.
+
+import { isMine } from "./pins.mjs";
+import { $, state, ui } from "./state.mjs";
+import { ago, countText, foldText, isWebLink } from "./text.mjs";
+
+/** Rows made beyond each edge of the screen, so a scroll shows rows already there. */
+const AHEAD = 6;
+
+/** The students the search leaves, the search they are for, the rows made (by position), rows no
+ *  longer used, and the position of the row in the Tab order. */
+let matches = [], query = null, rowHeight = 52, focusAt = 0;
+const rows = new Map(), spare = [];
+
+export function listShown() {
+  return !$("list-view").hidden;
+}
+
+/** The students changed: the list is drawn again when shown. */
+export function refreshList() {
+  query = null;
+  if (listShown()) draw();
+}
+
+/** Leaves the students whose name or place holds `q`; returns how many. */
+export function filterList(q) {
+  draw(q);
+  return matches.length;
+}
+
+/** The matches for `q`, worked out again when it or the students changed (`query` null); true when
+ *  the search itself changed, so the list starts again from its top. */
+let searched = "";
+function search(q) {
+  const folded = foldText(q.trim());
+  if (folded === query) return false;
+  query = folded;
+  matches = folded ? state.students.filter((s) => s.key.includes(folded)) : state.students;
+  const changed = folded !== searched;
+  searched = folded;
+  if (changed) focusAt = 0;
+  focusAt = Math.min(focusAt, Math.max(0, matches.length - 1));
+  return changed;
+}
+
+/** Makes the rows on the screen (and the one in the Tab order), and reuses the others. */
+function draw(q = $("search").value) {
+  const view = $("list-view"), ol = $("student-list");
+  if (search(q)) view.scrollTop = 0;
+  rowHeight = parseFloat(getComputedStyle(ol).getPropertyValue("--row")) || 52;
+  ol.style.height = matches.length * rowHeight + "px";
+  const top = view.scrollTop - ol.offsetTop;
+  const first = Math.max(0, Math.floor(top / rowHeight) - AHEAD);
+  const last = Math.min(matches.length, Math.ceil((top + view.clientHeight) / rowHeight) + AHEAD);
+  const focusedRow = ol.contains(document.activeElement) ? document.activeElement.index : -1;
+  // Only a row on the screen is in the Tab order; one with the focus stays made wherever it is.
+  if (focusedRow < 0 && (focusAt < first + AHEAD || focusAt >= last - AHEAD)) focusAt = Math.min(first + (first ? AHEAD : 0), matches.length - 1);
+  for (const [i, li] of rows) {
+    if ((i < first || i >= last) && i !== focusedRow || li.student !== matches[i]) {
+      rows.delete(i);
+      li.remove();
+      spare.push(li);
+    }
+  }
+  const frag = document.createDocumentFragment();
+  const wanted = [];
+  for (let i = first; i < last; i++) wanted.push(i);
+  if (focusAt >= 0 && (focusAt < first || focusAt >= last)) wanted.push(focusAt);
+  for (const i of wanted) {
+    let li = rows.get(i);
+    if (!li) {
+      li = spare.pop() || $("list-entry").content.firstElementChild.cloneNode(true);
+      fill(li, matches[i], i);
+      rows.set(i, li);
+      frag.appendChild(li);
+    }
+    li.setAttribute("aria-setsize", matches.length);
+    li.tabIndex = i === focusAt ? 0 : -1;
+  }
+  ol.appendChild(frag);
+  const empty = $("list-empty");
+  empty.textContent = !state.students.length ? "No pins yet. Post yours with the pin button."
+    : !matches.length ? "No student\u2019s name or place holds \u201c" + q.trim() + "\u201d." : "";
+  empty.hidden = !!matches.length;
+  const n = state.students.length;
+  $("list-summary").textContent = query ? countText(matches.length) + " of " + countText(n) + " students"
+    : countText(n) + (n === 1 ? " student" : " students") + ", newest first";
+}
+
+function fill(li, s, i) {
+  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt);
+  li.student = s;
+  li.index = i;
+  li.dataset.objectId = s.objectId;
+  li.setAttribute("aria-posinset", i + 1);
+  li.style.transform = "translateY(" + i * rowHeight + "px)";
+  li.querySelector(".name").textContent = s.name;
+  li.querySelector(".you").hidden = !isMine(s);
+  li.querySelector(".place").textContent = s.mapString;
+  link.replaceChildren();
+  link.classList.toggle("nolink", !isWebLink(s.mediaURL));
+  if (isWebLink(s.mediaURL)) {
+    const a = document.createElement("a");
+    a.href = s.mediaURL;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    a.textContent = s.mediaURL;
+    a.tabIndex = -1;
+    link.append(a);
+    li.dataset.url = s.mediaURL;
+    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ": open their link");
+  } else {
+    link.textContent = s.mediaURL || "no link";
+    delete li.dataset.url;
+    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ", no link");
+  }
+  time.dateTime = s.updatedAt;
+  time.textContent = ago(s.updatedAt);
+  time.title = isNaN(when) ? "" : new Date(when).toLocaleString();
+}
+
+export function openRow(li) {
+  if (li && li.dataset.url && isWebLink(li.dataset.url)) window.open(li.dataset.url, "_blank", "noopener,noreferrer");
+}
+
+/** The arrow keys, Home, End and the page keys move the focus through the rows; Enter opens one. */
+export function listKey(ev) {
+  const li = ev.target.closest("li");
+  if (!li || li.index == null) return;
+  if (ev.key === "Enter") {
+    openRow(li);
+    return;
+  }
+  const view = $("list-view"), page = Math.max(1, Math.floor(view.clientHeight / rowHeight) - 1);
+  const to = { ArrowDown: li.index + 1, ArrowUp: li.index - 1, Home: 0, End: matches.length - 1,
+    PageDown: li.index + page, PageUp: li.index - page }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  focusAt = Math.max(0, Math.min(matches.length - 1, to));
+  // Scrolled so the row is whole on the screen.
+  const ol = $("student-list"), y = ol.offsetTop + focusAt * rowHeight;
+  if (y < view.scrollTop) view.scrollTop = y;
+  else if (y + rowHeight > view.scrollTop + view.clientHeight) view.scrollTop = y + rowHeight - view.clientHeight;
+  draw();
+  const row = rows.get(focusAt);
+  if (row) row.focus();
+}
+
+let scrolled = 0;
+
+/** The list scrolled: the rows on the screen are made in the next frame. */
+export function listScrolled() {
+  if (scrolled) return;
+  scrolled = requestAnimationFrame(() => {
+    scrolled = 0;
+    draw();
+  });
+}
+
+/** Shows the map or the list (the tabs: WAI-ARIA's tabs pattern, app.mjs). The screen not shown is
+ *  inert: nothing on it is in the Tab order. */
+export function showTab(which) {
+  const list = which === "list";
+  $("list-view").hidden = !list;
+  $("map-panel").inert = list || !state.session;
+  for (const [tab, selected] of [[$("map-tab"), !list], [$("list-tab"), list]]) {
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+  }
+  if (list) {
+    ui.view.hide();
+    query = null;
+    draw();
+  }
+  $("count").hidden = list || !state.session;
+}

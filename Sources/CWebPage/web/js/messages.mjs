@@ -1,0 +1,52 @@
+// What went wrong with an answer of the API, for a person: pure (an answer is {status, headers,
+// body} or {network: true}), so node tests every sentence (Tests/Browser/js/messages.test.mjs).
+
+import { inWords } from "./text.mjs";
+
+/** The wait a 429 or 503 asks for, in seconds (`Retry-After`; a minute when it says nothing). */
+export function retryAfter(answer) {
+  const s = parseInt(answer.headers && answer.headers.get("Retry-After"), 10);
+  return isNaN(s) || s < 1 ? 60 : s;
+}
+
+/** The error the server said, if it said one. */
+function said(answer) {
+  return answer.body && typeof answer.body.error === "string" ? answer.body.error : "";
+}
+
+/** What went wrong, in a sentence. */
+export function failure(answer) {
+  if (!answer || answer.network) return "Cannot reach the server. Check your connection and try again.";
+  const text = said(answer);
+  if (answer.status === 429) {
+    // The server's sentence may say how long already ("…: try again in 47 seconds."): once is enough.
+    if (/try again/i.test(text)) return text;
+    return (text || "Too many requests.") + " Try again in " + inWords(retryAfter(answer)) + ".";
+  }
+  if (answer.status >= 500) return (text || "The server failed.") + " (error " + answer.status + ")";
+  return text || "The server answered " + answer.status + ".";
+}
+
+/** Why a login failed: no answer (the network) is not a wrong password, and a rate limit says how
+ *  long to wait in words. */
+export function loginFailure(answer) {
+  if (answer.network) return "Cannot reach the server. Check your connection and try again.";
+  const text = said(answer);
+  if (answer.status === 403 || answer.status === 401) return text || "Wrong email or password.";
+  if (answer.status === 429) return "Too many login attempts. Try again in " + inWords(retryAfter(answer)) + ".";
+  if (answer.status >= 500) return "The server cannot log you in right now" + (text ? ": " + text : ".") + " Try again in a moment.";
+  return text || "The server refused the login (" + answer.status + ").";
+}
+
+/** The longest link a pin may have (the server's limit, docs/API.md). */
+export const MAX_LINK = 2048;
+
+/** What is wrong with a link typed for a pin, or "" when nothing is. */
+export function linkProblem(link, isWebLink) {
+  if (!isWebLink(link)) return "Enter a link that starts with http:// or https://, such as your GitHub page.";
+  if (link.length > MAX_LINK) {
+    return "That link is too long: a pin's link may have up to 2,048 characters, and this one has " +
+      link.length.toLocaleString("en") + ". Use a shorter address for the same page.";
+  }
+  return "";
+}

@@ -1,0 +1,87 @@
+// Which names a map in the browser shows, and where: the terminal map's rule (Sources/OnTheMapMap/
+// LabelLayout.swift) on the same data (labels.bin, served as JSON: MapLabels.webJSON), laid out in
+// pixels. Pure (no page): node tests it (Tests/Browser/js/names.test.mjs); map-view.mjs draws it.
+//
+// How much is named follows the scale, as on a printed map and in the terminal: the scale is how many
+// times wider the world is drawn than on an 80-column terminal, taken here as 640 pixels (a
+// terminal cell is about 8 pixels wide). Countries are placed first, most prominent first, each
+// centred on its label point (else its short name, else none); then places, most populous first,
+// centred on their point, else beside it (right, then left, clear of a pin on it); a place whose point is under a name
+// already placed is not named, and a name goes only where it covers no pin, no cluster and no other
+// name, within the screen.
+
+import { WORLD } from "./mercator.mjs";
+
+/** Pixels across the world on an 80-column terminal map: what the rule's scale 1 is. */
+export const TERMINAL_WORLD_PIXELS = 640;
+
+/** The countries' highest rank and places' least population named at `scale`, by the data's rule. */
+export function ruleAt(rule, scale) {
+  let i = 0;
+  while (i < rule.scales.length && scale >= rule.scales[i]) i++;
+  return { rank: rule.ranks[i], population: rule.populations[i] };
+}
+
+/** The scale of a view `unit` map units per pixel. */
+export function scaleOf(unit) {
+  return WORLD / unit / TERMINAL_WORLD_PIXELS;
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/** The names for a view, each {text, kind ("country" or "place"), x, y (its point, map units),
+ *  anchor ("middle", "start" or "end"), dx (pixels from the point to the anchor)}.
+ *
+ *  `view`: {x, y (the top left, map units), unit (map units a pixel), w, h (pixels)};
+ *  `obstacles`: boxes in screen pixels ({left, top, right, bottom}) no name may cover (pins, clusters);
+ *  `width(text, kind)`: a name's width in pixels; `height`: a line's, for both kinds. */
+export function layoutNames(data, view, obstacles, width, height = 16) {
+  const { rank, population } = ruleAt(data.rule, scaleOf(view.unit));
+  const taken = obstacles.slice(), placed = [], named = [];
+  const screen = (px, py) => ({ sx: (px - view.x) / view.unit, sy: (py - view.y) / view.unit });
+  function fits(box) {
+    if (box.left < 2 || box.top < 2 || box.right > view.w - 2 || box.bottom > view.h - 2) return false;
+    for (const t of taken) if (overlaps(box, t)) return false;
+    return true;
+  }
+  function boxAt(sx, sy, w, anchor, dx) {
+    const left = anchor === "middle" ? sx - w / 2 : anchor === "start" ? sx + dx : sx + dx - w;
+    // A cell apart at each end, as the terminal keeps a free cell: 4 pixels.
+    return { left: left - 4, right: left + w + 4, top: sy - height / 2, bottom: sy + height / 2 };
+  }
+  for (const [x, y, r, name, short] of data.countries) {
+    if (r > rank) continue;
+    const { sx, sy } = screen(x, y);
+    if (sx < 0 || sy < 0 || sx > view.w || sy > view.h) continue;
+    for (const text of [name, short]) {
+      if (!text) continue;
+      const box = boxAt(sx, sy, width(text, "country"), "middle", 0);
+      if (!fits(box)) continue;
+      taken.push(box);
+      named.push(box);
+      placed.push({ text, kind: "country", x, y, anchor: "middle", dx: 0 });
+      break;
+    }
+  }
+  for (const [x, y, people, name] of data.places) {
+    // Places come most populous first.
+    if (people < population) break;
+    const { sx, sy } = screen(x, y);
+    if (sx < 0 || sy < 0 || sx > view.w || sy > view.h) continue;
+    // A point under a name already placed (a city's neighbour at this scale): its name beside that
+    // one would read as naming the wrong place.
+    if (named.some((b) => sx >= b.left && sx <= b.right && sy >= b.top && sy <= b.bottom)) continue;
+    const w = width(name, "place");
+    for (const [anchor, dx] of [["middle", 0], ["start", 14], ["end", -14]]) {
+      const box = boxAt(sx, sy, w, anchor, dx);
+      if (!fits(box)) continue;
+      taken.push(box);
+      named.push(box);
+      placed.push({ text: name, kind: "place", x, y, anchor, dx });
+      break;
+    }
+  }
+  return placed;
+}

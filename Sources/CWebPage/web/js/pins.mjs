@@ -1,0 +1,280 @@
+// The newest pins on the map: loading them (the server's configured count, 1,000 a request, the
+// requests at once), watching for changes, drawing them as the export's markers, the search box
+// and the count.
+//
+// Watching costs little: every `poll` seconds the page asks whether its session is live and whether
+// the pins changed — with `If-None-Match` when the list came with an ETag (a 304 has no body),
+// otherwise by asking for the newest pin alone and comparing it with the one it has. The whole list
+// is downloaded again only when something changed, or when the server answers again after it could
+// not be reached. A hidden tab does not ask.
+
+import { api, connection, hideAlert, showAlert } from "./api.mjs";
+import { filterList, listShown, refreshList } from "./list.mjs";
+import { failure } from "./messages.mjs";
+import { mapX, mapY } from "./mercator.mjs";
+import { checkSession } from "./session.mjs";
+import { $, settings, state, ui } from "./state.mjs";
+import { countText, foldText } from "./text.mjs";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function listPath(limit, skip) {
+  return "v1/StudentLocation?limit=" + limit + "&order=-updatedAt" + (skip ? "&skip=" + skip : "");
+}
+
+function stamp(s) {
+  return s ? String(s.objectId) + "@" + String(s.updatedAt) : "";
+}
+
+function text(v) {
+  return typeof v === "string" ? v : v == null ? "" : String(v);
+}
+
+/** A student as the page keeps it: every field text (or a number), whatever the server sent. */
+export function clean(s) {
+  s = s || {};
+  return {
+    objectId: text(s.objectId), uniqueKey: text(s.uniqueKey), firstName: text(s.firstName), lastName: text(s.lastName),
+    mapString: text(s.mapString), mediaURL: text(s.mediaURL), latitude: Number(s.latitude), longitude: Number(s.longitude),
+    updatedAt: text(s.updatedAt),
+  };
+}
+
+export function nameOf(s) {
+  return (s.firstName + " " + s.lastName).trim() || "(no name)";
+}
+
+export function isMine(s) {
+  return !!state.session && s.uniqueKey === state.session.key;
+}
+
+/** The whole list: every page asked for at once (the browser sends six at a time), drawn once all
+ *  came; a pin moved between two pages' answers is kept once. Resolves once drawn (or the failure
+ *  shown). `quiet`: no alert (the login screen's last map, offline). */
+export async function loadPins(quiet) {
+  const want = settings.pins, epoch = state.epoch, pages = [];
+  for (let skip = 0; skip < want; skip += 1000) pages.push(api("GET", listPath(Math.min(1000, want - skip), skip)));
+  let answers;
+  try {
+    answers = await Promise.all(pages);
+    for (const a of answers) if (a.status !== 200 || !a.body || !Array.isArray(a.body.results)) throw a;
+  } catch (a) {
+    if (epoch === state.epoch && !quiet && !a.network) showAlert("Could not load the pins: " + failure(a));
+    return;
+  }
+  if (epoch !== state.epoch) return;
+  const seen = new Set(), got = [];
+  for (const a of answers) {
+    for (const s of a.body.results) {
+      const id = s && String(s.objectId);
+      if (!seen.has(id)) {
+        seen.add(id);
+        got.push(s);
+      }
+    }
+  }
+  state.etag = answers[0].headers.get("X-OnTheMap-Offline") ? null : answers[0].headers.get("ETag");
+  drawStudents(got);
+}
+
+/** The user's own pin, newest first: the one Finish would overwrite. */
+export async function loadMine() {
+  const s = state.session;
+  if (!s) return null;
+  try {
+    const a = await api("GET", "v1/StudentLocation?uniqueKey=" + encodeURIComponent(s.key) + "&limit=1&order=-updatedAt");
+    if (state.session === s && a.status === 200 && a.body && Array.isArray(a.body.results)) {
+      state.mine = a.body.results[0] ? clean(a.body.results[0]) : null;
+    }
+  } catch (e) {
+    // no answer: keep what is known
+  }
+  return state.mine;
+}
+
+export function refresh() {
+  hideAlert();
+  return Promise.all([checkSession(), loadPins(), loadMine()]);
+}
+
+// The server answers again after it could not be reached: the pins shown may be old.
+connection.onBack = () => {
+  if (state.session) loadPins(true);
+};
+
+/** Whether the pins changed since they were drawn; draws them again if they did. */
+async function checkPins() {
+  const epoch = state.epoch;
+  try {
+    if (state.etag) {
+      const a = await api("GET", listPath(Math.min(settings.pins, 1000)), { headers: { "If-None-Match": state.etag } });
+      if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
+      if (settings.pins > 1000 || a.headers.get("X-OnTheMap-Offline")) return loadPins(true);
+      state.etag = a.headers.get("ETag");
+      drawStudents(a.body.results);
+      return;
+    }
+    const a = await api("GET", listPath(1));
+    if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
+    if (stamp(a.body.results[0]) !== state.newest) return loadPins(true);
+  } catch (e) {
+    // no answer: the next check asks again (api.mjs shows the banner meanwhile)
+  }
+}
+
+export function schedulePoll() {
+  stopPoll();
+  if (state.session && !document.hidden) state.pollTimer = setTimeout(poll, settings.poll * 1000);
+}
+
+export function stopPoll() {
+  clearTimeout(state.pollTimer);
+  state.pollTimer = 0;
+}
+
+async function poll() {
+  state.pollTimer = 0;
+  if (!state.session || state.polling) return;
+  state.polling = true;
+  try {
+    if (await checkSession()) await checkPins();
+  } finally {
+    state.polling = false;
+    schedulePoll();
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) stopPoll();
+  else if (state.session && !state.pollTimer) poll();
+});
+
+function svgElement(name) {
+  return document.createElementNS(SVG_NS, name);
+}
+
+/** Markers as the export draws them (one per student here: students at one point are a cluster at
+ *  every zoom), yours last so they are on top. Each student keeps its search key (its name and
+ *  place folded once, for the map's search and the list's) and its marker. */
+export function drawStudents(list) {
+  const students = list.map(clean).filter((s) => isFinite(s.latitude) && isFinite(s.longitude));
+  state.students = students;
+  state.newest = stamp(list[0]);
+  const frag = document.createDocumentFragment(), made = [];
+  for (const s of students.filter((s) => !isMine(s)).concat(students.filter(isMine))) {
+    const mine = isMine(s), g = svgElement("g"), dot = svgElement("circle"), hit = svgElement("circle"), who = svgElement("g");
+    const name = nameOf(s), x = Math.round(mapX(s.longitude) * 10) / 10, y = Math.round(mapY(s.latitude) * 10) / 10;
+    s.name = name;
+    s.key = foldText(name + "\n" + s.mapString);
+    s.marker = g;
+    g.setAttribute("class", "marker" + (mine ? " mine" : ""));
+    g.setAttribute("data-testid", "marker");
+    g.setAttribute("data-object-id", s.objectId);
+    g.setAttribute("tabindex", "-1");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", name.slice(0, 120) + ", " + s.mapString.slice(0, 120));
+    g.setAttribute("transform", "translate(" + x + " " + y + ") scale(1)");
+    g.at = { x, y };
+    dot.setAttribute("r", mine ? "7" : "5");
+    hit.setAttribute("r", "14");
+    hit.setAttribute("class", "hit");
+    who.setAttribute("class", "student" + (mine ? " mine" : ""));
+    who.dataset.name = name;
+    who.dataset.place = s.mapString;
+    who.dataset.url = s.mediaURL;
+    who.dataset.objectId = s.objectId;
+    who.find = s.key;
+    g.append(dot, hit, who);
+    frag.appendChild(g);
+    made.push(g);
+  }
+  $("markers").replaceChildren(frag);
+  // The first pins since login: the view slides to where most of them are.
+  const first = !!students.length && !state.loaded;
+  const q = $("search").value.trim();
+  // A search in progress filters the new markers before they are first drawn.
+  if (q) for (const g of made) filterMarker(g, foldText(q));
+  mapQuery = $("search").value;
+  ui.view.setMarkers(made, first);
+  if (first) {
+    state.loaded = true;
+    performance.mark("pins-drawn");
+  }
+  refreshList();
+  count(q ? state.students.filter((s) => s.key.includes(foldText(q))).length : students.length, q);
+  if (ui.pinsDrawn) ui.pinsDrawn();
+}
+
+/* A new marker, before the map takes it: hidden when the search leaves none of its students. */
+function filterMarker(g, q) {
+  const who = g.lastChild, out = !who.find.includes(q);
+  who.classList.toggle("hidden", out);
+  g.classList.toggle("hidden", out);
+}
+
+let searching = 0;
+/** The search the map's markers are filtered by (the list's may be ahead of it). */
+let mapQuery = "";
+
+/** The search box: the list answers at once (list.mjs); the map, ten thousand markers grouped anew,
+ *  when it is the screen shown (at once), or when it is shown next (`syncMapSearch`). */
+export function search() {
+  const q = $("search").value;
+  clearTimeout(searching);
+  if (listShown()) count(filterList(q), q);
+  else searchMap(q);
+}
+
+/** Filters the map's markers, shows the matches whole on the screen once typing pauses, and says how
+ *  many. */
+function searchMap(q) {
+  clearTimeout(searching);
+  mapQuery = q;
+  const found = ui.view.filter(q);
+  count(found, q);
+  if (!listShown()) {
+    searching = setTimeout(() => (q.trim() ? ui.view.fitTo(ui.view.shown()) : ui.view.fit()), 400);
+  }
+}
+
+/** Makes the map's markers follow the search box, if they do not yet (before the map is shown). */
+export function syncMapSearch() {
+  clearTimeout(searching);
+  const q = $("search").value;
+  if (mapQuery !== q) {
+    mapQuery = q;
+    ui.view.filter(q);
+  }
+}
+
+function count(found, q) {
+  const n = state.students.length, c = $("count"), you = document.createElement("span");
+  c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + (n === 1 ? " student" : " students");
+  if (state.students.some(isMine)) {
+    you.className = "you";
+    you.textContent = "· ● you";
+    c.append(" ", you);
+  }
+  c.hidden = !state.session || listShown();
+}
+
+/** Opens a pin's popup (`#/pin/OBJECTID`): zoomed in until its marker is a cluster of its own (as
+ *  close as the map goes), the focus in the popup. False when no pin shown has that id. */
+export function openPin(id) {
+  const s = state.students.find((t) => t.objectId === id);
+  if (!s) return false;
+  syncMapSearch();
+  const m = s.marker;
+  if (m.filtered) {
+    $("search").value = "";
+    search();
+  }
+  let unit = Math.min(ui.view.camera().unit, 40);
+  ui.view.look(m.at.x, m.at.y, unit);
+  while (m.cluster && unit > 1) {
+    unit /= 2;
+    ui.view.look(m.at.x, m.at.y, unit);
+  }
+  ui.view.show(ui.view.drawnAs(m) || m, true);
+  return true;
+}

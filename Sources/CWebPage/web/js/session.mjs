@@ -1,0 +1,177 @@
+// Logging in and out, and noticing a session that ended elsewhere.
+//
+// The session id lives in `sessionStorage` (this tab only, gone when it closes) and travels in the
+// `X-OnTheMap-Session` header, never a cookie, so another site cannot make the browser use it.
+// Logging out needs the XSRF token the server sets as a cookie at login: the page reads it once,
+// keeps it with the session, and deletes the cookie.
+
+import { api, hideAlert, hideToast, showAlert } from "./api.mjs";
+import { showTab } from "./list.mjs";
+import { failure, loginFailure } from "./messages.mjs";
+import { drawStudents, loadPins, refresh, schedulePoll, stopPoll } from "./pins.mjs";
+import { closePost } from "./post.mjs";
+import { $, state, ui } from "./state.mjs";
+
+const SESSION_KEY = "onthemap.session";
+
+export function loadSession() {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(SESSION_KEY));
+    return s && typeof s.id === "string" && typeof s.key === "string" ? s : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function saveSession(s) {
+  state.session = s;
+  try {
+    if (s) sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
+    else sessionStorage.removeItem(SESSION_KEY);
+  } catch (e) {
+    // storage refused (private mode): the session lasts as long as the page
+  }
+}
+
+function takeXSRFToken() {
+  const m = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]*)/);
+  document.cookie = "XSRF-TOKEN=; Max-Age=0; Path=/; SameSite=Strict";
+  try {
+    return m ? decodeURIComponent(m[1]) : "";
+  } catch (e) {
+    return "";
+  }
+}
+
+function loginError(text) {
+  const e = $("login-error");
+  e.textContent = text;
+  e.hidden = !text;
+}
+
+export async function login(ev) {
+  ev.preventDefault();
+  const email = $("login-username").value.trim(), password = $("login-password").value;
+  if (!email || !password) {
+    loginError("Enter your email and password.");
+    (email ? $("login-password") : $("login-username")).focus();
+    return;
+  }
+  loginError("");
+  $("login-submit").disabled = true;
+  const epoch = state.epoch;
+  try {
+    const a = await api("POST", "v1/session", { body: { udacity: { username: email, password } } });
+    if (epoch !== state.epoch) return;
+    if (a.status !== 200 || !a.body || !a.body.session || !a.body.account) {
+      loginError(loginFailure(a));
+      return;
+    }
+    saveSession({ id: String(a.body.session.id), key: String(a.body.account.key), xsrf: takeXSRFToken(), first: "", last: "" });
+    $("login-password").value = "";
+    await loadProfile();
+    enter();
+    // The focus on the screen the address opened (a view that takes it, as the post form, has).
+    if (document.activeElement === document.body || $("login").contains(document.activeElement)) {
+      document.querySelector('[role="tab"][aria-selected="true"]').focus();
+    }
+  } catch (a) {
+    loginError(loginFailure(a));
+    // No server: the last map seen, if the page has kept one (sw.js), behind the login.
+    if (a.network && !state.students.length) loadPins(true);
+  } finally {
+    $("login-submit").disabled = false;
+  }
+}
+
+/** The user's names, which a pin carries. */
+export async function loadProfile() {
+  const s = state.session;
+  if (!s) return;
+  try {
+    const a = await api("GET", "v1/users/" + encodeURIComponent(s.key));
+    const p = a.body && (a.body.user || a.body);
+    if (a.status !== 200 || !p || state.session !== s) return;
+    s.first = String(p.first_name || p.firstName || "");
+    s.last = String(p.last_name || p.lastName || "");
+    saveSession(s);
+  } catch (e) {
+    // no answer: the names are asked for again before a post
+  }
+}
+
+/** Into the page, with this tab's session, on the view its address names (`#/list` …). */
+export function enter() {
+  if (!state.session) return;
+  document.body.className = "signed-in";
+  $("login").hidden = true;
+  $("bar").hidden = false;
+  loginError("");
+  showTab("map");
+  refresh();
+  schedulePoll();
+  ui.applyRoute();
+}
+
+/** Back to the login screen, forgetting the session and everything shown with it. */
+export function leave(message) {
+  state.epoch++;
+  stopPoll();
+  saveSession(null);
+  closePost(false);
+  state.students = [];
+  state.etag = null;
+  state.newest = "";
+  state.mine = null;
+  state.loaded = false;
+  drawStudents([]);
+  document.body.className = "signed-out";
+  showTab("map");
+  $("bar").hidden = true;
+  $("search").value = "";
+  $("login").hidden = false;
+  hideAlert();
+  hideToast();
+  loginError(message || "");
+  $("login-username").focus({ preventScroll: true });
+  // Offline: the last map seen, if the page has kept one (sw.js), behind the login.
+  if (!navigator.onLine) loadPins(true);
+}
+
+export function expired() {
+  leave("Your session has ended: it expired or was revoked. Log in again.");
+}
+
+export async function logout() {
+  const s = state.session;
+  if (!s) {
+    leave();
+    return;
+  }
+  try {
+    const a = await api("DELETE", "v1/session", { headers: { "X-XSRF-TOKEN": s.xsrf || "" } });
+    // 403: the server no longer knows the session (revoked, or logged out elsewhere).
+    if (a.status === 200 || a.status === 401 || a.status === 403) leave();
+    else showAlert("Could not log out: " + failure(a));
+  } catch (a) {
+    showAlert("Could not log out: " + failure(a) + " You are still logged in.");
+  }
+}
+
+/** Whether the session is still live; an ended one goes back to the login screen. No answer counts
+ *  as live: the next check asks again. */
+export async function checkSession() {
+  const s = state.session;
+  if (!s) return false;
+  try {
+    const a = await api("GET", "v1/session", { auth: true });
+    if (state.session !== s) return false;
+    if (a.status === 401) {
+      expired();
+      return false;
+    }
+    return true;
+  } catch (e) {
+    return true;
+  }
+}

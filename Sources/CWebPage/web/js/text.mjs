@@ -1,0 +1,45 @@
+// Words and checks on text, pure (no page): node tests them (Tests/Browser/js/text.test.mjs).
+
+/** Letters folded for search: no accents, lower case ("São Paulo" → "sao paulo"). */
+export function foldText(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/** Whether `url` may become a link: http or https with a host, no spaces. */
+export function isWebLink(url) {
+  return typeof url === "string" && /^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url);
+}
+
+/** "1 student", "2 students". */
+export function plural(n, word) {
+  return n + " " + word + (n === 1 ? "" : "s");
+}
+
+/** A wait in words: "47 seconds", "2 minutes", "1 hour". */
+export function inWords(seconds) {
+  if (seconds < 60) return plural(seconds, "second");
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return plural(minutes, "minute");
+  return plural(Math.ceil(minutes / 60), "hour");
+}
+
+/** How long ago an ISO time was, as a person says it: "just now", "5 min ago", "3 days ago", else
+ *  the date. Empty for a time that cannot be read. */
+export function ago(iso, now = Date.now()) {
+  const t = Date.parse(iso);
+  if (isNaN(t)) return "";
+  const s = Math.round((now - t) / 1000);
+  if (s < 60) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return m + " min ago";
+  const h = Math.round(m / 60);
+  if (h < 24) return plural(h, "hour") + " ago";
+  const d = Math.round(h / 24);
+  if (d < 31) return plural(d, "day") + " ago";
+  return new Date(t).toLocaleDateString();
+}
+
+/** A count as people read it: "10,000". */
+export function countText(n) {
+  return n.toLocaleString("en");
+}

@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension MapLabels {
+    /// The names for a browser's map, as JSON (docs/MAP.md, "Names in a browser"): the same names as
+    /// the terminal's map and the same rule for how many show at a scale, from the same data
+    /// (labels.bin), so the terminal, the exported file and the server's page name the same world.
+    ///
+    /// `{"rule": {"scales": [1.5, 3, …], "ranks": [3, 4, …], "populations": [20000000, …]},
+    /// "countries": [[x, y, rank, name, short name], …], "places": [[x, y, population, name], …]}`:
+    /// x and y in map units (0…65535, as the SVGs), countries most prominent first, places most
+    /// populous first, those of at least `minimumPopulation`. A scale below `scales[i]` names
+    /// countries up to `ranks[i]` and places of at least `populations[i]`; past the last, the last
+    /// entries of `ranks` and `populations`.
+    public func webJSON(minimumPopulation: UInt32 = 0) -> String {
+        let scales: [Double] = [1.5, 3, 6, 12, 24, 48]
+        let probes = scales.map { $0 / 2 } + [scales.last! * 2]
+        var names = WebNames(
+            rule: .init(
+                scales: scales, ranks: probes.map { Int(LabelLayout.maximumCountryRank(scale: $0)) },
+                populations: probes.map { Int(LabelLayout.minimumPopulation(scale: $0)) }),
+            countries: [], places: [])
+        for index in 0..<countryCount {
+            let entry = entry(index)
+            names.countries.append(
+                .init(
+                    x: Int(entry.x), y: Int(entry.y), rank: Int(entry.rank), name: text(name(entry, ascii: false)),
+                    short: text(shortName(entry))))
+        }
+        for index in countryCount..<countryCount + placeCount {
+            let entry = entry(index)
+            guard entry.population >= minimumPopulation else { break }
+            names.places.append(
+                .init(x: Int(entry.x), y: Int(entry.y), population: Int(entry.population), name: text(name(entry, ascii: false))))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(names), as: UTF8.self)
+    }
+
+    private func text(_ utf8: [UInt8]) -> String {
+        String(decoding: utf8, as: UTF8.self)
+    }
+}
+
+/// `MapLabels.webJSON`'s shape: each name a short array, ten thousand of them read by a phone.
+private struct WebNames: Encodable {
+    struct Rule: Encodable {
+        var scales: [Double]
+        var ranks: [Int]
+        var populations: [Int]
+    }
+
+    struct Country: Encodable {
+        var x, y, rank: Int
+        var name, short: String
+
+        func encode(to encoder: any Encoder) throws {
+            var array = encoder.unkeyedContainer()
+            try array.encode(x)
+            try array.encode(y)
+            try array.encode(rank)
+            try array.encode(name)
+            try array.encode(short)
+        }
+    }
+
+    struct Place: Encodable {
+        var x, y, population: Int
+        var name: String
+
+        func encode(to encoder: any Encoder) throws {
+            var array = encoder.unkeyedContainer()
+            try array.encode(x)
+            try array.encode(y)
+            try array.encode(population)
+            try array.encode(name)
+        }
+    }
+
+    var rule: Rule
+    var countries: [Country]
+    var places: [Place]
+}

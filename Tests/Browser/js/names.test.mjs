@@ -1,0 +1,55 @@
+// The names on a browser's map (web/js/names.mjs): node --test, run by WebScriptTests.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { layoutNames, ruleAt, scaleOf, TERMINAL_WORLD_PIXELS } from "../../../Sources/CWebPage/web/js/names.mjs";
+
+// The terminal's rule, as MapLabels.webJSON writes it from LabelLayout.
+const rule = {
+  scales: [1.5, 3, 6, 12, 24, 48], ranks: [3, 4, 5, 7, 7, 7, 7],
+  populations: [20000000, 8000000, 3000000, 1000000, 400000, 150000, 50000],
+};
+const width = (text) => text.length * 7;
+
+test("the rule at a scale is the terminal's", () => {
+  assert.deepEqual(ruleAt(rule, 1), { rank: 3, population: 20000000 });
+  assert.deepEqual(ruleAt(rule, 1.5), { rank: 4, population: 8000000 });
+  assert.deepEqual(ruleAt(rule, 47.9), { rank: 7, population: 150000 });
+  assert.deepEqual(ruleAt(rule, 500), { rank: 7, population: 50000 });
+  // A world 640 pixels wide is an 80-column terminal's.
+  assert.equal(scaleOf(65535 / TERMINAL_WORLD_PIXELS), 1);
+});
+
+// A view of the whole world, 1280 pixels wide (scale 2): countries up to rank 4, places of 8 million.
+const world = { x: 0, y: 0, unit: 65535 / 1280, w: 1280, h: 1280 };
+const at = (px, py) => [Math.round(px * world.unit), Math.round(py * world.unit)];
+
+test("countries by prominence and places by population, as the scale allows", () => {
+  const data = {
+    rule,
+    countries: [[...at(300, 300), 2, "Big", "B."], [...at(900, 300), 5, "Small", ""], [...at(600, 900), 4, "Middling", "M."]],
+    places: [[...at(700, 700), 9000000, "Huge"], [...at(100, 1000), 5000000, "Large"]],
+  };
+  const names = layoutNames(data, world, [], width);
+  assert.deepEqual(names.map((n) => n.text), ["Big", "Middling", "Huge"]);
+  assert.deepEqual(names[2], { text: "Huge", kind: "place", x: at(700, 700)[0], y: at(700, 700)[1], anchor: "middle", dx: 0 });
+});
+
+test("a name goes only where it covers no pin and no other name, else its short name, else beside it", () => {
+  const [x, y] = at(640, 640);
+  const data = { rule, countries: [[x, y, 2, "A very long country", "Short"]], places: [[...at(700, 300), 9000000, "City"]] };
+  // A pin on the long name's left half: the short name fits.
+  const pin = { left: 560, right: 580, top: 630, bottom: 650 };
+  assert.deepEqual(layoutNames(data, world, [pin], width).map((n) => n.text), ["Short", "City"]);
+  // A pin on the city's point: its name goes to its right.
+  const [cx, cy] = [700, 300];
+  const city = layoutNames(data, world, [{ left: cx - 8, right: cx + 8, top: cy - 8, bottom: cy + 8 }], width).find((n) => n.text === "City");
+  assert.equal(city.anchor, "start");
+  // Two places where one name would cover the other: the smaller is not named.
+  const crowded = { rule, countries: [], places: [[...at(100, 100), 9000000, "First"], [...at(110, 100), 8500000, "Second"]] };
+  assert.deepEqual(layoutNames(crowded, world, [], width).map((n) => n.text), ["First"]);
+});
+
+test("nothing outside the screen or cut by its edge", () => {
+  const data = { rule, countries: [[...at(1279, 600), 2, "Edge", ""], [...at(-50, 600), 2, "Gone", ""]], places: [] };
+  assert.deepEqual(layoutNames(data, world, [], width), []);
+});

@@ -1,0 +1,76 @@
+// Words and link checks (web/js/text.mjs, messages.mjs, mercator.mjs): node --test, run by WebScriptTests.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { failure, linkProblem, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
+import { ago, countText, foldText, inWords, isWebLink, plural } from "../../../Sources/CWebPage/web/js/text.mjs";
+
+test("only http and https addresses with a host become links", () => {
+  for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/"]) {
+    assert.ok(isWebLink(good), good);
+  }
+  for (const bad of [
+    "javascript:alert(1)", " JaVaScRiPt:alert(5)", "data:text/html,<script>alert(4)</script>", "https://", "https:// a.example",
+    "https://a.example/ spaces", "ftp://a.example", "//a.example", "https://user@evil.example", "", null, undefined, 42,
+  ]) {
+    assert.equal(isWebLink(bad), false, String(bad));
+  }
+});
+
+test("search folds accents and case", () => {
+  assert.equal(foldText("São Paulo"), "sao paulo");
+  assert.equal(foldText("ÉCOLE Zürich"), "ecole zurich");
+});
+
+test("waits and times in words", () => {
+  assert.equal(plural(1, "student"), "1 student");
+  assert.equal(plural(2, "student"), "2 students");
+  assert.equal(inWords(1), "1 second");
+  assert.equal(inWords(47), "47 seconds");
+  assert.equal(inWords(61), "2 minutes");
+  assert.equal(inWords(3600), "1 hour");
+  const now = Date.parse("2026-01-10T12:00:00Z");
+  assert.equal(ago("2026-01-10T11:59:30Z", now), "just now");
+  assert.equal(ago("2026-01-10T11:55:00Z", now), "5 min ago");
+  assert.equal(ago("2026-01-10T09:00:00Z", now), "3 hours ago");
+  assert.equal(ago("2026-01-08T12:00:00Z", now), "2 days ago");
+  assert.equal(ago("not a time", now), "");
+});
+
+const answer = (status, body, headers = {}) => ({ status, body, headers: { get: (name) => headers[name] ?? null } });
+
+test("failures in a person's words", () => {
+  assert.match(failure({ network: true }), /^Cannot reach the server/);
+  assert.equal(failure(answer(429, { error: "Too many place lookups." }, { "Retry-After": "47" })),
+    "Too many place lookups. Try again in 47 seconds.");
+  // The server says the wait itself (/v1/geocode): once is enough.
+  assert.equal(failure(answer(429, { error: "Too many place lookups: try again in 47 seconds." }, { "Retry-After": "47" })),
+    "Too many place lookups: try again in 47 seconds.");
+  assert.equal(failure(answer(500, null)), "The server failed. (error 500)");
+  assert.equal(failure(answer(400, { error: "limit must be a whole number." })), "limit must be a whole number.");
+  assert.equal(loginFailure(answer(403, null)), "Wrong email or password.");
+  assert.equal(loginFailure(answer(429, null, { "Retry-After": "120" })), "Too many login attempts. Try again in 2 minutes.");
+});
+
+test("Web Mercator as the server's map places things", () => {
+  assert.equal(mapX(-180), 0);
+  assert.equal(mapX(180), WORLD);
+  assert.ok(Math.abs(mapY(0) - WORLD / 2) < 1e-9);
+  assert.equal(mapY(90), mapY(85.0511287798066));
+  assert.ok(mapY(60) < mapY(0) && mapY(-60) > mapY(0), "north up");
+});
+
+test("counts read with thousands separators", () => {
+  assert.equal(countText(7), "7");
+  assert.equal(countText(10000), "10,000");
+  assert.equal(countText(1234567), "1,234,567");
+});
+
+test("a pin's link: a web address of at most 2,048 characters, said in words", () => {
+  assert.equal(linkProblem("https://ada.example", isWebLink), "");
+  assert.match(linkProblem("javascript:alert(1)", isWebLink), /http:\/\/ or https:\/\//);
+  const long = "https://" + "x".repeat(2100) + ".example";
+  assert.equal(linkProblem(long, isWebLink),
+    "That link is too long: a pin's link may have up to 2,048 characters, and this one has 2,116. Use a shorter address for the same page.");
+  assert.equal(linkProblem("https://" + "x".repeat(2040), isWebLink), "");
+});

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Drives onthemap-server's web page by the keyboard alone, in real headless Chromium, and runs axe-core
+on every screen, at 1400x900 and on a phone (390x844, touch), light and dark (issue 41, point 2).
+
+    python3 Tests/Browser/web_keyboard_check.py BASE_URL OUT_DIR [--pins N]
+
+BASE_URL is the server's root, started with `--web-poll-seconds 1 --web-pins N` on a database of its
+own with the demo data (N students; 240 by default) and the account grace@onthemap.example
+(password-grace), without a pin. The check logs in as the demo account (as Grace on the phone), opens
+the list, opens a link, posts a pin, moves it and logs out with keys only (Tab, arrows, Enter,
+Escape, typing), checking at each step where the focus went; only what is on the screen takes the
+focus. Prints one line per check; exits 0 when all pass, 1 when one fails, 77 (skip) without
+Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
+"""
+
+import re
+import sys
+import time
+
+from browser_support import DEMO, Browser, Keys, api_json, http
+
+GRACE = ("grace@onthemap.example", "password-grace")
+
+BASE = sys.argv[1]
+OUT = sys.argv[2]
+PINS = int(sys.argv[sys.argv.index("--pins") + 1]) if "--pins" in sys.argv else 240
+b = Browser(BASE, OUT)
+check, js, wait, active, key = b.check, b.js, b.wait, b.active, b.key
+
+# Focus may only land on what a person sees: on the screen, not under another screen (inert), not
+# hidden. Every Tab stop is checked against this.
+VISIBLE = """var a=document.activeElement;if(!a||a===document.body)return true;
+    var r=a.getBoundingClientRect();if(!r.width&&!r.height)return false;if(a.closest('[inert],[hidden]'))return false;
+    var x=Math.min(Math.max(r.left+r.width/2,0),innerWidth-1),y=Math.min(Math.max(r.top+r.height/2,0),innerHeight-1);
+    return r.bottom>0&&r.right>0&&r.top<innerHeight&&r.left<innerWidth"""
+
+
+def tab_cycle(where, limit=60):
+    """Tabs through the page once from where the focus is; every stop must be visible. The stops' names."""
+    first, stops, hidden = None, [], []
+    for _ in range(limit):
+        key(Keys.TAB)
+        now = active()
+        name = now.get("testid") or now.get("id") or now.get("cls") or now.get("tag")
+        if first is not None and name == first and stops:
+            break
+        first = first or name
+        stops.append(name)
+        if not js("return (function(){" + VISIBLE + "})()"):
+            hidden.append(name)
+    check(not hidden, "%s: every Tab stop is on the screen (%d stops; hidden: %s)" % (where, len(stops), hidden))
+    return stops
+
+
+def pin_focused():
+    return js("return !!(document.activeElement.closest&&document.activeElement.closest('.marker,.cluster'))")
+
+
+def screens(where, phone, account):
+    """Login, map, popup, list, post, overwrite and logout, by the keyboard, with axe-core on each; the
+    account has no pin yet."""
+    b.size(*((390, 844, True) if phone else (1400, 900, False)))
+    b.open()
+    check(active().get("id") == "login-username", "%s: the login screen opens with the focus in Email" % where)
+    b.axe("%s: the login screen" % where)
+    check(b.log_in_by_keyboard(account), "%s: typing the email, Tab, the password and Enter logs in" % where)
+    check(wait(lambda: active().get("id") == "map-tab"), "%s: after login the focus is on the selected tab, Map: %s" % (where, active()))
+    wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS, 30)
+    time.sleep(0.5)
+    b.axe("%s: the map" % where)
+    stops = tab_cycle("%s: the map" % where)
+    pins = [s for s in stops if s in ("marker", "cluster") or "marker" in s or "cluster" in s]
+    check(len(pins) == 1, "%s: of %d students, one pin or cluster is a Tab stop (a roving tabindex): %s" % (where, PINS, stops))
+
+    # The pins: Tab from the tabs reaches one; arrows move between them; Enter opens a popup with the
+    # focus in it; Escape brings the focus back.
+    js("document.getElementById('map-tab').focus()")
+    presses = b.tab_to(lambda a: "marker" in a.get("cls", "") or "cluster" in a.get("cls", ""), 12)
+    check(presses is not None and presses <= 6, "%s: from the Map tab, %s Tabs reach the map's pins" % (where, presses))
+    # A lone student's marker to open: the arrows look for one on the screen, + zooms in meanwhile.
+    for _ in range(12):
+        for arrow in (None, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_UP):
+            if arrow:
+                key(arrow)
+            if "marker" in active().get("cls", ""):
+                break
+        if "marker" in active().get("cls", ""):
+            break
+        key("+")
+        time.sleep(0.3)
+    check("marker" in active().get("cls", "") and pin_focused(),
+          "%s: the arrows and + reach a student's own pin, the focus on it: %s" % (where, active().get("label")))
+    before = active()
+    key(Keys.ENTER)
+    inside = wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 5)
+    name = js("return document.getElementById('popup').getAttribute('aria-label')")
+    check(inside and name, "%s: Enter opens its popup, named \"%s\", with the focus in it" % (where, name))
+    check(re.search(r"#/pin/.+", b.driver.current_url), "%s: the popup has its pin's address: %s" % (where, b.driver.current_url))
+    b.axe("%s: a pin's popup" % where)
+    key(Keys.ESCAPE)
+    check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
+          "%s: Escape closes it and the focus is back on its pin" % where)
+    moved = None
+    for arrow in (Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP):
+        key(arrow)
+        now = active()
+        if pin_focused() and now.get("label") != before.get("label"):
+            moved = now
+            break
+    check(moved is not None and js("return document.activeElement.getAttribute('tabindex')") == "0",
+          "%s: an arrow key moves the focus to another pin, which becomes the Tab stop" % where)
+    key("0")  # the whole world again
+
+    # The tabs: arrows move between them and show theirs; the list, by the keyboard.
+    js("document.getElementById('map-tab').focus()")
+    key(Keys.ARROW_RIGHT)
+    check(wait(lambda: b.shown("list-view") and active().get("id") == "list-tab"
+               and js("return document.getElementById('list-tab').getAttribute('aria-selected')") == "true"),
+          "%s: ArrowRight on the Map tab selects and focuses the List tab, and shows the list" % where)
+    check(b.driver.current_url.endswith("#/list"), "%s: the list has its address" % where)
+    check(js("return document.getElementById('map-panel').inert&&document.getElementById('list-tab').tabIndex===0"
+             "&&document.getElementById('map-tab').tabIndex===-1"), "%s: the map under the list is inert; one tab is a Tab stop" % where)
+    covered = js("""return ['zoom-in','zoom-world','count'].map(function(id){var r=document.getElementById(id).getBoundingClientRect();
+        var e=document.elementFromPoint(r.left+r.width/2,r.top+r.height/2);return !r.width||!!(e&&e.closest('#list-view'));})""")
+    check(all(covered), "%s: the list covers the map's buttons and count %s" % (where, covered))
+    b.axe("%s: the list" % where)
+    presses = b.tab_to(lambda a: a.get("testid") == "list-row", 10)
+    check(presses is not None and presses <= 5 and js("return document.activeElement.getAttribute('aria-posinset')") == "1",
+          "%s: from the List tab, %s Tabs reach the first row, no pin on the way" % (where, presses))
+    key(Keys.ARROW_DOWN)
+    key(Keys.ARROW_DOWN)
+    check(js("return document.activeElement.getAttribute('aria-posinset')") == "3", "%s: ArrowDown moves down the rows" % where)
+    key(Keys.END)
+    last = js("var a=document.activeElement,r=a.getBoundingClientRect();return [a.getAttribute('aria-posinset'),a.getAttribute('aria-setsize'),"
+              "r.bottom<=innerHeight+1&&r.top>=0]")
+    check(last[0] == last[1] == str(PINS) and last[2], "%s: End goes to the last row (%s of %s), on the screen" % (where, last[0], last[1]))
+    key(Keys.HOME)
+    check(js("return document.activeElement.getAttribute('aria-posinset')") == "1", "%s: Home goes back to the first" % where)
+    handles = len(b.driver.window_handles)
+    key(Keys.ENTER)
+    opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
+    check(opened, "%s: Enter on a row opens its link in a new tab" % where)
+    if opened:
+        main = b.driver.current_window_handle
+        b.driver.switch_to.window([h for h in b.driver.window_handles if h != main][0])
+        b.driver.close()
+        b.driver.switch_to.window(main)
+    # The search, then one that matches nothing.
+    js("document.getElementById('search').focus()")
+    b.type("qqzzxx")
+    check(wait(lambda: b.shown("list-empty") and "qqzzxx" in b.by_id("list-empty").text),
+          "%s: a search that matches nothing says so: %s" % (where, b.by_id("list-empty").text))
+    b.axe("%s: the list, nothing found" % where)
+    key(Keys.BACKSPACE, 6)
+    check(wait(lambda: not b.shown("list-empty")), "%s: clearing the search shows the rows again" % where)
+    # Back and Forward.
+    b.driver.back()
+    check(wait(lambda: not b.shown("list-view") and re.search(r"/(#/)?$", b.driver.current_url)), "%s: Back returns to the map" % where)
+    b.driver.forward()
+    check(wait(lambda: b.shown("list-view")), "%s: Forward shows the list again" % where)
+    js("document.getElementById('list-tab').focus()")
+    key(Keys.ARROW_LEFT)
+    wait(lambda: not b.shown("list-view"))
+
+    # Post by the keyboard: a new pin, then move it.
+    key_of = login_api(account)
+    check(not own_pins(key_of), "%s: %s has no pin yet" % (where, account[0]))
+    presses = b.tab_to(lambda a: a.get("testid") == "post-open", 8)
+    check(presses is not None, "%s: Tab reaches Post" % where)
+    key(Keys.ENTER)
+    check(wait(lambda: active().get("testid") == "post-place"), "%s: Post opens the form with the focus in Place" % where)
+    check(b.driver.current_url.endswith("#/post"), "%s: the form has its address" % where)
+    b.axe("%s: the post form" % where)
+    b.type("Lima, Peru")
+    key(Keys.TAB)
+    js("document.getElementById('post-link').value=''")
+    b.type("https://" + "x" * 2100 + ".example")
+    key(Keys.ENTER)
+    check(wait(lambda: "2,048" in (b.by_id("alert-text").text if b.shown("alert") else "")) and active().get("testid") == "post-link",
+          "%s: a link over 2,048 characters is refused at Find, in words, the focus back on it" % where)
+    js("document.getElementById('post-link').value=''")
+    b.type("https://ada.example")
+    key(Keys.ENTER)
+    check(wait(lambda: active().get("testid") == "post-finish"), "%s: Find on map shows the place, the focus on Finish" % where)
+    labels = [e.text for e in b.driver.find_elements("css selector", '[data-testid="post-candidate"] strong')]
+    check(len(labels) == len(set(labels)), "%s: no candidate twice: %s" % (where, labels))
+    b.axe("%s: the place found" % where)
+    key(Keys.ENTER)
+    posted = wait(lambda: own_pins(key_of), 10)
+    check(posted and wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10),
+          "%s: Finish posts the pin; its popup opens with the focus in it" % where)
+    check(wait(lambda: posted and b.driver.current_url.endswith("#/pin/" + posted[0]["objectId"])),
+          "%s: the address is the new pin's: %s" % (where, b.driver.current_url))
+    key(Keys.ESCAPE)
+    # Move it: Finish asks first; the dialog covers neither the place nor the map beside it.
+    find_place("Oslo, Norway")
+    key(Keys.ENTER)
+    check(wait(lambda: js("return document.getElementById('overwrite').open&&document.getElementById('overwrite').contains(document.activeElement)")),
+          "%s: with a pin already there, Finish asks, the focus in the question" % where)
+    covered = js("""var d=document.getElementById('overwrite').getBoundingClientRect(),p=document.querySelector('#preview .candidate path').getBoundingClientRect();
+        return d.left<p.right&&p.left<d.right&&d.top<p.bottom&&p.top<d.bottom""")
+    check(covered is False, "%s: the question does not cover the place it asks about" % where)
+    b.axe("%s: replace your pin?" % where)
+    key(Keys.ENTER)  # the focused default: Keep my pin
+    check(wait(lambda: not js("return document.getElementById('overwrite').open") and active().get("testid") == "post-finish"),
+          "%s: Keep my pin leaves it, the focus back on Finish" % where)
+    key(Keys.ENTER)
+    wait(lambda: js("return document.getElementById('overwrite').open"))
+    key(Keys.TAB)
+    key(Keys.ENTER)  # Replace it
+    moved = wait(lambda: [p for p in own_pins(key_of) if p["mapString"].startswith("Oslo")], 10)
+    check(moved and len(own_pins(key_of)) == 1, "%s: Replace it moves the pin (one pin, now in %s)" % (where, moved and moved[0]["mapString"]))
+    check(wait(lambda: b.shown("toast")), "%s: a toast says so" % where)
+    wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
+    key(Keys.ESCAPE)
+    # Escape in the form: back to the map, the focus on Post.
+    js("document.getElementById('post-open').focus()")
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-place")
+    key(Keys.ESCAPE)
+    check(wait(lambda: not b.shown("post") and active().get("testid") == "post-open"), "%s: Escape closes the form, the focus back on Post" % where)
+
+    # Log out by the keyboard, the toast of the move still up: it goes with the session.
+    find_place("Lima, Peru")
+    key(Keys.ENTER)
+    wait(lambda: js("return document.getElementById('overwrite').open"))
+    key(Keys.TAB)
+    key(Keys.ENTER)
+    wait(lambda: b.shown("toast"))
+    wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
+    js("document.getElementById('logout').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
+          "%s: Log out returns to the login screen, the focus in Email, and the toast is gone" % where)
+
+
+def find_place(place):
+    """Post (from its button), the place typed, Enter (Find on map): the focus on Finish."""
+    js("document.getElementById('post-open').focus()")
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-place")
+    b.type(place)
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-finish")
+
+
+def login_api(account):
+    """The account's key, from a login of the check's own."""
+    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": account[0], "password": account[1]}})
+    return api_json(data)["account"]["key"]
+
+
+def own_pins(account):
+    _, _, data = http(BASE, "GET", "v1/StudentLocation?uniqueKey=%s&limit=5&order=-updatedAt" % account)
+    return api_json(data)["results"]
+
+
+def dark(where, phone):
+    """Dark, as the device asks: no contrast or other violation on the map and the list."""
+    b.size(*((390, 844, True) if phone else (1400, 900, False)))
+    b.dark(True)
+    b.open()
+    b.log_in_by_keyboard()
+    wait(lambda: b.driver.find_elements("css selector", '[data-testid="marker"]'), 20)
+    time.sleep(0.5)
+    background = js("return getComputedStyle(document.getElementById('bar')).backgroundColor")
+    check(background != "rgb(255, 255, 255)", "%s, dark: the page is dark (%s)" % (where, background))
+    b.axe("%s, dark: the map" % where)
+    js("document.getElementById('list-tab').click()")
+    wait(lambda: b.shown("list-view"))
+    b.axe("%s, dark: the list" % where)
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+    b.dark(False)
+
+
+def addresses():
+    """A copied address opens its view after login: a pin's popup, the list, the post form."""
+    b.size(1400, 900, False)
+    _, _, data = http(BASE, "GET", "v1/StudentLocation?limit=100&order=-updatedAt")
+    student = api_json(data)["results"][37]
+    name = (student["firstName"] + " " + student["lastName"]).strip()
+    b.driver.execute_script("sessionStorage.clear()")
+    b.driver.get(BASE + "#/pin/" + student["objectId"])
+    b.wait(lambda: b.shown("login"))
+    b.log_in_by_keyboard()
+    opened = wait(lambda: b.shown("popup") and name in (js("return document.getElementById('popup').textContent") or ""), 20)
+    check(opened and js("return document.getElementById('popup').contains(document.activeElement)")
+          and b.driver.current_url.endswith("#/pin/" + student["objectId"]),
+          "a copied #/pin/ address opens that pin's popup after login (%s), the focus in it" % name)
+    for hash_, shown in (("#/list", "list-view"), ("#/post", "post")):
+        b.driver.get(BASE + hash_)
+        check(wait(lambda: b.shown(shown), 15), "%s opens its view (the session kept in the tab)" % hash_)
+    b.driver.get(BASE + "#/pin/no-such-pin")
+    check(wait(lambda: b.shown("toast") and b.driver.current_url.endswith("#/"), 15),
+          "an address of a pin not on the map says so and shows the map: %s" % (b.by_id("toast").text if b.shown("toast") else ""))
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
+def touch_targets():
+    """On a phone every control is at least 44 pixels a side."""
+    b.size(390, 844, True)
+    b.open()
+    b.log_in_by_keyboard()
+    wait(lambda: b.shown("map-tab"))
+    sizes = js("""return ['map-tab','list-tab','refresh','post-open','logout','zoom-in','zoom-out','zoom-world','search'].map(function(id){
+        var r=document.getElementById(id).getBoundingClientRect();return [id,Math.round(r.width),Math.round(r.height)];})""")
+    small = [s for s in sizes if s[1] < 44 or s[2] < 44]
+    check(not small, "390x844: every control is at least 44 px a side: %s" % (small or sizes))
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
+try:
+    screens("1400x900", False, DEMO)
+    screens("390x844", True, GRACE)
+    addresses()
+    dark("1400x900", False)
+    dark("390x844", True)
+    touch_targets()
+    errors = b.console_errors()
+    check(not errors, "no errors in the console: %s" % [e["message"][:160] for e in errors[:3]])
+except Exception as error:  # a step that could not go on: report it, with a screenshot, as a failure
+    import traceback
+    traceback.print_exc()
+    check(False, "the run stopped: %r" % error)
+b.finish()

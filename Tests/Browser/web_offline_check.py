@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""onthemap-server's web page as an app a phone installs, and without its server, in real headless
+Chromium (issue 41, points 3 and 6): the manifest and icons, the service worker, what it keeps and
+what it never keeps, the last map shown when the server cannot be reached (since when, said), the
+banner while the server is down, gone by itself once it is back.
+
+    python3 Tests/Browser/web_offline_check.py OUT_DIR --server PROGRAM --db FILE [--pins N]
+
+The check starts PROGRAM (onthemap-server) itself on the SQLite FILE (seeded with N demo students,
+240 by default, and the account grace@onthemap.example, password-grace, without a pin), stops it and
+starts it again on the same port. Prints one line per check; exits 0 when all pass, 1 when one fails,
+77 (skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
+"""
+
+import json
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from browser_support import DEMO, Browser, api_json, http
+
+OUT = sys.argv[1]
+SERVER = sys.argv[sys.argv.index("--server") + 1]
+DB = sys.argv[sys.argv.index("--db") + 1]
+PINS = int(sys.argv[sys.argv.index("--pins") + 1]) if "--pins" in sys.argv else 240
+GRACE = ("grace@onthemap.example", "password-grace")
+LOG = os.path.join(tempfile.mkdtemp(), "server.log")
+
+
+class Server:
+    """The server, started and stopped by the check (so it can be down while the page is open)."""
+
+    def __init__(self):
+        self.process, self.port = None, 0
+
+    def start(self):
+        log = open(LOG, "w")
+        self.process = subprocess.Popen([SERVER, "serve", "--database", DB, "--port", str(self.port), "--web-poll-seconds", "1",
+                                         "--web-pins", str(PINS), "--log-level", "info"], stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/v1", open(LOG).read())
+            if found:
+                self.port = int(found.group(1))
+                return "http://127.0.0.1:%d/" % self.port
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start: " + open(LOG).read()[-2000:])
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(30)
+
+
+server = Server()
+BASE = server.start()
+b = Browser(BASE, OUT, profile=tempfile.mkdtemp())
+check, js, wait = b.check, b.js, b.wait
+
+
+def png_size(data):
+    return struct.unpack(">II", data[16:24]) if data[:8] == b"\x89PNG\r\n\x1a\n" else None
+
+
+def installable():
+    status, headers, data = http(BASE, "GET", "manifest.webmanifest")
+    manifest = json.loads(data)
+    check(status == 200 and headers.get("Content-Type") == "application/manifest+json",
+          "the web app manifest is served (%d, %s)" % (status, headers.get("Content-Type")))
+    check(manifest["display"] == "standalone" and manifest["name"] == "On The Map" and manifest["theme_color"]
+          and manifest["start_url"] == "./", "it names the app, opens it standalone, with a theme colour")
+    sizes = {}
+    for icon in manifest["icons"]:
+        status, headers, data = http(BASE, "GET", icon["src"])
+        sizes[icon["src"].rsplit("/", 1)[-1]] = (status, png_size(data) if icon["type"] == "image/png" else icon["type"])
+    check(sizes.get("icon-192.png") == (200, (192, 192)) and sizes.get("icon-512.png") == (200, (512, 512))
+          and sizes.get("icon-maskable-512.png") == (200, (512, 512)) and sizes.get("icon.svg", (0,))[0] == 200,
+          "its icons, from the project's pin: %s" % sizes)
+    b.size(1400, 900, False)
+    b.open()
+    ready = b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        navigator.serviceWorker.ready.then(function(r){done([r.active&&r.active.state,r.scope]);});""")
+    check(ready and ready[1] == BASE, "the page's service worker runs, for the page's folder: %s" % ready)
+    b.driver.refresh()
+    wait(lambda: js("return !!navigator.serviceWorker.controller"))
+    errors = b.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+    check(not errors.get("installabilityErrors"), "Chromium finds the page installable: %s" % errors)
+    meta = js("var m=document.querySelector('meta[name=theme-color]');return m&&m.content")
+    check(meta, "the page has a theme colour: %s" % meta)
+
+
+def kept():
+    """What the service worker keeps: cache names and every URL (with the method)."""
+    return b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        caches.keys().then(function(names){return Promise.all(names.map(function(n){return caches.open(n).then(function(c){
+        return c.keys().then(function(k){return k.map(function(r){return n+' '+r.method+' '+r.url;});});});}));})
+        .then(function(all){done([].concat.apply([],all));});""")
+
+
+def offline_with_a_session():
+    b.log_in_by_keyboard(DEMO)
+    check(wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS, 30), "logged in, %d pins" % PINS)
+    # A place lookup and the user's own pin: neither may be kept.
+    session = js("return JSON.parse(sessionStorage.getItem('onthemap.session')).id")
+    js("fetch('v1/geocode?q=Oslo',{headers:{'X-OnTheMap-Session':arguments[0]}})", session)
+    time.sleep(1.5)
+    entries = kept()
+    lists = [e for e in entries if "/v1/StudentLocation" in e]
+    check(lists and all(e.split(" ")[1] == "GET" for e in entries), "it keeps the list seen: %s" % lists[:2])
+    never = [e for e in entries if re.search(r"/v1/(session|users|geocode)|uniqueKey=", e)]
+    check(not never, "and never the session, a user, a place lookup or a pin's owner's query: %s" % never)
+    check(any(e.endswith("/app.mjs") for e in entries) and any(e.endswith("/names.json") for e in entries),
+          "and the page's files, names included")
+    # The server stops: the map stays, a banner says so, and goes by itself once the server is back.
+    server.stop()
+    banner = wait(lambda: b.shown("offline") and b.by_id("offline-text").text, 10)
+    check(banner and "Cannot reach the server since" in banner and len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS,
+          "the server stopped: the map stays, and a banner says so: %s" % banner)
+    b.axe("1400x900: the banner")
+    # Reloaded while the server is down: the last map, with the time it was seen.
+    b.driver.refresh()
+    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
+    text = b.by_id("offline-text").text if b.shown("offline") else ""
+    check(shown and re.search(r"since \d{1,2}:\d\d", text), "reloaded without the server: the last map seen, offline since then: %s" % text)
+    # Back: the banner goes by itself, and a pin posted meanwhile shows without a Refresh.
+    server.start()
+    status, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": GRACE[0], "password": GRACE[1]}})
+    grace = api_json(data)
+    http(BASE, "POST", "v1/StudentLocation", {"uniqueKey": grace["account"]["key"], "firstName": "Grace", "lastName": "Hopper",
+                                               "mapString": "Auckland, New Zealand", "mediaURL": "https://grace.example",
+                                               "latitude": -36.85, "longitude": 174.76}, {"X-OnTheMap-Session": grace["session"]["id"]})
+    gone = wait(lambda: not b.shown("offline"), 15)
+    check(gone, "the server back, the banner goes by itself")
+    check(wait(lambda: js("return Array.from(document.querySelectorAll('[data-testid=marker] .student')).some(function(s){"
+                          "return s.dataset.name==='Grace Hopper';})"), 15), "and a pin posted meanwhile shows without a Refresh")
+
+
+def offline_without_a_session():
+    """Opened from the home screen with no server: the login screen over the last map, saying so."""
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+    server.stop()
+    b.driver.refresh()
+    check(wait(lambda: b.shown("login")), "no server, no session: the page opens on its login screen")
+    b.log_in_by_keyboard(DEMO)
+    error = wait(lambda: b.by_id("login-error").text, 10)
+    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)
+    check(error.startswith("Cannot reach the server") and shown,
+          "logging in says the server cannot be reached, over the last map seen: %s" % b.by_id("offline-text").text)
+    b.size(390, 844, True)
+    time.sleep(0.5)
+    b.axe("390x844: the login screen, offline")
+    server.start()
+
+
+try:
+    installable()
+    offline_with_a_session()
+    offline_without_a_session()
+except Exception as error:
+    import traceback
+    traceback.print_exc()
+    check(False, "the run stopped: %r" % error)
+finally:
+    server.stop()
+b.finish()

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""onthemap-server's web page with many students, in real headless Chromium, at 1400x900 and on a
+phone (390x844, touch) (issue 41, points 1, 5 and 6). The map: names of countries and places (the
+terminal map's), clear of the pins; clusters' counts inside their discs, above every disc; zoom
+buttons. The list: only the rows on the screen are made, the search reads an index, the keyboard
+reaches every row, axe-core checks it, and how long it takes.
+
+    python3 Tests/Browser/web_scale_check.py BASE_URL OUT_DIR [--pins N] [--judge-timings]
+
+BASE_URL is the server's root, started with `--web-pins N` on a database of its own with N demo
+students (10,000 for the figures). Prints one line per check and the figures as "measure NAME VALUE
+UNIT": the list opening (from the tab's click to the rows drawn, ≤ 200 ms), a keystroke in its search
+(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile (Long Tasks API, ≤ 50 ms),
+judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
+(skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
+"""
+
+import statistics
+import sys
+import time
+
+from browser_support import Browser, Keys
+
+BASE, OUT = sys.argv[1], sys.argv[2]
+b = Browser(BASE, OUT, judge_timings="--judge-timings" in sys.argv)
+check, js, wait = b.check, b.js, b.wait
+
+# A frame every 16.7 ms when the page does nothing: how calm the machine is (timings from a busy one
+# are reported, never judged).
+CALM = 25
+
+
+def idle_frames(count=30):
+    stamps = b.driver.execute_async_script("""var done=arguments[arguments.length-1],t=[];function f(ts){t.push(ts);
+        if(t.length<%d)requestAnimationFrame(f);else done(t);}requestAnimationFrame(f);""" % count)
+    return max(y - x for x, y in zip(stamps, stamps[1:]))
+
+
+def watch_long_tasks():
+    js("""window.__long=[];if(!window.__observer){window.__observer=new PerformanceObserver(function(l){
+        l.getEntries().forEach(function(e){window.__long.push(e.duration);});});window.__observer.observe({type:'longtask'});}""")
+
+
+def longest_task():
+    return max(js("return window.__long") or [0])
+
+
+def open_list():
+    """From the List tab's click to the frame after its rows are drawn, in ms."""
+    return b.driver.execute_async_script("""var done=arguments[arguments.length-1],t0=performance.now();
+        document.getElementById('list-tab').click();
+        (function frame(){requestAnimationFrame(function(){var v=document.getElementById('list-view');
+        if(!v.hidden&&document.querySelector('#student-list li'))requestAnimationFrame(function(){done(performance.now()-t0);});
+        else frame();});})();""")
+
+
+def keystrokes(text):
+    """Types `text` into the search box, a key at a time; from each key's input event to the next frame, in ms."""
+    js("""window.__keys=[];var s=document.getElementById('search');if(!s.__timed){s.__timed=true;
+        s.addEventListener('input',function(e){var t=e.timeStamp;requestAnimationFrame(function(){window.__keys.push(performance.now()-t);});},true);}""")
+    search = b.driver.find_element("id", "search")
+    for character in text:
+        search.send_keys(character)
+        time.sleep(0.15)
+    wait(lambda: len(js("return window.__keys")) >= len(text), 5)
+    return js("return window.__keys")
+
+
+def the_map(where, expected):
+    """Names, clusters' counts and the zoom buttons, on the first view of `expected` pins."""
+    count = b.by_id("count").text
+    check(count.startswith("{:,} students".format(expected)), "%s: the map's count: %s" % (where, count))
+    found = js("""var s=document.getElementById('map').getBoundingClientRect();
+        function box(e){var r=e.getBoundingClientRect();return [r.left,r.top,r.right,r.bottom];}
+        var names=Array.from(document.querySelectorAll('#names text')).map(function(t){return {text:t.textContent,kind:t.getAttribute('class'),box:box(t)};});
+        var pins=Array.from(document.querySelectorAll('#markers .marker circle:not(.hit),#clusters .cluster circle')).filter(function(c){
+            return c.getClientRects().length;}).map(box);
+        var counts=Array.from(document.querySelectorAll('#clusters .cluster')).map(function(c){
+            return {n:c.dataset.count,text:box(c.label),disc:box(c.firstChild)};});
+        var order=Array.from(document.getElementById('view').children).map(function(e){return e.id;});
+        return {names:names,pins:pins,counts:counts,order:order,inside:names.every(function(n){
+            return n.box[0]>=s.left&&n.box[2]<=s.right&&n.box[1]>=s.top&&n.box[3]<=s.bottom;})};""")
+    def overlap(a, b_):
+        return a[0] < b_[2] - 1 and b_[0] < a[2] - 1 and a[1] < b_[3] - 1 and b_[1] < a[3] - 1
+    countries = [n["text"] for n in found["names"] if "country" in n["kind"]]
+    covering = [n["text"] for n in found["names"] if any(overlap(n["box"], p) for p in found["pins"])]
+    check(len(countries) >= 3 and found["inside"] and not covering,
+          "%s: the map names %d countries (%s …), inside the map, none over a pin or cluster %s"
+          % (where, len(countries), ", ".join(countries[:3]), covering[:3]))
+    spilled = [c["n"] for c in found["counts"] if c["text"][0] < c["disc"][0] or c["text"][2] > c["disc"][2]]
+    longest = max([len(c["n"]) for c in found["counts"]] or [0])
+    check(found["counts"] and not spilled and found["order"].index("counts") > found["order"].index("clusters"),
+          "%s: every cluster's count (up to %d digits) fits its disc, and counts are drawn above every disc %s"
+          % (where, longest, spilled[:3]))
+    width = js("return document.getElementById('map').view.width")
+    b.by_id("zoom-in").click()
+    b.by_id("zoom-in").click()
+    closer = js("return document.getElementById('map').view.width")
+    b.by_id("zoom-out").click()
+    b.by_id("zoom-world").click()
+    check(abs(width / closer - 4) < 0.01 and abs(js("return document.getElementById('map').view.width") - width) < 1,
+          "%s: the zoom buttons zoom in and out, and show the whole world again" % where)
+
+
+def run(where, phone, expected):
+    b.size(*((390, 844, True) if phone else (1400, 900, False)))
+    b.open()
+    b.log_in_by_keyboard()
+    loaded = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= expected, 90)
+    check(loaded, "%s: %d pins on the map" % (where, expected))
+    # The list's pages, a thousand pins each, asked for at once: each asked before the first came.
+    pages = js("""return performance.getEntriesByType('resource').filter(function(e){return /StudentLocation\\?limit=\\d+&order/.test(e.name);})
+        .map(function(e){return [e.startTime,e.responseEnd];})""")
+    pages = sorted(pages)[:(expected + 999) // 1000]  # the load's, not a later check's
+    if len(pages) > 1:
+        first_end = min(end for _, end in pages)
+        check(all(start < first_end for start, _ in pages), "%s: its %d pages were asked for at once" % (where, len(pages)))
+    wait(lambda: not b.shown("busy"), 30)
+    time.sleep(2)  # the first drawing and the work done ahead in idle time, as a person waits for the map
+    the_map(where, expected)
+    # A pin's address among them all: zoomed in until it is a marker (or a cluster of one point), its popup open.
+    pin = js("""var m=document.querySelectorAll('[data-testid=marker]'),s=m[Math.floor(m.length*0.43)].querySelector('.student');
+        return [s.dataset.objectId,s.dataset.name]""")
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", pin[0])
+    check(wait(lambda: b.shown("popup") and pin[1] in js("return document.getElementById('popup').textContent")
+               and js("return document.getElementById('popup').contains(document.activeElement)"), 15),
+          "%s: #/pin/%s opens %s's popup, the focus in it" % (where, pin[0], pin[1]))
+    b.key(Keys.ESCAPE)
+    b.driver.back()
+    b.key("0")
+    quiet = idle_frames()
+    watch_long_tasks()
+    opened = open_list()
+    made = js("return document.querySelectorAll('#student-list li').length")
+    check(b.shown("list-view") and 0 < made <= 80, "%s: the list of %d shows its first rows, %d made" % (where, expected, made))
+    summary = b.by_id("list-summary").text
+    check(summary.startswith("{:,} students".format(expected)), "%s: it says how many: %s" % (where, summary))
+    # Every row reachable: End, then Home, by the keyboard.
+    js("document.querySelector('#student-list li[aria-posinset=\"1\"]').focus()")
+    b.key(Keys.END)
+    last = js("var a=document.activeElement,r=a.getBoundingClientRect();return [a.getAttribute('aria-posinset'),r.bottom<=innerHeight+1&&r.top>=0]")
+    check(last == [str(expected), True], "%s: End reaches row %s of %d, on the screen" % (where, last[0], expected))
+    b.key(Keys.HOME)
+    check(js("return document.activeElement.getAttribute('aria-posinset')") == "1", "%s: Home the first" % where)
+    # axe-core's own work is no task of the page's: the long tasks are counted around it.
+    longest = longest_task()
+    started = time.time()
+    b.axe("%s: the list of %d" % (where, expected))
+    check(time.time() - started < 30, "%s: axe-core checked it in %.1f s" % (where, time.time() - started))
+    watch_long_tasks()
+    # The search: the list answers each key; the map follows when it is shown again.
+    keys = keystrokes("ana")
+    left = js("return document.querySelectorAll('#student-list li').length")
+    summary = b.by_id("list-summary").text
+    check(left and " of {:,} students".format(expected) in summary, "%s: searching \"ana\" leaves %s" % (where, summary))
+    keys += keystrokes("qqz")
+    check(b.shown("list-empty"), "%s: a search that matches nothing says so: %s" % (where, b.by_id("list-empty").text))
+    search = b.driver.find_element("id", "search")
+    for _ in range(6):
+        search.send_keys(Keys.BACKSPACE)
+    wait(lambda: not b.shown("list-empty"))
+    longest = max(longest, longest_task())
+    # The map again, the search "ana" still in the box: its ten thousand markers follow it then
+    # (measured, not one of the issue's targets).
+    keystrokes("ana")
+    watch_long_tasks()
+    js("document.getElementById('map-tab').click()")
+    wait(lambda: not b.shown("list-view"))
+    time.sleep(1)
+    back = longest_task()
+    shown = js("return document.querySelectorAll('[data-testid=marker]:not(.hidden)').length")
+    check(0 < shown < expected, "%s: back on the map, the search leaves %d markers" % (where, shown))
+    search = b.driver.find_element("id", "search")
+    for _ in range(3):
+        search.send_keys(Keys.BACKSPACE)
+    tag = where.replace("x", "_")
+    unit = "ms" if quiet <= CALM else "ms (machine busy: idle frames up to %.0f ms)" % quiet
+    b.measure("list_open_%d_%s" % (expected, tag), "%.0f" % opened, unit)
+    b.measure("list_keystroke_%d_%s_max" % (expected, tag), "%.0f" % max(keys), unit)
+    b.measure("list_keystroke_%d_%s_median" % (expected, tag), "%.0f" % statistics.median(keys), unit)
+    b.measure("list_longest_task_%d_%s" % (expected, tag), "%.0f" % longest, unit)
+    b.measure("map_after_search_longest_task_%d_%s" % (expected, tag), "%.0f" % back, unit)
+    if quiet > CALM:
+        print("skip %s: the list's timings not judged: the machine was busy (idle frames up to %.0f ms)" % (where, quiet))
+        return
+    b.timing(opened <= 200, "%s: the list of %d opens in %.0f ms (≤ 200)" % (where, expected, opened))
+    b.timing(max(keys) <= 50, "%s: a keystroke in its search answers in %.0f ms at most (median %.0f; ≤ 50)"
+             % (where, max(keys), statistics.median(keys)))
+    b.timing(longest <= 50, "%s: no task over 50 ms meanwhile (the longest %.0f ms)" % (where, longest))
+
+
+try:
+    expected = int(sys.argv[sys.argv.index("--pins") + 1]) if "--pins" in sys.argv else 10000
+    run("1400x900", False, expected)
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+    run("390x844", True, expected)
+    errors = b.console_errors()
+    check(not errors, "no errors in the console: %s" % [e["message"][:160] for e in errors[:3]])
+except Exception as error:
+    import traceback
+    traceback.print_exc()
+    check(False, "the run stopped: %r" % error)
+b.finish()
