@@ -135,6 +135,23 @@ struct LabelTests {
         #expect(MapRenderer.render(width: width, height: width / 4, request: .world, charset: .braille, pins: []).placeName == "")
     }
 
+    /// The browser's copy of the names carries each country's extent and the size rule, so a page can
+    /// name what the terminal names.
+    @Test func theBrowsersNamesCarryTheSizeRule() throws {
+        let labels = MapLabels.embedded
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(labels.webJSON().utf8)) as? [String: Any])
+        let rule = try #require(json["rule"] as? [String: Any])
+        #expect(rule["countryPixels"] as? Double == 8)
+        let countries = try #require(json["countries"] as? [[Any]])
+        #expect(countries.count == labels.countryCount)
+        for (index, country) in countries.enumerated() {
+            #expect(country.count == 6)
+            #expect(country[5] as? Int == Int(labels.entry(index).extent), "\(country)")
+        }
+        let saintPierre = try #require(countries.first { $0[3] as? String == "Saint Pierre and Miquelon" })
+        #expect((saintPierre[5] as? Int ?? 0) < 100)
+    }
+
     /// A pin on Australia's point: its name moves a row, rather than shrink to an abbreviation.
     @Test func aLargeCountrysNameMovesAroundAPinBeforeItIsShortened() throws {
         let view = MapRenderer.render(width: 200, height: 50, request: .world, charset: .braille, pins: []).view
