@@ -330,6 +330,7 @@ let package = Package(
             dependencies: [
                 "OnTheMapModels",
                 "OnTheMapRPC",
+                "OnTheMapSupport",
             ]
         ),
 

@@ -14,7 +14,8 @@ France, not between it and French Guiana), its label rank (how prominent cartogr
 its short name ("Dem. Rep. Congo", "U.S.A.") for where the full one does not fit.
 
 The output is deterministic. docs/MAP.md describes the format; in short: fixed 20-byte records, the
-countries most prominent first, then the places most populous first, then their names.
+countries most prominent first (as prominent, the largest first), then the places most populous
+first, then their names; a country's record says how large it is drawn (its extent).
 """
 
 import importlib.util
@@ -75,12 +76,36 @@ def natural_earth_countries(world, data_dir):
     result = []
     for index, polygons in enumerate(slots["polygons"][2]):
         label = world.slots(polygons)["labpt"][2]
+        rings = []
+        for polygon in world.slots(polygons)["Polygons"][2]:
+            values = world.slots(polygon)["coords"][2]
+            half = len(values) // 2
+            rings.append(list(zip(values[:half], values[half:])))
         result.append({
             "name": data["name"][index], "abbrev": data["abbrev"][index], "iso": data["iso_a2"][index],
             "rank": int(data["labelrank"][index]), "population": 0 if math.isnan(data["pop_est"][index]) else int(data["pop_est"][index]),
-            "lon": label[0], "lat": label[1],
+            "lon": label[0], "lat": label[1], "extent": extent(rings),
         })
     return result
+
+
+def extent(rings):
+    """How big the country is drawn around its name: the square root of its largest ring's area on the
+    map (Web Mercator, in quanta), the ring sp's label point is the centre of. "Saint Pierre and
+    Miquelon" is 60 quanta, "Australia" 7,780: a name is shown only where its country is drawn large
+    enough to carry it (LabelLayout)."""
+    largest = 0.0
+    for ring in rings:
+        points = [quantise(lon, lat) for lon, lat in ring]
+        area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))) / 2
+        largest = max(largest, area)
+    return min(int(round(math.sqrt(largest))), 0xFFFF)
+
+
+# Natural Earth's abbreviations that read as no abbreviation of the name, or misspell it: the short name
+# is drawn where the full one does not fit, so it must say the same country.
+ABBREVIATIONS = {"Auz.": "Austl.", "Tongo": "", "D'inca": "Dom.", "St-Barthlemy": "St. Barth.", "IoMan": "I. of Man",
+                 "Gin.": "Guin."}
 
 
 def gazetteer():
@@ -133,9 +158,11 @@ def build(data_dir):
         # Natural Earth 4 gives France and Norway no ISO code (-99); their names are the gazetteer's.
         gazetteer_entry = named.get(country["iso"]) if country["iso"] else None
         name = gazetteer_entry["name"] if gazetteer_entry else country["name"]
-        short = country["name"] if len(country["name"]) < len(name) else country["abbrev"]
+        short = country["name"] if len(country["name"]) < len(name) else ABBREVIATIONS.get(country["abbrev"], country["abbrev"])
         countries.append(dict(country, name=name, short=short if short != name else ""))
-    countries.sort(key=lambda c: (c["rank"], -c["population"], c["name"]))
+    # The most prominent first and, as prominent, the largest on the map: placed first, their names
+    # win where two would meet.
+    countries.sort(key=lambda c: (c["rank"], -c["extent"], c["name"]))
     country_index = {}
     for index, country in enumerate(countries):
         if country["iso"] and country["iso"] not in country_index:
@@ -146,7 +173,7 @@ def build(data_dir):
     strings = bytearray()
     records = bytearray()
 
-    def record(lon, lat, population, names, rank, country):
+    def record(lon, lat, population, names, rank, country, extent=0):
         x, y = quantise(lon, lat)
         offset = len(strings)
         lengths = []
@@ -156,7 +183,7 @@ def build(data_dir):
             strings.extend(encoded)
             lengths.append(len(encoded))
         records.extend(struct.pack("<HHIIBBBBHH", x, y, min(population, 0xFFFFFFFF), offset, lengths[0], lengths[1],
-                                   lengths[2], rank, country, 0))
+                                   lengths[2], rank, country, extent))
 
     def forms(name):
         shown = one_column(name)
@@ -172,7 +199,7 @@ def build(data_dir):
         name, ascii_name = forms(country["name"])
         # The short name is Natural Earth's, in ASCII already ("Dem. Rep. Congo", "U.S.A.").
         record(country["lon"], country["lat"], country["population"], [name, ascii_name, ascii_form(country["short"])],
-               country["rank"], NO_COUNTRY)
+               country["rank"], NO_COUNTRY, country["extent"])
     for place in places:
         shown = forms(place["name"])
         if shown is None:

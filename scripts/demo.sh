@@ -59,15 +59,6 @@ else
     fi
 fi
 
-# How to start this daemon again, for the client's advice when it is down (`make demo-stop`): the
-# client reads SOCKET.how-to-start (otherwise it would advise `onthemapd --socket ...`, a daemon on
-# Udacity's API with another state directory).
-again="make demo"
-[ "$PORT" != 8080 ] && again="ONTHEMAP_DEMO_PORT=$PORT $again"
-[ -n "${ONTHEMAP_DEMO_DIR:-}" ] && again="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $again"
-[ -n "${ONTHEMAP_DEMO_BIN:-}" ] && again="ONTHEMAP_DEMO_BIN=$(printf %q "$BIN") $again"
-printf 'cd %q && %s\n' "$PWD" "$again" >"$ONTHEMAP_SOCKET.how-to-start"
-
 if running daemon; then
     echo "==> onthemapd already running on $ONTHEMAP_SOCKET"
 else
@@ -76,6 +67,16 @@ else
     echo $! >"$RUN/daemon.pid"
     wait_for "$RUN/daemon.log" "listening" "$(cat "$RUN/daemon.pid")" || { rm -f "$RUN/daemon.pid"; exit 1; }
 fi
+
+# How to start this daemon again, for the client's advice when it is down (`make demo-stop`): the
+# client reads SOCKET.how-to-start. A daemon started by hand writes its own command line there
+# (`onthemapd --socket ... --api-url ...`, without this shell's XDG folders); the demo's word replaces
+# it once the daemon is up, and the daemon leaves a word it did not write when it stops.
+again="make demo"
+[ "$PORT" != 8080 ] && again="ONTHEMAP_DEMO_PORT=$PORT $again"
+[ -n "${ONTHEMAP_DEMO_DIR:-}" ] && again="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $again"
+[ -n "${ONTHEMAP_DEMO_BIN:-}" ] && again="ONTHEMAP_DEMO_BIN=$(printf %q "$BIN") $again"
+printf 'cd %q && %s\n' "$PWD" "$again" >"$ONTHEMAP_SOCKET.how-to-start"
 
 # A daemon that is already logged in (a second `make demo`, or a restart that restored its saved
 # session) needs no login: logging in again would only count against the server's login limit.

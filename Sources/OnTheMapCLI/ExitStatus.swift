@@ -11,7 +11,7 @@ public enum ExitStatus {
     public static let usage: Int32 = 64
 
     static let help = """
-        Exit status: 0 ok; 1 the daemon answered with an error; 2 the daemon cannot be reached; \
-        3 not logged in; 64 usage error.
+        Exit status: 0 ok; 1 the daemon answered with an error, or the command could not do its job; \
+        2 the daemon cannot be reached; 3 not logged in; 64 usage error.
         """
 }

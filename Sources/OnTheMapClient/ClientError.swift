@@ -22,6 +22,8 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// For `cannotConnect`: each path tried and why nothing answered there.
     public var attempts: [Attempt] = []
+    /// For `cannotConnect`: what to do, the end of `message` (a status bar's tooltip shows it alone).
+    public var advice: String?
 
     /// An error of `kind` with a message for people.
     public init(kind: Kind, message: String, attempts: [Attempt] = []) {
@@ -38,17 +40,20 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         public var reason: String
     }
 
-    /// Nothing answered at any of the paths tried; the message names each with its reason. One path
-    /// tried is one named by hand (the defaults are at least two).
+    /// Nothing answered at any of the paths tried: what happened, naming each path with its reason,
+    /// then what to do (`StartAdvice`). One path tried is one named by hand (the defaults are at
+    /// least two).
     static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
-        let message: String
+        let what: String
         if attempts.count == 1 {
-            message = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason)). \(StartAdvice.forNamedSocket(attempts[0].path))"
+            what = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason))"
         } else {
-            let tried = attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
-            message = "cannot reach onthemapd (tried \(tried)). \(StartAdvice.forDefaultSocket)"
+            what = "cannot reach onthemapd (tried " + attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ") + ")"
         }
-        return ClientError(kind: .cannotConnect, message: message, attempts: attempts)
+        let advice = StartAdvice.advice(for: attempts.map(\.path), named: attempts.count == 1)
+        var error = ClientError(kind: .cannotConnect, message: what + ". " + advice, attempts: attempts)
+        error.advice = advice
+        return error
     }
 
     static func cannotConnect(_ path: String, errno code: Int32) -> ClientError {

@@ -1,29 +1,38 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import OnTheMapModels
+import OnTheMapSupport
 
-/// How to start a daemon where nothing answered, as the message of `ClientError.cannotConnect`
-/// says it: what started the one meant, if it left word (the demo), else systemd's user manager
-/// when there is one, else `onthemapd` by hand.
-enum StartAdvice {
+/// What to do when no daemon answers: one sentence, decided here once for every client (the CLI's
+/// messages, the bars' tooltips, and through `onthemap status` both editors), from what this machine
+/// has:
+///
+/// 1. the word whatever started the daemon left beside its socket, `SOCKET.how-to-start`: a daemon
+///    started by hand writes the command line it was started with, its `--api-url` included
+///    (onthemapd's `StartHint`), `make demo` writes `cd DIR && make demo`;
+/// 2. else systemd's user manager, when there is one and the socket unit is installed;
+/// 3. else `onthemapd` by hand, on the socket that was named.
+public enum StartAdvice {
     /// The file beside a socket in which whatever starts a daemon there says how to start it again,
-    /// one line (`make demo` writes `cd DIR && make demo`): `SOCKET.how-to-start`.
-    static func hintPath(forSocket path: String) -> String { path + ".how-to-start" }
+    /// one line: `SOCKET.how-to-start`.
+    public static func hintPath(forSocket path: String) -> String { path + ".how-to-start" }
 
-    /// For a socket named by hand (`--socket`, `$ONTHEMAP_SOCKET`); the path quoted for the shell.
-    static func forNamedSocket(_ path: String) -> String {
-        if let hint = hint(forSocket: path) { return "Start it again with `\(hint)`." }
-        let byHand = "onthemapd --socket \(ShellWord.quoted(path))"
-        guard userManagerIsUsable() else {
-            return "Start one there with `\(byHand)` (in the background or from a login script: \(noUserManager))."
+    /// The advice for `paths`, the sockets tried in order; `named`: one path named by hand
+    /// (`--socket`, `$ONTHEMAP_SOCKET`), else the default ones.
+    public static func advice(for paths: [String], named: Bool) -> String {
+        if let hint = paths.lazy.compactMap(hint(forSocket:)).first { return "Start it again as it was started: `\(hint)`." }
+        let byHand = named ? "onthemapd --socket \(ShellWord.quoted(paths.first ?? ""))" : "onthemapd"
+        switch userManager() {
+        case .usable(let unitInstalled) where unitInstalled:
+            return named
+                ? "Start one there with `\(byHand) &`, or name no socket and run `systemctl --user start onthemapd.socket`."
+                : "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd &`."
+        case .usable:
+            return "Start \(named ? "one there" : "it") with `\(byHand) &` (onthemapd.socket is not installed for systemd: `make install` installs it)."
+        case .none:
+            return "Start \(named ? "one there" : "it") with `\(byHand) &` (\(noUserManager))."
         }
-        return "Start one there with `\(byHand)` (or name no socket and run `systemctl --user start onthemapd.socket`)."
-    }
-
-    /// For the default paths.
-    static var forDefaultSocket: String {
-        guard userManagerIsUsable() else { return "Start it with `onthemapd &` (\(noUserManager))." }
-        return "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd`."
     }
 
     private static let noUserManager =
@@ -33,20 +42,44 @@ enum StartAdvice {
     static func hint(forSocket path: String) -> String? {
         guard let file = fopen(hintPath(forSocket: path), "r") else { return nil }
         defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 512)
+        var buffer = [CChar](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        // Whoever could write the file could put an escape sequence in the advice: none is shown.
+        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { !DisplayText.isControl($0) && !DisplayText.isBidiControl($0) }))
         let trimmed = printable.drop { $0 == " " }
         return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    enum UserManager {
+        case none
+        /// A user manager answers; whether it knows `onthemapd.socket`.
+        case usable(unitInstalled: Bool)
     }
 
     /// Whether `systemctl --user` can reach a user manager: it talks to it through
     /// `$XDG_RUNTIME_DIR/systemd/private` (pam_systemd sets the variable). Containers, WSL and some
     /// servers have none ("Failed to connect to bus").
-    static func userManagerIsUsable() -> Bool {
-        guard let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty else { return false }
+    static func userManager() -> UserManager {
+        guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return .none }
         var status = stat()
-        return stat(runtime + "/systemd/private", &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
+        guard stat(runtime + "/systemd/private", &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return .none }
+        return .usable(unitInstalled: unitDirectories().contains { access($0 + "/onthemapd.socket", F_OK) == 0 })
+    }
+
+    /// Where a user manager looks for units (systemd.unit(5), "User Unit Search Path"), less the
+    /// runtime ones nobody installs into.
+    static func unitDirectories() -> [String] {
+        let home = environment("HOME") ?? ""
+        let config = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        let data = environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map { String($0) + "/systemd/user" }
+        return [config + "/systemd/user", "/etc/systemd/user", data + "/systemd/user"] + dataDirectories
+            + ["/usr/local/lib/systemd/user", "/usr/lib/systemd/user", "/lib/systemd/user"]
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

@@ -1,5 +1,7 @@
 /// Which names a view shows, and where: countries by prominence, then places by population, each
-/// only where it fits without touching a pin, a pin's number or another name.
+/// only where it fits without touching a pin, a pin's number or another name, and a country only
+/// where it is drawn large enough to carry its name (no "Saint Pierre and Miquelon" on a dot of land
+/// while the Netherlands go unnamed).
 ///
 /// How much is named follows the scale, as on a printed map: the whole world names only the most
 /// prominent countries, a continent adds the largest cities, a country its towns of 50,000.
@@ -35,13 +37,18 @@ enum LabelLayout {
         let maximumRank = maximumCountryRank(scale: scale)
         for index in 0..<labels.countryCount {
             let entry = labels.entry(index)
-            guard entry.rank <= maximumRank, let (row, col) = cell(entry, view) else { continue }
-            for name in [labels.name(entry, ascii: ascii), labels.shortName(entry)] where !name.isEmpty {
+            let size = dots(entry.extent, view)
+            guard entry.rank <= maximumRank, size >= minimumCountryDots, let (row, col) = cell(entry, view) else { continue }
+            // Centred on its label point; a country three rows tall or more may have it a row above or
+            // below (a pin on the point), before its short name is used ("Austl." is no
+            // "Australia"); the full name first, then the short one.
+            let rows = size >= 12 ? [row, row - 1, row + 1] : [row]
+            placing: for name in [labels.name(entry, ascii: ascii), labels.shortName(entry)] where !name.isEmpty {
                 let text = scalars(name)
                 let start = col - text.count / 2
-                if canvas.hasRoomForName(row: row, col: start, length: text.count) {
+                for row in rows where canvas.hasRoomForName(row: row, col: start, length: text.count) {
                     canvas.writeName(row: row, col: start, text)
-                    break
+                    break placing
                 }
             }
         }
@@ -62,6 +69,15 @@ enum LabelLayout {
                 break
             }
         }
+    }
+
+    /// How large, in dots, a country must be drawn to be named: a cell across (two dots), half a
+    /// cell down. At an 80-column world that is about New Zealand's size, at 200 columns Belgium's.
+    static let minimumCountryDots = 2.0
+
+    /// `quanta` of the world's width, in dots of this view.
+    static func dots(_ quanta: Int32, _ view: MapView) -> Double {
+        Double(quanta) / Double(WorldData.quanta) * view.dotsPerWorld
     }
 
     /// The cell of a label's point, or nil outside the view.

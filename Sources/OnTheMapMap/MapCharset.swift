@@ -21,7 +21,8 @@ public enum MapStyle: UInt8, Sendable, CaseIterable {
 enum MapGlyphs {
     static let pin = UInt8(ascii: "*")
     static let mine = UInt8(ascii: "@")
-    /// Shown for more than nine pins in one cell.
+    /// Shown for more than nine pins in one cell, and for a group with a pin beside it (its count
+    /// would run into the neighbour's glyph or count).
     static let manyPins = UInt8(ascii: "+")
 
     /// A cluster's count: 2…9, then "+".

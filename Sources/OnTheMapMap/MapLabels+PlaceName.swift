@@ -1,10 +1,11 @@
 extension MapLabels {
     /// The view's centre in words: the named place nearest it ("Leipzig, Germany"), among places a
     /// little smaller than the view names, else the nearest country's name; empty when the view shows
-    /// the whole world, or nothing named is in view (open sea).
+    /// the whole world or a third of it (its centre is no place anyone looks at: a wide world view's is
+    /// "Algiers, Algeria"), or nothing named is in view (open sea).
     public func placeName(near view: MapView) -> String {
         let scale = LabelLayout.scale(view)
-        guard scale >= 1.5 else { return "" }
+        guard scale >= 1.5, view.zoom >= 3 else { return "" }
         let centre = (x: Double(view.dotsWide) / 2, y: Double(view.dotsHigh) / 2)
         func distance(_ entry: Entry) -> Double? {
             guard LabelLayout.cell(entry, view) != nil else { return nil }

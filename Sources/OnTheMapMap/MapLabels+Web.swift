@@ -9,26 +9,30 @@ extension MapLabels {
     /// the terminal's map and the same rule for how many show at a scale, from the same data
     /// (labels.bin), so the terminal, the exported file and the server's page name the same world.
     ///
-    /// `{"rule": {"scales": [1.5, 3, …], "ranks": [3, 4, …], "populations": [20000000, …]},
-    /// "countries": [[x, y, rank, name, short name], …], "places": [[x, y, population, name], …]}`:
-    /// x and y in map units (0…65535, as the SVGs), countries most prominent first, places most
-    /// populous first, those of at least `minimumPopulation`. A scale below `scales[i]` names
-    /// countries up to `ranks[i]` and places of at least `populations[i]`; past the last, the last
-    /// entries of `ranks` and `populations`.
+    /// `{"rule": {"scales": [1.5, 3, …], "ranks": [3, 4, …], "populations": [20000000, …],
+    /// "countryPixels": 8}, "countries": [[x, y, rank, name, short name, extent], …],
+    /// "places": [[x, y, population, name], …]}`: x, y and a country's extent in map units (0…65535,
+    /// as the SVGs), countries most prominent (as prominent, largest) first, places most populous
+    /// first, those of at least `minimumPopulation`. A scale below `scales[i]` names countries up to
+    /// `ranks[i]` and places of at least `populations[i]`; past the last, the last entries of `ranks`
+    /// and `populations`. A country is named only where its extent is drawn at least `countryPixels`
+    /// pixels across (the terminal's cell, at 640 pixels for an 80-column world).
     public func webJSON(minimumPopulation: UInt32 = 0) -> String {
         let scales: [Double] = [1.5, 3, 6, 12, 24, 48]
         let probes = scales.map { $0 / 2 } + [scales.last! * 2]
         var names = WebNames(
             rule: .init(
                 scales: scales, ranks: probes.map { Int(LabelLayout.maximumCountryRank(scale: $0)) },
-                populations: probes.map { Int(LabelLayout.minimumPopulation(scale: $0)) }),
+                populations: probes.map { Int(LabelLayout.minimumPopulation(scale: $0)) },
+                // A terminal draws an 80-column world 160 dots across, a browser's rule 640 pixels.
+                countryPixels: LabelLayout.minimumCountryDots * 640 / 160),
             countries: [], places: [])
         for index in 0..<countryCount {
             let entry = entry(index)
             names.countries.append(
                 .init(
                     x: Int(entry.x), y: Int(entry.y), rank: Int(entry.rank), name: text(name(entry, ascii: false)),
-                    short: text(shortName(entry))))
+                    short: text(shortName(entry)), extent: Int(entry.extent)))
         }
         for index in countryCount..<countryCount + placeCount {
             let entry = entry(index)
@@ -52,11 +56,13 @@ private struct WebNames: Encodable {
         var scales: [Double]
         var ranks: [Int]
         var populations: [Int]
+        var countryPixels: Double
     }
 
     struct Country: Encodable {
         var x, y, rank: Int
         var name, short: String
+        var extent: Int
 
         func encode(to encoder: any Encoder) throws {
             var array = encoder.unkeyedContainer()
@@ -65,6 +71,7 @@ private struct WebNames: Encodable {
             try array.encode(rank)
             try array.encode(name)
             try array.encode(short)
+            try array.encode(extent)
         }
     }
 

@@ -29,6 +29,9 @@ public struct MapLabels: @unchecked Sendable {
         var rank: UInt8
         /// The index of a place's country among the countries, or `noCountry`.
         var country: Int
+        /// How large a country is drawn, in quanta: the square root of its largest ring's area on the
+        /// map (0 for places).
+        var extent: Int32
         let nameOffset: Int
         let nameLength: Int
         let asciiLength: Int
@@ -71,7 +74,7 @@ public struct MapLabels: @unchecked Sendable {
         func u8(_ offset: Int) -> Int { Int(bytes[base + offset]) }
         return Entry(
             x: u16(0), y: u16(2), population: bytes.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self).littleEndian,
-            rank: UInt8(u8(15)), country: Int(u16(16)),
+            rank: UInt8(u8(15)), country: Int(u16(16)), extent: u16(18),
             nameOffset: stringsOffset + Int(bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt32.self).littleEndian),
             nameLength: u8(12), asciiLength: u8(13), shortLength: u8(14))
     }

@@ -4,6 +4,11 @@ extension PinLayout {
     /// Draws every pin's glyph, then the numbers where they fit: after a student's pin, the number the
     /// legend gives it ("*12"), so the two can be matched by eye; in a group's cell, how many are
     /// there ("14", which would otherwise be "+").
+    ///
+    /// A count is a group's only where no other pin is beside it: digits in a row read as one number
+    /// (groups of 3, 2, 4, 4, 2 and 2 side by side read "324422", and a "3" after a pin "*3", the pin
+    /// numbered 3), so a group with a neighbour shows "+", as mapscii shows a marker without its
+    /// label where the label has no room. Colour does not tell them apart either: groups share one.
     func mark(on canvas: inout MapCanvas) {
         var cells: [(row: Int, col: Int, count: Int, mine: Bool, n: Int)] = []
         for placement in placements {
@@ -12,9 +17,16 @@ extension PinLayout {
             let value = self.cells[row * canvas.width + col]
             cells.append((row, col, Int(value & ~Self.mineFlag), value & Self.mineFlag != 0, n))
         }
+        let marked = Set(cells.map { $0.row * canvas.width + $0.col })
+        func hasNeighbour(_ cell: (row: Int, col: Int, count: Int, mine: Bool, n: Int)) -> Bool {
+            let index = cell.row * canvas.width + cell.col
+            return cell.col > 0 && marked.contains(index - 1) || cell.col + 1 < canvas.width && marked.contains(index + 1)
+        }
         // Glyphs first: a number never covers a pin.
         for cell in cells {
-            let glyph = cell.count > 1 ? MapGlyphs.cluster(cell.count) : cell.mine ? MapGlyphs.mine : MapGlyphs.pin
+            let glyph =
+                cell.count > 1
+                ? (hasNeighbour(cell) ? MapGlyphs.manyPins : MapGlyphs.cluster(cell.count)) : cell.mine ? MapGlyphs.mine : MapGlyphs.pin
             canvas.mark(row: cell.row, col: cell.col, glyph, style: Self.style(cell))
         }
         for cell in cells {
@@ -23,7 +35,7 @@ extension PinLayout {
                 let digits = Array(String(cell.n).utf8)
                 guard fits(digits.count, after: cell.col, row: cell.row, on: canvas) else { continue }
                 for (offset, digit) in digits.enumerated() { canvas.mark(row: cell.row, col: cell.col + 1 + offset, digit, style: style) }
-            } else if cell.count > 9, !cell.mine {
+            } else if cell.count > 9, !cell.mine, !hasNeighbour(cell) {
                 // A group holding your pin keeps one cell: without colour it reads "@", and "@4" would
                 // read as your pin numbered 4.
                 let digits = Array(String(cell.count).utf8)

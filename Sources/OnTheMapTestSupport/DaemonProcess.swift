@@ -36,6 +36,9 @@ public final class DaemonProcess: @unchecked Sendable {
         environment["XDG_CONFIG_HOME"] = home.file("config")
         environment["XDG_RUNTIME_DIR"] = home.file("runtime")
         environment["NOTIFY_SOCKET"] = nil
+        // Not started by systemd, even when the tests are (a daemon systemd starts leaves no
+        // SOCKET.how-to-start).
+        environment["INVOCATION_ID"] = nil
         environment["LISTEN_FDS"] = nil
         environment["ONTHEMAP_SOCKET"] = nil
         environment.merge(extraEnvironment) { $1 }

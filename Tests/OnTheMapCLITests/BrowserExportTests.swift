@@ -72,7 +72,7 @@ struct BrowserExportTests {
 
     /// Logs in as `email` and posts a pin at `place`, through the real CLI.
     private func post(_ place: String, as email: String, password: String, on bed: CLITestBed) throws {
-        let login = try bed.run(["login", "--username", email, "--password-stdin"], stdin: password + "\n")
+        let login = try bed.run(["login", "--force", "--username", email, "--password-stdin"], stdin: password + "\n")
         #expect(login.status == 0, "\(login.stderr)")
         let posted = try bed.run(["post", place, "https://\(email.prefix { $0 != "@" }).example", "--yes"])
         #expect(posted.status == 0, "\(posted.stderr)")

@@ -135,7 +135,7 @@ struct DailyUseTests {
         #expect(nothing.status == 1 && nothing.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
 
         // A wrong password says what to do; a second logout says there was nothing to end.
-        let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
+        let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("check the email and password"), "\(wrong.stderr)")
         #expect(try bed.run(["logout"]).stderr == "logged out\n")

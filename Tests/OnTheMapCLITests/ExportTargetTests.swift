@@ -57,6 +57,39 @@ struct ExportTargetTests {
         }
     }
 
+    /// The file holds other people's names and links, and is made to be shared: like any file a
+    /// program saves (curl -o, cp), a new one is 0666 less the umask, so the user's umask decides who
+    /// may read it; an existing one keeps its permissions. A read-only file is someone's "keep": it is
+    /// replaced only with --force (as gzip asks for -f), and stays read-only.
+    @Test func aNewFileFollowsTheUmaskAndAReadOnlyOneNeedsForce() throws {
+        let bed = try CLITestBed()
+        let folder = bed.cacheHome.file("out")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        func mode(_ path: String) throws -> Int {
+            try #require((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
+        }
+        for (mask, expected) in [("077", 0o600), ("022", 0o644), ("002", 0o664)] {
+            let page = folder + "/umask-\(mask).html"
+            let written = try runCommand(
+                "/bin/sh", ["-c", "umask \(mask) && exec \"$0\" export --html \"$1\"", BuiltProducts.path("onthemap"), page],
+                environment: bed.environment)
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(try mode(page) == expected, "umask \(mask)")
+        }
+
+        let kept = folder + "/kept.svg"
+        try "mine, keep it".write(toFile: kept, atomically: true, encoding: .utf8)
+        chmod(kept, 0o444)
+        let refused = try bed.run(["export", "--svg", kept])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "onthemap: \(kept) is read-only (mode 444): add --force to replace it, or choose another path\n", "\(refused.stderr)")
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "mine, keep it", "a read-only file was replaced")
+        let forced = try bed.run(["export", "--svg", kept, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: kept, encoding: .utf8).hasPrefix("<?xml"))
+        #expect(try mode(kept) == 0o444, "still read-only")
+    }
+
     /// As root a device node would have been replaced by a regular file (`/dev/full` became one); a
     /// node of our own (1,7: what /dev/full is), made with mknod, stands in for it.
     @Test(.enabled(if: getuid() == 0, "needs root to make a device node (mknod)"))

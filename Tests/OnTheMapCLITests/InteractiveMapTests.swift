@@ -4,6 +4,8 @@ import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
+@testable import OnTheMapCLI
+
 /// `onthemap map -i` in a real terminal (tmux), against the real daemon and server.
 @Suite("onthemap map -i under tmux", .ownThreads, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct InteractiveMapTests {
@@ -90,10 +92,11 @@ struct InteractiveMapTests {
         try tmux.send("Escape")
         (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 8 }
         #expect(shown, "\(status(lines))")
-        // w shows the whole world again; its status line says where the centre is, and q quit first.
+        // w shows the whole world again; its status line says so (its centre is no place), and q quit
+        // first.
         try tmux.send("Escape", "w")
         (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
-        #expect(status(lines).contains("°N") && status(lines).contains("· q quit  "), "\(status(lines))")
+        #expect(status(lines).contains("zoom 1 · the whole world · q quit  "), "\(status(lines))")
 
         // r refreshes and says so, until the next key (the refresh's own redraw keeps it).
         try tmux.send("r")
@@ -133,7 +136,7 @@ struct InteractiveMapTests {
         (shown, lines) = try tmux.waitForScreen { self.zoom($0).map { $0 > 8 } == true }
         #expect(shown, "\(status(lines))")
         try tmux.send("/", "Xyzzyville Qwrtp", "Enter")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("No place matches") }
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains(#"no place matches "Xyzzyville Qwrtp": try "City, Country""#) }
         #expect(shown, "\(lines.joined(separator: "\n"))")
 
         // New students (here: the user's own pin near Berlin) redraw the map by themselves.
@@ -148,7 +151,7 @@ struct InteractiveMapTests {
 
         // A message stays until a key (the redraw for the new pin kept it); a resize redraws at the
         // new size.
-        #expect(status(lines).hasPrefix("No place matches"))
+        #expect(status(lines).hasPrefix("no place matches"))
         try tmux.send("Escape")
         try tmux.tmux(["resize-window", "-t", "0", "-x", "70", "-y", "20"])
         (shown, lines) = try tmux.waitForScreen { lines in
@@ -180,13 +183,123 @@ struct InteractiveMapTests {
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 143)
         tmux.tearDown()
 
-        // The daemon goes away: a message, exit 2.
+        // The daemon cannot be reached at the start: the advice, exit 2.
+        bed.daemon.stop()
         tmux = try start(bed)
         defer { tmux.tearDown() }
-        #expect(try tmux.waitForScreen(ready).0)
-        bed.daemon.stop()
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 2)
-        #expect(try tmux.screen(history: true).contains { $0.contains("lost the connection to onthemapd") })
+        #expect(try tmux.screen(history: true).contains { $0.contains("cannot reach onthemapd at") })
+    }
+
+    /// A daemon that goes away (a restart, a stop) is waited for, as `watch` waits: the status line
+    /// says so, with how to start it, and the map comes back with it; a logout elsewhere keeps the
+    /// map, picks nothing, and a login brings it back.
+    @Test func itWaitsForTheDaemonAndForALogin() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 100, height: 30)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        let map = Array(lines.prefix(29))
+
+        // Gone as a crash goes (a stop takes its word on how to start it again away with it).
+        bed.daemon.signal(SIGKILL)
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("onthemapd went away; waiting for it (q quits)") }
+        #expect(shown, "\(status(lines))")
+        (shown, lines) = try tmux.waitForScreen(timeout: 30) { self.status($0).contains("Start it again as it was started: `") }
+        #expect(shown, "the advice, from the daemon's own word: \(status(lines))")
+        #expect(Array(lines.prefix(29)) == map, "the map stays while it waits")
+        #expect(try tmux.display("#{pane_dead}") == "0", "still running")
+
+        try bed.daemon.start()
+        (shown, lines) = try tmux.waitForScreen(timeout: 30) { self.status($0).hasPrefix("onthemapd is back") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
+        #expect(shown, "picking works again: \(status(lines))")
+
+        // Logged out elsewhere: the map stays, the pick goes, and the status line says what brings it back.
+        #expect(try bed.run(["logout"]).status == 0)
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("logged out: `onthemap login` (in another terminal) brings the map back") }
+        #expect(shown, "\(status(lines))")
+        try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first") }
+        #expect(shown, "nothing is picked any more: \(status(lines))")
+        #expect(!FileManager.default.fileExists(atPath: bed.cacheHome.file("opened.txt")))
+        #expect(try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n").status == 0)
+        // Escape clears the message "pick a pin first"; the status line then says where the map is.
+        try tmux.send("Escape")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "the map is back after the login: \(status(lines))")
+
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    /// After `n` picks a pin and `/` goes elsewhere, the pick is gone: Enter opens nothing nobody
+    /// can see.
+    @Test func aPickTheMapMovedAwayFromIsDropped() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 100, height: 30)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
+        #expect(shown, "\(status(lines))")
+        // Far from every pin of the demo data: the South Pacific.
+        try tmux.send("/", "-50,-130", "Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ -50, -130") }
+        #expect(shown, "\(status(lines))")
+        // What a person does next: Enter, to open the pin they picked (which the map no longer shows).
+        try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first") }
+        #expect(shown, "\(status(lines))")
+        #expect(!FileManager.default.fileExists(atPath: bed.cacheHome.file("opened.txt")), "Enter opened the old pick")
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    /// At 60×12 the list of keys does not fit: it scrolls, and every key can be read.
+    @Test func theKeysScrollOnASmallTerminal() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 60, height: 12)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        try tmux.send("?")
+        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (j/k or arrows scroll, any other key closes)") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        var seen = Set<String>()
+        for _ in 0..<MapKey.keyList.count {
+            for key in MapKey.keyList where lines.contains(where: { $0.contains("| " + key.keys + " ") }) { seen.insert(key.keys) }
+            if lines.contains(where: { $0.contains("↓") }) {
+                let before = lines
+                try tmux.send("j")
+                (shown, lines) = try tmux.waitForScreen { $0 != before }
+            }
+        }
+        #expect(seen == Set(MapKey.keyList.map(\.keys)), "not shown: \(Set(MapKey.keyList.map(\.keys)).subtracting(seen))")
+        #expect(lines.contains { $0.contains("↑") && !$0.contains("↓") }, "at the end: \(lines.joined(separator: "\n"))")
+        // Any other key closes it.
+        try tmux.send("x")
+        (shown, lines) = try tmux.waitForScreen { !$0.joined().contains("Keys (") }
+        #expect(shown)
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    /// A wide terminal's world view names no centre: it was "Algiers, Algeria".
+    @Test func theWorldOnAWideTerminalIsNoOnePlace() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 200, height: 50)
+        defer { tmux.tearDown() }
+        let (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        #expect(status(lines).contains("· zoom 1 · the whole world ·"), "\(status(lines))")
+        #expect(!status(lines).contains("Algiers"))
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 
     @Test("? lists every key over the map; the key line fits 80 columns; a and z zoom; the mouse zooms and pans")
@@ -203,7 +316,8 @@ struct InteractiveMapTests {
         #expect(!keyLine.contains("…"))
 
         try tmux.send("?")
-        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (any key closes this)") }
+        // The whole box: tmux may show a frame it has read only part of (its last line is the key q).
+        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (any key closes this)") && $0.joined().contains("| q, Ctrl-C") }
         #expect(shown, "\(lines.joined(separator: "\n"))")
         let overlay = lines.joined(separator: "\n")
         for key in ["arrows, h j k l", "+ -, a z", "wheel (mouse)", "drag (mouse)", "0, w", "n, p, Tab", "Enter", "/", "r", "q, Ctrl-C"] {

@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -70,23 +71,95 @@ struct StartAdviceTests {
         let socket = directory.file("nope.sock")
         // No systemd user manager: no $XDG_RUNTIME_DIR/systemd/private.
         let runtime = directory.file("runtime")
+        let config = directory.file("config")
         try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
-        let bare = try runCommand(
-            BuiltProducts.path("onthemap"), ["status"], environment: ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime])
+        let environment = ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config]
+        let bare = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(bare.status == 2)
-        #expect(bare.stderr.contains("onthemapd --socket \(socket)`"), "\(bare.stderr)")
+        #expect(bare.stderr.contains("onthemapd --socket \(socket) &`"), "\(bare.stderr)")
         #expect(bare.stderr.contains("no systemd user manager here"), "\(bare.stderr)")
         #expect(!bare.stderr.contains("run `systemctl --user"), "\(bare.stderr)")
         #expect(bare.stderr.split(separator: "\n").count == 1)
 
-        // A user manager listens on its private socket: then `systemctl --user` is the advice.
+        // A user manager listens on its private socket, but onthemapd.socket is not installed for it:
+        // `systemctl --user start onthemapd.socket` would fail.
         let manager = try UnixListener(path: runtime + "/systemd/private")
         defer { manager.close() }
-        let managed = try runCommand(
-            BuiltProducts.path("onthemap"), ["status"], environment: ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime])
+        let installedSystemWide = StartAdviceTests.systemUnitDirectories.contains {
+            FileManager.default.fileExists(atPath: $0 + "/onthemapd.socket")
+        }
+        if !installedSystemWide {
+            let noUnit = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+            #expect(noUnit.status == 2)
+            #expect(noUnit.stderr.contains("onthemapd.socket is not installed"), "\(noUnit.stderr)")
+            #expect(!noUnit.stderr.contains("systemctl --user start"), "\(noUnit.stderr)")
+        }
+        // Installed (here in the user's own unit folder): then `systemctl --user` is the advice.
+        try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
+        try "[Socket]\n".write(toFile: config + "/systemd/user/onthemapd.socket", atomically: true, encoding: .utf8)
+        let managed = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(managed.status == 2)
         #expect(managed.stderr.contains("systemctl --user start onthemapd.socket"), "\(managed.stderr)")
         #expect(!managed.stderr.contains("no systemd user manager"), "\(managed.stderr)")
+    }
+
+    /// Where systemd finds a unit installed for every user (systemd.unit(5)).
+    static let systemUnitDirectories = [
+        "/etc/systemd/user", "/usr/local/share/systemd/user", "/usr/share/systemd/user", "/usr/local/lib/systemd/user",
+        "/usr/lib/systemd/user", "/lib/systemd/user",
+    ]
+
+    /// A daemon started by hand leaves its command line beside its socket (its `--api-url` in it, no
+    /// secret), so the advice once it is gone starts the same daemon again: in `onthemap status`'s
+    /// one line, and in the bar's tooltip. It takes the word away when it stops, and leaves a word
+    /// someone else wrote.
+    @Test func aDaemonStartedByHandLeavesHowToStartItAgain() throws {
+        let server = try ServerFixture()
+        defer { server.tearDown() }
+        let apiURL = server.baseURL.replacingOccurrences(of: "http://", with: "http://ada:secret@")
+        let daemon = try DaemonProcess(apiURL: apiURL)
+        defer { daemon.tearDown() }
+        let hint = daemon.socketPath + ".how-to-start"
+        let line = try String(contentsOfFile: hint, encoding: .utf8)
+        #expect(line.hasSuffix("\n") && line.split(separator: "\n").count == 1, "\(line)")
+        #expect(line.contains(BuiltProducts.path("onthemapd") + " --socket " + daemon.socketPath + " --api-url " + server.baseURL), "\(line)")
+        #expect(!line.contains("secret"), "no password in the file: \(line)")
+        #expect((try FileManager.default.attributesOfItem(atPath: hint)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        // Stopped: the word goes with it.
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: hint), "removed when the daemon stops")
+
+        // Gone without stopping (a crash, kill -9): the word stays, and is the advice.
+        try daemon.start()
+        #expect(FileManager.default.fileExists(atPath: hint))
+        daemon.signal(SIGKILL)
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = !daemon.isRunning
+            usleep(50_000)
+        }
+        let environment = ["ONTHEMAP_SOCKET": daemon.socketPath, "NO_COLOR": "1"]
+        let status = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+        #expect(status.status == 2)
+        let said = status.stderr.split(separator: "\n")
+        #expect(said.count == 1, "one line: \(status.stderr)")
+        #expect(said.first?.hasPrefix("onthemap: cannot reach onthemapd at \(daemon.socketPath) (") == true, "\(status.stderr)")
+        #expect(status.stderr.contains(". Start it again as it was started: `"), "\(status.stderr)")
+        #expect(status.stderr.contains("--api-url \(server.baseURL) "), "the --api-url in use: \(status.stderr)")
+        #expect(!status.stderr.contains("onthemapd &"), "\(status.stderr)")
+        // The bar's tooltip gives the same advice.
+        let bar = try runCommand(BuiltProducts.path("onthemap"), ["status", "--format", "waybar"], environment: environment)
+        #expect(bar.status == 0)
+        let tooltip = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(bar.stdout.utf8))["tooltip"]?.stringValue)
+        let advice = try #require(status.stderr.firstRange(of: "Start it again").map { String(status.stderr[$0.lowerBound...]).trimmingCharacters(in: .newlines) })
+        #expect(tooltip == "onthemapd is not running. " + advice, "\(tooltip)")
+
+        // A word someone else wrote after the start (`make demo` does) is theirs: a stop leaves it.
+        try daemon.start()
+        try "cd /somewhere && make demo\n".write(toFile: hint, atomically: true, encoding: .utf8)
+        #expect(daemon.stop() == 0)
+        #expect(try String(contentsOfFile: hint, encoding: .utf8) == "cd /somewhere && make demo\n")
     }
 }
 

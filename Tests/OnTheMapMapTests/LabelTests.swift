@@ -105,6 +105,70 @@ struct LabelTests {
         #expect(accented.names.contains { $0.text == "São Paulo" })
     }
 
+    /// At any width, a country is named only where it is drawn large enough to carry its name: no
+    /// "Saint Pierre and Miquelon" on a dot of land (it came before countries fifty times its size,
+    /// being of the same rank), and Australia by its name, never Natural Earth's "Auz.".
+    @Test("Tiny territories are not named on the world; Australia is", arguments: [120, 160, 200, 240, 300, 400])
+    func countriesAreNamedBySizeOnTheWorld(width: Int) throws {
+        let labels = MapLabels.embedded
+        for charset in [MapCharset.braille, .ascii] {
+            let picture = MapRenderer.render(width: width, height: width / 4, request: .world, charset: charset, pins: [])
+            let names = Set(picture.names.map(\.text))
+            for tiny in ["Saint Pierre and Miquelon", "St. Pierre and Miquelon", "South Georgia and the South Sandwich Islands",
+                         "S. Geo. and S. Sandw. Is.", "Pitcairn", "Niue", "Cook Islands", "Auz."] {
+                #expect(!names.contains(tiny), "\(width) \(charset): \(tiny)")
+            }
+            #expect(names.contains("Australia"), "\(width) \(charset): \(names.sorted())")
+            // Every country named is drawn at least a cell across (a city of the same name, Singapore's
+            // or Kuwait's, is named as a place).
+            let places = Set((labels.countryCount..<labels.countryCount + labels.placeCount).map {
+                String(decoding: labels.name(labels.entry($0), ascii: charset == .ascii), as: UTF8.self)
+            })
+            for index in 0..<labels.countryCount {
+                let entry = labels.entry(index)
+                let spelled = [labels.name(entry, ascii: charset == .ascii), labels.shortName(entry)].map { String(decoding: $0, as: UTF8.self) }
+                guard spelled.contains(where: { names.contains($0) && !places.contains($0) }) else { continue }
+                #expect(LabelLayout.dots(entry.extent, picture.view) >= LabelLayout.minimumCountryDots, "\(spelled[0]) at \(width)")
+            }
+        }
+        // The whole world, however wide, is no one place ("Algiers, Algeria" was its centre's).
+        #expect(MapRenderer.render(width: width, height: width / 4, request: .world, charset: .braille, pins: []).placeName == "")
+    }
+
+    /// The browser's copy of the names carries each country's extent and the size rule, so a page can
+    /// name what the terminal names.
+    @Test func theBrowsersNamesCarryTheSizeRule() throws {
+        let labels = MapLabels.embedded
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(labels.webJSON().utf8)) as? [String: Any])
+        let rule = try #require(json["rule"] as? [String: Any])
+        #expect(rule["countryPixels"] as? Double == 8)
+        let countries = try #require(json["countries"] as? [[Any]])
+        #expect(countries.count == labels.countryCount)
+        for (index, country) in countries.enumerated() {
+            #expect(country.count == 6)
+            #expect(country[5] as? Int == Int(labels.entry(index).extent), "\(country)")
+        }
+        let saintPierre = try #require(countries.first { $0[3] as? String == "Saint Pierre and Miquelon" })
+        #expect((saintPierre[5] as? Int ?? 0) < 100)
+    }
+
+    /// A pin on Australia's point: its name moves a row, rather than shrink to an abbreviation.
+    @Test func aLargeCountrysNameMovesAroundAPinBeforeItIsShortened() throws {
+        let view = MapRenderer.render(width: 200, height: 50, request: .world, charset: .braille, pins: []).view
+        let labels = MapLabels.embedded
+        let australia = try #require((0..<labels.countryCount).map(labels.entry).first { String(decoding: labels.name($0, ascii: false), as: UTF8.self) == "Australia" })
+        let (row, col) = try #require(LabelLayout.cell(australia, view))
+        // Two pins in the row of its point, under the name's first and last letters.
+        let latitude = Mercator.latitude(y: view.top + (Double(row) + 0.5) * 4 / view.dotsPerWorld)
+        let pins = [-4, 4].map { offset in
+            pin("p\(offset)", latitude, Mercator.longitude(x: view.left + (Double(col + offset) + 0.5) * 2 / view.dotsPerWorld))
+        }
+        let picture = MapRenderer.render(width: 200, height: 50, request: .world, charset: .braille, pins: pins.map(\.position))
+        let named = try #require(picture.names.first { $0.text == "Australia" }, "\(picture.names.map(\.text))")
+        #expect(abs(named.row - row) == 1, "a row away from its point: \(named) for \(row)")
+        #expect(!picture.names.contains { $0.text == "Austl." })
+    }
+
     @Test("Zoom stops where the outlines have no finer detail, the same detail at any width")
     func zoomIsCappedAtTheDatasDetail() {
         #expect(MapView.maximumZoom(width: 80) == 204.8)

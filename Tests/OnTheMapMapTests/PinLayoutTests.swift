@@ -98,4 +98,35 @@ struct PinLayoutTests {
         let samoa = inView.first { $0.pin.objectId == "samoa" }!
         #expect(fiji.col < samoa.col, "Samoa is east of Fiji, past 180°")
     }
+
+    /// Groups side by side would read as one number ("324" for groups of 3, 2 and 4), and a group's
+    /// count after a pin as that pin's number ("*3"): a group with a pin beside it shows "+". With or
+    /// without colour (groups share one), digits never run together.
+    @Test func countsOfGroupsSideBySideDoNotRunTogether() {
+        // 64 cells across the world: 5.625° a cell. Groups of 3, 2 and 4 in three cells in a row, a
+        // pin and a group of 3 side by side, and a group of 5 alone.
+        func group(_ id: String, _ count: Int, _ latitude: Double, _ longitude: Double) -> [StudentPin] {
+            (0..<count).map { pin("\(id)\($0)", latitude, longitude) }
+        }
+        let pins =
+            group("a", 3, 40, 101) + group("b", 2, 40, 106.6) + group("c", 4, 40, 112.2) + [pin("p", 0, 1)] + group("d", 3, 0, 6.6)
+            + group("e", 5, -30, -60)
+        for charset in [MapCharset.ascii, .braille] {
+            let picture = MapRenderer.render(width: 64, height: 32, request: .world, charset: charset, pins: pins.map(\.position), world: empty.world)
+            let placed = picture.placed(pins)
+            func cell(_ id: String) -> Character {
+                let found = placed.first { $0.pin.objectId == id }!
+                return Array(picture.rows[found.row])[found.col]
+            }
+            #expect([cell("a0"), cell("b0"), cell("c0")] == ["+", "+", "+"], "\(charset)")
+            #expect(cell("p") == "*" && cell("d0") == "+", "\(charset): a count after a pin would read as its number")
+            #expect(cell("e0") == "5", "\(charset): a group alone shows its count")
+            for row in picture.rows {
+                let characters = Array(row)
+                for (a, b) in zip(characters, characters.dropFirst()) where a.isNumber && b.isNumber {
+                    Issue.record("\(charset): digits run together in \(row)")
+                }
+            }
+        }
+    }
 }

@@ -15,6 +15,8 @@ final class TestLabels {
         var rank: UInt8 = 2
         var country: Int? = nil
         var short: String = ""
+        /// How large a country is drawn (quanta; 6,000 is the size of the United States).
+        var extent: UInt16 = 6_000
     }
 
     /// Countries first (in prominence order), then places (most populous first), as the script writes them.
@@ -32,7 +34,7 @@ final class TestLabels {
             append(UInt32(strings.count), to: &records)
             records += [UInt8(name.count), 0, UInt8(short.count), isCountry ? entry.rank : 0]
             append(UInt16(entry.country ?? 0xFFFF), to: &records)
-            append(UInt16(0), to: &records)
+            append(isCountry ? entry.extent : 0, to: &records)
             strings += name + short
         }
         var bytes = Array("OTMLABEL".utf8)

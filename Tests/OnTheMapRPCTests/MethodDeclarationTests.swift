@@ -9,7 +9,7 @@ import Testing
 struct MethodDeclarationTests {
     static let names = [
         "status", "login", "logout", "students", "refresh", "geocode", "myPin", "postPin", "subscribe", "unsubscribe",
-        "map", "exportMap", "rpc.discover",
+        "map", "exportMap", "signUp", "rpc.discover",
     ]
 
     @Test func everyMethodIsDeclaredOnce() {

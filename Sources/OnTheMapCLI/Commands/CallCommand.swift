@@ -11,7 +11,10 @@ struct CallCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "A method name (`onthemap call rpc.discover` lists them).")
+    // Completed from the methods' declarations, the list `rpc.discover` answers with: no daemon needed.
+    @Argument(
+        help: "A method name (`onthemap call rpc.discover` lists them).",
+        completion: .custom { _, _, prefix in OnTheMapMethods.all.map { $0.method }.filter { $0.hasPrefix(prefix) } })
     var method: String
 
     @Argument(help: "Named params as a JSON object.")

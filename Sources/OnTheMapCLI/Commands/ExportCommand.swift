@@ -17,7 +17,9 @@ struct ExportCommand: ParsableCommand {
             image: hover a marker for \
             the names, click a single student's marker for the link. Neither loads anything from elsewhere. "-" \
             writes to standard output. FILE must be a new path or a regular file (not a symlink, FIFO or \
-            device); it is written whole or not at all (a temporary file in its folder, renamed over it).
+            device); it is written whole or not at all (a temporary file in its folder, renamed over it). \
+            A new file is readable as your umask allows (0644 with the usual 022), like any file you save; \
+            an existing one keeps its permissions, and a read-only one is replaced only with --force.
 
             \(ExitStatus.help)
             """)
@@ -29,6 +31,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write an SVG image.", valueName: "file"))
     var svg: String?
+
+    @Flag(help: "Replace FILE even when it is read-only.")
+    var force = false
 
     func validate() throws {
         guard (html == nil) != (svg == nil) else { throw ValidationError("Give one of --html FILE and --svg FILE.") }
@@ -43,7 +48,9 @@ struct ExportCommand: ParsableCommand {
                 return
             }
             do throws(AtomicFile.Failure) {
-                try AtomicFile.write(Array(result.document.utf8), to: path, mode: 0o644)
+                // What any program saving a file does (0666 less the umask): the page is made to be
+                // shared, and the umask is the user's say in who may read it.
+                try AtomicFile.write(Array(result.document.utf8), to: path, mode: 0o666, replacingReadOnly: force)
             } catch {
                 throw CommandFailure(message: error.message)
             }

@@ -24,6 +24,7 @@ struct GeocodeCommand: ParsableCommand {
 
     func validate() throws {
         guard !place.trimmingWhitespace().isEmpty else { throw ValidationError("Give a place, e.g. onthemap geocode \"Duisburg, Germany\".") }
+        try TypedLength.check(place, atMost: TypedLength.place, "The place")
     }
 
     func run() throws {

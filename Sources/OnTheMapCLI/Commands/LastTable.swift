@@ -71,6 +71,17 @@ enum LastTable {
         unlink(formerPath)
     }
 
+    /// What `open` completes to: the last table's row numbers, then its names (each once), those
+    /// starting with `prefix` (any case). A name holding a control character is left out: a shell
+    /// would print it, and `open` could not find it by what a person types.
+    static func completions(_ prefix: String) -> [String] {
+        guard case .rows(let rows) = load() else { return [] }
+        var seen: Set<String> = []
+        let names = rows.map(\.name).filter { !$0.isEmpty && !DisplayText.holdsControls($0) && seen.insert($0).inserted }
+        let folded = prefix.lowercased()
+        return (rows.indices.map { String($0 + 1) } + names).filter { $0.lowercased().hasPrefix(folded) }
+    }
+
     /// The last table's rows.
     static func load() -> Contents {
         guard let data = FileManager.default.contents(atPath: path) else { return .none }

@@ -8,7 +8,14 @@ import OnTheMapRPC
 struct LoginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Log in with your Udacity account (or a Facebook token).",
-        discussion: "On a terminal, asks for what is missing, with the password hidden.\n\n\(ExitStatus.help)")
+        discussion: """
+            On a terminal, asks for what is missing, with the password hidden. Already logged in, it says \
+            who is, and on a terminal asks before logging in again; otherwise (a script) it changes nothing \
+            and exits 1, so a script meaning to log in as someone else never goes on as the wrong \
+            account: --force logs in again without asking.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,6 +28,9 @@ struct LoginCommand: ParsableCommand {
     @Flag(help: "Read a Facebook access token from standard input instead.")
     var facebookTokenStdin = false
 
+    @Flag(help: "Log in again even when already logged in, without asking.")
+    var force = false
+
     func validate() throws {
         if passwordStdin && facebookTokenStdin {
             throw ValidationError("Use --password-stdin or --facebook-token-stdin, not both.")
@@ -29,6 +39,7 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
+            if !force, let account = try global.result(StatusParams()).account { try confirmAgain(account) }
             let params: LoginParams
             if facebookTokenStdin {
                 guard let token = readLine(strippingNewline: true), !token.isEmpty else {
@@ -48,9 +59,23 @@ struct LoginCommand: ParsableCommand {
                 }
                 params = LoginParams(.udacity(username: email, password: password))
             }
+            // A connection of its own: the one the status came on may have been idle past the daemon's
+            // `--idle-timeout` while the password was typed.
             let account = try global.result(params)
-            let name = [account.firstName, account.lastName].joined(separator: " ")
-            Output.error("logged in as \(name)")
+            Output.error("logged in as " + DisplayText.clean(account.fullName))
+        }
+    }
+
+    /// Already logged in as `account`: says so, and on a terminal (nothing piped in) asks whether to log
+    /// in again; throws when nothing is to change (exit 1, as a `post` not confirmed).
+    private func confirmAgain(_ account: AccountInfo) throws {
+        let who = DisplayText.clean(account.fullName) + " (" + DisplayText.clean(account.key) + ")"
+        guard Terminal.stdinIsTTY, !passwordStdin, !facebookTokenStdin else {
+            throw CommandFailure(message: "already logged in as \(who): nothing changed; `onthemap login --force` logs in again")
+        }
+        Output.error("already logged in as \(who)")
+        guard Terminal.confirm("Log in again?") else {
+            throw CommandFailure(message: "nothing changed: still logged in as \(who)")
         }
     }
 

@@ -1,27 +1,56 @@
 import ArgumentParser
+import OnTheMapClient
+import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// `onthemap logout`.
 struct LogoutCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out and forget the session.", discussion: ExitStatus.help)
+    static let configuration = CommandConfiguration(
+        commandName: "logout", abstract: "Log out and forget the session.",
+        discussion: """
+            The session is forgotten on this machine even when the server cannot be reached; then it \
+            stays valid on the server until it expires, and the message says how to end it sooner.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         try runReportingFailures {
-            Output.error(Self.sentence(upstream: try global.result(LogoutParams()).upstream))
+            let connection = try global.connect()
+            // Who and where, asked first: after the logout the daemon has forgotten both, and an
+            // offline logout's message needs them.
+            let status = try connection.result(StatusParams())
+            let upstream = try connection.result(LogoutParams()).upstream
+            Output.error(Self.sentence(upstream: upstream, apiURL: status.apiURL, accountKey: status.account?.key))
         }
     }
 
     /// What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or
-    /// why the server was not reached.
-    static func sentence(upstream: String) -> String {
+    /// "not reached (why); …" when the server could not be told.
+    static func sentence(upstream: String, apiURL: String, accountKey: String?) -> String {
         switch upstream {
-        case "ended": "logged out"
-        case "no session": "already logged out"
-        case "already ended": "logged out (the server had already ended the session)"
-        case let reason where reason.hasPrefix("not reached"): "logged out; the server was \(reason)"
-        default: "logged out (\(upstream))"
+        case "ended": return "logged out"
+        case "no session": return "already logged out"
+        case "already ended": return "logged out (the server had already ended the session)"
+        case let text where text.hasPrefix("not reached"):
+            var why = ""
+            if let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close {
+                why = " (" + DisplayText.clean(String(text[text.index(after: open)..<close])) + ")"
+            }
+            let server = apiURL.isEmpty ? "the server" : "the server at \(DisplayText.clean(apiURL))"
+            var sentence = "logged out on this machine, but \(server) could not be reached\(why): the session stays valid there until it expires"
+            if SignupCommand.isUdacity(apiURL) || apiURL.isEmpty {
+                sentence += "; nothing on this machine can use it any more"
+            } else {
+                let who = accountKey.map { "--user " + ShellWord.quoted(DisplayText.clean($0)) } ?? "--user YOUR-KEY"
+                sentence += ". To end it sooner, its operator can run `onthemap-server session revoke \(who)`"
+            }
+            return sentence
+        default:
+            return "logged out (\(DisplayText.clean(upstream)))"
         }
     }
 }

@@ -10,7 +10,8 @@ struct MapCommand: ParsableCommand {
         discussion: """
             Braille (2 by 4 dots a cell) on a UTF-8 locale, else ASCII. A student's pin is * followed by its \
             number in the legend where there is room, your own pin is @ (or its own colour), several pins in \
-            one cell show their count (in your colour when yours is one of them). Countries and places are \
+            one cell show their count (in your colour when yours is one of them), or + with another pin beside \
+            them, so no two counts run together. Countries and places are \
             named where they fit (--no-labels: none). On a terminal the legend takes at most a fifth of it \
             and says how many more pins there are (`onthemap map | less` lists them all); \
             `onthemap open N` opens pin N of the last map. --near takes places, continents and oceans \
@@ -18,7 +19,8 @@ struct MapCommand: ParsableCommand {
             Full screen keys: ? lists them all; arrows or hjkl pan, + and - (or a and z) zoom, the mouse \
             wheel zooms and dragging pans where the terminal reports the mouse, n/p or Tab pick a pin and \
             centre it, Enter opens its link, / jumps to a place, 0 or w shows the whole world, r refreshes, \
-            q quits.
+            q quits. A pick the map moves away from is dropped; a daemon that goes away or a logout elsewhere \
+            is waited for, saying so.
 
             \(ExitStatus.help)
             """)

@@ -7,6 +7,7 @@ import OnTheMapRPC
 enum NearOption {
     /// Two numbers must be coordinates in range: a usage error now, not "no place matches" later.
     static func validate(_ text: String) throws {
+        try TypedLength.check(text, atMost: TypedLength.place, "--near")
         do {
             _ = try CoordinateText.parse(text)
         } catch {

@@ -41,6 +41,10 @@ public enum OnTheMapMain {
             Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))
             exit(0)
         }
+        let commands = OnTheMapCommand.configuration.subcommands.map { $0._commandName }
+        if let word = arguments.first, let error = CommandSuggestion.error(for: word, commands: commands) {
+            OnTheMapCommand.exit(withError: error)
+        }
         OnTheMapCommand.main(arguments)
     }
 

@@ -15,18 +15,25 @@ struct OpenCommand: ParsableCommand {
         discussion: """
             Only http and https links are opened; anything else a student posted is refused, naming them. \
             A name several students match lists them, numbered, and opens none (exit status 1): \
-            `onthemap open N` then opens one of them.
+            `onthemap open N` then opens one of them. A row the last table does not have, and a name \
+            no student has, exit 1 too.
 
             \(ExitStatus.help)
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.")
+    @Argument(
+        help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.",
+        completion: .custom { _, _, prefix in LastTable.completions(prefix) })
     var student: String
 
     /// How many students a name may match before the list says "and N more".
     static let candidateLimit = 20
+
+    func validate() throws {
+        if Int(student.trimmingWhitespace()) == nil { try TypedLength.check(student, atMost: TypedLength.search, "The name") }
+    }
 
     func run() throws {
         try runReportingFailures {
@@ -37,18 +44,20 @@ struct OpenCommand: ParsableCommand {
         }
     }
 
+    /// No row to open is the same failure as no student by that name (exit status 1): a number is
+    /// well formed whatever the last table held, so it is not a usage error.
     private func openRow(_ number: Int) throws {
         switch LastTable.load() {
         case .none:
-            throw UsageFailure(message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
+            throw CommandFailure(message: "no table or map to pick from yet: run `onthemap students` or `onthemap map` first")
         case .unreadable:
-            throw UsageFailure(message: "the last table (\(LastTable.path)) cannot be read: run `onthemap students` again")
+            throw CommandFailure(message: "the last table (\(LastTable.path)) cannot be read: run `onthemap students` again")
         case .rows(let rows):
             guard !rows.isEmpty else {
-                throw UsageFailure(message: "the last table or map had no rows: run `onthemap students` to list some")
+                throw CommandFailure(message: "the last table or map had no rows: run `onthemap students` to list some")
             }
             guard number >= 1, number <= rows.count else {
-                throw UsageFailure(message: "no row \(number): the last table or map has rows 1 to \(rows.count)")
+                throw CommandFailure(message: "no row \(number): the last table or map has rows 1 to \(rows.count)")
             }
             try URLOpener.open(rows[number - 1].link, student: rows[number - 1].name)
         }

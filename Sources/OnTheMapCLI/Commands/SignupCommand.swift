@@ -1,12 +1,19 @@
 import ArgumentParser
 import OnTheMapClient
+import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap signup`.
 struct SignupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "signup", abstract: "Open Udacity's sign-up page (or say where accounts come from on a self-hosted server).",
-        discussion: ExitStatus.help)
+        commandName: "signup", abstract: "Open the page where accounts are made: Udacity's, or the one a self-hosted server names.",
+        discussion: """
+            On a self-hosted server (onthemap-server), opens the sign-up page its operator names \
+            (serve --signup-url), the one its web page links to; a server that names none makes accounts \
+            through its operator, and the message says so (exit status 1).
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -18,12 +25,22 @@ struct SignupCommand: ParsableCommand {
         try runReportingFailures {
             // Which server the daemon uses decides where an account comes from; a daemon that is not
             // running would use Udacity's unless configured otherwise, so its page is the answer then.
-            let apiURL = try? global.connect(timeout: .seconds(5)).result(StatusParams()).apiURL
-            if let apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL) {
-                throw CommandFailure(
-                    message: "onthemapd uses the server at \(apiURL), where Udacity accounts do not work: ask its operator for an account (they add one with `onthemap-server user add`)")
+            let connection = try? global.connect(timeout: .seconds(10))
+            guard let connection, let apiURL = try? connection.result(StatusParams()).apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL)
+            else { return try URLOpener.open(Self.signupURL) }
+            let server = DisplayText.clean(apiURL)
+            let page: String?
+            do {
+                page = try connection.result(SignUpParams()).url
+            } catch let error as RPCError where error.code == RPCError.methodNotFoundCode {
+                // A daemon older than this client cannot say: the operator can.
+                page = nil
             }
-            try URLOpener.open(Self.signupURL)
+            guard let page else {
+                throw CommandFailure(
+                    message: "the server at \(server) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)")
+            }
+            try URLOpener.open(page)
         }
     }
 

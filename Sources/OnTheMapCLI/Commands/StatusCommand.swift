@@ -13,14 +13,21 @@ import Foundation
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show whether you are logged in and how fresh the student list is.",
-        discussion: "With --format, always prints one line (or block) a status bar can show, even when onthemapd is not running.\n\n\(ExitStatus.help)")
+        discussion: """
+            With --format, always prints one line (or block) a status bar can show, even when onthemapd is not \
+            running: the bar says offline, waybar's tooltip says how to start it, and --format json prints \
+            {"offline":true,"reason":…}, the reason being the line onthemap would print on stderr. When \
+            onthemapd cannot be reached, that line says what happened and what to do.
+
+            \(ExitStatus.help)
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     @Flag(help: "Print the daemon's status object as JSON.")
     var json = false
 
-    @Option(help: "Print for a status bar: waybar, i3blocks or polybar.")
+    @Option(help: "Print for a status bar: waybar, i3blocks or polybar; or json.")
     var format: StatusBarFormat?
 
     func run() throws {

@@ -12,7 +12,9 @@ struct StudentsCommand: ParsableCommand {
             Your own pin is marked "(you)". With --near PLACE, the place used is named on stderr. \
             When nothing matches, a line on stderr says so and the exit status is still 0 (the table \
             prints nothing, --json [], --tsv its header). With --refresh, a refresh that fails prints \
-            the list as it was and exits 1.
+            the list as it was and exits 1. Beyond the daemon's cache (the newest 100 by default), --limit, \
+            --search and --near are answered from the server, up to its newest 10,000; when that bound, or \
+            a server that cannot be reached, cut the list, a line on stderr says so.
 
             \(ExitStatus.help)
             """)
@@ -52,6 +54,7 @@ struct StudentsCommand: ParsableCommand {
         }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
         guard limit <= 100_000 else { throw ValidationError("--limit must be at most 100000.") }
+        if let search { try TypedLength.check(search, atMost: TypedLength.search, "--search") }
         if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }

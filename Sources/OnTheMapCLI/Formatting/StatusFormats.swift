@@ -20,14 +20,18 @@ struct StatusSummary {
     /// Your pin's place, made safe to show (`DisplayText`): another student's server wrote it.
     var myPlace: String?
     var detail: String
-    /// Why the daemon did not answer, when it did not.
+    /// Why the daemon did not answer, when it did not: what happened, then what to do.
     var offlineReason: String?
+    /// What to do about it (`StartAdvice`, the end of `offlineReason`), for the tooltip.
+    var offlineAdvice: String?
 
     /// The summary of what `status` got: the daemon's status, or why there is none.
     init(_ answer: Result<StatusResult, any Error>, now: Date) {
         switch answer {
         case .success(let status): self.init(status: status, now: now)
-        case .failure(let error): self.init(status: nil, now: now, reason: (error as? ClientError)?.message ?? "\(error)")
+        case .failure(let error):
+            self.init(status: nil, now: now, reason: (error as? ClientError)?.message ?? "\(error)")
+            offlineAdvice = (error as? ClientError)?.advice
         }
     }
 
@@ -76,7 +80,10 @@ struct StatusSummary {
     /// What is known, and only that: offline, neither the count nor your pin is.
     var tooltip: String {
         switch state {
-        case .offline: detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
+        // The advice the CLI gives (`onthemap status`), so the bar says what to do; the paths tried
+        // are for `onthemap status` to list.
+        case .offline:
+            offlineAdvice.map { detail + ". " + DisplayText.clean($0) } ?? detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
         case .loggedOut, .fetching: detail
         case .ok, .stale:
             "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"

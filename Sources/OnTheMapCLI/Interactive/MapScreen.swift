@@ -18,21 +18,25 @@ struct MapScreen {
     var message: String?
     /// The place being typed after `/`.
     var typing: String?
-    /// The list of keys is over the map.
-    var showsHelp = false
+    /// The list of keys over the map, while `?` has it open.
+    var help: MapHelp?
+    /// What holds for as long as it lasts, shown when no message is (the daemon gone, logged out
+    /// elsewhere): the status line says it instead of the pick and the keys.
+    var notice: String?
 
     var mapSize: (Int, Int) { (min(columns, 1000), min(rows - 1, 1000)) }
     var fits: Bool { columns >= 10 && rows - 1 >= 5 }
     var hasMap: Bool { result != nil }
 
-    /// The picked pin, when it is in view.
+    /// The picked pin, as the map in view shows it (a pick is always in view: one the map moved
+    /// away from is dropped).
     var selectedPin: StudentPin? {
         guard let picked, let result else { return nil }
         return result.pins.first { $0.student.objectId == pickOrder[picked].student.objectId }
     }
 
-    /// The picked student's pin wherever it is (a pick stays picked while the map moves).
-    var pickedPin: StudentPin? { picked.map { pickOrder[$0] } }
+    /// The picked student's pin, as picked.
+    private var pickedPin: StudentPin? { picked.map { pickOrder[$0] } }
 
     mutating func measure() {
         if let size = Terminal.size(of: 1, environmentFirst: false) ?? Terminal.size(of: 0, environmentFirst: false) {
@@ -41,10 +45,14 @@ struct MapScreen {
         }
     }
 
-    /// Shows a new map; the pick stays. After the user moved the map, the pins `n` steps through are
-    /// those now in view.
+    /// Shows a new map; the pick stays while its pin is in view, and is dropped when the map moved
+    /// away from it (`/ Springfield`, a pan): a pick nobody can see must not be what Enter opens.
+    /// After the user moved the map, the pins `n` steps through are those now in view.
     mutating func show(_ result: MapResult) {
         self.result = result
+        if let pin = pickedPin, !result.pins.contains(where: { $0.student.objectId == pin.student.objectId }) {
+            dropPick()
+        }
         if pickOrderIsStale, let pin = pickedPin {
             pickOrder = result.pins
             if !pickOrder.contains(where: { $0.student.objectId == pin.student.objectId }) { pickOrder.insert(pin, at: 0) }
@@ -61,8 +69,7 @@ struct MapScreen {
     /// pick. The pin picked, to centre the map on.
     mutating func select(step: Int) -> StudentPin? {
         guard step != 0 else {
-            picked = nil
-            pickOrder = []
+            dropPick()
             return nil
         }
         if picked == nil { pickOrder = result?.pins ?? [] }
@@ -72,6 +79,11 @@ struct MapScreen {
         }
         picked = picked.map { ($0 + step + pickOrder.count) % pickOrder.count } ?? (step > 0 ? 0 : pickOrder.count - 1)
         return pickedPin
+    }
+
+    mutating func dropPick() {
+        picked = nil
+        pickOrder = []
     }
 
     /// Picks the pin in a cell (a click), if there is one.
@@ -91,7 +103,7 @@ struct MapScreen {
         for (index, line) in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour, highlight: highlight).enumerated() {
             frame += "\u{1B}[\(index + 1);1H" + line
         }
-        if showsHelp { frame += helpOverlay }
+        if let help { frame += help.overlay(columns: columns, rows: rows, colour: colour) }
         RawTerminal.write(frame + statusLine)
     }
 
@@ -104,35 +116,13 @@ struct MapScreen {
         RawTerminal.write("\u{1B}[H\u{1B}[2J" + text)
     }
 
-    /// Every key in a box over the middle of the map.
-    private var helpOverlay: String {
-        let keysWidth = MapKey.keyList.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        var lines = ["Keys (any key closes this)", ""]
-        lines += MapKey.keyList.map { $0.keys + String(repeating: " ", count: keysWidth - DisplayWidth.of($0.keys)) + "  " + $0.what }
-        let inner = min((lines.map(DisplayWidth.of).max() ?? 0) + 2, max(columns - 2, 1))
-        let height = min(lines.count + 2, rows - 1)
-        let top = max((rows - 1 - height) / 2, 0)
-        let left = max((columns - inner - 2) / 2, 0)
-        var text = ""
-        let border = "+" + String(repeating: "-", count: inner) + "+"
-        for index in 0..<height {
-            let line: String
-            if index == 0 || index == height - 1 {
-                line = border
-            } else {
-                let content = DisplayWidth.truncate(" " + lines[index - 1], to: inner)
-                line = "|" + content + String(repeating: " ", count: inner - DisplayWidth.of(content)) + "|"
-            }
-            text += "\u{1B}[\(top + index + 1);\(left + 1)H" + (colour ? "\u{1B}[0;1m" + line + "\u{1B}[0m" : line)
-        }
-        return text
-    }
-
     private var zoom: Double { result?.view.zoom ?? 1 }
 
-    /// The view's centre: the place named nearest it, else "48.1°N 11.6°E" to the tenth of a degree.
+    /// The view's centre: the place named nearest it, else "48.1°N 11.6°E" to the tenth of a degree;
+    /// "the whole world" at the world's zoom, whose centre is no place anyone looks at.
     private var centre: String {
         guard let view = result?.view else { return "" }
+        if view.zoom < 1.5 { return "the whole world" }
         if !view.place.isEmpty { return view.place }
         let camera = MapCamera(view: view)
         let latitude = NumberText.of((abs(camera.latitude) * 10).rounded() / 10)
@@ -150,6 +140,8 @@ struct MapScreen {
             text = "place, continent, ocean or LAT,LON: " + typing + "▏  (Enter to go, Esc to cancel)"
         } else if let message {
             text = message
+        } else if let notice {
+            text = notice
         } else if let picked, let pin = pickedPin {
             let student = pin.student
             let name = DisplayText.clean(student.fullName) + (pin.mine ? " (you)" : "")

@@ -13,13 +13,24 @@ enum AtomicFile {
     }
 
     /// Replaces `path` with `bytes`. A new file gets `mode` less the umask, an existing one keeps its
-    /// permissions; with `exactMode`, the file has `mode` either way.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false) throws(Failure) {
+    /// permissions; with `exactMode`, the file has `mode` either way. A read-only file (no write
+    /// permission for its owner, or none for us) is replaced only with `replacingReadOnly`: writing
+    /// by a rename would otherwise go around the protection someone gave it (as `mv` asks first and
+    /// `gzip` wants `-f`).
+    static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false, replacingReadOnly: Bool = true,
+        forceOption: String = "--force"
+    ) throws(Failure) {
         var existing = stat()
         var keptMode: mode_t?
         if lstat(path, &existing) == 0 {
             guard existing.st_mode & S_IFMT == S_IFREG else {
                 throw Failure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
+            }
+            let readOnly = existing.st_mode & S_IWUSR == 0 || access(path, W_OK) != 0
+            if readOnly, !replacingReadOnly {
+                let octal = String(existing.st_mode & 0o7777, radix: 8)
+                throw Failure(message: "\(path) is read-only (mode \(octal)): add \(forceOption) to replace it, or choose another path")
             }
             keptMode = existing.st_mode & 0o7777
         } else if errno != ENOENT {

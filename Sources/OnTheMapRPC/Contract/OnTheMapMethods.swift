@@ -3,6 +3,6 @@ public enum OnTheMapMethods {
     public static let all: [any RPCRequestType.Type] = [
         StatusParams.self, LoginParams.self, LogoutParams.self, StudentsParams.self, RefreshParams.self,
         GeocodeParams.self, MyPinParams.self, PostPinParams.self, SubscribeParams.self, UnsubscribeParams.self,
-        MapParams.self, ExportMapParams.self, DiscoverParams.self,
+        MapParams.self, ExportMapParams.self, SignUpParams.self, DiscoverParams.self,
     ]
 }

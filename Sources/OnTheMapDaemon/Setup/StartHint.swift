@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import OnTheMapSupport
+import SystemPackage
+
+/// The word a daemon started by hand leaves beside its socket, `SOCKET.how-to-start`: the command
+/// line it was started with, so a client that finds nothing answering there can say how to start it
+/// again with the same `--api-url` (OnTheMapClient's `StartAdvice` reads it). A socket-activated
+/// daemon, or one systemd started, leaves none: systemd starts it again.
+///
+/// Removed when the daemon stops, unless someone else wrote the file meanwhile (`make demo` writes
+/// its own word, `make demo`, after starting the daemon); a daemon that crashed leaves it, which is
+/// when the word is needed.
+struct StartHint {
+    let path: String
+    let line: String
+
+    /// The settings `onthemapd` reads from its environment: part of how it was started.
+    static let environmentSettings = [
+        "ONTHEMAP_SOCKET", "ONTHEMAP_API_URL", "ONTHEMAP_CACHE_SIZE", "ONTHEMAP_REFRESH_INTERVAL", "ONTHEMAP_IDLE_TIMEOUT",
+        "ONTHEMAP_LOG_LEVEL", "ONTHEMAP_GEOCODER", "ONTHEMAP_NOMINATIM_URL", "ONTHEMAP_GEOCODER_FALLBACK",
+    ]
+
+    /// Writes the hint beside `socketPath` (0600, in the socket's private directory); nil when systemd
+    /// started this daemon (`INVOCATION_ID`) or the file cannot be written (the advice is then the
+    /// general one: nothing to fail the start for).
+    static func leave(beside socketPath: String, arguments: [String] = CommandLine.arguments,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) -> StartHint? {
+        guard environment["INVOCATION_ID"] == nil else { return nil }
+        let hint = StartHint(
+            path: socketPath + ".how-to-start",
+            line: commandLine(arguments: arguments, environment: environment, directory: FileManager.default.currentDirectoryPath))
+        let bytes = Array((hint.line + "\n").utf8)
+        let temporary = hint.path + ".tmp-\(getpid())"
+        do {
+            let file = try FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
+            try file.closeAfter { _ = try file.writeAll(bytes) }
+            guard rename(temporary, hint.path) == 0 else { throw Errno(rawValue: errno) }
+        } catch {
+            unlink(temporary)
+            return nil
+        }
+        return hint
+    }
+
+    /// Removes the file if it still holds this daemon's word.
+    func remove() {
+        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = (try? file.closeAfter { try buffer.withUnsafeMutableBytes { try file.read(into: $0) } }) ?? 0
+        if Array(buffer[..<count]) == Array((line + "\n").utf8) { unlink(path) }
+    }
+
+    /// `cd DIR && ONTHEMAP_API_URL=… /path/onthemapd --socket … --api-url …`, each word quoted for a
+    /// POSIX shell. `cd` only when a path in it is relative to the directory it was started in. A
+    /// URL's user and password are left out: the file must hold no secret.
+    static func commandLine(arguments: [String], environment: [String: String], directory: String) -> String {
+        var words: [String] = []
+        var relative = false
+        for name in environmentSettings {
+            guard let value = environment[name] else { continue }
+            if name == "ONTHEMAP_SOCKET", !value.hasPrefix("/") { relative = true }
+            words.append(name + "=" + ShellWord.quoted(withoutUserInfo(value)))
+        }
+        var program = arguments.first ?? "onthemapd"
+        if program.contains("/"), !program.hasPrefix("/") { program = directory + "/" + program }
+        words.append(ShellWord.quoted(program))
+        var takesPath = false
+        for argument in arguments.dropFirst() {
+            let (option, value) = split(argument)
+            if takesPath, !argument.hasPrefix("/") { relative = true }
+            if let value, ["--socket", "--config"].contains(option), !value.hasPrefix("/") { relative = true }
+            takesPath = ["--socket", "--config"].contains(argument)
+            words.append(ShellWord.quoted(value.map { option + "=" + withoutUserInfo($0) } ?? withoutUserInfo(argument)))
+        }
+        let command = words.joined(separator: " ")
+        return relative ? "cd " + ShellWord.quoted(directory) + " && " + command : command
+    }
+
+    /// `--name=value` as its two parts; any other word as itself.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// `https://user:secret@host/v1` as `https://host/v1`; any other text as it is.
+    static func withoutUserInfo(_ text: String) -> String {
+        guard let scheme = text.firstRange(of: "://") else { return text }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// The CLI's items of #40: a mistyped command, a second login, `open` of what is not there, and a
+/// logout the server never heard of. The real client against the real daemon and server.
+@Suite("Daily use, third round", .ownThreads)
+struct DailyUseRoundThreeTests {
+    @Test func aMistypedCommandIsToldTheOneMeant() throws {
+        let typo = try runCommand(BuiltProducts.path("onthemap"), ["stauts"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: Unknown command 'stauts'. Did you mean 'status'?\n"), "\(typo.stderr)")
+        #expect(typo.stdout.isEmpty)
+        // Options first, as `onthemap --socket PATH stauts` is written.
+        let moved = try runCommand(BuiltProducts.path("onthemap"), ["--socket", "/nonexistent", "mpyin"])
+        #expect(moved.status == 64 && moved.stderr.contains("Did you mean 'mypin'?"), "\(moved.stderr)")
+        // Nothing close: the list of commands is one `--help` away.
+        let far = try runCommand(BuiltProducts.path("onthemap"), ["frobnicate"])
+        #expect(far.status == 64 && far.stderr.contains("Unknown command 'frobnicate'. `onthemap --help` lists the commands."), "\(far.stderr)")
+    }
+
+    /// Text longer than the daemon reads is a usage error in the user's words, said before anything is
+    /// sent: the daemon's refusal named its param ("query is too long") and blamed mismatched versions.
+    @Test func textLongerThanTheDaemonReadsIsAUsageError() throws {
+        let long = String(repeating: "a", count: 400)
+        for (arguments, what) in [
+            (["students", "--search", long], "--search is too long: at most 200 bytes, and it has 400."),
+            (["students", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
+            (["map", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
+            (["geocode", long], "The place is too long: at most 300 bytes, and it has 400."),
+            (["post", long, "https://example.com/me", "--yes"], "The place is too long: at most 300 bytes, and it has 400."),
+            (["open", long], "The name is too long: at most 200 bytes, and it has 400."),
+        ] {
+            let run = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: ["ONTHEMAP_SOCKET": "/nonexistent/sock"])
+            #expect(run.status == 64, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: " + what), "\(arguments[0]): \(run.stderr)")
+            #expect(!run.stderr.contains("query") && !run.stderr.contains("versions"), "\(run.stderr)")
+        }
+    }
+
+    @Test func openOfARowOrANameThatIsNotThereExitsOne() throws {
+        let bed = try CLITestBed()
+        let none = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(none.status == 1 && none.stderr.contains("no table or map to pick from yet"), "\(none.stderr)")
+        // Through a pipe, as a person reads it in a pager: the last table.
+        #expect(try bed.run(["students", "--limit", "4"]).status == 0)
+        let row = try bed.run(["open", "7"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(row.status == 1, "\(row.stderr)")
+        #expect(row.stderr == "onthemap: no row 7: the last table or map has rows 1 to 4\n")
+        #expect(row.stdout.isEmpty)
+        let name = try bed.run(["open", "Zebedee Quux"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(name.status == row.status, "the same failure, the same status: \(name.stderr)")
+        #expect(try bed.run(["open", "0"], extra: ["ONTHEMAP_OPENER": "/bin/echo"]).status == 1)
+        // A number in the table opens (the opener prints the link it was handed).
+        let opened = try bed.run(["open", "4"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(opened.status == 0 && opened.stdout.hasPrefix("http"), "\(opened.stderr)")
+    }
+
+    /// Logged in already: a script changes nothing and is told who is logged in, with exit status 1
+    /// (a script logging in as someone else must not go on as the account before); `--force` logs in
+    /// again.
+    @Test func aSecondLoginSaysWhoIsLoggedIn() throws {
+        let bed = try CLITestBed()
+        let again = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong password\n")
+        #expect(again.status == 1, "\(again.stderr)")
+        let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
+        #expect(
+            again.stderr == "onthemap: already logged in as Ada Lovelace (\(key)): nothing changed; `onthemap login --force` logs in again\n",
+            "\(again.stderr)")
+        // --force logs in again: a wrong password is then refused, as any login.
+        let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong\n")
+        #expect(wrong.status == 1 && wrong.stderr.contains("check the email and password"), "\(wrong.stderr)")
+        let forced = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        #expect(forced.status == 0 && forced.stderr == "logged in as Ada Lovelace\n", "\(forced.stderr)")
+    }
+
+    /// On a terminal it asks first; no is no, yes asks for the email and password.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func aSecondLoginOnATerminalAsksFirst() throws {
+        let bed = try CLITestBed()
+        let command = "\(BuiltProducts.path("onthemap")) login"
+        var terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 20, environment: bed.environment)
+        var (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Log in again? [y/N]") } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.hasPrefix("already logged in as Ada Lovelace (") }, "\(screen.joined(separator: "\n"))")
+        try terminal.send("n", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 1)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("onthemap: nothing changed: still logged in as Ada Lovelace") })
+        #expect(!(try terminal.screen(history: true)).contains { $0.contains("Email:") })
+        terminal.tearDown()
+
+        terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 20, environment: bed.environment)
+        defer { terminal.tearDown() }
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Log in again? [y/N]") } }
+        #expect(asked)
+        try terminal.send("y", "Enter")
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Email:") } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        try terminal.send("demo@onthemap.example", "Enter")
+        (asked, screen) = try terminal.waitForScreen { $0.contains { $0.contains("Password:") } }
+        try terminal.send("onthemap-demo", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 0)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("logged in as Ada Lovelace") })
+    }
+
+    /// The server cannot be reached: the session is forgotten here, and the message says it stays
+    /// valid on the server, and how its operator ends it.
+    @Test func anOfflineLogoutSaysTheSessionLivesOnTheServer() throws {
+        let bed = try CLITestBed()
+        let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
+        bed.server.stopServer()
+        let logout = try bed.run(["logout"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        let said = logout.stderr
+        #expect(said.split(separator: "\n").count == 1, "one line: \(said)")
+        #expect(said.hasPrefix("logged out on this machine, but the server at \(bed.server.baseURL) could not be reached ("), "\(said)")
+        #expect(said.contains("the session stays valid there until it expires"), "\(said)")
+        #expect(said.contains("`onthemap-server session revoke --user \(key)`"), "\(said)")
+        #expect(try bed.run(["status"]).stdout.hasPrefix("logged out"), "forgotten here")
+    }
+
+    /// A self-hosted server's sign-up page is the one its operator names (`serve --signup-url`), read
+    /// where its web page reads it; one that names none, or serves no page, makes accounts through
+    /// its operator, and `signup` says so.
+    @Test func signupOpensTheServersOwnPage() throws {
+        let page = "https://accounts.example/join?class=2026&lang=en"
+        for (arguments, expected) in [(["--signup-url", page], page as String?), ([], nil), (["--no-web"], nil)] {
+            let server = try ServerFixture(arguments: arguments)
+            defer { server.tearDown() }
+            let daemon = try DaemonProcess(apiURL: server.baseURL)
+            defer { daemon.tearDown() }
+            let signup = try runCommand(
+                BuiltProducts.path("onthemap"), ["signup"],
+                environment: ["ONTHEMAP_SOCKET": daemon.socketPath, "ONTHEMAP_OPENER": "/bin/echo", "NO_COLOR": "1"])
+            if let expected {
+                #expect(signup.status == 0, "\(arguments): \(signup.stderr)")
+                #expect(signup.stdout == expected + "\n", "the page, handed to the opener: \(signup.stdout)")
+                #expect(!signup.stdout.contains("udacity"))
+            } else {
+                #expect(signup.status == 1, "\(arguments): \(signup.stdout)")
+                #expect(signup.stdout.isEmpty, "opened something: \(signup.stdout)")
+                #expect(
+                    signup.stderr == "onthemap: the server at \(server.baseURL) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)\n",
+                    "\(signup.stderr)")
+            }
+        }
+    }
+
+    /// Offline, `status --format json` and a piped `watch` print one documented shape,
+    /// `{"offline":true,"reason":…}`, the reason being the line `status` says on stderr.
+    @Test func theOfflineJSONIsOneShapeWithTheAdvice() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = ["ONTHEMAP_SOCKET": directory.file("nobody.sock"), "NO_COLOR": "1"]
+        let said = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+        #expect(said.status == 2)
+        let line = try #require(said.stderr.split(separator: "\n").first.map { String($0.dropFirst("onthemap: ".count)) })
+        let status = try runCommand(BuiltProducts.path("onthemap"), ["status", "--format", "json"], environment: environment)
+        #expect(status.status == 0)
+        let expected = WireJSON.object([("offline", .bool(true)), ("reason", .string(line))]).serialized + "\n"
+        #expect(status.stdout == expected, "\(status.stdout)")
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch"], environment: environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0 + "\n" == expected }, "\(watch.lines)")
+    }
+}

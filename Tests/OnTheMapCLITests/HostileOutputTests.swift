@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+/// What other people write never reaches a terminal as control characters (issue 39): every output
+/// of `onthemap` that shows a name, a place or a link, run on a pseudo-terminal with `NO_COLOR` (so
+/// any ESC in it is the attacker's), against a daemon whose upstream stores anything.
+@Suite("Hostile text on a terminal", .ownThreads)
+struct HostileOutputTests {
+    /// The account's key: its pin is the third record.
+    static let accountKey = "42"
+
+    /// (first, last, place, link, uniqueKey), newest first: ESC sequences, BEL, CR and LF, NUL, C1's
+    /// CSI (U+009B), bidi overrides and isolates, and polybar's click markup.
+    static let records: [(String, String, String, String, String)] = [
+        ("Eve\u{1B}[2J\u{1B}[1;31m", "\u{202E}gnp.exe", "Lima\r\nPeru\u{07}", "https://evil.example/\u{1B}]0;pwned\u{07}", "u1"),
+        ("Nul\u{0}Byte", "C1\u{9B}31m", "Oslo\u{2066}x\u{2069} %{A1:touch /tmp/pwned:}here%{A}", "https://oslo.example/me", "u2"),
+        ("Ada", "Lovelace", "Home\u{1B}[5m\r %{A1:touch /tmp/x:}", "https://ada.example/", accountKey),
+        ("Bell\u{07}", "Back\u{08}space\u{7F}", "Tab\there\u{1B}[1A\u{1B}[2K", "https://plain.example/", "u4"),
+    ]
+
+    /// Anyone logs in, as account 42, whose profile's names are hostile too.
+    static func upstream() -> some ApplicationProtocol {
+        let router = Router()
+        let session = #")]}'"# + "\n"
+            + #"{"account":{"registered":true,"key":"42"},"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#
+        router.post("v1/session") { _, _ -> Response in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: session))) }
+        router.get("v1/session") { _, _ -> Response in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: session))) }
+        router.get("v1/users/42") { _, _ -> Response in
+            let profile = WireJSON.object([
+                ("first_name", .string("Ada\u{1B}[31m")), ("last_name", .string("Love\u{202E}lace\u{9B}2J")), ("key", .string(accountKey)),
+            ])
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: profile.serialized)))
+        }
+        router.get("v1/StudentLocation") { request, _ -> Response in
+            // `uniqueKey` asks for one account's pins (the daemon's myPin and post).
+            let only = request.uri.queryParameters.get("uniqueKey")
+            let list = records.enumerated().filter { only == nil || $0.element.4 == only }.map { index, record in
+                let updated = "2026-01-01T00:\(59 - index):00.000Z"
+                return WireJSON.object([
+                    ("createdAt", .string(updated)), ("firstName", .string(record.0)), ("lastName", .string(record.1)),
+                    ("latitude", .number(Double(10 + 20 * index))), ("longitude", .number(Double(-120 + 60 * index))),
+                    ("mapString", .string(record.2)), ("mediaURL", .string(record.3)), ("objectId", .string("o\(index)")),
+                    ("uniqueKey", .string(record.4)), ("updatedAt", .string(updated)),
+                ])
+            }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: WireJSON.object([("results", .array(list))]).serialized)))
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    @Test func noControlCharacterReachesTheTerminal() async throws {
+        try await Self.upstream().test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            try await onOwnThread {
+                let cache = try TemporaryDirectory(prefix: "onthemap-hostile-cli")
+                defer { cache.remove() }
+                let environment = [
+                    "ONTHEMAP_SOCKET": daemon.socketPath, "XDG_CACHE_HOME": cache.path, "NO_COLOR": "1", "COLUMNS": "",
+                    "LINES": "", "LANG": "C.UTF-8", "ONTHEMAP_OPENER": "/bin/true",
+                ]
+                /// Runs `onthemap arguments` on a terminal; what it showed, checked, and returned.
+                func shown(_ arguments: [String], stdin: String? = nil, tabs: Bool = false, status: Int32 = 0,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+                    let run = try PseudoTerminal.run(BuiltProducts.path("onthemap"), arguments, environment: environment, stdin: stdin)
+                    #expect(run.status == status, "\(arguments): \(run.text)", sourceLocation: sourceLocation)
+                    let controls = PseudoTerminal.controls(in: run.output, tabs: tabs)
+                    #expect(controls.isEmpty, "\(arguments) showed \(controls.map(\.what)) in \(run.text.debugDescription)", sourceLocation: sourceLocation)
+                    return run.text
+                }
+
+                let login = try shown(["login", "--username", "ada@example.com", "--password-stdin"], stdin: "any password\n")
+                #expect(login.hasPrefix("logged in as Ada"), "\(login.debugDescription)")
+
+                let status = try shown(["status"])
+                #expect(status.contains("your pin: Home"), "\(status.debugDescription)")
+                let i3blocks = try shown(["status", "--format", "i3blocks"])
+                #expect(i3blocks.contains("Home"), "\(i3blocks.debugDescription)")
+                let waybar = try shown(["status", "--format", "waybar"])
+                #expect(waybar.contains("Home"), "\(waybar.debugDescription)")
+                // polybar: no tag but ours (the colour); every % of the place doubled.
+                let polybar = try shown(["status", "--format", "polybar"]).trimmingCharacters(in: .newlines)
+                let inner = try #require(polybar.wholeMatch(of: /%\{F#[0-9a-f]{6}\}(.*)%\{F-\}/)?.1, "\(polybar.debugDescription)")
+                #expect(!inner.replacing("%%", with: "").contains("%"), "a tag of the place's own: \(polybar.debugDescription)")
+
+                let table = try shown(["students"])
+                for visible in ["Lima", "Oslo", "Home", "Tab here"] { #expect(table.contains(visible), "\(visible): \(table.debugDescription)") }
+                #expect(table.split(separator: "\n").count == Self.records.count + 1, "one line a student: \(table.debugDescription)")
+
+                // open N's messages quote the student of the table just shown: a link the daemon
+                // blanked (it held ESC and BEL), and one opened.
+                let refused = try shown(["open", "1"], status: 1)
+                #expect(refused.contains("Eve") && refused.contains("has no web link to open"), "\(refused.debugDescription)")
+                let opened = try shown(["open", "2"])
+                #expect(opened.contains("opened https://oslo.example/me"), "\(opened.debugDescription)")
+
+                let tsv = try shown(["students", "--tsv"], tabs: true)
+                let lines = tsv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                #expect(lines.count == Self.records.count + 1, "one record a line: \(tsv.debugDescription)")
+                #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == lines[0].split(separator: "\t").count })
+
+                let map = try shown(["map", "--width", "100", "--height", "16"])
+                #expect(map.contains("Home") && map.contains("Lima"), "the legend: \(map.debugDescription)")
+
+                let mine = try shown(["mypin"])
+                #expect(mine.hasPrefix("Home"), "\(mine.debugDescription)")
+            }
+        }
+    }
+}
