@@ -184,7 +184,7 @@ let package = Package(
         .target(
             name: "CGazetteer",
             exclude: ["gazetteer.tsv"],
-            // The assembler finds gazetteer.tsv for `.incbin` through this search path.
+            // The compiler finds gazetteer.tsv for `#embed` through this search path.
             cSettings: [.headerSearchPath(".")]
         ),
         .target(
@@ -211,7 +211,7 @@ let package = Package(
         .target(
             name: "CWorldMap",
             exclude: ["world.bin", "labels.bin"],
-            // The assembler finds world.bin for `.incbin` through this search path.
+            // The compiler finds world.bin and labels.bin for `#embed` through this search path.
             cSettings: [.headerSearchPath(".")]
         ),
         // The web page's files (web/: HTML, CSS, ES modules), embedded with #embed: the server's page

@@ -369,8 +369,6 @@ def main():
     ]
     with open(OUTPUT, "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(header + folds + lines) + "\n")
-    # SwiftPM does not see .incbin inputs change; touching the assembly file makes it re-embed the text.
-    os.utime(os.path.join(os.path.dirname(OUTPUT), "gazetteer.S"))
     print(f"{OUTPUT}: {os.path.getsize(OUTPUT):,} bytes, {len(countries)} countries, "
           f"{len(cities_by_region)} regions, {len(cities)} places, {len(OCEANS) + 7} continents and oceans, "
           f"{len(folds)} folds", file=sys.stderr)

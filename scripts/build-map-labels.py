@@ -224,8 +224,6 @@ def main():
     data, countries, places = build(directory)
     with open(OUTPUT, "wb") as output:
         output.write(data)
-    # SwiftPM does not see `.incbin` inputs: touching the file that embeds them makes the next build do it.
-    os.utime(os.path.join(os.path.dirname(OUTPUT), "world.S"))
     print(f"{OUTPUT}: {len(data):,} bytes, {countries} countries, {places} places of {MINIMUM_POPULATION:,} or more")
     del temp
 

@@ -1,7 +1,7 @@
 // The web page's files (web/), embedded at build time with C23's #embed: the server serves them
 // from the executable, and the daemon's exported map inlines some of them (docs/MAP.md), with no
-// file read at run time. #embed rather than the assembler's .incbin (as CWorldMap and CGazetteer
-// embed their data): the compiler lists an #embed file among the object's dependencies, so editing
+// file read at run time. #embed (as CWorldMap and CGazetteer embed their data) rather than the
+// assembler's .incbin: the compiler lists an #embed file among the object's dependencies, so editing
 // a page's file rebuilds it; .incbin's files are not listed, and an edited script would stay stale.
 //
 // A new file in web/ gets its array and its line in `files` below (WebFiles' test checks that every

@@ -1,16 +1,31 @@
+// Embeds world.bin (built by scripts/build-world-map.py) and labels.bin (scripts/build-map-labels.py)
+// with C23's #embed, in read-only data: the daemon reads the map straight from the executable's
+// pages, so it costs no anonymous memory and is paged in only when drawn. #embed, not the
+// assembler's .incbin: the compiler lists the files among the object's dependencies, so new data
+// rebuilds it (an .incbin'd file stayed stale after a regeneration). The paths resolve through the
+// target's header search path ("."), set in Package.swift.
+// A section of its own, not .rodata: the linker (gold) makes .rodata writable when any input's is,
+// and only read-only segments are released when the daemon is quiet (MemoryTrimmer).
 #include "onthemap_world.h"
 
-extern const unsigned char onthemap_world_start[];
-extern const unsigned char onthemap_world_end[];
-extern const unsigned char onthemap_labels_start[];
-extern const unsigned char onthemap_labels_end[];
+#pragma clang diagnostic ignored "-Wc23-extensions"
+
+__attribute__((section(".onthemap.worldmap"), aligned(4096)))
+static const unsigned char world[] = {
+#embed "world.bin"
+};
+
+__attribute__((section(".onthemap.worldmap"), aligned(8)))
+static const unsigned char labels[] = {
+#embed "labels.bin"
+};
 
 const unsigned char *onthemap_world_bytes(size_t *count) {
-    *count = (size_t)(onthemap_world_end - onthemap_world_start);
-    return onthemap_world_start;
+    *count = sizeof world;
+    return world;
 }
 
 const unsigned char *onthemap_labels_bytes(size_t *count) {
-    *count = (size_t)(onthemap_labels_end - onthemap_labels_start);
-    return onthemap_labels_start;
+    *count = sizeof labels;
+    return labels;
 }

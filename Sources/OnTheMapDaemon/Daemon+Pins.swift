@@ -15,7 +15,7 @@ extension Daemon {
     func myPin() async throws -> MyPinResult {
         let (session, account) = try await requireLogin()
         do {
-            let pin = try await upstream("myPin", session: session) { try await self.newestPin(of: account) }
+            let pin = try await upstream("myPin", session: session) { try await self.newestPin(of: account) }?.withWebLinkOnly
             await state.recordPin(pin, for: session)
             return MyPinResult(pin: pin.map { StudentPin(student: $0, mine: true) })
         } catch let error as APIError where error.kind == .unreachable || error.isRetryable {

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import OnTheMapModels
 
 extension MapLabels {
     /// The names for a browser's map, as JSON (docs/MAP.md, "Names in a browser"): the same names as
@@ -40,9 +41,8 @@ extension MapLabels {
             names.places.append(
                 .init(x: Int(entry.x), y: Int(entry.y), population: Int(entry.population), name: text(name(entry, ascii: false))))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(names), as: UTF8.self)
+        // Names and numbers only: encoding cannot fail.
+        return String(decoding: (try? WireCoding.encode(names)) ?? [], as: UTF8.self)
     }
 
     private func text(_ utf8: [UInt8]) -> String {

@@ -268,7 +268,7 @@ struct InteractiveMapTests {
         var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
         #expect(shown, "\(lines.joined(separator: "\n"))")
         try tmux.send("?")
-        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("Keys (j/k or arrows scroll, any other key closes)") }
+        (shown, lines) = try tmux.waitForScreen { self.wholeHelpBox($0) }
         #expect(shown, "\(lines.joined(separator: "\n"))")
         var seen = Set<String>()
         for _ in 0..<MapKey.keyList.count {
@@ -276,7 +276,7 @@ struct InteractiveMapTests {
             if lines.contains(where: { $0.contains("↓") }) {
                 let before = lines
                 try tmux.send("j")
-                (shown, lines) = try tmux.waitForScreen { $0 != before }
+                (shown, lines) = try tmux.waitForScreen { $0 != before && self.wholeHelpBox($0) }
             }
         }
         #expect(seen == Set(MapKey.keyList.map(\.keys)), "not shown: \(Set(MapKey.keyList.map(\.keys)).subtracting(seen))")
@@ -287,6 +287,18 @@ struct InteractiveMapTests {
         #expect(shown)
         try tmux.send("q")
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
+    /// The scrolling help box, drawn to its bottom border. A frame is one write, but tmux may show it
+    /// half applied: the map redrawn over the top of the box, the box not yet over it.
+    private func wholeHelpBox(_ lines: [String]) -> Bool {
+        guard let title = lines.firstIndex(where: { $0.contains("Keys (j/k or arrows scroll, any other key closes)") }),
+            let bottom = lines[(title + 1)...].firstIndex(where: { $0.contains("+---") })
+        else { return false }
+        return lines[(title + 1)..<bottom].allSatisfy { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("|") && trimmed.hasSuffix("|")
+        }
     }
 
     /// A wide terminal's world view names no centre: it was "Algiers, Algeria".

@@ -39,10 +39,17 @@ struct APIHeadersTests {
                 #expect(response.status == .notModified)
                 #expect(response.headers[.cacheControl] == "no-store")
             }
-            // The web page's files keep their own caching.
-            try await client.execute(uri: "/app.css", method: .get) { response in
+            // The web page's files keep their own caching: the page itself, and its style sheet at the
+            // versioned address the page names.
+            let page = try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.cacheControl] != "no-store", "\(response.headers)")
+                return String(buffer: response.body)
+            }
+            let styleSheet = try #require(page.firstMatch(of: /href="(assets\/[^"]+\/app\.css)"/)?.output.1)
+            try await client.execute(uri: "/" + styleSheet, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl]?.contains("immutable") == true, "\(response.headers)")
             }
         }
     }

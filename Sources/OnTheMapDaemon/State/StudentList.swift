@@ -44,8 +44,7 @@ struct StudentList: Sendable {
         let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
         let encoder = WireCoding.encoder()
         entries = sorted.map { location in
-            var safe = location
-            safe.mediaURL = WebLink.opening(location.mediaURL) ?? ""
+            let safe = location.withWebLinkOnly
             let pin = StudentPin(safe, accountKey: accountKey)
             return Entry(
                 location: safe, mine: pin.mine,
@@ -63,6 +62,16 @@ struct StudentList: Sendable {
     /// The newest pin of an account among these locations.
     func newestLocation(ofAccount key: String) -> StudentLocation? {
         entries.first { $0.location.uniqueKey == key }?.location
+    }
+}
+
+extension StudentLocation {
+    /// The location as clients get it: its link dropped (left empty) unless it is a web link
+    /// (`WebLink`: http or https, no control or bidi character), whatever the upstream stored.
+    var withWebLinkOnly: StudentLocation {
+        var safe = self
+        safe.mediaURL = WebLink.opening(mediaURL) ?? ""
+        return safe
     }
 }
 

@@ -53,3 +53,14 @@ test("nothing outside the screen or cut by its edge", () => {
   const data = { rule, countries: [[...at(1279, 600), 2, "Edge", ""], [...at(-50, 600), 2, "Gone", ""]], places: [] };
   assert.deepEqual(layoutNames(data, world, [], width), []);
 });
+
+test("a country drawn smaller than the rule's pixels is not named, as the terminal names none under a cell", () => {
+  const sized = { ...rule, countryPixels: 8 };
+  const data = {
+    rule: sized,
+    // Extents in map units: 4 pixels across at this scale, then 40.
+    countries: [[...at(300, 300), 2, "Speck", "", Math.round(4 * world.unit)], [...at(900, 300), 2, "Land", "", Math.round(40 * world.unit)]],
+    places: [],
+  };
+  assert.deepEqual(layoutNames(data, world, [], width).map((n) => n.text), ["Land"]);
+});

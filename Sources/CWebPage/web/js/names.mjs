@@ -51,8 +51,10 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
     // A cell apart at each end, as the terminal keeps a free cell: 4 pixels.
     return { left: left - 4, right: left + w + 4, top: sy - height / 2, bottom: sy + height / 2 };
   }
-  for (const [x, y, r, name, short] of data.countries) {
+  for (const [x, y, r, name, short, extent] of data.countries) {
     if (r > rank) continue;
+    // Not a country too small to see at this scale, as the terminal names none under a cell.
+    if (extent !== undefined && extent / view.unit < (data.rule.countryPixels || 0)) continue;
     const { sx, sy } = screen(x, y);
     if (sx < 0 || sy < 0 || sx > view.w || sy > view.h) continue;
     for (const text of [name, short]) {
