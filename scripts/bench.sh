@@ -20,7 +20,7 @@ BIN="$(./scripts/swift-build-static.sh --show-bin-path)"
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for tool in status_client canned_server rpc_load; do
-    gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c"
+    gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c" -lm
 done
 # Measured as installed: symbols stripped (`install -s`).
 install -s "$ONTHEMAP_BIN" "$WORK/onthemap"
@@ -78,12 +78,12 @@ done
 {
     echo "# Benchmarks"
     echo
-    echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at $COMMIT, on a virtual machine"
-    echo "with $(nproc) cores ($CPU) and $MEMORY, $(uname -sr), shared with other engineers' builds. Release"
-    echo "programs from one \`swift build -c release --static-swift-stdlib\` (\`scripts/build-release.sh\`); the"
-    echo "client measured as installed (stripped). Every figure is measured next to its baseline in the same"
-    echo "minutes, so a busy machine slows both; absolute times move with the load. Load average (1, 5 and"
-    echo "15 minutes) as each part began:"
+    echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at $COMMIT, on a virtual"
+    echo "machine with $(nproc) cores ($CPU) and $MEMORY, $(uname -sr), shared with other engineers'"
+    echo "builds. Release programs from one \`swift build -c release --static-swift-stdlib\`"
+    echo "(\`scripts/build-release.sh\`); the client measured as installed (stripped). Every figure is measured"
+    echo "next to its baseline in the same minutes, so a busy machine slows both; absolute times move with the"
+    echo "load. Load average (1, 5 and 15 minutes) as each part began:"
     echo
     echo "| part | load average |"
     echo "| --- | --- |"

@@ -171,7 +171,9 @@ def main(argv):
             sizes[package] = size
             installed_size = subprocess.run(["dpkg-deb", "-f", deb, "Installed-Size"], capture_output=True, text=True).stdout.strip()
             out.append(f"| `{os.path.basename(deb)}` | {mb(size)} | {int(installed_size) / 1024:.1f} |")
-            targets.append(f"| `{package}` .deb ≤ {DEB_TARGET_MIB} MiB | {mb(size)} MiB | {'met' if size <= DEB_TARGET_MIB * MB else '**missed**'} |")
+            # Issue 31's target; issue 38's guard for the client's package (below) is tighter.
+            if package != "onthemap":
+                targets.append(f"| `{package}` .deb ≤ {DEB_TARGET_MIB} MiB | {mb(size)} MiB | {'met' if size <= DEB_TARGET_MIB * MB else '**missed**'} |")
         if "onthemap" in sizes:
             guards.append(
                 f"7\t| `onthemap` .deb ≤ {CLIENT_DEB_GUARD_MIB} MiB | {mb(sizes['onthemap'])} MiB | "

@@ -3,14 +3,19 @@
  *
  *   rpc_load latency    SOCKET REQUEST COUNT         one connection, COUNT requests in turn:
  *                                                    prints "p50_us P p99_us P mean_us M"
- *   rpc_load load       SOCKET REQUEST CONNS SECONDS CONNS connections, each sending its next request
- *                                                    when its last reply arrives, for SECONDS (the
- *                                                    first tenth, at most 1 s, a warm-up): prints
- *                                                    "rps R p50_us P p99_us P max_us M errors E"
+ *   rpc_load load       SOCKET REQUEST CONNS SECONDS [RATE]
+ *                                                    CONNS connections, each sending its next request
+ *                                                    when its last reply arrives (with RATE, no sooner
+ *                                                    than 1/RATE s after the last one: RATE requests a
+ *                                                    second each), for SECONDS (the first tenth, at
+ *                                                    most 1 s, a warm-up): prints "rps R p50_us P
+ *                                                    p99_us P max_us M errors E requests N" (N: all
+ *                                                    replies, the warm-up's too)
  *   rpc_load churn      SOCKET REQUEST COUNT         opens COUNT connections, one request on each,
  *                                                    then closes them all: prints "connections N"
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +103,7 @@ static void latency(long count) {
 struct client {
     int fd;
     double sent;      /* when the request now in flight was written */
+    double due;       /* with a rate: when the next request may be written; 0 while one is in flight */
     char head[16];    /* the first bytes of the reply being read */
     size_t head_length;
 };
@@ -140,23 +146,42 @@ static int send_request(struct client *c) {
 /* Closed loop: every connection always has one request in flight. Counts as errors the replies that
  * are errors, connections the server closed or reset, and requests that could not be written; a
  * connection lost is opened again, so the run goes on. */
-static void load(int connections, double seconds) {
+static void load(int connections, double seconds, double rate) {
     epoll_fd = epoll_create1(0);
     struct client *clients = calloc((size_t)connections, sizeof(*clients));
     size_t capacity = 1 << 20, count = 0;
     double *samples = malloc(sizeof(double) * capacity);
     double max_us = 0;
-    for (int i = 0; i < connections; i++) {
-        clients[i].fd = -1;
-        send_request(&clients[i]);
-    }
-    static char buffer[1 << 20];
-    long replies = 0;
     double start = now(), end = start + seconds;
     double warm = start + (seconds / 10 < 1 ? seconds / 10 : 1);
+    for (int i = 0; i < connections; i++) {
+        clients[i].fd = -1;
+        /* Paced connections start spread over one period, not all at once. */
+        if (rate > 0) clients[i].due = start + (double)i / (connections * rate);
+        else send_request(&clients[i]);
+    }
+    static char buffer[1 << 20];
+    long replies = 0, all_replies = 0;
     struct epoll_event events[512];
     while (now() < end) {
-        int ready = epoll_wait(epoll_fd, events, 512, 100);
+        int timeout = 100;
+        if (rate > 0) {
+            double t = now(), next = end;
+            for (int i = 0; i < connections; i++) {
+                if (clients[i].due == 0) continue;
+                if (clients[i].due <= t) {
+                    clients[i].due = 0;
+                    send_request(&clients[i]);
+                } else if (clients[i].due < next) {
+                    next = clients[i].due;
+                }
+            }
+            /* Rounded up, so the wait never spins on the machine's cores; a send a little late is
+             * timed from when it was written. */
+            timeout = (int)ceil((next - t) * 1000);
+            if (timeout > 100) timeout = 100;
+        }
+        int ready = epoll_wait(epoll_fd, events, 512, timeout);
         for (int i = 0; i < ready; i++) {
             struct client *c = events[i].data.ptr;
             if (c->fd < 0) continue;
@@ -174,6 +199,7 @@ static void load(int connections, double seconds) {
                 if (c->head_length < sizeof(c->head)) c->head[c->head_length++] = buffer[j];
                 if (buffer[j] != '\n') continue;
                 double finished = now();
+                all_replies++;
                 if (is_error_reply(c)) errors++;
                 if (c->sent >= warm) {
                     if (count == capacity) samples = realloc(samples, sizeof(double) * (capacity *= 2));
@@ -182,6 +208,10 @@ static void load(int connections, double seconds) {
                     if (us > max_us) max_us = us;
                     replies++;
                 }
+                if (rate > 0) {
+                    c->due = c->sent + 1 / rate;
+                    break;
+                }
                 /* What else this read held was the old connection's. */
                 if (!send_request(c)) break;
             }
@@ -189,12 +219,12 @@ static void load(int connections, double seconds) {
     }
     double elapsed = now() - warm;
     if (count == 0) {
-        printf("rps 0 p50_us 0 p99_us 0 max_us 0 errors %ld\n", errors);
+        printf("rps 0 p50_us 0 p99_us 0 max_us 0 errors %ld requests %ld\n", errors, all_replies);
         return;
     }
     qsort(samples, count, sizeof(double), compare);
-    printf("rps %.0f p50_us %.2f p99_us %.2f max_us %.2f errors %ld\n", (double)replies / elapsed, samples[count / 2],
-           samples[count * 99 / 100], max_us, errors);
+    printf("rps %.0f p50_us %.2f p99_us %.2f max_us %.2f errors %ld requests %ld\n", (double)replies / elapsed,
+           samples[count / 2], samples[count * 99 / 100], max_us, errors, all_replies);
 }
 
 static void churn(int count) {
@@ -212,7 +242,7 @@ static void churn(int count) {
 
 int main(int argc, char **argv) {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s latency|load|churn SOCKET REQUEST N [SECONDS]\n", argv[0]);
+        fprintf(stderr, "usage: %s latency|load|churn SOCKET REQUEST N [SECONDS [RATE]]\n", argv[0]);
         return 64;
     }
     /* A server that closes a connection is counted, not a reason to die of SIGPIPE. */
@@ -220,7 +250,7 @@ int main(int argc, char **argv) {
     socket_path = argv[2];
     request_length = (size_t)snprintf(request, sizeof(request), "%s\n", argv[3]);
     if (strcmp(argv[1], "latency") == 0) latency(atol(argv[4]));
-    else if (strcmp(argv[1], "load") == 0 && argc >= 6) load(atoi(argv[4]), atof(argv[5]));
+    else if (strcmp(argv[1], "load") == 0 && argc >= 6) load(atoi(argv[4]), atof(argv[5]), argc >= 7 ? atof(argv[6]) : 0);
     else if (strcmp(argv[1], "churn") == 0) churn(atoi(argv[4]));
     else return 64;
     return 0;
