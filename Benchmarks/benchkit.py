@@ -1,5 +1,5 @@
 """What the benchmark scripts share: the report they write, the daemon and server they start, and one
-JSON-RPC call on the daemon's socket. Imported by bench_daemon.py and bench_map.py (same folder)."""
+JSON-RPC call on the daemon's socket. Imported by the bench_*.py scripts (same folder)."""
 import json
 import os
 import signal
@@ -11,26 +11,44 @@ EMAIL, PASSWORD = "demo@onthemap.example", "onthemap-demo"
 
 
 class Report:
-    """Markdown lines printed as they come, and the rows of the targets table (`REPORT.verdicts`)."""
+    """Markdown lines printed as they come, and two tables' rows: issue 38's guards
+    (`REPORT.guards`, each row led by the guard's number in the issue and a tab, so scripts/bench.sh
+    can put the rows of several scripts in the issue's order) and the other targets still measured
+    (`REPORT.targets`)."""
 
     def __init__(self):
         self.lines = []
-        self.verdicts = []
+        self.guards = []
+        self.targets = []
 
     def say(self, line=""):
         print(line, flush=True)
         self.lines.append(line)
 
-    def verdict(self, name, ok, detail):
-        """ok: True (met), False (missed), or None (not measured here)."""
-        outcome = "not measured" if ok is None else "met" if ok else "**missed**"
-        self.verdicts.append(f"| {name} | {detail} | {outcome} |")
+    @staticmethod
+    def outcome(ok):
+        return "met" if ok else "**missed**"
+
+    def guard(self, number, name, ok, measured, baseline):
+        """One of issue 38's guards: what it asks, the figure, the baseline measured in the same run."""
+        self.guards.append(f"{number}\t| {name} | {measured} | {baseline} | {self.outcome(ok)} |")
+
+    def target(self, name, ok, measured):
+        """A target of an earlier issue, still measured here."""
+        self.targets.append(f"| {name} | {measured} | {self.outcome(ok)} |")
 
     def write(self, path):
         with open(path, "w") as f:
             f.write("\n".join(self.lines) + "\n")
-        with open(path + ".verdicts", "w") as f:
-            f.write("\n".join(self.verdicts) + "\n")
+        for suffix, rows in ((".guards", self.guards), (".targets", self.targets)):
+            with open(path + suffix, "w") as f:
+                f.write("".join(row + "\n" for row in rows))
+
+
+def percentile(values, fraction):
+    """The value below which `fraction` of values lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
 def status_kib(pid, field="VmRSS"):
@@ -131,3 +149,18 @@ def start_server(bin_dir, work, name, count=10000):
             return server, text.split("listening on", 1)[1].split()[0]
         time.sleep(0.025)
     raise RuntimeError("onthemap-server did not start")
+
+
+def rpc_load(tools, *args):
+    """Runs Benchmarks/c/rpc_load (built into tools) and returns its `key value` figures."""
+    command = [f"{tools}/rpc_load", *map(str, args)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({run.returncode}): {run.stderr.strip()}")
+    output = run.stdout.split()
+    return {output[i]: float(output[i + 1]) for i in range(0, len(output), 2)}
+
+
+def load_average():
+    """The 1, 5 and 15 minute load averages, as `uptime` prints them."""
+    return " ".join(open("/proc/loadavg").read().split()[:3])

@@ -10,26 +10,31 @@ command -v hyperfine >/dev/null && command -v taskset >/dev/null || {
 }
 
 echo "==> release builds"
-# The three programs as installed (scripts/build-release.sh), and the benchmarks' own.
+# The three programs as installed (scripts/build-release.sh), and the benchmarks' own, from the same
+# release build.
 eval "$(./scripts/build-release.sh)"
-swift build -c release --product geocoder-bench
-./scripts/swift-build-static.sh --product map-bench
-./scripts/swift-build-static.sh --product nio-canned-server
-BIN="$(swift build -c release --show-bin-path)"
+for product in geocoder-bench map-bench nio-canned-server; do
+    ./scripts/swift-build-static.sh --product "$product"
+done
+BIN="$(./scripts/swift-build-static.sh --show-bin-path)"
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for tool in status_client canned_server rpc_load; do
-    gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c"
+    gcc -O2 -Wall -o "$WORK/$tool" "Benchmarks/c/$tool.c" -lm
 done
 # Measured as installed: symbols stripped (`install -s`).
 install -s "$ONTHEMAP_BIN" "$WORK/onthemap"
 CLIENT="$WORK/onthemap"
+# The machine is shared: the load average before each part goes into the page.
+load() { printf '| %s | %s |\n' "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/load.md"; }
 
-echo "==> the daemon: round trip, throughput, memory, READY, geocoder, scaling"
+echo "==> the daemon: round trips, 256 connections, idle, memory, READY, geocoder, scaling"
+load "the daemon (\`bench_daemon.py\`)"
 mkdir -p "$WORK/daemon"
 python3 Benchmarks/bench_daemon.py "$BIN" "$WORK" "$WORK/daemon" "$WORK/daemon.md"
 
 echo "==> onthemap status, whole process"
+load "\`onthemap status\` (\`bench_client.py\`)"
 "$BIN/onthemap-server" seed --db "$WORK/db.sqlite" --demo >/dev/null
 "$BIN/onthemap-server" serve --db "$WORK/db.sqlite" --port 0 --log-level error >"$WORK/server.out" 2>&1 &
 echo $! >"$WORK/server.pid"
@@ -42,62 +47,79 @@ for _ in $(seq 1 100); do [ -S "$WORK/d.sock" ] && break; sleep 0.05; done
 echo onthemap-demo | "$CLIENT" login --socket "$WORK/d.sock" --username demo@onthemap.example --password-stdin
 python3 Benchmarks/bench_client.py "$WORK/d.sock" "$CLIENT" "$WORK/status_client" "$WORK/client.md"
 
-echo "==> the map: drawing, round trips, onthemap map, map -i, memory"
+echo "==> the map: round trips, drawing, onthemap map, map -i, memory"
+load "the map (\`bench_map.py\`)"
 python3 Benchmarks/bench_map.py "$BIN" "$CLIENT" "$WORK" "$WORK" "$WORK/map.md"
 
 echo "==> the offline geocoder"
+load "the geocoder (\`bench_geocoder.py\`)"
 python3 Benchmarks/bench_geocoder.py "$BIN/geocoder-bench" Benchmarks/geocoder/queries.tsv "$WORK/geocoder.md"
 
 echo "==> sizes: the programs and the packages (xz, as make deb builds them)"
 make deb >"$WORK/debs.txt"
 # shellcheck disable=SC2046
-python3 scripts/binary-sizes.py "$BIN/onthemapd" "$BIN/onthemap-server" "$CLIENT" --deb $(grep '\.deb$' "$WORK/debs.txt") \
-    >"$WORK/sizes.md" 2>"$WORK/sizes.md.verdicts"
+python3 scripts/binary-sizes.py "$BIN/onthemapd" "$BIN/onthemap-server" "$BIN/onthemap" --deb $(grep '\.deb$' "$WORK/debs.txt") \
+    --report "$WORK/sizes.md"
 
 echo "==> the web page in Chromium"
+load "the web page (\`scripts/bench-web.sh\`)"
 ONTHEMAP_SERVER_BIN="$BIN/onthemap-server" ./scripts/bench-web.sh >/dev/null
+load "(after the last part)"
 
 CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-# The server's section (scripts/bench-server.sh) is kept as it is: it is measured by its own script.
-sed -n '/<!-- server-bench:start -->/,/<!-- server-bench:end -->/p' docs/benchmarks.md >"$WORK/server-section.md" || true
-# So is the web page's, just written by scripts/bench-web.sh.
-sed -n '/<!-- web-bench:start -->/,/<!-- web-bench:end -->/p' docs/benchmarks.md >"$WORK/web-section.md" || true
-# And the replicas under CPU quotas (scripts/bench-server-quota.sh, root only).
-sed -n '/<!-- server-quota-bench:start -->/,/<!-- server-quota-bench:end -->/p' docs/benchmarks.md >"$WORK/quota-section.md" || true
+MEMORY="$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+COMMIT="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift Benchmarks scripts || echo ', with local changes')"
+# The sections measured by their own scripts are kept as they are: the server's (scripts/bench-server.sh),
+# the web page's (just written by scripts/bench-web.sh), the replicas under CPU quotas
+# (scripts/bench-server-quota.sh, root only).
+for section in server web server-quota; do
+    sed -n "/<!-- $section-bench:start -->/,/<!-- $section-bench:end -->/p" docs/benchmarks.md >"$WORK/$section-section.md" || true
+done
 {
     echo "# Benchmarks"
     echo
-    echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d), on a machine with"
-    echo "$(nproc) cores ($CPU), $(uname -sr). Release builds: the server and daemon with the static Swift"
-    echo "stdlib, the client fully static (\`-static-executable\`), linked in start-up order and stripped. Machines like this are noisy:"
-    echo "compare the ratios, measured side by side in one run, not the absolute times."
+    echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at $COMMIT, on a virtual"
+    echo "machine with $(nproc) cores ($CPU) and $MEMORY, $(uname -sr), shared with other engineers'"
+    echo "builds. Release programs from one \`swift build -c release --static-swift-stdlib\`"
+    echo "(\`scripts/build-release.sh\`); the client measured as installed (stripped). Every figure is measured"
+    echo "next to its baseline in the same minutes, so a busy machine slows both; absolute times move with the"
+    echo "load. Load average (1, 5 and 15 minutes) as each part began:"
     echo
-    echo "## Targets"
+    echo "| part | load average |"
+    echo "| --- | --- |"
+    cat "$WORK/load.md"
+    echo
+    echo "## Issue 38's guards"
+    echo
+    echo "| guard | measured | baseline, same run | |"
+    echo "| --- | --- | --- | --- |"
+    cat "$WORK/client.md.guards" "$WORK/daemon.md.guards" "$WORK/map.md.guards" "$WORK/sizes.md.guards" |
+        sort -s -n -k1,1 | cut -f2-
+    echo
+    echo "The baselines are written for the purpose: \`Benchmarks/c/status_client.c\` sends \`status\` and prints"
+    echo "the reply; \`Benchmarks/c/canned_server.c\` answers each request line with the bytes the daemon itself"
+    echo "sent for it (one thread, epoll); \`Benchmarks/NIOCannedServer\` does the same with SwiftNIO alone (as"
+    echo "information: the floor for any server on SwiftNIO); \`Benchmarks/c/rpc_load.c\` drives all the servers"
+    echo "alike. The sizes' baseline is the server, which keeps full Foundation (GRDB and PostgresNIO use it)."
+    echo
+    echo "## Other targets, from earlier issues"
     echo
     echo "| target | measured | |"
     echo "| --- | --- | --- |"
-    cat "$WORK/daemon.md.verdicts" "$WORK/client.md.verdicts" "$WORK/geocoder.md.verdicts" "$WORK/map.md.verdicts" \
-        "$WORK/sizes.md.verdicts"
-    echo
-    echo "The baselines are written for the purpose: \`Benchmarks/c/canned_server.c\` answers each request"
-    echo "line with the bytes the daemon itself sent for it (one thread, epoll); \`Benchmarks/NIOCannedServer\`"
-    echo "does the same with SwiftNIO alone; \`Benchmarks/c/status_client.c\` sends \`status\` and prints the"
-    echo "reply; \`Benchmarks/c/rpc_load.c\` drives all the servers alike."
+    cat "$WORK/daemon.md.targets" "$WORK/map.md.targets" "$WORK/geocoder.md.targets" "$WORK/sizes.md.targets"
     echo
     echo "# The daemon"
     echo
     cat "$WORK/daemon.md"
     echo "# \`onthemap status\`, start to exit"
     echo
-    echo "hyperfine, no shell, warm-up runs first, in 5 alternating rounds. The baseline is"
-    echo "\`Benchmarks/c/status_client.c\`. socat runs under \`sh -c\` (it needs the pipe), so its figure includes a shell."
-    echo "Each binary is first dropped from the page cache and run once, so its pages are cached as after a"
-    echo "reboot: how they were cached moves the figure by ~10% (Benchmarks/analysis.md)."
-    echo "Page faults: minor faults per run, counted by the kernel for the reaped process. The client is the"
-    echo "release build as installed (\`--static-swift-stdlib\`, stripped)."
+    echo "hyperfine, no shell, warm-up runs first, 5 rounds alternating the commands. The baseline is"
+    echo "\`Benchmarks/c/status_client.c\`. socat runs under \`sh -c\` (it needs the pipe), so its figure includes"
+    echo "a shell. Each binary is first dropped from the page cache and run once, so its pages are cached as"
+    echo "after a reboot. Page faults: minor faults per run, counted by the kernel for the reaped process. The"
+    echo "daemon answering is a release build caching the server's 100 newest demo students."
     echo
     cat "$WORK/client.md"
-    echo
     echo "# The offline geocoder"
     echo
     cat "$WORK/geocoder.md"
@@ -108,12 +130,11 @@ sed -n '/<!-- server-quota-bench:start -->/,/<!-- server-quota-bench:end -->/p' 
     echo "\`onthemap-server\` seeded with 10,000 demo students."
     echo
     cat "$WORK/map.md"
-    echo
     cat "$WORK/sizes.md"
     echo
     cat Benchmarks/analysis.md
-    if [ -s "$WORK/server-section.md" ]; then echo; cat "$WORK/server-section.md"; fi
-    if [ -s "$WORK/quota-section.md" ]; then echo; cat "$WORK/quota-section.md"; fi
-    if [ -s "$WORK/web-section.md" ]; then echo; cat "$WORK/web-section.md"; fi
+    for section in server server-quota web; do
+        if [ -s "$WORK/$section-section.md" ]; then echo; cat "$WORK/$section-section.md"; fi
+    done
 } >docs/benchmarks.md
 echo "==> wrote docs/benchmarks.md"
