@@ -43,6 +43,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     public let port: Int
     /// The role tests connect as (a superuser of this throwaway cluster).
     public let user = "onthemap"
+    /// The one role that logs in with a password (scram-sha-256), once a test creates it: for the
+    /// wrong-password refusal (28P01). Every other role is trusted.
+    public static let passwordRole = "password_checked"
     private let directory: TemporaryDirectory
     private let runAsPostgres: Bool
     private let counter = NSLock()
@@ -66,6 +69,11 @@ public final class PostgresTestServer: @unchecked Sendable {
         guard initdb.status == 0 else {
             throw ServerProcessError(message: "initdb failed: \(initdb.stdout)\(initdb.stderr)")
         }
+        // Every role is trusted but one, which must give its password (the first matching line rules).
+        let hba = data + "/pg_hba.conf"
+        let trusted = try String(contentsOfFile: hba, encoding: .utf8)
+        try ("host all \(Self.passwordRole) 127.0.0.1/32 scram-sha-256\n" + trusted).write(
+            toFile: hba, atomically: false, encoding: .utf8)
         // A port held by nothing at the moment; a clash with a parallel run is retried on another.
         var lastError = ""
         for _ in 0..<5 {
