@@ -24,14 +24,29 @@ extension Daemon {
         let profile = try? await api.user(key: session.accountKey)
         let account = AccountInfo(
             key: session.accountKey, firstName: profile?.firstName ?? "", lastName: profile?.lastName ?? "")
+        let replaced = await state.current.session
         await state.logIn(session, account: account)
         logger.info("logged in", metadata: ["account": "\(account.key)"])
+        if let replaced, replaced.sessionID != session.sessionID { await endUpstream(replaced) }
         do {
             try await refresh(checkingSession: false)
         } catch {
             logger.notice("first refresh after login failed", metadata: ["error": "\(error)"])
         }
         return account
+    }
+
+    /// Ends a session a new login replaced, as a logout would: the daemon no longer knows it, so it
+    /// must not stay valid on the server until it expires. A failure is logged, and the new login
+    /// stands.
+    private func endUpstream(_ replaced: APISession) async {
+        do {
+            _ = try await state.track("logout") { try await self.api.logout(replaced) }
+            logger.info("ended the session this login replaced")
+        } catch {
+            logger.notice(
+                "could not end the session this login replaced; it ends when it expires", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Ends the session upstream if it can, and forgets every secret and the cached students either way.

@@ -69,6 +69,32 @@ struct SessionEndTests {
         #expect(eventually { bed.daemon.log.contains("the server no longer accepts the session") })
     }
 
+    @Test("A second login ends the session it replaces on the server")
+    func aSecondLoginEndsTheFirstSession() throws {
+        let bed = try DaemonTestBed(students: 5)
+        defer { bed.tearDown() }
+        func savedSessionID() throws -> String {
+            let saved = try JSONText.parse(Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
+            return saved["session"]?["sessionID"]?.stringValue ?? ""
+        }
+        /// The server's answer to `GET /session` with a session id: 200 while it is valid.
+        func serverStatus(of id: String) throws -> String {
+            try runCommand(
+                "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-OnTheMap-Session: \(id)", bed.server.baseURL + "/session"]
+            ).stdout
+        }
+        try bed.login()
+        let first = try savedSessionID()
+        #expect(!first.isEmpty)
+        #expect(try serverStatus(of: first) == "200")
+        try bed.login()
+        let second = try savedSessionID()
+        #expect(second != first)
+        #expect(try serverStatus(of: second) == "200")
+        #expect(try serverStatus(of: first) == "401", "the replaced session still works on the server")
+        #expect(eventually { bed.daemon.log.contains("ended the session this login replaced") })
+    }
+
     @Test("A 401 on a read logs out and answers -32007, once")
     func unauthorizedReadLogsOut() async throws {
         let upstream = RejectingUpstream()
