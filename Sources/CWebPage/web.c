@@ -66,12 +66,20 @@ static const unsigned char web_js_app_mjs[] = {
 #embed "web/js/app.mjs"
 };
 
+static const unsigned char web_js_camera_mjs[] = {
+#embed "web/js/camera.mjs"
+};
+
 static const unsigned char web_js_clusters_mjs[] = {
 #embed "web/js/clusters.mjs"
 };
 
 static const unsigned char web_js_export_mjs[] = {
 #embed "web/js/export.mjs"
+};
+
+static const unsigned char web_js_in_view_mjs[] = {
+#embed "web/js/in-view.mjs"
 };
 
 static const unsigned char web_js_list_mjs[] = {
@@ -133,8 +141,10 @@ static const struct onthemap_web_file files[] = {
     {"icon-maskable-512.png", web_icon_maskable_512_png, sizeof web_icon_maskable_512_png},
     {"js/api.mjs", web_js_api_mjs, sizeof web_js_api_mjs},
     {"js/app.mjs", web_js_app_mjs, sizeof web_js_app_mjs},
+    {"js/camera.mjs", web_js_camera_mjs, sizeof web_js_camera_mjs},
     {"js/clusters.mjs", web_js_clusters_mjs, sizeof web_js_clusters_mjs},
     {"js/export.mjs", web_js_export_mjs, sizeof web_js_export_mjs},
+    {"js/in-view.mjs", web_js_in_view_mjs, sizeof web_js_in_view_mjs},
     {"js/list.mjs", web_js_list_mjs, sizeof web_js_list_mjs},
     {"js/map-view.mjs", web_js_map_view_mjs, sizeof web_js_map_view_mjs},
     {"js/mercator.mjs", web_js_mercator_mjs, sizeof web_js_mercator_mjs},
