@@ -66,12 +66,28 @@ static const unsigned char web_js_app_mjs[] = {
 #embed "web/js/app.mjs"
 };
 
+static const unsigned char web_js_camera_mjs[] = {
+#embed "web/js/camera.mjs"
+};
+
 static const unsigned char web_js_clusters_mjs[] = {
 #embed "web/js/clusters.mjs"
 };
 
 static const unsigned char web_js_export_mjs[] = {
 #embed "web/js/export.mjs"
+};
+
+static const unsigned char web_js_grouping_mjs[] = {
+#embed "web/js/grouping.mjs"
+};
+
+static const unsigned char web_js_in_view_mjs[] = {
+#embed "web/js/in-view.mjs"
+};
+
+static const unsigned char web_js_input_mjs[] = {
+#embed "web/js/input.mjs"
 };
 
 static const unsigned char web_js_list_mjs[] = {
@@ -82,12 +98,20 @@ static const unsigned char web_js_map_view_mjs[] = {
 #embed "web/js/map-view.mjs"
 };
 
+static const unsigned char web_js_markers_mjs[] = {
+#embed "web/js/markers.mjs"
+};
+
 static const unsigned char web_js_mercator_mjs[] = {
 #embed "web/js/mercator.mjs"
 };
 
 static const unsigned char web_js_messages_mjs[] = {
 #embed "web/js/messages.mjs"
+};
+
+static const unsigned char web_js_name_layer_mjs[] = {
+#embed "web/js/name-layer.mjs"
 };
 
 static const unsigned char web_js_names_mjs[] = {
@@ -98,6 +122,10 @@ static const unsigned char web_js_pins_mjs[] = {
 #embed "web/js/pins.mjs"
 };
 
+static const unsigned char web_js_popup_mjs[] = {
+#embed "web/js/popup.mjs"
+};
+
 static const unsigned char web_js_post_mjs[] = {
 #embed "web/js/post.mjs"
 };
@@ -106,12 +134,20 @@ static const unsigned char web_js_routes_mjs[] = {
 #embed "web/js/routes.mjs"
 };
 
+static const unsigned char web_js_roving_focus_mjs[] = {
+#embed "web/js/roving-focus.mjs"
+};
+
 static const unsigned char web_js_session_mjs[] = {
 #embed "web/js/session.mjs"
 };
 
 static const unsigned char web_js_state_mjs[] = {
 #embed "web/js/state.mjs"
+};
+
+static const unsigned char web_js_students_mjs[] = {
+#embed "web/js/students.mjs"
 };
 
 static const unsigned char web_js_text_mjs[] = {
@@ -133,18 +169,27 @@ static const struct onthemap_web_file files[] = {
     {"icon-maskable-512.png", web_icon_maskable_512_png, sizeof web_icon_maskable_512_png},
     {"js/api.mjs", web_js_api_mjs, sizeof web_js_api_mjs},
     {"js/app.mjs", web_js_app_mjs, sizeof web_js_app_mjs},
+    {"js/camera.mjs", web_js_camera_mjs, sizeof web_js_camera_mjs},
     {"js/clusters.mjs", web_js_clusters_mjs, sizeof web_js_clusters_mjs},
     {"js/export.mjs", web_js_export_mjs, sizeof web_js_export_mjs},
+    {"js/grouping.mjs", web_js_grouping_mjs, sizeof web_js_grouping_mjs},
+    {"js/in-view.mjs", web_js_in_view_mjs, sizeof web_js_in_view_mjs},
+    {"js/input.mjs", web_js_input_mjs, sizeof web_js_input_mjs},
     {"js/list.mjs", web_js_list_mjs, sizeof web_js_list_mjs},
     {"js/map-view.mjs", web_js_map_view_mjs, sizeof web_js_map_view_mjs},
+    {"js/markers.mjs", web_js_markers_mjs, sizeof web_js_markers_mjs},
     {"js/mercator.mjs", web_js_mercator_mjs, sizeof web_js_mercator_mjs},
     {"js/messages.mjs", web_js_messages_mjs, sizeof web_js_messages_mjs},
+    {"js/name-layer.mjs", web_js_name_layer_mjs, sizeof web_js_name_layer_mjs},
     {"js/names.mjs", web_js_names_mjs, sizeof web_js_names_mjs},
     {"js/pins.mjs", web_js_pins_mjs, sizeof web_js_pins_mjs},
+    {"js/popup.mjs", web_js_popup_mjs, sizeof web_js_popup_mjs},
     {"js/post.mjs", web_js_post_mjs, sizeof web_js_post_mjs},
     {"js/routes.mjs", web_js_routes_mjs, sizeof web_js_routes_mjs},
+    {"js/roving-focus.mjs", web_js_roving_focus_mjs, sizeof web_js_roving_focus_mjs},
     {"js/session.mjs", web_js_session_mjs, sizeof web_js_session_mjs},
     {"js/state.mjs", web_js_state_mjs, sizeof web_js_state_mjs},
+    {"js/students.mjs", web_js_students_mjs, sizeof web_js_students_mjs},
     {"js/text.mjs", web_js_text_mjs, sizeof web_js_text_mjs},
 };
 

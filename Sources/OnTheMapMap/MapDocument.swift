@@ -99,7 +99,7 @@ public enum MapDocument {
         let mine = pins.contains(where: \.mine)
         let radius = pins.count > 1 ? 9 : mine ? 7 : 5
         // On the page, a marker is a button the keyboard reaches: the map keeps one of them in the Tab
-        // order and arrow keys move between them (web/js/map-view.mjs). Its <title> names it.
+        // order and arrow keys move between them (web/js/roving-focus.mjs). Its <title> names it.
         let focusable = standalone ? "" : #" tabindex="-1" role="button""#
         var text = #"<g class="marker\#(mine ? " mine" : "")"\#(focusable) transform="translate(\#(position)) scale(36)">"#
         text += #"<circle r="\#(radius)"/>"#

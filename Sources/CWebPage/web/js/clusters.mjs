@@ -1,5 +1,5 @@
 // Which markers are drawn as one cluster at a zoom: pure work on points, no page, so node tests it
-// (Tests/Browser/js/clusters.test.mjs) and the map (map-view.mjs) works it out in slices of idle time.
+// (Tests/Browser/js/clusters.test.mjs) and the map (grouping.mjs) works it out in slices of idle time.
 //
 // A marker is any object with `at` ({x, y} in map units: 0…65535 across the world, Web Mercator)
 // and `filtered` (true: a search left none of its students, so it is not grouped). Markers within

@@ -1,6 +1,6 @@
 // Which names a map in the browser shows, and where: the terminal map's rule (Sources/OnTheMapMap/
 // LabelLayout.swift) on the same data (labels.bin, served as JSON: MapLabels.webJSON), laid out in
-// pixels. Pure (no page): node tests it (Tests/Browser/js/names.test.mjs); map-view.mjs draws it.
+// pixels. Pure (no page): node tests it (Tests/Browser/js/names.test.mjs); name-layer.mjs draws it.
 //
 // How much is named follows the scale, as on a printed map and in the terminal: the scale is how many
 // times wider the world is drawn than on an 80-column terminal, taken here as 640 pixels (a

@@ -1,0 +1,121 @@
+// The map's camera: a centre and a scale (map units per screen pixel). What is shown is derived from
+// it and the element's size, so the view always fills the element (no letterboxing) and never shows
+// past the edges of the world. The first view covers the element with a band of latitudes and slides
+// to where most pins are; zooming out stops at the whole world's width (or, on a tall screen, its
+// whole height). Pure: numbers in, numbers out; node tests it (Tests/Browser/js/camera.test.mjs).
+//
+// A camera is {x, y, unit}: its centre in map units (0…65535 across the world, Web Mercator) and the
+// map units one pixel shows. A size is the element's {w, h} in pixels.
+
+import { WORLD } from "./mercator.mjs";
+
+/** How far past the world's edges a drag reaches, in pixels: a marker at the antimeridian comes whole
+ *  onto the screen. */
+export const EDGE = 32;
+
+/** `v` kept within lo…hi, or their middle when there is no room between them (a view wider than what
+ *  may be shown stays centred). */
+export function between(v, lo, hi) {
+  return lo > hi ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi);
+}
+
+/** Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
+export function zoomRange(size) {
+  return [500 / size.w, Math.min(WORLD / size.w, WORLD / size.h)];
+}
+
+/** Keeps `cam` within the zoom's range and its view within the world, `EDGE` pixels past its sides;
+ *  changes `cam` and returns it. */
+export function clampCamera(cam, size) {
+  const r = zoomRange(size);
+  const u = cam.unit = between(cam.unit, r[0], r[1]), hw = size.w * u / 2, hh = size.h * u / 2, m = EDGE * u;
+  cam.x = between(cam.x, hw - m, WORLD + m - hw);
+  cam.y = between(cam.y, hh, WORLD - hh);
+  return cam;
+}
+
+/** What the camera shows, in map units: its top left corner and its size (an SVG viewBox). */
+export function viewOf(cam, size) {
+  return { x: cam.x - size.w * cam.unit / 2, y: cam.y - size.h * cam.unit / 2, width: size.w * cam.unit, height: size.h * cam.unit };
+}
+
+/** The map point at (sx, sy) pixels from the element's top left corner. */
+export function mapPoint(cam, size, sx, sy) {
+  return { x: cam.x + (sx - size.w / 2) * cam.unit, y: cam.y + (sy - size.h / 2) * cam.unit };
+}
+
+/** Where a map point is on the screen, in pixels from the element's top left corner. */
+export function screenPoint(cam, size, p) {
+  return { x: (p.x - cam.x) / cam.unit + size.w / 2, y: (p.y - cam.y) / cam.unit + size.h / 2 };
+}
+
+/** The centre that shows the map point `at` at (sx, sy) on the screen, at `unit`: a pinch keeps the
+ *  point between the fingers under them. */
+export function centreKeeping(at, sx, sy, unit, size) {
+  return { x: at.x - (sx - size.w / 2) * unit, y: at.y - (sy - size.h / 2) * unit };
+}
+
+/** Zooms `cam` in by f (out when below 1), within the zoom's range, keeping the map point `at` where it
+ *  is on the screen; changes `cam`. */
+export function zoomCamera(cam, size, f, at) {
+  const u = cam.unit, r = zoomRange(size), next = between(u / f, r[0], r[1]);
+  cam.x = at.x - (at.x - cam.x) * next / u;
+  cam.y = at.y - (at.y - cam.y) * next / u;
+  cam.unit = next;
+  return cam;
+}
+
+/** The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
+export function densest(values, span, lo, hi) {
+  if (span >= hi - lo || !values.length) return (lo + hi) / 2;
+  const v = values.slice().sort((a, b) => a - b);
+  let best = 0, at = 0, j = 0;
+  for (let i = 0; i < v.length; i++) {
+    while (j < v.length && v[j] <= v[i] + span) j++;
+    if (j - i > best) {
+      best = j - i;
+      at = (v[i] + v[j - 1]) / 2;
+    }
+  }
+  return between(at, lo + span / 2, hi - span / 2);
+}
+
+/** The first view of `markers` ({at, mine}): the band `top`…`bottom` (map units) across the screen, or
+ *  the world's width if that is less, slid to where the most markers are, with your own whole on the
+ *  screen, a cluster's width from its edge (at 390 pixels the window with the most pins could cut it
+ *  off at the left). */
+export function firstView(markers, size, band) {
+  const u = Math.max(Math.min(WORLD / size.w, (band.bottom - band.top) / size.h), zoomRange(size)[0]);
+  const cam = {
+    x: densest(markers.map((m) => m.at.x), size.w * u, -EDGE * u, WORLD + EDGE * u),
+    y: densest(markers.map((m) => m.at.y), size.h * u, band.top, band.bottom),
+    unit: u,
+  };
+  const mine = markers.find((m) => m.mine), margin = 40 * u;
+  if (mine) {
+    cam.x = between(cam.x, mine.at.x - size.w * u / 2 + margin, mine.at.x + size.w * u / 2 - margin);
+    cam.y = between(cam.y, mine.at.y - size.h * u / 2 + margin, mine.at.y + size.h * u / 2 - margin);
+  }
+  return cam;
+}
+
+/** The camera that shows every point of `points` (at least one), a margin inside the screen's edges
+ *  (up to 80 pixels); as close as the map goes once clamped. */
+export function fitView(points, size) {
+  const xs = points.map((p) => p.x), ys = points.map((p) => p.y), margin = Math.min(80, size.w / 4, size.h / 4);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  return {
+    x: (x0 + x1) / 2,
+    y: (y0 + y1) / 2,
+    unit: Math.max((x1 - x0) / Math.max(size.w - 2 * margin, 1), (y1 - y0) / Math.max(size.h - 2 * margin, 1)),
+  };
+}
+
+/** The CSS transform (from the element's top left corner) that shows a picture drawn for the camera
+ *  `drawn` as `cam` would draw it: while the view moves, the compositor moves and scales what is drawn
+ *  rather than the browser drawing it again. */
+export function pictureTransform(drawn, cam, size) {
+  const u = cam.unit, s = drawn.unit / u;
+  return "translate(" + ((drawn.x - cam.x) / u + (1 - s) * size.w / 2) + "px," + ((drawn.y - cam.y) / u + (1 - s) * size.h / 2) + "px)" +
+    (s === 1 ? "" : " scale(" + s + ")");
+}

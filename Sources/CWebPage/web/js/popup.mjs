@@ -1,0 +1,102 @@
+// The map's popup: the students of a marker or cluster, beside it. Hovering lists them; a click, Enter
+// or an address pins the list (it stays when the pointer leaves) and puts the focus in it; Escape,
+// Close or a tap beside it closes it and puts the focus back on its pin. An open list follows its
+// marker (`anchor`) into and out of clusters as the zoom changes (map-view.mjs shows it again).
+
+import { screenPoint } from "./camera.mjs";
+import { pointOf, radiusOf } from "./markers.mjs";
+import { shownStudents } from "./students.mjs";
+import { isWebLink } from "./text.mjs";
+
+/** The popup of the map `map` (map-view.mjs): its elements are `o.popup`, `o.heading`, `o.list`,
+ *  `o.entry` (a list item to copy) and `o.close`. `selected`: the marker or cluster it is open on;
+ *  `anchor`: the marker it follows. */
+export function mapPopup(map) {
+  const o = map.o, popup = o.popup, heading = o.heading, list = o.list, entry = o.entry;
+  // What the list shows, and the popup's size, read once after the list changes.
+  let showing = null, box = null;
+  const p = { selected: null, anchor: null, show, close, dismiss, hide, place, pinned, resized };
+
+  function item(s) {
+    const li = entry.cloneNode(true), a = li.querySelector("a"), url = s.dataset.url || "";
+    li.querySelector(".name").textContent = s.dataset.name;
+    li.querySelector(".you").hidden = !s.classList.contains("mine");
+    li.querySelector(".place").textContent = s.dataset.place;
+    a.textContent = url;
+    if (isWebLink(url)) a.href = url;
+    return li;
+  }
+  /** Opens the popup on a marker or cluster; `pinned`: it stays when the pointer leaves; `chosen`: the
+   *  person opened it (a click, Enter, an address), so the focus goes into it. A popup shown again as
+   *  the markers regroup leaves the focus where it is. */
+  function show(m, pinned, chosen) {
+    if (p.selected && p.selected !== m) p.selected.classList.remove("selected");
+    p.selected = m;
+    m.classList.add("selected");
+    if (!m.members) p.anchor = m;
+    else if (m.members.indexOf(p.anchor) < 0) p.anchor = m.members[0];
+    popup.dataset.pinned = pinned ? "1" : "";
+    const here = shownStudents(m);
+    // The list is written again only when it lists others: a zoom shows it again at every step.
+    if (!showing || showing.cluster !== !!m.members || showing.here.length !== here.length || here.some((s, i) => s !== showing.here[i])) {
+      showing = { cluster: !!m.members, here };
+      heading.textContent = here.length + (m.members ? " students near here" : " students here");
+      heading.hidden = here.length < 2;
+      list.replaceChildren(...here.map(item));
+      box = null;
+    }
+    popup.setAttribute("aria-label", here.length === 1 ? here[0].dataset.name + ", " + here[0].dataset.place : heading.textContent);
+    popup.hidden = false;
+    place();
+    // Opened on purpose: the focus goes into it, to its first link, else its Close.
+    if (chosen) {
+      (list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
+      if (o.onPopup) o.onPopup(m, pinned);
+    }
+  }
+  /** Closes the popup; the focus, if it was in it, goes back to its pin (or the cluster it is in). */
+  function close() {
+    const a = p.anchor, back = popup.contains(document.activeElement) && a ? a.cluster || (map.drawing.inSvg(a) ? a : null) : null;
+    dismiss();
+    if (back) map.focus.focusOn(back);
+  }
+  /** Closed by the person (Close, Escape, a tap beside it), not by a change of view: `o.onPopup` hears. */
+  function dismiss() {
+    const open = !popup.hidden;
+    hide();
+    if (open && o.onPopup) o.onPopup(null, false);
+  }
+  function hide() {
+    popup.hidden = true;
+    popup.dataset.pinned = "";
+    if (p.selected) p.selected.classList.remove("selected");
+    p.selected = p.anchor = null;
+    showing = null;
+  }
+  /** Whether the popup stays when the pointer leaves. */
+  function pinned() {
+    return !!popup.dataset.pinned;
+  }
+  /** The map's element changed size: the popup's is read again. */
+  function resized() {
+    box = null;
+  }
+  /** Beside the marker or cluster, from where the camera puts it (reading where the browser drew it
+   *  made it lay the page out again at every frame), kept inside the map. */
+  function place() {
+    const m = p.selected, size = map.size;
+    if (!m || popup.hidden) return;
+    const at = screenPoint(map.cam, size, pointOf(m)), r = radiusOf(m) * map.placed.unit / map.cam.unit;
+    if (!box) box = { w: popup.offsetWidth, h: popup.offsetHeight };
+    popup.style.left = Math.max(Math.min(at.x + r + 8, size.w - box.w - 4), 4) + "px";
+    popup.style.top = Math.max(Math.min(at.y - r - 8, size.h - box.h - 4), 4) + "px";
+  }
+
+  o.close.addEventListener("click", close);
+  popup.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    ev.stopPropagation();
+    close();
+  });
+  return p;
+}

@@ -1,0 +1,45 @@
+// The map's keyboard focus among its markers: one marker or cluster on the screen is in the Tab order
+// (a roving tabindex), the arrow keys move between them (input.mjs), and the focus follows a marker
+// into the cluster it joins, or out of it, as the markers are drawn again.
+
+import { nearestTo, nextThatWay } from "./in-view.mjs";
+import { pointOf } from "./markers.mjs";
+
+/** The roving tabindex of the map `map` (map-view.mjs). */
+export function rovingFocus(map) {
+  // The one marker or cluster in the Tab order.
+  let stop = null;
+
+  function setStop(el) {
+    if (stop === el) return;
+    if (stop) stop.setAttribute("tabindex", "-1");
+    stop = el;
+    if (el) el.setAttribute("tabindex", "0");
+  }
+  /** Puts the focus on a marker or cluster, which takes the Tab stop. */
+  function focusOn(el) {
+    setStop(el);
+    el.focus({ preventScroll: true });
+  }
+  /** The marker the focus is on (a cluster's first), before the markers are drawn again: they may
+   *  take it out of the SVG (into a cluster, or out of reach). */
+  function following() {
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".marker,.cluster");
+    return focused && (focused.members ? focused.members[0] : focused);
+  }
+  /** Keeps one marker or cluster on the screen in the Tab order: the one there, else the one nearest
+   *  the view's centre; the focus follows `follow` (from `following`) to what it became. */
+  function rove(follow) {
+    if (follow) {
+      const now = follow.cluster || (map.drawing.inSvg(follow) ? follow : null);
+      if (now && now !== document.activeElement) focusOn(now);
+    }
+    if (stop && map.drawing.onScreen(stop)) return;
+    setStop(nearestTo(map.drawing.reachable(), map.cam, pointOf));
+  }
+  /** The marker or cluster on the screen next from `from` in an arrow key's direction, or null. */
+  function neighbour(from, key) {
+    return nextThatWay(from, map.drawing.reachable(), key, map.cam.unit, pointOf);
+  }
+  return { focusOn, following, rove, neighbour };
+}

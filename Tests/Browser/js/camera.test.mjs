@@ -1,0 +1,99 @@
+// The map's camera (web/js/camera.mjs): node --test, run by WebScriptTests.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  between, centreKeeping, clampCamera, densest, EDGE, firstView, fitView, mapPoint, pictureTransform, screenPoint, viewOf,
+  zoomCamera, zoomRange,
+} from "../../../Sources/CWebPage/web/js/camera.mjs";
+import { WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
+
+const wide = { w: 1400, h: 900 }, phone = { w: 390, h: 844 };
+const close = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-6, what + ": " + a + " is not " + b);
+
+test("a value is kept within its range, and centred when there is none", () => {
+  assert.equal(between(5, 0, 10), 5);
+  assert.equal(between(-1, 0, 10), 0);
+  assert.equal(between(11, 0, 10), 10);
+  assert.equal(between(3, 10, 0), 5);
+});
+
+test("zoom stops at a view 500 units wide and at the world's width, or its height on a tall screen", () => {
+  assert.deepEqual(zoomRange(wide), [500 / 1400, WORLD / 1400]);
+  assert.deepEqual(zoomRange(phone), [500 / 390, WORLD / 844]);
+});
+
+test("the view never shows past the world's edges, but for a drag's margin at its sides", () => {
+  const cam = clampCamera({ x: -1e6, y: -1e6, unit: 1e6 }, wide);
+  assert.equal(cam.unit, WORLD / 1400);
+  const v = viewOf(cam, wide);
+  close(v.x, -EDGE * cam.unit, "left edge");
+  close(v.y, 0, "top edge");
+  clampCamera(Object.assign(cam, { x: 1e9, y: 1e9, unit: 2 }), wide);
+  const w = viewOf(cam, wide);
+  close(w.x + w.width, WORLD + EDGE * 2, "right edge");
+  close(w.y + w.height, WORLD, "bottom edge");
+  // A screen taller than the world is shown at the whole height, centred across.
+  const tall = clampCamera({ x: 0, y: 0, unit: 1e6 }, phone);
+  close(viewOf(tall, phone).height, WORLD, "the whole height");
+});
+
+test("the screen and the map agree on where a point is", () => {
+  const cam = { x: 30000, y: 20000, unit: 3 };
+  assert.deepEqual(mapPoint(cam, wide, 700, 450), { x: 30000, y: 20000 });
+  assert.deepEqual(mapPoint(cam, wide, 0, 0), { x: 30000 - 2100, y: 20000 - 1350 });
+  assert.deepEqual(screenPoint(cam, wide, { x: 30000 + 300, y: 20000 - 30 }), { x: 800, y: 440 });
+  const at = mapPoint(cam, wide, 123, 456), centre = centreKeeping(at, 123, 456, 1.5, wide);
+  const back = screenPoint({ ...centre, unit: 1.5 }, wide, at);
+  close(back.x, 123, "x");
+  close(back.y, 456, "y");
+});
+
+test("a zoom keeps the point under the pointer where it is, within the zoom's range", () => {
+  const cam = { x: 30000, y: 20000, unit: 10 }, at = mapPoint(cam, wide, 100, 800);
+  zoomCamera(cam, wide, 2, at);
+  assert.equal(cam.unit, 5);
+  const p = screenPoint(cam, wide, at);
+  close(p.x, 100, "x");
+  close(p.y, 800, "y");
+  zoomCamera(cam, wide, 1000, at);
+  assert.equal(cam.unit, 500 / 1400);
+});
+
+test("the densest window of values is found, and kept within the range", () => {
+  // 50…54 holds four: the middle of its first and last.
+  assert.equal(densest([1, 2, 3, 50, 52, 53, 54], 10, 0, 100), 52);
+  assert.equal(densest([], 10, 0, 100), 50);
+  assert.equal(densest([1, 2], 200, 0, 100), 50);
+  assert.equal(densest([0, 1], 10, 0, 100), 5);
+});
+
+test("the first view shows the band across the screen, where most markers are, with yours whole", () => {
+  const band = { top: 10000, bottom: 50000 };
+  const m = (x, y, mine = false) => ({ at: { x, y }, mine });
+  const crowd = [m(50000, 20000), m(50100, 20100), m(50200, 20050), m(5000, 40000)];
+  const cam = firstView(crowd, phone, band);
+  close(cam.unit, Math.min(WORLD / 390, 40000 / 844), "the band's height fits");
+  const v = viewOf(cam, phone);
+  assert.ok(v.x <= 50000 && v.x + v.width >= 50200, "the crowd is in view");
+  const yours = firstView([...crowd, m(48000, 20000, true)], phone, band), w = viewOf(yours, phone);
+  assert.ok(w.x + 40 * yours.unit <= 48000, "your pin is a cluster's width inside the left edge");
+});
+
+test("fitting points shows them all, inside the margin", () => {
+  const points = [{ x: 1000, y: 2000 }, { x: 3000, y: 2500 }];
+  const cam = fitView(points, wide);
+  assert.deepEqual([cam.x, cam.y], [2000, 2250]);
+  assert.equal(cam.unit, 2000 / (1400 - 160));
+  for (const p of points) {
+    const s = screenPoint(cam, wide, p);
+    assert.ok(s.x >= 80 - 1e-9 && s.x <= 1320 + 1e-9 && s.y >= 0 && s.y <= 900, JSON.stringify(s));
+  }
+});
+
+test("a picture drawn for one camera is moved and scaled to show another", () => {
+  const drawn = { x: 30000, y: 20000, unit: 4 };
+  assert.equal(pictureTransform(drawn, { x: 30000, y: 20000, unit: 4 }, wide), "translate(0px,0px)");
+  assert.equal(pictureTransform(drawn, { x: 30400, y: 19600, unit: 4 }, wide), "translate(-100px,100px)");
+  // Zoomed in twice around the same centre: twice the size, its top left corner half a screen out.
+  assert.equal(pictureTransform(drawn, { x: 30000, y: 20000, unit: 2 }, wide), "translate(-700px,-450px) scale(2)");
+});
