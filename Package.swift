@@ -350,7 +350,11 @@ let package = Package(
             name: "onthemap",
             dependencies: [
                 "OnTheMapCLI",
-            ]
+            ],
+            // Status bars run the client every few seconds: a static executable starts without the
+            // dynamic loader's relocations and look-ups, about 1 ms of a `status` here
+            // (docs/benchmarks.md). Release only: the tests' debug build links the shared runtime.
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(
             name: "OnTheMapCLITests",

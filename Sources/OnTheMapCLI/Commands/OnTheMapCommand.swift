@@ -41,6 +41,15 @@ public enum OnTheMapMain {
             Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))
             exit(0)
         }
+        // First: status bars run `status` every few seconds, and this is the quickest way through.
+        if let status = StatusCommand.quick(arguments) {
+            do {
+                try StatusCommand.show(status)
+                exit(0)
+            } catch {
+                OnTheMapCommand.exit(withError: error)
+            }
+        }
         let commands = OnTheMapCommand.configuration.subcommands.map { $0._commandName }
         if let word = arguments.first, let error = CommandSuggestion.error(for: word, commands: commands) {
             OnTheMapCommand.exit(withError: error)

@@ -31,7 +31,17 @@ struct StatusCommand: ParsableCommand {
     var format: StatusBarFormat?
 
     func run() throws {
-        let status = Result { try global.connect().result(StatusParams()) }
+        try Self.show(options)
+    }
+
+    /// The command's work, given its options: what `run` does, and what a status bar's `status`
+    /// runs (`quick`) with none of ArgumentParser's property wrappers made.
+    static func show(_ options: Options) throws {
+        let (json, format) = (options.json, options.format)
+        let connection = {
+            try RPCConnection.firstAnswering(GlobalOptions.socketCandidates(flag: options.socket), timeout: .seconds(60))
+        }
+        let status = Result { try connection().result(StatusParams()) }
         if let format {
             // Offline is a state for the bar to show, not a failure: always a line, and exit 0.
             let summary = StatusSummary(status, now: Date())
