@@ -81,7 +81,7 @@ done
     echo "Produced by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at $COMMIT, on a virtual"
     echo "machine with $(nproc) cores ($CPU) and $MEMORY, $(uname -sr), shared with other engineers'"
     echo "builds. Release programs from one \`swift build -c release --static-swift-stdlib\`"
-    echo "(\`scripts/build-release.sh\`); the client measured as installed (stripped). Every figure is measured"
+    echo "(\`scripts/build-release.sh\`), the client a static executable; the client measured as installed (stripped). Every figure is measured"
     echo "next to its baseline in the same minutes, so a busy machine slows both; absolute times move with the"
     echo "load. Load average (1, 5 and 15 minutes) as each part began:"
     echo

@@ -24,7 +24,10 @@ extension Daemon {
             try await self.state.refresh(for: session) { etag in
                 if checkingSession { try await self.verifySession(session) }
                 guard let fetched = try await Self.fetchNewest(size, from: self.api, ifNoneMatch: etag) else { return nil }
-                let students = await Self.work.perform { StudentList(fetched.list.results, accountKey: account.key) }
+                let earlier = await self.state.current.students
+                let students = await Self.work.perform {
+                    StudentList(fetched.list.results, accountKey: account.key, reusing: earlier)
+                }
                 return FetchedList(students: students, etag: fetched.etag, skipped: fetched.list.skipped)
             }
         }

@@ -76,6 +76,24 @@ struct StudentAnswerBytesTests {
         #expect(placed.placing(new, accountKey: "mine", capacity: 2).entries.map(\.location.objectId) == ["c3", "b2"])
     }
 
+    /// A refresh keeps what was made of a pin that came back as it was, and makes anew only what
+    /// changed: the moved pin, and every pin when the account (so "mine") is another.
+    @Test func aRefreshReencodesOnlyWhatChanged() throws {
+        var moved = Self.locations[0]
+        moved.mapString = "Lima"
+        let refreshed = StudentList([moved, Self.locations[1]], accountKey: "mine", reusing: Self.list)
+        func storage(_ list: StudentList, _ id: String) -> UnsafeRawPointer? {
+            list.entries.first { $0.location.objectId == id }?.pinJSON?.withUnsafeBytes { $0.baseAddress }
+        }
+        #expect(storage(refreshed, "b2") != nil && storage(refreshed, "b2") == storage(Self.list, "b2"), "the unchanged pin was encoded again")
+        #expect(storage(refreshed, "a\"1") != storage(Self.list, "a\"1"))
+        let text = try #require(refreshed.entries.first { $0.location.objectId == "a\"1" }?.pinJSON).map { Character(UnicodeScalar($0)) }
+        #expect(String(text).contains("Lima"))
+        let otherAccount = StudentList(Self.locations, accountKey: "k1", reusing: Self.list)
+        #expect(otherAccount.entries.map(\.mine) == [true, false])
+        #expect(storage(otherAccount, "b2") != storage(Self.list, "b2"))
+    }
+
     @Test func cacheFileReadsBack() throws {
         let file = CachedList(
             locations: Self.locations, refreshedAt: Date(timeIntervalSince1970: 1_700_000_000.125), etag: "\"abc\"", skipped: 3,

@@ -40,12 +40,20 @@ struct StudentList: Sendable {
     /// A link that is not an http(s) URL is dropped (left empty) here, on the way in: whatever a
     /// student stored (`javascript:`, `file:`, an option for the opener), every client gets only web
     /// links to open.
-    init(_ locations: [StudentLocation], accountKey: String, encodingPins: Bool = true) {
+    /// A location that comes back as it is in `earlier` keeps its entry there: a refresh of 10,000
+    /// locations in which one pin moved encodes one pin, not 10,000.
+    init(_ locations: [StudentLocation], accountKey: String, encodingPins: Bool = true, reusing earlier: StudentList = .empty) {
         let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
         let encoder = WireCoding.encoder()
+        let kept = Dictionary(earlier.entries.map { ($0.location.objectId, $0) }, uniquingKeysWith: { first, _ in first })
         entries = sorted.map { location in
             let safe = location.withWebLinkOnly
             let pin = StudentPin(safe, accountKey: accountKey)
+            if let same = kept[safe.objectId], same.location == safe, same.mine == pin.mine,
+                (same.pinJSON != nil) == encodingPins
+            {
+                return same
+            }
             return Entry(
                 location: safe, mine: pin.mine,
                 searchKey: SearchFolding.fold("\(location.firstName) \(location.lastName) \(location.mapString)"),
