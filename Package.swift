@@ -370,6 +370,8 @@ let package = Package(
                 // A hostile upstream stand-in for `open` (HostileLinkTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // `status` read by ArgumentParser, against its quick reading (StatusQuickTests).
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]
         ),
