@@ -19,7 +19,12 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {
-        try RPCConnection.firstAnswering(socketCandidates, timeout: timeout)
+        try Self.connect(flag: socket, timeout: timeout)
+    }
+
+    /// The first daemon that answers among `socketCandidates(flag:)`.
+    static func connect(flag: String?, timeout: Duration? = .seconds(60)) throws -> RPCConnection {
+        try RPCConnection.firstAnswering(socketCandidates(flag: flag), timeout: timeout)
     }
 
     /// One call on a fresh connection, its result read into its declared type; RPC errors are thrown.

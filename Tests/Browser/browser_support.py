@@ -88,19 +88,7 @@ class Browser:
         return self.driver.execute_script(script, *arguments)
 
     def wait(self, condition, timeout=15.0):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            try:
-                value = condition()
-                if value:
-                    return value
-            except Exception:
-                pass
-            time.sleep(0.05)
-        try:
-            return condition()
-        except Exception:
-            return None
+        return poll_until(condition, timeout)
 
     def by_id(self, testid):
         return self.driver.find_element(By.CSS_SELECTOR, '[data-testid="%s"],#%s' % (testid, testid))
@@ -187,6 +175,23 @@ class Browser:
             self.driver.quit()
         finally:
             sys.exit(1 if self.failures else 0)
+
+
+def poll_until(condition, timeout):
+    """Polls `condition` until it holds (returns its value) or `timeout` seconds pass (returns it once more)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception:
+            pass
+        time.sleep(0.05)
+    try:
+        return condition()
+    except Exception:
+        return None
 
 
 def http(base, method, path, body=None, headers=None):

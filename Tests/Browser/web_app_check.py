@@ -34,7 +34,7 @@ import urllib.request
 from datetime import datetime, timezone
 
 # Skips (exit 77) without Selenium, Chromium or chromedriver, as every browser check does.
-from browser_support import CHROMIUM, DRIVER, By, Service, webdriver
+from browser_support import CHROMIUM, DRIVER, By, Service, poll_until, webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
@@ -88,20 +88,7 @@ def measure(name, value, unit):
 
 
 def wait(condition, timeout=10.0):
-    """Polls `condition` until it holds (returns its value) or `timeout` seconds pass (returns it once more)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            value = condition()
-            if value:
-                return value
-        except Exception:
-            pass
-        time.sleep(0.05)
-    try:
-        return condition()
-    except Exception:
-        return None
+    return poll_until(condition, timeout)
 
 
 def by_id(testid):

@@ -37,12 +37,8 @@ struct StatusCommand: ParsableCommand {
     /// The command's work, given its options: what `run` does, and what a status bar's `status`
     /// runs (`quick`) with none of ArgumentParser's property wrappers made.
     static func show(_ options: Options) throws {
-        let (json, format) = (options.json, options.format)
-        let connection = {
-            try RPCConnection.firstAnswering(GlobalOptions.socketCandidates(flag: options.socket), timeout: .seconds(60))
-        }
-        let status = Result { try connection().result(StatusParams()) }
-        if let format {
+        let status = Result { try GlobalOptions.connect(flag: options.socket).result(StatusParams()) }
+        if let format = options.format {
             // Offline is a state for the bar to show, not a failure: always a line, and exit 0.
             let summary = StatusSummary(status, now: Date())
             Output.line(try format.render(summary, status: try? status.get()))
@@ -50,7 +46,7 @@ struct StatusCommand: ParsableCommand {
         }
         switch status {
         case .success(let status):
-            if json {
+            if options.json {
                 try Output.json(status)
             } else {
                 Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
