@@ -98,8 +98,10 @@ def the_map(where, expected):
     closer = js("return document.getElementById('map').view.width")
     b.by_id("zoom-out").click()
     b.by_id("zoom-world").click()
-    check(abs(width / closer - 4) < 0.01 and abs(js("return document.getElementById('map').view.width") - width) < 1,
-          "%s: the zoom buttons zoom in and out, and show the whole world again" % where)
+    whole = js("return document.getElementById('map').view.width")
+    check(abs(width / closer - 4) < 0.01 and abs(whole - width) < 1,
+          "%s: the zoom buttons zoom in and out, and show the whole world again (view widths %s, %s, %s)"
+          % (where, width, closer, whole))
 
 
 def run(where, phone, expected):
