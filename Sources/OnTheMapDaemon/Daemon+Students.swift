@@ -37,33 +37,60 @@ extension Daemon {
     /// to 1,000 a page. With `ifNoneMatch`, the first page is asked for only if it changed: nil back
     /// when it did not (a pin that changes moves to the first page, so that page's tag stands for
     /// the list). A short page ends the list.
+    ///
+    /// After a full first page, `pagesAtOnce` pages are asked for at a time: a page's decoding
+    /// overlaps the next pages' transfer, and a list that turns out short costs at most that many
+    /// pages more.
     static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, ifNoneMatch: String? = nil) async throws
         -> (list: StudentLocationList, etag: String?)?
     {
         guard count > 0 else { return (StudentLocationList(results: []), nil) }
         let pageSize = min(count, 1000)
+        func size(skip: Int) -> Int { min(pageSize, count - skip) }
+        func query(skip: Int) -> StudentLocationQuery {
+            StudentLocationQuery(limit: size(skip: skip), skip: skip, order: "-updatedAt")
+        }
+        func isShort(_ page: StudentLocationList, skip: Int) -> Bool {
+            page.results.count + page.skipped.count < size(skip: skip)
+        }
+        let first: StudentLocationList
+        let etag: String?
+        switch try await api.studentLocations(query(skip: 0), ifNoneMatch: ifNoneMatch) {
+        case .notModified: return nil
+        case .list(let list, let tag): (first, etag) = (list, tag)
+        }
+        var pages = [0: first]
+        var end = isShort(first, skip: 0) ? 0 : count  // where the list ends, as far as known
+        try await withThrowingTaskGroup(of: (Int, StudentLocationList).self) { group in
+            var next = pageSize
+            func ask(_ group: inout ThrowingTaskGroup<(Int, StudentLocationList), any Error>) {
+                guard next < end else { return }
+                let skip = next
+                next += pageSize
+                group.addTask { (skip, try await api.studentLocations(query(skip: skip))) }
+            }
+            for _ in 0..<pagesAtOnce { ask(&group) }
+            while let (skip, page) = try await group.next() {
+                pages[skip] = page
+                if isShort(page, skip: skip) { end = min(end, skip) }
+                ask(&group)
+            }
+        }
+        // In order, up to and including the first short page.
         var results: [StudentLocation] = []
         var skipped: [SkippedRecord] = []
-        var etag: String?
         var skip = 0
-        while skip < count {
-            let query = StudentLocationQuery(limit: min(pageSize, count - skip), skip: skip, order: "-updatedAt")
-            let page: StudentLocationList
-            switch try await api.studentLocations(query, ifNoneMatch: skip == 0 ? ifNoneMatch : nil) {
-            case .notModified:
-                return nil
-            case .list(let list, let tag):
-                page = list
-                if skip == 0 { etag = tag }
-            }
+        while let page = pages[skip] {
             results += page.results
             skipped += page.skipped.map { SkippedRecord(index: $0.index + skip, objectId: $0.objectId, reason: $0.reason) }
-            let received = page.results.count + page.skipped.count
-            if received < min(pageSize, count - skip) { break }
-            skip += received
+            if isShort(page, skip: skip) { break }
+            skip += pageSize
         }
         return (StudentLocationList(results: results, skipped: skipped), etag)
     }
+
+    /// How many pages `fetchNewest` asks for at a time after the first.
+    static let pagesAtOnce = 3
 
     /// The `students` answer, from the cache when it holds what was asked for; else from the server,
     /// for this request (more asked for than the cache holds, or a search or distances over more

@@ -82,9 +82,10 @@ public final class Daemon: Sendable {
     /// the other way round. A serial queue: see `DispatchQueue.perform` for why.
     static let work = DispatchQueue(label: "onthemap.work")
 
-    /// Closes the HTTP clients.
+    /// Closes the HTTP clients, and returns once the state files asked for are written.
     public func shutdown() async {
         try? await api.shutdown()
         await nominatim?.shutdown()
+        await PrivateFile.finishWrites()
     }
 }

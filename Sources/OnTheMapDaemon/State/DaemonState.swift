@@ -241,9 +241,8 @@ actor DaemonState {
         let file = CachedList(
             locations: list.locations, refreshedAt: now, etag: fetched.etag, skipped: fetched.skipped.count,
             skippedWhy: SkippedRecord.summary(fetched.skipped))
-        do {
-            try await PrivateFile.write(file, to: paths.cacheFile)
-        } catch {
+        // Saved after the answer: the list in memory is what clients read.
+        PrivateFile.writeSoon(file, to: paths.cacheFile) { [logger] error in
             logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
     }
