@@ -19,9 +19,10 @@ public enum WebLink {
         return true
     }
 
-    /// Whether `text` holds whitespace (Unicode's White_Space, line ends included).
+    /// Whether `text` holds whitespace (Unicode's White_Space, line ends included). ASCII, nearly
+    /// every scalar of a link, is answered without the property look-up.
     static func containsWhitespace(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.isWhitespace }
+        text.unicodeScalars.contains { $0.isASCII ? $0 == " " || (0x09...0x0D).contains($0.value) : $0.properties.isWhitespace }
     }
 
     /// The link to open for `text`, trimmed, when it is an http(s) URL (`isValid`); nil otherwise.

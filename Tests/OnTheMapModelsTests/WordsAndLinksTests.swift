@@ -49,6 +49,19 @@ struct WordsAndLinksTests {
         #expect(!DisplayText.holdsControls("São Paulo 東京 🗺"))
     }
 
+    /// The written-out sets are Unicode's own, for every scalar.
+    @Test func controlsBidiControlsAndWhitespaceAreUnicodes() {
+        var mismatches: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let properties = scalar.properties
+            if DisplayText.isControl(scalar) != (properties.generalCategory == .control) { mismatches.append("control \(value)") }
+            if DisplayText.isBidiControl(scalar) != properties.isBidiControl { mismatches.append("bidi \(value)") }
+            if WebLink.containsWhitespace(String(scalar)) != properties.isWhitespace { mismatches.append("space \(value)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
     @Test func whitespaceInALinkIsUnicodesWhitespace() {
         for text in ["https://é.example/\u{00A0}x", "https://é.example/\u{2003}", "https://é.example/\u{3000}x", "https://a.example/\u{0085}"] {
             #expect(WebLink.containsWhitespace(text), "\(text.unicodeScalars.map(\.value))")
