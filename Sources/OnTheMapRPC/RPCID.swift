@@ -7,23 +7,20 @@ public enum RPCID: Sendable, Hashable, Codable {
     case number(Double)
     case null
 
-    /// The id of a JSON value, or nil if the value cannot be an id (objects, arrays, booleans).
-    init?(_ value: WireJSON) {
-        switch value {
-        case .string(let text): self = .string(text)
-        case .integer(let integer): self = .integer(integer)
-        case .number(let number): self = .number(number)
-        case .null: self = .null
-        default: return nil
-        }
-    }
-
+    /// Integers first, the ids clients send: each type tried and missed throws.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        guard let id = RPCID(try container.decode(WireJSON.self)) else {
+        if container.decodeNil() {
+            self = .null
+        } else if let integer = try? container.decode(Int.self) {
+            self = .integer(integer)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "id must be a string, a number or null")
         }
-        self = id
     }
 
     public func encode(to encoder: any Encoder) throws {
