@@ -8,7 +8,7 @@ extension Daemon {
     /// Draws the cached students on the world map, on `Daemon.work` (a large map takes milliseconds),
     /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`).
     func map(_ params: MapParams) async throws -> RPCResult {
-        let (_, account) = try await requireLogin()
+        _ = try await requireLogin()
         let (view, near) = try await viewRequest(params)
         let width = params.width ?? MapParams.defaultSize.width
         let height = params.height ?? MapParams.defaultSize.height
