@@ -153,9 +153,11 @@ enum StatusBarFormat: String, CaseIterable {
             // `joined(separator:)` made the runtime scan every protocol conformance in the program.
             return summary.text + "\n" + summary.shortText + "\n" + summary.color
         case .polybar:
-            // Polybar reads `%{…}` in the text as formatting, and `%{A1:command:}` as a command to
-            // run on a click: every `%` of the text is doubled, so only ours are tags.
-            return "%{F\(summary.color)}" + summary.text.replacing("%", with: "%%") + "%{F-}"
+            // Polybar reads every `%{` in the text as a tag, and `%{A1:command:}` as a command to
+            // run on a click. It has no escape (lemonbar's `%%` is not polybar's: its parser shows
+            // the first `%` and still reads the `%{` after it), so a zero-width space goes between
+            // the text's own `%` and `{`: only our tags are tags, and the text looks the same.
+            return "%{F\(summary.color)}" + summary.text.replacing("%{", with: "%\u{200B}{") + "%{F-}"
         case .json:
             if let status { return try Self.line(status) }
             return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail))
