@@ -71,7 +71,7 @@ fi
 # How to start this daemon again, for the client's advice when it is down (`make demo-stop`): the
 # client reads SOCKET.how-to-start. A daemon started by hand writes its own command line there
 # (`onthemapd --socket ... --api-url ...`, without this shell's XDG folders); the demo's word replaces
-# it once the daemon is up, and the daemon leaves a word it did not write when it stops.
+# it once the daemon is up, and stays when the daemon stops.
 again="make demo"
 [ "$PORT" != 8080 ] && again="ONTHEMAP_DEMO_PORT=$PORT $again"
 [ -n "${ONTHEMAP_DEMO_DIR:-}" ] && again="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $again"

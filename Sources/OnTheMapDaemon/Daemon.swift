@@ -46,7 +46,10 @@ public final class Daemon: Sendable {
         self.configuration = configuration
         self.api = OnTheMapAPIClient(configuration: APIConfiguration(baseURL: configuration.apiURL), logger: logger)
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
-        self.state = DaemonState(paths: configuration.paths, staleAfter: max(2 * interval, 60), logger: logger)
+        self.state = DaemonState(
+            // Named without user info: the URL goes into the session file and the log.
+            paths: configuration.paths, apiURL: StartHint.withoutUserInfo(configuration.apiURL),
+            staleAfter: max(2 * interval, 60), logger: logger)
         switch (geocoder, configuration.geocoder) {
         case (let geocoder?, _):
             self.geocoder = geocoder

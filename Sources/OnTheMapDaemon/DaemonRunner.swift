@@ -12,9 +12,8 @@ public enum DaemonRunner {
         // Refuse (socket already served, directory not private) before anything starts: a refused
         // start then has nothing to stop, however busy the machine is.
         if activatedSocket == nil { try SocketPreparation.prepare(configuration.socketPath) }
-        // Started by hand: how to start it again, for the clients' advice while it is not running.
-        let hint = activatedSocket == nil ? StartHint.leave(beside: configuration.socketPath) : nil
-        defer { hint?.remove() }
+        // How to start it again, for the clients' advice while it is not running (`StartHint`).
+        StartHint.leave(beside: configuration.socketPath, activated: activatedSocket != nil)
         // Before the socket listens: whoever can reach the socket may send a SIGHUP at once.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let daemon = Daemon(configuration: configuration, logger: logger)

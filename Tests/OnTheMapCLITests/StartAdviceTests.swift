@@ -110,9 +110,8 @@ struct StartAdviceTests {
     ]
 
     /// A daemon started by hand leaves its command line beside its socket (its `--api-url` in it, no
-    /// secret), so the advice once it is gone starts the same daemon again: in `onthemap status`'s
-    /// one line, and in the bar's tooltip. It takes the word away when it stops, and leaves a word
-    /// someone else wrote.
+    /// secret), so the advice once it is gone, stopped or crashed, starts the same daemon again: in
+    /// `onthemap status`'s one line, and in the bar's tooltip. One systemd starts takes it away.
     @Test func aDaemonStartedByHandLeavesHowToStartItAgain() throws {
         let server = try ServerFixture()
         defer { server.tearDown() }
@@ -126,19 +125,8 @@ struct StartAdviceTests {
         #expect(!line.contains("secret"), "no password in the file: \(line)")
         #expect((try FileManager.default.attributesOfItem(atPath: hint)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
-        // Stopped: the word goes with it.
+        // Stopped (Ctrl-C, SIGTERM): the word stays, and is the advice.
         #expect(daemon.stop() == 0)
-        #expect(!FileManager.default.fileExists(atPath: hint), "removed when the daemon stops")
-
-        // Gone without stopping (a crash, kill -9): the word stays, and is the advice.
-        try daemon.start()
-        #expect(FileManager.default.fileExists(atPath: hint))
-        daemon.signal(SIGKILL)
-        var gone = false
-        for _ in 0..<200 where !gone {
-            gone = !daemon.isRunning
-            usleep(50_000)
-        }
         let environment = ["ONTHEMAP_SOCKET": daemon.socketPath, "NO_COLOR": "1"]
         let status = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(status.status == 2)
@@ -155,11 +143,17 @@ struct StartAdviceTests {
         let advice = try #require(status.stderr.firstRange(of: "Start it again").map { String(status.stderr[$0.lowerBound...]).trimmingCharacters(in: .newlines) })
         #expect(tooltip == "onthemapd is not running. " + advice, "\(tooltip)")
 
-        // A word someone else wrote after the start (`make demo` does) is theirs: a stop leaves it.
+        // Gone without stopping (a crash, kill -9): the word stays too.
         try daemon.start()
-        try "cd /somewhere && make demo\n".write(toFile: hint, atomically: true, encoding: .utf8)
+        daemon.signal(SIGKILL)
+        #expect(try eventually { !daemon.isRunning })
+        #expect(try String(contentsOfFile: hint, encoding: .utf8) == line)
+
+        // Started by systemd: systemd starts it again, so the word of a start by hand goes.
+        daemon.extraEnvironment["INVOCATION_ID"] = "0123456789abcdef"
+        try daemon.start()
+        #expect(!FileManager.default.fileExists(atPath: hint), "a systemd start takes the word away")
         #expect(daemon.stop() == 0)
-        #expect(try String(contentsOfFile: hint, encoding: .utf8) == "cd /somewhere && make demo\n")
     }
 }
 

@@ -217,6 +217,26 @@ struct DaemonUpstreamTests {
         #expect(after["students"] == before["students"])
         #expect(after["total"] == .integer(100))
     }
+
+    /// A daemon started against another API does not send the saved session there: it starts
+    /// logged out, says why, and keeps the file for a start against the API it was made with.
+    @Test func aSessionIsNotTakenToAnotherAPI() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        #expect(bed.daemon.stop() == 0)
+        // Nothing listens there: a daemon that took the session along would say the API is unreachable.
+        let elsewhere = "http://127.0.0.1:9/v1"
+        let other = try DaemonProcess(apiURL: elsewhere, home: bed.daemon.home)
+        defer { other.stop() }
+        let status = try RPCConnection(path: other.socketPath, timeout: .seconds(30)).call("status").get()
+        #expect(status["loggedIn"] == .bool(false), "\(status.serialized)")
+        #expect(other.log.contains("the saved session was made with \(bed.server.baseURL), not \(elsewhere): log in again"), "\(other.log)")
+        #expect(other.stop() == 0)
+        // Back against the API it was made with: still logged in.
+        try bed.daemon.start()
+        #expect(try bed.result("status")["loggedIn"] == .bool(true))
+    }
 }
 
 func arrayOf(_ value: WireJSON?) -> [WireJSON] {

@@ -12,50 +12,40 @@ import SystemPackage
 /// The word a daemon started by hand leaves beside its socket, `SOCKET.how-to-start`: the command
 /// line it was started with, so a client that finds nothing answering there can say how to start it
 /// again with the same `--api-url` (OnTheMapClient's `StartAdvice` reads it). A socket-activated
-/// daemon, or one systemd started, leaves none: systemd starts it again.
+/// daemon, or one systemd started, leaves none (and takes away an older one): systemd starts it again.
 ///
-/// Removed when the daemon stops, unless someone else wrote the file meanwhile (`make demo` writes
-/// its own word, `make demo`, after starting the daemon); a daemon that crashed leaves it, which is
-/// when the word is needed.
-struct StartHint {
-    let path: String
-    let line: String
-
+/// Left when the daemon stops, normally or not: that is when the word is needed (a daemon stopped
+/// with Ctrl-C is started again with its `--api-url`, not against Udacity's). The next start by
+/// hand writes its own; `make demo` writes its own word, `make demo`, after starting the daemon.
+enum StartHint {
     /// The settings `onthemapd` reads from its environment: part of how it was started.
     static let environmentSettings = [
         "ONTHEMAP_SOCKET", "ONTHEMAP_API_URL", "ONTHEMAP_CACHE_SIZE", "ONTHEMAP_REFRESH_INTERVAL", "ONTHEMAP_IDLE_TIMEOUT",
         "ONTHEMAP_LOG_LEVEL", "ONTHEMAP_GEOCODER", "ONTHEMAP_NOMINATIM_URL", "ONTHEMAP_GEOCODER_FALLBACK",
     ]
 
-    /// Writes the hint beside `socketPath` (0600, in the socket's private directory); nil when systemd
-    /// started this daemon (`INVOCATION_ID`) or the file cannot be written (the advice is then the
-    /// general one: nothing to fail the start for).
-    static func leave(beside socketPath: String, arguments: [String] = CommandLine.arguments,
-                      environment: [String: String] = ProcessInfo.processInfo.environment) -> StartHint? {
-        guard environment["INVOCATION_ID"] == nil else { return nil }
-        let hint = StartHint(
-            path: socketPath + ".how-to-start",
-            line: commandLine(arguments: arguments, environment: environment, directory: FileManager.default.currentDirectoryPath))
-        let bytes = Array((hint.line + "\n").utf8)
-        let temporary = hint.path + ".tmp-\(getpid())"
+    /// Writes the hint beside `socketPath` (0600, in the socket's private directory). A daemon
+    /// systemd started (`activated` by its socket, or `INVOCATION_ID` set) takes away the word an
+    /// earlier start by hand left: systemd starts it again. Nothing is written when the file cannot
+    /// be (the advice is then the general one: nothing to fail the start for).
+    static func leave(beside socketPath: String, activated: Bool, arguments: [String] = CommandLine.arguments,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let path = socketPath + ".how-to-start"
+        guard !activated, environment["INVOCATION_ID"] == nil else {
+            unlink(path)
+            return
+        }
+        let line = commandLine(arguments: arguments, environment: environment, directory: FileManager.default.currentDirectoryPath)
+        let bytes = Array((line + "\n").utf8)
+        let temporary = path + ".tmp-\(getpid())"
         do {
             let file = try FileDescriptor.open(
                 FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
             try file.closeAfter { _ = try file.writeAll(bytes) }
-            guard rename(temporary, hint.path) == 0 else { throw Errno(rawValue: errno) }
+            guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
         } catch {
             unlink(temporary)
-            return nil
         }
-        return hint
-    }
-
-    /// Removes the file if it still holds this daemon's word.
-    func remove() {
-        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = (try? file.closeAfter { try buffer.withUnsafeMutableBytes { try file.read(into: $0) } }) ?? 0
-        if Array(buffer[..<count]) == Array((line + "\n").utf8) { unlink(path) }
     }
 
     /// `cd DIR && ONTHEMAP_API_URL=… /path/onthemapd --socket … --api-url …`, each word quoted for a

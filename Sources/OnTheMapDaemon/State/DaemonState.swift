@@ -21,6 +21,8 @@ actor DaemonState {
     nonisolated let feed: StateFeed
     private var snapshot: DaemonSnapshot
     private let paths: StatePaths
+    /// The API this daemon talks to, without user info; a saved session for another is not loaded.
+    private let apiURL: String
     private let logger: Logger
     /// How many of each activity run now; `snapshot.busy` lists the names.
     private var running: [String: Int] = [:]
@@ -29,10 +31,11 @@ actor DaemonState {
     /// The refresh under way, which later callers for the same session share.
     private var inFlightRefresh: (sessionID: String, task: Task<Void, any Error>)?
 
-    init(paths: StatePaths, staleAfter: TimeInterval, logger: Logger) {
+    init(paths: StatePaths, apiURL: String, staleAfter: TimeInterval, logger: Logger) {
         snapshot = DaemonSnapshot(staleAfter: staleAfter)
         feed = StateFeed(snapshot)
         self.paths = paths
+        self.apiURL = apiURL
         self.logger = logger
     }
 
@@ -49,7 +52,9 @@ actor DaemonState {
     // MARK: Start-up
 
     /// Loads the session and the list saved by an earlier run; a session that expired meanwhile, or
-    /// files that cannot be read, are dropped (with the list: it belongs to the session).
+    /// files that cannot be read, are dropped (with the list: it belongs to the session). A session
+    /// made with another API is left as it is and not used: its secret is never sent to this one,
+    /// and a daemon started against its own API again finds it.
     func load(now: Date = Date()) async {
         for file in [paths.sessionFile, paths.cacheFile] {
             if let tightened = PrivateFile.tightenDirectory(of: file) { logger.notice("\(tightened)") }
@@ -62,6 +67,10 @@ actor DaemonState {
             logger.warning("ignoring an unreadable session file; log in again", metadata: ["path": "\(paths.sessionFile)"])
             await PrivateFile.remove(paths.sessionFile)
             await PrivateFile.remove(paths.cacheFile)
+            return
+        }
+        if let madeWith = saved.apiURL, madeWith != apiURL {
+            logger.notice("the saved session was made with \(madeWith), not \(apiURL): log in again to use this one")
             return
         }
         guard !saved.session.isExpired(at: now) else {
@@ -134,7 +143,7 @@ actor DaemonState {
             state.retryAt = nil
         }
         do {
-            try await PrivateFile.write(try SessionFile(session: session, account: account).bytes(), to: paths.sessionFile)
+            try await PrivateFile.write(try SessionFile(session: session, account: account, apiURL: apiURL).bytes(), to: paths.sessionFile)
         } catch {
             logger.warning("could not save the session; a restart will need a new login", metadata: ["error": "\(error)"])
         }

@@ -12,6 +12,9 @@ import OnTheMapRPC
 struct SessionFile: Codable {
     var session: APISession
     var account: AccountInfo
+    /// The API the session belongs to (`--api-url`): a daemon started against another one does not
+    /// send it there. Absent in files written before it was kept.
+    var apiURL: String?
 
     /// Reads a file written by `bytes()`; nil when it is not such a file.
     init?(fileContents bytes: some Collection<UInt8>) {
@@ -19,9 +22,10 @@ struct SessionFile: Codable {
         self = read
     }
 
-    init(session: APISession, account: AccountInfo) {
+    init(session: APISession, account: AccountInfo, apiURL: String) {
         self.session = session
         self.account = account
+        self.apiURL = apiURL
     }
 
     func bytes() throws -> [UInt8] { try WireCoding.encode(self) }
