@@ -1,3 +1,4 @@
+import OnTheMapModels
 import OnTheMapServer
 
 /// Finds an account by key or email, as every `user` subcommand names one.
@@ -16,4 +17,10 @@ extension DatabaseOption {
         await storage.close()
         return try result.get()
     }
+}
+
+extension AccountRecord {
+    /// How messages name the account: its email, else its key, shown safely (`DisplayText`): an
+    /// account added before emails were checked may hold anything.
+    var shownName: String { DisplayText.clean(email ?? key) }
 }

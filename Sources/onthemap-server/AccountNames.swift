@@ -9,4 +9,11 @@ enum AccountNames {
         guard value.count <= 100 else { throw ValidationError("\(option) is longer than 100 characters.") }
         if let problem = ShownText.problem(inName: value) { throw ValidationError("\(option) \(problem).") }
     }
+
+    /// Throws a usage error unless `value` is an email address with nothing in it that acts on a
+    /// terminal or reorders text (`user list` shows it).
+    static func checkEmail(_ value: String) throws {
+        guard value.contains("@") else { throw ValidationError("--email must be an email address.") }
+        if let problem = ShownText.problem(in: value, kind: .email) { throw ValidationError("--email \(problem).") }
+    }
 }

@@ -21,7 +21,7 @@ struct AddUserCommand: AsyncParsableCommand {
     @OptionGroup var password: PasswordInput
 
     func validate() throws {
-        guard email.contains("@") else { throw ValidationError("--email must be an email address.") }
+        try AccountNames.checkEmail(email)
         try AccountNames.check(first, option: "--first")
         try AccountNames.check(last, option: "--last")
     }

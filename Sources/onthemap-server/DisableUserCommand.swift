@@ -13,9 +13,9 @@ struct DisableUserCommand: AsyncParsableCommand {
     func run() async throws {
         try await database.with { storage in
             let record = try await findAccount(account, in: storage)
-            try Confirmation.require("Disable \(record.email ?? record.key) and end its sessions?", yes: yes)
+            try Confirmation.require("Disable \(record.shownName) and end its sessions?", yes: yes)
             _ = try await storage.setDisabled(true, forKey: record.key)
-            print("disabled \(record.email ?? record.key)")
+            print("disabled \(record.shownName)")
         }
     }
 }

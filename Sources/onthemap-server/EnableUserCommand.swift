@@ -12,7 +12,7 @@ struct EnableUserCommand: AsyncParsableCommand {
         try await database.with { storage in
             let record = try await findAccount(account, in: storage)
             _ = try await storage.setDisabled(false, forKey: record.key)
-            print("enabled \(record.email ?? record.key)")
+            print("enabled \(record.shownName)")
         }
     }
 }

@@ -23,14 +23,9 @@ struct ListSessionsCommand: AsyncParsableCommand {
         var table = OutputTable(columns: ["session", "account", "created", "lastUsed", "expires", "address", "userAgent", "state"])
         table.rows = sessions.map {
             [SessionPrefix.of($0.id), $0.accountKey, shortDate($0.createdAt), $0.lastUsedAt.map(shortDate) ?? "",
-             shortDate($0.expiresAt), $0.clientAddress ?? "", Self.oneLine($0.userAgent ?? ""),
+             shortDate($0.expiresAt), $0.clientAddress ?? "", $0.userAgent ?? "",
              $0.expiresAt > now ? "live" : "expired"]
         }
         table.print(json: json)
-    }
-
-    /// A user agent is the client's text: tabs and line breaks would break the table's lines.
-    private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 }

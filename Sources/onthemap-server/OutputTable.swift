@@ -1,8 +1,9 @@
 import Foundation
+import OnTheMapModels
 
 /// Rows for people and for scripts: aligned columns on a terminal, tab-separated otherwise, or JSON
 /// (an array of objects keyed by the column names) with `--json`, where the numeric columns are JSON
-/// numbers and an empty cell is null.
+/// numbers and an empty cell is null. Terminal and TSV cells are `DisplayText`; JSON keeps them exact.
 struct OutputTable {
     let columns: [String]
     /// Columns whose cells are numbers (`"pins": 0`, not `"pins": "0"`).
@@ -16,16 +17,21 @@ struct OutputTable {
             }
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
             Swift.print(String(decoding: data, as: UTF8.self))
-        } else if isatty(STDOUT_FILENO) == 1 {
+            return
+        }
+        // Cells hold what other people wrote (names, places, links, a browser's User-Agent), and
+        // older databases may hold what the server now refuses: shown, never obeyed.
+        let shown = rows.map { $0.map(DisplayText.clean) }
+        if isatty(STDOUT_FILENO) == 1 {
             let widths = columns.indices.map { index in
-                ([columns[index]] + rows.map { $0[index] }).map(\.count).max() ?? 0
+                ([columns[index]] + shown.map { $0[index] }).map(\.count).max() ?? 0
             }
-            for line in [columns] + rows {
+            for line in [columns] + shown {
                 Swift.print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
             }
         } else {
-            for line in [columns] + rows { Swift.print(line.joined(separator: "\t")) }
+            for line in [columns] + shown { Swift.print(line.joined(separator: "\t")) }
         }
     }
 

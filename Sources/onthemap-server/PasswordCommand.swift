@@ -18,7 +18,7 @@ struct PasswordCommand: AsyncParsableCommand {
         try await database.with { storage in
             let record = try await findAccount(account, in: storage)
             _ = try await storage.setPasswordHash(hash, forKey: record.key)
-            let name = record.email ?? record.key
+            let name = record.shownName
             if keepSessions {
                 print("password changed for \(name); its sessions were kept")
             } else {

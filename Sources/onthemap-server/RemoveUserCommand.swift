@@ -13,9 +13,9 @@ struct RemoveUserCommand: AsyncParsableCommand {
     func run() async throws {
         try await database.with { storage in
             let record = try await findAccount(account, in: storage)
-            try Confirmation.require("Delete \(record.email ?? record.key) with its sessions and pins?", yes: yes)
+            try Confirmation.require("Delete \(record.shownName) with its sessions and pins?", yes: yes)
             _ = try await storage.removeAccount(key: record.key)
-            print("removed \(record.email ?? record.key) (key \(record.key))")
+            print("removed \(record.shownName) (key \(record.key))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OnTheMapModels
 import OnTheMapServer
 
 /// `user rename KEY|EMAIL [--first F] [--last L]`: the names the map shows, on the account and on its
@@ -24,7 +25,7 @@ struct RenameUserCommand: AsyncParsableCommand {
             let firstName = first ?? record.firstName
             let lastName = last ?? record.lastName
             let pins = try await storage.renameAccount(key: record.key, firstName: firstName, lastName: lastName)
-            print("renamed \(record.email ?? record.key) to \(firstName) \(lastName) (\(counted(pins, "pin")) renamed too)")
+            print("renamed \(record.shownName) to \(DisplayText.clean(firstName + " " + lastName)) (\(counted(pins, "pin")) renamed too)")
         }
     }
 }

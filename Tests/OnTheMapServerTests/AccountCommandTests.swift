@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -101,6 +102,42 @@ struct AccountCommandTests {
             })
     }
 
+    /// An email is checked like a link (no control, no bidi control), and what other people wrote
+    /// (a name, a browser's User-Agent) reaches the operator's terminal shown, never obeyed: the
+    /// tables and messages go through the one sanitiser; `--json` keeps the data exact.
+    @Test func whatOthersWroteIsShownNotObeyed() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let db = ["--database", fixture.databasePath]
+        let add = ["user", "add", "--first", "Ada", "--last", "Lovelace", "--password-stdin", "--bcrypt-cost", "4"] + db
+        for (email, message) in [
+            ("e\u{1B}[2K@x.example", "--email contains a control character (U+001B)"),
+            ("evil\u{202E}moc.x@x.example", "--email contains a bidirectional control (U+202E), which can make an address read as another"),
+        ] {
+            let refused = try runCommand(server, add + ["--email", email], stdin: "analytical\n")
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("Error: \(message)"), "\(refused.stderr)")
+        }
+        let key = try fixture.addUser(email: "ada@example.com", password: "analytical", first: "Ada", last: "Lovelace")
+        // Names may hold bidi controls (right-to-left names need them); shown, they are dropped.
+        let renamed = try runCommand(server, ["user", "rename", key, "--first", "Right\u{202E}Left"] + db)
+        #expect(renamed.status == 0 && renamed.stdout == "renamed ada@example.com to RightLeft Lovelace (0 pins renamed too)\n", "\(renamed.stdout)")
+        let hostileAgent = "curl\u{9B}31mRED\u{202E}exe.gnp\tnext"
+        let login = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/session", body: #"{"udacity":{"username":"ada@example.com","password":"analytical"}}"#,
+            headers: [("User-Agent", hostileAgent)])
+        #expect(login.status == 200)
+        for command in [["session", "list"], ["user", "list"], ["user", "show", key]] {
+            let shown = try runCommand(server, command + db)
+            #expect(shown.status == 0, "\(command): \(shown.stderr)")
+            let obeyed = shown.stdout.unicodeScalars.filter { ($0 != "\n" && $0 != "\t" && DisplayText.isControl($0)) || DisplayText.isBidiControl($0) }
+            #expect(obeyed.isEmpty, "\(command): \(shown.stdout.debugDescription)")
+            #expect(shown.stdout.split(separator: "\n").count == 2, "a header and one row: \(shown.stdout.debugDescription)")
+        }
+        let sessions = try runCommand(server, ["session", "list", "--json"] + db).stdout
+        let agents = try JSONDecoder().decode([[String: String?]].self, from: Data(sessions.utf8)).compactMap { $0["userAgent"] ?? nil }
+        #expect(agents == [hostileAgent], "exact in JSON: \(sessions.debugDescription)")
+    }
+
     /// Counts read as people say them: "1 session", "2 sessions".
     @Test func countsAreSingularForOne() async throws {
         let fixture = try ServerFixture()
@@ -129,7 +166,7 @@ struct AccountCommandTests {
         }
         let fresh = try listed()
         #expect(fresh["address"] as? String == "127.0.0.1")
-        #expect(fresh["userAgent"] as? String == "OnTheMap-Test/2.0 (tabs and more)")
+        #expect(fresh["userAgent"] as? String == "OnTheMap-Test/2.0 (tabs\tand more)", "exact in JSON")
         #expect(fresh["lastUsed"] as? String == "", "not used since login: \(fresh)")
         #expect(fresh["created"] is String && fresh["state"] as? String == "live")
 

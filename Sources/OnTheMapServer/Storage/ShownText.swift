@@ -1,11 +1,11 @@
 import OnTheMapModels
 
 /// The rule for text the server stores and other people are shown: names, places and links, from a
-/// pin (either dialect) or an account (`user add`, `user rename`). One rule, so no path stores what
-/// another refuses.
+/// pin (either dialect) or an account (`user add`, `user rename`: names and the email). One rule, so
+/// no path stores what another refuses.
 ///
 /// Refused: control characters (C0, DEL, C1), which act on the terminal or status bar that prints
-/// them (ESC starts a command, CR returns to the start of the line); and in links the bidirectional
+/// them (ESC starts a command, CR returns to the start of the line); and in links and emails the bidirectional
 /// controls (U+202A–U+202E, U+2066–U+2069 and the marks), which make a link ending in U+202E `gnp.exe` read as
 /// one ending in `exe.png`.
 /// Names and places may hold them: right-to-left names need them, and what shows them neutralises them.
@@ -15,6 +15,8 @@ public enum ShownText {
         case name
         case place
         case link
+        /// A login email (`user add`), shown to the admin by `user list`.
+        case email
     }
 
     /// Why `value` may not be stored (a phrase to follow the field's name: "contains …"), or nil.
@@ -23,8 +25,9 @@ public enum ShownText {
             if DisplayText.isControl(scalar) {
                 return "contains a control character (\(code(scalar))), which is not text: remove it"
             }
-            if kind == .link, DisplayText.isBidiControl(scalar) {
-                return "contains a bidirectional control (\(code(scalar))), which can make a link read as another: remove it"
+            if kind == .link || kind == .email, DisplayText.isBidiControl(scalar) {
+                let what = kind == .link ? "a link" : "an address"
+                return "contains a bidirectional control (\(code(scalar))), which can make \(what) read as another: remove it"
             }
         }
         return nil
