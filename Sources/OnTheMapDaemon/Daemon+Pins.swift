@@ -32,9 +32,9 @@ extension Daemon {
         let (session, account) = try await requireLogin()
         var mapString = params.mapString.trimmingWhitespace()
         let mediaURL = params.mediaURL.trimmingWhitespace()
-        guard WebLink.isValid(mediaURL) else {
+        if let problem = WebLink.problem(mediaURL) {
             throw RPCError.application(
-                RPCError.invalidURLCode, "The link must be an http:// or https:// address, like https://example.com/me.",
+                RPCError.invalidURLCode, "The link is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me.",
                 retryable: false, extra: [("mediaURL", .string(mediaURL))])
         }
         let latitude: Double

@@ -10,13 +10,23 @@ public enum WebLink {
     /// character or bidi override (`DisplayText`): a link that shows one thing and opens another is
     /// never a web link here, nor one an opener would cut short at a NUL.
     public static func isValid(_ text: String) -> Bool {
-        guard !containsWhitespace(text), !DisplayText.holdsControls(text), let components = URLComponents(string: text),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { return false }
+        problem(text) == nil
+    }
+
+    /// Why `text` is not a web link (`isValid`), in words to show after it: "its port, 99999, is
+    /// not one a connection can use"; nil when it is one.
+    public static func problem(_ text: String) -> String? {
+        if containsWhitespace(text) { return "it has a space in it" }
+        if DisplayText.holdsControls(text) { return "it has hidden characters (control or bidirectional)" }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { return "it is not an http:// or https:// address" }
+        guard let host = components.host, !host.isEmpty else { return "it names no host" }
         // A port no TCP connection can use ("http://localhost:99999").
-        if let port = components.port, !(1...65535).contains(port) { return false }
-        return true
+        if let port = components.port, !(1...65535).contains(port) {
+            return "its port, \(port), is not one a connection can use (1 to 65535)"
+        }
+        return nil
     }
 
     /// Whether `text` holds whitespace (Unicode's White_Space, line ends included). ASCII, nearly

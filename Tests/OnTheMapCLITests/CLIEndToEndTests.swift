@@ -106,6 +106,11 @@ struct CLIEndToEndTests {
         let loggedOut = try bed.run(["students"])
         #expect(loggedOut.status == 3)
         #expect(loggedOut.stderr.contains("onthemap login"))
+        // Logged out, `post` says so first, with or without a terminal to confirm on.
+        for post in [["post", "Paris", "https://ada.example"], ["post", "Paris", "https://ada.example", "--yes"]] {
+            let refused = try bed.run(post)
+            #expect(refused.status == 3 && refused.stderr.contains("onthemap login"), "\(post): \(refused.stderr)")
+        }
         // A wrong password is a daemon error, and no secret in argv is accepted.
         let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
         #expect(wrong.status == 1)
@@ -143,10 +148,13 @@ struct CLIEndToEndTests {
         #expect(pin.mediaURL == "https://ada.example/2")
 
         // A link that is not a web link is refused as typed, before anything is looked up or said.
-        for link in ["not a url", "javascript:alert(1)", "http://localhost:99999"] {
+        for (link, why) in [
+            ("not a url", "it has a space in it"), ("javascript:alert(1)", "it is not an http:// or https:// address"),
+            ("http://localhost:99999", "its port, 99999, is not one a connection can use"),
+        ] {
             let badURL = try bed.run(["post", "Paris", link, "--yes", "--overwrite"])
             #expect(badURL.status == 64, "\(link): \(badURL.stderr)")
-            #expect(badURL.stderr.contains("is not a web link"), "\(link): \(badURL.stderr)")
+            #expect(badURL.stderr.contains("is not a web link (\(why)"), "\(link): \(badURL.stderr)")
             #expect(!badURL.stderr.contains("link: https://") && !badURL.stderr.contains("place:"), "\(badURL.stderr)")
         }
     }

@@ -49,15 +49,15 @@ struct PostCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailures {
-            if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
             let connection = try global.connect()
             // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
             guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
             let link = Self.typedLink(url)
-            guard WebLink.isValid(link) else {
+            if let problem = WebLink.problem(link) {
                 throw UsageFailure(
-                    message: "\"\(DisplayText.clean(url))\" is not a web link: give an http:// or https:// address, like https://example.com/me")
+                    message: "\"\(DisplayText.clean(url))\" is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me")
             }
+            if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
             if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
             let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
             guard !found.isEmpty else { throw Place.notFound(place) }
