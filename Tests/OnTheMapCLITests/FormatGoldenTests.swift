@@ -89,6 +89,15 @@ struct FormatGoldenTests {
         StatusSummary(status: status, now: now, reason: status == nil ? "cannot reach onthemapd at /run/user/1000/onthemap/onthemapd.sock (No such file or directory)" : nil)
     }
 
+    /// A bar shows the first part of your place, and at most 24 characters of a place with no comma.
+    @Test func aBarShowsAShortPlace() {
+        let students = StatusResult.Students(count: 7, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil)
+        func text(_ place: String) -> String { Self.summary(Self.status(Self.ada, students: students, place: place)).text }
+        #expect(text("Springfield, Ohio, United States") == "📍 7 · Springfield")
+        #expect(text(String(repeating: "Lima ", count: 40)) == "📍 7 · " + String(repeating: "Lima ", count: 5).dropLast(2) + "…")
+        #expect(Self.summary(Self.status(Self.ada, students: students, place: String(repeating: "x", count: 200))).tooltip.contains(String(repeating: "x", count: 200)))
+    }
+
     @Test(arguments: [StatusBarFormat.waybar, .i3blocks, .polybar, .json])
     func statusBarFormats(format: StatusBarFormat) throws {
         var text = ""

@@ -72,10 +72,17 @@ struct StatusSummary {
         }
     }
 
-    /// The place's name, before its region and country: "Springfield" of "Springfield, Ohio, United States".
+    /// The place's name, before its region and country: "Springfield" of "Springfield, Ohio, United
+    /// States"; a place typed without commas is cut at `shortPlaceLength` characters, with "…".
     private var shortPlace: String? {
-        myPlace.map { place in String(place.prefix { $0 != "," }) }
+        myPlace.map { place in
+            let name = place.prefix { $0 != "," }
+            return name.count > Self.shortPlaceLength ? name.prefix(Self.shortPlaceLength - 1) + "…" : String(name)
+        }
     }
+
+    /// The most characters of your place a bar's text shows ("Llanfairpwllgwyngyll" fits).
+    static let shortPlaceLength = 24
 
     /// What is known, and only that: offline, neither the count nor your pin is.
     var tooltip: String {
