@@ -58,6 +58,9 @@ export function mapView(o) {
   // rests (`settle`) and widen a drawing narrowed for a zoom (`widen`); the last step's change of
   // scale (`trend`) and the scale before it (`last`), for the groupings foreseen.
   let fitted = false, box = null, drawn = null, settle = 0, widen = 0, trend = 0, last = 0;
+  // The first view as fitted (`fit`), while the camera is still there: the person has not moved the
+  // map since, so a new size of the element shows the first view for that size.
+  let firstCam = null;
 
   /* The element's box, read once and again only when it changes size: each read after a change to
      the markers made the browser lay the page out again, there and then. */
@@ -70,10 +73,18 @@ export function mapView(o) {
     }
     return box;
   }
+  /* The element changed size (a rotation, a window resized, the bar shown at login). The first view
+     not moved since is fitted again for the new size, as "whole world" would show it: the element's
+     size is read once per frame, so a fit made in the frame that showed the bar used the old one. */
   function resized() {
+    const untouched = isFirstView();
     box = null;
     popup.resized();
-    apply(true);
+    if (untouched) refit();
+    else apply(true);
+  }
+  function isFirstView() {
+    return !!firstCam && cam.x === firstCam.x && cam.y === firstCam.y && cam.unit === firstCam.unit;
   }
 
   /* Shows the camera's view; `moving`: a drag, pinch or wheel is under way. The markers' SVG keeps
@@ -162,12 +173,16 @@ export function mapView(o) {
 
   /* The first view (camera.mjs) of the markers the search leaves. */
   function fit() {
+    popup.hide();
+    map.groups.level = null;
+    refit();
+  }
+  function refit() {
     measure();
     fitted = true;
     Object.assign(cam, firstView(shown(), size, band));
-    popup.hide();
-    map.groups.level = null;
     apply();
+    firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
   /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
      them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
