@@ -10,8 +10,8 @@ reaches every row, axe-core checks it, and how long it takes.
 BASE_URL is the server's root, started with `--web-pins N` on a database of its own with N demo
 students (10,000 for the figures). Prints one line per check and the figures as "measure NAME VALUE
 UNIT": the list opening (from the tab's click to the rows drawn, ≤ 200 ms), a keystroke in its search
-(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile (Long Tasks API, ≤ 50 ms),
-judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
+(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile and as the map follows the
+search (Long Tasks API, ≤ 50 ms), judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
 (skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
 """
 
@@ -179,8 +179,8 @@ def run(where, phone, expected):
         search.send_keys(Keys.BACKSPACE)
     wait(lambda: not b.shown("list-empty"))
     longest = max(longest, longest_task())
-    # The map again, the search "ana" still in the box: its ten thousand markers follow it then
-    # (measured, not one of the issue's targets).
+    # The map again, the search "ana" still in the box: its ten thousand markers follow it then, with
+    # no task over 50 ms either.
     keystrokes("ana")
     watch_long_tasks()
     js("document.getElementById('map-tab').click()")
@@ -206,6 +206,7 @@ def run(where, phone, expected):
     b.timing(max(keys) <= 50, "%s: a keystroke in its search answers in %.0f ms at most (median %.0f; ≤ 50)"
              % (where, max(keys), statistics.median(keys)))
     b.timing(longest <= 50, "%s: no task over 50 ms meanwhile (the longest %.0f ms)" % (where, longest))
+    b.timing(back <= 50, "%s: no task over 50 ms as the map follows the search (the longest %.0f ms)" % (where, back))
 
 
 try:
