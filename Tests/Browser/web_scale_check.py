@@ -10,8 +10,8 @@ reaches every row, axe-core checks it, and how long it takes.
 BASE_URL is the server's root, started with `--web-pins N` on a database of its own with N demo
 students (10,000 for the figures). Prints one line per check and the figures as "measure NAME VALUE
 UNIT": the list opening (from the tab's click to the rows drawn, ≤ 200 ms), a keystroke in its search
-(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile (Long Tasks API, ≤ 50 ms),
-judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
+(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile and as the map follows the
+search (Long Tasks API, ≤ 50 ms), judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
 (skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
 """
 
@@ -66,7 +66,12 @@ def keystrokes(text):
     return js("return window.__keys")
 
 
-def the_map(where, expected):
+# Whether the map shows a view of its element's present size (its shape): the page has seen a resize.
+SIZE_SEEN = """var m=document.getElementById('map'),r=m.getBoundingClientRect();
+    return Math.abs(m.view.width/m.view.height-r.width/r.height)<0.001;"""
+
+
+def the_map(where, expected, phone):
     """Names, clusters' counts and the zoom buttons, on the first view of `expected` pins."""
     count = b.by_id("count").text
     check(count.startswith("{:,} students".format(expected)), "%s: the map's count: %s" % (where, count))
@@ -93,6 +98,18 @@ def the_map(where, expected):
           "%s: every cluster's count (up to %d digits) fits its disc, and counts are drawn above every disc %s"
           % (where, longest, spilled[:3]))
     width = js("return document.getElementById('map').view.width")
+    # The first view, not moved, follows the map's size (a phone turned, a window made narrower): it
+    # is the whole world as the button shows it at that size, and the same as before once back.
+    turned = (844, 390) if phone else (1000, 900)
+    b.size(turned[0], turned[1], phone)
+    followed = wait(lambda: js(SIZE_SEEN)) and js("return document.getElementById('map').view.width")
+    b.by_id("zoom-world").click()
+    fitted = js("return document.getElementById('map').view.width")
+    b.size(390 if phone else 1400, 844 if phone else 900, phone)
+    back = wait(lambda: js(SIZE_SEEN)) and js("return document.getElementById('map').view.width")
+    check(followed and abs(followed - fitted) < 1 and abs(back - width) < 1,
+          "%s: turned to %dx%d and back, the first view follows the map's size (view widths %s, %s; %s, then %s)"
+          % (where, turned[0], turned[1], followed, fitted, back, width))
     b.by_id("zoom-in").click()
     b.by_id("zoom-in").click()
     closer = js("return document.getElementById('map').view.width")
@@ -119,7 +136,7 @@ def run(where, phone, expected):
         check(all(start < first_end for start, _ in pages), "%s: its %d pages were asked for at once" % (where, len(pages)))
     wait(lambda: not b.shown("busy"), 30)
     time.sleep(2)  # the first drawing and the work done ahead in idle time, as a person waits for the map
-    the_map(where, expected)
+    the_map(where, expected, phone)
     # A pin's address among them all: zoomed in until it is a marker (or a cluster of one point), its popup open.
     pin = js("""var m=document.querySelectorAll('[data-testid=marker]'),s=m[Math.floor(m.length*0.43)].querySelector('.student');
         return [s.dataset.objectId,s.dataset.name]""")
@@ -162,8 +179,8 @@ def run(where, phone, expected):
         search.send_keys(Keys.BACKSPACE)
     wait(lambda: not b.shown("list-empty"))
     longest = max(longest, longest_task())
-    # The map again, the search "ana" still in the box: its ten thousand markers follow it then
-    # (measured, not one of the issue's targets).
+    # The map again, the search "ana" still in the box: its ten thousand markers follow it then, with
+    # no task over 50 ms either.
     keystrokes("ana")
     watch_long_tasks()
     js("document.getElementById('map-tab').click()")
@@ -189,6 +206,7 @@ def run(where, phone, expected):
     b.timing(max(keys) <= 50, "%s: a keystroke in its search answers in %.0f ms at most (median %.0f; ≤ 50)"
              % (where, max(keys), statistics.median(keys)))
     b.timing(longest <= 50, "%s: no task over 50 ms meanwhile (the longest %.0f ms)" % (where, longest))
+    b.timing(back <= 50, "%s: no task over 50 ms as the map follows the search (the longest %.0f ms)" % (where, back))
 
 
 try:

@@ -101,7 +101,8 @@ export function groupingStore(reach, countOf, counts) {
   return store;
 }
 
-function whenIdle(f) {
+/** Calls `f` in the page's idle time, with its deadline (or soon, where there is none). */
+export function whenIdle(f) {
   if (window.requestIdleCallback) requestIdleCallback(f);
   else setTimeout(f, 20);
 }

@@ -18,9 +18,9 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import { clampCamera, firstView, fitView, pictureTransform, viewOf, zoomCamera, zoomRange } from "./camera.mjs";
+import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, zoomCamera, zoomRange } from "./camera.mjs";
 import { zoomLevel } from "./clusters.mjs";
-import { groupingStore } from "./grouping.mjs";
+import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
 import { mapInput } from "./input.mjs";
 import { markerDrawing } from "./markers.mjs";
@@ -28,7 +28,7 @@ import { WORLD } from "./mercator.mjs";
 import { nameLayer } from "./name-layer.mjs";
 import { mapPopup } from "./popup.mjs";
 import { rovingFocus } from "./roving-focus.mjs";
-import { countOf, filterStudents } from "./students.mjs";
+import { countOf, filterStudents, markSearch } from "./students.mjs";
 
 /** How close on screen, in pixels, markers are drawn as one cluster. */
 export const CLUSTER_REACH = 28;
@@ -57,7 +57,10 @@ export function mapView(o) {
   // The element's box; the world as drawn (`drawn`, a camera); the timers that draw when the view
   // rests (`settle`) and widen a drawing narrowed for a zoom (`widen`); the last step's change of
   // scale (`trend`) and the scale before it (`last`), for the groupings foreseen.
-  let fitted = false, box = null, drawn = null, settle = 0, widen = 0, trend = 0, last = 0;
+  let fitted = false, box = null, drawn = null, settle = 0, widen = 0, trend = 0, last = 0, marking = 0;
+  // The first view as fitted (`fit`), while the camera is still there: the person has not moved the
+  // map since, so a new size of the element shows the first view for that size.
+  let firstCam = null;
 
   /* The element's box, read once and again only when it changes size: each read after a change to
      the markers made the browser lay the page out again, there and then. */
@@ -70,10 +73,18 @@ export function mapView(o) {
     }
     return box;
   }
+  /* The element changed size (a rotation, a window resized, the bar shown at login). The first view
+     not moved since is fitted again for the new size, as "whole world" would show it: the element's
+     size is read once per frame, so a fit made in the frame that showed the bar used the old one. */
   function resized() {
+    const untouched = isFirstView();
     box = null;
     popup.resized();
-    apply(true);
+    if (untouched) refit();
+    else apply(true);
+  }
+  function isFirstView() {
+    return !!firstCam && cam.x === firstCam.x && cam.y === firstCam.y && cam.unit === firstCam.unit;
   }
 
   /* Shows the camera's view; `moving`: a drag, pinch or wheel is under way. The markers' SVG keeps
@@ -162,12 +173,16 @@ export function mapView(o) {
 
   /* The first view (camera.mjs) of the markers the search leaves. */
   function fit() {
+    popup.hide();
+    map.groups.level = null;
+    refit();
+  }
+  function refit() {
     measure();
     fitted = true;
     Object.assign(cam, firstView(shown(), size, band));
-    popup.hide();
-    map.groups.level = null;
     apply();
+    firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
   /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
      them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
@@ -180,12 +195,23 @@ export function mapView(o) {
     if (refit || !fitted) fit();
     else apply();
   }
-  /* Leaves the students whose name or place holds `text`; returns how many. */
+  /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
+     it at once; the others' classes follow (students.mjs, markSearch). */
   function filter(text) {
     const found = filterStudents(map.markers, text);
     map.groups.reset(map.markers);
     apply();
+    markFrom(0);
     return found;
+  }
+  /* Writes the search into the markers from the `i`th on, in slices of up to 4 ms (the clock read
+     every 64 markers, so each slice does some), the first at once and the others in idle time, as
+     the groupings ahead are (grouping.mjs): a hundred markers are done at once, ten thousand
+     between frames. A new search starts again. */
+  function markFrom(i, deadline) {
+    const list = map.markers, run = ++marking, until = performance.now() + between(deadline ? deadline.timeRemaining() : 4, 1, 4);
+    while (i < list.length && (i & 63 || performance.now() < until)) markSearch(list[i++]);
+    if (i < list.length) whenIdle((next) => { if (run === marking) markFrom(i, next); });
   }
   function shown() {
     return map.markers.filter((m) => !m.filtered);

@@ -11,7 +11,7 @@
 
 import { centreOf } from "./clusters.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
-import { countOf } from "./students.mjs";
+import { countOf, markSearch } from "./students.mjs";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -30,6 +30,7 @@ export function readMarker(m) {
   m.students = null;
   m.count = null;
   m.drawn = true;
+  m.marked = true;
 }
 
 /** A marker's or cluster's point, in map units. */
@@ -90,6 +91,7 @@ export function markerDrawing(map) {
         m.drawn = on;
       }
       if (!on) continue;
+      markSearch(m);
       if (m.scaled !== u) {
         m.setAttribute("transform", "translate(" + m.at.x + " " + m.at.y + ") scale(" + u + ")");
         m.scaled = u;

@@ -18,6 +18,7 @@ export function countOf(m) {
 /** The students a marker or cluster shows (those the search leaves). */
 export function shownStudents(m) {
   if (m.members) return [].concat(...m.members.map(shownStudents));
+  markSearch(m);
   return studentsOf(m).filter((s) => !s.classList.contains("hidden"));
 }
 
@@ -26,30 +27,40 @@ function matchesQuery(s, q) {
   return (s.find || (s.find = foldText(s.dataset.name + "\n" + s.dataset.place))).includes(q);
 }
 
-/** Leaves the students of `markers` whose name or place holds `text`, hiding the others and the
- *  markers left with none; a marker's count, label and `mine` follow. Returns how many are left. */
+/** Leaves the students of `markers` whose name or place holds `text`; returns how many are left.
+ *  What each marker shows is known at once (`filtered`: none of its students, `count`, `mine`); the
+ *  page is told by `markSearch`, marker by marker, as they are drawn or read, the others a few at a
+ *  time (map-view.mjs): ten thousand markers' classes written at once took 35 ms, a task a person
+ *  feels (issue 41). */
 export function filterStudents(markers, text) {
   const q = foldText(text.trim());
   let found = 0;
   for (const m of markers) {
-    const students = studentsOf(m);
     let here = 0, mine = false;
-    for (const s of students) {
-      const out = !!q && !matchesQuery(s, q);
-      s.classList.toggle("hidden", out);
-      if (!out) {
+    for (const s of studentsOf(m)) {
+      s.out = !!q && !matchesQuery(s, q);
+      if (!s.out) {
         here++;
         mine = mine || s.classList.contains("mine");
       }
     }
-    const label = m.querySelector("text");
     found += here;
     m.filtered = !here;
-    m.classList.toggle("hidden", !here);
-    if (label) label.textContent = here;
-    m.classList.toggle("mine", mine);
     m.mine = mine;
     m.count = here;
+    m.marked = false;
   }
   return found;
+}
+
+/** Writes what the search left of a marker into the page, if not yet: `hidden` on the students left
+ *  out and on the marker when none is left, `mine` when yours is left, its count's label. */
+export function markSearch(m) {
+  if (m.marked !== false) return;
+  m.marked = true;
+  for (const s of studentsOf(m)) s.classList.toggle("hidden", s.out);
+  m.classList.toggle("hidden", m.filtered);
+  m.classList.toggle("mine", m.mine);
+  const label = m.querySelector("text");
+  if (label) label.textContent = m.count;
 }
