@@ -162,6 +162,7 @@ struct WebAppBrowserTests {
                 "ok   \(size): the map's count: \(count) students", "ok   \(size): the map names",
                 "ok   \(size): #/pin/",
                 "ok   \(size): every cluster's count", "ok   \(size): the zoom buttons zoom in and out",
+                "ok   \(size): turned to",
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",
                 "ok   \(size): a search that matches nothing says so", "ok   \(size): back on the map, the search leaves",
