@@ -25,7 +25,9 @@ struct SignupCommand: ParsableCommand {
         try runReportingFailures {
             // Which server the daemon uses decides where an account comes from; a daemon that is not
             // running would use Udacity's unless configured otherwise, so its page is the answer then.
-            let connection = try? global.connect(timeout: .seconds(10))
+            // The default wait: the daemon reads the server's page for its sign-up link, and gives
+            // up on a server that does not answer by itself (its request timeout).
+            let connection = try? global.connect()
             guard let connection, let apiURL = try? connection.result(StatusParams()).apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL)
             else { return try URLOpener.open(Self.signupURL) }
             let server = DisplayText.clean(apiURL)
