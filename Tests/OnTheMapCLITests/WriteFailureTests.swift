@@ -12,6 +12,8 @@ struct WriteFailureTests {
         let commands: [[String]] = [
             ["students", "--json"], ["students", "--tsv"], ["map", "--width", "40", "--height", "10"],
             ["status", "--json"], ["export", "--html", "-"],
+            // Printed by ArgumentParser, through stdio's buffer.
+            ["--help"], ["students", "--help"], ["--version"],
         ]
         for command in commands {
             let result = try runCommand(

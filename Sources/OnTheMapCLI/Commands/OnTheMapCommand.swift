@@ -36,6 +36,7 @@ public enum OnTheMapMain {
     public static func run() {
         // A reader that goes away (`| head`) is an EPIPE for `Output` to end on quietly, not a signal.
         signal(SIGPIPE, SIG_IGN)
+        Output.checkBufferedOutputAtExit()
         let arguments = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         if BuildDependencies.isVerboseVersionRequest(arguments) {
             Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))

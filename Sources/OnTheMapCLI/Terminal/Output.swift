@@ -28,6 +28,19 @@ enum Output {
         write(STDERR_FILENO, Array((text + "\n").utf8))
     }
 
+    /// What goes through stdio's buffer instead (ArgumentParser's help, usage and version) is
+    /// checked at exit, as coreutils' `close_stdout` does: a write that fails then is the same
+    /// error, and a reader that went away leaves the exit status as it was.
+    static func checkBufferedOutputAtExit() {
+        atexit {
+            guard fflush(nil) != 0 else { return }
+            let code = errno
+            guard code != EPIPE else { return }
+            Output.error("onthemap: could not write the output (\(String(cString: strerror(code)))); it is incomplete")
+            _exit(1)
+        }
+    }
+
     private static func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
