@@ -61,7 +61,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
             if let flag = flags[key] { return (flag, "--\(key)") }
             let variable = "ONTHEMAP_" + key.uppercased().replacing("-", with: "_")
             if let env = environment[variable], !env.isEmpty { return (env, variable) }
-            if let fromFile = file[key] { return (fromFile, "\(paths.configFile): \(key)") }
+            if let fromFile = file[key] { return (fromFile.value, "\(paths.configFile), line \(fromFile.line): \(key)") }
             return nil
         }
         func seconds(_ key: String, default fallback: Int, minimum: Int) throws -> Duration {
@@ -121,13 +121,13 @@ public struct DaemonConfiguration: Sendable, Hashable {
         }
     }
 
-    /// The file's settings (`SettingsLines`), each key among `keys`; the last of a repeated key wins.
-    static func parseFile(_ text: String, path: String) throws -> [String: String] {
-        var settings: [String: String] = [:]
+    /// The file's settings (`SettingsLines`) by key, each among `keys`; the last of a repeated key wins.
+    static func parseFile(_ text: String, path: String) throws -> [String: SettingsLines.Setting] {
+        var settings: [String: SettingsLines.Setting] = [:]
         do {
             for setting in try SettingsLines.parse(text) {
                 guard keys.contains(setting.key) else { throw SettingsLines.Malformed(line: setting.line) }
-                settings[setting.key] = setting.value
+                settings[setting.key] = setting
             }
         } catch let malformed as SettingsLines.Malformed {
             throw ConfigurationError(

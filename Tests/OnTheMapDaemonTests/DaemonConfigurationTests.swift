@@ -53,11 +53,11 @@ struct DaemonConfigurationTests {
     }
 
     @Test(arguments: [
-        ("cache-size = lots", "cache-size"),
-        ("refresh-interval = 0", "refresh-interval"),
-        ("api-url = ftp://x", "api-url"),
+        ("cache-size = lots", "/etc/onthemapd.conf, line 1: cache-size"),
+        ("# comment\n\nrefresh-interval = 0", "/etc/onthemapd.conf, line 3: refresh-interval"),
+        ("api-url = ftp://x", "line 1: api-url"),
         ("colour = blue", "line 1"),
-        ("log-level = loud", "log-level"),
+        ("socket = /s\nlog-level = loud", "line 2: log-level"),
     ])
     func badSettingsAreNamed(line: String, mentioned: String) {
         #expect {
