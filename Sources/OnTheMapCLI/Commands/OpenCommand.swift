@@ -80,12 +80,16 @@ struct OpenCommand: ParsableCommand {
         throw ExitCode(ExitStatus.daemonError)
     }
 
-    /// The students a name means: those whose whole name it is, if any, else every match; a student
-    /// who posted the same link more than once counted once.
+    /// The students a name means: those whose whole name it is, if any; else those whose name holds
+    /// every word of it ("Ada" is Ada Lovelace, not someone in Guadalajara: the search also reads
+    /// places); else every match. A student who posted the same link more than once counted once.
     static func candidates(_ pins: [StudentPin], for name: String) -> [StudentPin] {
         let folded = name.lowercased()
+        let words = folded.split(separator: " ")
         let exact = pins.filter { $0.student.fullName.lowercased() == folded }
+        let named = pins.filter { pin in words.allSatisfy { pin.student.fullName.lowercased().contains($0) } }
         var seen: Set<[String]> = []
-        return (exact.isEmpty ? pins : exact).filter { seen.insert([$0.student.fullName, $0.student.mediaURL]).inserted }
+        let meant = !exact.isEmpty ? exact : !named.isEmpty ? named : pins
+        return meant.filter { seen.insert([$0.student.fullName, $0.student.mediaURL]).inserted }
     }
 }
