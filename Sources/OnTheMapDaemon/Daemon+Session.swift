@@ -20,7 +20,15 @@ extension Daemon {
         }
         LogRedaction.register(secret)
         defer { LogRedaction.forget(secret) }
-        let session = try await state.track("login") { try await self.api.login(request.credentials) }
+        let session: APISession
+        do {
+            session = try await state.track("login") { try await self.api.login(request.credentials) }
+        } catch {
+            // A refused login (a disabled account, a new password) may mean the session in hand
+            // was ended too: asked now, not at the next refresh, so `status` tells the truth.
+            if let current = await state.current.session { try? await verifySession(current) }
+            throw error
+        }
         let profile = try? await api.user(key: session.accountKey)
         let account = AccountInfo(
             key: session.accountKey, firstName: profile?.firstName ?? "", lastName: profile?.lastName ?? "")

@@ -203,6 +203,24 @@ struct DaemonUpstreamTests {
         #expect(notification["params"]?["loggedIn"] == .bool(false))
     }
 
+    /// A refused login asks whether the session in hand still stands: kept when it does (a typo in
+    /// the password ends nothing), ended when the server ended it meanwhile (a disabled account, a
+    /// new password), so `status` does not say "logged in" until the next refresh.
+    @Test func aRefusedLoginChecksTheSessionInHand() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        let wrong = params(("username", .string(DaemonTestBed.email)), ("password", .string("not the password")))
+        _ = try bed.error("login", wrong)
+        #expect(try bed.result("status")["loggedIn"] == .bool(true), "a typo ends nothing")
+        let saved = try JSONDecoder().decode(WireJSON.self, from: Data(contentsOf: URL(fileURLWithPath: bed.daemon.sessionFile)))
+        let token = try #require(saved["session"]?["xsrfToken"]?.stringValue)
+        let logout = try runCommand("/usr/bin/curl", ["-sf", "-X", "DELETE", "-H", "X-XSRF-TOKEN: \(token)", bed.server.baseURL + "/session"])
+        #expect(logout.status == 0)
+        _ = try bed.error("login", wrong)
+        #expect(try bed.result("status")["loggedIn"] == .bool(false), "the server had ended it")
+    }
+
     @Test func restartKeepsSessionAndCachedData() throws {
         let bed = try DaemonTestBed()
         defer { bed.tearDown() }
