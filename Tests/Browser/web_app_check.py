@@ -441,10 +441,14 @@ def list_screen():
     ids, most = list_ids()
     check(rows and ids == [s["objectId"] for s in newest], "the list holds the same %d pins, newest first" % len(ids))
     check(most < len(newest), "only the rows on the screen are made (at most %d of %d)" % (most, len(newest)))
-    rows = all_by_id("list-row")
     check(driver.current_url.endswith("#/list"), "the list has its address: %s" % driver.current_url)
-    first = next(r for r in rows if r.get_attribute("aria-posinset") == "1")
-    parts = [first.find_element(By.CSS_SELECTOR, c).text for c in (".name", ".place", ".link", ".updated")]
+
+    def first_row():
+        # The list draws its rows again after list_ids scrolled it back to the top, in a frame of
+        # its own: rows read before then are gone (stale), so the first one is looked for until found.
+        row = next(r for r in all_by_id("list-row") if r.get_attribute("aria-posinset") == "1")
+        return row, [row.find_element(By.CSS_SELECTOR, c).text for c in (".name", ".place", ".link", ".updated")]
+    first, parts = wait(first_row) or (None, [""] * 4)
     check(parts[0] == "%s %s" % (newest[0]["firstName"], newest[0]["lastName"]) and parts[1] == newest[0]["mapString"]
           and parts[2] == newest[0]["mediaURL"] and parts[3], "a row shows name, place, link and when: %s" % parts)
     tabs = len(driver.window_handles)
