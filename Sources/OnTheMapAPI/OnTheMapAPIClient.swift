@@ -10,7 +10,6 @@ import NIOCore
 import NIOHTTP1
 import OnTheMapModels
 import OnTheMapSupport
-import Synchronization
 
 /// A client for the OnTheMap web API: Udacity's service or an `onthemap-server`.
 ///
@@ -126,14 +125,11 @@ public final class OnTheMapAPIClient: Sendable {
     /// A list read on a thread of its own: a page of 1,000 takes milliseconds to decode, and the
     /// caller's thread serves other requests (the daemon's connections).
     private func decodeList(_ reply: Reply) async throws -> StudentLocationList {
-        let turn = Self.decodingTurn.add(1, ordering: .relaxed).newValue
-        return try await Self.decoding[turn % Self.decoding.count].perform { try self.decode(reply) as StudentLocationList }
+        try await Self.decoding.perform { try self.decode(reply) as StudentLocationList }
     }
 
-    /// Where lists are decoded: serial queues (see `DispatchQueue.perform`), two taken in turn, so
-    /// the pages of a refresh, which arrive together, decode on both cores of a small machine.
-    private static let decoding = (1...2).map { DispatchQueue(label: "onthemap.api-decoding-\($0)") }
-    private static let decodingTurn = Atomic(0)
+    /// Where lists are decoded (a serial queue: see `DispatchQueue.perform`).
+    private static let decoding = DispatchQueue(label: "onthemap.api-decoding")
 
     /// `POST /StudentLocation`. `session` authorizes the write on servers that require it.
     public func createStudentLocation(
