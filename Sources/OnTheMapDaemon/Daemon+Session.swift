@@ -23,11 +23,12 @@ extension Daemon {
         let session: APISession
         do {
             session = try await state.track("login") { try await self.api.login(request.credentials) }
-        } catch {
+        } catch let refusal as APIError where [.invalidCredentials, .forbidden, .unauthorized].contains(refusal.kind) {
             // A refused login (a disabled account, a new password) may mean the session in hand
-            // was ended too: asked now, not at the next refresh, so `status` tells the truth.
+            // was ended too: asked now, not at the next refresh, so `status` tells the truth. Only
+            // when the server answered: one that cannot be reached is not waited for twice.
             if let current = await state.current.session { try? await verifySession(current) }
-            throw error
+            throw refusal
         }
         let profile = try? await api.user(key: session.accountKey)
         let account = AccountInfo(
