@@ -695,29 +695,19 @@ Updated stay on screen."
 (defface onthemap-you '((t :inherit bold))
   "Your own row in the students lists.")
 
-(defvar onthemap--status)
-
-(defvar-local onthemap--marked-key nil
-  "The account key this list's own row was marked for, or nil.")
-
-(defun onthemap--my-key ()
-  "The logged-in account's key, as the status subscription last said it, or nil."
-  (and onthemap--status (onthemap--true-p (plist-get onthemap--status :loggedIn))
-       (plist-get (plist-get onthemap--status :account) :key)))
-
 (defun onthemap--entries (students)
   "Tabulated list entries of STUDENTS (a vector of plists).
 In a near list, the Km column shows each student's `distanceKm' from
 the daemon's answer.  Your own row's name is marked \"(you)\", as the
-CLI marks it."
-  (setq onthemap--marked-key (onthemap--my-key))
+CLI marks it: as the daemon's `mine' says, which knew whose list it
+was when it answered."
   (mapcar
    (lambda (student)
      ;; The daemon's distance: one distance (one Earth radius) in every client.  Its one
      ;; decimal makes halves common: they round up, as in the CLI and Neovim (`round' and
      ;; "%.0f" would show 252.5 as 252).
      (let ((km (plist-get student :distanceKm))
-           (mine (and onthemap--marked-key (equal (plist-get student :uniqueKey) onthemap--marked-key))))
+           (mine (onthemap--true-p (plist-get student :mine))))
        (list student
              (vconcat
               (list (if mine (propertize (concat (onthemap--name student) " (you)") 'face 'onthemap-you)
@@ -1560,12 +1550,11 @@ A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
 
 (defun onthemap--status-set (state status)
   "Record the subscription's STATE and the daemon's STATUS; redraw mode lines.
-Open lists and maps follow the session it shows, and mark your own row."
+Open lists and maps follow the session it shows."
   (setq onthemap--status-state state
         onthemap--status status)
   (force-mode-line-update t)
   (onthemap--follow-session status)
-  (onthemap--mark-own-rows)
   (run-hooks 'onthemap-status-hook))
 
 ;; Open lists and maps follow the session: a logout (here, in the CLI or by expiry)
@@ -1598,15 +1587,6 @@ STATUS is the daemon's status, or nil when it is not known (offline)."
                 ((or onthemap--needs-login (and (not (eq before 'unknown)) (not (equal before now))))
                  (setq onthemap--needs-login nil)
                  (funcall (car onthemap--follow)))))))))
-
-(defun onthemap--mark-own-rows ()
-  "Print again the lists whose own row was marked for another account than now.
-The list may have come before the status that says whose it is."
-  (when-let ((key (onthemap--my-key)))
-    (dolist (buffer (onthemap--list-buffers))
-      (with-current-buffer buffer
-        (when (and onthemap--shown (not (equal onthemap--marked-key key)))
-          (onthemap--print (onthemap--entries (plist-get onthemap--shown :students))))))))
 
 (defun onthemap--status-wanted-p (&optional except)
   "Whether the subscription has a use: the mode line, or a list or map but EXCEPT."

@@ -317,8 +317,9 @@ return {
         screen.with({ columns = columns }, function(s)
           s:command("OnTheMap")
           s:wait_for("100 of ")
-          -- The account's pin was the last one posted: the newest, at the top.
-          local row = s:wait_for(" (you)")
+          -- The account's pin was the last one posted: the newest, at the top. Marked as the list
+          -- is drawn (the daemon's `mine`), not once the status that says whose it is comes.
+          local row = t.ok(s:row_of(" (you)"), "your row marked with the list:\n" .. s:text())
           local line = s:lines()[row]
           t.ok(line:find("^" .. vim.pesc(name:sub(1, 4))), "your name on that row: " .. line)
           t.eq(#vim.tbl_filter(function(l)

@@ -70,7 +70,7 @@ local function update_headers()
 end
 
 --- Remembers what `buf` shows, and starts the timer if it is not running.
-local function keep_header_current(buf, result, near, search, me)
+local function keep_header_current(buf, result, near, search)
   if not shown[buf] then
     vim.api.nvim_create_autocmd("BufWipeout", {
       buffer = buf,
@@ -80,7 +80,7 @@ local function keep_header_current(buf, result, near, search, me)
       end,
     })
   end
-  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf), room = M.room(buf), me = me }
+  shown[buf] = { result = result, near = near, search = search, generation = buffer.generation(buf), room = M.room(buf) }
   local every = config.options.header_update_ms
   if not M.header_timer and every and every > 0 then
     M.header_timer = vim.loop.new_timer()
@@ -90,12 +90,6 @@ end
 
 --- The display cells a line of `buf` has (buffer.room).
 M.room = buffer.room
-
---- The logged-in account's key, as the status subscription last said it, or nil.
-local function my_key()
-  local status = require("onthemap.status").status
-  return status and status.loggedIn and type(status.account) == "table" and status.account.key or nil
-end
 
 --- Your own row's mark, after the name, as the CLI marks it.
 local you = " (you)"
@@ -108,11 +102,11 @@ end
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
 --- (the students then carry the daemon's `distanceKm`); `search` the words searched for, or nil.
 --- The columns fit the window: UPDATED stays on screen at 80 columns. Your own row is marked
---- "(you)", kept whole when the name is cut.
+--- "(you)" (the daemon's `mine`: whose the list is was known when it answered), kept whole when the
+--- name is cut.
 function M.render(buf, result, near, search)
   M.define_highlights()
   local students = result.students or {}
-  local me = my_key()
   local titles = { "NAME", "PLACE", "LINK", "UPDATED" }
   if near then
     table.insert(titles, 3, "KM")
@@ -120,7 +114,7 @@ function M.render(buf, result, near, search)
   local rows = { titles }
   local mine = {}
   for index, student in ipairs(students) do
-    mine[index] = me ~= nil and student.uniqueKey == me
+    mine[index] = student.mine == true
     local name = format.name(student) .. (mine[index] and you or "")
     local row = { name, format.clean(student.mapString), format.clean(student.mediaURL), format.age(student.updatedAt) }
     if near then
@@ -154,7 +148,7 @@ function M.render(buf, result, near, search)
     items[index + 2] = student
   end
   buffer.set(buf, lines, items, highlights, M.namespace)
-  keep_header_current(buf, result, near, search, me)
+  keep_header_current(buf, result, near, search)
   header.keep(buf, 2, M.namespace)
   follow.filled(buf, result.refreshedAt)
 end
@@ -195,9 +189,8 @@ local function fetch(buf, params, near, search)
   end)
 end
 
--- A window narrower or wider than the one a list was laid out for lays it out again, and so does
--- learning whose session it is (your own row is marked): from the result it shows, nothing is
--- fetched.
+-- A window narrower or wider than the one a list was laid out for lays it out again, from the
+-- result it shows: nothing is fetched.
 local layout_group
 local function follow_layout()
   if layout_group then
@@ -213,18 +206,6 @@ local function follow_layout()
         end
       end
     end),
-  })
-  vim.api.nvim_create_autocmd("User", {
-    group = layout_group,
-    pattern = "OnTheMapStatus",
-    callback = function()
-      local me = my_key()
-      for buf, what in pairs(shown) do
-        if me and vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation and what.me ~= me then
-          M.render(buf, what.result, what.near, what.search)
-        end
-      end
-    end,
   })
 end
 
