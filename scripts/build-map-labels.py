@@ -109,15 +109,21 @@ ABBREVIATIONS = {"Auz.": "Austl.", "Tongo": "", "D'inca": "Dom.", "St-Barthlemy"
 
 
 def gazetteer():
-    countries, places = {}, []
+    countries, regions, places = {}, {}, []
     with open(GAZETTEER, encoding="utf-8") as text:
         for line in text:
             fields = line.rstrip("\n").split("\t")
             if fields[0] == "C":
                 countries[fields[1]] = {"name": fields[3], "population": int(fields[4])}
+            elif fields[0] == "R":
+                regions[(fields[1], fields[2])] = fields[3]
             elif fields[0] == "P" and int(fields[6]) >= MINIMUM_POPULATION:
-                places.append({"name": fields[1], "country": fields[2], "lat": float(fields[4]), "lon": float(fields[5]),
-                               "population": int(fields[6])})
+                places.append({"name": fields[1], "country": fields[2], "region": fields[3], "lat": float(fields[4]),
+                               "lon": float(fields[5]), "population": int(fields[6])})
+    # A place's region by name, as the geocoder names it ("Leipzig, Saxony, Germany"): the view's
+    # centre is named by the one rule (PlaceLabel), which needs it.
+    for place in places:
+        place["region"] = regions.get((place["country"], place["region"]), "")
     return countries, places
 
 
@@ -204,12 +210,14 @@ def build(data_dir):
         shown = forms(place["name"])
         if shown is None:
             continue
-        record(place["lon"], place["lat"], place["population"], [shown[0], shown[1], ""], 0,
+        # A place's third name is its region (a country's is its short name), as shown.
+        region = forms(place["region"]) if place["region"] else None
+        record(place["lon"], place["lat"], place["population"], [shown[0], shown[1], region[0] if region else ""], 0,
                country_index.get(place["country"], NO_COUNTRY))
         kept_places += 1
 
     header_size = 24
-    header = b"OTMLABEL" + struct.pack("<IIII", 1, len(countries), kept_places, header_size + len(records))
+    header = b"OTMLABEL" + struct.pack("<IIII", 2, len(countries), kept_places, header_size + len(records))
     return header + bytes(records) + bytes(strings), len(countries), kept_places
 
 

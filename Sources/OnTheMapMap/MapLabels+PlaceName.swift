@@ -1,5 +1,8 @@
+import OnTheMapModels
+
 extension MapLabels {
-    /// The view's centre in words: the named place nearest it ("Leipzig, Germany"), among places a
+    /// The view's centre in words: the named place nearest it, named by the one rule (`PlaceLabel`:
+    /// "Leipzig, Saxony, Germany", as the geocoder names it), among places a
     /// little smaller than the view names, else the nearest country's name; empty when the view shows
     /// the whole world or a third of it (its centre is no place anyone looks at: a wide world view's is
     /// "Algiers, Algeria"), or nothing named is in view (open sea).
@@ -20,9 +23,11 @@ extension MapLabels {
             if let d = distance(entry), d < best?.distance ?? .infinity { best = (entry, d) }
         }
         if let place = best?.entry {
-            let name = String(decoding: name(place, ascii: false), as: UTF8.self)
-            guard place.country != Self.noCountry, place.country < countryCount else { return name }
-            return name + ", " + String(decoding: self.name(entry(place.country), ascii: false), as: UTF8.self)
+            let country = place.country != Self.noCountry && place.country < countryCount ? name(entry(place.country), ascii: false) : []
+            return PlaceLabel.text(
+                name: String(decoding: name(place, ascii: false), as: UTF8.self),
+                region: String(decoding: regionName(place), as: UTF8.self),
+                country: String(decoding: country, as: UTF8.self))
         }
         for index in 0..<countryCount {
             let entry = entry(index)

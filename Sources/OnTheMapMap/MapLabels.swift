@@ -14,6 +14,8 @@ public struct MapLabels: @unchecked Sendable {
     public let placeCount: Int
     let stringsOffset: Int
 
+    /// The format's version: 2 gives each place its region.
+    static let version = 2
     static let headerSize = 24
     static let recordSize = 20
     /// A place's `country` when it has none.
@@ -35,7 +37,8 @@ public struct MapLabels: @unchecked Sendable {
         let nameOffset: Int
         let nameLength: Int
         let asciiLength: Int
-        let shortLength: Int
+        /// A country's short name's, a place's region's.
+        let thirdLength: Int
     }
 
     /// The labels built into this executable.
@@ -49,7 +52,7 @@ public struct MapLabels: @unchecked Sendable {
     public init(bytes: UnsafeRawBufferPointer) throws(WorldDataError) {
         guard bytes.count >= Self.headerSize, Array(bytes[0..<8]) == Array("OTMLABEL".utf8) else { throw .notAWorldMap }
         func u32(_ offset: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian) }
-        guard u32(8) == 1 else { throw .unsupportedVersion }
+        guard u32(8) == Self.version else { throw .unsupportedVersion }
         countryCount = u32(12)
         placeCount = u32(16)
         stringsOffset = u32(20)
@@ -61,7 +64,7 @@ public struct MapLabels: @unchecked Sendable {
     /// No labels at all (for tests that draw only outlines).
     public static let none: MapLabels = {
         var header = Array("OTMLABEL".utf8)
-        for value: UInt32 in [1, 0, 0, UInt32(headerSize)] { withUnsafeBytes(of: value.littleEndian) { header += $0 } }
+        for value: UInt32 in [UInt32(version), 0, 0, UInt32(headerSize)] { withUnsafeBytes(of: value.littleEndian) { header += $0 } }
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: header.count, alignment: 8)
         storage.copyBytes(from: header)
         return try! MapLabels(bytes: UnsafeRawBufferPointer(storage))
@@ -76,7 +79,7 @@ public struct MapLabels: @unchecked Sendable {
             x: u16(0), y: u16(2), population: bytes.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self).littleEndian,
             rank: UInt8(u8(15)), country: Int(u16(16)), extent: u16(18),
             nameOffset: stringsOffset + Int(bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt32.self).littleEndian),
-            nameLength: u8(12), asciiLength: u8(13), shortLength: u8(14))
+            nameLength: u8(12), asciiLength: u8(13), thirdLength: u8(14))
     }
 
     /// The name as drawn: its own spelling (every character one column), or in ASCII.
@@ -87,7 +90,12 @@ public struct MapLabels: @unchecked Sendable {
 
     /// A country's short name ("U.S.A.", "Dem. Rep. Congo"), ASCII; empty when it has none.
     func shortName(_ entry: Entry) -> [UInt8] {
-        slice(entry.nameOffset + entry.nameLength + entry.asciiLength, entry.shortLength)
+        slice(entry.nameOffset + entry.nameLength + entry.asciiLength, entry.thirdLength)
+    }
+
+    /// A place's region ("Saxony"), as shown (one column a character); empty when it has none.
+    func regionName(_ entry: Entry) -> [UInt8] {
+        slice(entry.nameOffset + entry.nameLength + entry.asciiLength, entry.thirdLength)
     }
 
     private func slice(_ offset: Int, _ length: Int) -> [UInt8] {

@@ -94,7 +94,7 @@ struct LabelTests {
         // Centred on the gazetteer's point of Berlin.
         let cell = try #require(germany.view.cell(latitude: 52.5244, longitude: 13.4105))
         #expect(berlin.row == cell.row && (berlin.col...berlin.col + 5).contains(cell.col), "\(berlin) at \(cell)")
-        #expect(germany.placeName == "Berlin, Germany")
+        #expect(germany.placeName == "Berlin, Germany", "the region Berlin is a repeat")
 
         let brazil = MapRenderer.render(
             width: 100, height: 30, request: .near(latitude: -23.55, longitude: -46.63, radiusKm: 300), charset: .ascii, pins: [])

@@ -38,7 +38,7 @@ final class TestLabels {
             strings += name + short
         }
         var bytes = Array("OTMLABEL".utf8)
-        for value: UInt32 in [1, UInt32(countries.count), UInt32(places.count), UInt32(24 + records.count)] {
+        for value: UInt32 in [UInt32(MapLabels.version), UInt32(countries.count), UInt32(places.count), UInt32(24 + records.count)] {
             append(value, to: &bytes)
         }
         bytes += records + strings

@@ -462,10 +462,17 @@ Each is (CHOICE . LABEL)."
   ;; One place matches: no question (a list of one, or of several that read the same).
   (should (= (length (onthemap-tests--geocode-choices "Köln")) 1))
   (should (equal (mapcar #'car (onthemap--place-choices
-                                (vector '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality")
-                                        '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality")
-                                        '(:name "Köln" :admin1 "" :country "Germany" :precision "region"))))
+                                (vector '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality"
+                                                :label "Köln, North Rhine-Westphalia, Germany")
+                                        '(:name "Köln" :admin1 "North Rhine-Westphalia" :country "Germany" :precision "locality"
+                                                :label "Köln, North Rhine-Westphalia, Germany")
+                                        '(:name "Köln" :admin1 "" :country "Germany" :precision "region"
+                                                :label "Köln, Germany"))))
                  '("Köln, North Rhine-Westphalia, Germany (town)" "Köln, Germany (region)")))
+  ;; The daemon's label, as it is: the package names no place itself.
+  (should (equal (onthemap--place '(:name "Monaco" :admin1 "Commune de Monaco" :country "Monaco"
+                                          :label "Monaco, Commune de Monaco"))
+                 "Monaco, Commune de Monaco"))
   (let ((mark (length onthemap-tests--messages))
         (label (cdar (onthemap-tests--geocode-choices "Köln")))
         (before (onthemap-tests--cli-json "mypin")))

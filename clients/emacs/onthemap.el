@@ -470,13 +470,10 @@ That is, nothing that `onthemap--clean' would replace."
     "—"))
 
 (defun onthemap--place (match)
-  "A geocoder MATCH as \"Köln, North Rhine-Westphalia, Germany\"."
-  (onthemap--clean
-   (string-join (delete-dups (seq-remove #'string-empty-p
-                                         (delq nil (list (plist-get match :name)
-                                                         (plist-get match :admin1)
-                                                         (plist-get match :country)))))
-                ", ")))
+  "A geocoder MATCH as the daemon names it: its label, \"Köln, North Rhine-Westphalia, Germany\".
+One rule names a place everywhere (docs/GEOCODING.md): the daemon's."
+  (let ((label (plist-get match :label)))
+    (onthemap--clean (if (stringp label) label ""))))
 
 (defun onthemap--true-p (value)
   "Whether the JSON VALUE is true (false arrives as :json-false)."

@@ -58,11 +58,18 @@ return {
     "the place choices: words for the precision, each choice once, in the geocoder's order",
     function()
       local post = require("onthemap.post")
-      local koln = { name = "Köln", admin1 = "North Rhine-Westphalia", country = "Germany", precision = "locality" }
-      local choices = post.choices({ koln, vim.deepcopy(koln), { name = "Köln", admin1 = "", country = "Germany", precision = "region" } })
+      local koln = { name = "Köln", admin1 = "North Rhine-Westphalia", country = "Germany", precision = "locality",
+        label = "Köln, North Rhine-Westphalia, Germany" }
+      local region = { name = "Köln", admin1 = "", country = "Germany", precision = "region", label = "Köln, Germany" }
+      local choices = post.choices({ koln, vim.deepcopy(koln), region })
       t.eq(vim.tbl_map(function(c) return c.shown end, choices),
         { "Köln, North Rhine-Westphalia, Germany (town)", "Köln, Germany (region)" }, "deduplicated, in words")
       t.eq(choices[1].label, "Köln, North Rhine-Westphalia, Germany", "the label stored")
+      -- The daemon's label, as it is: the plugin names no place itself (the daemon's rule leaves
+      -- out the country named like the town; a rule that drops only neighbouring repeats keeps it).
+      local monaco = { name = "Monaco", admin1 = "Commune de Monaco", country = "Monaco", precision = "locality",
+        label = "Monaco, Commune de Monaco" }
+      t.eq(post.choices({ monaco })[1].label, "Monaco, Commune de Monaco", "the daemon's label")
       t.eq(#post.choices({}), 0, "none")
     end,
   },

@@ -212,15 +212,10 @@ function M.name(student)
   return M.clean(table.concat(parts, " "))
 end
 
---- A geocoder match as one line: "Köln, North Rhine-Westphalia, Germany".
+--- A geocoder match as one line, as the daemon names it (its `label`: "Köln, North
+--- Rhine-Westphalia, Germany"): one rule names a place everywhere (docs/GEOCODING.md).
 function M.place(match)
-  local parts = {}
-  for _, part in ipairs({ match.name, match.admin1, match.country }) do
-    if type(part) == "string" and part ~= "" and part ~= parts[#parts] then
-      parts[#parts + 1] = part
-    end
-  end
-  return M.clean(table.concat(parts, ", "))
+  return M.clean(type(match.label) == "string" and match.label or "")
 end
 
 return M
