@@ -470,8 +470,9 @@ That is, nothing that `onthemap--clean' would replace."
     "—"))
 
 (defun onthemap--place (match)
-  "A geocoder MATCH as the daemon names it: its label, \"Köln, North Rhine-Westphalia, Germany\".
-One rule names a place everywhere (docs/GEOCODING.md): the daemon's."
+  "A geocoder MATCH as the daemon names it: its label.
+That is \"Köln, North Rhine-Westphalia, Germany\".  One rule names a
+place everywhere (docs/GEOCODING.md): the daemon's."
   (let ((label (plist-get match :label)))
     (onthemap--clean (if (stringp label) label ""))))
 
