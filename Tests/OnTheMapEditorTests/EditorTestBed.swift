@@ -5,7 +5,7 @@ import Testing
 /// What the editor tests run against: the real server with demo data and a real daemon (logged
 /// out), a second daemon stopped with SIGSTOP (it accepts connections and never answers), a socket
 /// file nobody listens on, and a control directory through which an editor test asks for the
-/// daemon to be restarted.
+/// daemon to be restarted, or the server to be stopped and started again.
 final class EditorTestBed: @unchecked Sendable {
     static let email = "demo@onthemap.example"
     static let password = "onthemap-demo"
@@ -80,18 +80,24 @@ final class EditorTestBed: @unchecked Sendable {
         ]
     }
 
-    /// Runs an editor to completion, with `extra` added to its environment; restarts the daemon
-    /// whenever the test inside asks.
+    /// Runs an editor to completion, with `extra` added to its environment; does what the test
+    /// inside asks through the control directory: a file `restart` there restarts the daemon
+    /// (then `restarted` appears), `server-stop` stops the server, so the daemon's refreshes fail
+    /// (then `server-stopped`), and `server-start` starts it again (then `server-started`).
     func runEditor(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 600
     ) throws -> CommandResult {
-        let restart = control + "/restart"
+        let requests: [(asked: String, done: String, act: () throws -> Void)] = [
+            ("restart", "restarted", { self.daemon.stop(); try self.daemon.start() }),
+            ("server-stop", "server-stopped", { self.server.stopServer() }),
+            ("server-start", "server-started", { try self.server.restartServer() }),
+        ]
         return try runSupervised(executable, arguments, environment: environment.merging(extra) { $1 }, timeout: timeout) {
-            guard FileManager.default.fileExists(atPath: restart) else { return }
-            try FileManager.default.removeItem(atPath: restart)
-            daemon.stop()
-            try daemon.start()
-            FileManager.default.createFile(atPath: control + "/restarted", contents: nil)
+            for request in requests where FileManager.default.fileExists(atPath: control + "/" + request.asked) {
+                try FileManager.default.removeItem(atPath: control + "/" + request.asked)
+                try request.act()
+                FileManager.default.createFile(atPath: control + "/" + request.done, contents: nil)
+            }
         }
     }
 

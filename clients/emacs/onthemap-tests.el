@@ -82,6 +82,26 @@ WHAT says what was awaited."
     (goto-char (point-min))
     (json-parse-buffer :object-type 'plist :null-object nil :false-object :json-false)))
 
+(defun onthemap-tests--bar-text ()
+  "What the CLI's bar says now (`onthemap status --format waybar'): the mode line's rule."
+  (with-temp-buffer
+    (unless (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil '(t nil) nil "status" "--format" "waybar"))
+      (ert-fail (format "onthemap status --format waybar failed: %s" (buffer-string))))
+    (goto-char (point-min))
+    (plist-get (json-parse-buffer :object-type 'plist) :text)))
+
+(defun onthemap-tests--control (ask done)
+  "Ask the Swift test, through the control directory, to do ASK; wait until it says DONE.
+ASK is \"restart\", \"server-stop\" or \"server-start\"; DONE is
+\"restarted\", \"server-stopped\" or \"server-started\"."
+  (let ((control (onthemap-tests--env "ONTHEMAP_TEST_CONTROL")))
+    (when (file-exists-p (expand-file-name done control))
+      (delete-file (expand-file-name done control)))
+    (write-region "" nil (expand-file-name ask control))
+    (onthemap-tests--wait (format "the test bed to %s" ask)
+                          (lambda () (file-exists-p (expand-file-name done control)))
+                          60)))
+
 (defun onthemap-tests--mode-line-is (text &optional seconds)
   "Wait until the mode line's status is TEXT."
   (onthemap-tests--wait (lambda () (format "%S in the mode line, got %S" text (onthemap-status-string)))
@@ -172,6 +192,7 @@ Return the prompts shown."
     ;; Typed as a user types it, at the real prompts; the password read by the real
     ;; `read-passwd' (the advice only keeps the string it returned, to see it wiped).
     (advice-add 'read-passwd :filter-return record)
+    (setq onthemap-tests--statuses nil)
     (unwind-protect
         (onthemap-tests--type (onthemap-tests--said mark "logged in as Ada")
                               'M-x "onthemap-login" 'RET (onthemap-tests--env "ONTHEMAP_TEST_EMAIL") 'RET
@@ -188,7 +209,10 @@ Return the prompts shown."
     (kill-buffer list)))
 
 (ert-deftest onthemap-test-03-mode-line-count ()
-  (onthemap-tests--mode-line-is " 📍 100"))
+  (onthemap-tests--mode-line-is " 📍 100")
+  ;; Between the login (test 02) and the first list, as the CLI's bar: no count, rather than a "0".
+  (should (member " 📍 …" onthemap-tests--statuses))
+  (should-not (member " 📍 0" onthemap-tests--statuses)))
 
 (defun onthemap-tests--names ()
   "The names of the list's students, top to bottom."
@@ -540,11 +564,16 @@ Each is (CHOICE . LABEL)."
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
   (onthemap-tests--wait "the CLI's pin in Paris"
                         (lambda () (string-prefix-p "Paris" (or (plist-get (onthemap-tests--cli-json "mypin") :mapString) ""))))
-  (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60))
+  (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
+  (should (equal (onthemap-tests--with-pin) " 📍 100 · Paris"))
+  (should (equal (onthemap-status-string) (concat " " (onthemap-tests--bar-text)))))
 
 (defun onthemap-tests--with-pin ()
-  "The mode line once the account's pin is where the CLI says it is."
-  (concat " 📍 100 · " (plist-get (onthemap-tests--cli-json "mypin") :mapString)))
+  "The mode line once the account's pin is where the CLI says it is.
+\" 📍 100 · Paris\" of \"Paris, Ile-de-France, France\": the place's name
+alone, as the CLI's bars show it."
+  (let ((place (plist-get (onthemap-tests--cli-json "mypin") :mapString)))
+    (concat " 📍 100 · " (substring place 0 (string-search "," place)))))
 
 (ert-deftest onthemap-test-09a-own-row-is-marked ()
   (let* ((status (onthemap-tests--cli-json "status"))
@@ -588,6 +617,27 @@ The mode line must have shown it offline meanwhile."
     ;; The tests after this one get the short delay back, whatever happened here.
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)))
+
+(ert-deftest onthemap-test-10b-mode-line-stale-as-the-cli-bar ()
+  ;; The refresh fails with the server down: the list stays, stale, and the mode line ends
+  ;; in " !" as the CLI's bar does; the whole place and why are its help-echo.
+  (let ((expected (onthemap-tests--with-pin))
+        (place (plist-get (onthemap-tests--cli-json "mypin") :mapString)))
+    (onthemap-tests--mode-line-is expected 30)
+    (onthemap-tests--control "server-stop" "server-stopped")
+    (unwind-protect
+        (progn
+          (should-not (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")))
+          (onthemap-tests--mode-line-is (concat expected " !") 30)
+          (should (equal (onthemap-status-string) (concat " " (onthemap-tests--bar-text))))
+          (let ((help (get-text-property 1 'help-echo (onthemap-status-string))))
+            (should (stringp help))
+            (should (string-search (concat "your pin: " place ";") help))
+            (should (string-search "; stale: " help))))
+      (onthemap-tests--control "server-start" "server-started"))
+    (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")))
+    (onthemap-tests--mode-line-is expected 30)
+    (should (string-search "; refreshed just now" (get-text-property 1 'help-echo (onthemap-status-string))))))
 
 (defun onthemap-tests--map-methods ()
   "The daemon's methods, from `rpc.discover'."

@@ -1532,8 +1532,44 @@ yet), the next comes soon, not after the delay.")
   "What `onthemap-status-mode' adds to `global-mode-string'.")
 (put 'onthemap--mode-line 'risky-local-variable t)
 
+(defconst onthemap--place-length 24
+  "The most characters of your pin's place the mode line shows, as the CLI's bars.
+\"Llanfairpwllgwyngyll\" fits.")
+
+(defun onthemap--short-place (place)
+  "PLACE as the CLI's bars show it: its name, before the region and country.
+That is \"Springfield\" of \"Springfield, Ohio, United States\"; a name
+longer than `onthemap--place-length' characters is cut, ending in
+\"…\".  A character is one with its combining marks, as the CLI
+counts them."
+  (let* ((name (substring place 0 (string-search "," place)))
+         (starts (cl-loop for i from 0 below (length name)
+                          when (or (= i 0)
+                                   (not (memq (get-char-code-property (aref name i) 'general-category) '(Mn Mc Me))))
+                          collect i)))
+    (if (<= (length starts) onthemap--place-length)
+        name
+      (concat (substring name 0 (nth (1- onthemap--place-length) starts)) "…"))))
+
+(defun onthemap--status-help (status)
+  "The whole of STATUS, for the mode line's `help-echo', as the CLI's bar tooltip.
+\"OnTheMap: 100 students; your pin: Georgia, United States; refreshed
+just now\", or why the list is stale."
+  (let ((students (plist-get status :students))
+        (place (plist-get (plist-get status :myPin) :mapString)))
+    (format "OnTheMap: %d students; %s; %s"
+            (or (plist-get students :count) 0)
+            (if place (concat "your pin: " (onthemap--clean place)) "no pin of yours")
+            (if (onthemap--true-p (plist-get students :stale))
+                (concat "stale: " (onthemap--clean (or (plist-get students :lastError) "not refreshed lately")))
+              (concat "refreshed " (onthemap--age (plist-get students :refreshedAt)))))))
+
 (defun onthemap-status-string ()
   "Return the status for the mode line: \"📍 100 · Munich\", \"📍 offline\".
+The rule of the CLI's bars: your pin's place by its name alone, \" !\"
+when the list is stale (the daemon could not refresh it lately), and
+\"…\" until the first list after a login, rather than a count of 0.
+The whole place, and why the list is stale, are its `help-echo'.
 A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
   (let ((status onthemap--status)
         (icon onthemap-mode-line-icon))
@@ -1542,9 +1578,13 @@ A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
           ((not (onthemap--true-p (plist-get status :loggedIn))) (concat " " icon " logged out"))
           (t (let* ((students (plist-get status :students))
                     (place (plist-get (plist-get status :myPin) :mapString)))
-               (concat " " icon " " (number-to-string (or (plist-get students :count) 0))
-                       (if place (concat " · " (string-replace "%" "%%" (onthemap--clean place))) "")
-                       (if (onthemap--true-p (plist-get students :stale)) " (stale)" "")))))))
+               (if (not (or (plist-get students :refreshedAt) (plist-get students :lastError)))
+                   (propertize (concat " " icon " …") 'help-echo "OnTheMap: fetching the student list")
+                 (propertize
+                  (concat " " icon " " (number-to-string (or (plist-get students :count) 0))
+                          (if place (concat " · " (string-replace "%" "%%" (onthemap--short-place (onthemap--clean place)))) "")
+                          (if (onthemap--true-p (plist-get students :stale)) " !" ""))
+                  'help-echo (onthemap--status-help status))))))))
 
 (defun onthemap--status-set (state status)
   "Record the subscription's STATE and the daemon's STATUS; redraw mode lines.

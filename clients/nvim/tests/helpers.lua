@@ -8,7 +8,8 @@
 --   ONTHEMAP_TEST_CLI          the `onthemap` binary
 --   ONTHEMAP_TEST_DEAD_SOCKET  a socket file nobody listens on
 --   ONTHEMAP_TEST_HUNG_SOCKET  a daemon stopped with SIGSTOP: it accepts and never answers
---   ONTHEMAP_TEST_CONTROL      a directory: writing "restart" there makes the test restart the daemon
+--   ONTHEMAP_TEST_CONTROL      a directory: writing "restart" there makes the test restart the daemon,
+--                              "server-stop" and "server-start" stop and start the server (M.control)
 --   ONTHEMAP_TEST_FOREIGN_SOCKET   a socket file of another user (nobody); made only as root, for root_spec
 local M = {}
 
@@ -76,6 +77,18 @@ function M.fits(note)
   local room = vim.o.columns - 12
   M.ok(not note.message:find("\n", 1, true), "one line: " .. note.message)
   M.ok(vim.fn.strdisplaywidth(note.message) <= room, ("wider than %d columns: %s"):format(room, note.message))
+end
+
+--- Asks the Swift test, through the control directory, to do `ask` ("restart", "server-stop",
+--- "server-start"), and waits until it says it did (`done`: "restarted", "server-stopped",
+--- "server-started").
+function M.control(ask, done)
+  local dir = M.env.ONTHEMAP_TEST_CONTROL
+  vim.fn.delete(dir .. "/" .. done)
+  vim.fn.writefile({}, dir .. "/" .. ask)
+  M.wait(60000, function()
+    return vim.fn.filereadable(dir .. "/" .. done) == 1
+  end, "the test bed to " .. ask)
 end
 
 --- Runs the real CLI (another client of the same daemon) and returns its stdout, failing on error.

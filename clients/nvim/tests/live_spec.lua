@@ -27,10 +27,15 @@ local function setup(extra)
   }, extra or {}))
 end
 
---- The statusline once logged in with the account's pin where the CLI says it is: "📍 100 · Paris,
---- France" (the place as the CLI stored it).
+--- The statusline once logged in with the account's pin where the CLI says it is: "📍 100 · Paris"
+--- of "Paris, Ile-de-France, France" (the place's name alone, as the CLI's bars show it).
 local function with_pin()
-  return "📍 100 · " .. t.cli_json({ "mypin" }).mapString
+  return "📍 100 · " .. t.cli_json({ "mypin" }).mapString:match("^[^,]*")
+end
+
+--- What the CLI's bar says now (`onthemap status --format waybar`): the statusline's rule.
+local function bar_text()
+  return vim.json.decode(t.cli({ "status", "--format", "waybar" })).text
 end
 
 --- Waits until the statusline is `expected` (within `ms`).
@@ -106,6 +111,7 @@ return {
     ":OnTheMapLogin reads the password hidden and keeps it out of history and messages",
     function()
       local from = #t.notifications + 1
+      status_seen = {}
       -- What the user types at the inputsecret() prompt.
       vim.api.nvim_feedkeys(password .. "\r", "t", false)
       vim.cmd("OnTheMapLogin " .. t.env.ONTHEMAP_TEST_EMAIL)
@@ -130,6 +136,9 @@ return {
       t.wait(20000, function()
         return onthemap.statusline() == "📍 100"
       end, "📍 100, got " .. onthemap.statusline())
+      -- Between the login and the first list, as the CLI's bar: no count, rather than a "0".
+      t.ok(vim.tbl_contains(status_seen, "📍 …"), "📍 … before the first list; seen " .. vim.inspect(status_seen))
+      t.ok(not vim.tbl_contains(status_seen, "📍 0"), "no 📍 0; seen " .. vim.inspect(status_seen))
     end,
   },
   {
@@ -259,7 +268,8 @@ return {
         return type(pin) == "table" and pin.mapString ~= nil
       end, "the CLI's pin")
       statusline_is(with_pin(), 60000)
-      t.ok(with_pin():find("· Paris", 1, true), with_pin())
+      t.eq(with_pin(), "📍 100 · Paris", "the place's name alone")
+      t.eq(onthemap.statusline(), bar_text(), "the CLI's bar text")
     end,
   },
   {
@@ -285,6 +295,31 @@ return {
       -- The tests after this one get the short delay back, whatever happened here.
       config.options.reconnect_ms = saved
       status.stop()
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
+    "a stale list: the statusline ends in \" !\" as the CLI's bar does; :checkhealth says why and names the whole place",
+    function()
+      local expected = with_pin()
+      local place = t.cli_json({ "mypin" }).mapString
+      statusline_is(expected, 30000)
+      t.control("server-stop", "server-stopped")
+      local ok, err = pcall(function()
+        -- The refresh fails: the server is down. The list stays, stale.
+        vim.fn.system({ t.env.ONTHEMAP_TEST_CLI, "refresh" })
+        t.ok(vim.v.shell_error ~= 0, "the refresh fails with the server down")
+        statusline_is(expected .. " !", 30000)
+        t.eq(onthemap.statusline(), bar_text(), "the CLI's bar text")
+        local text = t.health()
+        t.ok(text:find("your pin: " .. place, 1, true), "the whole place:\n" .. text)
+        t.ok(text:find("the student list is stale: ", 1, true), "why it is stale:\n" .. text)
+      end)
+      t.control("server-start", "server-started")
+      t.cli({ "refresh" })
+      statusline_is(expected, 30000)
       if not ok then
         error(err, 0)
       end

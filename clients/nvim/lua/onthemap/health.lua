@@ -75,7 +75,13 @@ function M.check()
   if status.loggedIn then
     local account = status.account or {}
     local students = status.students or {}
-    report.ok(("logged in as %s; %d students cached"):format(format.name(account), students.count or 0))
+    -- Your pin's whole place: the statusline shows its name alone.
+    local pin = status.myPin and status.myPin.mapString
+    report.ok(("logged in as %s; %d students cached; %s"):format(
+      format.name(account),
+      students.count or 0,
+      pin and ("your pin: " .. format.clean(pin)) or "no pin of yours"
+    ))
     if students.stale then
       report.warn("the student list is stale: " .. format.clean(students.lastError or "not refreshed lately"))
     end

@@ -197,7 +197,26 @@ function M.stop()
   M.state, M.status = "idle", nil
 end
 
---- The statusline text: "📍 100 · Munich", "📍 100 (stale)", "📍 logged out", "📍 offline".
+--- The most characters of your pin's place the statusline shows, as the CLI's bars
+--- (`onthemap status --format waybar`): "Llanfairpwllgwyngyll" fits.
+M.place_length = 24
+
+--- Your pin's place as the CLI's bars show it: its name before the region and country
+--- ("Springfield" of "Springfield, Ohio, United States"), cut to `M.place_length` characters with
+--- "…" when it has no comma early enough. A character is one with its combining marks, as the CLI
+--- counts them.
+function M.short_place(place)
+  local name = place:match("^[^,]*")
+  if vim.fn.strchars(name, 1) <= M.place_length then
+    return name
+  end
+  local characters = vim.fn.split(name, "\\zs")
+  return table.concat(characters, "", 1, M.place_length - 1) .. "…"
+end
+
+--- The statusline text, by the rule of the CLI's bars: "📍 100 · Munich", "📍 100 · Munich !"
+--- (stale: the daemon could not refresh the list lately), "📍 …" (connecting, or logged in and the
+--- list not fetched yet), "📍 logged out", "📍 offline".
 function M.text()
   M.start()
   local icon = config.options.icon
@@ -212,12 +231,16 @@ function M.text()
     return icon .. " logged out"
   end
   local students = status.students or {}
+  -- Just logged in: no count yet, rather than a "0" that is not one.
+  if students.refreshedAt == nil and students.lastError == nil then
+    return icon .. " …"
+  end
   local text = icon .. " " .. tostring(students.count or 0)
   if status.myPin and status.myPin.mapString then
-    text = text .. " · " .. format.clean(status.myPin.mapString)
+    text = text .. " · " .. M.short_place(format.clean(status.myPin.mapString))
   end
   if students.stale then
-    text = text .. " (stale)"
+    text = text .. " !"
   end
   return text
 end
