@@ -261,17 +261,51 @@ Return the prompts shown."
       (onthemap-tests--type nil "S")
       (should (string-search "sorted by Place" (onthemap-tests--summary))))))
 
+(defun onthemap-tests--column-start (name)
+  "Where the column NAME starts on this line, or nil.
+The column's name is compared with `equal' (`text-property-any'
+compares with `eq', and finds no other string)."
+  (let ((pos (line-beginning-position))
+        (end (line-end-position))
+        (found nil))
+    (while (and (not found) (< pos end))
+      (if (equal (get-text-property pos 'tabulated-list-column-name) name)
+          (setq found pos)
+        (setq pos (next-single-property-change pos 'tabulated-list-column-name nil end))))
+    found))
+
+(defun onthemap-tests--displayed-to (end)
+  "The text of this line up to END as it is displayed.
+A cell cut to fit keeps its whole text in the buffer, covered by a
+`display' property that shows an ellipsis: that is shown in its place,
+and a space aligned to a column as the spaces up to it."
+  (let ((pos (line-beginning-position))
+        (shown ""))
+    (while (< pos end)
+      (let ((display (get-text-property pos 'display))
+            (next (next-single-property-change pos 'display nil end)))
+        (setq shown (concat shown
+                            (cond ((stringp display) display)
+                                  ((eq (car-safe display) 'space)
+                                   (make-string (max 0 (- (plist-get (cdr display) :align-to) (string-width shown))) ?\s))
+                                  (t (buffer-substring-no-properties pos next))))
+              pos next)))
+    shown))
+
+(defun onthemap-tests--displayed (start end)
+  "The text from START to END of this line as it is displayed."
+  (substring (onthemap-tests--displayed-to end) (length (onthemap-tests--displayed-to start))))
+
 (defun onthemap-tests--updated-ends ()
   "The screen column where each line's Updated cell ends, and the cell."
   (save-excursion
     (goto-char (point-min))
     (cl-loop until (eobp)
-             for start = (text-property-any (point) (line-end-position) 'tabulated-list-column-name "Updated")
+             for start = (onthemap-tests--column-start "Updated")
              when start
-             collect (progn
-                       (goto-char start)
-                       (let ((cell (buffer-substring-no-properties start (line-end-position))))
-                         (cons (+ (current-column) (string-width cell)) cell)))
+             collect (let ((before (onthemap-tests--displayed (line-beginning-position) start))
+                           (cell (onthemap-tests--displayed start (line-end-position))))
+                       (cons (+ (string-width before) (string-width cell)) cell))
              do (forward-line 1))))
 
 (ert-deftest onthemap-test-04a-columns-fit-the-window ()
@@ -279,6 +313,7 @@ Return the prompts shown."
   (with-current-buffer "*OnTheMap*"
     ;; The batch frame is 80 columns wide, as a terminal often is.
     (should (= (window-max-chars-per-line (get-buffer-window)) 79))
+    (should (= (length (onthemap-tests--updated-ends)) 100))
     (dolist (end (onthemap-tests--updated-ends))
       (should (<= (car end) 79))
       (should (string-match-p "\\(ago\\|just now\\)\\'" (cdr end)))))
@@ -586,6 +621,33 @@ alone, as the CLI's bars show it."
         (should (eq (get-text-property 0 'face (aref (cadr (car mine)) 0)) 'onthemap-you)))
       (should (= 1 (cl-count-if (lambda (entry) (string-search "(you)" (aref (cadr entry) 0))) tabulated-list-entries)))
       (kill-buffer))))
+
+(ert-deftest onthemap-test-09b-you-kept-whole-at-60-columns ()
+  ;; As the list is printed in a window of 60 columns: the name is cut, not its "(you)".
+  (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key)))
+    (unwind-protect
+        (progn
+          (delete-other-windows)
+          (split-window-right 60)
+          (with-current-buffer (onthemap)
+            (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+            (should (<= 58 (window-max-chars-per-line (get-buffer-window)) 59))
+            (onthemap-tests--row-of me)
+            (let* ((start (onthemap-tests--column-start "Name"))
+                   (end (next-single-property-change start 'tabulated-list-column-name nil (line-end-position)))
+                   (cell (string-trim-right (onthemap-tests--displayed start end))))
+              (should (string-suffix-p " (you)" cell))
+              (should (string-prefix-p (substring (onthemap--name (tabulated-list-get-id)) 0 3) cell))
+              ;; Cut to fit: the whole name and mark would not.
+              (should (< (string-width cell) (string-width (aref (tabulated-list-get-entry) 0))))
+              (should (eq (get-text-property start 'face) 'onthemap-you))
+              (should (eq (get-text-property (+ start (length cell) -1) 'face) 'onthemap-you))
+              (should (string-search "…" cell))
+              ;; What reads the entry back gets it whole.
+              (should (equal (aref (tabulated-list-get-entry) 0)
+                             (concat (onthemap--name (tabulated-list-get-id)) " (you)"))))
+            (kill-buffer)))
+      (delete-other-windows))))
 
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.

@@ -612,6 +612,7 @@ The list empties when you log out and fills again when you log in.
   (setq-local revert-buffer-function #'onthemap--revert)
   (setq tabulated-list-use-header-line t)
   (setq tabulated-list-padding 1)
+  (setq tabulated-list-printer #'onthemap--print-entry)
   (add-hook 'kill-buffer-hook #'onthemap--list-gone nil t)
   (add-hook 'change-major-mode-hook #'onthemap--list-gone nil t)
   ;; A click on a column title sorts without a command of ours: the summary follows it.
@@ -693,6 +694,40 @@ Updated stay on screen."
 (defface onthemap-you '((t :inherit bold))
   "Your own row in the students lists.")
 
+(defconst onthemap--you " (you)"
+  "What marks your own row's name.")
+
+(defun onthemap--fit-keeping (text suffix width)
+  "TEXT, which ends in SUFFIX, cut to WIDTH columns with SUFFIX kept whole.
+The rest is cut, ending in an ellipsis (\"Ada Lo… (you)\"), unless that
+leaves it fewer than 4 columns: then TEXT is returned as it is, for
+the list to cut as any cell."
+  (let ((head (substring text 0 (- (length text) (length suffix))))
+        (room (- width (string-width suffix))))
+    (if (< room 4)
+        text
+      (propertize (concat (truncate-string-to-width head room nil nil t) suffix)
+                  'face (get-text-property 0 'face text)))))
+
+(defun onthemap--print-entry (id cols)
+  "Insert the entry ID with COLS as `tabulated-list-print-entry' does.
+Your own row's name, when wider than its column, is cut before its
+\"(you)\", which stays whole (\"Ada Lo… (you)\"), as in Neovim and
+the CLI; the list would cut the mark instead."
+  (let ((name (aref cols 0))
+        (width (nth 1 (aref tabulated-list-format 0))))
+    (if (not (and (onthemap--true-p (plist-get id :mine))
+                  (string-suffix-p onthemap--you name)
+                  (> (string-width name) width)))
+        (tabulated-list-print-entry id cols)
+      (let ((start (point))
+            (fitted (copy-sequence cols)))
+        (aset fitted 0 (onthemap--fit-keeping name onthemap--you width))
+        (tabulated-list-print-entry id fitted)
+        ;; The entry as it is, for what reads it back (`tabulated-list-get-entry'), as
+        ;; for any cell the list cuts.
+        (put-text-property start (point) 'tabulated-list-entry cols)))))
+
 (defun onthemap--entries (students)
   "Tabulated list entries of STUDENTS (a vector of plists).
 In a near list, the Km column shows each student's `distanceKm' from
@@ -708,7 +743,7 @@ was when it answered."
            (mine (onthemap--true-p (plist-get student :mine))))
        (list student
              (vconcat
-              (list (if mine (propertize (concat (onthemap--name student) " (you)") 'face 'onthemap-you)
+              (list (if mine (propertize (concat (onthemap--name student) onthemap--you) 'face 'onthemap-you)
                       (onthemap--name student))
                     (onthemap--clean (plist-get student :mapString)))
               (when onthemap--near
