@@ -592,8 +592,29 @@ Each is (CHOICE . LABEL)."
                      (list (plist-get before :mapString) (plist-get before :latitude) (plist-get before :longitude))))
       (should (equal (plist-get pin :mediaURL) "https://ada.example/only-the-link")))))
 
+(ert-deftest onthemap-test-08c-the-same-place-and-link-post-nothing ()
+  (let ((mark (length onthemap-tests--messages))
+        (before (onthemap-tests--cli-json "mypin"))
+        (berlin (car (onthemap-tests--geocode-choices "Berlin"))))
+    ;; Test 08 put the pin at the first Berlin.
+    (should (equal (plist-get before :mapString) (cdr berlin)))
+    (setq onthemap-tests--prompts nil)
+    ;; No question: one asked would wait for keys no one types (in batch, for ever).
+    (cl-letf (((symbol-function 'y-or-n-p) (lambda (prompt) (ert-fail (format "asked %S" prompt)))))
+      ;; RET keeps the place, RET takes the offered link.
+      (onthemap-tests--type (onthemap-tests--said mark "nothing changed")
+                            'M-x "onthemap-post" 'RET 'RET 'RET)
+      (should (equal (onthemap-tests--message-since mark "nothing changed")
+                     (format "OnTheMap: nothing changed: your pin stays at %s" (plist-get before :mapString))))
+      ;; The place typed and picked again, the same link.
+      (setq mark (length onthemap-tests--messages))
+      (apply #'onthemap-tests--type (onthemap-tests--said mark "nothing changed")
+             (append '(M-x "onthemap-post" RET "Berlin" RET) (onthemap-tests--which "Berlin" 'RET) '(RET))))
+    (should (cl-some (lambda (p) (string-prefix-p (format "Link for %s" (cdr berlin)) p)) onthemap-tests--prompts))
+    (should (equal (onthemap-tests--cli-json "mypin") before))))
+
 (ert-deftest onthemap-test-09-mode-line-follows-another-client ()
-  (onthemap-tests--mode-line-is (concat " 📍 100 · " (plist-get (onthemap-tests--cli-json "mypin") :mapString)) 60)
+  (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.
   (start-process "cli" nil (onthemap-tests--env "ONTHEMAP_TEST_CLI")
                  "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")

@@ -1075,6 +1075,16 @@ One match is taken as it is (the link prompt names it)."
       (format "your pin stays at %s" (onthemap--clean (plist-get current :mapString)))
     "nothing was posted"))
 
+(defun onthemap--same-pin-p (current label where link)
+  "Whether a pin named LABEL at WHERE's coordinates with LINK is CURRENT as it is.
+Then posting it would change nothing."
+  (cl-flet ((same (a b) (and (numberp a) (numberp b) (= a b))))
+    (and current
+         (equal label (plist-get current :mapString))
+         (same (plist-get where :latitude) (plist-get current :latitude))
+         (same (plist-get where :longitude) (plist-get current :longitude))
+         (equal link (plist-get current :mediaURL)))))
+
 (defun onthemap--post-pin (params existing)
   "Send the pin PARAMS; EXISTING is the pin the user agreed to move, or nil.
 The answer is told in the echo area.  A pin posted meanwhile from
@@ -1098,8 +1108,9 @@ elsewhere is reported, not asked about: no question comes from here."
 Asks for the place (empty keeps your pin where it is and changes only
 its link), offers the geocoder's matches (one match is taken as it
 is), asks for the link (your pin's link is the default), and asks
-before moving your pin.  Each question is asked by this command, so
-none is lost to what you type meanwhile."
+before moving your pin; the same place and link post nothing.  Each
+question is asked by this command, so none is lost to what you type
+meanwhile."
   (interactive)
   (let* ((current (plist-get (onthemap--await 'myPin nil "post") :pin))
          (place (string-trim (read-string (if current
@@ -1115,6 +1126,9 @@ none is lost to what you type meanwhile."
          (link (onthemap--typed-link
                 (read-string (format-prompt "Link for %s (http or https)" default (onthemap--clean label)) nil nil default))))
     (cond ((null link) (message "OnTheMap: no link given: %s" (onthemap--unchanged current)))
+          ;; The same place and link: nothing to ask, nothing to post.
+          ((onthemap--same-pin-p current label where link)
+           (message "OnTheMap: nothing changed: %s" (onthemap--unchanged current)))
           ((and current (not (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get current :mapString))
                                                                  (onthemap--clean label)))))
            (message "OnTheMap: %s" (onthemap--unchanged current)))

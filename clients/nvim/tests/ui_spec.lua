@@ -247,6 +247,37 @@ return {
     end,
   },
   {
+    ":OnTheMapPost with the same place and link posts nothing and asks nothing",
+    function()
+      local before = t.cli_json({ "mypin" })
+      screen.with({}, function(s)
+        -- Enter keeps the place, Enter takes the offered link.
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("\r")
+        s:wait_for_wrapped(("Link for %s (http or https): %s"):format(before.mapString, before.mediaURL))
+        s:type("\r")
+        s:wait_for("OnTheMap: nothing changed: your pin ")
+        t.ok(not s:text():find("your pin at", 1, true), "no question:\n" .. s:text())
+        settled(s)
+        -- The same place typed and picked again (the second Springfield, as the test before
+        -- posted it), the same link.
+        s:command("OnTheMapPost")
+        s:wait_for("Place (empty keeps ")
+        s:type("Springfield\r")
+        s:wait_for("Which Springfield?")
+        s:wait_for("Type number and <Enter>")
+        s:type("2\r")
+        s:wait_for_wrapped("Link for " .. before.mapString .. " (http or https):")
+        s:type("\r")
+        s:wait_for("OnTheMap: nothing changed: your pin ")
+        t.ok(not s:text():find("your pin at", 1, true), "no question:\n" .. s:text())
+        settled(s)
+      end)
+      t.eq(t.cli_json({ "mypin" }).updatedAt, before.updatedAt, "the pin is untouched")
+    end,
+  },
+  {
     ":OnTheMap map Atlantis names the place it found; keys zoom, pan and go back to the world",
     function()
       screen.with({}, function(s)

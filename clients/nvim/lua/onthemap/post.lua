@@ -54,6 +54,15 @@ local function send(params)
   end)
 end
 
+--- Whether a pin named `place` at `match`'s coordinates with `link` is `current` as it is.
+local function unchanged(current, place, match, link)
+  return current ~= nil
+    and place == current.mapString
+    and match.latitude == current.latitude
+    and match.longitude == current.longitude
+    and link == current.mediaURL
+end
+
 --- Asks for the link (the pin's current one offered), then sends the pin at `match` (a geocoder
 --- result, or the pin itself) named `place`. `current` is the user's pin, or nil.
 local function ask_link(place, match, current)
@@ -61,7 +70,10 @@ local function ask_link(place, match, current)
   local default_link = current and format.is_clean(current.mediaURL) and current.mediaURL or nil
   ui.input({ prompt = ("Link for %s (http or https): "):format(format.clean(place)), default = default_link }, function(input)
     local link = format.typed_link(input, default_link)
-    if link then
+    if link and unchanged(current, place, match, link) then
+      -- The same place and link: nothing to ask, nothing to post.
+      ended("nothing changed", current)
+    elseif link then
       send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
     else
       ended("no link given", current)
