@@ -40,18 +40,15 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         public var reason: String
     }
 
-    /// Nothing answered at any of the paths tried: what happened, naming each path with its reason,
-    /// then what to do (`StartAdvice`). One path tried is one named by hand (the defaults are at
-    /// least two).
+    /// Nothing answered at any of the paths tried: what happened in three words, what to do
+    /// (`StartAdvice`), then each path tried with its reason. What to do comes before the paths:
+    /// where the line is cut at a window's edge (an editor's list, a narrow terminal), three long
+    /// paths pushed it out of sight. One path tried is one named by hand (the defaults are at least
+    /// two).
     static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
-        let what: String
-        if attempts.count == 1 {
-            what = "cannot reach onthemapd at \(attempts[0].path) (\(attempts[0].reason))"
-        } else {
-            what = "cannot reach onthemapd (tried " + attempts.map { "\($0.path): \($0.reason)" }.joined(separator: "; ") + ")"
-        }
         let advice = StartAdvice.advice(for: attempts.map(\.path), named: attempts.count == 1)
-        var error = ClientError(kind: .cannotConnect, message: what + ". " + advice, attempts: attempts)
+        let tried = "Tried " + attempts.map { "\($0.path) (\($0.reason))" }.joined(separator: "; ") + "."
+        var error = ClientError(kind: .cannotConnect, message: "cannot reach onthemapd. " + advice + " " + tried, attempts: attempts)
         error.advice = advice
         return error
     }

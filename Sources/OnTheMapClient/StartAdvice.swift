@@ -26,12 +26,12 @@ public enum StartAdvice {
         switch userManager() {
         case .usable(let unitInstalled) where unitInstalled:
             return named
-                ? "Start one there with `\(byHand) &`, or name no socket and run `systemctl --user start onthemapd.socket`."
+                ? "Start one with `\(byHand) &`, or name no socket and run `systemctl --user start onthemapd.socket`."
                 : "Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd &`."
         case .usable:
-            return "Start \(named ? "one there" : "it") with `\(byHand) &` (onthemapd.socket is not installed for systemd: `make install` installs it)."
+            return "Start \(named ? "one" : "it") with `\(byHand) &` (onthemapd.socket is not installed for systemd: `make install` installs it)."
         case .none:
-            return "Start \(named ? "one there" : "it") with `\(byHand) &` (\(noUserManager))."
+            return "Start \(named ? "one" : "it") with `\(byHand) &` (\(noUserManager))."
         }
     }
 

@@ -188,7 +188,7 @@ struct InteractiveMapTests {
         tmux = try start(bed)
         defer { tmux.tearDown() }
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 2)
-        #expect(try tmux.screen(history: true).contains { $0.contains("cannot reach onthemapd at") })
+        #expect(try tmux.screen(history: true).contains { $0.contains("cannot reach onthemapd. Start") })
     }
 
     /// A daemon that goes away (a restart, a stop) is waited for, as `watch` waits: the status line

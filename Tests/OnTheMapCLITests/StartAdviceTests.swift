@@ -1,4 +1,5 @@
 import Foundation
+@testable import OnTheMapClient
 import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
@@ -63,6 +64,20 @@ struct StartAdviceTests {
         #expect(status.stderr.contains("make demo`"), "\(status.stderr)")
         #expect(status.stderr.contains("ONTHEMAP_DEMO_PORT=\(port)"), "the port it ran on: \(status.stderr)")
         #expect(!status.stderr.contains("onthemapd --socket"), "\(status.stderr)")
+    }
+
+    /// The default paths tried: what to do comes first, then each path with its reason. An editor's
+    /// list line is cut at the window's edge, and three paths before it pushed the advice out of
+    /// sight.
+    @Test func theAdviceComesBeforeThePathsTried() throws {
+        let paths = ["/run/user/1000/onthemap/onthemapd.sock", "/tmp/onthemap-1000/onthemapd.sock"]
+        let error = ClientError.cannotConnect(paths.map { ClientError.Attempt(path: $0, reason: "No such file or directory") })
+        let advice = try #require(error.advice)
+        #expect(advice.hasPrefix("Start "), "\(advice)")
+        #expect(
+            error.message
+                == "cannot reach onthemapd. " + advice + " Tried /run/user/1000/onthemap/onthemapd.sock (No such file or directory); "
+                + "/tmp/onthemap-1000/onthemapd.sock (No such file or directory).")
     }
 
     @Test func withoutAUserManagerTheAdviceIsToRunItByHand() throws {
@@ -132,15 +147,18 @@ struct StartAdviceTests {
         #expect(status.status == 2)
         let said = status.stderr.split(separator: "\n")
         #expect(said.count == 1, "one line: \(status.stderr)")
-        #expect(said.first?.hasPrefix("onthemap: cannot reach onthemapd at \(daemon.socketPath) (") == true, "\(status.stderr)")
-        #expect(status.stderr.contains(". Start it again as it was started: `"), "\(status.stderr)")
+        // What to do first, then the path tried: a line cut at a window's edge keeps the advice.
+        #expect(said.first?.hasPrefix("onthemap: cannot reach onthemapd. Start it again as it was started: `") == true, "\(status.stderr)")
+        #expect(said.first?.contains("`. Tried \(daemon.socketPath) (") == true, "\(status.stderr)")
         #expect(status.stderr.contains("--api-url \(server.baseURL) "), "the --api-url in use: \(status.stderr)")
         #expect(!status.stderr.contains("onthemapd &"), "\(status.stderr)")
         // The bar's tooltip gives the same advice.
         let bar = try runCommand(BuiltProducts.path("onthemap"), ["status", "--format", "waybar"], environment: environment)
         #expect(bar.status == 0)
         let tooltip = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(bar.stdout.utf8))["tooltip"]?.stringValue)
-        let advice = try #require(status.stderr.firstRange(of: "Start it again").map { String(status.stderr[$0.lowerBound...]).trimmingCharacters(in: .newlines) })
+        let advice = try #require(status.stderr.firstRange(of: "Start it again").map { start in
+            String(status.stderr[start.lowerBound...].prefix { $0 != "\n" }.split(separator: " Tried ").first ?? "")
+        })
         #expect(tooltip == "onthemapd is not running. " + advice, "\(tooltip)")
 
         // Gone without stopping (a crash, kill -9): the word stays too.

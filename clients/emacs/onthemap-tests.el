@@ -429,7 +429,7 @@ and a space aligned to a column as the spaces up to it."
           (onthemap-tests--type (lambda () (buffer-local-value 'onthemap--problem buffer))
                                 'M-x "onthemap-near" 'RET "Berlin" 'RET 'RET '<f12>)
           (with-current-buffer buffer
-            (onthemap-tests--wait "the reason" (lambda () (string-search "cannot reach onthemapd at" (onthemap-tests--summary))))
+            (onthemap-tests--wait "the reason" (lambda () (string-search "cannot reach onthemapd" (onthemap-tests--summary))))
             (should (string-search "g tries again" (onthemap-tests--summary)))
             ;; The previous rows are gone: nothing to open that this list is not about.
             (should-not tabulated-list-entries)
@@ -937,9 +937,11 @@ The mode line must have shown it offline meanwhile."
   (let* ((path (expand-file-name "it's a dir/onthemapd.sock"
                                  (file-name-directory (onthemap-tests--env "ONTHEMAP_TEST_DEAD_SOCKET"))))
          (message (onthemap--unreachable-message (list (cons path "No such file or directory"))))
-         (command (and (string-match "`\\(onthemapd --socket .*\\)'\\.\\'" message)
+         (command (and (string-match "`\\(onthemapd --socket .*\\)'\\. Tried " message)
                        (match-string 1 message))))
-    (should (string-search (concat "cannot reach onthemapd at " path " (No such file or directory)") message))
+    ;; What to do first, then the path tried.
+    (should (string-prefix-p "cannot reach onthemapd. Start one with `onthemapd --socket " message))
+    (should (string-suffix-p (concat " Tried " path " (No such file or directory).") message))
     (should (equal command (concat "onthemapd --socket '" (string-replace "'" "'\\''" path) "'")))
     ;; What a user pasting it into a shell runs.
     (with-temp-buffer
@@ -982,11 +984,22 @@ The advice the package must show, as the CLI computes it."
          (mark (length onthemap-tests--messages))
          buffer)
     (should (< (onthemap-tests--seconds (setq buffer (onthemap))) onthemap-tests--quick))
-    ;; How to start it, in the words of `onthemap status' for that socket: one advice everywhere.
-    (let ((message (onthemap-tests--message-since mark (concat "cannot reach onthemapd at " onthemap-socket))))
-      (should (equal message (concat "OnTheMap: " (onthemap-tests--cli-says onthemap-socket)))))
+    ;; How to start it, in the words of `onthemap status' for that socket: one advice everywhere,
+    ;; what to do first, then the path tried.
+    (let ((message (onthemap-tests--message-since mark "cannot reach onthemapd"))
+          (said (onthemap-tests--cli-says onthemap-socket)))
+      (should (equal message (concat "OnTheMap: " said)))
+      (should (string-prefix-p "cannot reach onthemapd. Start " said))
+      (should (string-suffix-p (concat " Tried " onthemap-socket " (Connection refused).") said)))
     (with-current-buffer buffer
       (onthemap-tests--wait "the list to say so" (lambda () (string-search "cannot reach" (onthemap-tests--summary))))
+      ;; All of it on screen: broken at spaces to the window's width, not cut at its edge.
+      (let ((lines (butlast (split-string (onthemap-tests--summary) "\n") 2))
+            (room (window-max-chars-per-line (get-buffer-window))))
+        (should (cdr lines))
+        (should (string-prefix-p "OnTheMap: cannot reach onthemapd. Start " (car lines)))
+        (dolist (line lines) (should (<= (string-width line) room)))
+        (should (equal (string-join lines " ") (concat "OnTheMap: " (onthemap-tests--cli-says onthemap-socket)))))
       (kill-buffer))
     (setq mark (length onthemap-tests--messages))
     (onthemap-tests--type (onthemap-tests--said mark "login: cannot reach onthemapd")
@@ -1000,13 +1013,15 @@ The advice the package must show, as the CLI computes it."
          (onthemap-cli-program "/nonexistent/onthemap")
          (mark (length onthemap-tests--messages)))
     (onthemap-logout)
-    (let ((message (onthemap-tests--message-since mark "logout: cannot reach onthemapd at")))
-      (should (string-search (concat "Start one there with `onthemapd --socket " onthemap-socket "'") message))
+    (let ((message (onthemap-tests--message-since mark "logout: cannot reach onthemapd")))
+      (should (string-prefix-p (concat "OnTheMap: logout: cannot reach onthemapd. Start one with `onthemapd --socket "
+                                       onthemap-socket "'")
+                               message))
       (should-not (string-search "systemctl" message)))
     ;; A post asks nothing: it ends with the reason, before any question.
     (setq onthemap-tests--prompts nil)
     (let ((err (should-error (onthemap-tests--type nil 'M-x "onthemap-post" 'RET) :type 'user-error)))
-      (should (string-prefix-p "OnTheMap: post: cannot reach onthemapd at" (cadr err))))
+      (should (string-prefix-p "OnTheMap: post: cannot reach onthemapd. Start one with" (cadr err))))
     (should (equal onthemap-tests--prompts '("M-x ")))))
 
 (ert-deftest onthemap-test-32-foreign-socket-refused ()

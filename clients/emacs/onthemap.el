@@ -128,16 +128,17 @@ reads as a path."
 
 (defun onthemap--unreachable-message (attempts)
   "Return why nothing answered, given ATTEMPTS, a list of (PATH . REASON).
+What to do comes first, then the paths tried, as the CLI says it.
 Its advice is general: `onthemap-request' shows the `onthemap' CLI's
 instead, which knows this machine (`onthemap--cli-advice'), and this
 only when the CLI cannot be run.  One path tried is one named by hand
 \(the defaults are at least two); the path in the advice is quoted for
 a shell."
-  (if (null (cdr attempts))
-      (format "cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s'."
-              (caar attempts) (cdar attempts) (onthemap--shell-quote (caar attempts)))
-    (format "cannot reach onthemapd (tried %s). Start onthemapd: onthemapd(1) says how."
-            (mapconcat (lambda (a) (concat (car a) ": " (cdr a))) attempts "; "))))
+  (format "cannot reach onthemapd. %s Tried %s."
+          (if (cdr attempts)
+              "Start onthemapd: onthemapd(1) says how."
+            (format "Start one with `onthemapd --socket %s'." (onthemap--shell-quote (caar attempts))))
+          (mapconcat (lambda (a) (format "%s (%s)" (car a) (cdr a))) attempts "; ")))
 
 (defconst onthemap--cli-advice-limit 5
   "Seconds `onthemap status' may take to say why it cannot reach the daemon.")
@@ -651,7 +652,8 @@ each.  ROOM is what the columns themselves get: separators left out."
     widths))
 
 (defun onthemap--list-room ()
-  "The columns a line of this list has: its narrowest window's, else the frame's."
+  "The columns a line of this list or map has.
+That is its narrowest window's, else the frame's."
   (let ((windows (get-buffer-window-list (current-buffer) nil t)))
     (if windows
         (apply #'min (mapcar (lambda (window) (1- (window-max-chars-per-line window))) windows))
@@ -685,11 +687,14 @@ Updated stay on screen."
     (tabulated-list-init-header)))
 
 (defun onthemap--list-resized (window)
-  "Lay the list in WINDOW out again when its width changed."
+  "Lay the list in WINDOW out again when its width changed.
+A problem shown in its place is broken to the new width."
   (with-current-buffer (window-buffer window)
-    (when (and tabulated-list-entries (not (eql (onthemap--list-room) onthemap--laid-out-width)))
+    (when (and (or tabulated-list-entries onthemap--problem)
+               (not (eql (onthemap--list-room) onthemap--laid-out-width)))
       (onthemap--set-format)
-      (tabulated-list-print t))))
+      (tabulated-list-print t)
+      (onthemap--update-summary))))
 
 (defface onthemap-you '((t :inherit bold))
   "Your own row in the students lists.")
@@ -772,10 +777,24 @@ Then, when there are none, a line that says so."
                                  (onthemap--near "No student there: try a larger radius.")
                                  (t "No students yet.")))))))
 
+(defun onthemap--wrap (text width)
+  "TEXT broken at spaces into lines of at most WIDTH columns.
+A word wider than that has a line of its own."
+  (let ((lines nil) (line nil))
+    (dolist (word (split-string text "[ \n]+" t))
+      (if (and line (<= (+ (string-width line) 1 (string-width word)) width))
+          (setq line (concat line " " word))
+        (when line (push line lines))
+        (setq line word)))
+    (push (or line "") lines)
+    (string-join (nreverse lines) "\n")))
+
 (defun onthemap--summary-line ()
-  "The text shown above the students, with its face."
+  "The text shown above the students, with its face.
+A problem is broken at spaces to the window's width, so that all of
+it is on screen (what to do, after the first words, included)."
   (cond (onthemap--problem
-         (concat (propertize (car onthemap--problem) 'face (cdr onthemap--problem))
+         (concat (propertize (onthemap--wrap (car onthemap--problem) (onthemap--list-room)) 'face (cdr onthemap--problem))
                  (propertize "\ng tries again, q quits." 'face 'shadow)))
         (onthemap--shown (propertize (onthemap--summary) 'face 'shadow))
         (t (propertize "Loading students…" 'face 'shadow))))
@@ -1372,7 +1391,8 @@ says the zoom asked for was closer than the map goes."
       (let ((inhibit-read-only t))
         (erase-buffer)
         (setq onthemap--map-pins nil)
-        (insert "OnTheMap: " (onthemap--clean text) "\n\ng tries again, q closes.\n")))))
+        (insert (onthemap--wrap (concat "OnTheMap: " (onthemap--clean text)) (onthemap--list-room))
+                "\n\ng tries again, q closes.\n")))))
 
 (defun onthemap--map-cells (buffer)
   "The (WIDTH HEIGHT LEGEND) the map gets in the window showing BUFFER."

@@ -34,7 +34,8 @@ socket_candidates() {
 find_socket() {
     if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
         if [ ! -S "$ONTHEMAP_SOCKET" ]; then
-            echo "cannot reach onthemapd at $ONTHEMAP_SOCKET (no socket there). Start one there with \`onthemapd --socket $(shell_quote "$ONTHEMAP_SOCKET")\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`)." >&2
+            # What to do first, then the path tried, as the CLI says it.
+            echo "cannot reach onthemapd. Start one with \`onthemapd --socket $(shell_quote "$ONTHEMAP_SOCKET")\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`). Tried $ONTHEMAP_SOCKET (no socket there)." >&2
             exit 2
         fi
         printf '%s\n' "$ONTHEMAP_SOCKET"
@@ -55,7 +56,7 @@ find_socket() {
         fi
         tried+=("$candidate")
     done < <(socket_candidates)
-    echo "cannot reach onthemapd (tried ${tried[*]}). Start it with \`systemctl --user start onthemapd.socket\`, or run \`onthemapd\`." >&2
+    echo "cannot reach onthemapd. Start it with \`systemctl --user start onthemapd.socket\`, or run \`onthemapd\`. Tried ${tried[*]}." >&2
     exit 2
 }
 if [ "${1:-}" = candidates ]; then

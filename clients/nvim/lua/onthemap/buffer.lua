@@ -169,6 +169,19 @@ function M.set(buf, lines, items, highlights, namespace)
   end
 end
 
+--- Shows `message` ("OnTheMap: …") in place of the buffer's text, broken at spaces to the
+--- window's width, so that all of it is on screen (what to do, after the first words, included),
+--- then a blank line and `keys` (what the keys do now). Nothing in it to open.
+function M.set_problem(buf, message, keys, namespace)
+  local lines = format.wrap(message, M.room(buf))
+  local highlights = {}
+  for index = 1, #lines do
+    highlights[index] = { "ErrorMsg", index - 1, 0, -1 }
+  end
+  vim.list_extend(lines, { "", keys })
+  M.set(buf, lines, {}, highlights, namespace)
+end
+
 --- Replaces one line (0-based) of the buffer's text, highlighted with `group`, when it differs:
 --- the same text with a detail brought up to date, so what <CR> acts on and the generation stay.
 function M.set_line(buf, line, text, group, namespace)

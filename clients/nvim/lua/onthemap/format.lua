@@ -86,6 +86,22 @@ function M.truncate_keeping(text, suffix, width)
   return M.truncate(text, room) .. suffix
 end
 
+--- `text` broken at spaces into lines of at most `width` display cells, as a list; a word wider
+--- than that has a line of its own.
+function M.wrap(text, width)
+  local lines, line = {}, nil
+  for word in text:gmatch("%S+") do
+    if line and M.width(line) + 1 + M.width(word) <= width then
+      line = line .. " " .. word
+    else
+      lines[#lines + 1] = line
+      line = word
+    end
+  end
+  lines[#lines + 1] = line or ""
+  return lines
+end
+
 --- `text` padded with spaces to `width` display cells.
 function M.pad(text, width)
   return text .. string.rep(" ", math.max(0, width - M.width(text)))

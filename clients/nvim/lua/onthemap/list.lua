@@ -156,7 +156,7 @@ end
 --- Shows `message` (and what the keys do) in place of the list: nothing in it to open.
 local function show_problem(buf, message)
   forget(buf)
-  buffer.set(buf, { "OnTheMap: " .. message, "", "r tries again, q closes, g? lists the keys." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+  buffer.set_problem(buf, "OnTheMap: " .. message, "r tries again, q closes, g? lists the keys.", M.namespace)
   header.keep(buf, 0, M.namespace)
 end
 

@@ -182,7 +182,7 @@ end
 
 --- Shows `message` in place of the map.
 local function show_problem(buf, message)
-  buffer.set(buf, { "OnTheMap: " .. message, "", "r tries again, q closes, g? lists the keys." }, {}, { { "ErrorMsg", 0, 0, -1 } }, M.namespace)
+  buffer.set_problem(buf, "OnTheMap: " .. message, "r tries again, q closes, g? lists the keys.", M.namespace)
 end
 
 --- The cells the map gets in the window showing `buf`: { width, height, legend }.

@@ -44,38 +44,36 @@ function M.line_splitter(on_line)
   end
 end
 
---- The error when nothing answered at any path tried. Its advice is the CLI's (onthemap.advice,
---- filled in by M.request); this text, without it, stays only when the CLI cannot be run. One
---- path tried is one named by hand (the defaults are at least two). `summaries`: shorter forms
---- for the command line.
+--- The error when nothing answered at any path tried: what to do first, then the paths tried (as
+--- the CLI says it). Its advice is the CLI's (onthemap.advice, filled in by M.request); this text,
+--- without it, stays only when the CLI cannot be run. One path tried is one named by hand (the
+--- defaults are at least two). `summaries`: shorter forms for the command line.
 function M.unreachable(attempts)
+  local tried = {}
+  for _, attempt in ipairs(attempts) do
+    tried[#tried + 1] = ("%s (%s)"):format(attempt.path, attempt.reason)
+  end
+  tried = "Tried " .. table.concat(tried, "; ") .. "."
   if #attempts == 1 then
     local path, reason = attempts[1].path, attempts[1].reason
     return {
       kind = "unreachable",
       attempts = attempts,
-      message = ("cannot reach onthemapd at %s (%s). Start one there with `onthemapd --socket %s`."):format(
-        path,
-        reason,
-        format.shell_quote(path)
-      ),
+      message = ("cannot reach onthemapd. Start one with `onthemapd --socket %s`. %s"):format(format.shell_quote(path), tried),
       summaries = { ("cannot reach onthemapd at %s (%s)"):format(path, reason), "cannot reach onthemapd" },
     }
-  end
-  local parts = {}
-  for _, attempt in ipairs(attempts) do
-    parts[#parts + 1] = attempt.path .. ": " .. attempt.reason
   end
   return {
     kind = "unreachable",
     attempts = attempts,
-    message = ("cannot reach onthemapd (tried %s). Start onthemapd: onthemapd(1) says how."):format(table.concat(parts, "; ")),
+    message = "cannot reach onthemapd. Start onthemapd: onthemapd(1) says how. " .. tried,
     summaries = { "cannot reach onthemapd: is it running?", "cannot reach onthemapd" },
   }
 end
 
 --- `err` (nothing answered: M.unreachable) with the CLI's advice in place of the plugin's own,
 --- when the CLI can say it; then `done(err)`, on the main loop. May be called from a luv callback.
+--- The CLI's words without the paths tried (what to do comes first) are the first shorter form.
 function M.with_advice(err, done)
   if err.kind ~= "unreachable" or not err.attempts then
     done(err)
@@ -84,7 +82,12 @@ function M.with_advice(err, done)
   vim.schedule(function()
     require("onthemap.advice").ask(function(text)
       if text then
-        err = vim.tbl_extend("force", err, { message = text })
+        local summaries = vim.deepcopy(err.summaries or {})
+        local advice = text:match("^(.-)%s+Tried ")
+        if advice then
+          table.insert(summaries, 1, advice)
+        end
+        err = vim.tbl_extend("force", err, { message = text, summaries = summaries })
       end
       done(err)
     end)
