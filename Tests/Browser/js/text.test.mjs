@@ -28,6 +28,7 @@ test("other people's text is shown as the daemon shows it: controls as U+FFFD, l
   assert.equal(shownText("Paris\r\nFAKE\tROW"), "Paris  FAKE ROW");
   assert.equal(shownText("a\u009bb\u0000c\u007fd"), "a\ufffdb\ufffdc\ufffdd");
   assert.equal(shownText("\u2066x\u2069\u200e\u061c"), "x");
+  assert.equal(shownText("Lima\u2028Peru\u2029"), "Lima Peru ");
 });
 
 test("search folds accents and case", () => {
