@@ -127,7 +127,7 @@ struct InteractiveMapTests {
         #expect(shown, "\(status(lines))")
         try tmux.send("Escape")
         // The status line names the place at the centre.
-        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("Sydney, Australia") }
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("Sydney, New South Wales, Australia") }
         #expect(shown, "\(status(lines))")
         try tmux.send("/", "95,10", "Enter")
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("latitude 95 is out of range") }
