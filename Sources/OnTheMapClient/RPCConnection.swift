@@ -143,7 +143,15 @@ public final class RPCConnection {
     ) throws -> Swift.Result<Result, RPCError> {
         let id = nextID
         nextID += 1
-        try send(RPCRequest(id: .integer(id), method: method, params: params))
+        do {
+            try send(RPCRequest(id: .integer(id), method: method, params: params))
+        } catch let closed as ClientError where closed.kind == .closed {
+            // The daemon answers a connection it refuses (another user's) at once and closes it, so
+            // the request may go out too late: what the daemon said is still there to read.
+            guard let reply = try? read(RPCReply<Result>.self), reply.id == nil || reply.id == .null, let said = reply.error
+            else { throw closed }
+            return .failure(said)
+        }
         while true {
             guard let reply = try read(RPCReply<Result>.self) else {
                 throw ClientError(kind: .closed, message: "onthemapd closed the connection before answering")

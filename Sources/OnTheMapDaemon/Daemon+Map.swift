@@ -28,9 +28,9 @@ extension Daemon {
                     west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom,
                     maxZoom: MapView.maximumZoom(width: width), place: picture.placeName),
                 near: near?.label)
-            let pins = picture.placements.map { placement in
+            let pins = try picture.placements.map { placement in
                 let entry = entries[placement.index]
-                let pinJSON = entry.pinJSON ?? ((try? WireCoding.encode(entry.pin)) ?? [])
+                let pinJSON = try entry.pinJSON ?? WireCoding.encode(entry.pin)
                 return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(of: placement.cell))
             }
             return .encoded(try PinListAnswer.bytes(result, key: "pins", pins: pins))

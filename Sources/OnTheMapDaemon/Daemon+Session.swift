@@ -30,13 +30,23 @@ extension Daemon {
             if let current = await state.current.session { try? await verifySession(current) }
             throw refusal
         }
-        let profile = try? await api.user(key: session.accountKey)
-        let account = AccountInfo(
-            key: session.accountKey, firstName: profile?.firstName ?? "", lastName: profile?.lastName ?? "")
+        let profile: UserProfile
+        do {
+            profile = try await state.track("login") { try await self.api.user(key: session.accountKey) }
+        } catch {
+            // A pin carries its poster's names, and a login that could not learn them would post
+            // nameless pins the server refuses, saying nothing now: the new session is ended, the one
+            // in hand (if any) stays, and the login fails with the reason.
+            await endUpstream(session, why: "the account's name could not be read")
+            throw RPCError.profileUnread(RPCError.from(error))
+        }
+        let account = AccountInfo(key: session.accountKey, firstName: profile.firstName, lastName: profile.lastName)
         let replaced = await state.current.session
         await state.logIn(session, account: account)
         logger.info("logged in", metadata: ["account": "\(account.key)"])
-        if let replaced, replaced.sessionID != session.sessionID { await endUpstream(replaced) }
+        if let replaced, replaced.sessionID != session.sessionID {
+            await endUpstream(replaced, why: "a login replaced it")
+        }
         do {
             try await refresh(checkingSession: false)
         } catch {
@@ -45,16 +55,15 @@ extension Daemon {
         return account
     }
 
-    /// Ends a session a new login replaced, as a logout would: the daemon no longer knows it, so it
-    /// must not stay valid on the server until it expires. A failure is logged, and the new login
-    /// stands.
-    private func endUpstream(_ replaced: APISession) async {
+    /// Ends a session the daemon will not keep (a new login replaced it, or its login failed), as a
+    /// logout would: it must not stay valid on the server until it expires. A failure is logged.
+    private func endUpstream(_ session: APISession, why: String) async {
         do {
-            _ = try await state.track("logout") { try await self.api.logout(replaced) }
-            logger.info("ended the session this login replaced")
+            _ = try await state.track("logout") { try await self.api.logout(session) }
+            logger.info("ended a session upstream: \(why)")
         } catch {
             logger.notice(
-                "could not end the session this login replaced; it ends when it expires", metadata: ["error": "\(error)"])
+                "could not end a session upstream (\(why)); it ends when it expires", metadata: ["error": "\(error)"])
         }
     }
 

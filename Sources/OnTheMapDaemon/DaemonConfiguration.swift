@@ -46,6 +46,30 @@ public struct DaemonConfiguration: Sendable, Hashable {
         "geocoder-fallback",
     ]
 
+    /// The numbers each numeric setting takes (the options' `.unconditional` parsing lets `-1` reach them).
+    static let cacheSizeRange = NumberRange(1...100_000)
+    static let refreshIntervalRange = NumberRange(atLeast: 1, unit: .seconds)
+    static let idleTimeoutRange = NumberRange(atLeast: 1, unit: .seconds, zero: "never")
+
+    /// One setting as given: its text, and where it came from in the words a message names it by
+    /// ("--cache-size", "ONTHEMAP_CACHE_SIZE", "/etc/onthemapd.conf, line 3: cache-size").
+    struct Given {
+        var text: String
+        var source: String
+        var fromCommandLine = false
+
+        /// "SOURCE must be …" about this setting: a usage error when it came from the command line.
+        func refused(_ rule: String) -> ConfigurationError {
+            ConfigurationError("\(source) \(rule) (got \(text)).", fromCommandLine: fromCommandLine)
+        }
+
+        /// The whole number `range` allows, else the error naming the range.
+        func number(in range: NumberRange<Int>) throws(ConfigurationError) -> Int {
+            guard let number = Int(text), range.contains(number) else { throw refused(range.requirement) }
+            return number
+        }
+    }
+
     /// Merges the sources; throws a message naming the bad setting and where it came from.
     // Not swift-configuration's ConfigReader (weighed for issue 17): it has no provider for this
     // file's `key = value` lines (JSON, YAML, plist, or `.env` files of upper-case variables), it
@@ -57,41 +81,31 @@ public struct DaemonConfiguration: Sendable, Hashable {
         defaultSocketPath: String
     ) throws -> DaemonConfiguration {
         let file = try fileText.map { try parseFile($0, path: paths.configFile) } ?? [:]
-        func value(_ key: String) -> (String, String)? {
-            if let flag = flags[key] { return (flag, "--\(key)") }
+        func value(_ key: String) -> Given? {
+            if let flag = flags[key] { return Given(text: flag, source: "--\(key)", fromCommandLine: true) }
             let variable = "ONTHEMAP_" + key.uppercased().replacing("-", with: "_")
-            if let env = environment[variable], !env.isEmpty { return (env, variable) }
-            if let fromFile = file[key] { return (fromFile.value, "\(paths.configFile), line \(fromFile.line): \(key)") }
+            if let env = environment[variable], !env.isEmpty { return Given(text: env, source: variable) }
+            if let fromFile = file[key] {
+                return Given(text: fromFile.value, source: "\(paths.configFile), line \(fromFile.line): \(key)")
+            }
             return nil
         }
-        func seconds(_ key: String, default fallback: Int, minimum: Int) throws -> Duration {
-            guard let (text, source) = value(key) else { return .seconds(fallback) }
-            guard let number = Int(text), number >= minimum else {
-                throw ConfigurationError(
-                    "\(source) must be a whole number of seconds, at least \(minimum) (got \(text)).")
-            }
-            return .seconds(number)
-        }
         var configuration = DaemonConfiguration(socketPath: defaultSocketPath, paths: paths)
-        if let (socket, _) = value("socket") { configuration.socketPath = socket }
-        if let (url, source) = value("api-url") {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw ConfigurationError("\(source) must be an http:// or https:// URL (got \(url)).")
+        if let socket = value("socket") { configuration.socketPath = socket.text }
+        if let url = value("api-url") {
+            guard url.text.hasPrefix("http://") || url.text.hasPrefix("https://") else {
+                throw url.refused("must be an http:// or https:// URL")
             }
-            configuration.apiURL = url
+            configuration.apiURL = url.text
         }
-        if let (text, source) = value("cache-size") {
-            guard let size = Int(text), (1...100_000).contains(size) else {
-                throw ConfigurationError("\(source) must be a number from 1 to 100000 (got \(text)).")
-            }
-            configuration.cacheSize = size
+        if let size = try value("cache-size")?.number(in: cacheSizeRange) { configuration.cacheSize = size }
+        if let seconds = try value("refresh-interval")?.number(in: refreshIntervalRange) {
+            configuration.refreshInterval = .seconds(seconds)
         }
-        configuration.refreshInterval = try seconds("refresh-interval", default: 300, minimum: 1)
-        configuration.idleTimeout = try seconds("idle-timeout", default: 300, minimum: 0)
-        if let (text, source) = value("log-level") {
-            guard let level = Logger.Level(rawValue: text) else {
-                throw ConfigurationError(
-                    "\(source) must be one of trace, debug, info, notice, warning, error, critical.")
+        if let seconds = try value("idle-timeout")?.number(in: idleTimeoutRange) { configuration.idleTimeout = .seconds(seconds) }
+        if let given = value("log-level") {
+            guard let level = Logger.Level(rawValue: given.text) else {
+                throw given.refused("must be one of trace, debug, info, notice, warning, error, critical")
             }
             configuration.logLevel = level
         }
@@ -99,40 +113,47 @@ public struct DaemonConfiguration: Sendable, Hashable {
         return configuration
     }
 
-    private static func resolveGeocoder(_ value: (String) -> (String, String)?) throws -> GeocoderSetting {
+    private static func resolveGeocoder(_ value: (String) -> Given?) throws -> GeocoderSetting {
         let fallback: Bool
         switch value("geocoder-fallback") {
-        case nil, ("offline", _)?: fallback = true
-        case ("none", _)?: fallback = false
-        case (let text, let source)?: throw ConfigurationError("\(source) must be offline or none (got \(text)).")
+        case nil: fallback = true
+        case let given? where given.text == "offline": fallback = true
+        case let given? where given.text == "none": fallback = false
+        case let given?: throw given.refused("must be offline or none")
         }
         switch value("geocoder") {
-        case nil, ("offline", _)?:
+        case nil:
             return .offline
-        case ("nominatim", _)?:
-            let url = value("nominatim-url")?.0 ?? GeocoderSetting.publicNominatimURL
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw ConfigurationError(
-                    "\(value("nominatim-url")?.1 ?? "nominatim-url") must be an http:// or https:// URL (got \(url)).")
+        case let given? where given.text == "offline":
+            return .offline
+        case let given? where given.text == "nominatim":
+            let url = value("nominatim-url") ?? Given(text: GeocoderSetting.publicNominatimURL, source: "nominatim-url")
+            guard url.text.hasPrefix("http://") || url.text.hasPrefix("https://") else {
+                throw url.refused("must be an http:// or https:// URL")
             }
-            return .nominatim(url: url, fallbackToOffline: fallback)
-        case (let text, let source)?:
-            throw ConfigurationError("\(source) must be offline or nominatim (got \(text)).")
+            return .nominatim(url: url.text, fallbackToOffline: fallback)
+        case let given?:
+            throw given.refused("must be offline or nominatim")
         }
     }
 
     /// The file's settings (`SettingsLines`) by key, each among `keys`; the last of a repeated key wins.
     static func parseFile(_ text: String, path: String) throws -> [String: SettingsLines.Setting] {
-        var settings: [String: SettingsLines.Setting] = [:]
+        let known = keys.joined(separator: ", ")
+        let lines: [SettingsLines.Setting]
         do {
-            for setting in try SettingsLines.parse(text) {
-                guard keys.contains(setting.key) else { throw SettingsLines.Malformed(line: setting.line) }
-                settings[setting.key] = setting
+            lines = try SettingsLines.parse(text)
+        } catch {
+            throw ConfigurationError("\(path), line \(error.line): expected `key = value`; the settings are \(known).")
+        }
+        var settings: [String: SettingsLines.Setting] = [:]
+        for setting in lines {
+            guard keys.contains(setting.key) else {
+                let meant = NearestWord.to(setting.key, among: keys).map { " (did you mean \($0)?)" } ?? ""
+                throw ConfigurationError(
+                    "\(path), line \(setting.line): unknown setting \"\(setting.key)\"\(meant); the settings are \(known).")
             }
-        } catch let malformed as SettingsLines.Malformed {
-            throw ConfigurationError(
-                "\(path), line \(malformed.line): expected `key = value` with a key among \(keys.joined(separator: ", "))."
-            )
+            settings[setting.key] = setting
         }
         return settings
     }

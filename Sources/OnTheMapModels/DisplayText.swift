@@ -5,18 +5,21 @@
 /// window, BEL rings, CR returns to the start of the line, C1's U+009B is an ESC [ of its own), and
 /// Unicode's bidi controls (overrides U+202A–U+202E, isolates U+2066–U+2069, marks) make `…/\u{202E}gnp.exe` read as
 /// `…/exe.png`. So: tab, line feed and carriage return become a space (a field stays one field on one
-/// line), every other C0 control, DEL and every C1 control becomes U+FFFD (the text shows that
-/// something was there), and bidi overrides and isolates are dropped. Everything else, accents and
+/// line), and so do the line and paragraph separators U+2028 and U+2029; every other C0 control, DEL
+/// and every C1 control becomes U+FFFD (the text shows that something was there), and bidi overrides
+/// and isolates are dropped. Everything else, accents and
 /// scripts of every language included, is kept. `--json` keeps the data exact instead: JSON escapes
 /// what it must.
 public enum DisplayText {
     /// `text` as it may be shown.
     public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else { return text }
+        guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) || isLineSeparator($0) }) else {
+            return text
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x09, 0x0A, 0x0D: scalars.append(" ")
+            case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
             case _ where isControl(scalar): scalars.append("\u{FFFD}")
             case _ where isBidiControl(scalar): continue
             default: scalars.append(scalar)
@@ -30,6 +33,12 @@ public enum DisplayText {
     /// every link in a list of 10,000, was a sixth of a refresh's time.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Unicode's line and paragraph separators (U+2028, U+2029): not controls, but a status bar's
+    /// markup (Pango) and a web page's text break the line there, as at a line feed.
+    public static func isLineSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// The bidi embeddings, overrides, isolates and marks (Unicode's Bidi_Control), which reorder

@@ -14,6 +14,9 @@ enum AccountNames {
     /// terminal or reorders text (`user list` shows it).
     static func checkEmail(_ value: String) throws {
         guard value.contains("@") else { throw ValidationError("--email must be an email address.") }
+        guard value.utf8.count <= ShownText.maxEmailBytes else {
+            throw ValidationError("--email is longer than an email address can be (\(ShownText.maxEmailBytes) bytes).")
+        }
         if let problem = ShownText.problem(in: value, kind: .email) { throw ValidationError("--email \(problem).") }
     }
 }

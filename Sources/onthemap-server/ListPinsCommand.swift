@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapModels
 import OnTheMapServer
+import OnTheMapSupport
 
 /// `pin list [--user KEY|EMAIL] [--limit N] [--after OBJECTID]`, newest first, a page at a time.
 struct ListPinsCommand: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct ListPinsCommand: AsyncParsableCommand {
     @Flag(help: "JSON for scripts.") var json = false
 
     func validate() throws {
-        guard limit >= 1 else { throw ValidationError("--limit must be 1 or more (got \(limit)).") }
+        try NumberRange(atLeast: 1).validate(limit, "--limit")
     }
 
     func run() async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnTheMapServer
+import OnTheMapSupport
 
 /// `--password-stdin` and `--min-password-length`, shared by `user add` and `user passwd`: the
 /// password comes on standard input, never in argv, and is checked against the same policy.
@@ -8,17 +9,21 @@ struct PasswordInput: ParsableArguments {
     @Flag(help: "Read the password from the first line of standard input (required: never put it in argv).")
     var passwordStdin = false
 
-    @Option(help: "Shortest password accepted, in characters.")
+    @Option(parsing: .unconditional, help: "Shortest password accepted, in characters.")
     var minPasswordLength = PasswordPolicy.defaultMinimumLength
 
-    @Option(help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden))
-    var bcryptCost: UInt8 = PasswordHasher.defaultCost
+    @Option(parsing: .unconditional, help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden))
+    var bcryptCost = Int(PasswordHasher.defaultCost)
+
+    /// `--min-password-length`, here and in `serve`.
+    static let minimumLengthRange = NumberRange(1...PasswordPolicy.maximumBytes)
+    /// `--bcrypt-cost`, here and in `seed`: the costs bcrypt has.
+    static let bcryptCostRange = NumberRange(4...31)
 
     func validate() throws {
         guard passwordStdin else { throw ValidationError("Give the password on standard input with --password-stdin.") }
-        guard (1...PasswordPolicy.maximumBytes).contains(minPasswordLength) else {
-            throw ValidationError("--min-password-length must be from 1 to \(PasswordPolicy.maximumBytes).")
-        }
+        try Self.minimumLengthRange.validate(minPasswordLength, "--min-password-length")
+        try Self.bcryptCostRange.validate(bcryptCost, "--bcrypt-cost")
     }
 
     /// Reads and checks the password, and hashes it.
@@ -29,6 +34,6 @@ struct PasswordInput: ParsableArguments {
         if let problem = PasswordPolicy(minimumLength: minPasswordLength).problem(with: line) {
             throw CommandError(problem + " Nothing changed.")
         }
-        return try await PasswordHasher(cost: bcryptCost).hash(line)
+        return try await PasswordHasher(cost: UInt8(bcryptCost)).hash(line)
     }
 }

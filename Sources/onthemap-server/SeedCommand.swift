@@ -1,5 +1,6 @@
 import ArgumentParser
 import OnTheMapServer
+import OnTheMapSupport
 
 /// `onthemap-server seed --demo`: fills a database with demo students and a demo account.
 struct SeedCommand: AsyncParsableCommand {
@@ -11,21 +12,22 @@ struct SeedCommand: AsyncParsableCommand {
     @Flag(help: "Add the demo account and demo students.")
     var demo = false
 
-    @Option(help: "How many demo students to add.")
+    @Option(parsing: .unconditional, help: "How many demo students to add.")
     var count = 240
 
-    @Option(help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden))
-    var bcryptCost: UInt8 = PasswordHasher.defaultCost
+    @Option(parsing: .unconditional, help: ArgumentHelp("bcrypt cost factor.", visibility: .hidden))
+    var bcryptCost = Int(PasswordHasher.defaultCost)
 
     func validate() throws {
         guard demo else { throw ValidationError("Say what to seed: --demo.") }
-        guard count >= 0 else { throw ValidationError("--count must be 0 or more.") }
+        try NumberRange(atLeast: 0).validate(count, "--count")
+        try PasswordInput.bcryptCostRange.validate(bcryptCost, "--bcrypt-cost")
     }
 
     func run() async throws {
         // Seeding a new database is what `make demo` and a first try do: it creates one by intent.
         let storage = try await database.open(ifNew: .create)
-        let summary = try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: bcryptCost))
+        let summary = try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: UInt8(bcryptCost)))
         await storage.close()
         print("added \(summary.locationsAdded) demo students to \(try database.resolvedTarget)")
         if summary.accountCreated {

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OnTheMapServer
+import OnTheMapSupport
 import OnTheMapSystemd
 
 /// `onthemap-server serve`: runs the HTTP API until SIGTERM or SIGINT.
@@ -81,20 +82,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Threads that serve connections, and as many that hash passwords (default: one of each per core). Replicas that share a machine divide its cores.")
     var threads: Int?
 
+    /// The numbers each numeric option takes; the options are read with `.unconditional`, so `-1`
+    /// reaches these checks as a number rather than reading as a flag.
+    static let portRange = NumberRange(1...65535, zero: "any free port")
+    static let secondsRange = NumberRange(atLeast: 1, unit: .seconds)
+    static let countRange = NumberRange(atLeast: 1)
+    static let threadsRange = NumberRange(1...256)
+    static let requestMemoryRange = NumberRange(1...1_048_576, unit: .mib)
+    static let integrityCheckRange = NumberRange(atLeast: 1, unit: .seconds, zero: "a check at start only")
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535 (or 0 for any free port).") }
-        guard poolSize >= 1 else { throw ValidationError("--pool-size must be 1 or more.") }
-        guard (1...PasswordPolicy.maximumBytes).contains(minPasswordLength) else {
-            throw ValidationError("--min-password-length must be from 1 to \(PasswordPolicy.maximumBytes).")
-        }
-        guard sessionLifetime >= 1 else { throw ValidationError("--session-lifetime must be 1 second or more.") }
-        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 second or more.") }
-        if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be from 1 to 256.") }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
-        guard (1...1_048_576).contains(maxRequestMemory) else {
-            throw ValidationError("--max-request-memory must be from 1 to 1048576 (MiB).")
-        }
-        guard integrityCheckInterval >= 0 else { throw ValidationError("--integrity-check-interval must be 0 or more seconds.") }
+        try Self.portRange.validate(port, "--port")
+        try Self.countRange.validate(poolSize, "--pool-size")
+        try PasswordInput.minimumLengthRange.validate(minPasswordLength, "--min-password-length")
+        try Self.countRange.validate(maxLoginFailures, "--max-login-failures")
+        try Self.countRange.validate(maxLoginAttemptsPerAddress, "--max-login-attempts-per-address")
+        try Self.secondsRange.validate(sessionLifetime, "--session-lifetime")
+        try Self.secondsRange.validate(idleTimeout, "--idle-timeout")
+        try Self.threadsRange.validate(threads, "--threads")
+        try Self.countRange.validate(maxConnections, "--max-connections")
+        try Self.requestMemoryRange.validate(maxRequestMemory, "--max-request-memory")
+        try Self.integrityCheckRange.validate(integrityCheckInterval, "--integrity-check-interval")
     }
 
     func run() async throws {

@@ -12,10 +12,11 @@ struct WebOptions: ParsableArguments {
         help: ArgumentHelp("A sign-up page the web page's login screen links to (http or https); without it, no link.", valueName: "url"))
     var signUpURL: String?
 
-    @Option(help: "How many of the newest pins the web page shows (1 to \(WebSettings.maxPins)).")
+    // `.unconditional`, as every number: "-5" reaches WebSettings' range check, not "Missing value".
+    @Option(parsing: .unconditional, help: "How many of the newest pins the web page shows (1 to \(WebSettings.maxPins)).")
     var webPins = 100
 
-    @Option(help: "Seconds between the web page's checks for changed pins and an ended session.")
+    @Option(parsing: .unconditional, help: "Seconds between the web page's checks for changed pins and an ended session (1 to 3600).")
     var webPollSeconds = 10
 
     /// The page's settings; nil with --no-web.

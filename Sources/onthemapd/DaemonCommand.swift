@@ -31,13 +31,15 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Base URL of the OnTheMap API (default: https://onthemap-api.udacity.com/v1).")
     var apiURL: String?
 
-    @Option(help: "How many of the newest student locations to cache (default 100).")
+    // `.unconditional`, as every number: "-1" reaches the range check (DaemonConfiguration's, which the
+    // environment and the file share) instead of reading as a flag ("Missing value").
+    @Option(parsing: .unconditional, help: "How many of the newest student locations to cache, 1 to 100000 (default 100).")
     var cacheSize: Int?
 
-    @Option(help: "Seconds between refreshes (default 300).")
+    @Option(parsing: .unconditional, help: "Seconds between refreshes (default 300).")
     var refreshInterval: Int?
 
-    @Option(help: "Seconds before an idle, unsubscribed connection is closed; 0 never (default 300).")
+    @Option(parsing: .unconditional, help: "Seconds before an idle, unsubscribed connection is closed; 0 never (default 300).")
     var idleTimeout: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).")
@@ -78,7 +80,9 @@ struct DaemonCommand: ParsableCommand {
             reload: { try resolveConfiguration() })
     }
 
-    /// Flags over environment over file over defaults.
+    /// Flags over environment over file over defaults. A bad option is a usage error (64, with the
+    /// usage text); a bad variable or line of the file, or a file that cannot be read, is said alone
+    /// and stops the start (1): the usage text is about the command line.
     func resolveConfiguration() throws -> DaemonConfiguration {
         let environment = ProcessInfo.processInfo.environment
         var paths = StatePaths.fromEnvironment(environment)
@@ -96,11 +100,11 @@ struct DaemonCommand: ParsableCommand {
         let fileText: String?
         if FileManager.default.fileExists(atPath: paths.configFile) {
             guard let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8) else {
-                throw ValidationError("Cannot read \(paths.configFile).")
+                throw ConfigurationError("Cannot read \(paths.configFile): it is not readable, or not UTF-8 text.")
             }
             fileText = text
         } else if config != nil {
-            throw ValidationError("No configuration file at \(paths.configFile).")
+            throw ConfigurationError("No configuration file at \(paths.configFile).")
         } else {
             fileText = nil
         }
@@ -108,7 +112,7 @@ struct DaemonCommand: ParsableCommand {
             return try DaemonConfiguration.resolve(
                 flags: flags, environment: environment, fileText: fileText, paths: paths,
                 defaultSocketPath: SocketPath.resolve(flag: nil, environment: { environment[$0] }))
-        } catch let error as ConfigurationError {
+        } catch let error as ConfigurationError where error.fromCommandLine {
             throw ValidationError(error.description)
         }
     }

@@ -597,6 +597,7 @@ def hostile_data():
         ("hostile-long", long_name, "L" * 10240, ("very long place " * 700).strip(), "https://" + "x" * 10000 + ".example", 35.7, 139.7),
         ("hostile-case", "Eve", "Case", "Berlin, Germany", " JaVaScRiPt:alert(5)", 52.5, 13.4),
         ("hostile-quote", "Quote", "Attr", "Paris, France", "https://ok.example/\"onmouseover=\"alert(6)", 48.85, 2.35),
+        ("hostile-bidi", "Eve\u001b[2J", "Turn\u202e", "Rome\r\nFAKE", "https://ok.example/\u202egnp.exe", 41.9, 12.5),
     ]
     with sqlite3.connect(DB, timeout=10) as db:
         for object_id, first, last, place, url, lat, lon in rows:
@@ -609,7 +610,7 @@ def hostile_data():
         refresh_and_wait()
         check(wait(lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid=marker][data-object-id="hostile-long"]')),
               "%s: hostile students are on the map" % where)
-        for object_id in ["hostile-img", "hostile-rlo", "hostile-long", "hostile-case", "hostile-quote"]:
+        for object_id in ["hostile-img", "hostile-rlo", "hostile-long", "hostile-case", "hostile-quote", "hostile-bidi"]:
             marker = driver.find_element(By.CSS_SELECTOR, '[data-testid=marker][data-object-id="%s"]' % object_id)
             js("arguments[0].dispatchEvent(new MouseEvent('click',{bubbles:true}))", marker)
             popup = driver.find_element(By.ID, "popup")
@@ -623,7 +624,7 @@ def hostile_data():
         rows = wait(lambda: all_by_id("list-row"))
         hostile = {r.get_attribute("data-object-id"): r for r in rows if r.get_attribute("data-object-id").startswith("hostile")}
         heights = {k: rect(r)["h"] for k, r in hostile.items()}
-        check(len(hostile) == 5 and max(heights.values()) < 200, "%s: hostile rows keep a row's height: %s" % (where, heights))
+        check(len(hostile) == 6 and max(heights.values()) < 200, "%s: hostile rows keep a row's height: %s" % (where, heights))
         check(hostile["hostile-img"].find_element(By.CSS_SELECTOR, ".name").text.startswith("<img src=x onerror=alert(1)>"),
               "%s: the list shows the markup as text" % where)
         hrefs = js("return Array.from(document.querySelectorAll('a[href]')).map(function(a){return a.getAttribute('href');})")
@@ -631,6 +632,12 @@ def hostile_data():
               "%s: only http(s) links are links (%d links)" % (where, len(hrefs)))
         check(not hostile["hostile-img"].find_elements(By.TAG_NAME, "a") and not hostile["hostile-rlo"].find_elements(By.TAG_NAME, "a")
               and not hostile["hostile-case"].find_elements(By.TAG_NAME, "a"), "%s: javascript: and data: links are text" % where)
+        bidi = hostile["hostile-bidi"]
+        shown = js("return [arguments[0].querySelector('.name').textContent, arguments[0].querySelector('.place').textContent,"
+                   "arguments[0].querySelector('.link').textContent]", bidi)
+        check(not bidi.find_elements(By.TAG_NAME, "a") and not any(c in "".join(shown) for c in "\u001b\u202e\r\n")
+              and shown[0].startswith("Eve\ufffd[2J"),
+              "%s: a link with a bidi override is text, and controls show as the terminal shows them: %r" % (where, shown))
         quote = hostile["hostile-quote"].find_elements(By.TAG_NAME, "a")
         check(quote and quote[0].get_attribute("onmouseover") is None, "%s: a quote in a link does not add an attribute" % where)
         tabs = len(driver.window_handles)

@@ -219,6 +219,16 @@ struct CLIEndToEndTests {
         #expect(bad.status == 1)
         #expect(try JSONDecoder().decode(WireJSON.self, from: Data(bad.stderr.utf8))["data"]?["field"] == .string("limit"))
         #expect(try bed.run(["call", "status", "not json"]).status == 64)
+        // A mistyped method is said in words, with the nearest of the daemon's methods, not as the
+        // protocol's error object; exit 1, as every error the daemon answers.
+        let typo = try bed.run(["call", "stauts"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "onthemap: onthemapd has no method \"stauts\"; did you mean status?\n", "\(typo.stderr)")
+        #expect(typo.stdout.isEmpty)
+        #expect(try bed.run(["call", "mypn", "{}"]).stderr.hasSuffix("did you mean myPin?\n"))
+        let far = try bed.run(["call", "frobnicate"])
+        #expect(far.status == 1)
+        #expect(far.stderr == "onthemap: onthemapd has no method \"frobnicate\"; `onthemap call rpc.discover` lists them\n", "\(far.stderr)")
     }
 
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))

@@ -38,7 +38,7 @@ struct DailyUseTests {
         // A negative limit reaches the range check (it read as a missing value).
         let negative = try bed.run(["students", "--limit", "-3"])
         #expect(negative.status == 64)
-        #expect(negative.stderr.contains("--limit must be 0 or more"), "\(negative.stderr)")
+        #expect(negative.stderr.contains("--limit must be from 0 to 100000."), "\(negative.stderr)")
     }
 
     @Test func postStoresThePlaceItFoundNamesItAndWritesEvenDecimals() throws {

@@ -45,6 +45,12 @@ struct InteractiveMapTests {
         lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
     }
 
+    /// The screen's text as a shell reads it pasted: a line ending in `\` goes on with the next.
+    private func shownCommand(_ lines: [String]) -> String {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+            .replacingOccurrences(of: " \\\n", with: " ").replacingOccurrences(of: "\\\n", with: "")
+    }
+
     /// After the program ended: its exit status, and whether the terminal is back to normal.
     private func expectRestored(_ tmux: TmuxSession, _ sttyFile: String, exit: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (ended, _) = try tmux.waitForScreen { $0.contains("DONE") }
@@ -121,7 +127,7 @@ struct InteractiveMapTests {
         #expect(shown, "\(status(lines))")
         try tmux.send("Escape")
         // The status line names the place at the centre.
-        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("Sydney, Australia") }
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains("Sydney, New South Wales, Australia") }
         #expect(shown, "\(status(lines))")
         try tmux.send("/", "95,10", "Enter")
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("latitude 95 is out of range") }
@@ -192,23 +198,30 @@ struct InteractiveMapTests {
     }
 
     /// A daemon that goes away (a restart, a stop) is waited for, as `watch` waits: the status line
-    /// says so, with how to start it, and the map comes back with it; a logout elsewhere keeps the
-    /// map, picks nothing, and a login brings it back.
+    /// says so, how to start it is shown whole over the map, and the map comes back with it; a
+    /// logout elsewhere keeps the map, picks nothing, and a login brings it back. At 80 columns, where
+    /// the status line had room for "Start it again as it was started" and none of the command.
     @Test func itWaitsForTheDaemonAndForALogin() throws {
         let bed = try CLITestBed()
-        let tmux = try start(bed, width: 100, height: 30)
+        let tmux = try start(bed, width: 80, height: 30)
         defer { tmux.tearDown() }
         var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
         #expect(shown, "\(lines.joined(separator: "\n"))")
         let map = Array(lines.prefix(29))
 
         // Gone as a crash goes (a stop takes its word on how to start it again away with it).
+        let hint = try String(contentsOfFile: bed.daemon.socketPath + ".how-to-start", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(hint.count > 80, "a command longer than the terminal is wide: \(hint)")
         bed.daemon.signal(SIGKILL)
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("onthemapd went away; waiting for it (q quits)") }
         #expect(shown, "\(status(lines))")
-        (shown, lines) = try tmux.waitForScreen(timeout: 30) { self.status($0).contains("Start it again as it was started: `") }
-        #expect(shown, "the advice, from the daemon's own word: \(status(lines))")
-        #expect(Array(lines.prefix(29)) == map, "the map stays while it waits")
+        // The whole command, on lines that end in " \" where it is broken: pasted into a shell as
+        // shown, it is the command.
+        (shown, lines) = try tmux.waitForScreen(timeout: 30) { self.shownCommand($0).contains(hint) }
+        #expect(shown, "the advice, from the daemon's own word, whole: \(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.hasPrefix(" Start it again as it was started:") }, "\(lines.joined(separator: "\n"))")
+        #expect(Array(lines.prefix(20)) == Array(map.prefix(20)), "the map stays above the advice while it waits")
         #expect(try tmux.display("#{pane_dead}") == "0", "still running")
 
         try bed.daemon.start()

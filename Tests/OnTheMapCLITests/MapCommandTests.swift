@@ -176,7 +176,7 @@ struct MapCommandTests {
         // Limits are named.
         let wide = try bed.run(["map", "--width", "1001"])
         #expect(wide.status == 64)
-        #expect(wide.stderr.contains("--width must be between 10 and 1000"))
+        #expect(wide.stderr.contains("--width must be from 10 to 1000."))
         // A place, and one that is nowhere: the same error as `students --near`.
         let paris = try bed.run(["map", "--near", "Paris", "--radius", "300", "--json", "--width", "40", "--height", "10"])
         let parisMap = try MapResult(json: try JSONDecoder().decode(WireJSON.self, from: Data(paris.stdout.utf8)))
@@ -206,7 +206,7 @@ struct MapCommandTests {
         }
         let negative = try bed.run(["map", "--near", "Lima", "--radius", "-5"])
         #expect(negative.status == 64)
-        #expect(negative.stderr.contains("--radius must be between 0.1 and 20100 km"), "\(negative.stderr)")
+        #expect(negative.stderr.contains("--radius must be from 0.1 to 20100 km."), "\(negative.stderr)")
         for command in ["map", "students"] {
             let typo = try bed.run([command, "--near", "95,200"])
             #expect(typo.status == 64)

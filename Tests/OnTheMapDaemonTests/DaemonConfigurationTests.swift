@@ -68,6 +68,67 @@ struct DaemonConfigurationTests {
     }
 }
 
+/// The real `onthemapd`, refusing settings: an option is a usage error (64, with the usage text); a
+/// line of the file or a variable of the environment is said alone, by file and line or by name,
+/// and the daemon does not start (1), as onthemapd(1)'s EXIT STATUS says.
+@Suite("Refused settings, from the real onthemapd", .ownThreads)
+struct RefusedSettingsTests {
+    /// Runs onthemapd with its own XDG folders, under `timeout`: a setting let through would start a
+    /// daemon that serves until killed (124).
+    private func run(_ arguments: [String], file: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(atPath: home.file("config/onthemap"), withIntermediateDirectories: true)
+        if let file { try file.write(toFile: home.file("config/onthemap/onthemapd.conf"), atomically: true, encoding: .utf8) }
+        var variables = environment
+        for (name, folder) in ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_CACHE_HOME": "cache", "XDG_RUNTIME_DIR": "runtime"] {
+            variables[name] = home.file(folder)
+        }
+        let socket = ["--socket", home.file("onthemapd.sock"), "--api-url", "http://127.0.0.1:9/v1"]
+        var result = try runCommand("/usr/bin/timeout", ["20", BuiltProducts.path("onthemapd")] + socket + arguments, environment: variables)
+        result.stderr = result.stderr.replacing(home.path, with: "HOME")
+        return result
+    }
+
+    /// A negative number is a number out of range, not "Missing value for '--cache-size'".
+    @Test(arguments: [
+        ("--cache-size", "-1", "--cache-size must be from 1 to 100000 (got -1)."),
+        ("--refresh-interval", "-5", "--refresh-interval must be 1 second or more (got -5)."),
+        ("--idle-timeout", "-1", "--idle-timeout must be 1 second or more, or 0 for never (got -1)."),
+        ("--cache-size", "100001", "--cache-size must be from 1 to 100000 (got 100001)."),
+    ])
+    func aNumberOutOfRangeOnTheCommandLineIsAUsageError(option: String, value: String, message: String) throws {
+        let result = try run([option, value])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: onthemapd "), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("socket = /tmp/x.sock\nbogus = 1\n", [:],
+         #"HOME/config/onthemap/onthemapd.conf, line 2: unknown setting "bogus"; the settings are socket, api-url, "#
+            + "cache-size, refresh-interval, idle-timeout, log-level, geocoder, nominatim-url, geocoder-fallback."),
+        ("# mine\ncach-size = 5\n", [:],
+         #"HOME/config/onthemap/onthemapd.conf, line 2: unknown setting "cach-size" (did you mean cache-size?); the settings are "#),
+        ("refresh-interval = -5\n", [:], "HOME/config/onthemap/onthemapd.conf, line 1: refresh-interval must be 1 second or more (got -5)."),
+        ("refresh interval 60\n", [:], "HOME/config/onthemap/onthemapd.conf, line 1: expected `key = value`; the settings are socket, "),
+        (nil, ["ONTHEMAP_CACHE_SIZE": "-3"], "ONTHEMAP_CACHE_SIZE must be from 1 to 100000 (got -3)."),
+    ] as [(String?, [String: String], String)])
+    func aBadSettingInTheFileOrTheEnvironmentIsSaidAlone(file: String?, environment: [String: String], message: String) throws {
+        let result = try run([], file: file, environment: environment)
+        #expect(result.status == 1, "\(result.status): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(!result.stderr.contains("Usage:"), "the usage text is about the command line: \(result.stderr)")
+    }
+
+    /// `--config` naming a file that is not there: the file is the problem, not the command line's shape.
+    @Test func aMissingConfigurationFileIsSaidAlone() throws {
+        let result = try run(["--config", "/nonexistent/onthemapd.conf"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "Error: No configuration file at /nonexistent/onthemapd.conf.\n", "\(result.stderr)")
+    }
+}
+
 @Suite("Reloading the configuration", .ownThreads)
 struct ReloadTests {
     @Test func sighupNamesSettingsThatNeedARestart() throws {

@@ -16,9 +16,24 @@ struct HostileUpstreamTests {
         "--manual",
     ]
 
+    /// What `GET /users/42` answers.
+    enum Profile: CaseIterable { case ada, failing, garbled }
+
+    /// Counts the sessions ended (`DELETE /session`).
+    actor Logouts {
+        var count = 0
+        func add() { count += 1 }
+    }
+
     /// Logs in, then lists one student per hostile link, and one with a real link.
-    private static func application(rateLimited: Bool) -> some ApplicationProtocol {
+    private static func application(
+        rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts()
+    ) -> some ApplicationProtocol {
         let router = Router()
+        router.delete("v1/session") { _, _ -> Response in
+            await logouts.add()
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#)))
+        }
         router.post("v1/session") { _, _ -> Response in
             if rateLimited {
                 var headers = HTTPFields()
@@ -32,7 +47,14 @@ struct HostileUpstreamTests {
                 body: .init(byteBuffer: ByteBuffer(string: #")]}'"# + "\n" + #"{"account":{"registered":true,"key":"42"},"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#)))
         }
         router.get("v1/users/42") { _, _ -> Response in
-            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"first_name":"Ada","last_name":"Lovelace","key":"42"}"#)))
+            switch profile {
+            case .ada:
+                Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"first_name":"Ada","last_name":"Lovelace","key":"42"}"#)))
+            case .failing:
+                Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: #"{"status":500,"error":"database down"}"#)))
+            case .garbled:
+                Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"nickname":"no names here"}"#)))
+            }
         }
         router.get("v1/StudentLocation") { _, _ -> Response in
             let links = hostileLinks + ["https://ok.example/me"]
@@ -80,6 +102,30 @@ struct HostileUpstreamTests {
             #expect(error.code == RPCError.rateLimitedCode)
             #expect(error.message == "Too many attempts: try again in 15 minutes.")
             #expect(error.data?["retryAfter"] == .integer(899))
+        }
+    }
+
+    /// A login whose account's names cannot be read is not kept: no nameless pins later, no session
+    /// left open upstream, and the reason now.
+    @Test(arguments: [Profile.failing, .garbled])
+    func aLoginWithoutTheAccountsNameIsNotKept(profile: Profile) async throws {
+        let logouts = Logouts()
+        try await Self.application(rateLimited: false, profile: profile, logouts: logouts).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            let (login, status) = try await onOwnThread { () throws -> (Result<WireJSON, RPCError>, StatusResult) in
+                let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                let login = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw"))))
+                return (login, try client.result(StatusParams()))
+            }
+            guard case .failure(let error) = login else {
+                Issue.record("login succeeded without the account's name")
+                return
+            }
+            #expect(error.message.hasPrefix("Your account's name could not be read, so the login was not kept: "), "\(error.message)")
+            #expect(error.code == RPCError.upstreamErrorCode)
+            #expect(!status.loggedIn)
+            #expect(await logouts.count == 1, "the session made for it ended upstream")
         }
     }
 }

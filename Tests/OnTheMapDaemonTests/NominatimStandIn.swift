@@ -34,6 +34,10 @@ final class NominatimStandIn: Sendable {
         "stand-in town": #"""
         [{"place_id":1,"lat":"10.5","lon":"20.25","place_rank":16,"importance":0.5,"addresstype":"town","name":"Stand-in Town","display_name":"Stand-in Town, Test Region, Testland","address":{"town":"Stand-in Town","state":"Test Region","country":"Testland","country_code":"tl"}}]
         """#,
+        // A hostile (or broken) server's names: an escape sequence, a line break, an override.
+        "hostile lima": #"""
+        [{"place_id":3,"lat":"-12.05","lon":"-77.04","place_rank":16,"importance":0.6,"addresstype":"city","name":"Lima\u001b[31m","display_name":"Lima","address":{"city":"Lima","state":"Lima\u2028Region","country":"Per\u202eu","country_code":"pe"}}]
+        """#,
         "bavaria": #"""
         [{"place_id":2,"lat":"48.9","lon":"11.4","place_rank":8,"importance":0.75,"addresstype":"state","name":"Bavaria","display_name":"Bavaria, Germany","address":{"state":"Bavaria","country":"Germany","country_code":"de"}}]
         """#,

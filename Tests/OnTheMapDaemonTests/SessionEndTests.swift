@@ -92,7 +92,7 @@ struct SessionEndTests {
         #expect(second != first)
         #expect(try serverStatus(of: second) == "200")
         #expect(try serverStatus(of: first) == "401", "the replaced session still works on the server")
-        #expect(eventually { bed.daemon.log.contains("ended the session this login replaced") })
+        #expect(eventually { bed.daemon.log.contains("ended a session upstream: a login replaced it") })
     }
 
     @Test("A 401 on a read logs out and answers -32007, once")

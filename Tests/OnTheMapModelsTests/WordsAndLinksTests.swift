@@ -43,6 +43,7 @@ struct WordsAndLinksTests {
     @Test func displayTextNeutralisesWhatATerminalWouldObey() {
         #expect(DisplayText.clean("Ada\u{1B}[1A\u{1B}[2K Lovelace") == "Ada\u{FFFD}[1A\u{FFFD}[2K Lovelace")
         #expect(DisplayText.clean("a\tb\r\nc") == "a b  c")
+        #expect(DisplayText.clean("Lima\u{2028}Peru\u{2029}") == "Lima Peru ", "line separators break a bar's line too")
         #expect(DisplayText.clean("bell\u{7} nul\u{0} del\u{7F} csi\u{9B}") == "bell\u{FFFD} nul\u{FFFD} del\u{FFFD} csi\u{FFFD}")
         #expect(DisplayText.clean("https://x.example/\u{202E}gnp.exe") == "https://x.example/gnp.exe")
         #expect(DisplayText.clean("\u{2066}iso\u{2069} São Paulo 東京 🗺") == "iso São Paulo 東京 🗺")

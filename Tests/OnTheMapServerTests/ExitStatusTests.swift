@@ -25,10 +25,41 @@ struct ExitStatusTests {
                 "/usr/bin/timeout", ["20", server, "serve", "--create", "--db", directory.file("db.sqlite")] + spelling)
             #expect(result.status == 64, "\(spelling): \(result.stdout)\(result.stderr)")
             let expected = Int(port) == nil
-                ? "The value '\(port)' is invalid for '--port <port>'" : "--port must be from 1 to 65535 (or 0 for any free port)."
+                ? "The value '\(port)' is invalid for '--port <port>'" : "--port must be from 1 to 65535, or 0 for any free port."
             #expect(result.stderr.hasPrefix("Error: \(expected)"), "\(spelling): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")))
         }
+    }
+
+    /// Every number the server takes names its range, a negative one included (`--web-pins -5` read
+    /// as a flag and said "Missing value for '--web-pins'").
+    @Test(arguments: [
+        (["serve", "--pool-size", "-1"], "--pool-size must be 1 or more."),
+        (["serve", "--session-lifetime", "-1"], "--session-lifetime must be 1 second or more."),
+        (["serve", "--min-password-length", "-1"], "--min-password-length must be from 1 to 72."),
+        (["serve", "--max-login-failures", "-1"], "--max-login-failures must be 1 or more."),
+        (["serve", "--max-login-attempts-per-address", "0"], "--max-login-attempts-per-address must be 1 or more."),
+        (["serve", "--idle-timeout", "-1"], "--idle-timeout must be 1 second or more."),
+        (["serve", "--max-connections", "-1"], "--max-connections must be 1 or more."),
+        (["serve", "--max-request-memory", "-1"], "--max-request-memory must be from 1 to 1048576 MiB."),
+        (["serve", "--integrity-check-interval", "-1"], "--integrity-check-interval must be 1 second or more, or 0 for a check at start only."),
+        (["serve", "--threads", "-1"], "--threads must be from 1 to 256."),
+        (["serve", "--web-pins", "-5"], "--web-pins must be from 1 to 10000."),
+        (["serve", "--web-poll-seconds", "-1"], "--web-poll-seconds must be from 1 to 3600 seconds."),
+        (["pin", "list", "--limit", "-3"], "--limit must be 1 or more."),
+        (["seed", "--demo", "--count", "-1"], "--count must be 0 or more."),
+        (["seed", "--demo", "--bcrypt-cost", "-1"], "--bcrypt-cost must be from 4 to 31."),
+        (["user", "add", "--email", "a@example.com", "--first", "Ada", "--last", "L", "--password-stdin", "--min-password-length", "-2"],
+         "--min-password-length must be from 1 to 72."),
+    ])
+    func aNumberOutOfRangeIsAUsageErrorNamingTheRange(arguments: [String], message: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Under `timeout`: a `serve` let through would serve until killed (124).
+        let result = try runCommand("/usr/bin/timeout", ["20", server] + arguments + ["--db", directory.file("db.sqlite")], stdin: "")
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: onthemap-server "), "\(arguments): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")), "\(arguments)")
     }
 
     @Test func failuresAreOneLineWithStatus1AndNoUsage() throws {

@@ -36,6 +36,9 @@ struct OperationsEndpointTests {
             headers: [("X-OnTheMap-Session", String(sessionID)), ("Cookie", "XSRF-TOKEN=\(xsrf)"), ("User-Agent", "ops-test/1")])
         #expect(list.status == 200)
         #expect(try await ServerHTTP.send(.GET, server.baseURL + "/nowhere").status == 404)
+        // A huge path and user agent: each line of the log stays short.
+        let longPath = "/v1/" + String(repeating: "p", count: 10_000)
+        #expect(try await ServerHTTP.send(.GET, root + longPath, headers: [("User-Agent", String(repeating: "U", count: 30_000))]).status == 404)
 
         let metrics = try await ServerHTTP.send(.GET, root + "/metrics")
         #expect(metrics.status == 200)
@@ -58,9 +61,12 @@ struct OperationsEndpointTests {
         server.stop()
         let log = try String(contentsOfFile: accessLog, encoding: .utf8)
         let lines = log.split(separator: "\n")
-        #expect(lines.count == 7, "\(log)")
+        #expect(lines.count == 8, "\(log.prefix(4096))")
         let entries = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
-        #expect(entries.map { $0["status"] as? Int } == [200, 200, 403, 429, 200, 404, 200])
+        #expect(entries.map { $0["status"] as? Int } == [200, 200, 403, 429, 200, 404, 404, 200])
+        #expect(lines.allSatisfy { $0.utf8.count <= 2048 }, "\(lines.map(\.utf8.count))")
+        #expect((entries[6]["path"] as? String)?.hasPrefix("/v1/ppp") == true && (entries[6]["path"] as? String)?.hasSuffix("…") == true)
+        #expect((entries[6]["userAgent"] as? String)?.hasSuffix("…") == true)
         #expect(entries[1]["path"] as? String == "/v1/session" && entries[1]["method"] as? String == "POST")
         #expect(entries[4]["path"] as? String == "/v1/StudentLocation", "the query string stays out")
         #expect(entries[4]["route"] as? String == "/v1/StudentLocation")

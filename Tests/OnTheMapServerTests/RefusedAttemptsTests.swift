@@ -45,6 +45,26 @@ struct RefusedAttemptsTests {
         }
     }
 
+    /// A login name longer than any email is refused before it is counted: each refusal would write
+    /// the name (50 KB here) twice to the database.
+    @Test func aLoginNameNoEmailCouldBeIsNotCounted() async throws {
+        try await withRouter { client, storage, _ in
+            let name = String(repeating: "u", count: 50_000) + "@example.com"
+            let body = ByteBuffer(string: #"{"udacity":{"username":""# + name + #"","password":"not-it"}}"#)
+            try await client.execute(uri: "/v1/session", method: .post, headers: [.contentType: "application/json"], body: body) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("longer than an email address can be"))
+            }
+            #expect(try await Self.stored(LoginRateLimiter.subject(account: name), in: storage) == 0)
+            // The longest an email can be is still looked up (and refused as unknown).
+            let longest = String(repeating: "u", count: ShownText.maxEmailBytes - "@example.com".count) + "@example.com"
+            let allowed = ByteBuffer(string: #"{"udacity":{"username":""# + longest + #"","password":"not-it"}}"#)
+            try await client.execute(uri: "/v1/session", method: .post, headers: [.contentType: "application/json"], body: allowed) {
+                #expect($0.status == .forbidden)
+            }
+        }
+    }
+
     /// The attempts the database holds for `subject` now (counting one more, under a limit no test
     /// reaches, and taking it off).
     static func stored(_ subject: String, in storage: any ServerStorage) async throws -> Int {

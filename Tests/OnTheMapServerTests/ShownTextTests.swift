@@ -85,6 +85,8 @@ struct ShownTextTests {
         #expect(ShownText.problem(in: "\u{200F}Tel Aviv", kind: .place) == nil)
         #expect(ShownText.problem(in: "x\u{200F}", kind: .link)?.contains("U+200F") == true)
         #expect(ShownText.problem(in: "tab\there", kind: .place)?.contains("U+0009") == true)
+        #expect(ShownText.problem(in: "Lima\u{2028}x", kind: .place)?.contains("line separator (U+2028)") == true)
+        #expect(ShownText.problem(inName: "A\u{2029}B")?.contains("U+2029") == true)
         #expect(ShownText.problem(inName: " \t") != nil)
         #expect(ShownText.problem(inName: "Ada") == nil)
     }

@@ -12,7 +12,9 @@ struct WebOptionsTests {
     @Test(arguments: [
         (["--web-pins", "0"], "--web-pins must be from 1 to 10000."),
         (["--web-pins", "10001"], "--web-pins must be from 1 to 10000."),
-        (["--web-poll-seconds", "0"], "--web-poll-seconds must be from 1 to 3600."),
+        (["--web-poll-seconds", "0"], "--web-poll-seconds must be from 1 to 3600 seconds."),
+        (["--web-pins", "-5"], "--web-pins must be from 1 to 10000."),
+        (["--web-poll-seconds", "-1"], "--web-poll-seconds must be from 1 to 3600 seconds."),
         (["--signup-url", "javascript:alert(1)"], "--signup-url must be an http:// or https:// address with a host"),
     ])
     func badValuesAreUsageErrors(arguments: [String], message: String) throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// `onthemap map`: the world with the students' pins, sized to the terminal, and a legend.
 struct MapCommand: ParsableCommand {
@@ -44,10 +45,11 @@ struct MapCommand: ParsableCommand {
     @Flag(help: "The daemon's map result (rows, styles, pins, view) as JSON.")
     var json = false
 
-    @Option(help: "Cells across (default: the terminal's width).")
+    // `.unconditional`, as every number: "-3" reaches the range check instead of reading as a flag.
+    @Option(parsing: .unconditional, help: "Cells across (default: the terminal's width).")
     var width: Int?
 
-    @Option(help: "Cells down (default: the terminal's height less two lines, and less a short legend).")
+    @Option(parsing: .unconditional, help: "Cells down (default: the terminal's height less two lines, and less a short legend).")
     var height: Int?
 
     @Flag(name: [.customShort("i"), .long], help: "Full screen: pan, zoom, pick pins, open links.")
@@ -60,13 +62,9 @@ struct MapCommand: ParsableCommand {
         if near != nil, fit != nil { throw ValidationError("Choose one of --near and --fit.") }
         if radius != nil, near == nil { throw ValidationError("--radius goes with --near.") }
         if let near { try NearOption.validate(near) }
-        if let radius, !MapParams.radiusRange.contains(radius) {
-            throw ValidationError("--radius must be between \(range: MapParams.radiusRange) km.")
-        }
-        if let width, !MapParams.widthRange.contains(width) { throw ValidationError("--width must be between \(range: MapParams.widthRange).") }
-        if let height, !MapParams.heightRange.contains(height) {
-            throw ValidationError("--height must be between \(range: MapParams.heightRange).")
-        }
+        try NearOption.radius.validate(radius, "--radius")
+        try NumberRange(MapParams.widthRange).validate(width, "--width")
+        try NumberRange(MapParams.heightRange).validate(height, "--height")
         if json, interactive { throw ValidationError("Choose one of --json and --interactive.") }
     }
 
@@ -191,18 +189,6 @@ enum MapViewBand {
 }
 
 extension MapParams.Fit: ExpressibleByArgument {}
-
-extension DefaultStringInterpolation {
-    /// "10 and 1000": a range as the usage errors say it.
-    mutating func appendInterpolation(range: ClosedRange<Int>) {
-        appendLiteral("\(range.lowerBound) and \(range.upperBound)")
-    }
-
-    /// "0.1 and 20100": numbers as JSON writes them.
-    mutating func appendInterpolation(range: ClosedRange<Double>) {
-        appendLiteral("\(NumberText.of(range.lowerBound)) and \(NumberText.of(range.upperBound))")
-    }
-}
 
 /// Where a map looks, as the client asks for it.
 enum MapWhere: Equatable {

@@ -2,9 +2,13 @@ import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// `--near` of `students` and `map`: a place's name, or LAT,LON.
 enum NearOption {
+    /// `--radius`, which goes with `--near`: the kilometres the daemon's map takes, for `students` too.
+    static let radius = NumberRange(MapParams.radiusRange, unit: .km)
+
     /// Two numbers must be coordinates in range: a usage error now, not "no place matches" later.
     static func validate(_ text: String) throws {
         try TypedLength.check(text, atMost: TypedLength.place, "--near")

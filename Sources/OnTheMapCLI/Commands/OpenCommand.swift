@@ -3,6 +3,7 @@ import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -16,36 +17,51 @@ struct OpenCommand: ParsableCommand {
             Only http and https links are opened; anything else a student posted is refused, naming them. \
             A name several students match lists them, numbered, and opens none (exit status 1): \
             `onthemap open N` then opens one of them. A row the last table does not have, and a name \
-            no student has, exit 1 too.
+            no student has, exit 1 too; a row number below 1 is a usage error (64).
 
             \(ExitStatus.help)
             """)
 
     @OptionGroup var global: GlobalOptions
 
+    // `.allUnrecognized`: "-1" reaches the row check instead of reading as a flag (which left
+    // "Missing expected argument"); a name may be given in several words, unquoted.
     @Argument(
+        parsing: .allUnrecognized,
         help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.",
         completion: .custom { _, _, prefix in LastTable.completions(prefix) })
-    var student: String
+    var student: [String] = []
+
+    /// The row number or the name, as given.
+    var given: String { student.joined(separator: " ") }
 
     /// How many students a name may match before the list says "and N more".
     static let candidateLimit = 20
 
+    /// Row numbers: 1 is the first row of the last table or map.
+    static let rows = NumberRange(atLeast: 1)
+
     func validate() throws {
-        if Int(student.trimmingWhitespace()) == nil { try TypedLength.check(student, atMost: TypedLength.search, "The name") }
+        guard !student.isEmpty else { throw ValidationError("Give a row number or a name, e.g. `onthemap open 3`.") }
+        if let number = Int(given.trimmingWhitespace()) { return try Self.rows.validate(number, "The row number") }
+        // What .allUnrecognized took that is no number: an option open does not have.
+        if let option = student.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
+            throw ValidationError("Unknown option '\(option)'. `onthemap open --help` lists the options.")
+        }
+        try TypedLength.check(given, atMost: TypedLength.search, "The name")
     }
 
     func run() throws {
         try runReportingFailures {
-            if let number = Int(student.trimmingWhitespace()) {
+            if let number = Int(given.trimmingWhitespace()) {
                 return try openRow(number)
             }
-            try openByName(student.trimmingWhitespace())
+            try openByName(given.trimmingWhitespace())
         }
     }
 
-    /// No row to open is the same failure as no student by that name (exit status 1): a number is
-    /// well formed whatever the last table held, so it is not a usage error.
+    /// No row to open is the same failure as no student by that name (exit status 1): a number from 1
+    /// up is well formed whatever the last table held, so it is not a usage error (below 1 it is).
     private func openRow(_ number: Int) throws {
         switch LastTable.load() {
         case .none:

@@ -68,7 +68,9 @@ struct PostCommand: ParsableCommand {
                 overwrite: overwrite)
             var answer = try connection.call(params)
             if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
-                let existing = DisplayText.clean(error.data?["pin"]?["mapString"]?.stringValue ?? "somewhere")
+                // The error's data holds the pin in hand, as every answer writes a pin.
+                let pin = error.data?["pin"].flatMap { try? WireCoding.decode(StudentPin.self, from: WireCoding.encode($0)) }
+                let existing = DisplayText.clean(pin?.student.mapString ?? "somewhere")
                 guard Terminal.stdinIsTTY, !yes else {
                     throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
                 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// `onthemap students`.
 struct StudentsCommand: ParsableCommand {
@@ -52,13 +53,12 @@ struct StudentsCommand: ParsableCommand {
         guard [json, tsv, geojson].filter({ $0 }).count <= 1 else {
             throw ValidationError("Choose one of --json, --tsv and --geojson.")
         }
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
-        guard limit <= 100_000 else { throw ValidationError("--limit must be at most 100000.") }
+        try NumberRange(0...100_000).validate(limit, "--limit")
         if let search { try TypedLength.check(search, atMost: TypedLength.search, "--search") }
         if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }
-            guard radius > 0, radius <= 20_100 else { throw ValidationError("--radius must be between 0 and 20100 km.") }
+            try NearOption.radius.validate(radius, "--radius")
         }
     }
 

@@ -103,23 +103,26 @@ final class InteractiveMap {
         link.drop()
         screen.dropPick()
         screen.message = nil
-        screen.notice = Self.waiting(error)
+        waiting(error)
         screen.paint()
     }
 
-    /// "onthemapd went away; waiting for it (q quits). Start it again as it was started: `…`."
-    private static func waiting(_ error: ClientError?) -> String {
-        "onthemapd went away; waiting for it (q quits)" + (error?.advice.map { ". " + $0 } ?? "")
+    /// The status line says the daemon is away; how to start it (`StartAdvice`, whose command the
+    /// status line had no room for) goes over the bottom of the map, on lines of its own.
+    private func waiting(_ error: ClientError?) {
+        screen.notice = "onthemapd went away; waiting for it (q quits)"
+        if let advice = error?.advice { screen.startAdvice = StartAdvicePanel(advice: advice) }
     }
 
-    /// One attempt to reach the daemon again: back, the map is drawn anew; still away, the status line
-    /// says how to start it.
+    /// One attempt to reach the daemon again: back, the map is drawn anew; still away, the map says
+    /// how to start it.
     private func reconnect() throws {
         if let error = link.reconnect() {
-            screen.notice = Self.waiting(error)
+            waiting(error)
             return screen.paintStatus()
         }
         screen.notice = nil
+        screen.startAdvice = nil
         screen.message = "onthemapd is back"
         try draw()
     }
@@ -140,6 +143,7 @@ final class InteractiveMap {
         case .success(let result)?:
             camera = MapCamera(view: result.view)
             screen.notice = nil
+            screen.startAdvice = nil
             screen.show(result)
         case .failure(let error)? where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
             // Logged out elsewhere (`onthemap logout`, an editor, the session's end): the last map

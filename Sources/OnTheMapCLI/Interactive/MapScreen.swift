@@ -23,6 +23,8 @@ struct MapScreen {
     /// What holds for as long as it lasts, shown when no message is (the daemon gone, logged out
     /// elsewhere): the status line says it instead of the pick and the keys.
     var notice: String?
+    /// How to start the daemon while it is away, over the bottom of the map.
+    var startAdvice: StartAdvicePanel?
 
     var mapSize: (Int, Int) { (min(columns, 1000), min(rows - 1, 1000)) }
     var fits: Bool { columns >= 10 && rows - 1 >= 5 }
@@ -103,12 +105,13 @@ struct MapScreen {
         for (index, line) in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour, highlight: highlight).enumerated() {
             frame += "\u{1B}[\(index + 1);1H" + line
         }
+        if let startAdvice { frame += startAdvice.overlay(columns: columns, rows: rows, colour: colour) }
         if let help { frame += help.overlay(columns: columns, rows: rows, colour: colour) }
         RawTerminal.write(frame + statusLine)
     }
 
     func paintStatus() {
-        RawTerminal.write(statusLine)
+        RawTerminal.write((startAdvice?.overlay(columns: columns, rows: rows, colour: colour) ?? "") + statusLine)
     }
 
     func paintTooSmall() {

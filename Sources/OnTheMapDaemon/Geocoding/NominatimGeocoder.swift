@@ -96,10 +96,12 @@ public final class NominatimGeocoder: Geocoding, Sendable {
         let placeRank = place["place_rank"]?.intValue ?? 30
         let precision = placeRank <= 4 ? "country" : placeRank <= 12 ? "region" : "locality"
         let importance = place["importance"]?.doubleValue ?? max(0, 1 - 0.1 * Double(rank))
+        // Names as they may be shown (`DisplayText`): the label becomes a pin's place, which the
+        // server refuses with a control character in it, and the user never typed one.
         return GeocodeResult(
-            name: name,
-            admin1: address?["state"]?.stringValue ?? address?["region"]?.stringValue ?? "",
-            country: address?["country"]?.stringValue ?? "",
+            name: DisplayText.clean(name),
+            admin1: DisplayText.clean(address?["state"]?.stringValue ?? address?["region"]?.stringValue ?? ""),
+            country: DisplayText.clean(address?["country"]?.stringValue ?? ""),
             countryCode: (address?["country_code"]?.stringValue ?? "").uppercased(),
             latitude: latitude, longitude: longitude, precision: precision,
             score: min(1, max(0, importance)))

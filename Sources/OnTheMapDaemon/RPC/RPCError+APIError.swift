@@ -19,6 +19,14 @@ extension RPCError {
         self = .application(code, error.message, retryable: error.isRetryable, extra: extra)
     }
 
+    /// A login whose account's names could not be read: `cause`'s code and data, its message after
+    /// what that meant.
+    static func profileUnread(_ cause: RPCError) -> RPCError {
+        RPCError(
+            code: cause.code, message: "Your account's name could not be read, so the login was not kept: \(cause.message)",
+            data: cause.data)
+    }
+
     /// Any error, as a handler's caller sees it: RPC and API errors keep their meaning; anything
     /// else is an internal error whose detail stays in the log.
     static func from(_ error: any Error) -> RPCError {

@@ -54,9 +54,9 @@ struct StudentSelection: Sendable {
         }
         let range = min(skip, matches.count)..<min(skip + limit, matches.count)
         let page = Array(matches)[range]
-        let pins = page.indices.map { index in
+        let pins = try page.indices.map { index in
             let entry = page[index]
-            let pinJSON = entry.pinJSON ?? ((try? WireCoding.encode(entry.pin)) ?? [])
+            let pinJSON = try entry.pinJSON ?? WireCoding.encode(entry.pin)
             guard let distances else { return pinJSON }
             return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(distanceKm: distances[index]))
         }

@@ -68,6 +68,12 @@ struct SessionController: Sendable {
         guard let username = credentials.username?.trimmingWhitespace(), !username.isEmpty else {
             throw APIFailure.badRequest("The field udacity.username is required.")
         }
+        // Refused before it is counted: the attempts are kept by name, and a 50 KB name would be
+        // written to the database with each refusal.
+        guard username.utf8.count <= ShownText.maxEmailBytes else {
+            throw APIFailure.badRequest(
+                "The field udacity.username is longer than an email address can be (\(ShownText.maxEmailBytes) bytes).")
+        }
         guard let password = credentials.password, !password.isEmpty else {
             throw APIFailure.badRequest("The field udacity.password is required.")
         }

@@ -59,6 +59,23 @@ public final class AccessLog: Sendable {
         _ = line.withUnsafeBytes { bytes in try? file.write(bytes) }
     }
 
+    /// What a client sent (its path, its user agent), at most `limit` UTF-8 bytes, with "…" where cut:
+    /// a line stays under the 2 KB every log line keeps to (`BoundedLogHandler.maxLineBytes`), so a
+    /// 60 KB user agent cannot write 60 KB to the disk per request.
+    static func cut(_ text: String, to limit: Int = 600) -> String {
+        var bytes = 0
+        var kept = String.UnicodeScalarView()
+        var cutAt: String.UnicodeScalarView?
+        for scalar in text.unicodeScalars {
+            // As JSON writes it: a control character takes six bytes (\u001B), a quote two.
+            bytes += scalar.value < 0x20 ? 6 : scalar == "\"" || scalar == "\\" ? 2 : String(scalar).utf8.count
+            if bytes > limit { return String(cutAt ?? kept) + "…" }
+            if bytes > limit - 3, cutAt == nil { cutAt = kept }
+            kept.append(scalar)
+        }
+        return text
+    }
+
     /// An ISO 8601 UTC timestamp with milliseconds.
     static func timestamp(_ date: Date = Date()) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)

@@ -27,8 +27,8 @@ struct RequestRecorder: Sendable {
         metrics?.inProgress(method).increment()
         let entry = accessLog.map { _ in
             AccessLog.Entry(
-                time: AccessLog.timestamp(), remote: remote, method: method.rawValue, path: path, route: nil,
-                status: 0, durationMs: 0, bytes: nil, userAgent: userAgent)
+                time: AccessLog.timestamp(), remote: remote, method: method.rawValue, path: AccessLog.cut(path), route: nil,
+                status: 0, durationMs: 0, bytes: nil, userAgent: userAgent.map { AccessLog.cut($0) })
         }
         return Recording(started: .now, method: method, entry: entry)
     }

@@ -5,7 +5,8 @@ import OnTheMapModels
 /// no path stores what another refuses.
 ///
 /// Refused: control characters (C0, DEL, C1), which act on the terminal or status bar that prints
-/// them (ESC starts a command, CR returns to the start of the line); and in links and emails the bidirectional
+/// them (ESC starts a command, CR returns to the start of the line), and the line separators U+2028
+/// and U+2029, which break a status bar's or a page's line; and in links and emails the bidirectional
 /// controls (U+202A–U+202E, U+2066–U+2069 and the marks), which make a link ending in U+202E `gnp.exe` read as
 /// one ending in `exe.png`.
 /// Names and places may hold them: right-to-left names need them, and what shows them neutralises them.
@@ -19,11 +20,18 @@ public enum ShownText {
         case email
     }
 
+    /// The longest email address there can be (RFC 5321's path limit, less its angle brackets): a
+    /// longer login name is refused before it is looked up or counted against its attempts.
+    public static let maxEmailBytes = 254
+
     /// Why `value` may not be stored (a phrase to follow the field's name: "contains …"), or nil.
     public static func problem(in value: String, kind: Kind) -> String? {
         for scalar in value.unicodeScalars {
             if DisplayText.isControl(scalar) {
                 return "contains a control character (\(code(scalar))), which is not text: remove it"
+            }
+            if DisplayText.isLineSeparator(scalar) {
+                return "contains a line separator (\(code(scalar))), which breaks the line wherever it is shown: remove it"
             }
             if kind == .link || kind == .email, DisplayText.isBidiControl(scalar) {
                 let what = kind == .link ? "a link" : "an address"

@@ -117,8 +117,10 @@ extension WebAssets.File {
     /// FNV-1a, 64 bits, in hex: a validator, not a defence (the files are the server's own).
     static func hash(_ buffer: ByteBuffer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in buffer.readableBytesView {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        // Over the raw bytes: a ByteBuffer's view reads each byte through its bounds checks, which
+        // made an unoptimised server's first page take 2.6 s (three quarters of it here).
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         }
         let text = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - text.count) + text

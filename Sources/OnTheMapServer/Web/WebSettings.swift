@@ -1,4 +1,5 @@
 import OnTheMapModels
+import OnTheMapSupport
 
 /// What the web page at `/` is told by the server's operator (`serve --signup-url`, `--web-pins`,
 /// `--web-poll-seconds`; `--no-web` serves no page at all).
@@ -6,6 +7,8 @@ public struct WebSettings: Sendable, Hashable {
     /// The most pins `--web-pins` may ask for: the page reads them 1,000 (the API's largest page) at
     /// a time, and draws ten thousand smoothly (docs/benchmarks.md).
     public static let maxPins = 10_000
+    static let pinsRange = NumberRange(1...maxPins)
+    static let pollSecondsRange = NumberRange(1...3600, unit: .seconds)
 
     /// Where the login screen's "Sign up" link goes (http or https); nil shows no link.
     public var signUpURL: String?
@@ -26,8 +29,6 @@ public struct WebSettings: Sendable, Hashable {
         if let signUpURL, !WebLink.isValid(signUpURL) {
             return "--signup-url must be an http:// or https:// address with a host (got \(signUpURL))."
         }
-        if !(1...Self.maxPins).contains(pins) { return "--web-pins must be from 1 to \(Self.maxPins)." }
-        if !(1...3600).contains(pollSeconds) { return "--web-poll-seconds must be from 1 to 3600." }
-        return nil
+        return Self.pinsRange.problem(pins, "--web-pins") ?? Self.pollSecondsRange.problem(pollSeconds, "--web-poll-seconds")
     }
 }

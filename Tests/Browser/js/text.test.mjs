@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { failure, linkProblem, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
-import { ago, countText, foldText, inWords, isWebLink, plural } from "../../../Sources/CWebPage/web/js/text.mjs";
+import { ago, countText, foldText, inWords, isWebLink, plural, shownText } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("only http and https addresses with a host become links", () => {
   for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/"]) {
@@ -12,9 +12,23 @@ test("only http and https addresses with a host become links", () => {
   for (const bad of [
     "javascript:alert(1)", " JaVaScRiPt:alert(5)", "data:text/html,<script>alert(4)</script>", "https://", "https:// a.example",
     "https://a.example/ spaces", "ftp://a.example", "//a.example", "https://user@evil.example", "", null, undefined, 42,
+    // Control and bidi characters, as the daemon's WebLink rule: old data on a server may hold them.
+    "https://ok.example/\u202egnp.exe", "https://ok.example/\u001b[2J", "https://ok.example/a\u0000evil",
+    "https://ok.example/\u2066x", "https://ok.example/\u200fx", "https://ok.example/\u0085x", "https://ok.example/\u007fx",
   ]) {
-    assert.equal(isWebLink(bad), false, String(bad));
+    assert.equal(isWebLink(bad), false, JSON.stringify(bad));
   }
+});
+
+test("other people's text is shown as the daemon shows it: controls as U+FFFD, line breaks as spaces, no bidi", () => {
+  assert.equal(shownText("Ada Lovelace"), "Ada Lovelace");
+  assert.equal(shownText("São Paulo, 東京"), "São Paulo, 東京");
+  assert.equal(shownText("Eve\u001b[2J"), "Eve\ufffd[2J");
+  assert.equal(shownText("Eve\u202egnp.exe"), "Evegnp.exe");
+  assert.equal(shownText("Paris\r\nFAKE\tROW"), "Paris  FAKE ROW");
+  assert.equal(shownText("a\u009bb\u0000c\u007fd"), "a\ufffdb\ufffdc\ufffdd");
+  assert.equal(shownText("\u2066x\u2069\u200e\u061c"), "x");
+  assert.equal(shownText("Lima\u2028Peru\u2029"), "Lima Peru ");
 });
 
 test("search folds accents and case", () => {

@@ -9,7 +9,7 @@
 
 import { isMine } from "./pins.mjs";
 import { $, state, ui } from "./state.mjs";
-import { ago, countText, foldText, isWebLink } from "./text.mjs";
+import { ago, countText, foldText, isWebLink, shownText } from "./text.mjs";
 
 /** Rows made beyond each edge of the screen, so a scroll shows rows already there. */
 const AHEAD = 6;
@@ -117,7 +117,7 @@ function fill(li, s, i) {
     li.dataset.url = s.mediaURL;
     li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ": open their link");
   } else {
-    link.textContent = s.mediaURL || "no link";
+    link.textContent = shownText(s.mediaURL) || "no link";
     delete li.dataset.url;
     li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ", no link");
   }

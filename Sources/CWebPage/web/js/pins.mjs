@@ -14,7 +14,7 @@ import { failure } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { checkSession } from "./session.mjs";
 import { $, settings, state, ui } from "./state.mjs";
-import { countText, foldText } from "./text.mjs";
+import { countText, foldText, shownText } from "./text.mjs";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -30,13 +30,14 @@ function text(v) {
   return typeof v === "string" ? v : v == null ? "" : String(v);
 }
 
-/** A student as the page keeps it: every field text (or a number), whatever the server sent. */
+/** A student as the page keeps it: every field text (or a number), whatever the server sent; the
+ *  name and place as they may be shown (`shownText`), the link exact (`isWebLink` decides on it). */
 export function clean(s) {
   s = s || {};
   return {
-    objectId: text(s.objectId), uniqueKey: text(s.uniqueKey), firstName: text(s.firstName), lastName: text(s.lastName),
-    mapString: text(s.mapString), mediaURL: text(s.mediaURL), latitude: Number(s.latitude), longitude: Number(s.longitude),
-    updatedAt: text(s.updatedAt),
+    objectId: text(s.objectId), uniqueKey: text(s.uniqueKey), firstName: shownText(text(s.firstName)),
+    lastName: shownText(text(s.lastName)), mapString: shownText(text(s.mapString)), mediaURL: text(s.mediaURL),
+    latitude: Number(s.latitude), longitude: Number(s.longitude), updatedAt: text(s.updatedAt),
   };
 }
 

@@ -6,7 +6,7 @@
 import { screenPoint } from "./camera.mjs";
 import { pointOf, radiusOf } from "./markers.mjs";
 import { shownStudents } from "./students.mjs";
-import { isWebLink } from "./text.mjs";
+import { isWebLink, shownText } from "./text.mjs";
 
 /** The popup of the map `map` (map-view.mjs): its elements are `o.popup`, `o.heading`, `o.list`,
  *  `o.entry` (a list item to copy) and `o.close`. `selected`: the marker or cluster it is open on;
@@ -22,7 +22,7 @@ export function mapPopup(map) {
     li.querySelector(".name").textContent = s.dataset.name;
     li.querySelector(".you").hidden = !s.classList.contains("mine");
     li.querySelector(".place").textContent = s.dataset.place;
-    a.textContent = url;
+    a.textContent = shownText(url);
     if (isWebLink(url)) a.href = url;
     return li;
   }

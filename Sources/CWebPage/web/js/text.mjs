@@ -5,9 +5,23 @@ export function foldText(text) {
   return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 }
 
-/** Whether `url` may become a link: http or https with a host, no spaces. */
+/** Control characters (C0, DEL, C1) and Unicode's bidi controls (embeddings, overrides, isolates,
+ *  marks), which make "…/\u202egnp.exe" read as "…/exe.png": the daemon's rule (DisplayText). */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Whether `url` may become a link: http or https with a host, no spaces, no control or bidi
+ *  character (the daemon's WebLink rule: old data on a server may hold any of them). */
 export function isWebLink(url) {
-  return typeof url === "string" && /^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url);
+  return typeof url === "string" && !CONTROLS.test(url) && /^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url);
+}
+
+/** Text someone else wrote, as it may be shown, as the daemon's DisplayText.clean shows it: tab,
+ *  line feed, carriage return and the line separators U+2028 and U+2029 become a space, any other control U+FFFD, bidi controls are dropped
+ *  (a name cannot turn the text after it around). */
+export function shownText(text) {
+  if (!CONTROLS.test(text)) return text;
+  return text.replace(/[\t\n\r\u2028\u2029]/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
 }
 
 /** "1 student", "2 students". */
