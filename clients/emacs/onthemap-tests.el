@@ -999,6 +999,8 @@ The advice the package must show, as the CLI computes it."
         (should (cdr lines))
         (should (string-prefix-p "OnTheMap: cannot reach onthemapd. Start " (car lines)))
         (dolist (line lines) (should (<= (string-width line) room)))
+        ;; The command on one line, to copy.
+        (should (cl-some (lambda (line) (string-search (concat "`onthemapd --socket " onthemap-socket " &`") line)) lines))
         (should (equal (string-join lines " ") (concat "OnTheMap: " (onthemap-tests--cli-says onthemap-socket)))))
       (kill-buffer))
     (setq mark (length onthemap-tests--messages))

@@ -777,11 +777,30 @@ Then, when there are none, a line that says so."
                                  (onthemap--near "No student there: try a larger radius.")
                                  (t "No students yet.")))))))
 
+(defun onthemap--wrap-words (text width)
+  "The words of TEXT for `onthemap--wrap', at most WIDTH columns wide.
+A command in quotes (`onthemapd --socket /run/x.sock &` or `...'),
+with what is glued to its end, is one word when it fits, so that it
+is on one line to copy."
+  (let ((words nil) (position 0))
+    (while (string-match "[^ \n]+" text position)
+      (let ((start (match-beginning 0))
+            (end (match-end 0)))
+        (when (and (eq (aref text start) ?`)
+                   (string-match "`[^`']*[`'][^ \n]*" text start)
+                   (= (match-beginning 0) start)
+                   (<= (string-width (match-string 0 text)) width))
+          (setq end (match-end 0)))
+        (push (substring text start end) words)
+        (setq position end)))
+    (nreverse words)))
+
 (defun onthemap--wrap (text width)
   "TEXT broken at spaces into lines of at most WIDTH columns.
-A word wider than that has a line of its own."
+A word wider than that has a line of its own, and a command in
+quotes that fits is kept on one line."
   (let ((lines nil) (line nil))
-    (dolist (word (split-string text "[ \n]+" t))
+    (dolist (word (onthemap--wrap-words text width))
       (if (and line (<= (+ (string-width line) 1 (string-width word)) width))
           (setq line (concat line " " word))
         (when line (push line lines))

@@ -152,8 +152,8 @@ return {
       vim.fn.delete(socket)
       screen.with({ setup = "{ socket = " .. vim.inspect(socket) .. " }" }, function(s)
         s:command("OnTheMap near Berlin")
-        s:wait_for("OnTheMap: cannot reach onthemapd. Start one with `onthemapd --socket")
-        s:wait_for(socket)
+        s:wait_for("OnTheMap: cannot reach onthemapd. Start one with")
+        s:wait_for("`onthemapd --socket " .. socket .. " &`")
         -- The daemon appears there; r looks the place up again.
         t.ok(vim.loop.fs_symlink(t.env.ONTHEMAP_SOCKET, socket), "the link to the daemon's socket")
         s:type("r")

@@ -100,6 +100,11 @@ return {
       for _, line in ipairs(problem) do
         t.ok(vim.fn.strdisplaywidth(line) <= vim.api.nvim_win_get_width(0), "fits the window: " .. line)
       end
+      -- The command on one line, to copy.
+      local command = "`onthemapd --socket " .. dead .. " &`"
+      t.ok(#vim.tbl_filter(function(line)
+        return line:find(command, 1, true) ~= nil
+      end, problem) == 1, "the command whole on a line: " .. vim.inspect(problem))
       t.feed("q")
     end,
   },

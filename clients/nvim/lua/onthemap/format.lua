@@ -86,11 +86,32 @@ function M.truncate_keeping(text, suffix, width)
   return M.truncate(text, room) .. suffix
 end
 
+--- The words of `text` for M.wrap: a command in backquotes, with what is glued to its end ("`onthemapd
+--- --socket /run/x.sock &`."), is one word when it fits `width`, so that it is on one line to copy.
+local function words(text, width)
+  local found, position = {}, 1
+  while true do
+    local start, stop = text:find("%S+", position)
+    if not start then
+      return found
+    end
+    if text:sub(start, start) == "`" then
+      local close = text:find("`", start + 1, true)
+      local last = close and (text:find("%s", close) or #text + 1) - 1
+      if last and M.width(text:sub(start, last)) <= width then
+        stop = last
+      end
+    end
+    found[#found + 1] = text:sub(start, stop)
+    position = stop + 1
+  end
+end
+
 --- `text` broken at spaces into lines of at most `width` display cells, as a list; a word wider
---- than that has a line of its own.
+--- than that has a line of its own, and a command in backquotes that fits is kept on one line.
 function M.wrap(text, width)
   local lines, line = {}, nil
-  for word in text:gmatch("%S+") do
+  for _, word in ipairs(words(text, width)) do
     if line and M.width(line) + 1 + M.width(word) <= width then
       line = line .. " " .. word
     else
