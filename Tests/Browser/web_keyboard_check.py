@@ -52,13 +52,52 @@ def tab_cycle(where, limit=60):
     return stops
 
 
+PARSE_KEYS = {"X-Parse-Application-Id": "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr",
+              "X-Parse-REST-API-Key": "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"}
+moves = [0]
+
+
+def other_moves(other):
+    """Another student's pin moves (posted through the API, as their own app would); True once the
+    page has drawn it where it went (it polls every second)."""
+    moves[0] += 1
+    place = "Moved here %d" % moves[0]
+    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": other[0], "password": other[1]}})
+    login = api_json(data)
+    status, _, data = http(BASE, "POST", "v1/StudentLocation", {
+        "uniqueKey": login["account"]["key"], "firstName": "Other", "lastName": "Student", "mapString": place,
+        "mediaURL": "https://other.example", "latitude": -33.9 + moves[0] * 0.7, "longitude": 18.4 + moves[0] * 0.9},
+        {"X-OnTheMap-Session": login["session"]["id"]})
+    object_id = api_json(data)["objectId"]
+    other_pins[other[0]] = (object_id, login["session"]["id"])
+    return status == 201 and wait(lambda: js("""var m=document.querySelector('.marker[data-object-id="'+arguments[0]+'"]');
+        return !!m&&m.getAttribute('aria-label').indexOf(arguments[1])>=0""", object_id, place), 15)
+
+
+other_pins = {}
+
+
+def other_leaves(other):
+    """The pin `other_moves` made goes again (Parse's DELETE, with that student's session)."""
+    if other[0] in other_pins:
+        object_id, session = other_pins.pop(other[0])
+        http(BASE, "DELETE", "parse/classes/StudentLocation/" + object_id, None, dict(PARSE_KEYS, **{"X-Parse-Session-Token": session}))
+
+
+def popup_state():
+    """The popup: shown, its name, and the text of the element focused in it (None: the focus is elsewhere)."""
+    return js("""var p=document.getElementById('popup'),a=document.activeElement;
+        return [!p.hidden,p.getAttribute('aria-label'),p.contains(a)?(a.textContent||a.getAttribute('aria-label')):null]""")
+
+
 def pin_focused():
     return js("return !!(document.activeElement.closest&&document.activeElement.closest('.marker,.cluster'))")
 
 
-def screens(where, phone, account):
+def screens(where, phone, account, other):
     """Login, map, popup, list, post, overwrite and logout, by the keyboard, with axe-core on each; the
-    account has no pin yet."""
+    account has no pin yet. `other` moves a pin meanwhile (the page draws the change within a poll:
+    the focus and the popup stay where they were)."""
     b.size(*((390, 844, True) if phone else (1400, 900, False)))
     b.open()
     check(active().get("id") == "login-username", "%s: the login screen opens with the focus in Email" % where)
@@ -100,6 +139,20 @@ def screens(where, phone, account):
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
           "%s: Escape closes it and the focus is back on its pin" % where)
+    # Another student's pin moves: the page draws the change, and the focus stays on this pin; an
+    # open popup stays open, the focus where it was in it.
+    moved = other_moves(other)
+    check(moved and wait(lambda: active().get("object") == before.get("object")) and pin_focused(),
+          "%s: another student's pin moves; the focus stays on the pin it was on: %s" % (where, active()))
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
+    opened = popup_state()
+    moved = other_moves(other)
+    time.sleep(1.5)  # a poll more: the popup must stay, not just come back
+    check(moved and popup_state() == opened, "%s: and again: the open popup stays open, the focus in it where it was: %s, then %s"
+          % (where, opened, popup_state()))
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup"))
     moved = None
     for arrow in (Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP):
         key(arrow)
@@ -136,6 +189,13 @@ def screens(where, phone, account):
     check(last[0] == last[1] == str(PINS) and last[2], "%s: End goes to the last row (%s of %s), on the screen" % (where, last[0], last[1]))
     key(Keys.HOME)
     check(js("return document.activeElement.getAttribute('aria-posinset')") == "1", "%s: Home goes back to the first" % where)
+    key(Keys.ARROW_DOWN)
+    row = active()
+    moved = other_moves(other)
+    check(moved and wait(lambda: active().get("object") == row.get("object") and active().get("testid") == "list-row"),
+          "%s: another student's pin moves to the top of the list; the focus stays on the row it was on (%s): %s"
+          % (where, row.get("label"), active()))
+    key(Keys.HOME)
     handles = len(b.driver.window_handles)
     key(Keys.ENTER)
     opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
@@ -313,8 +373,9 @@ def touch_targets():
 
 
 try:
-    screens("1400x900", False, DEMO)
-    screens("390x844", True, GRACE)
+    screens("1400x900", False, DEMO, GRACE)
+    other_leaves(GRACE)
+    screens("390x844", True, GRACE, DEMO)
     addresses()
     dark("1400x900", False)
     dark("390x844", True)

@@ -152,9 +152,10 @@ struct WebAppBrowserTests {
     /// every row reached by the keyboard, axe-clean. Its timings are printed and judged only by
     /// scripts/bench-web.sh.
     @Test(arguments: [240, 10_000]) func theListAtScale(students: Int) throws {
-        let fixture = try ServerFixture(arguments: ["--web-pins", String(students)])
+        let fixture = try ServerFixture(arguments: ["--web-poll-seconds", "1", "--web-pins", String(students)])
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: students)
+        try fixture.addUser(email: "grace@onthemap.example", password: "password-grace", first: "Grace", last: "Hopper")
         let result = try Self.check("web_scale_check.py", [Self.root(fixture), BrowserTools.artefacts, "--pins", String(students)] + Self.judging)
         let count = students >= 1000 ? "\(students / 1000),\(String(students % 1000 + 1000).dropFirst())" : String(students)
         for size in ["1400x900", "390x844"] {
@@ -166,6 +167,7 @@ struct WebAppBrowserTests {
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",
                 "ok   \(size): a search that matches nothing says so", "ok   \(size): back on the map, the search leaves",
+                "ok   \(size): a pin moved elsewhere: the popup stays open", "ok   \(size): a pin moved elsewhere: the focus stays on its row",
             ] {
                 #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
             }

@@ -184,16 +184,21 @@ export function mapView(o) {
     apply();
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
-  /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
-     them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
-     `translate(x y)`. */
+  /* Takes the markers to show (those not among them are dropped; markers.mjs, take); `refit`: show
+     the first view for them. A marker may bring its point as `at` ({x, y}); otherwise it is read
+     from its `translate(x y)`. A marker kept keeps the focus and its open popup. */
   function setMarkers(list, refit) {
-    map.markers = list;
     map.drawing.take(list);
-    map.groups.reset(list);
+    map.markers = list;
     if (popup.anchor && list.indexOf(popup.anchor) < 0) popup.hide();
-    if (refit || !fitted) fit();
-    else apply();
+    if (refit || !fitted || map.groups.level === null) {
+      map.groups.reset(list);
+      if (refit || !fitted) fit();
+      else apply();
+    } else {
+      // What is drawn stays until the level drawn is grouped again, in idle time (grouping.mjs).
+      map.groups.renew(list, () => group());
+    }
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
      it at once; the others' classes follow (students.mjs, markSearch). */

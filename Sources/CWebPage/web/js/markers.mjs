@@ -16,8 +16,9 @@ import { countOf, markSearch } from "./students.mjs";
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Readies a marker given to the map: its point, `at` ({x, y}), if it brings none, from its
- *  `translate(x y)`; what a search left of it (`filtered`, `mine`); not yet grouped, and drawn. */
-export function readMarker(m) {
+ *  `translate(x y)`; what a search left of it (`filtered`, `mine`); not yet grouped; drawn if it is
+ *  in the markers' layer. */
+export function readMarker(m, layer) {
   if (!m.at) {
     const t = /translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));
     m.at = { x: +t[1], y: +t[2] };
@@ -29,8 +30,9 @@ export function readMarker(m) {
   m.head = null;
   m.students = null;
   m.count = null;
-  m.drawn = true;
+  m.drawn = m.parentNode === layer;
   m.marked = true;
+  m.fresh = false;
 }
 
 /** A marker's or cluster's point, in map units. */
@@ -54,10 +56,23 @@ export function markerDrawing(map) {
   stash.hidden = true;
   map.svg.after(stash);
 
-  /** Takes new markers: the old ones not drawn are dropped. */
+  /** Takes the markers to show, `list`: those it had before stay where they are (drawn or not, the
+   *  focus on one kept), those written anew since (`fresh`) or new are read again, and the others
+   *  go. A new one waits outside the SVG until it is drawn. */
   function take(list) {
-    stash.replaceChildren();
-    for (const m of list) readMarker(m);
+    const keep = new Set(list);
+    for (const m of map.markers) {
+      if (!keep.has(m)) {
+        m.remove();
+        m.drawn = false;
+      }
+    }
+    for (const m of list) {
+      if (m.fresh !== false) {
+        readMarker(m, o.layer);
+        if (!m.parentNode) stash.appendChild(m);
+      }
+    }
     map.heads = [];
   }
   /** Draws the markers as the groups `heads` of a new zoom level (grouping.mjs). */
@@ -98,7 +113,8 @@ export function markerDrawing(map) {
       }
       if (m.mine) mine.push(m);
     }
-    for (const m of mine) o.layer.appendChild(m);
+    // Yours on top; moved only when it is not (a move takes the focus off it).
+    for (const m of mine) if (m.nextSibling) o.layer.appendChild(m);
     for (const c of clusters) if (!c.head) free.push(c);
     for (const hd of map.heads) {
       if (hd.members.length < 2) continue;
