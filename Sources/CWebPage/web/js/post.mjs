@@ -25,6 +25,15 @@ const posting = { places: [], chosen: 0, link: "", camera: null, pending: null }
 export const previewLayer = document.createElementNS(SVG_NS, "g");
 previewLayer.setAttribute("id", "preview");
 
+/* On a phone the form is a sheet over the bottom of the map (app.css, under 640 pixels): while it is
+   open, the zoom buttons under it are inert, so no Tab stop hides under the sheet. The map above it
+   still moves under a finger, to look around the place found. */
+const sheet = matchMedia("(max-width: 640px)");
+function coverMap() {
+  document.querySelector("#map-panel .zoom").inert = !$("post").hidden && sheet.matches;
+}
+sheet.addEventListener("change", coverMap);
+
 export function openPost() {
   if (!state.session) return;
   if (!$("post").hidden) return;
@@ -33,6 +42,7 @@ export function openPost() {
   ui.view.hide();
   posting.camera = posting.camera || ui.view.camera();
   $("post").hidden = false;
+  coverMap();
   postStep("ask");
   if (!$("post-link").value && state.mine && isWebLink(state.mine.mediaURL)) $("post-link").value = state.mine.mediaURL;
   $("post-place").focus();
@@ -44,6 +54,7 @@ export function openPost() {
 export function closePost(restore, focus) {
   const open = !$("post").hidden;
   $("post").hidden = true;
+  coverMap();
   postStep("ask");
   if ($("overwrite").open) $("overwrite").close("keep");
   if (restore && posting.camera) ui.view.camera(posting.camera);
