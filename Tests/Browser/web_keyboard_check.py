@@ -138,6 +138,30 @@ def screens(where, phone, account, other):
     check(inside and name, "%s: Enter opens its popup, named \"%s\", with the focus in it" % (where, name))
     check(re.search(r"#/pin/.+", b.driver.current_url), "%s: the popup has its pin's address: %s" % (where, b.driver.current_url))
     b.axe("%s: a pin's popup" % where)
+    # Back and Forward: whatever the address hides, the focus goes to what stays (its pin, the tab).
+    pin_url = b.driver.current_url
+    b.driver.back()
+    check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
+          "%s: Back closes the popup, the focus back on its pin: %s" % (where, active()))
+    b.driver.forward()
+    check(wait(lambda: popup_state()[0] and popup_state()[2] is not None),
+          "%s: Forward opens it again, the focus in it: %s" % (where, active()))
+    js("document.getElementById('list-tab').click()")
+    wait(lambda: b.shown("list-view"))
+    b.driver.back()
+    wait(lambda: b.driver.current_url == pin_url and popup_state()[2] is not None)
+    b.driver.forward()
+    check(wait(lambda: b.shown("list-view") and active().get("id") == "list-tab"),
+          "%s: Forward from an open popup into #/list puts the focus on the List tab: %s" % (where, active()))
+    b.driver.back()
+    wait(lambda: b.driver.current_url == pin_url and popup_state()[2] is not None)
+    js("location.hash='#/pin/nonexistent'")
+    check(wait(lambda: b.driver.current_url.endswith("#/") and not b.shown("popup") and active().get("object") == before.get("object")),
+          "%s: an unknown pin's address from an open popup shows the map, the popup closed, the focus on its pin: %s, %s"
+          % (where, b.driver.current_url, active()))
+    wait(lambda: not b.shown("toast"))  # its toast says so for a few seconds, over the map's corner
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
           "%s: Escape closes it and the focus is back on its pin" % where)

@@ -256,6 +256,8 @@ export function mapView(o) {
   return {
     setMarkers, filter, fit, fitTo, apply, zoom,
     hide: popup.hide,
+    /** Closes the popup, the focus back on its pin if it was in it (as Escape does). */
+    close: popup.close,
     /** Opens a marker's or cluster's popup, as a click does. */
     show(m) {
       popup.show(m, true, true);
