@@ -386,6 +386,69 @@ def addresses():
     wait(lambda: b.shown("login"))
 
 
+def crowded_place():
+    """The demo place with the most students close enough to stay one cluster at the closest zoom (a
+    few kilometres apart: within 8 map units, where a cluster reaches 10 at 1400 pixels), and their
+    objectIds."""
+    return js("""var places={};document.querySelectorAll('[data-testid=marker]').forEach(function(m){var s=m.querySelector('.student');
+        (places[s.dataset.place]=places[s.dataset.place]||[]).push(m);});var best=null;Object.keys(places).forEach(function(p){
+        var ms=places[p],a=ms[0].at;if(ms.length<2||!ms.every(function(m){return Math.abs(m.at.x-a.x)<=8&&Math.abs(m.at.y-a.y)<=8;}))return;
+        if(!best||ms.length>best[1].length)best=[p,ms];});
+        return best&&[best[0],best[1].map(function(m){return m.getAttribute('data-object-id');})]""")
+
+
+def clusters(where, phone):
+    """A cluster zooming cannot split: its name says how many are here, and Enter opens its list with
+    the focus in it. A clustered pin's address opens that list with the student asked for first, their
+    link focused and on the screen. On a phone, the popup is above the zoom buttons."""
+    b.size(*((390, 844, True) if phone else (1400, 900, False)))
+    b.open()
+    b.log_in_by_keyboard()
+    wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS, 30)
+    place, ids = crowded_place()
+    # The one its list shows last, when it is opened for another of them.
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", ids[0])
+    names = wait(lambda: js("return Array.from(document.querySelectorAll('#popup-list li .name')).map(function(n){return n.textContent;})")
+                 if popup_state()[2] is not None else None, 15)
+    name = names[-1]
+    wanted = js("""var ids=arguments[0],name=arguments[1];return Array.from(document.querySelectorAll('[data-testid=marker]')).filter(function(m){
+        return ids.indexOf(m.getAttribute('data-object-id'))>=0&&m.querySelector('.student').dataset.name===name;
+        })[0].getAttribute('data-object-id')""", ids, name)
+    key(Keys.ESCAPE)
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", wanted)
+    opened = wait(lambda: popup_state()[2] is not None and js("return document.querySelectorAll('#popup-list li').length") > 1, 15)
+    first = js("""var li=document.querySelector('#popup-list li'),a=document.activeElement,u=document.getElementById('popup-list').getBoundingClientRect(),
+        r=a.getBoundingClientRect();return [li.querySelector('.name').textContent,li.contains(a),r.top>=u.top-1&&r.bottom<=u.bottom+1,
+        document.querySelectorAll('#popup-list li').length]""")
+    check(opened and first[0] == name and first[1] and first[2],
+          "%s: #/pin/ of a student in a cluster of %s (%s) lists them first, their link focused and in view: %s, %s"
+          % (where, first[3], place, name, first))
+    if phone:
+        # Drawn where the zoom buttons are, the popup is above them, and above a toast.
+        above = js("""var p=document.getElementById('popup'),z=document.getElementById('zoom-out').getBoundingClientRect(),
+            m=document.getElementById('map').getBoundingClientRect();p.style.left=(z.right-m.left-p.offsetWidth)+'px';
+            p.style.top=(z.top-m.top-20)+'px';var t=document.getElementById('toast');t.textContent='Your pin is on the map at Lima, Peru.';
+            t.hidden=false;return ['zoom-in','zoom-out','zoom-world','toast'].map(function(id){
+            var r=document.getElementById(id).getBoundingClientRect(),q=p.getBoundingClientRect(),
+            x=(Math.max(r.left,q.left)+Math.min(r.right,q.right))/2,y=(Math.max(r.top,q.top)+Math.min(r.bottom,q.bottom))/2;
+            if(Math.max(r.left,q.left)>=Math.min(r.right,q.right)||Math.max(r.top,q.top)>=Math.min(r.bottom,q.bottom))return id+': apart';
+            return id+': '+(p.contains(document.elementFromPoint(x,y))?'under':'over');});""")
+        js("document.getElementById('toast').hidden=true")
+        check(all(a.endswith("under") for a in above[:3]) and not above[3].endswith("over"),
+              "%s: the popup is above the zoom buttons and the toast: %s" % (where, above))
+    key(Keys.ESCAPE)
+    label = wait(lambda: "cluster" in active().get("cls", "") and active().get("label"), 5)
+    check(label and "students here" in label and "zoom in" not in label,
+          "%s: Escape puts the focus on its cluster, which zooming cannot split: \"%s\"" % (where, label))
+    key(Keys.ENTER)
+    inside = wait(lambda: popup_state()[2] is not None, 5)
+    time.sleep(0.5)
+    check(inside and popup_state()[2] is not None, "%s: Enter on it opens its list, the focus in it: %s" % (where, active()))
+    key(Keys.ESCAPE)
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
 def touch_targets():
     """On a phone every control is at least 44 pixels a side."""
     b.size(390, 844, True)
@@ -404,6 +467,8 @@ try:
     screens("1400x900", False, DEMO, GRACE)
     other_leaves(GRACE)
     screens("390x844", True, GRACE, DEMO)
+    clusters("1400x900", False)
+    clusters("390x844", True)
     addresses()
     dark("1400x900", False)
     dark("390x844", True)

@@ -46,8 +46,9 @@ export function mapView(o) {
     markers: [], heads: [], placed: null, near: null,
     measure, apply, zoom, centre, fit, expand, lifted,
   };
-  // How the groupings were had, for tests (grouping.mjs).
-  map.groups = groupingStore(o.reach || CLUSTER_REACH, countOf, svg.groupings = { ahead: 0, found: 0, late: 0 });
+  // How close markers are drawn as one, and how the groupings were had, for tests (grouping.mjs).
+  map.reach = o.reach || CLUSTER_REACH;
+  map.groups = groupingStore(map.reach, countOf, svg.groupings = { ahead: 0, found: 0, late: 0 });
   map.drawing = markerDrawing(map);
   map.names = nameLayer(map);
   map.focus = rovingFocus(map);
@@ -239,7 +240,7 @@ export function mapView(o) {
     // `members`, not `c.members`: the element may hold another cluster once regrouped.
     const still = members[0].cluster;
     if (still && members.every((m) => m.cluster === still)) popup.show(still, true, true);
-    map.focus.focusOn(members[0].cluster || members[0]);
+    else map.focus.focusOn(members[0].cluster || members[0]);
   }
   /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
   function zoom(f, at, moving) {
@@ -258,9 +259,10 @@ export function mapView(o) {
     hide: popup.hide,
     /** Closes the popup, the focus back on its pin if it was in it (as Escape does). */
     close: popup.close,
-    /** Opens a marker's or cluster's popup, as a click does. */
-    show(m) {
-      popup.show(m, true, true);
+    /** Opens a marker's or cluster's popup, as a click does; `anchor`: the marker in a cluster asked
+     *  for, listed first, its link focused. */
+    show(m, anchor) {
+      popup.show(m, true, true, anchor);
     },
     /** Zooms in (f > 1) or out around the view's centre: the zoom buttons. */
     zoomBy(f) {

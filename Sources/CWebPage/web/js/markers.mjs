@@ -9,7 +9,8 @@
 // or a test finds them), but the browser makes no box for an SVG element there, where in a hidden
 // group of the SVG it laid out and walked all ten thousand every frame.
 
-import { centreOf } from "./clusters.mjs";
+import { zoomRange } from "./camera.mjs";
+import { centreOf, zoomLevel } from "./clusters.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
 import { countOf, markSearch } from "./students.mjs";
 
@@ -166,7 +167,7 @@ export function markerDrawing(map) {
       layer.appendChild(c);
       counts.appendChild(c.label);
     }
-    const at = centreOf(hd, countOf), n = hd.n;
+    const at = centreOf(hd, countOf), n = hd.n, whole = !zoomSplits(hd);
     const cls = "cluster" + (hd.mine ? " mine" : "") + (c === map.popup.selected ? " selected" : "");
     hd.el = c;
     c.head = hd;
@@ -175,17 +176,25 @@ export function markerDrawing(map) {
     setCluster(hd, c);
     c.scaled = 0;
     if (c.getAttribute("class") !== cls) c.setAttribute("class", cls);
-    if (c.count !== n) {
+    if (c.count !== n || c.whole !== whole) {
       c.count = n;
+      c.whole = whole;
       const digits = String(n).length;
       c.radius = digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
       c.firstChild.setAttribute("r", c.radius);
       c.label.textContent = n;
       c.label.setAttribute("class", "count" + (digits > 3 ? " long" : ""));
       c.dataset.count = n;
-      c.setAttribute("aria-label", n + " students near here: zoom in");
+      // Enter zooms in, or lists them where zooming cannot tell them apart.
+      c.setAttribute("aria-label", whole ? n + " students here" : n + " students near here: zoom in");
     }
     return c;
+  }
+  /* Whether zooming in can split a group: at the closest zoom, a member lies beyond a cluster's reach
+     of the first (students a few kilometres apart are one cluster even there). */
+  function zoomSplits(hd) {
+    const far = map.reach * Math.pow(2, zoomLevel(zoomRange(map.size)[0]) / 8), a = hd.members[0].at;
+    return hd.members.some((m) => Math.abs(m.at.x - a.x) > far || Math.abs(m.at.y - a.y) > far);
   }
 
   /** Whether a marker or cluster is drawn. */

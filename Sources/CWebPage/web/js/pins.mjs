@@ -302,7 +302,8 @@ function count(found, q) {
 }
 
 /** Opens a pin's popup (`#/pin/OBJECTID`): zoomed in until its marker is a cluster of its own (as
- *  close as the map goes), the focus in the popup. False when no pin shown has that id. */
+ *  close as the map goes), the focus in the popup, on that student's link, first in a cluster's list.
+ *  False when no pin shown has that id. */
 export function openPin(id) {
   const s = state.students.find((t) => t.objectId === id);
   if (!s) return false;
@@ -312,12 +313,12 @@ export function openPin(id) {
     $("search").value = "";
     search();
   }
-  let unit = Math.min(ui.view.camera().unit, 40);
-  ui.view.look(m.at.x, m.at.y, unit);
-  while (m.cluster && unit > 1) {
-    unit /= 2;
-    ui.view.look(m.at.x, m.at.y, unit);
+  ui.view.look(m.at.x, m.at.y, Math.min(ui.view.camera().unit, 40));
+  // Closer, until it is alone or the map goes no closer (the camera keeps its closest zoom).
+  for (let unit = ui.view.camera().unit; m.cluster; unit = ui.view.camera().unit) {
+    ui.view.look(m.at.x, m.at.y, unit / 2);
+    if (ui.view.camera().unit === unit) break;
   }
-  ui.view.show(ui.view.drawnAs(m) || m, true);
+  ui.view.show(ui.view.drawnAs(m) || m, m);
   return true;
 }
