@@ -316,6 +316,21 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     wait(lambda: b.shown("toast"))
     wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
+    # Your row says "you" and when, as it shows them; the map's count names you only while your pin is
+    # among those the search leaves.
+    key(Keys.ESCAPE)
+    js("document.getElementById('list-tab').click()")
+    mine = wait(lambda: js("""var r=Array.from(document.querySelectorAll('#student-list li')).filter(function(li){
+        return !li.querySelector('.you').hidden;})[0];return r&&[r.getAttribute('aria-label'),r.querySelector('.updated').textContent]"""))
+    check(mine and ", you," in mine[0] and mine[1] and mine[1] in mine[0],
+          "%s: your row's name says you and when (\"%s\")" % (where, mine and mine[0]))
+    js("document.getElementById('map-tab').click()")
+    js("document.getElementById('search').focus()")
+    b.type("qqzzxx")
+    count = wait(lambda: b.by_id("count").text.startswith("0 of") and b.by_id("count").text)
+    check(count and "you" not in count, "%s: a search that leaves out your pin: the count does not name you (%s)" % (where, count))
+    key(Keys.BACKSPACE, 6)
+    wait(lambda: "you" in b.by_id("count").text)
     js("document.getElementById('logout').focus()")
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
@@ -459,6 +474,11 @@ def touch_targets():
         var r=document.getElementById(id).getBoundingClientRect();return [id,Math.round(r.width),Math.round(r.height)];})""")
     small = [s for s in sizes if s[1] < 44 or s[2] < 44]
     check(not small, "390x844: every control is at least 44 px a side: %s" % (small or sizes))
+    wait(lambda: b.driver.find_elements("css selector", '#markers .marker') and b.driver.find_elements("css selector", '#clusters .cluster'), 20)
+    pins = js("""function least(sel){var w=Array.from(document.querySelectorAll(sel)).map(function(e){var r=e.getBoundingClientRect();
+        return Math.min(r.width,r.height);});return w.length?Math.round(Math.min.apply(null,w)):null;}
+        return [least('#markers .marker'),least('#clusters .cluster')]""")
+    check(pins[0] and pins[1] and min(pins) >= 44, "390x844: pins and clusters are touch targets of at least 44 px: %s" % pins)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 

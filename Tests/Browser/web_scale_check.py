@@ -104,7 +104,7 @@ def the_map(where, expected, phone):
     found = js("""var s=document.getElementById('map').getBoundingClientRect();
         function box(e){var r=e.getBoundingClientRect();return [r.left,r.top,r.right,r.bottom];}
         var names=Array.from(document.querySelectorAll('#names text')).map(function(t){return {text:t.textContent,kind:t.getAttribute('class'),box:box(t)};});
-        var pins=Array.from(document.querySelectorAll('#markers .marker circle:not(.hit),#clusters .cluster circle')).filter(function(c){
+        var pins=Array.from(document.querySelectorAll('#markers .marker circle:not(.hit),#clusters .cluster circle:not(.hit)')).filter(function(c){
             return c.getClientRects().length;}).map(box);
         var counts=Array.from(document.querySelectorAll('#clusters .cluster')).map(function(c){
             return {n:c.dataset.count,text:box(c.label),disc:box(c.firstChild)};});

@@ -110,7 +110,9 @@ function draw(q = $("search").value) {
 }
 
 function fill(li, s, i) {
-  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt);
+  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt), updated = ago(s.updatedAt);
+  // The row's name says what it shows: the name, "you" on yours, the place, and when.
+  const said = s.name.slice(0, 120) + (isMine(s) ? ", you, " : ", ") + s.mapString.slice(0, 120) + (updated ? ", " + updated : "");
   li.student = s;
   li.index = i;
   li.dataset.objectId = s.objectId;
@@ -130,14 +132,14 @@ function fill(li, s, i) {
     a.tabIndex = -1;
     link.append(a);
     li.dataset.url = s.mediaURL;
-    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ": open their link");
+    li.setAttribute("aria-label", said + ": open their link");
   } else {
     link.textContent = shownText(s.mediaURL) || "no link";
     delete li.dataset.url;
-    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ", no link");
+    li.setAttribute("aria-label", said + ", no link");
   }
   time.dateTime = s.updatedAt;
-  time.textContent = ago(s.updatedAt);
+  time.textContent = updated;
   time.title = isNaN(when) ? "" : new Date(when).toLocaleString();
 }
 

@@ -153,8 +153,12 @@ export function markerDrawing(map) {
      in the layer above every disc. The disc grows with the count's digits. */
   function cluster(hd, c) {
     if (!c) {
+      const hit = document.createElementNS(SVG_NS, "circle");
       c = document.createElementNS(SVG_NS, "g");
-      c.append(document.createElementNS(SVG_NS, "circle"));
+      // The disc, and a touch screen's larger target around it (map.css).
+      hit.setAttribute("class", "hit");
+      hit.setAttribute("r", "0");
+      c.append(document.createElementNS(SVG_NS, "circle"), hit);
       c.label = document.createElementNS(SVG_NS, "text");
       c.label.setAttribute("class", "count");
       c.setAttribute("data-testid", "cluster");

@@ -290,10 +290,11 @@ export function syncMapSearch() {
   }
 }
 
+/** The map's count: how many students the search `q` leaves, and "you" while your pin is among them. */
 function count(found, q) {
-  const n = state.students.length, c = $("count"), you = document.createElement("span");
+  const n = state.students.length, c = $("count"), you = document.createElement("span"), me = state.students.find(isMine);
   c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + (n === 1 ? " student" : " students");
-  if (state.students.some(isMine)) {
+  if (me && me.key.includes(foldText(q.trim()))) {
     you.className = "you";
     you.textContent = "· ● you";
     c.append(" ", you);

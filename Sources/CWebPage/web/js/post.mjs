@@ -49,10 +49,11 @@ export function openPost() {
   loadMine();
 }
 
-/** Closes the form; `restore`: the map as it was before (Cancel); `focus`: the focus back on the
- *  Post button that opened it. */
+/** Closes the form, and an alert about it; `restore`: the map as it was before (Cancel); `focus`:
+ *  the focus back on the Post button that opened it. */
 export function closePost(restore, focus) {
   const open = !$("post").hidden;
+  if (open) hideAlert();
   $("post").hidden = true;
   coverMap();
   postStep("ask");
@@ -117,7 +118,7 @@ export async function find(ev) {
     choose(0);
     $("post-finish").focus();
   } catch (a) {
-    showAlert("Could not look the place up: " + failure(a));
+    showAlert("Could not look the place up: " + failure(a), a.network);
   } finally {
     $("post-find").disabled = false;
   }
@@ -232,7 +233,7 @@ async function send(mine, p) {
     if (id) ui.go({ view: "pin", id: String(id) }, true);
     else ui.view.look(mapX(body.longitude), mapY(body.latitude));
   } catch (a) {
-    showAlert("Could not post your pin: " + failure(a));
+    showAlert("Could not post your pin: " + failure(a), a.network);
   } finally {
     $("post-finish").disabled = false;
   }
