@@ -150,9 +150,14 @@ def the_map(where, expected, phone):
 def run(where, phone, expected):
     b.size(*((390, 844, True) if phone else (1400, 900, False)))
     b.open()
+    watch_long_tasks()
     b.log_in_by_keyboard()
     loaded = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= expected, 90)
     check(loaded, "%s: %d pins on the map" % (where, expected))
+    # The first drawing after login, its markers made and grouped a slice at a time: its longest task.
+    wait(lambda: js("return performance.getEntriesByName('pins-drawn').length"), 30)
+    time.sleep(1)
+    first_task = longest_task()
     # The list's pages, a thousand pins each, asked for at once: each asked before the first came.
     pages = js("""return performance.getEntriesByType('resource').filter(function(e){return /StudentLocation\\?limit=\\d+&order/.test(e.name);})
         .map(function(e){return [e.startTime,e.responseEnd];})""")
@@ -244,6 +249,7 @@ def run(where, phone, expected):
     b.measure("list_longest_task_%d_%s" % (expected, tag), "%.0f" % longest, unit)
     b.measure("map_after_search_longest_task_%d_%s" % (expected, tag), "%.0f" % back, unit)
     b.measure("change_longest_task_%d_%s" % (expected, tag), "%.0f" % change_task, unit)
+    b.measure("first_draw_longest_task_%d_%s" % (expected, tag), "%.0f" % first_task, unit)
     if quiet > CALM:
         print("skip %s: the list's timings not judged: the machine was busy (idle frames up to %.0f ms)" % (where, quiet))
         return
@@ -252,6 +258,7 @@ def run(where, phone, expected):
              % (where, max(keys), statistics.median(keys)))
     b.timing(longest <= 50, "%s: no task over 50 ms meanwhile (the longest %.0f ms)" % (where, longest))
     b.timing(back <= 50, "%s: no task over 50 ms as the map follows the search (the longest %.0f ms)" % (where, back))
+    b.timing(first_task <= 50, "%s: no task over 50 ms as the first map after login is drawn (the longest %.0f ms)" % (where, first_task))
     b.timing(change_task <= 50, "%s: no task over 50 ms as a pin moved elsewhere is drawn (the longest %.0f ms)" % (where, change_task))
 
 

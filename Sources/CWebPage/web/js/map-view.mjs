@@ -186,12 +186,31 @@ export function mapView(o) {
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
   /* Takes the markers to show (those not among them are dropped; markers.mjs, take); `refit`: show
-     the first view for them. A marker may bring its point as `at` ({x, y}); otherwise it is read
-     from its `translate(x y)`. A marker kept keeps the focus and its open popup. */
-  function setMarkers(list, refit) {
+     the first view for them; `drawn()`: called once they are drawn. A marker may bring its point as
+     `at` ({x, y}); otherwise it is read from its `translate(x y)`. A marker kept keeps the focus and
+     its open popup. */
+  function setMarkers(list, refit, drawn) {
     map.drawing.take(list);
     map.markers = list;
     if (popup.anchor && list.indexOf(popup.anchor) < 0) popup.hide();
+    if (refit && list.length > 2000) {
+      // Thousands at once (a login): the first view's camera now, its groups in idle time, then the
+      // view shown with them (grouping and drawing them at once was a task of a tenth of a second).
+      popup.hide();
+      measure();
+      fitted = true;
+      Object.assign(cam, firstView(list.filter((m) => !m.filtered), size, band));
+      clampCamera(cam, size);
+      firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+      map.groups.level = zoomLevel(cam.unit);
+      map.groups.renew(list, () => {
+        map.groups.level = null;
+        apply();
+        firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+        if (drawn) drawn();
+      });
+      return;
+    }
     if (refit || !fitted || map.groups.level === null) {
       map.groups.reset(list);
       if (refit || !fitted) fit();
@@ -200,6 +219,7 @@ export function mapView(o) {
       // What is drawn stays until the level drawn is grouped again, in idle time (grouping.mjs).
       map.groups.renew(list, () => group());
     }
+    if (drawn) drawn();
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
      it at once; the others' classes follow (students.mjs, markSearch). */
