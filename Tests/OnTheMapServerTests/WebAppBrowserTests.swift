@@ -130,7 +130,7 @@ struct WebAppBrowserTests {
                 "an unknown pin's address from an open popup shows the map", "another student's pin moves; the focus stays on the pin",
                 "and again: the open popup stays open", "another student's pin moves to the top of the list; the focus stays on the row",
                 "your row's name says you and when", "a search that leaves out your pin: the count does not name you",
-                "lists them first, their link focused and in view", "Escape puts the focus on its cluster, which zooming cannot split",
+                "#/pin/ of a student in a cluster of ", "Escape puts the focus on its cluster, which zooming cannot split",
                 "Enter on it opens its list, the focus in it",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
