@@ -539,6 +539,7 @@ def post_flow():
           "Cancel goes back to the map and posts nothing")
     # Finish posts the picked place's label.
     by_id("post-open").click()
+    wait(lambda: shown("post-place"))  # the form opens on the address's hashchange, a task later
     by_id("post-place").clear()
     by_id("post-place").send_keys(ILLINOIS)
     by_id("post-find").click()
@@ -553,6 +554,7 @@ def post_flow():
     check("● you" in legend, "the count says which is you: %s" % legend)
     # A second post asks before it replaces the pin, then moves it.
     by_id("post-open").click()
+    wait(lambda: shown("post-place"))  # the form opens on the address's hashchange, a task later
     by_id("post-place").clear()
     by_id("post-place").send_keys("Lima, Peru")
     by_id("post-find").click()
@@ -565,6 +567,7 @@ def post_flow():
     check(moved and len(moved) == 1 and moved[0]["objectId"] == mine[0]["objectId"], "and then moves it (PUT): one pin, now in Lima")
     # Failures are alerts.
     by_id("post-open").click()
+    wait(lambda: shown("post-place"))  # the form opens on the address's hashchange, a task later
     by_id("post-place").clear()
     by_id("post-place").send_keys("Qxzwvtplk Nowhere")
     by_id("post-find").click()
@@ -580,8 +583,28 @@ def post_flow():
     check(wait(lambda: shown("alert") and "Cannot reach the server" in alert_text()),
           "Finish with the network down is an alert: %s" % alert_text())
     driver.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
-    driver.find_element(By.ID, "alert-close").click()
+    check(wait(lambda: not shown("alert")), "once the server answers again, that alert goes by itself")
+    # A place looked up with the network down: the alert goes with the form (Cancel), and by itself
+    # once the server answers again.
     by_id("post-cancel").click()
+    for way in ("Cancel", "the server back"):
+        by_id("post-open").click()
+        wait(lambda: shown("post-place"))  # the form opens on the address's hashchange, a task later
+        by_id("post-place").clear()
+        by_id("post-place").send_keys("Oslo, Norway")
+        driver.set_network_conditions(offline=True, latency=0, download_throughput=-1, upload_throughput=-1)
+        by_id("post-find").click()
+        said = wait(lambda: "Could not look the place up" in alert_text() and alert_text())
+        if way == "Cancel":
+            by_id("post-cancel").click()
+            gone = wait(lambda: not shown("alert"), 5)
+            driver.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
+        else:
+            driver.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
+            gone = wait(lambda: not shown("alert"), 10)
+            by_id("post-cancel").click()
+        check(said and gone, "\"%s\" goes after %s" % (said, way))
+        wait(lambda: not shown("offline"))
     js("for(var i=0;i<12;i++)document.dispatchEvent(new KeyboardEvent('keydown',{key:'-'}))")
 
 

@@ -28,11 +28,13 @@ b = Browser(BASE, OUT)
 check, js, wait, active, key = b.check, b.js, b.wait, b.active, b.key
 
 # Focus may only land on what a person sees: on the screen, not under another screen (inert), not
-# hidden. Every Tab stop is checked against this.
+# hidden, and not covered (what is at its centre is it: a button under the phone's post sheet is not
+# seen). Every Tab stop is checked against this.
 VISIBLE = """var a=document.activeElement;if(!a||a===document.body)return true;
     var r=a.getBoundingClientRect();if(!r.width&&!r.height)return false;if(a.closest('[inert],[hidden]'))return false;
     var x=Math.min(Math.max(r.left+r.width/2,0),innerWidth-1),y=Math.min(Math.max(r.top+r.height/2,0),innerHeight-1);
-    return r.bottom>0&&r.right>0&&r.top<innerHeight&&r.left<innerWidth"""
+    if(!(r.bottom>0&&r.right>0&&r.top<innerHeight&&r.left<innerWidth))return false;
+    var e=document.elementFromPoint(x,y);return !!e&&(e===a||a.contains(e))"""
 
 
 def tab_cycle(where, limit=60):
@@ -52,13 +54,52 @@ def tab_cycle(where, limit=60):
     return stops
 
 
+PARSE_KEYS = {"X-Parse-Application-Id": "QrX47CA9cyuGewLdsL7o5Eb8iug6Em8ye0dnAbIr",
+              "X-Parse-REST-API-Key": "QuWThTdiRmTux3YaDseUSEpUKo7aBYM737yKd4gY"}
+moves = [0]
+
+
+def other_moves(other):
+    """Another student's pin moves (posted through the API, as their own app would); True once the
+    page has drawn it where it went (it polls every second)."""
+    moves[0] += 1
+    place = "Moved here %d" % moves[0]
+    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": other[0], "password": other[1]}})
+    login = api_json(data)
+    status, _, data = http(BASE, "POST", "v1/StudentLocation", {
+        "uniqueKey": login["account"]["key"], "firstName": "Other", "lastName": "Student", "mapString": place,
+        "mediaURL": "https://other.example", "latitude": -33.9 + moves[0] * 0.7, "longitude": 18.4 + moves[0] * 0.9},
+        {"X-OnTheMap-Session": login["session"]["id"]})
+    object_id = api_json(data)["objectId"]
+    other_pins[other[0]] = (object_id, login["session"]["id"])
+    return status == 201 and wait(lambda: js("""var m=document.querySelector('.marker[data-object-id="'+arguments[0]+'"]');
+        return !!m&&m.getAttribute('aria-label').indexOf(arguments[1])>=0""", object_id, place), 15)
+
+
+other_pins = {}
+
+
+def other_leaves(other):
+    """The pin `other_moves` made goes again (Parse's DELETE, with that student's session)."""
+    if other[0] in other_pins:
+        object_id, session = other_pins.pop(other[0])
+        http(BASE, "DELETE", "parse/classes/StudentLocation/" + object_id, None, dict(PARSE_KEYS, **{"X-Parse-Session-Token": session}))
+
+
+def popup_state():
+    """The popup: shown, its name, and the text of the element focused in it (None: the focus is elsewhere)."""
+    return js("""var p=document.getElementById('popup'),a=document.activeElement;
+        return [!p.hidden,p.getAttribute('aria-label'),p.contains(a)?(a.textContent||a.getAttribute('aria-label')):null]""")
+
+
 def pin_focused():
     return js("return !!(document.activeElement.closest&&document.activeElement.closest('.marker,.cluster'))")
 
 
-def screens(where, phone, account):
+def screens(where, phone, account, other):
     """Login, map, popup, list, post, overwrite and logout, by the keyboard, with axe-core on each; the
-    account has no pin yet."""
+    account has no pin yet. `other` moves a pin meanwhile (the page draws the change within a poll:
+    the focus and the popup stay where they were)."""
     b.size(*((390, 844, True) if phone else (1400, 900, False)))
     b.open()
     check(active().get("id") == "login-username", "%s: the login screen opens with the focus in Email" % where)
@@ -97,9 +138,47 @@ def screens(where, phone, account):
     check(inside and name, "%s: Enter opens its popup, named \"%s\", with the focus in it" % (where, name))
     check(re.search(r"#/pin/.+", b.driver.current_url), "%s: the popup has its pin's address: %s" % (where, b.driver.current_url))
     b.axe("%s: a pin's popup" % where)
+    # Back and Forward: whatever the address hides, the focus goes to what stays (its pin, the tab).
+    pin_url = b.driver.current_url
+    b.driver.back()
+    check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
+          "%s: Back closes the popup, the focus back on its pin: %s" % (where, active()))
+    b.driver.forward()
+    check(wait(lambda: popup_state()[0] and popup_state()[2] is not None),
+          "%s: Forward opens it again, the focus in it: %s" % (where, active()))
+    js("document.getElementById('list-tab').click()")
+    wait(lambda: b.shown("list-view"))
+    b.driver.back()
+    wait(lambda: b.driver.current_url == pin_url and popup_state()[2] is not None)
+    b.driver.forward()
+    check(wait(lambda: b.shown("list-view") and active().get("id") == "list-tab"),
+          "%s: Forward from an open popup into #/list puts the focus on the List tab: %s" % (where, active()))
+    b.driver.back()
+    wait(lambda: b.driver.current_url == pin_url and popup_state()[2] is not None)
+    js("location.hash='#/pin/nonexistent'")
+    check(wait(lambda: b.driver.current_url.endswith("#/") and not b.shown("popup") and active().get("object") == before.get("object")),
+          "%s: an unknown pin's address from an open popup shows the map, the popup closed, the focus on its pin: %s, %s"
+          % (where, b.driver.current_url, active()))
+    wait(lambda: not b.shown("toast"))  # its toast says so for a few seconds, over the map's corner
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
           "%s: Escape closes it and the focus is back on its pin" % where)
+    # Another student's pin moves: the page draws the change, and the focus stays on this pin; an
+    # open popup stays open, the focus where it was in it.
+    moved = other_moves(other)
+    check(moved and wait(lambda: active().get("object") == before.get("object")) and pin_focused(),
+          "%s: another student's pin moves; the focus stays on the pin it was on: %s" % (where, active()))
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
+    opened = popup_state()
+    moved = other_moves(other)
+    time.sleep(1.5)  # a poll more: the popup must stay, not just come back
+    check(moved and popup_state() == opened, "%s: and again: the open popup stays open, the focus in it where it was: %s, then %s"
+          % (where, opened, popup_state()))
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup"))
     moved = None
     for arrow in (Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP):
         key(arrow)
@@ -136,6 +215,13 @@ def screens(where, phone, account):
     check(last[0] == last[1] == str(PINS) and last[2], "%s: End goes to the last row (%s of %s), on the screen" % (where, last[0], last[1]))
     key(Keys.HOME)
     check(js("return document.activeElement.getAttribute('aria-posinset')") == "1", "%s: Home goes back to the first" % where)
+    key(Keys.ARROW_DOWN)
+    row = active()
+    moved = other_moves(other)
+    check(moved and wait(lambda: active().get("object") == row.get("object") and active().get("testid") == "list-row"),
+          "%s: another student's pin moves to the top of the list; the focus stays on the row it was on (%s): %s"
+          % (where, row.get("label"), active()))
+    key(Keys.HOME)
     handles = len(b.driver.window_handles)
     key(Keys.ENTER)
     opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
@@ -170,6 +256,8 @@ def screens(where, phone, account):
     key(Keys.ENTER)
     check(wait(lambda: active().get("testid") == "post-place"), "%s: Post opens the form with the focus in Place" % where)
     check(b.driver.current_url.endswith("#/post"), "%s: the form has its address" % where)
+    tab_cycle("%s: the post form" % where)
+    js("document.getElementById('post-place').focus()")
     b.axe("%s: the post form" % where)
     b.type("Lima, Peru")
     key(Keys.TAB)
@@ -228,6 +316,21 @@ def screens(where, phone, account):
     key(Keys.ENTER)
     wait(lambda: b.shown("toast"))
     wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
+    # Your row says "you" and when, as it shows them; the map's count names you only while your pin is
+    # among those the search leaves.
+    key(Keys.ESCAPE)
+    js("document.getElementById('list-tab').click()")
+    mine = wait(lambda: js("""var r=Array.from(document.querySelectorAll('#student-list li')).filter(function(li){
+        return !li.querySelector('.you').hidden;})[0];return r&&[r.getAttribute('aria-label'),r.querySelector('.updated').textContent]"""))
+    check(mine and ", you," in mine[0] and mine[1] and mine[1] in mine[0],
+          "%s: your row's name says you and when (\"%s\")" % (where, mine and mine[0]))
+    js("document.getElementById('map-tab').click()")
+    js("document.getElementById('search').focus()")
+    b.type("qqzzxx")
+    count = wait(lambda: b.by_id("count").text.startswith("0 of") and b.by_id("count").text)
+    check(count and "you" not in count, "%s: a search that leaves out your pin: the count does not name you (%s)" % (where, count))
+    key(Keys.BACKSPACE, 6)
+    wait(lambda: "you" in b.by_id("count").text)
     js("document.getElementById('logout').focus()")
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
@@ -298,6 +401,69 @@ def addresses():
     wait(lambda: b.shown("login"))
 
 
+def crowded_place():
+    """The demo place with the most students close enough to stay one cluster at the closest zoom (a
+    few kilometres apart: within 8 map units, where a cluster reaches 10 at 1400 pixels), and their
+    objectIds."""
+    return js("""var places={};document.querySelectorAll('[data-testid=marker]').forEach(function(m){var s=m.querySelector('.student');
+        (places[s.dataset.place]=places[s.dataset.place]||[]).push(m);});var best=null;Object.keys(places).forEach(function(p){
+        var ms=places[p],a=ms[0].at;if(ms.length<2||!ms.every(function(m){return Math.abs(m.at.x-a.x)<=8&&Math.abs(m.at.y-a.y)<=8;}))return;
+        if(!best||ms.length>best[1].length)best=[p,ms];});
+        return best&&[best[0],best[1].map(function(m){return m.getAttribute('data-object-id');})]""")
+
+
+def clusters(where, phone):
+    """A cluster zooming cannot split: its name says how many are here, and Enter opens its list with
+    the focus in it. A clustered pin's address opens that list with the student asked for first, their
+    link focused and on the screen. On a phone, the popup is above the zoom buttons."""
+    b.size(*((390, 844, True) if phone else (1400, 900, False)))
+    b.open()
+    b.log_in_by_keyboard()
+    wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS, 30)
+    place, ids = crowded_place()
+    # The one its list shows last, when it is opened for another of them.
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", ids[0])
+    names = wait(lambda: js("return Array.from(document.querySelectorAll('#popup-list li .name')).map(function(n){return n.textContent;})")
+                 if popup_state()[2] is not None else None, 15)
+    name = names[-1]
+    wanted = js("""var ids=arguments[0],name=arguments[1];return Array.from(document.querySelectorAll('[data-testid=marker]')).filter(function(m){
+        return ids.indexOf(m.getAttribute('data-object-id'))>=0&&m.querySelector('.student').dataset.name===name;
+        })[0].getAttribute('data-object-id')""", ids, name)
+    key(Keys.ESCAPE)
+    js("location.hash='#/pin/'+encodeURIComponent(arguments[0])", wanted)
+    opened = wait(lambda: popup_state()[2] is not None and js("return document.querySelectorAll('#popup-list li').length") > 1, 15)
+    first = js("""var li=document.querySelector('#popup-list li'),a=document.activeElement,u=document.getElementById('popup-list').getBoundingClientRect(),
+        r=a.getBoundingClientRect();return [li.querySelector('.name').textContent,li.contains(a),r.top>=u.top-1&&r.bottom<=u.bottom+1,
+        document.querySelectorAll('#popup-list li').length]""")
+    check(opened and first[0] == name and first[1] and first[2],
+          "%s: #/pin/ of a student in a cluster of %s (%s) lists them first, their link focused and in view: %s, %s"
+          % (where, first[3], place, name, first))
+    if phone:
+        # Drawn where the zoom buttons are, the popup is above them, and above a toast.
+        above = js("""var p=document.getElementById('popup'),z=document.getElementById('zoom-out').getBoundingClientRect(),
+            m=document.getElementById('map').getBoundingClientRect();p.style.left=(z.right-m.left-p.offsetWidth)+'px';
+            p.style.top=(z.top-m.top-20)+'px';var t=document.getElementById('toast');t.textContent='Your pin is on the map at Lima, Peru.';
+            t.hidden=false;return ['zoom-in','zoom-out','zoom-world','toast'].map(function(id){
+            var r=document.getElementById(id).getBoundingClientRect(),q=p.getBoundingClientRect(),
+            x=(Math.max(r.left,q.left)+Math.min(r.right,q.right))/2,y=(Math.max(r.top,q.top)+Math.min(r.bottom,q.bottom))/2;
+            if(Math.max(r.left,q.left)>=Math.min(r.right,q.right)||Math.max(r.top,q.top)>=Math.min(r.bottom,q.bottom))return id+': apart';
+            return id+': '+(p.contains(document.elementFromPoint(x,y))?'under':'over');});""")
+        js("document.getElementById('toast').hidden=true")
+        check(all(a.endswith("under") for a in above[:3]) and not above[3].endswith("over"),
+              "%s: the popup is above the zoom buttons and the toast: %s" % (where, above))
+    key(Keys.ESCAPE)
+    label = wait(lambda: "cluster" in active().get("cls", "") and active().get("label"), 5)
+    check(label and "students here" in label and "zoom in" not in label,
+          "%s: Escape puts the focus on its cluster, which zooming cannot split: \"%s\"" % (where, label))
+    key(Keys.ENTER)
+    inside = wait(lambda: popup_state()[2] is not None, 5)
+    time.sleep(0.5)
+    check(inside and popup_state()[2] is not None, "%s: Enter on it opens its list, the focus in it: %s" % (where, active()))
+    key(Keys.ESCAPE)
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
 def touch_targets():
     """On a phone every control is at least 44 pixels a side."""
     b.size(390, 844, True)
@@ -308,13 +474,21 @@ def touch_targets():
         var r=document.getElementById(id).getBoundingClientRect();return [id,Math.round(r.width),Math.round(r.height)];})""")
     small = [s for s in sizes if s[1] < 44 or s[2] < 44]
     check(not small, "390x844: every control is at least 44 px a side: %s" % (small or sizes))
+    wait(lambda: b.driver.find_elements("css selector", '#markers .marker') and b.driver.find_elements("css selector", '#clusters .cluster'), 20)
+    pins = js("""function least(sel){var w=Array.from(document.querySelectorAll(sel)).map(function(e){var r=e.getBoundingClientRect();
+        return Math.min(r.width,r.height);});return w.length?Math.round(Math.min.apply(null,w)):null;}
+        return [least('#markers .marker'),least('#clusters .cluster')]""")
+    check(pins[0] and pins[1] and min(pins) >= 44, "390x844: pins and clusters are touch targets of at least 44 px: %s" % pins)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 
 
 try:
-    screens("1400x900", False, DEMO)
-    screens("390x844", True, GRACE)
+    screens("1400x900", False, DEMO, GRACE)
+    other_leaves(GRACE)
+    screens("390x844", True, GRACE, DEMO)
+    clusters("1400x900", False)
+    clusters("390x844", True)
     addresses()
     dark("1400x900", False)
     dark("390x844", True)

@@ -43,6 +43,7 @@ struct WebAppBrowserTests {
             "ok   Finish posts the pin as \"Springfield, Illinois, United States\"",
             "ok   each candidate is named exactly as /v1/geocode names it, and none twice", "ok   with a pin already there, Finish asks before replacing it",
             "ok   and then moves it (PUT)", "ok   Finish with the network down is an alert",
+            "ok   once the server answers again, that alert goes by itself", "goes after Cancel", "goes after the server back",
             "ok   1400x900: nothing ran", "ok   390x844: nothing ran", "ok   390x844: the world fills the map, no letterboxing",
             "ok   844x390: the world fills the map, no letterboxing", "ok   390x844: spreading two fingers zooms in",
             "ok   390x844: panned east, New Zealand's pins are whole on the screen",
@@ -104,6 +105,8 @@ struct WebAppBrowserTests {
             "ok   390x844: every control is at least 44 px a side", "ok   1400x900, dark: the page is dark",
             "ok   a copied #/pin/ address opens that pin's popup after login", "ok   #/list opens its view",
             "ok   #/post opens its view", "ok   an address of a pin not on the map says so and shows the map",
+            "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
+            "ok   390x844: pins and clusters are touch targets of at least 44 px",
             "ok   no errors in the console",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
@@ -117,6 +120,20 @@ struct WebAppBrowserTests {
         for screen in ["the map", "the list"] {
             for size in ["1400x900", "390x844"] {
                 #expect(result.stdout.contains("ok   \(size), dark: \(screen): axe-core finds no violation"), "dark \(size): \(screen)")
+            }
+        }
+        // A change elsewhere, Back and Forward, and clusters keep the focus where a person left it.
+        for size in ["1400x900", "390x844"] {
+            for line in [
+                "Back closes the popup, the focus back on its pin", "Forward opens it again, the focus in it",
+                "Forward from an open popup into #/list puts the focus on the List tab",
+                "an unknown pin's address from an open popup shows the map", "another student's pin moves; the focus stays on the pin",
+                "and again: the open popup stays open", "another student's pin moves to the top of the list; the focus stays on the row",
+                "your row's name says you and when", "a search that leaves out your pin: the count does not name you",
+                "#/pin/ of a student in a cluster of ", "Escape puts the focus on its cluster, which zooming cannot split",
+                "Enter on it opens its list, the focus in it",
+            ] {
+                #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }
         }
     }
@@ -152,9 +169,10 @@ struct WebAppBrowserTests {
     /// every row reached by the keyboard, axe-clean. Its timings are printed and judged only by
     /// scripts/bench-web.sh.
     @Test(arguments: [240, 10_000]) func theListAtScale(students: Int) throws {
-        let fixture = try ServerFixture(arguments: ["--web-pins", String(students)])
+        let fixture = try ServerFixture(arguments: ["--web-poll-seconds", "1", "--web-pins", String(students)])
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: students)
+        try fixture.addUser(email: "grace@onthemap.example", password: "password-grace", first: "Grace", last: "Hopper")
         let result = try Self.check("web_scale_check.py", [Self.root(fixture), BrowserTools.artefacts, "--pins", String(students)] + Self.judging)
         let count = students >= 1000 ? "\(students / 1000),\(String(students % 1000 + 1000).dropFirst())" : String(students)
         for size in ["1400x900", "390x844"] {
@@ -166,6 +184,7 @@ struct WebAppBrowserTests {
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",
                 "ok   \(size): a search that matches nothing says so", "ok   \(size): back on the map, the search leaves",
+                "ok   \(size): a pin moved elsewhere: the popup stays open", "ok   \(size): a pin moved elsewhere: the focus stays on its row",
             ] {
                 #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
             }

@@ -61,6 +61,7 @@ function reached() {
   connection.up = true;
   connection.since = 0;
   $("offline").hidden = true;
+  if (unanswered) hideAlert();
   if (connection.onBack) connection.onBack();
 }
 
@@ -79,13 +80,20 @@ function unreachable(copied) {
   $("offline").hidden = false;
 }
 
-export function showAlert(text) {
+/** Whether the alert shown is about the server not answering: it goes once the server answers. */
+let unanswered = false;
+
+/** An alert, until dismissed or the next action; `network`: it says the server could not be reached
+ *  (a failure with `network`), so it goes by itself once the server answers again. */
+export function showAlert(text, network) {
   $("alert-text").textContent = text;
   $("alert").hidden = false;
+  unanswered = !!network;
 }
 
 export function hideAlert() {
   $("alert").hidden = true;
+  unanswered = false;
 }
 
 let toastTimer = 0;

@@ -45,7 +45,9 @@ function go(route, replace) {
 /** A pin asked for before its list came: opened once the pins are drawn. */
 let pendingPin = null;
 
-/** Shows the view the address names (nothing while logged out: the address waits for the login). */
+/** Shows the view the address names (nothing while logged out: the address waits for the login).
+ *  What the address hides does not take the focus with it (Back from a popup, Forward into the
+ *  list): a popup closed puts it back on its pin, and anything else hidden on the selected tab. */
 function applyRoute() {
   if (!state.session) return;
   const route = parseRoute(location.hash);
@@ -54,23 +56,34 @@ function applyRoute() {
   if (route.view === "list") {
     syncMapSearch();
     showTab("list");
-    return;
+  } else {
+    showTab("map");
+    syncMapSearch();
+    if (route.view === "post") openPost();
+    else if (route.view === "pin") {
+      if (state.loaded) showPin(route.id);
+      else pendingPin = route.id;
+    } else if (ui.view.selected()) {
+      ui.view.close();
+    }
   }
-  showTab("map");
-  syncMapSearch();
-  if (route.view === "post") openPost();
-  else if (route.view === "pin") {
-    if (state.loaded) showPin(route.id);
-    else pendingPin = route.id;
-  } else if (ui.view.selected()) {
-    ui.view.hide();
-  }
+  keepFocus();
 }
 
+/** The focus on the selected tab when what had it is no longer seen (hidden, inert, gone). */
+function keepFocus() {
+  const a = document.activeElement;
+  if (a && a !== document.body && a.isConnected && a.getClientRects().length && !a.closest("[hidden],[inert]")) return;
+  if (!$("bar").hidden) document.querySelector('[role="tab"][aria-selected="true"]').focus();
+}
+
+/** Opens a pin's popup; an address of a pin not on the map says so, and shows the map (the popup
+ *  open before closed, the focus back on its pin). */
 function showPin(id) {
   if (!openPin(id)) {
     toast("That pin is not among those on the map: it may have moved or gone.");
     history.replaceState(null, "", "#/");
+    if (ui.view.selected()) ui.view.close();
   }
 }
 
@@ -92,6 +105,7 @@ ui.pinsDrawn = () => {
     const id = pendingPin;
     pendingPin = null;
     showPin(id);
+    keepFocus();
   }
 };
 window.addEventListener("hashchange", applyRoute);

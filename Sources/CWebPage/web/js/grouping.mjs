@@ -31,8 +31,8 @@ export function foreseenLevels(unit, trend, range) {
  *  level drawn, null when the markers are to be grouped again. */
 export function groupingStore(reach, countOf, counts) {
   const levels = new Map();
-  let markers = [], ahead = null, queue = [], idling = false;
-  const store = { level: null, reset, at, foresee };
+  let markers = [], ahead = null, queue = [], idling = false, renewing = null;
+  const store = { level: null, reset, renew, at, foresee };
 
   /** New markers, or a search that changed what they show: every grouping kept is forgotten. */
   function reset(list) {
@@ -41,6 +41,20 @@ export function groupingStore(reach, countOf, counts) {
     levels.clear();
     ahead = null;
     queue = [];
+    renewing = null;
+  }
+  /** New markers, a few of them changed, while the groups of the level drawn stay drawn: that level is
+   *  worked out again in idle time, a few milliseconds at a time, and `ready()` called once it is
+   *  kept (ten thousand markers grouped at once were a task a person feels when one pin moved). */
+  function renew(list, ready) {
+    const level = store.level;
+    reset(list);
+    store.level = level;
+    renewing = { job: startGrouping(list, level, reach), ready };
+    if (!idling) {
+      idling = true;
+      whenIdle(work);
+    }
   }
   /** The groups at `level` (clusters.mjs's heads), now the level drawn: kept, or worked out now. */
   function at(level) {
@@ -48,8 +62,9 @@ export function groupingStore(reach, countOf, counts) {
     let heads = levels.get(level);
     if (heads) counts.found++;
     else {
-      const job = ahead && ahead.level === level ? ahead : startGrouping(markers, level, reach);
+      const job = renewing && renewing.job.level === level ? renewing.job : ahead && ahead.level === level ? ahead : startGrouping(markers, level, reach);
       if (job === ahead) ahead = null;
+      if (renewing && job === renewing.job) renewing = null;
       advanceGrouping(job, Infinity, countOf);
       heads = keep(job);
       counts.late++;
@@ -82,6 +97,17 @@ export function groupingStore(reach, countOf, counts) {
   function work(deadline) {
     idling = false;
     const until = performance.now() + Math.min(deadline ? deadline.timeRemaining() : 4, 8);
+    if (renewing) {
+      const r = renewing;
+      if (!advanceGrouping(r.job, until, countOf)) {
+        idling = true;
+        whenIdle(work);
+        return;
+      }
+      renewing = null;
+      keep(r.job);
+      r.ready();
+    }
     while (ahead || queue.length) {
       if (!ahead) {
         const level = queue.shift();

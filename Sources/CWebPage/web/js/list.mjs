@@ -53,7 +53,17 @@ function search(q) {
 /** Makes the rows on the screen (and the one in the Tab order), and reuses the others. */
 function draw(q = $("search").value) {
   const view = $("list-view"), ol = $("student-list");
+  const focused = ol.contains(document.activeElement) ? document.activeElement : null;
   if (search(q)) view.scrollTop = 0;
+  else if (focused && focused.student !== matches[focused.index]) {
+    // The students changed: the focused row follows its student, and the list scrolls with it, so
+    // the row stays where it was on the screen.
+    const at = matches.findIndex((s) => s.objectId === focused.student.objectId);
+    if (at >= 0) {
+      view.scrollTop += (at - focused.index) * rowHeight;
+      focusAt = at;
+    }
+  }
   rowHeight = parseFloat(getComputedStyle(ol).getPropertyValue("--row")) || 52;
   ol.style.height = matches.length * rowHeight + "px";
   const top = view.scrollTop - ol.offsetTop;
@@ -62,27 +72,32 @@ function draw(q = $("search").value) {
   const focusedRow = ol.contains(document.activeElement) ? document.activeElement.index : -1;
   // Only a row on the screen is in the Tab order; one with the focus stays made wherever it is.
   if (focusedRow < 0 && (focusAt < first + AHEAD || focusAt >= last - AHEAD)) focusAt = Math.min(first + (first ? AHEAD : 0), matches.length - 1);
-  for (const [i, li] of rows) {
-    if ((i < first || i >= last) && i !== focusedRow || li.student !== matches[i]) {
-      rows.delete(i);
-      li.remove();
-      spare.push(li);
-    }
-  }
+  // A row is its student's (by objectId): when the students change, each row made keeps its student
+  // (and the focus, if it has it), moved to where the student is now.
+  const made = new Map();
+  for (const li of rows.values()) made.set(li.student.objectId, li);
+  rows.clear();
   const frag = document.createDocumentFragment();
   const wanted = [];
   for (let i = first; i < last; i++) wanted.push(i);
   if (focusAt >= 0 && (focusAt < first || focusAt >= last)) wanted.push(focusAt);
   for (const i of wanted) {
-    let li = rows.get(i);
-    if (!li) {
+    let li = made.get(matches[i].objectId);
+    if (li) {
+      made.delete(matches[i].objectId);
+      if (li.student !== matches[i] || li.index !== i) fill(li, matches[i], i);
+    } else {
       li = spare.pop() || $("list-entry").content.firstElementChild.cloneNode(true);
       fill(li, matches[i], i);
-      rows.set(i, li);
       frag.appendChild(li);
     }
+    rows.set(i, li);
     li.setAttribute("aria-setsize", matches.length);
     li.tabIndex = i === focusAt ? 0 : -1;
+  }
+  for (const li of made.values()) {
+    li.remove();
+    spare.push(li);
   }
   ol.appendChild(frag);
   const empty = $("list-empty");
@@ -95,7 +110,9 @@ function draw(q = $("search").value) {
 }
 
 function fill(li, s, i) {
-  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt);
+  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt), updated = ago(s.updatedAt);
+  // The row's name says what it shows: the name, "you" on yours, the place, and when.
+  const said = s.name.slice(0, 120) + (isMine(s) ? ", you, " : ", ") + s.mapString.slice(0, 120) + (updated ? ", " + updated : "");
   li.student = s;
   li.index = i;
   li.dataset.objectId = s.objectId;
@@ -115,14 +132,14 @@ function fill(li, s, i) {
     a.tabIndex = -1;
     link.append(a);
     li.dataset.url = s.mediaURL;
-    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ": open their link");
+    li.setAttribute("aria-label", said + ": open their link");
   } else {
     link.textContent = shownText(s.mediaURL) || "no link";
     delete li.dataset.url;
-    li.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120) + ", no link");
+    li.setAttribute("aria-label", said + ", no link");
   }
   time.dateTime = s.updatedAt;
-  time.textContent = ago(s.updatedAt);
+  time.textContent = updated;
   time.title = isNaN(when) ? "" : new Date(when).toLocaleString();
 }
 

@@ -46,8 +46,9 @@ export function mapView(o) {
     markers: [], heads: [], placed: null, near: null,
     measure, apply, zoom, centre, fit, expand, lifted,
   };
-  // How the groupings were had, for tests (grouping.mjs).
-  map.groups = groupingStore(o.reach || CLUSTER_REACH, countOf, svg.groupings = { ahead: 0, found: 0, late: 0 });
+  // How close markers are drawn as one, and how the groupings were had, for tests (grouping.mjs).
+  map.reach = o.reach || CLUSTER_REACH;
+  map.groups = groupingStore(map.reach, countOf, svg.groupings = { ahead: 0, found: 0, late: 0 });
   map.drawing = markerDrawing(map);
   map.names = nameLayer(map);
   map.focus = rovingFocus(map);
@@ -184,16 +185,41 @@ export function mapView(o) {
     apply();
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
-  /* Takes new markers, in `o.layer` (the old ones are dropped); `refit`: show the first view for
-     them. A marker may bring its point as `at` ({x, y}); otherwise it is read from its
-     `translate(x y)`. */
-  function setMarkers(list, refit) {
-    map.markers = list;
+  /* Takes the markers to show (those not among them are dropped; markers.mjs, take); `refit`: show
+     the first view for them; `drawn()`: called once they are drawn. A marker may bring its point as
+     `at` ({x, y}); otherwise it is read from its `translate(x y)`. A marker kept keeps the focus and
+     its open popup. */
+  function setMarkers(list, refit, drawn) {
     map.drawing.take(list);
-    map.groups.reset(list);
+    map.markers = list;
     if (popup.anchor && list.indexOf(popup.anchor) < 0) popup.hide();
-    if (refit || !fitted) fit();
-    else apply();
+    if (refit && list.length > 2000) {
+      // Thousands at once (a login): the first view's camera now, its groups in idle time, then the
+      // view shown with them (grouping and drawing them at once was a task of a tenth of a second).
+      popup.hide();
+      measure();
+      fitted = true;
+      Object.assign(cam, firstView(list.filter((m) => !m.filtered), size, band));
+      clampCamera(cam, size);
+      firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+      map.groups.level = zoomLevel(cam.unit);
+      map.groups.renew(list, () => {
+        map.groups.level = null;
+        apply();
+        firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+        if (drawn) drawn();
+      });
+      return;
+    }
+    if (refit || !fitted || map.groups.level === null) {
+      map.groups.reset(list);
+      if (refit || !fitted) fit();
+      else apply();
+    } else {
+      // What is drawn stays until the level drawn is grouped again, in idle time (grouping.mjs).
+      map.groups.renew(list, () => group());
+    }
+    if (drawn) drawn();
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
      it at once; the others' classes follow (students.mjs, markSearch). */
@@ -234,7 +260,7 @@ export function mapView(o) {
     // `members`, not `c.members`: the element may hold another cluster once regrouped.
     const still = members[0].cluster;
     if (still && members.every((m) => m.cluster === still)) popup.show(still, true, true);
-    map.focus.focusOn(members[0].cluster || members[0]);
+    else map.focus.focusOn(members[0].cluster || members[0]);
   }
   /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
   function zoom(f, at, moving) {
@@ -251,9 +277,12 @@ export function mapView(o) {
   return {
     setMarkers, filter, fit, fitTo, apply, zoom,
     hide: popup.hide,
-    /** Opens a marker's or cluster's popup, as a click does. */
-    show(m) {
-      popup.show(m, true, true);
+    /** Closes the popup, the focus back on its pin if it was in it (as Escape does). */
+    close: popup.close,
+    /** Opens a marker's or cluster's popup, as a click does; `anchor`: the marker in a cluster asked
+     *  for, listed first, its link focused. */
+    show(m, anchor) {
+      popup.show(m, true, true, anchor);
     },
     /** Zooms in (f > 1) or out around the view's centre: the zoom buttons. */
     zoomBy(f) {

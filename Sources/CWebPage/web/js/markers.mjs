@@ -9,15 +9,17 @@
 // or a test finds them), but the browser makes no box for an SVG element there, where in a hidden
 // group of the SVG it laid out and walked all ten thousand every frame.
 
-import { centreOf } from "./clusters.mjs";
+import { zoomRange } from "./camera.mjs";
+import { centreOf, zoomLevel } from "./clusters.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
 import { countOf, markSearch } from "./students.mjs";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Readies a marker given to the map: its point, `at` ({x, y}), if it brings none, from its
- *  `translate(x y)`; what a search left of it (`filtered`, `mine`); not yet grouped, and drawn. */
-export function readMarker(m) {
+ *  `translate(x y)`; what a search left of it (`filtered`, `mine`); not yet grouped; drawn if it is
+ *  in the markers' layer. */
+export function readMarker(m, layer) {
   if (!m.at) {
     const t = /translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));
     m.at = { x: +t[1], y: +t[2] };
@@ -29,8 +31,9 @@ export function readMarker(m) {
   m.head = null;
   m.students = null;
   m.count = null;
-  m.drawn = true;
+  m.drawn = m.parentNode === layer;
   m.marked = true;
+  m.fresh = false;
 }
 
 /** A marker's or cluster's point, in map units. */
@@ -54,10 +57,23 @@ export function markerDrawing(map) {
   stash.hidden = true;
   map.svg.after(stash);
 
-  /** Takes new markers: the old ones not drawn are dropped. */
+  /** Takes the markers to show, `list`: those it had before stay where they are (drawn or not, the
+   *  focus on one kept), those written anew since (`fresh`) or new are read again, and the others
+   *  go. A new one waits outside the SVG until it is drawn. */
   function take(list) {
-    stash.replaceChildren();
-    for (const m of list) readMarker(m);
+    const keep = new Set(list);
+    for (const m of map.markers) {
+      if (!keep.has(m)) {
+        m.remove();
+        m.drawn = false;
+      }
+    }
+    for (const m of list) {
+      if (m.fresh !== false) {
+        readMarker(m, o.layer);
+        if (!m.parentNode) stash.appendChild(m);
+      }
+    }
     map.heads = [];
   }
   /** Draws the markers as the groups `heads` of a new zoom level (grouping.mjs). */
@@ -98,7 +114,8 @@ export function markerDrawing(map) {
       }
       if (m.mine) mine.push(m);
     }
-    for (const m of mine) o.layer.appendChild(m);
+    // Yours on top; moved only when it is not (a move takes the focus off it).
+    for (const m of mine) if (m.nextSibling) o.layer.appendChild(m);
     for (const c of clusters) if (!c.head) free.push(c);
     for (const hd of map.heads) {
       if (hd.members.length < 2) continue;
@@ -136,8 +153,12 @@ export function markerDrawing(map) {
      in the layer above every disc. The disc grows with the count's digits. */
   function cluster(hd, c) {
     if (!c) {
+      const hit = document.createElementNS(SVG_NS, "circle");
       c = document.createElementNS(SVG_NS, "g");
-      c.append(document.createElementNS(SVG_NS, "circle"));
+      // The disc, and a touch screen's larger target around it (map.css).
+      hit.setAttribute("class", "hit");
+      hit.setAttribute("r", "0");
+      c.append(document.createElementNS(SVG_NS, "circle"), hit);
       c.label = document.createElementNS(SVG_NS, "text");
       c.label.setAttribute("class", "count");
       c.setAttribute("data-testid", "cluster");
@@ -150,7 +171,7 @@ export function markerDrawing(map) {
       layer.appendChild(c);
       counts.appendChild(c.label);
     }
-    const at = centreOf(hd, countOf), n = hd.n;
+    const at = centreOf(hd, countOf), n = hd.n, whole = !zoomSplits(hd);
     const cls = "cluster" + (hd.mine ? " mine" : "") + (c === map.popup.selected ? " selected" : "");
     hd.el = c;
     c.head = hd;
@@ -159,17 +180,25 @@ export function markerDrawing(map) {
     setCluster(hd, c);
     c.scaled = 0;
     if (c.getAttribute("class") !== cls) c.setAttribute("class", cls);
-    if (c.count !== n) {
+    if (c.count !== n || c.whole !== whole) {
       c.count = n;
+      c.whole = whole;
       const digits = String(n).length;
       c.radius = digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
       c.firstChild.setAttribute("r", c.radius);
       c.label.textContent = n;
       c.label.setAttribute("class", "count" + (digits > 3 ? " long" : ""));
       c.dataset.count = n;
-      c.setAttribute("aria-label", n + " students near here: zoom in");
+      // Enter zooms in, or lists them where zooming cannot tell them apart.
+      c.setAttribute("aria-label", whole ? n + " students here" : n + " students near here: zoom in");
     }
     return c;
+  }
+  /* Whether zooming in can split a group: at the closest zoom, a member lies beyond a cluster's reach
+     of the first (students a few kilometres apart are one cluster even there). */
+  function zoomSplits(hd) {
+    const far = map.reach * Math.pow(2, zoomLevel(zoomRange(map.size)[0]) / 8), a = hd.members[0].at;
+    return hd.members.some((m) => Math.abs(m.at.x - a.x) > far || Math.abs(m.at.y - a.y) > far);
   }
 
   /** Whether a marker or cluster is drawn. */

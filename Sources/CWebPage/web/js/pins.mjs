@@ -75,7 +75,7 @@ export async function loadPins(quiet) {
     }
   }
   state.etag = answers[0].headers.get("X-OnTheMap-Offline") ? null : answers[0].headers.get("ETag");
-  drawStudents(got);
+  await drawStudents(got);
 }
 
 /** The user's own pin, newest first: the one Finish would overwrite. */
@@ -112,7 +112,7 @@ async function checkPins() {
       if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
       if (settings.pins > 1000 || a.headers.get("X-OnTheMap-Offline")) return loadPins(true);
       state.etag = a.headers.get("ETag");
-      drawStudents(a.body.results);
+      await drawStudents(a.body.results);
       return;
     }
     const a = await api("GET", listPath(1));
@@ -156,54 +156,116 @@ function svgElement(name) {
 
 /** Markers as the export draws them (one per student here: students at one point are a cluster at
  *  every zoom), yours last so they are on top. Each student keeps its search key (its name and
- *  place folded once, for the map's search and the list's) and its marker. */
-export function drawStudents(list) {
-  const students = list.map(clean).filter((s) => isFinite(s.latitude) && isFinite(s.longitude));
+ *  place folded once, for the map's search and the list's) and its marker.
+ *
+ *  A student seen before keeps its object and its marker (the marker is written again only where the
+ *  pin changed): a change elsewhere leaves the pin, the row and the popup a person is on as they
+ *  are, focus and all, and ten thousand markers are not made again for one that moved. Resolves once
+ *  drawn (or left for a newer list). */
+export async function drawStudents(list) {
+  const run = ++drawing, epoch = state.epoch;
+  const before = new Map(state.students.map((s) => [s.objectId, s])), seen = new Set(), students = [], changed = [];
+  let until = performance.now() + SLICE;
+  for (let i = 0; i < list.length; i++) {
+    // Ten thousand markers made at login took a third of a second: made a slice at a time, the page
+    // answering between slices; a newer list, or a logout, meanwhile ends this one.
+    if ((i & 63) === 63 && performance.now() > until) {
+      await nextTask();
+      if (run !== drawing || epoch !== state.epoch) return;
+      until = performance.now() + SLICE;
+    }
+    const raw = list[i], id = text(raw && raw.objectId), was = before.get(id);
+    if (seen.has(id)) continue;
+    if (was && sameAsSent(was.sent, raw)) {
+      seen.add(id);
+      students.push(was);
+      continue;
+    }
+    const s = clean(raw);
+    if (!isFinite(s.latitude) || !isFinite(s.longitude)) continue;
+    seen.add(id);
+    s.sent = raw;
+    s.name = nameOf(s);
+    s.key = foldText(s.name + "\n" + s.mapString);
+    s.marker = markerOf(s, was && was.marker);
+    students.push(s);
+    changed.push(s.marker);
+  }
+  const same = !changed.length && students.length === state.students.length && students.every((s, i) => s === state.students[i]);
   state.students = students;
   state.newest = stamp(list[0]);
-  const frag = document.createDocumentFragment(), made = [];
-  for (const s of students.filter((s) => !isMine(s)).concat(students.filter(isMine))) {
-    const mine = isMine(s), g = svgElement("g"), dot = svgElement("circle"), hit = svgElement("circle"), who = svgElement("g");
-    const name = nameOf(s), x = Math.round(mapX(s.longitude) * 10) / 10, y = Math.round(mapY(s.latitude) * 10) / 10;
-    s.name = name;
-    s.key = foldText(name + "\n" + s.mapString);
-    s.marker = g;
-    g.setAttribute("class", "marker" + (mine ? " mine" : ""));
-    g.setAttribute("data-testid", "marker");
-    g.setAttribute("data-object-id", s.objectId);
-    g.setAttribute("tabindex", "-1");
-    g.setAttribute("role", "button");
-    g.setAttribute("aria-label", name.slice(0, 120) + ", " + s.mapString.slice(0, 120));
-    g.setAttribute("transform", "translate(" + x + " " + y + ") scale(1)");
-    g.at = { x, y };
-    dot.setAttribute("r", mine ? "7" : "5");
-    hit.setAttribute("r", "14");
-    hit.setAttribute("class", "hit");
-    who.setAttribute("class", "student" + (mine ? " mine" : ""));
-    who.dataset.name = name;
-    who.dataset.place = s.mapString;
-    who.dataset.url = s.mediaURL;
-    who.dataset.objectId = s.objectId;
-    who.find = s.key;
-    g.append(dot, hit, who);
-    frag.appendChild(g);
-    made.push(g);
+  // Nothing changed (the server answered again after a silence): nothing to draw.
+  if (same && students.length) {
+    if (ui.pinsDrawn) ui.pinsDrawn();
+    return;
   }
-  $("markers").replaceChildren(frag);
+  const made = students.filter((s) => !isMine(s)).concat(students.filter(isMine)).map((s) => s.marker);
   // The first pins since login: the view slides to where most of them are.
   const first = !!students.length && !state.loaded;
   const q = $("search").value.trim();
   // A search in progress filters the new markers before they are first drawn.
-  if (q) for (const g of made) filterMarker(g, foldText(q));
+  if (q) for (const g of changed) filterMarker(g, foldText(q));
   mapQuery = $("search").value;
-  ui.view.setMarkers(made, first);
-  if (first) {
-    state.loaded = true;
-    performance.mark("pins-drawn");
-  }
+  ui.view.setMarkers(made, first, first ? () => performance.mark("pins-drawn") : null);
+  if (first) state.loaded = true;
   refreshList();
   count(q ? state.students.filter((s) => s.key.includes(foldText(q))).length : students.length, q);
   if (ui.pinsDrawn) ui.pinsDrawn();
+}
+
+/** How long a slice of `drawStudents`' work runs, in ms, before the page may answer again. */
+const SLICE = 10;
+let drawing = 0;
+
+/** A task of its own, soon (a message, not a timer: nested timers wait 4 ms each). */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  });
+}
+
+/* Whether the server sent a student as before (`a`, as sent then): every field the page shows or
+   places the pin by, compared before any is cleaned (cleaning ten thousand took longer than this). */
+function sameAsSent(a, b) {
+  return !!a && !!b && a.updatedAt === b.updatedAt && a.latitude === b.latitude && a.longitude === b.longitude &&
+    a.firstName === b.firstName && a.lastName === b.lastName && a.mapString === b.mapString && a.mediaURL === b.mediaURL &&
+    a.uniqueKey === b.uniqueKey;
+}
+
+/* A student's marker: `g`, the one it had, written again, or a new one. */
+function markerOf(s, g) {
+  const mine = isMine(s), x = Math.round(mapX(s.longitude) * 10) / 10, y = Math.round(mapY(s.latitude) * 10) / 10;
+  let dot, hit, who;
+  if (g) [dot, hit, who] = g.children;
+  else {
+    g = svgElement("g");
+    dot = svgElement("circle");
+    hit = svgElement("circle");
+    who = svgElement("g");
+    g.setAttribute("data-testid", "marker");
+    g.setAttribute("tabindex", "-1");
+    g.setAttribute("role", "button");
+    hit.setAttribute("class", "hit");
+    hit.setAttribute("r", "14");
+    g.append(dot, hit, who);
+  }
+  // A marker kept is placed anew when the map draws it again (markers.mjs), not before.
+  if (!g.at) g.setAttribute("transform", "translate(" + x + " " + y + ") scale(1)");
+  g.setAttribute("class", "marker" + (mine ? " mine" : ""));
+  g.setAttribute("data-object-id", s.objectId);
+  g.setAttribute("aria-label", s.name.slice(0, 120) + ", " + s.mapString.slice(0, 120));
+  g.at = { x, y };
+  g.fresh = true;
+  dot.setAttribute("r", mine ? "7" : "5");
+  who.setAttribute("class", "student" + (mine ? " mine" : ""));
+  who.dataset.name = s.name;
+  who.dataset.place = s.mapString;
+  who.dataset.url = s.mediaURL;
+  who.dataset.objectId = s.objectId;
+  who.find = s.key;
+  return g;
 }
 
 /* A new marker, before the map takes it: hidden when the search leaves none of its students. */
@@ -248,10 +310,11 @@ export function syncMapSearch() {
   }
 }
 
+/** The map's count: how many students the search `q` leaves, and "you" while your pin is among them. */
 function count(found, q) {
-  const n = state.students.length, c = $("count"), you = document.createElement("span");
+  const n = state.students.length, c = $("count"), you = document.createElement("span"), me = state.students.find(isMine);
   c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + (n === 1 ? " student" : " students");
-  if (state.students.some(isMine)) {
+  if (me && me.key.includes(foldText(q.trim()))) {
     you.className = "you";
     you.textContent = "· ● you";
     c.append(" ", you);
@@ -260,7 +323,8 @@ function count(found, q) {
 }
 
 /** Opens a pin's popup (`#/pin/OBJECTID`): zoomed in until its marker is a cluster of its own (as
- *  close as the map goes), the focus in the popup. False when no pin shown has that id. */
+ *  close as the map goes), the focus in the popup, on that student's link, first in a cluster's list.
+ *  False when no pin shown has that id. */
 export function openPin(id) {
   const s = state.students.find((t) => t.objectId === id);
   if (!s) return false;
@@ -270,12 +334,12 @@ export function openPin(id) {
     $("search").value = "";
     search();
   }
-  let unit = Math.min(ui.view.camera().unit, 40);
-  ui.view.look(m.at.x, m.at.y, unit);
-  while (m.cluster && unit > 1) {
-    unit /= 2;
-    ui.view.look(m.at.x, m.at.y, unit);
+  ui.view.look(m.at.x, m.at.y, Math.min(ui.view.camera().unit, 40));
+  // Closer, until it is alone or the map goes no closer (the camera keeps its closest zoom).
+  for (let unit = ui.view.camera().unit; m.cluster; unit = ui.view.camera().unit) {
+    ui.view.look(m.at.x, m.at.y, unit / 2);
+    if (ui.view.camera().unit === unit) break;
   }
-  ui.view.show(ui.view.drawnAs(m) || m, true);
+  ui.view.show(ui.view.drawnAs(m) || m, m);
   return true;
 }

@@ -19,6 +19,7 @@ export function mapPopup(map) {
 
   function item(s) {
     const li = entry.cloneNode(true), a = li.querySelector("a"), url = s.dataset.url || "";
+    li.student = s;
     li.querySelector(".name").textContent = s.dataset.name;
     li.querySelector(".you").hidden = !s.classList.contains("mine");
     li.querySelector(".place").textContent = s.dataset.place;
@@ -27,30 +28,41 @@ export function mapPopup(map) {
     return li;
   }
   /** Opens the popup on a marker or cluster; `pinned`: it stays when the pointer leaves; `chosen`: the
-   *  person opened it (a click, Enter, an address), so the focus goes into it. A popup shown again as
-   *  the markers regroup leaves the focus where it is. */
-  function show(m, pinned, chosen) {
+   *  person opened it (a click, Enter, an address), so the focus goes into it; `anchor`: the marker
+   *  in a cluster asked for (an address), listed first. A popup shown again as the markers regroup
+   *  or change leaves the focus where it is, on the same student's link if the list is written again. */
+  function show(m, pinned, chosen, anchor) {
     if (p.selected && p.selected !== m) p.selected.classList.remove("selected");
     p.selected = m;
     m.classList.add("selected");
     if (!m.members) p.anchor = m;
+    else if (anchor && m.members.indexOf(anchor) >= 0) p.anchor = anchor;
     else if (m.members.indexOf(p.anchor) < 0) p.anchor = m.members[0];
     popup.dataset.pinned = pinned ? "1" : "";
-    const here = shownStudents(m);
+    // The student followed first, then the others.
+    const all = shownStudents(m), first = m.members ? shownStudents(p.anchor) : [];
+    const here = first.length ? first.concat(all.filter((s) => first.indexOf(s) < 0)) : all;
     // The list is written again only when it lists others: a zoom shows it again at every step.
     if (!showing || showing.cluster !== !!m.members || showing.here.length !== here.length || here.some((s, i) => s !== showing.here[i])) {
+      const focused = list.contains(document.activeElement) ? document.activeElement.closest("li").student : null;
       showing = { cluster: !!m.members, here };
       heading.textContent = here.length + (m.members ? " students near here" : " students here");
       heading.hidden = here.length < 2;
       list.replaceChildren(...here.map(item));
       box = null;
+      if (focused && !chosen) {
+        const again = Array.from(list.children).find((li) => li.student === focused);
+        ((again && again.querySelector("a[href]")) || list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
+      }
     }
     popup.setAttribute("aria-label", here.length === 1 ? here[0].dataset.name + ", " + here[0].dataset.place : heading.textContent);
     popup.hidden = false;
     place();
-    // Opened on purpose: the focus goes into it, to its first link, else its Close.
+    // Opened on purpose: the focus goes into it, to the link of the student first in it, else its
+    // Close; the list scrolled to its top, where that student is.
     if (chosen) {
-      (list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
+      list.scrollTop = 0;
+      ((list.firstElementChild && list.firstElementChild.querySelector("a[href]")) || o.close).focus({ preventScroll: true });
       if (o.onPopup) o.onPopup(m, pinned);
     }
   }

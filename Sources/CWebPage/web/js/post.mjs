@@ -25,6 +25,15 @@ const posting = { places: [], chosen: 0, link: "", camera: null, pending: null }
 export const previewLayer = document.createElementNS(SVG_NS, "g");
 previewLayer.setAttribute("id", "preview");
 
+/* On a phone the form is a sheet over the bottom of the map (app.css, under 640 pixels): while it is
+   open, the zoom buttons under it are inert, so no Tab stop hides under the sheet. The map above it
+   still moves under a finger, to look around the place found. */
+const sheet = matchMedia("(max-width: 640px)");
+function coverMap() {
+  document.querySelector("#map-panel .zoom").inert = !$("post").hidden && sheet.matches;
+}
+sheet.addEventListener("change", coverMap);
+
 export function openPost() {
   if (!state.session) return;
   if (!$("post").hidden) return;
@@ -33,17 +42,20 @@ export function openPost() {
   ui.view.hide();
   posting.camera = posting.camera || ui.view.camera();
   $("post").hidden = false;
+  coverMap();
   postStep("ask");
   if (!$("post-link").value && state.mine && isWebLink(state.mine.mediaURL)) $("post-link").value = state.mine.mediaURL;
   $("post-place").focus();
   loadMine();
 }
 
-/** Closes the form; `restore`: the map as it was before (Cancel); `focus`: the focus back on the
- *  Post button that opened it. */
+/** Closes the form, and an alert about it; `restore`: the map as it was before (Cancel); `focus`:
+ *  the focus back on the Post button that opened it. */
 export function closePost(restore, focus) {
   const open = !$("post").hidden;
+  if (open) hideAlert();
   $("post").hidden = true;
+  coverMap();
   postStep("ask");
   if ($("overwrite").open) $("overwrite").close("keep");
   if (restore && posting.camera) ui.view.camera(posting.camera);
@@ -106,7 +118,7 @@ export async function find(ev) {
     choose(0);
     $("post-finish").focus();
   } catch (a) {
-    showAlert("Could not look the place up: " + failure(a));
+    showAlert("Could not look the place up: " + failure(a), a.network);
   } finally {
     $("post-find").disabled = false;
   }
@@ -221,7 +233,7 @@ async function send(mine, p) {
     if (id) ui.go({ view: "pin", id: String(id) }, true);
     else ui.view.look(mapX(body.longitude), mapY(body.latitude));
   } catch (a) {
-    showAlert("Could not post your pin: " + failure(a));
+    showAlert("Could not post your pin: " + failure(a), a.network);
   } finally {
     $("post-finish").disabled = false;
   }

@@ -154,7 +154,7 @@ export async function logout() {
     if (a.status === 200 || a.status === 401 || a.status === 403) leave();
     else showAlert("Could not log out: " + failure(a));
   } catch (a) {
-    showAlert("Could not log out: " + failure(a) + " You are still logged in.");
+    showAlert("Could not log out: " + failure(a) + " You are still logged in.", a.network);
   }
 }
 
