@@ -209,3 +209,22 @@ def http(base, method, path, body=None, headers=None):
 def api_json(data):
     text = data.decode()
     return json.loads(text[5:] if text.startswith(")]}'\n") else text)
+
+
+def move_pin(base, account, first, last, link, step):
+    """`account` (email, password) posts its pin at a new place through the API, as its own app
+    would: the `step`th move goes a little further. (posted, objectId, session id, the place's name)."""
+    place = "Moved here %d" % step
+    _, _, data = http(base, "POST", "v1/session", {"udacity": {"username": account[0], "password": account[1]}})
+    login = api_json(data)
+    status, _, data = http(base, "POST", "v1/StudentLocation", {
+        "uniqueKey": login["account"]["key"], "firstName": first, "lastName": last, "mapString": place,
+        "mediaURL": link, "latitude": -33.9 + step * 0.7, "longitude": 18.4 + step * 0.9},
+        {"X-OnTheMap-Session": login["session"]["id"]})
+    return status == 201, api_json(data)["objectId"], login["session"]["id"], place
+
+
+# Script for `execute_script`: whether the marker of student arguments[0] is drawn, its name naming
+# the place arguments[1] (the page has drawn a pin where it moved).
+MARKER_AT_PLACE = """var m=document.querySelector('.marker[data-object-id="'+arguments[0]+'"]');
+    return !!m&&m.getAttribute('aria-label').indexOf(arguments[1])>=0"""

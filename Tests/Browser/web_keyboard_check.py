@@ -17,7 +17,7 @@ import re
 import sys
 import time
 
-from browser_support import DEMO, Browser, Keys, api_json, http
+from browser_support import DEMO, MARKER_AT_PLACE, Browser, Keys, api_json, http, move_pin
 
 GRACE = ("grace@onthemap.example", "password-grace")
 
@@ -63,17 +63,9 @@ def other_moves(other):
     """Another student's pin moves (posted through the API, as their own app would); True once the
     page has drawn it where it went (it polls every second)."""
     moves[0] += 1
-    place = "Moved here %d" % moves[0]
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": other[0], "password": other[1]}})
-    login = api_json(data)
-    status, _, data = http(BASE, "POST", "v1/StudentLocation", {
-        "uniqueKey": login["account"]["key"], "firstName": "Other", "lastName": "Student", "mapString": place,
-        "mediaURL": "https://other.example", "latitude": -33.9 + moves[0] * 0.7, "longitude": 18.4 + moves[0] * 0.9},
-        {"X-OnTheMap-Session": login["session"]["id"]})
-    object_id = api_json(data)["objectId"]
-    other_pins[other[0]] = (object_id, login["session"]["id"])
-    return status == 201 and wait(lambda: js("""var m=document.querySelector('.marker[data-object-id="'+arguments[0]+'"]');
-        return !!m&&m.getAttribute('aria-label').indexOf(arguments[1])>=0""", object_id, place), 15)
+    posted, object_id, session, place = move_pin(BASE, other, "Other", "Student", "https://other.example", moves[0])
+    other_pins[other[0]] = (object_id, session)
+    return posted and wait(lambda: js(MARKER_AT_PLACE, object_id, place), 15)
 
 
 other_pins = {}

@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-from browser_support import Browser, Keys, api_json, http
+from browser_support import MARKER_AT_PLACE, Browser, Keys, move_pin
 
 GRACE = ("grace@onthemap.example", "password-grace")
 
@@ -75,16 +75,8 @@ def grace_moves():
     """Grace's pin moves (through the API, as her own app would); True once the page has drawn it there
     (it polls every second)."""
     moves[0] += 1
-    place = "Moved here %d" % moves[0]
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": GRACE[0], "password": GRACE[1]}})
-    login = api_json(data)
-    status, _, data = http(BASE, "POST", "v1/StudentLocation", {
-        "uniqueKey": login["account"]["key"], "firstName": "Grace", "lastName": "Hopper", "mapString": place,
-        "mediaURL": "https://grace.example", "latitude": -33.9 + moves[0] * 0.7, "longitude": 18.4 + moves[0] * 0.9},
-        {"X-OnTheMap-Session": login["session"]["id"]})
-    object_id = api_json(data)["objectId"]
-    return status == 201 and wait(lambda: js("""var m=document.querySelector('.marker[data-object-id="'+arguments[0]+'"]');
-        return !!m&&m.getAttribute('aria-label').indexOf(arguments[1])>=0""", object_id, place), 30)
+    posted, object_id, _, place = move_pin(BASE, GRACE, "Grace", "Hopper", "https://grace.example", moves[0])
+    return posted and wait(lambda: js(MARKER_AT_PLACE, object_id, place), 30)
 
 
 def popup_state():
