@@ -1,6 +1,9 @@
 import HTTPTypes
+import Hummingbird
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import OnTheMapModels
 
 /// One connection's part of `RequestBudget`: counts the connection, reserves each request's head and
 /// announced body before passing it on, and gives the bytes back when the request is answered (or
@@ -10,6 +13,9 @@ import NIOHTTPTypes
 /// no `channelInactive` on, and the budget must see every connection close. A refused request is
 /// therefore never seen by it (nor by anything after); everything passed on is, and it still closes a
 /// connection idle in the middle of a body after `--idle-timeout`, so a slow body is cut.
+///
+/// It also answers, in words, a request the HTTP decoder cannot read (a head over its 80 KiB, a
+/// malformed line): Hummingbird would answer those with an empty 400.
 final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -59,8 +65,9 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
             refusing = true
             // Once the pipeline is set up (this may run while it is being built).
             context.eventLoop.assumeIsolatedUnsafeUnchecked().execute {
-                self.refuse(
-                    context, "The server has as many connections as it takes (\(self.budget.maxConnections)); try again in a few seconds.")
+                self.answer(
+                    context, .serviceUnavailable,
+                    "The server has as many connections as it takes (\(self.budget.maxConnections)); try again in a few seconds.")
             }
         }
     }
@@ -74,7 +81,9 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
             guard budget.reserve(bytes) else {
                 // An answer now would overtake one still being written for an earlier request.
                 if reserved.isEmpty {
-                    refuse(context, "The server is holding as many unfinished requests as its memory allows; try again in a few seconds.")
+                    answer(
+                        context, .serviceUnavailable,
+                        "The server is holding as many unfinished requests as its memory allows; try again in a few seconds.")
                 } else {
                     refusing = true
                     context.close(promise: nil)
@@ -109,14 +118,34 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.write(data, promise: promise)
     }
 
-    /// Answers 503 with `message` and closes: the request (if any) is not passed on.
-    private func refuse(_ context: ChannelHandlerContext, _ message: String) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Only between requests: an answer now would overtake one still being written, and a
+        // request passed on is Hummingbird's to answer.
+        if let error = error as? HTTPParserError, reserved.isEmpty, !refusing {
+            if error == .headerOverflow {
+                answer(
+                    context, .requestHeaderFieldsTooLarge,
+                    "The request's address and headers are longer than the server reads (80 KiB); send a shorter request.")
+            } else {
+                answer(context, .badRequest, "The request could not be read as HTTP/1.1; check the program that sent it.")
+            }
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    /// How long a refused client is asked to wait, in seconds: "a few seconds" in the messages.
+    static let retryAfterSeconds = 5
+
+    /// Answers `status` with `message` in the API's error body and closes: the request (if any) is
+    /// not passed on. A 503 carries `Retry-After`.
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ message: String) {
         refusing = true
-        let body = ByteBuffer(string: #"{"status":503,"error":"\#(message)"}"#)
-        var head = HTTPResponse(status: .serviceUnavailable)
+        let body = Response.jsonBytes(APIErrorBody(status: Int(status.code), error: message))
+        var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(body.readableBytes)
-        head.headerFields[.retryAfter] = "5"
+        if status == .serviceUnavailable { head.headerFields[.retryAfter] = String(Self.retryAfterSeconds) }
         head.headerFields[.connection] = "close"
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
