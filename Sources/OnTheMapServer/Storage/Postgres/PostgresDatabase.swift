@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
-// ConnectionPoolError: PostgresClient passes the pool's own errors on as they are.
-import _ConnectionPoolModule
 
 /// PostgresNIO's pooled client, with the rules every query here follows: a deadline, failures of
 /// the connection reported as `StorageError.unavailable` (a 503 and a retry, not a 500), and nothing
@@ -79,9 +77,7 @@ final class PostgresDatabase: Sendable {
                 throw PostgresErrors.translate(error)
             case is DeadlineExceeded:
                 throw StorageError.unavailable("PostgreSQL did not answer within \(operationTimeout)")
-            case let error as ConnectionPoolError:
-                // Not PSQLErrors: the pool's verdict after a minute of failed connections, and its
-                // answer to requests still waiting when it was closed.
+            case let error where PostgresErrors.isPoolVerdict(error):
                 throw StorageError.unavailable("PostgreSQL: no connection (\(error))")
             default:
                 throw error

@@ -63,6 +63,15 @@ enum PostgresErrors {
         return error.code == .server && ["3D000", "28000", "28P01", "42501"].contains(sqlState(error))
     }
 
+    /// Whether `error` is the pool's own verdict rather than PostgreSQL's: after a minute of failed
+    /// connections, PostgresNIO's pool fails every request with a `ConnectionPoolError` it passes on
+    /// as it is (its other errors become `PSQLError`s). That type lives in `_ConnectionPoolModule`,
+    /// which PostgresNIO does not make public, so it is known by its name here;
+    /// `PostgresErrorsTests` makes one and fails if the name changes in an upgrade.
+    static func isPoolVerdict(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError")
+    }
+
     /// True for a unique-constraint violation (SQLSTATE 23505).
     static func isUniqueViolation(_ error: any Error) -> Bool {
         (unwrap(error) as? PSQLError).map(sqlState) == "23505"
