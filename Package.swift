@@ -49,7 +49,14 @@ let package = Package(
         ),
 
         // MARK: What every program shares that is not the wire: settings files, XDG folders, Dispatch work.
-        .target(name: "OnTheMapSupport", dependencies: ["OnTheMapModels"]),
+        .target(
+            name: "OnTheMapSupport",
+            dependencies: [
+                "OnTheMapModels",
+                // NumberRange's usage error; every program that links this module parses options with it.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
 
         // MARK: What each program was built with (`--version --verbose`), recorded at build time.
         .target(name: "OnTheMapBuildInfo", plugins: ["DependencyVersions"]),

@@ -1105,6 +1105,42 @@ Written apart from the package's own check."
     (forward-line 1))
   (should (equal (plist-get (tabulated-list-get-id) :uniqueKey) key)))
 
+;; One text width in the CLI, Neovim and Emacs (issue 40), run only by
+;; TextWidthTests, which posts names with combining accents, East Asian
+;; wide characters and emoji through the real server first, and compares
+;; the "CUT" lines printed here with the CLI's and Neovim's.
+(ert-deftest onthemap-test-50-names-are-cut-whole ()
+  :tags '(width)
+  (let ((names (split-string (onthemap-tests--env "ONTHEMAP_TEST_NAMES") "\t")))
+    (dolist (name names)
+      (dolist (width (number-sequence 2 11))
+        (princ (format "CUT\t%s\t%d\t%s\n" name width (onthemap--truncate name width)))))
+    (unwind-protect
+        (progn
+          (delete-other-windows)
+          (split-window-right 34)
+          (with-current-buffer (onthemap)
+            (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+            (goto-char (point-min))
+            (let ((seen nil))
+              (while (not (eobp))
+                (let* ((student (tabulated-list-get-id))
+                       (name (and student (onthemap--name student))))
+                  (when (member name names)
+                    (push name seen)
+                    (let* ((start (onthemap-tests--column-start "Name"))
+                           (end (onthemap-tests--column-start "Place"))
+                           (cell (string-trim-right (onthemap-tests--displayed start end)))
+                           (kept (string-remove-suffix "…" cell)))
+                      ;; Cut whole: what is kept is the name's start, and never a letter
+                      ;; without its accent.
+                      (should (string-prefix-p kept name))
+                      (should-not (and (< (length kept) (length name)) (= (char-width (aref name (length kept))) 0))))))
+                (forward-line 1))
+              (should (= (length seen) (length names))))
+            (kill-buffer)))
+      (delete-other-windows))))
+
 (ert-deftest onthemap-test-40-hostile-text-is-shown-safe ()
   :tags '(hostile)
   (let ((mark (length onthemap-tests--messages))

@@ -702,6 +702,22 @@ A problem shown in its place is broken to the new width."
 (defconst onthemap--you " (you)"
   "What marks your own row's name.")
 
+(defun onthemap--truncate (text width)
+  "TEXT cut to at most WIDTH columns, ending in \"…\" when cut.
+A cut keeps whole characters, as the CLI and Neovim cut: a letter
+keeps its combining accents (\"José\" written with U+0301 is cut
+before or after the accent's letter, never between), and a wide
+character that would not fit is left out whole.  The face of TEXT's
+start is the ellipsis's too."
+  (if (<= (string-width text) width)
+      text
+    (let ((end (length (truncate-string-to-width text (max 0 (1- width))))))
+      ;; `truncate-string-to-width' stops as soon as the columns are used up, before the
+      ;; marks of the last letter: they take no column, so they go with it.
+      (while (and (< end (length text)) (= (char-width (aref text end)) 0))
+        (setq end (1+ end)))
+      (concat (substring text 0 end) (propertize "…" 'face (get-text-property 0 'face text))))))
+
 (defun onthemap--fit-keeping (text suffix width)
   "TEXT, which ends in SUFFIX, cut to WIDTH columns with SUFFIX kept whole.
 The rest is cut, ending in an ellipsis (\"Ada Lo… (you)\"), unless that
@@ -711,27 +727,48 @@ the list to cut as any cell."
         (room (- width (string-width suffix))))
     (if (< room 4)
         text
-      (propertize (concat (truncate-string-to-width head room nil nil t) suffix)
+      (propertize (concat (onthemap--truncate head room) suffix)
                   'face (get-text-property 0 'face text)))))
 
 (defun onthemap--print-entry (id cols)
   "Insert the entry ID with COLS as `tabulated-list-print-entry' does.
 Your own row's name, when wider than its column, is cut before its
 \"(you)\", which stays whole (\"Ada Lo… (you)\"), as in Neovim and
-the CLI; the list would cut the mark instead."
+the CLI; the list would cut the mark instead.  A cell the list cuts
+keeps its accents with their letter (`onthemap--keep-accents')."
   (let ((name (aref cols 0))
-        (width (nth 1 (aref tabulated-list-format 0))))
+        (width (nth 1 (aref tabulated-list-format 0)))
+        (start (point)))
     (if (not (and (onthemap--true-p (plist-get id :mine))
                   (string-suffix-p onthemap--you name)
                   (> (string-width name) width)))
         (tabulated-list-print-entry id cols)
-      (let ((start (point))
-            (fitted (copy-sequence cols)))
+      (let ((fitted (copy-sequence cols)))
         (aset fitted 0 (onthemap--fit-keeping name onthemap--you width))
         (tabulated-list-print-entry id fitted)
         ;; The entry as it is, for what reads it back (`tabulated-list-get-entry'), as
         ;; for any cell the list cuts.
-        (put-text-property start (point) 'tabulated-list-entry cols)))))
+        (put-text-property start (point) 'tabulated-list-entry cols)))
+    (onthemap--keep-accents start (point))))
+
+(defun onthemap--keep-accents (start end)
+  "Between START and END, give each cut cell's accents back to their letter.
+The list cuts a cell with `truncate-string-to-width', keeping the whole
+text under a `display' property that shows \"…\"; that stops before
+the accents of the last letter kept (\"José\" written with U+0301 shows
+as \"Jose…\").  They take no column: moved out from under the ellipsis,
+they show with their letter, as `onthemap--truncate' cuts."
+  (let ((pos start))
+    (while (< pos end)
+      (let ((next (next-single-property-change pos 'display nil end)))
+        (when (equal (get-text-property pos 'display) "…")
+          (let ((from pos))
+            (while (and (< from next) (= (char-width (char-after from)) 0))
+              (setq from (1+ from)))
+            (when (and (> from pos) (< from next))
+              (remove-text-properties pos from '(display nil))
+              (put-text-property from next 'display "…"))))
+        (setq pos next)))))
 
 (defun onthemap--entries (students)
   "Tabulated list entries of STUDENTS (a vector of plists).

@@ -26,6 +26,10 @@ struct CallCommand: ParsableCommand {
     @Argument(help: "Named params as a JSON object.")
     var params: String?
 
+    // What `call` prints is JSON already: taken so that `--json` works with every command.
+    @Flag(help: "The result as JSON (what call always prints).")
+    var json = false
+
     /// PARAMS, parsed here (not in `run`): a usage error is printed as one, with the usage line.
     func validate() throws {
         if let params, (try? WireCoding.decode(WireJSON.self, from: params.utf8)) == nil {

@@ -35,8 +35,14 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace FILE even when it is read-only.")
     var force = false
 
+    @Flag(help: "What was written as JSON ({\"file\", \"format\", \"students\"}).")
+    var json = false
+
     func validate() throws {
         guard (html == nil) != (svg == nil) else { throw ValidationError("Give one of --html FILE and --svg FILE.") }
+        if json, (html ?? svg) == "-" {
+            throw ValidationError("--json and FILE \"-\" both write to standard output: give a file to write, or leave out --json.")
+        }
     }
 
     func run() throws {
@@ -54,7 +60,18 @@ struct ExportCommand: ParsableCommand {
             } catch {
                 throw CommandFailure(message: error.message)
             }
-            Output.error("wrote \(path): \(result.students) students")
+            if json {
+                try Output.json(Written(file: path, format: format.rawValue, students: result.students))
+            } else {
+                Output.error("wrote \(path): \(result.students) students")
+            }
         }
+    }
+
+    /// What `--json` prints: `{"file":"map.html","format":"html","students":100}`.
+    struct Written: Encodable {
+        var file: String
+        var format: String
+        var students: Int
     }
 }

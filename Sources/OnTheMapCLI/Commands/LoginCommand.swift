@@ -31,6 +31,9 @@ struct LoginCommand: ParsableCommand {
     @Flag(help: "Log in again even when already logged in, without asking.")
     var force = false
 
+    @Flag(help: "The account logged in as JSON ({\"key\", \"firstName\", \"lastName\"}).")
+    var json = false
+
     func validate() throws {
         if passwordStdin && facebookTokenStdin {
             throw ValidationError("Use --password-stdin or --facebook-token-stdin, not both.")
@@ -62,7 +65,7 @@ struct LoginCommand: ParsableCommand {
             // A connection of its own: the one the status came on may have been idle past the daemon's
             // `--idle-timeout` while the password was typed.
             let account = try global.result(params)
-            Output.error("logged in as " + DisplayText.clean(account.fullName))
+            if json { try Output.json(account) } else { Output.error("logged in as " + DisplayText.clean(account.fullName)) }
         }
     }
 

@@ -17,13 +17,18 @@ struct LogoutCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "The daemon's answer as JSON ({\"loggedOut\", \"upstream\"}); the sentence still goes to stderr.")
+    var json = false
+
     func run() throws {
         try runReportingFailures {
             let connection = try global.connect()
             // Who and where, asked first: after the logout the daemon has forgotten both, and an
             // offline logout's message needs them.
             let status = try connection.result(StatusParams())
-            let upstream = try connection.result(LogoutParams()).upstream
+            let result = try connection.result(LogoutParams())
+            let upstream = result.upstream
+            if json { try Output.json(result) }
             Output.error(Self.sentence(upstream: upstream, apiURL: status.apiURL, accountKey: status.account?.key))
         }
     }

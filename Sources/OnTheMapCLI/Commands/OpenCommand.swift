@@ -32,6 +32,10 @@ struct OpenCommand: ParsableCommand {
         completion: .custom { _, _, prefix in LastTable.completions(prefix) })
     var student: [String] = []
 
+    // Before `student`'s `.allUnrecognized` would take it as a word of a name.
+    @Flag(help: "The link opened as JSON ({\"name\", \"link\"}); a name several students match prints them as `students --json` does.")
+    var json = false
+
     /// The row number or the name, as given.
     var given: String { student.joined(separator: " ") }
 
@@ -75,7 +79,7 @@ struct OpenCommand: ParsableCommand {
             guard number >= 1, number <= rows.count else {
                 throw CommandFailure(message: "no row \(number): the last table or map has rows 1 to \(rows.count)")
             }
-            try URLOpener.open(rows[number - 1].link, student: rows[number - 1].name)
+            try open(rows[number - 1].link, of: rows[number - 1].name)
         }
     }
 
@@ -86,14 +90,25 @@ struct OpenCommand: ParsableCommand {
         guard let first = candidates.first?.student else {
             throw CommandFailure(message: "no student matches \"\(name)\": `onthemap students` lists them all")
         }
-        guard candidates.count > 1 else { return try URLOpener.open(first.mediaURL, student: first.fullName) }
+        guard candidates.count > 1 else { return try open(first.mediaURL, of: first.fullName) }
         // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
         let more = result.total > result.students.count ? " (the first \(result.students.count) of \(result.total))" : ""
         let style = Style(enabled: Terminal.colorOnStderr)
+        if json {
+            // For a script the list is data: on stdout, and no table is shown for `open N` to read.
+            try Output.json(candidates)
+            Output.error(style.red("onthemap: ") + "\(candidates.count) students match \"\(name)\"\(more); give more of the name to open one")
+            throw ExitCode(ExitStatus.daemonError)
+        }
         Output.error(style.red("onthemap: ") + "\(candidates.count) students match \"\(name)\"\(more); open one with `onthemap open N`:")
         Output.error(StudentTable.render(candidates, width: Terminal.size(of: STDERR_FILENO)?.columns, now: Date(), style: style))
         LastTable.save(candidates, shownOn: STDERR_FILENO)
         throw ExitCode(ExitStatus.daemonError)
+    }
+
+    private func open(_ link: String, of name: String) throws {
+        let opened = try URLOpener.open(link, student: name, json: json)
+        if json { try Output.json(OpenedLink(name: name, link: opened)) }
     }
 
     /// The students a name means: those whose whole name it is, if any; else those whose name holds

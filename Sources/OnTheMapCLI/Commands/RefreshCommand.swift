@@ -7,9 +7,13 @@ struct RefreshCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "The daemon's answer as JSON: how many students it holds and when they were fetched.")
+    var json = false
+
     func run() throws {
         try runReportingFailures {
-            Output.error("\(try global.result(RefreshParams()).count) students")
+            let result = try global.result(RefreshParams())
+            if json { try Output.json(result) } else { Output.error("\(result.count) students") }
         }
     }
 }

@@ -17,6 +17,9 @@ struct SignupCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "The page opened as JSON ({\"link\"}); what the opener prints goes to stderr.")
+    var json = false
+
     static let signupURL = "https://auth.udacity.com/sign-up"
     /// The API Udacity's accounts are for (onthemapd's default).
     static let udacityAPIHost = "onthemap-api.udacity.com"
@@ -29,7 +32,7 @@ struct SignupCommand: ParsableCommand {
             // up on a server that does not answer by itself (its request timeout).
             let connection = try? global.connect()
             guard let connection, let apiURL = try? connection.result(StatusParams()).apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL)
-            else { return try URLOpener.open(Self.signupURL) }
+            else { return try open(Self.signupURL) }
             let server = DisplayText.clean(apiURL)
             let page: String?
             do {
@@ -42,8 +45,13 @@ struct SignupCommand: ParsableCommand {
                 throw CommandFailure(
                     message: "the server at \(server) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)")
             }
-            try URLOpener.open(page)
+            try open(page)
         }
+    }
+
+    private func open(_ page: String) throws {
+        let opened = try URLOpener.open(page, json: json)
+        if json { try Output.json(OpenedLink(link: opened)) }
     }
 
     /// Whether `apiURL` is Udacity's service.

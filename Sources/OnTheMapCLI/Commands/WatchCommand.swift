@@ -29,8 +29,17 @@ struct WatchCommand: ParsableCommand {
     @Option(help: "json, waybar, i3blocks or polybar (default: a sentence on a terminal, else json).")
     var format: StatusBarFormat?
 
+    @Flag(help: "The same as --format json, on a terminal too.")
+    var json = false
+
+    func validate() throws {
+        if json, let format, format != .json {
+            throw ValidationError("--json is --format json: give one of --json and --format \(format.rawValue).")
+        }
+    }
+
     func run() throws {
-        let format = self.format ?? (Terminal.stdoutIsTTY ? nil : .json)
+        let format = json ? .json : self.format ?? (Terminal.stdoutIsTTY ? nil : .json)
         var backoff: Double = 0.25
         var last: String?
         func emit(_ answer: Result<StatusResult, any Error>) throws {

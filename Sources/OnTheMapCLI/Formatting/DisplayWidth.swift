@@ -1,4 +1,7 @@
-/// How many terminal columns text takes: East Asian wide characters and most emoji take two.
+/// How many terminal columns text takes, by the rule the editor clients follow too (docs/EDITORS.md,
+/// "Text width"): East Asian wide characters and emoji shown as pictures (Emoji_Presentation: 🚀, ✨,
+/// ☕) take two, combining marks none, everything else one; a cut keeps whole characters, a letter
+/// with its accents.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width($1) }
@@ -16,7 +19,7 @@ enum DisplayWidth {
             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
             0x1F900...0x1F9FF, 0x20000...0x3FFFD,
         ]
-        return wide.contains { $0.contains(value) } ? 2 : 1
+        return scalar.properties.isEmojiPresentation || wide.contains { $0.contains(value) } ? 2 : 1
     }
 
     /// The longest prefix that fits `columns`, with "…" when cut.

@@ -14,16 +14,22 @@ import Glibc
 /// name, with no `--` before it: xdg-open takes none (xdg-utils 1.1.3 answers "unexpected option
 /// '--'" and exits 1), and an http(s) URL starts with a letter, so it can never read as an option.
 enum URLOpener {
-    /// Opens `link`, the link of `student` (named when it is refused). `announce`: say "opened URL"
-    /// on stderr (not while a full-screen map owns the terminal).
-    static func open(_ link: String, announce: Bool = true, student: String? = nil) throws {
+    /// Opens `link`, the link of `student` (named when it is refused), and returns the URL opened.
+    /// `announce`: say "opened URL" on stderr (not while a full-screen map owns the terminal).
+    /// `json`: stdout is `--json`'s alone, so what the opener prints goes to stderr.
+    @discardableResult
+    static func open(_ link: String, announce: Bool = true, student: String? = nil, json: Bool = false) throws -> String {
         guard let url = WebLink.opening(link) else { throw refusal(link, student: student) }
         let opener = Terminal.environment("ONTHEMAP_OPENER").flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
         var pid: pid_t = 0
         let arguments = [opener, url]
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
-        let spawned = posix_spawnp(&pid, opener, nil, nil, &cArguments, environ)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if json { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
+        let spawned = posix_spawnp(&pid, opener, &actions, nil, &cArguments, environ)
         guard spawned == 0 else {
             let hint = opener == "xdg-open" ? "install xdg-utils, or set ONTHEMAP_OPENER to a program that opens links" : "set ONTHEMAP_OPENER to a program that opens links"
             throw CommandFailure(message: "cannot run \(opener) to open \(url) (\(String(cString: strerror(spawned)))): \(hint)")
@@ -38,6 +44,7 @@ enum URLOpener {
             throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
         }
         if announce { Output.error("opened \(DisplayText.clean(url))") }
+        return url
     }
 
     /// Why a link was not opened, naming the student; the link shown only as far as it is printable.

@@ -62,7 +62,10 @@ function M.width(text)
   return vim.fn.strdisplaywidth(text)
 end
 
---- `text` cut to at most `width` display cells, ending in "…" when cut.
+--- `text` cut to at most `width` display cells, ending in "…" when cut. A cut keeps whole
+--- characters, as the CLI and Emacs cut (docs/EDITORS.md, "Text width"): strcharpart counts a
+--- combining accent as a character of its own in 0.7, but the longest prefix that fits is taken,
+--- and an accent takes no cell, so it always goes with its letter.
 function M.truncate(text, width)
   if M.width(text) <= width then
     return text

@@ -1,9 +1,0 @@
-import ArgumentParser
-import OnTheMapSupport
-
-extension NumberRange {
-    /// A usage error (exit status 64, after the usage line) naming the range, when `value` is out of it.
-    func validate(_ value: Number?, _ option: String) throws {
-        if let problem = problem(value, option) { throw ValidationError(problem) }
-    }
-}

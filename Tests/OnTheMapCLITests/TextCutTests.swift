@@ -1,0 +1,55 @@
+import Foundation
+import OnTheMapModels
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapCLI
+
+/// The CLI's half of one text width (issue 40; Neovim and Emacs are checked against the same
+/// Golden/text-cuts.txt by TextWidthTests): names with a combining accent, East Asian wide
+/// characters and emoji, posted through the real server, are cut whole, and the table lines up.
+/// The CLI counted 🚀 and ✨ as one column where terminals and both editors draw two.
+@Suite("Text width in the CLI", .ownThreads)
+struct TextCutTests {
+    static let people = [("Jose\u{301}", "Pe\u{301}rez"), ("美咲", "田中"), ("Rocket🚀", "Fan"), ("Star✨", "Lee")]
+
+    /// Columns as a terminal draws these names: the test's own count, not the CLI's.
+    static func columns(_ text: Substring) -> Int {
+        text.unicodeScalars.reduce(0) { sum, scalar in
+            sum + (scalar.value == 0x301 ? 0 : "美咲田中🚀✨".unicodeScalars.contains(scalar) ? 2 : 1)
+        }
+    }
+
+    @Test func namesFromTheServerAreCutWholeAndLineUp() throws {
+        let bed = try CLITestBed(login: false)
+        for (index, person) in Self.people.enumerated() {
+            let email = "width\(index)@example.com"
+            try bed.server.addUser(email: email, password: "width-test-\(index)", first: person.0, last: person.1)
+            #expect(try bed.run(["login", "--force", "--username", email, "--password-stdin"], stdin: "width-test-\(index)\n").status == 0)
+            let posted = try bed.run(["post", "Paris, France", "https://width.example/\(index)", "--yes", "--overwrite"])
+            #expect(posted.status == 0, "\(posted.stderr)")
+        }
+        let listed = try bed.run(["students", "--json", "--limit", "4"])
+        let names = try WireCoding.decoder().decode([StudentLocation].self, from: Data(listed.stdout.utf8)).map { "\($0.firstName) \($0.lastName)" }
+        #expect(Set(names) == Set(Self.people.map { "\($0.0) \($0.1)" }), "\(names)")
+
+        let golden = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/text-cuts.txt"), encoding: .utf8)
+        var cuts: [String] = []
+        for name in Self.people.map({ "\($0.0) \($0.1)" }) where names.contains(name) {
+            for width in 2...11 { cuts.append("\(name)\t\(width)\t\(DisplayWidth.truncate(name, to: width))") }
+        }
+        #expect(cuts == golden.split(separator: "\n").map(String.init))
+
+        // The table at 44 columns: the names cut, the LINK column where the header says on every row.
+        let table = try bed.run(["students", "--limit", "4"], extra: ["COLUMNS": "44"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        let header = try #require(lines.first)
+        let linkTitle = try #require(header.range(of: "LINK"))
+        let link = Self.columns(header[..<linkTitle.lowerBound])
+        for line in lines.dropFirst() {
+            let start = try #require(line.range(of: "https://width.example/") ?? line.range(of: "https://"), "\(line)")
+            #expect(Self.columns(line[..<start.lowerBound]) == link, "\(table.stdout)")
+        }
+    }
+}
