@@ -206,7 +206,10 @@ def run(where, phone, expected):
     longest = longest_task()
     started = time.time()
     b.axe("%s: the list of %d" % (where, expected))
-    check(time.time() - started < 30, "%s: axe-core checked it in %.1f s" % (where, time.time() - started))
+    # How long axe-core takes follows the rows made (a few dozen, checked above) and the machine's
+    # load: a time, judged only by bench-web.sh (it could not finish 10,000 rows in 60 s).
+    checked = time.time() - started
+    b.timing(checked < 30, "%s: axe-core checked the list in %.1f s (≤ 30)" % (where, checked))
     watch_long_tasks()
     # The search: the list answers each key; the map follows when it is shown again.
     keys = keystrokes("ana")
