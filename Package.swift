@@ -188,6 +188,20 @@ let package = Package(
             ]
         ),
 
+        // MARK: Folding for search and geocoding: the gazetteer's fold table, embedded alone (22 KB).
+        .target(
+            name: "CFolding",
+            exclude: ["folding.tsv"],
+            // The compiler finds folding.tsv for `#embed` through this search path.
+            cSettings: [.headerSearchPath(".")]
+        ),
+        .target(
+            name: "OnTheMapFolding",
+            dependencies: ["CFolding"],
+            // The gazetteer folds its 400,000 names through this on its first query (see OnTheMapGeocoder).
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+
         // MARK: Forward geocoding: the embedded GeoNames gazetteer (no NIO).
         .target(
             name: "CGazetteer",
@@ -199,6 +213,7 @@ let package = Package(
             name: "OnTheMapGeocoder",
             dependencies: [
                 "OnTheMapSupport",
+                "OnTheMapFolding",
                 "CGazetteer",
                 "OnTheMapModels",
             ],
@@ -211,6 +226,7 @@ let package = Package(
             name: "OnTheMapGeocoderTests",
             dependencies: [
                 "OnTheMapGeocoder",
+                "OnTheMapFolding",
                 "OnTheMapModels",
                 "OnTheMapTestSupport",
             ]
@@ -280,6 +296,7 @@ let package = Package(
             name: "OnTheMapDaemon",
             dependencies: [
                 "OnTheMapSupport",
+                "OnTheMapFolding",
                 "CMemory",
                 "CSystemd",
                 "OnTheMapAPI",
@@ -348,6 +365,8 @@ let package = Package(
             dependencies: [
                 "OnTheMapBuildInfo",
                 "OnTheMapSupport",
+                // `open NAME` matches names as the daemon's search does.
+                "OnTheMapFolding",
                 "OnTheMapClient",
                 "OnTheMapModels",
                 "OnTheMapRPC",

@@ -1,4 +1,5 @@
 import CGazetteer
+import OnTheMapFolding
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import CGazetteer
 struct Gazetteer: @unchecked Sendable {
     // @unchecked: `text` points at the executable's read-only data, which nothing ever writes.
     let text: UnsafeBufferPointer<UInt8>
-    private(set) var folding = PlaceFolding()
+    let folding = PlaceFolding.standard
     private(set) var countries: [GazetteerCountry] = []
     private(set) var regions: [GazetteerRegion] = []
     private(set) var places: [GazetteerPlace] = []
@@ -97,9 +98,6 @@ struct Gazetteer: @unchecked Sendable {
         func number(_ field: Int) -> Double { Double(string(fields[field])) ?? 0 }
 
         switch text[line.lowerBound] {
-        case UInt8(ascii: "F") where fields.count >= 3:
-            let scalar = string(fields[1]).unicodeScalars.first.map(\.value) ?? 0
-            folding.addRule(scalar, folded: Array(bytes(2)))
         case UInt8(ascii: "C") where fields.count >= 8:
             let ref = EntityRef(kind: .country, index: countries.count)
             loader.countryByCode[Self.countryKey(bytes(1))] = UInt16(countries.count)

@@ -1,3 +1,5 @@
+import OnTheMapFolding
+
 /// What a person typed, split the way the matcher reads it: comma-separated parts, each a list of
 /// folded words. `nil` from `parse` means the text cannot name a place (empty, a URL, an e-mail
 /// address, only symbols or numbers), so no lookup is even tried.

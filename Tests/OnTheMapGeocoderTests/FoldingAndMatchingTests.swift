@@ -1,3 +1,4 @@
+import OnTheMapFolding
 import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
@@ -12,6 +13,7 @@ struct FoldingAndMatchingTests {
         // Loaded off the test's thread: see OfflineGeocoder.load().
         await OfflineGeocoder.load()
         folding = OfflineGeocoder.indexed().folding
+        #expect(folding.fold("Łódź") == PlaceFolding.standard.fold("Łódź"), "the gazetteer folds with the one table")
     }
 
     func folded(_ text: String) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
+import OnTheMapFolding
 import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapSupport
@@ -113,12 +114,15 @@ struct OpenCommand: ParsableCommand {
 
     /// The students a name means: those whose whole name it is, if any; else those whose name holds
     /// every word of it ("Ada" is Ada Lovelace, not someone in Guadalajara: the search also reads
-    /// places); else every match. A student who posted the same link more than once counted once.
+    /// places); else every match. Names compare as the daemon's search compares them, without case
+    /// or accents (`SearchFolding`: "jose" is José). A student who posted the same link more than once
+    /// counted once.
     static func candidates(_ pins: [StudentPin], for name: String) -> [StudentPin] {
-        let folded = name.lowercased()
+        let folded = SearchFolding.fold(name)
         let words = folded.split(separator: " ")
-        let exact = pins.filter { $0.student.fullName.lowercased() == folded }
-        let named = pins.filter { pin in words.allSatisfy { pin.student.fullName.lowercased().contains($0) } }
+        let names = pins.map { SearchFolding.fold($0.student.fullName) }
+        let exact = pins.indices.filter { names[$0] == folded }.map { pins[$0] }
+        let named = pins.indices.filter { index in words.allSatisfy { names[index].contains($0) } }.map { pins[$0] }
         var seen: Set<[String]> = []
         let meant = !exact.isEmpty ? exact : !named.isEmpty ? named : pins
         return meant.filter { seen.insert([$0.student.fullName, $0.student.mediaURL]).inserted }

@@ -1,3 +1,4 @@
+import OnTheMapFolding
 import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC

@@ -1,19 +1,33 @@
+import CFolding
+
 /// Turns names and queries into the form the gazetteer compares: lower case, no accents, words
 /// separated by one space ("Baden-Württemberg" → "baden wurttemberg", "東京" stays "東京").
 ///
-/// The rules for non-ASCII characters come from the data file's fold table (`F` lines, written by
-/// Python's NFKD in scripts/build-gazetteer.py). Names in the index and queries go through this one
-/// function, so the two always agree, whatever the table says.
-struct PlaceFolding: Sendable {
+/// The rules for non-ASCII characters come from the embedded fold table (CFolding's `folding.tsv`,
+/// written by Python's NFKD in scripts/build-gazetteer.py from the characters the gazetteer's names
+/// use). The gazetteer's names, geocoding queries and every search (the daemon's, `onthemap open`)
+/// go through this one function, so they always agree, whatever the table says.
+public struct PlaceFolding: Sendable {
     /// Non-ASCII scalar → its folded UTF-8 bytes (may be empty, or a space for punctuation).
     private var table: [UInt32: [UInt8]] = [:]
 
-    mutating func addRule(_ scalar: UInt32, folded: [UInt8]) {
-        table[scalar] = folded
-    }
+    /// The embedded table's rules: its `F` lines (about 2,100).
+    public static let standard: PlaceFolding = {
+        var count = 0
+        let start = onthemap_folding_bytes(&count)!
+        let text = UnsafeBufferPointer(start: start, count: count)
+        var folding = PlaceFolding()
+        for line in text.split(separator: 0x0A) where line.first == UInt8(ascii: "F") {
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
+            if fields.count >= 3, let scalar = String(decoding: fields[1], as: UTF8.self).unicodeScalars.first {
+                folding.table[scalar.value] = Array(fields[2])
+            }
+        }
+        return folding
+    }()
 
     /// Appends the folded form of `bytes` (UTF-8) to `output`, words separated by single spaces.
-    func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    public func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         let start = output.count
         var pendingSpace = false
         func emit(_ byte: UInt8) {
@@ -90,7 +104,7 @@ struct PlaceFolding: Sendable {
     }
 
     /// Folds a Swift string.
-    func fold(_ text: some StringProtocol) -> [UInt8] {
+    public func fold(_ text: some StringProtocol) -> [UInt8] {
         var output: [UInt8] = []
         var text = String(text)
         text.withUTF8 { fold($0, into: &output) }
