@@ -23,7 +23,7 @@ enum PseudoTerminal {
         }
         defer { close(master) }
         let terminal = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard terminal >= 0 else { throw ServerProcessError(message: "cannot open \(String(cString: name))") }
+        guard terminal >= 0 else { throw ServerProcessError(message: "cannot open \(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))") }
         var settings = termios()
         tcgetattr(terminal, &settings)
         cfmakeraw(&settings)

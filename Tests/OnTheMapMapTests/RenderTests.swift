@@ -99,7 +99,7 @@ struct RenderTests {
 
     @Test func theWorldDataRefusesOtherBytes() {
         let garbage: [UInt8] = Array("NOTAWORLDMAP....".utf8)
-        garbage.withUnsafeBytes { bytes in
+        _ = garbage.withUnsafeBytes { bytes in
             #expect(throws: WorldDataError.self) { try WorldData(bytes: bytes) }
         }
         #expect(WorldData.embedded.levels.count == 4)

@@ -19,14 +19,17 @@ final class ProcessMetrics: Sendable {
     private let countedCPU = NIOLockedValueBox<Double>(0)
 
     init(registry: PrometheusCollectorRegistry) {
+        func gauge(_ name: String, _ help: String) -> Gauge {
+            registry.makeGauge(descriptor: MetricNameDescriptor(whole: name, help: help))
+        }
         cpuSeconds = registry.makeCounter(
-            name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
-        residentBytes = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
-        virtualBytes = registry.makeGauge(name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
-        openFDs = registry.makeGauge(name: "process_open_fds", help: "Number of open file descriptors.")
-        maxFDs = registry.makeGauge(name: "process_max_fds", help: "Maximum number of open file descriptors.")
-        let start = registry.makeGauge(
-            name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.")
+            descriptor: MetricNameDescriptor(
+                whole: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds."))
+        residentBytes = gauge("process_resident_memory_bytes", "Resident memory size in bytes.")
+        virtualBytes = gauge("process_virtual_memory_bytes", "Virtual memory size in bytes.")
+        openFDs = gauge("process_open_fds", "Number of open file descriptors.")
+        maxFDs = gauge("process_max_fds", "Maximum number of open file descriptors.")
+        let start = gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
         if let stat = Self.stat(), let boot = Self.bootTime() {
             start.set(boot + stat.startTicks / Self.ticksPerSecond)
         }

@@ -44,8 +44,8 @@ final class RequestMetrics: Sendable {
         inProgress.withLockedValue { gauges in
             if let gauge = gauges[method] { return gauge }
             let gauge = registry.makeGauge(
-                name: MetricNames.activeRequests, labels: [("method", method.rawValue)],
-                help: "Requests being answered now, by method.")
+                descriptor: MetricNameDescriptor(whole: MetricNames.activeRequests, help: "Requests being answered now, by method."),
+                labels: [("method", method.rawValue)])
             gauges[method] = gauge
             return gauge
         }
@@ -59,15 +59,19 @@ final class RequestMetrics: Sendable {
             let labels = [("route", route), ("method", method.rawValue), ("status", "\(status)")]
             let made = Series(
                 requests: registry.makeCounter(
-                    name: MetricNames.requests, labels: labels,
-                    help: "Requests answered, by matched route (NotFound for none), method and status."),
+                    descriptor: MetricNameDescriptor(
+                        whole: MetricNames.requests, help: "Requests answered, by matched route (NotFound for none), method and status."),
+                    labels: labels),
                 duration: registry.makeDurationHistogram(
-                    name: MetricNames.requestDuration, labels: labels, buckets: Self.buckets,
-                    help: "Time from a request read to its answer handed to the connection."),
+                    descriptor: MetricNameDescriptor(
+                        whole: MetricNames.requestDuration, help: "Time from a request read to its answer handed to the connection."),
+                    labels: labels, buckets: Self.buckets),
                 errors: status >= 500
                     ? registry.makeCounter(
-                        name: MetricNames.requestErrors, labels: labels,
-                        help: "Requests answered with a server error (5xx), 503 refusals while the database is out included.")
+                        descriptor: MetricNameDescriptor(
+                            whole: MetricNames.requestErrors,
+                            help: "Requests answered with a server error (5xx), 503 refusals while the database is out included."),
+                        labels: labels)
                     : nil)
             all[key] = made
             return made

@@ -32,18 +32,24 @@ public struct ServerMetrics: Sendable {
         self.registry = registry
         requests = RequestMetrics(registry: registry)
         let logins = "POST /v1/session and Parse's /login answered: ok (2xx) or failed (4xx but 429)."
-        loginsOK = registry.makeCounter(name: MetricNames.logins, labels: [("result", "ok")], help: logins)
-        loginsFailed = registry.makeCounter(name: MetricNames.logins, labels: [("result", "failed")], help: logins)
+        let loginsDescriptor = MetricNameDescriptor(whole: MetricNames.logins, help: logins)
+        loginsOK = registry.makeCounter(descriptor: loginsDescriptor, labels: [("result", "ok")])
+        loginsFailed = registry.makeCounter(descriptor: loginsDescriptor, labels: [("result", "failed")])
         rateLimited = registry.makeCounter(
-            name: MetricNames.rateLimited, help: "Requests refused with 429 by the login attempt limits.")
-        pins = registry.makeGauge(name: MetricNames.pins, help: "Student locations stored, counted at each scrape.")
-        sessions = registry.makeGauge(name: MetricNames.sessions, help: "Sessions not yet expired, counted at each scrape.")
+            descriptor: MetricNameDescriptor(
+                whole: MetricNames.rateLimited, help: "Requests refused with 429 by the login attempt limits."))
+        pins = registry.makeGauge(
+            descriptor: MetricNameDescriptor(whole: MetricNames.pins, help: "Student locations stored, counted at each scrape."))
+        sessions = registry.makeGauge(
+            descriptor: MetricNameDescriptor(whole: MetricNames.sessions, help: "Sessions not yet expired, counted at each scrape."))
         databaseUp = registry.makeGauge(
-            name: MetricNames.databaseUp,
-            help: "1 when the database answered this scrape's check and its last integrity check passed, else 0.")
+            descriptor: MetricNameDescriptor(
+                whole: MetricNames.databaseUp,
+                help: "1 when the database answered this scrape's check and its last integrity check passed, else 0."))
         registry.makeGauge(
-            name: MetricNames.buildInfo, labels: [("version", OnTheMapVersion.string)],
-            help: "Always 1; the version of onthemap-server is in the label."
+            descriptor: MetricNameDescriptor(
+                whole: MetricNames.buildInfo, help: "Always 1; the version of onthemap-server is in the label."),
+            labels: [("version", OnTheMapVersion.string)]
         ).set(1.0)
         process = ProcessMetrics(registry: registry)
     }
@@ -70,6 +76,14 @@ public struct ServerMetrics: Sendable {
 }
 
 /// The names the metrics carry in Prometheus (`onthemap_…`, with units as Prometheus names them).
+extension MetricNameDescriptor {
+    /// A metric named whole, as Prometheus shows it (`onthemap_http_requests_total`): the names here
+    /// are written out in `MetricNames` and docs/OPERATIONS.md, so a dashboard's name can be searched for.
+    init(whole name: String, help: String) {
+        self.init(metricName: name, unitName: "", helpText: help)
+    }
+}
+
 enum MetricNames {
     static let requests = "onthemap_http_requests_total"
     static let requestDuration = "onthemap_http_request_duration_seconds"
