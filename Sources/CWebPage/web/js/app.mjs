@@ -132,7 +132,7 @@ $("logout").addEventListener("click", logout);
 /* The map's own buttons. */
 $("zoom-in").addEventListener("click", () => ui.view.zoomBy(2));
 $("zoom-out").addEventListener("click", () => ui.view.zoomBy(0.5));
-$("zoom-world").addEventListener("click", () => ui.view.fit());
+$("zoom-world").addEventListener("click", () => ui.view.world());
 
 /* The list. */
 $("student-list").addEventListener("click", (ev) => {

@@ -18,7 +18,7 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, zoomCamera, zoomRange } from "./camera.mjs";
+import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
 import { zoomLevel } from "./clusters.mjs";
 import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
@@ -283,6 +283,13 @@ export function mapView(o) {
      *  for, listed first, its link focused. */
     show(m, anchor) {
       popup.show(m, true, true, anchor);
+    },
+    /** The whole world's width: the "whole world" button. */
+    world() {
+      measure();
+      popup.hide();
+      Object.assign(cam, worldView(size, band));
+      apply();
     },
     /** Zooms in (f > 1) or out around the view's centre: the zoom buttons. */
     zoomBy(f) {
