@@ -73,6 +73,9 @@ function applyRoute() {
 /** The focus on the selected tab when what had it is no longer seen (hidden, inert, gone). */
 function keepFocus() {
   const a = document.activeElement;
+  // The bar is always seen while shown: asking the layout where its tab is made the browser lay out
+  // the map the route had just changed, there and then (18–25 ms at 10,000 students).
+  if (a && !$("bar").hidden && $("bar").contains(a) && !a.closest("[inert]")) return;
   if (a && a !== document.body && a.isConnected && a.getClientRects().length && !a.closest("[hidden],[inert]")) return;
   if (!$("bar").hidden) document.querySelector('[role="tab"][aria-selected="true"]').focus();
 }

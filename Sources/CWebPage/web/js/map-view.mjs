@@ -222,11 +222,18 @@ export function mapView(o) {
     if (drawn) drawn();
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
-     it at once; the others' classes follow (students.mjs, markSearch). */
+     it at once; the others' classes follow (students.mjs, markSearch), and the level drawn is grouped
+     again in idle time while its groups stay drawn, as for a changed list: at 10,000 students the
+     map shown again after a search in the list was one task of 74–214 ms (grouped, drawn and laid
+     out at once). */
   function filter(text) {
     const found = filterStudents(map.markers, text);
-    map.groups.reset(map.markers);
-    apply();
+    if (!fitted || map.groups.level === null) {
+      map.groups.reset(map.markers);
+      apply();
+    } else {
+      map.groups.renew(map.markers, () => group());
+    }
     markFrom(0);
     return found;
   }
