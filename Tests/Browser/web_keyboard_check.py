@@ -430,6 +430,16 @@ def clusters(where, phone):
     check(opened and first[0] == name and first[1] and first[2],
           "%s: #/pin/ of a student in a cluster of %s (%s) lists them first, their link focused and in view: %s, %s"
           % (where, first[3], place, name, first))
+    heading = js("return document.getElementById('popup-heading').textContent")
+    check(heading == "%d students in %s" % (first[3], place),
+          "%s: the popup of a cluster zooming cannot split names their place: \"%s\"" % (where, heading))
+    # The popup leaves the cluster it lists in sight: what is at the cluster's centre is the cluster
+    # (on a phone the popup, kept inside the screen on its right, covered it).
+    seen = js("""var c=document.querySelector('#clusters .cluster.selected');if(!c)return 'no cluster selected';
+        var r=c.firstChild.getBoundingClientRect(),e=document.elementFromPoint((r.left+r.right)/2,(r.top+r.bottom)/2);
+        return c.contains(e)?'seen':'covered by '+(e&&(e.id||e.closest('[id]').id));""")
+    check(seen == "seen", "%s: the popup leaves its cluster in sight: %s" % (where, seen))
+    b.driver.save_screenshot("%s/cluster-popup-%s.png" % (OUT, where))
     if phone:
         # Drawn where the zoom buttons are, the popup is above them, and above a toast.
         above = js("""var p=document.getElementById('popup'),z=document.getElementById('zoom-out').getBoundingClientRect(),
@@ -445,7 +455,7 @@ def clusters(where, phone):
               "%s: the popup is above the zoom buttons and the toast: %s" % (where, above))
     key(Keys.ESCAPE)
     label = wait(lambda: "cluster" in active().get("cls", "") and active().get("label"), 5)
-    check(label and "students here" in label and "zoom in" not in label,
+    check(label and label.endswith(" students in " + place) and "zoom in" not in label,
           "%s: Escape puts the focus on its cluster, which zooming cannot split: \"%s\"" % (where, label))
     key(Keys.ENTER)
     inside = wait(lambda: popup_state()[2] is not None, 5)

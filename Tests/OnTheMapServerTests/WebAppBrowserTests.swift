@@ -130,7 +130,9 @@ struct WebAppBrowserTests {
                 "an unknown pin's address from an open popup shows the map", "another student's pin moves; the focus stays on the pin",
                 "and again: the open popup stays open", "another student's pin moves to the top of the list; the focus stays on the row",
                 "your row's name says you and when", "a search that leaves out your pin: the count does not name you",
-                "#/pin/ of a student in a cluster of ", "Escape puts the focus on its cluster, which zooming cannot split",
+                "#/pin/ of a student in a cluster of ", "the popup leaves its cluster in sight",
+                "the popup of a cluster zooming cannot split names their place",
+                "Escape puts the focus on its cluster, which zooming cannot split",
                 "Enter on it opens its list, the focus in it",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
@@ -180,6 +182,7 @@ struct WebAppBrowserTests {
                 "ok   \(size): the map's count: \(count) students", "ok   \(size): the map names",
                 "ok   \(size): #/pin/",
                 "ok   \(size): every cluster's count", "ok   \(size): the zoom buttons zoom in and out",
+                "ok   \(size): zoomed to Australia, its largest places are named",
                 "ok   \(size): turned to",
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",

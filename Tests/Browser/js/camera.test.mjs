@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   between, centreKeeping, clampCamera, densest, EDGE, firstView, fitView, mapPoint, pictureTransform, screenPoint, viewOf,
-  zoomCamera, zoomRange,
+  worldView, zoomCamera, zoomRange,
 } from "../../../Sources/CWebPage/web/js/camera.mjs";
 import { WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
 
@@ -17,9 +17,25 @@ test("a value is kept within its range, and centred when there is none", () => {
   assert.equal(between(3, 10, 0), 5);
 });
 
-test("zoom stops at a view 500 units wide and at the world's width, or its height on a tall screen", () => {
+test("zoom stops at a view 500 units wide and at the world's width, on a tall screen too", () => {
   assert.deepEqual(zoomRange(wide), [500 / 1400, WORLD / 1400]);
-  assert.deepEqual(zoomRange(phone), [500 / 390, WORLD / 844]);
+  assert.deepEqual(zoomRange(phone), [500 / 390, WORLD / 390]);
+});
+
+test("the whole world is the world's width at every size, the band in the middle of the height", () => {
+  const band = { top: 5000, bottom: 40000 };
+  for (const size of [wide, phone, { w: 844, h: 390 }]) {
+    const v = viewOf(worldView(size, band), size);
+    close(v.x, 0, "left edge at " + size.w);
+    close(v.width, WORLD, "the world's width at " + size.w);
+  }
+  // Wider than tall, the band's middle is the view's, within the world.
+  const w = viewOf(worldView(wide, band), wide);
+  close(w.y + w.height / 2, 22500, "the band's middle");
+  // On a phone held upright, the world's square in the middle of the screen, sea above and below.
+  const p = viewOf(worldView(phone, band), phone);
+  close(p.y + p.height / 2, WORLD / 2, "the world's middle");
+  assert.ok(p.height > WORLD, "taller than the world: " + p.height);
 });
 
 test("the view never shows past the world's edges, but for a drag's margin at its sides", () => {
@@ -32,9 +48,10 @@ test("the view never shows past the world's edges, but for a drag's margin at it
   const w = viewOf(cam, wide);
   close(w.x + w.width, WORLD + EDGE * 2, "right edge");
   close(w.y + w.height, WORLD, "bottom edge");
-  // A screen taller than the world is shown at the whole height, centred across.
-  const tall = clampCamera({ x: 0, y: 0, unit: 1e6 }, phone);
-  close(viewOf(tall, phone).height, WORLD, "the whole height");
+  // A screen taller than the world at its width shows it whole, centred up and down.
+  const tall = viewOf(clampCamera({ x: 0, y: 0, unit: 1e6 }, phone), phone);
+  close(tall.width, WORLD, "the whole width");
+  close(tall.y + tall.height / 2, WORLD / 2, "centred");
 });
 
 test("the screen and the map agree on where a point is", () => {

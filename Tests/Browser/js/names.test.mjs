@@ -31,7 +31,33 @@ test("countries by prominence and places by population, as the scale allows", ()
   };
   const names = layoutNames(data, world, [], width);
   assert.deepEqual(names.map((n) => n.text), ["Big", "Middling", "Huge"]);
-  assert.deepEqual(names[2], { text: "Huge", kind: "place", x: at(700, 700)[0], y: at(700, 700)[1], anchor: "middle", dx: 0 });
+  assert.deepEqual(names[2], { text: "Huge", kind: "place", x: at(700, 700)[0], y: at(700, 700)[1], anchor: "middle", dx: 0, dy: 0 });
+});
+
+test("the largest places are named beside the cluster on them, as the terminal writes \"*7 Lyon\"", () => {
+  // Students pin their city: a cluster of 2 (radius 11, its box 15 a side of its point) on Sydney,
+  // and a smaller place nearby with none.
+  const [sx, sy] = [700, 500];
+  const data = { rule, countries: [], places: [[...at(sx, sy), 9000000, "Sydney"], [...at(sx, sy - 26), 8500000, "Newcastle"]] };
+  const cluster = { left: sx - 15, right: sx + 15, top: sy - 15, bottom: sy + 15 };
+  const names = layoutNames(data, world, [cluster], width);
+  assert.deepEqual(names.map((n) => n.text), ["Sydney", "Newcastle"]);
+  assert.equal(names[0].anchor, "start");
+  // Its box starts past the cluster's (4 pixels of margin on each).
+  assert.ok(names[0].dx - 4 >= 15, "clear of the cluster: " + names[0].dx);
+});
+
+test("a large country covered at its point by a cluster is named a line above or below it", () => {
+  const [x, y] = at(640, 640);
+  // Australia's extent: drawn hundreds of pixels across at this scale.
+  const data = { rule, countries: [[x, y, 2, "Australia", "Austl.", 5043]], places: [] };
+  const cluster = { left: 620, right: 660, top: 625, bottom: 655 };
+  const [named] = layoutNames(data, world, [cluster], width);
+  assert.equal(named.text, "Australia");
+  assert.ok(named.dy !== 0, "a line away: " + named.dy);
+  // A small country is not moved off its point: its short name, else none.
+  const small = { rule, countries: [[x, y, 2, "Tiny", "", 100]], places: [] };
+  assert.deepEqual(layoutNames(small, world, [cluster], width), []);
 });
 
 test("a name goes only where it covers no pin and no other name, else its short name, else beside it", () => {

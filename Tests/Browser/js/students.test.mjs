@@ -2,7 +2,7 @@
 // by marker. node --test, run by WebScriptTests; the elements are stand-ins that count what is written.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { countOf, filterStudents, markSearch, shownStudents } from "../../../Sources/CWebPage/web/js/students.mjs";
+import { countOf, filterStudents, markSearch, sharedPlace, shownStudents } from "../../../Sources/CWebPage/web/js/students.mjs";
 
 let writes = 0;
 
@@ -71,4 +71,12 @@ test("a popup's students are those the search left, before the page is told", ()
   assert.deepEqual(shownStudents(shared).map((s) => s.dataset.name), ["Ada Lovelace"]);
   assert.deepEqual(shownStudents({ members: [shared] }).map((s) => s.dataset.name), ["Ada Lovelace"], "a cluster's too");
   assert.equal(countOf(shared), 1);
+});
+
+test("students a few kilometres apart are in the place most of their pins name", () => {
+  const at = (...places) => places.map((place) => ({ dataset: { place } }));
+  assert.equal(sharedPlace(at("Seoul, South Korea", "Seoul, South Korea")), "Seoul, South Korea");
+  assert.equal(sharedPlace(at("Gangnam", "Seoul, South Korea", "Seoul, South Korea ")), "Seoul, South Korea");
+  assert.equal(sharedPlace(at("Lima, Peru", "Callao, Peru")), "Lima, Peru");
+  assert.equal(sharedPlace(at("", " ")), "");
 });

@@ -73,6 +73,9 @@ function applyRoute() {
 /** The focus on the selected tab when what had it is no longer seen (hidden, inert, gone). */
 function keepFocus() {
   const a = document.activeElement;
+  // The bar is always seen while shown: asking the layout where its tab is made the browser lay out
+  // the map the route had just changed, there and then (18–25 ms at 10,000 students).
+  if (a && !$("bar").hidden && $("bar").contains(a) && !a.closest("[inert]")) return;
   if (a && a !== document.body && a.isConnected && a.getClientRects().length && !a.closest("[hidden],[inert]")) return;
   if (!$("bar").hidden) document.querySelector('[role="tab"][aria-selected="true"]').focus();
 }
@@ -132,7 +135,7 @@ $("logout").addEventListener("click", logout);
 /* The map's own buttons. */
 $("zoom-in").addEventListener("click", () => ui.view.zoomBy(2));
 $("zoom-out").addEventListener("click", () => ui.view.zoomBy(0.5));
-$("zoom-world").addEventListener("click", () => ui.view.fit());
+$("zoom-world").addEventListener("click", () => ui.view.world());
 
 /* The list. */
 $("student-list").addEventListener("click", (ev) => {

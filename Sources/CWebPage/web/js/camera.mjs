@@ -1,8 +1,7 @@
 // The map's camera: a centre and a scale (map units per screen pixel). What is shown is derived from
 // it and the element's size, so the view always fills the element (no letterboxing) and never shows
 // past the edges of the world. The first view covers the element with a band of latitudes and slides
-// to where most pins are; zooming out stops at the whole world's width (or, on a tall screen, its
-// whole height). Pure: numbers in, numbers out; node tests it (Tests/Browser/js/camera.test.mjs).
+// to where most pins are; zooming out stops at the whole world's width. Pure: numbers in, numbers out; node tests it (Tests/Browser/js/camera.test.mjs).
 //
 // A camera is {x, y, unit}: its centre in map units (0…65535 across the world, Web Mercator) and the
 // map units one pixel shows. A size is the element's {w, h} in pixels.
@@ -19,9 +18,11 @@ export function between(v, lo, hi) {
   return lo > hi ? (lo + hi) / 2 : Math.min(Math.max(v, lo), hi);
 }
 
-/** Units per pixel: from a view 500 units wide to the whole world's width (or height, if taller). */
+/** Units per pixel: from a view 500 units wide to the whole world's width. On a screen taller than
+ *  wide, the whole width shows the world's square with sea above and below: a phone held upright
+ *  stopped at the square's height, a third of the world's width, and "whole world" showed no more. */
 export function zoomRange(size) {
-  return [500 / size.w, Math.min(WORLD / size.w, WORLD / size.h)];
+  return [500 / size.w, WORLD / size.w];
 }
 
 /** Keeps `cam` within the zoom's range and its view within the world, `EDGE` pixels past its sides;
@@ -97,6 +98,12 @@ export function firstView(markers, size, band) {
     cam.y = between(cam.y, mine.at.y - size.h * u / 2 + margin, mine.at.y + size.h * u / 2 - margin);
   }
   return cam;
+}
+
+/** The whole world's width across the screen (the "whole world" button), the band `top`…`bottom`
+ *  (map units) in the middle of its height where the screen shows less than the world's height. */
+export function worldView(size, band) {
+  return clampCamera({ x: WORLD / 2, y: (band.top + band.bottom) / 2, unit: WORLD / size.w }, size);
 }
 
 /** The camera that shows every point of `points` (at least one), a margin inside the screen's edges

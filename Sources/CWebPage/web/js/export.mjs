@@ -19,7 +19,7 @@ view.setMarkers(markers);
 view.setNames(JSON.parse(byId("map-names").textContent));
 byId("zoom-in").addEventListener("click", () => view.zoomBy(2));
 byId("zoom-out").addEventListener("click", () => view.zoomBy(0.5));
-byId("zoom-world").addEventListener("click", () => view.fit());
+byId("zoom-world").addEventListener("click", () => view.world());
 
 let fitting = 0;
 search.addEventListener("input", () => {

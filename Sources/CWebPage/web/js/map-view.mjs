@@ -18,7 +18,7 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, zoomCamera, zoomRange } from "./camera.mjs";
+import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
 import { zoomLevel } from "./clusters.mjs";
 import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
@@ -222,11 +222,18 @@ export function mapView(o) {
     if (drawn) drawn();
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
-     it at once; the others' classes follow (students.mjs, markSearch). */
+     it at once; the others' classes follow (students.mjs, markSearch), and the level drawn is grouped
+     again in idle time while its groups stay drawn, as for a changed list: at 10,000 students the
+     map shown again after a search in the list was one task of 74–214 ms (grouped, drawn and laid
+     out at once). */
   function filter(text) {
     const found = filterStudents(map.markers, text);
-    map.groups.reset(map.markers);
-    apply();
+    if (!fitted || map.groups.level === null) {
+      map.groups.reset(map.markers);
+      apply();
+    } else {
+      map.groups.renew(map.markers, () => group());
+    }
     markFrom(0);
     return found;
   }
@@ -283,6 +290,13 @@ export function mapView(o) {
      *  for, listed first, its link focused. */
     show(m, anchor) {
       popup.show(m, true, true, anchor);
+    },
+    /** The whole world's width: the "whole world" button. */
+    world() {
+      measure();
+      popup.hide();
+      Object.assign(cam, worldView(size, band));
+      apply();
     },
     /** Zooms in (f > 1) or out around the view's centre: the zoom buttons. */
     zoomBy(f) {

@@ -12,7 +12,7 @@
 import { zoomRange } from "./camera.mjs";
 import { centreOf, zoomLevel } from "./clusters.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
-import { countOf, markSearch } from "./students.mjs";
+import { countOf, markSearch, sharedPlace, shownStudents } from "./students.mjs";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -180,9 +180,12 @@ export function markerDrawing(map) {
     setCluster(hd, c);
     c.scaled = 0;
     if (c.getAttribute("class") !== cls) c.setAttribute("class", cls);
-    if (c.count !== n || c.whole !== whole) {
+    // Where they are, for a cluster zooming cannot split: "6 students in Seoul, South Korea".
+    const place = whole ? sharedPlace(shownStudents(c)) : "";
+    if (c.count !== n || c.whole !== whole || c.place !== place) {
       c.count = n;
       c.whole = whole;
+      c.place = place;
       const digits = String(n).length;
       c.radius = digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
       c.firstChild.setAttribute("r", c.radius);
@@ -190,7 +193,7 @@ export function markerDrawing(map) {
       c.label.setAttribute("class", "count" + (digits > 3 ? " long" : ""));
       c.dataset.count = n;
       // Enter zooms in, or lists them where zooming cannot tell them apart.
-      c.setAttribute("aria-label", whole ? n + " students here" : n + " students near here: zoom in");
+      c.setAttribute("aria-label", whole ? n + (place ? " students in " + place : " students here") : n + " students near here: zoom in");
     }
     return c;
   }

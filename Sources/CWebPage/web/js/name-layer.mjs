@@ -43,12 +43,19 @@ export function nameLayer(map) {
       const sx = (p.x - v.x) / u, sy = (p.y - v.y) / u;
       obstacles.push({ left: sx - r, right: sx + r, top: sy - r, bottom: sy + r });
     }
+    // Nor under the map's own controls drawn over it (the zoom buttons).
+    const frame = map.svg.parentNode.getBoundingClientRect();
+    for (const c of map.svg.parentNode.querySelectorAll(".zoom")) {
+      const r = c.getBoundingClientRect();
+      if (r.width) obstacles.push({ left: r.left - frame.left, right: r.right - frame.left, top: r.top - frame.top, bottom: r.bottom - frame.top });
+    }
     const frag = document.createDocumentFragment();
     for (const n of layoutNames(names, v, obstacles, measureText)) {
       const t = document.createElementNS(SVG_NS, "text");
       t.setAttribute("class", "name " + n.kind);
       t.setAttribute("text-anchor", n.anchor);
       if (n.dx) t.setAttribute("x", n.dx);
+      if (n.dy) t.setAttribute("y", n.dy);
       t.setAttribute("transform", "translate(" + n.x + " " + n.y + ") scale(" + u + ")");
       t.at = { x: n.x, y: n.y };
       t.textContent = n.text;
@@ -65,19 +72,23 @@ export function nameLayer(map) {
     }
     layer.replaceChildren(frag);
   }
-  /* A name's width in pixels, from the fonts the style sheet gives the names, read once. */
+  /* A name's width in pixels, from the fonts the style sheet gives the names, read once: with its
+     capitals and letter spacing (a canvas measures neither, and a country's name was laid out a
+     fifth narrower than drawn). */
   function textMeasure() {
     const context = document.createElement("canvas").getContext("2d"), fonts = {};
     for (const kind of ["country", "place"]) {
       const probe = document.createElementNS(SVG_NS, "text");
       probe.setAttribute("class", "name " + kind);
       layer.appendChild(probe);
-      fonts[kind] = getComputedStyle(probe).font;
+      const style = getComputedStyle(probe);
+      fonts[kind] = { font: style.font, upper: style.textTransform === "uppercase", spacing: parseFloat(style.letterSpacing) || 0 };
       probe.remove();
     }
     return (text, kind) => {
-      context.font = fonts[kind];
-      return context.measureText(text).width;
+      const f = fonts[kind];
+      context.font = f.font;
+      return context.measureText(f.upper ? text.toUpperCase() : text).width + f.spacing * text.length;
     };
   }
   return { set, scaleTo, soon };

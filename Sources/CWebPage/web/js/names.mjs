@@ -5,12 +5,17 @@
 // How much is named follows the scale, as on a printed map and in the terminal: the scale is how many
 // times wider the world is drawn than on an 80-column terminal, taken here as 640 pixels (a
 // terminal cell is about 8 pixels wide). Countries are placed first, most prominent first, each
-// centred on its label point (else its short name, else none); then places, most populous first,
-// centred on their point, else beside it (right, then left, clear of a pin on it); a place whose point is under a name
+// centred on its label point (a large one's also a line above or below it; else its short name,
+// else none); then places, most populous first, centred on their point, else beside it (right,
+// then left, clear of a pin or cluster on it); a place whose point is under a name
 // already placed is not named, and a name goes only where it covers no pin, no cluster and no other
 // name, within the screen.
 
 import { WORLD } from "./mercator.mjs";
+
+/** How wide, in pixels, a country is drawn before its name may go a line above or below its point:
+ *  the terminal's three rows (twelve dots, four pixels a dot at 640 pixels a world). */
+export const LARGE_COUNTRY_PIXELS = 48;
 
 /** Pixels across the world on an 80-column terminal map: what the rule's scale 1 is. */
 export const TERMINAL_WORLD_PIXELS = 640;
@@ -32,7 +37,7 @@ function overlaps(a, b) {
 }
 
 /** The names for a view, each {text, kind ("country" or "place"), x, y (its point, map units),
- *  anchor ("middle", "start" or "end"), dx (pixels from the point to the anchor)}.
+ *  anchor ("middle", "start" or "end"), dx, dy (pixels from the point to the anchor)}.
  *
  *  `view`: {x, y (the top left, map units), unit (map units a pixel), w, h (pixels)};
  *  `obstacles`: boxes in screen pixels ({left, top, right, bottom}) no name may cover (pins, clusters);
@@ -51,20 +56,40 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
     // A cell apart at each end, as the terminal keeps a free cell: 4 pixels.
     return { left: left - 4, right: left + w + 4, top: sy - height / 2, bottom: sy + height / 2 };
   }
+  // How far the pins and clusters on a point reach from it each way, in pixels.
+  function clearance(sx, sy) {
+    const c = { left: 0, right: 0, up: 0, down: 0 };
+    for (const t of obstacles) {
+      if (sx < t.left || sx > t.right || sy < t.top || sy > t.bottom) continue;
+      c.left = Math.max(c.left, sx - t.left);
+      c.right = Math.max(c.right, t.right - sx);
+      c.up = Math.max(c.up, sy - t.top);
+      c.down = Math.max(c.down, t.bottom - sy);
+    }
+    return c;
+  }
   for (const [x, y, r, name, short, extent] of data.countries) {
     if (r > rank) continue;
     // Not a country too small to see at this scale, as the terminal names none under a cell.
     if (extent !== undefined && extent / view.unit < (data.rule.countryPixels || 0)) continue;
     const { sx, sy } = screen(x, y);
     if (sx < 0 || sy < 0 || sx > view.w || sy > view.h) continue;
-    for (const text of [name, short]) {
+    // A country drawn large may have its name a line above or below its point, as the terminal's
+    // three rows tall or more may have it a row away: a cluster of its students drawn at their middle
+    // covered the point, and "Australia" went unnamed.
+    const clear = clearance(sx, sy);
+    const lines = extent !== undefined && extent / view.unit >= LARGE_COUNTRY_PIXELS
+      ? [0, -Math.max(height, clear.up + height / 2), Math.max(height, clear.down + height / 2)] : [0];
+    placing: for (const text of [name, short]) {
       if (!text) continue;
-      const box = boxAt(sx, sy, width(text, "country"), "middle", 0);
-      if (!fits(box)) continue;
-      taken.push(box);
-      named.push(box);
-      placed.push({ text, kind: "country", x, y, anchor: "middle", dx: 0 });
-      break;
+      for (const dy of lines) {
+        const box = boxAt(sx, sy + dy, width(text, "country"), "middle", 0);
+        if (!fits(box)) continue;
+        taken.push(box);
+        named.push(box);
+        placed.push({ text, kind: "country", x, y, anchor: "middle", dx: 0, dy });
+        break placing;
+      }
     }
   }
   for (const [x, y, people, name] of data.places) {
@@ -75,13 +100,15 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
     // A point under a name already placed (a city's neighbour at this scale): its name beside that
     // one would read as naming the wrong place.
     if (named.some((b) => sx >= b.left && sx <= b.right && sy >= b.top && sy <= b.bottom)) continue;
-    const w = width(name, "place");
-    for (const [anchor, dx] of [["middle", 0], ["start", 14], ["end", -14]]) {
+    // Beside its point, clear of a pin or cluster on it (students pin their city: the largest
+    // places are where the pins are), as the terminal writes "*7 Lyon" after a pin and its number.
+    const clear = clearance(sx, sy), w = width(name, "place");
+    for (const [anchor, dx] of [["middle", 0], ["start", Math.max(14, clear.right + 4)], ["end", -Math.max(14, clear.left + 4)]]) {
       const box = boxAt(sx, sy, w, anchor, dx);
       if (!fits(box)) continue;
       taken.push(box);
       named.push(box);
-      placed.push({ text: name, kind: "place", x, y, anchor, dx });
+      placed.push({ text: name, kind: "place", x, y, anchor, dx, dy: 0 });
       break;
     }
   }

@@ -5,7 +5,7 @@
 
 import { screenPoint } from "./camera.mjs";
 import { pointOf, radiusOf } from "./markers.mjs";
-import { shownStudents } from "./students.mjs";
+import { sharedPlace, shownStudents } from "./students.mjs";
 import { isWebLink, shownText } from "./text.mjs";
 
 /** The popup of the map `map` (map-view.mjs): its elements are `o.popup`, `o.heading`, `o.list`,
@@ -43,10 +43,10 @@ export function mapPopup(map) {
     const all = shownStudents(m), first = m.members ? shownStudents(p.anchor) : [];
     const here = first.length ? first.concat(all.filter((s) => first.indexOf(s) < 0)) : all;
     // The list is written again only when it lists others: a zoom shows it again at every step.
-    if (!showing || showing.cluster !== !!m.members || showing.here.length !== here.length || here.some((s, i) => s !== showing.here[i])) {
+    if (!showing || showing.cluster !== !!m.members || showing.whole !== !!m.whole || showing.here.length !== here.length || here.some((s, i) => s !== showing.here[i])) {
       const focused = list.contains(document.activeElement) ? document.activeElement.closest("li").student : null;
-      showing = { cluster: !!m.members, here };
-      heading.textContent = here.length + (m.members ? " students near here" : " students here");
+      showing = { cluster: !!m.members, whole: !!m.whole, here };
+      heading.textContent = headingOf(m, here);
       heading.hidden = here.length < 2;
       list.replaceChildren(...here.map(item));
       box = null;
@@ -65,6 +65,13 @@ export function mapPopup(map) {
       ((list.firstElementChild && list.firstElementChild.querySelector("a[href]")) || o.close).focus({ preventScroll: true });
       if (o.onPopup) o.onPopup(m, pinned);
     }
+  }
+  /* What heads a list of several: where they are, as their pins name it, when zooming cannot tell
+     them apart (one point, or a cluster that stays one at the closest zoom); "near here" for a
+     cluster zooming splits, its students in places of their own. */
+  function headingOf(m, here) {
+    const place = m.members && !m.whole ? "" : sharedPlace(here);
+    return here.length + (place ? " students in " + place : m.members ? " students near here" : " students here");
   }
   /** Closes the popup; the focus, if it was in it, goes back to its pin (or the cluster it is in). */
   function close() {
@@ -94,14 +101,25 @@ export function mapPopup(map) {
     box = null;
   }
   /** Beside the marker or cluster, from where the camera puts it (reading where the browser drew it
-   *  made it lay the page out again at every frame), kept inside the map. */
+   *  made it lay the page out again at every frame), kept inside the map and off the marker: to its
+   *  right, else its left, below, above. On a phone the popup is most of the screen's width, and
+   *  kept inside it on the right it covered the cluster it lists. */
   function place() {
     const m = p.selected, size = map.size;
     if (!m || popup.hidden) return;
-    const at = screenPoint(map.cam, size, pointOf(m)), r = radiusOf(m) * map.placed.unit / map.cam.unit;
+    const at = screenPoint(map.cam, size, pointOf(m)), r = radiusOf(m) * map.placed.unit / map.cam.unit, gap = r + 8;
     if (!box) box = { w: popup.offsetWidth, h: popup.offsetHeight };
-    popup.style.left = Math.max(Math.min(at.x + r + 8, size.w - box.w - 4), 4) + "px";
-    popup.style.top = Math.max(Math.min(at.y - r - 8, size.h - box.h - 4), 4) + "px";
+    const inside = (left, top) => ({
+      left: Math.max(Math.min(left, size.w - box.w - 4), 4), top: Math.max(Math.min(top, size.h - box.h - 4), 4),
+    });
+    const clear = (c) => c.left >= at.x + r || c.left + box.w <= at.x - r || c.top >= at.y + r || c.top + box.h <= at.y - r;
+    const candidates = [
+      inside(at.x + gap, at.y - gap), inside(at.x - gap - box.w, at.y - gap),
+      inside(at.x - box.w / 2, at.y + gap), inside(at.x - box.w / 2, at.y - gap - box.h),
+    ];
+    const c = candidates.find(clear) || candidates[0];
+    popup.style.left = c.left + "px";
+    popup.style.top = c.top + "px";
   }
 
   o.close.addEventListener("click", close);

@@ -64,3 +64,23 @@ export function markSearch(m) {
   const label = m.querySelector("text");
   if (label) label.textContent = m.count;
 }
+
+/** The place students a few kilometres apart are in, as their pins name it (`data-place`, the words
+ *  each posted, the geocoder's "Lima, Peru"): the one most of them name (the first of those, at a
+ *  tie), or "" when none names one. What heads a cluster zooming cannot split, for "N students in
+ *  Lima, Peru" rather than "near here". */
+export function sharedPlace(students) {
+  const counts = new Map();
+  let best = "", most = 0;
+  for (const s of students) {
+    const place = s.dataset.place.trim();
+    if (!place) continue;
+    const n = (counts.get(place) || 0) + 1;
+    counts.set(place, n);
+    if (n > most) {
+      most = n;
+      best = place;
+    }
+  }
+  return best;
+}
