@@ -1141,6 +1141,31 @@ Written apart from the package's own check."
             (kill-buffer)))
       (delete-other-windows))))
 
+;; A cut where a wide character does not fit (5 of 6 columns used) left the rest of
+;; its row a column early: `tabulated-list' padded it as if the cut filled the column.
+(ert-deftest onthemap-test-51-rows-line-up-after-a-short-cut ()
+  (with-temp-buffer
+    (tabulated-list-mode)
+    (setq tabulated-list-format [("Name" 6 t) ("Place" 8 t) ("Link" 10 t)]
+          tabulated-list-printer #'onthemap--print-entry
+          tabulated-list-entries
+          (mapcar (lambda (name) (list (list :name name) (vector name "Paris" "https://x.example")))
+                  (list "Star\u2728 Lee" "Ada Lovelace" "\u7f8e\u54b2 \u7530\u4e2d" "Jose\u0301 Pe\u0301rez")))
+    (tabulated-list-init-header)
+    (tabulated-list-print)
+    (goto-char (point-min))
+    (let ((starts nil))
+      (while (not (eobp))
+        (let ((place (onthemap-tests--column-start "Place")))
+          (push (cons (string-width (onthemap-tests--displayed-to place))
+                      (aref (tabulated-list-get-entry) 0))
+                starts))
+        (forward-line 1))
+      (should (= (length starts) 4))
+      (should (= 1 (length (delete-dups (mapcar #'car starts)))))
+      ;; What reads an entry back gets its name whole.
+      (should (member "Star\u2728 Lee" (mapcar #'cdr starts))))))
+
 (ert-deftest onthemap-test-40-hostile-text-is-shown-safe ()
   :tags '(hostile)
   (let ((mark (length onthemap-tests--messages))

@@ -736,20 +736,38 @@ Your own row's name, when wider than its column, is cut before its
 \"(you)\", which stays whole (\"Ada Lo… (you)\"), as in Neovim and
 the CLI; the list would cut the mark instead.  A cell the list cuts
 keeps its accents with their letter (`onthemap--keep-accents')."
-  (let ((name (aref cols 0))
-        (width (nth 1 (aref tabulated-list-format 0)))
-        (start (point)))
-    (if (not (and (onthemap--true-p (plist-get id :mine))
-                  (string-suffix-p onthemap--you name)
-                  (> (string-width name) width)))
-        (tabulated-list-print-entry id cols)
-      (let ((fitted (copy-sequence cols)))
-        (aset fitted 0 (onthemap--fit-keeping name onthemap--you width))
-        (tabulated-list-print-entry id fitted)
-        ;; The entry as it is, for what reads it back (`tabulated-list-get-entry'), as
-        ;; for any cell the list cuts.
-        (put-text-property start (point) 'tabulated-list-entry cols)))
+  (let* ((name (aref cols 0))
+         (width (nth 1 (aref tabulated-list-format 0)))
+         (start (point))
+         (fitted (onthemap--fill-short-cuts cols)))
+    (when (and (onthemap--true-p (plist-get id :mine))
+               (string-suffix-p onthemap--you name)
+               (> (string-width name) width))
+      (aset fitted 0 (onthemap--fit-keeping name onthemap--you width)))
+    (tabulated-list-print-entry id fitted)
+    (unless (equal fitted cols)
+      ;; The entry as it is, for what reads it back (`tabulated-list-get-entry'), as
+      ;; for any cell the list cuts.
+      (put-text-property start (point) 'tabulated-list-entry cols))
     (onthemap--keep-accents start (point))))
+
+(defun onthemap--fill-short-cuts (cols)
+  "A copy of COLS where a cell cut short of its column is cut here and padded.
+Where a wide character does not fit (\"Star✨ Lee\" in 6 columns is
+\"Star…\", 5), `tabulated-list' pads the cell as if its cut filled the
+column, and the rest of the row starts a column early.  Such a cell is
+cut by `onthemap--truncate' and padded with spaces to the column's
+width, which the list then prints as it is.  The last column is never
+cut."
+  (let ((fitted (copy-sequence cols)))
+    (dotimes (n (1- (length tabulated-list-format)))
+      (let* ((cell (aref cols n))
+             (width (nth 1 (aref tabulated-list-format n))))
+        (when (and (stringp cell) (> (string-width cell) width))
+          (let ((cut (onthemap--truncate cell width)))
+            (when (< (string-width cut) width)
+              (aset fitted n (concat cut (make-string (- width (string-width cut)) ?\s))))))))
+    fitted))
 
 (defun onthemap--keep-accents (start end)
   "Between START and END, give each cut cell's accents back to their letter.
