@@ -296,6 +296,21 @@ and a space aligned to a column as the spaces up to it."
   "The text from START to END of this line as it is displayed."
   (substring (onthemap-tests--displayed-to end) (length (onthemap-tests--displayed-to start))))
 
+(defmacro onthemap-tests--in-list-of-width (columns &rest body)
+  "Run BODY in the students' list, shown in a window COLUMNS wide and filled.
+The window is gone afterwards whatever BODY did, and the list's buffer
+once BODY is done."
+  (declare (indent 1))
+  `(unwind-protect
+       (progn
+         (delete-other-windows)
+         (split-window-right ,columns)
+         (with-current-buffer (onthemap)
+           (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+           ,@body
+           (kill-buffer)))
+     (delete-other-windows)))
+
 (defun onthemap-tests--updated-ends ()
   "The screen column where each line's Updated cell ends, and the cell."
   (save-excursion
@@ -646,29 +661,22 @@ alone, as the CLI's bars show it."
 (ert-deftest onthemap-test-09b-you-kept-whole-at-60-columns ()
   ;; As the list is printed in a window of 60 columns: the name is cut, not its "(you)".
   (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key)))
-    (unwind-protect
-        (progn
-          (delete-other-windows)
-          (split-window-right 60)
-          (with-current-buffer (onthemap)
-            (onthemap-tests--wait "the students" (lambda () onthemap--shown))
-            (should (<= 58 (window-max-chars-per-line (get-buffer-window)) 59))
-            (onthemap-tests--row-of me)
-            (let* ((start (onthemap-tests--column-start "Name"))
-                   (end (next-single-property-change start 'tabulated-list-column-name nil (line-end-position)))
-                   (cell (string-trim-right (onthemap-tests--displayed start end))))
-              (should (string-suffix-p " (you)" cell))
-              (should (string-prefix-p (substring (onthemap--name (tabulated-list-get-id)) 0 3) cell))
-              ;; Cut to fit: the whole name and mark would not.
-              (should (< (string-width cell) (string-width (aref (tabulated-list-get-entry) 0))))
-              (should (eq (get-text-property start 'face) 'onthemap-you))
-              (should (eq (get-text-property (+ start (length cell) -1) 'face) 'onthemap-you))
-              (should (string-search "…" cell))
-              ;; What reads the entry back gets it whole.
-              (should (equal (aref (tabulated-list-get-entry) 0)
-                             (concat (onthemap--name (tabulated-list-get-id)) " (you)"))))
-            (kill-buffer)))
-      (delete-other-windows))))
+    (onthemap-tests--in-list-of-width 60
+      (should (<= 58 (window-max-chars-per-line (get-buffer-window)) 59))
+      (onthemap-tests--row-of me)
+      (let* ((start (onthemap-tests--column-start "Name"))
+             (end (next-single-property-change start 'tabulated-list-column-name nil (line-end-position)))
+             (cell (string-trim-right (onthemap-tests--displayed start end))))
+        (should (string-suffix-p " (you)" cell))
+        (should (string-prefix-p (substring (onthemap--name (tabulated-list-get-id)) 0 3) cell))
+        ;; Cut to fit: the whole name and mark would not.
+        (should (< (string-width cell) (string-width (aref (tabulated-list-get-entry) 0))))
+        (should (eq (get-text-property start 'face) 'onthemap-you))
+        (should (eq (get-text-property (+ start (length cell) -1) 'face) 'onthemap-you))
+        (should (string-search "…" cell))
+        ;; What reads the entry back gets it whole.
+        (should (equal (aref (tabulated-list-get-entry) 0)
+                       (concat (onthemap--name (tabulated-list-get-id)) " (you)")))))))
 
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
@@ -1115,31 +1123,24 @@ Written apart from the package's own check."
     (dolist (name names)
       (dolist (width (number-sequence 2 11))
         (princ (format "CUT\t%s\t%d\t%s\n" name width (onthemap--truncate name width)))))
-    (unwind-protect
-        (progn
-          (delete-other-windows)
-          (split-window-right 34)
-          (with-current-buffer (onthemap)
-            (onthemap-tests--wait "the students" (lambda () onthemap--shown))
-            (goto-char (point-min))
-            (let ((seen nil))
-              (while (not (eobp))
-                (let* ((student (tabulated-list-get-id))
-                       (name (and student (onthemap--name student))))
-                  (when (member name names)
-                    (push name seen)
-                    (let* ((start (onthemap-tests--column-start "Name"))
-                           (end (onthemap-tests--column-start "Place"))
-                           (cell (string-trim-right (onthemap-tests--displayed start end)))
-                           (kept (string-remove-suffix "…" cell)))
-                      ;; Cut whole: what is kept is the name's start, and never a letter
-                      ;; without its accent.
-                      (should (string-prefix-p kept name))
-                      (should-not (and (< (length kept) (length name)) (= (char-width (aref name (length kept))) 0))))))
-                (forward-line 1))
-              (should (= (length seen) (length names))))
-            (kill-buffer)))
-      (delete-other-windows))))
+    (onthemap-tests--in-list-of-width 34
+      (goto-char (point-min))
+      (let ((seen nil))
+        (while (not (eobp))
+          (let* ((student (tabulated-list-get-id))
+                 (name (and student (onthemap--name student))))
+            (when (member name names)
+              (push name seen)
+              (let* ((start (onthemap-tests--column-start "Name"))
+                     (end (onthemap-tests--column-start "Place"))
+                     (cell (string-trim-right (onthemap-tests--displayed start end)))
+                     (kept (string-remove-suffix "…" cell)))
+                ;; Cut whole: what is kept is the name's start, and never a letter
+                ;; without its accent.
+                (should (string-prefix-p kept name))
+                (should-not (and (< (length kept) (length name)) (= (char-width (aref name (length kept))) 0))))))
+          (forward-line 1))
+        (should (= (length seen) (length names)))))))
 
 ;; A cut where a wide character does not fit (5 of 6 columns used) left the rest of
 ;; its row a column early: `tabulated-list' padded it as if the cut filled the column.
