@@ -31,7 +31,10 @@ public func buildApplication(
         server: .http1(
             configuration: .init(
                 additionalChannelHandlers: [RequestBudgetHandler(budget: budget, maxBodyBytes: maxBodyBytes)],
-                idleTimeout: TimeAmount(configuration.idleTimeout))),
+                idleTimeout: TimeAmount(configuration.idleTimeout),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: RequestBudgetHandler.maxHeadBytes,
+                    maxHeaderListSize: RequestBudgetHandler.maxHeadBytes))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onthemap-server"),
         // The integrity checks; the geocoder drops its index once lookups stop.
         services: [integrity, geocoder],

@@ -96,7 +96,10 @@ final class EditorTestBed: @unchecked Sendable {
             for request in requests where FileManager.default.fileExists(atPath: control + "/" + request.asked) {
                 try FileManager.default.removeItem(atPath: control + "/" + request.asked)
                 try request.act()
-                FileManager.default.createFile(atPath: control + "/" + request.done, contents: nil)
+                // The editor waits for this file: not made, it would wait out the whole deadline.
+                guard FileManager.default.createFile(atPath: control + "/" + request.done, contents: nil) else {
+                    throw ServerProcessError(message: "cannot write \(control)/\(request.done)")
+                }
             }
         }
     }

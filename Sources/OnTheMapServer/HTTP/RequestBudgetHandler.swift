@@ -14,7 +14,7 @@ import OnTheMapModels
 /// therefore never seen by it (nor by anything after); everything passed on is, and it still closes a
 /// connection idle in the middle of a body after `--idle-timeout`, so a slow body is cut.
 ///
-/// It also answers, in words, a request the HTTP decoder cannot read (a head over its 80 KiB, a
+/// It also answers, in words, a request the HTTP decoder cannot read (a head over `maxHeadBytes`, a
 /// malformed line): Hummingbird would answer those with an empty 400.
 final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -125,7 +125,7 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if error == .headerOverflow {
                 answer(
                     context, .requestHeaderFieldsTooLarge,
-                    "The request's address and headers are longer than the server reads (80 KiB); send a shorter request.")
+                    "The request's address and headers are longer than the server reads (\(Self.maxHeadBytes / 1024) KiB); send a shorter request.")
             } else {
                 answer(context, .badRequest, "The request could not be read as HTTP/1.1; check the program that sent it.")
             }
@@ -133,6 +133,10 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         context.fireErrorCaught(error)
     }
+
+    /// The most bytes of headers the HTTP decoder reads (`App+build.swift` gives it this limit, which
+    /// is also Hummingbird's default); a longer head is answered 431.
+    static let maxHeadBytes = 80 * 1024
 
     /// How long a refused client is asked to wait, in seconds: "a few seconds" in the messages.
     static let retryAfterSeconds = 5
