@@ -35,25 +35,6 @@ extension UserProfile: WireJSONRepresentable {
     }
 }
 
-extension StudentLocation: WireJSONRepresentable {
-    /// Parse's order: alphabetical, timestamps in milliseconds.
-    public var wireJSON: WireJSON {
-        var members: [(String, WireJSON)] = []
-        members.reserveCapacity(10)
-        if let createdAt { members.append(("createdAt", .string(WireTimestamp.milliseconds(createdAt)))) }
-        members.append(("firstName", .string(firstName)))
-        members.append(("lastName", .string(lastName)))
-        members.append(("latitude", .number(latitude)))
-        members.append(("longitude", .number(longitude)))
-        members.append(("mapString", .string(mapString)))
-        members.append(("mediaURL", .string(mediaURL)))
-        members.append(("objectId", .string(objectId)))
-        members.append(("uniqueKey", .string(uniqueKey)))
-        if let updatedAt { members.append(("updatedAt", .string(WireTimestamp.milliseconds(updatedAt)))) }
-        return .object(members)
-    }
-}
-
 extension StudentLocationList: WireJSONRepresentable {
     public var wireJSON: WireJSON {
         .object([("results", .array(results.map(\.wireJSON)))])
