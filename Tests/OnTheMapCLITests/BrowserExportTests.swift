@@ -57,13 +57,13 @@ struct BrowserExportTests {
             "ok   a cluster is a button too", "ok   after Enter zoomed into the cluster, the focus is on what it became",
             "ok   the first view names", "ok   the zoom-in button zooms in", "ok   the zoom-out button zooms out",
             "ok   the whole-world button shows the world's width", "ok   an empty search shows the first view again",
-        ] + ["390x844", "844x390"].flatMap { phone in
+        ] + ["390x844", "844x390"].flatMap({ phone in
             [
                 "ok   \(phone): the header is one line", "ok   \(phone): the map fills the screen under it",
                 "ok   \(phone): the world fills the map, no letterboxing", "ok   \(phone): your pin is whole on the first view",
                 "ok   \(phone): dragging reaches every student whole on the screen",
             ]
-        } {
+        }) {
             #expect(result.stdout.contains(line), "\(result.stdout)")
         }
         #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")

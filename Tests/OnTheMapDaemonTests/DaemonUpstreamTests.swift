@@ -34,7 +34,7 @@ struct DaemonUpstreamTests {
         #expect(!sessionFile.contains(DaemonTestBed.password))
         #expect(try mode(bed.daemon.sessionFile) == 0o600)
         // The cache is saved after the refresh answers.
-        #expect(try eventually { (try? mode(bed.daemon.cacheFile)) == 0o600 })
+        #expect(eventually { (try? mode(bed.daemon.cacheFile)) == 0o600 })
         #expect(try mode(bed.daemon.socketPath) == 0o600)
         #expect(try mode((bed.daemon.socketPath as NSString).deletingLastPathComponent) == 0o700)
         let session = try JSONDecoder().decode(WireJSON.self, from: Data(sessionFile.utf8))
@@ -63,7 +63,7 @@ struct DaemonUpstreamTests {
         let students = try bed.result("status")["students"]
         #expect(students?["skipped"] == .integer(1))
         #expect(students?["skippedWhy"] == .string("1 record left out: latitude 123.0 is out of range (1)"))
-        #expect(try eventually { bed.daemon.log.contains("1 record left out: latitude 123.0 is out of range (1)") }, "the log names the field")
+        #expect(eventually { bed.daemon.log.contains("1 record left out: latitude 123.0 is out of range (1)") }, "the log names the field")
         #expect(students?["count"] == .integer(99))
         let list = try bed.result("students")
         guard case .array(let pins)? = list["students"] else { Issue.record("no students array"); return }
@@ -147,7 +147,7 @@ struct DaemonUpstreamTests {
         let bed = try DaemonTestBed()
         defer { bed.tearDown() }
         try bed.login()
-        #expect(try eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
+        #expect(eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
         let result = try bed.result("logout")
         #expect(result == params(("loggedOut", .bool(true)), ("upstream", .string("ended"))))
         #expect(try bed.result("status")["loggedIn"] == .bool(false))
@@ -316,11 +316,11 @@ struct DaemonPagingTests {
         }
         // The server logs a request as it finishes it, a moment after the daemon has its answer.
         let wholeList = [200, 200, 200, 200]
-        #expect(try eventually { listAnswers() == wholeList }, "\(listAnswers())")
+        #expect(eventually { listAnswers() == wholeList }, "\(listAnswers())")
         #expect(try bed.result("status")["students"]?["count"] == .integer(1500))
         let refreshed = try bed.result("refresh")
         #expect(refreshed["count"] == .integer(1500))
-        #expect(try eventually { listAnswers() == wholeList + [304] }, "\(listAnswers())")
+        #expect(eventually { listAnswers() == wholeList + [304] }, "\(listAnswers())")
         #expect(try bed.result("status")["students"]?["count"] == .integer(1500))
         // A changed list is fetched whole again.
         _ = try bed.result(
@@ -328,7 +328,7 @@ struct DaemonPagingTests {
                 ("latitude", .number(-12.05)), ("longitude", .number(-77.04))))
         _ = try bed.result("refresh")
         // One more GET finds your pin for the write (200), then the whole list again.
-        #expect(try eventually { listAnswers() == wholeList + [304, 200] + wholeList }, "\(listAnswers())")
+        #expect(eventually { listAnswers() == wholeList + [304, 200] + wholeList }, "\(listAnswers())")
     }
 
     @Test func sigtermAnswersInFlightRequestsAndExits() throws {

@@ -60,7 +60,7 @@ struct MetricsExpositionTests {
         defer { directory.remove() }
         let secret = "metrics-\(UUID().uuidString)"
         let tokenFile = directory.file("metrics.token")
-        FileManager.default.createFile(atPath: tokenFile, contents: Data("\(secret)\n".utf8), attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data("\(secret)\n".utf8), attributes: [.posixPermissions: 0o600]))
         // Given through the settings file, as the docs show; logged at the most verbose level.
         let settings = directory.file("server.conf")
         try "metrics-token-file = \(tokenFile)\n".write(toFile: settings, atomically: true, encoding: .utf8)
@@ -91,9 +91,9 @@ struct MetricsExpositionTests {
         defer { directory.remove() }
         let database = try seededDatabase(in: directory)
         let open = directory.file("open.token")
-        FileManager.default.createFile(atPath: open, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(FileManager.default.createFile(atPath: open, contents: Data("secret\n".utf8), attributes: [.posixPermissions: 0o644]))
         let empty = directory.file("empty.token")
-        FileManager.default.createFile(atPath: empty, contents: Data("\n".utf8), attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data("\n".utf8), attributes: [.posixPermissions: 0o600]))
         for (file, words) in [(open, "readable by every user"), (empty, "is empty"), (directory.file("none"), "Cannot read")] {
             let result = try runCommand(
                 BuiltProducts.path("onthemap-server"), ["serve", "--db", database, "--port", "0", "--metrics-token-file", file])

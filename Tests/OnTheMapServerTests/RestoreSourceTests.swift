@@ -69,7 +69,7 @@ struct RestoreSourceTests {
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: No backup file at \(directory.file("nope.sqlite")).\n", "\(missing.stderr)")
         let empty = directory.file("empty.sqlite")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let refused = try runCommand(server, ["restore", "--from", empty, "--db", target])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("\(empty) is an empty file (0 bytes), not a backup."), "\(refused.stderr)")
