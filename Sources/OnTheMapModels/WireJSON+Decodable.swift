@@ -1,7 +1,3 @@
-/// Any JSON value, as JSON-RPC params and results need. Decoding keeps integers exact; object member
-/// order after decoding is unspecified (JSON objects are unordered).
-public typealias JSONValue = WireJSON
-
 extension WireJSON: Decodable, Encodable {
     private struct AnyKey: CodingKey {
         var stringValue: String

@@ -103,12 +103,6 @@ public enum WireTimestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `2015-02-25T01:10:38.103Z` (the `milliseconds` form) as UTF-8: no `String` made, which
-    /// matters when 10,000 locations with two timestamps each are serialized in one answer.
-    public static func writeMilliseconds(_ date: Date, into output: inout [UInt8]) {
-        write(date, fractionDigits: 3, into: &output)
-    }
-
     private static func write(_ date: Date, fractionDigits: Int, into output: inout [UInt8]) {
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }

@@ -18,17 +18,3 @@ public enum SocketActivation {
         return fd
     }
 }
-
-/// Who is on the other end of a Unix socket (SO_PEERCRED).
-public struct PeerCredentials: Sendable, Hashable {
-    public var pid: Int32
-    public var uid: UInt32
-    public var gid: UInt32
-
-    /// Creates credentials.
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
-}

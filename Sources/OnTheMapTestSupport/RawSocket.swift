@@ -124,8 +124,6 @@ public enum ProcessMemory {
     public static func peakResident(pid: Int32) -> Int? { field("VmHWM", pid: pid) }
     /// Resident set size now (VmRSS).
     public static func resident(pid: Int32) -> Int? { field("VmRSS", pid: pid) }
-    /// The part of the resident set that is pages of mapped files (RssFile): code and read-only data.
-    public static func fileResident(pid: Int32) -> Int? { field("RssFile", pid: pid) }
     /// The part of the resident set that is the process's own memory (RssAnon): heap, stacks.
     public static func anonymousResident(pid: Int32) -> Int? { field("RssAnon", pid: pid) }
 

@@ -8,9 +8,6 @@ public enum TestDatabase {
         ProcessInfo.processInfo.environment["ONTHEMAP_TEST_DATABASE"] == "postgres"
     }
 
-    /// "SQLite" or "PostgreSQL", for messages.
-    public static var backendName: String { usesPostgres ? "PostgreSQL" : "SQLite" }
-
     /// A new, empty database for one test: a SQLite file in `directory`, or a new database in the
     /// test cluster. What `--database` takes.
     public static func fresh(in directory: TemporaryDirectory, name: String = "onthemap.sqlite") throws -> String {

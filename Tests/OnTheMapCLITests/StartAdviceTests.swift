@@ -164,7 +164,7 @@ struct StartAdviceTests {
         // Gone without stopping (a crash, kill -9): the word stays too.
         try daemon.start()
         daemon.signal(SIGKILL)
-        #expect(try eventually { !daemon.isRunning })
+        #expect(eventually { !daemon.isRunning })
         #expect(try String(contentsOfFile: hint, encoding: .utf8) == line)
 
         // Started by systemd: systemd starts it again, so the word of a start by hand goes.

@@ -60,7 +60,7 @@ struct MemoryTrimmerTests {
         // Dropped between one and two idle periods (30 s) after the geocode: most of what building
         // the index added to the daemon's own memory.
         var unused = withIndex
-        #expect(await eventually(timeout: .seconds(75)) {
+        #expect(eventually(timeout: .seconds(75)) {
             unused = ProcessMemory.anonymousResident(pid: pid) ?? withIndex
             return unused - beforeIndex < (withIndex - beforeIndex) / 4
         }, "RssAnon \(beforeIndex / 1024) KiB before the index, \(withIndex / 1024) with it, \(unused / 1024) once unused")

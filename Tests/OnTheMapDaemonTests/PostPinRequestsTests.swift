@@ -24,7 +24,7 @@ struct PostPinRequestsTests {
             }
         }
         // The login's requests, logged as the server finishes them.
-        #expect(try eventually { requests().contains { $0.hasPrefix("GET /v1/StudentLocation") } })
+        #expect(eventually { requests().contains { $0.hasPrefix("GET /v1/StudentLocation") } })
         let before = requests().count
         for (place, created) in [("Lima, Peru", true), ("Quito, Ecuador", false)] {
             let posted = try bed.result(
@@ -37,7 +37,7 @@ struct PostPinRequestsTests {
             #expect(try bed.result("status")["students"]?["count"] == .integer(100))
             #expect(try bed.result("status")["myPin"]?["mapString"]?.stringValue?.hasPrefix(place.prefix { $0 != "," } + ",") == true)
         }
-        #expect(try eventually { requests().count >= before + 4 })
+        #expect(eventually { requests().count >= before + 4 })
         let posts = Array(requests()[before...])
         #expect(posts.count == 4, "\(posts)")
         #expect(posts.filter { $0.hasPrefix("GET /v1/StudentLocation") }.count == 2, "one lookup a post: \(posts)")

@@ -27,7 +27,7 @@ struct StatusLineTests {
         let bed = try DaemonTestBed(daemonArguments: ["--refresh-interval", "3600"])
         defer { bed.tearDown() }
         try bed.login()
-        #expect(try eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
+        #expect(eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
         #expect(bed.daemon.stop() == 0)
         let file = try #require(CachedList(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: bed.daemon.cacheFile)))))
         var older = file

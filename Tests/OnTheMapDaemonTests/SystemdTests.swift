@@ -34,7 +34,7 @@ struct SystemdTests {
 
         // Like systemd, systemd-socket-activate starts the daemon on the first connection, passing
         // the listening socket as fd 3; that connection is answered by the daemon.
-        #expect(try eventually { FileManager.default.fileExists(atPath: socketPath) })
+        #expect(eventually { FileManager.default.fileExists(atPath: socketPath) })
         let connection = try RPCConnection(path: socketPath, timeout: .seconds(10))
         #expect(try connection.call("status").get()["loggedIn"] == .bool(false))
         #expect(notify.waitFor("READY=1"))
@@ -43,11 +43,11 @@ struct SystemdTests {
         #expect(!notify.messages[..<readyIndex].contains("WATCHDOG=1"), "watchdog pinged before READY")
         #expect(notify.waitFor("WATCHDOG=1"))
         let pings = notify.messages.filter { $0 == "WATCHDOG=1" }.count
-        #expect(try eventually(timeout: .seconds(3)) { notify.messages.filter { $0 == "WATCHDOG=1" }.count >= pings + 2 })  // every 200 ms
+        #expect(eventually(timeout: .seconds(3)) { notify.messages.filter { $0 == "WATCHDOG=1" }.count >= pings + 2 })  // every 200 ms
 
         kill(process.processIdentifier, SIGHUP)
         #expect(notify.waitFor("RELOADING=1"))
-        #expect(try eventually { notify.messages.filter { $0.contains("READY=1") }.count >= 2 })
+        #expect(eventually { notify.messages.filter { $0.contains("READY=1") }.count >= 2 })
 
         kill(process.processIdentifier, SIGTERM)
         #expect(notify.waitFor("STOPPING=1"))
@@ -113,7 +113,7 @@ struct SystemdTests {
         let script = #"printf '{"jsonrpc":"2.0","id":1,"method":"status"}\n' | socat -t 3 - UNIX-CONNECT:"# + daemon.socketPath
         let result = try runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", script])
         #expect(!result.stdout.contains("result"), "another user got an answer: \(result.stdout)")
-        #expect(try eventually { daemon.log.contains("refused a client of another user") })
+        #expect(eventually { daemon.log.contains("refused a client of another user") })
         #expect(daemon.log.contains("uid=65534"))
         // The owner is still served.
         #expect(try RPCConnection(path: daemon.socketPath).call("status").get()["version"] != nil)

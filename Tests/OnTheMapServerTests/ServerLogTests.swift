@@ -38,7 +38,7 @@ struct ServerLogTests {
 
         // Once the file exists, the next start says it opened it.
         try fixture.restartServer()
-        #expect(try await eventually(timeout: .seconds(5)) { fixture.server.log.contains("opened the database") }, "\(fixture.server.log)")
+        #expect(eventually(timeout: .seconds(5)) { fixture.server.log.contains("opened the database") }, "\(fixture.server.log)")
     }
 
     @Test func debugHasTheRequestLinesWithoutQueryStrings() async throws {

@@ -41,7 +41,7 @@ struct ShutdownAndNotifyTests {
         server.signal(SIGTERM)
         #expect(notify.waitFor("STOPPING=1"))
         // It stops accepting new connections…
-        #expect(try eventually { (try? RawTCPConnection(port: server.port)) == nil })
+        #expect(eventually { (try? RawTCPConnection(port: server.port)) == nil })
         #expect(server.waitForExit(timeout: 1) == nil, "exited with a request in flight")
         // …and still answers the one in flight.
         try connection.send(String(body[split...]))

@@ -57,13 +57,4 @@ struct DaemonSnapshot: Sendable {
         guard let refreshedAt else { return lastError != nil }
         return lastError != nil || now.timeIntervalSince(refreshedAt) > staleAfter
     }
-
-    /// When what this snapshot says stops being true by time alone: the list turns stale, or the
-    /// session expires.
-    func validUntil(now: Date = Date()) -> Date? {
-        var deadlines: [Date] = []
-        if let refreshedAt, !isStale(at: now) { deadlines.append(refreshedAt.addingTimeInterval(staleAfter)) }
-        if let expiration = session?.expiration { deadlines.append(expiration) }
-        return deadlines.min()
-    }
 }

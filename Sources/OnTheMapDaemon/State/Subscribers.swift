@@ -23,11 +23,6 @@ final class Subscribers: Sendable {
         _ = table.withLock { $0.removeValue(forKey: id) }
     }
 
-    /// Whether any connection wants `event` (so its params are worth building).
-    func wants(_ event: RPCEvent) -> Bool {
-        table.withLock { $0.values.contains { $0.events.contains(event) } }
-    }
-
     func publish(_ event: RPCEvent, _ params: some Encodable & Sendable) {
         let sinks = table.withLock { $0.values.filter { $0.events.contains(event) }.map(\.sink) }
         guard !sinks.isEmpty else { return }

@@ -17,9 +17,6 @@ final class InputBudget: Sendable {
         self.capacity = capacity
     }
 
-    /// Bytes drawn from the pool now.
-    var inUse: Int { used.load(ordering: .relaxed) }
-
     /// Changes a connection's draw from `old` to `new` bytes. Returns false, changing nothing, when
     /// the pool cannot grant the increase.
     func redraw(from old: Int, to new: Int) -> Bool {
