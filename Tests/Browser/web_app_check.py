@@ -644,10 +644,15 @@ def hostile_data():
         names = js("""return Array.from(document.querySelectorAll('[data-testid=marker] .student')).map(function(s){return s.dataset.name;})""")
         check("<img src=x onerror=alert(1)> <script>alert(2)</script>" in names, "%s: a name with markup is kept as text" % where)
         by_id("list-tab").click()
-        rows = wait(lambda: all_by_id("list-row"))
-        hostile = {r.get_attribute("data-object-id"): r for r in rows if r.get_attribute("data-object-id").startswith("hostile")}
-        heights = {k: rect(r)["h"] for k, r in hostile.items()}
-        check(len(hostile) == 6 and max(heights.values()) < 200, "%s: hostile rows keep a row's height: %s" % (where, heights))
+
+        def hostile_rows():
+            # Read again until the list holds still: a list arriving as it opens draws its rows anew,
+            # and rows read before that are gone from the page (a stale element).
+            rows = {r.get_attribute("data-object-id"): r for r in all_by_id("list-row")}
+            found = {k: r for k, r in rows.items() if k and k.startswith("hostile")}
+            return (found, {k: rect(r)["h"] for k, r in found.items()}) if len(found) == 6 else None
+        hostile, heights = wait(hostile_rows) or ({}, {})
+        check(len(hostile) == 6 and max(heights.values(), default=0) < 200, "%s: hostile rows keep a row's height: %s" % (where, heights))
         check(hostile["hostile-img"].find_element(By.CSS_SELECTOR, ".name").text.startswith("<img src=x onerror=alert(1)>"),
               "%s: the list shows the markup as text" % where)
         hrefs = js("return Array.from(document.querySelectorAll('a[href]')).map(function(a){return a.getAttribute('href');})")

@@ -53,3 +53,23 @@ test("grouping goes on where it stopped when its time is up", () => {
   assert.ok(slices > 1, "it stopped and went on");
   assert.deepEqual(job.heads.map((h) => h.members.length), whole.map((h) => h.members.length));
 });
+
+test("a group's students are counted a slice at a time, however few the groups", () => {
+  // Two thousand markers at one point: one group. Counting its students when its centre is worked
+  // out counted all two thousand between two readings of the clock.
+  const markers = [];
+  for (let i = 0; i < 2000; i++) markers.push(at(100, 100));
+  const job = startGrouping(markers, 0, 28);
+  let clock = 0, counted = 0, most = 0;
+  const countOf = (m) => {
+    if (m.count == null) {
+      m.count = 1;
+      most = Math.max(most, ++counted);
+    }
+    return m.count;
+  };
+  while (!advanceGrouping(job, clock + 1, countOf, () => { counted = 0; return ++clock; }));
+  assert.equal(job.heads.length, 1);
+  assert.equal(job.heads[0].n, 2000);
+  assert.ok(most <= 256, "at most 256 markers counted between two readings of the clock: " + most);
+});

@@ -69,7 +69,8 @@ export function zoomCamera(cam, size, f, at) {
 /** The centre of the window of `span` that holds the most of `values`, kept within lo…hi. */
 export function densest(values, span, lo, hi) {
   if (span >= hi - lo || !values.length) return (lo + hi) / 2;
-  const v = values.slice().sort((a, b) => a - b);
+  // A typed array sorts numbers without calling a comparison (ten thousand at a login).
+  const v = Float64Array.from(values).sort();
   let best = 0, at = 0, j = 0;
   for (let i = 0; i < v.length; i++) {
     while (j < v.length && v[j] <= v[i] + span) j++;
