@@ -90,15 +90,18 @@ function M:wait(what, condition, ms)
   end, 20)
   if not ok then
     local taken_ok, taken = pcall(self.lua, self, "return table.concat(_G.keys_taken or {}, '')")
-    if taken_ok then
-      -- The account's password, typed at a prompt, stays out of the test's output.
-      local password = os.getenv("ONTHEMAP_TEST_PASSWORD")
-      if password and password ~= "" then
-        taken = taken:gsub(vim.pesc(password), "<password>")
-      end
+    -- Every message the editor showed, not only the last one left on the screen (an error from a
+    -- callback is overwritten by what comes after it).
+    local said_ok, said = pcall(self.lua, self, "return vim.fn.execute('messages')")
+    -- The account's password, typed at a prompt, stays out of the test's output.
+    local password = os.getenv("ONTHEMAP_TEST_PASSWORD")
+    if password and password ~= "" then
+      taken = taken_ok and taken:gsub(vim.pesc(password), "<password>") or taken
+      said = said_ok and said:gsub(vim.pesc(password), "<password>") or said
     end
-    t.fail(("gave up waiting for %s; the screen:\n%s\nthe keys the editor took: %s"):format(
-      what, self:text(), taken_ok and taken or "(not known: " .. tostring(taken) .. ")"), 2)
+    t.fail(("gave up waiting for %s; the screen:\n%s\nthe keys the editor took: %s\nits messages:%s"):format(
+      what, self:text(), taken_ok and taken or "(not known: " .. tostring(taken) .. ")",
+      said_ok and said or " (not known: " .. tostring(said) .. ")"), 2)
   end
 end
 
