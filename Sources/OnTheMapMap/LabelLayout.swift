@@ -42,7 +42,7 @@ enum LabelLayout {
             // Centred on its label point; a country three rows tall or more may have it a row above or
             // below (a pin on the point), before its short name is used ("Austl." is no
             // "Australia"); the full name first, then the short one.
-            let rows = size >= 12 ? [row, row - 1, row + 1] : [row]
+            let rows = size >= largeCountryDots ? [row, row - 1, row + 1] : [row]
             placing: for name in [labels.name(entry, ascii: ascii), labels.shortName(entry)] where !name.isEmpty {
                 let text = scalars(name)
                 let start = col - text.count / 2
@@ -74,6 +74,10 @@ enum LabelLayout {
     /// How large, in dots, a country must be drawn to be named: a cell across (two dots), half a
     /// cell down. At an 80-column world that is about New Zealand's size, at 200 columns Belgium's.
     static let minimumCountryDots = 2.0
+
+    /// How large, in dots, a country must be drawn for its name to go a row above or below its
+    /// point: three rows (four dots a row).
+    static let largeCountryDots = 12.0
 
     /// `quanta` of the world's width, in dots of this view.
     static func dots(_ quanta: Int32, _ view: MapView) -> Double {

@@ -11,22 +11,27 @@ extension MapLabels {
     /// (labels.bin), so the terminal, the exported file and the server's page name the same world.
     ///
     /// `{"rule": {"scales": [1.5, 3, …], "ranks": [3, 4, …], "populations": [20000000, …],
-    /// "countryPixels": 8}, "countries": [[x, y, rank, name, short name, extent], …],
+    /// "countryPixels": 8, "largeCountryPixels": 48},
+    /// "countries": [[x, y, rank, name, short name, extent], …],
     /// "places": [[x, y, population, name], …]}`: x, y and a country's extent in map units (0…65535,
     /// as the SVGs), countries most prominent (as prominent, largest) first, places most populous
     /// first, those of at least `minimumPopulation`. A scale below `scales[i]` names countries up to
     /// `ranks[i]` and places of at least `populations[i]`; past the last, the last entries of `ranks`
     /// and `populations`. A country is named only where its extent is drawn at least `countryPixels`
-    /// pixels across (the terminal's cell, at 640 pixels for an 80-column world).
+    /// pixels across (the terminal's cell, at 640 pixels for an 80-column world), and may have its
+    /// name a line above or below its point where it is drawn `largeCountryPixels` across (the
+    /// terminal's three rows).
     public func webJSON(minimumPopulation: UInt32 = 0) -> String {
         let scales: [Double] = [1.5, 3, 6, 12, 24, 48]
         let probes = scales.map { $0 / 2 } + [scales.last! * 2]
+        // A terminal draws an 80-column world 160 dots across, a browser's rule 640 pixels.
+        let pixelsPerDot = 640.0 / 160
         var names = WebNames(
             rule: .init(
                 scales: scales, ranks: probes.map { Int(LabelLayout.maximumCountryRank(scale: $0)) },
                 populations: probes.map { Int(LabelLayout.minimumPopulation(scale: $0)) },
-                // A terminal draws an 80-column world 160 dots across, a browser's rule 640 pixels.
-                countryPixels: LabelLayout.minimumCountryDots * 640 / 160),
+                countryPixels: LabelLayout.minimumCountryDots * pixelsPerDot,
+                largeCountryPixels: LabelLayout.largeCountryDots * pixelsPerDot),
             countries: [], places: [])
         for index in 0..<countryCount {
             let entry = entry(index)
@@ -57,6 +62,7 @@ private struct WebNames: Encodable {
         var ranks: [Int]
         var populations: [Int]
         var countryPixels: Double
+        var largeCountryPixels: Double
     }
 
     struct Country: Encodable {

@@ -142,6 +142,7 @@ struct LabelTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(labels.webJSON().utf8)) as? [String: Any])
         let rule = try #require(json["rule"] as? [String: Any])
         #expect(rule["countryPixels"] as? Double == 8)
+        #expect(rule["largeCountryPixels"] as? Double == 48)
         let countries = try #require(json["countries"] as? [[Any]])
         #expect(countries.count == labels.countryCount)
         for (index, country) in countries.enumerated() {

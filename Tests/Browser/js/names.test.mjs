@@ -6,7 +6,7 @@ import { layoutNames, ruleAt, scaleOf, TERMINAL_WORLD_PIXELS } from "../../../So
 // The terminal's rule, as MapLabels.webJSON writes it from LabelLayout.
 const rule = {
   scales: [1.5, 3, 6, 12, 24, 48], ranks: [3, 4, 5, 7, 7, 7, 7],
-  populations: [20000000, 8000000, 3000000, 1000000, 400000, 150000, 50000],
+  populations: [20000000, 8000000, 3000000, 1000000, 400000, 150000, 50000], largeCountryPixels: 48,
 };
 const width = (text) => text.length * 7;
 

@@ -13,10 +13,6 @@
 
 import { WORLD } from "./mercator.mjs";
 
-/** How wide, in pixels, a country is drawn before its name may go a line above or below its point:
- *  the terminal's three rows (twelve dots, four pixels a dot at 640 pixels a world). */
-export const LARGE_COUNTRY_PIXELS = 48;
-
 /** Pixels across the world on an 80-column terminal map: what the rule's scale 1 is. */
 export const TERMINAL_WORLD_PIXELS = 640;
 
@@ -78,7 +74,7 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
     // three rows tall or more may have it a row away: a cluster of its students drawn at their middle
     // covered the point, and "Australia" went unnamed.
     const clear = clearance(sx, sy);
-    const lines = extent !== undefined && extent / view.unit >= LARGE_COUNTRY_PIXELS
+    const lines = extent !== undefined && extent / view.unit >= data.rule.largeCountryPixels
       ? [0, -Math.max(height, clear.up + height / 2), Math.max(height, clear.down + height / 2)] : [0];
     placing: for (const text of [name, short]) {
       if (!text) continue;
