@@ -75,7 +75,6 @@ public struct ServerMetrics: Sendable {
     static let databaseCheckTimeout: Duration = .seconds(2)
 }
 
-/// The names the metrics carry in Prometheus (`onthemap_…`, with units as Prometheus names them).
 extension MetricNameDescriptor {
     /// A metric named whole, as Prometheus shows it (`onthemap_http_requests_total`): the names here
     /// are written out in `MetricNames` and docs/OPERATIONS.md, so a dashboard's name can be searched for.
@@ -84,6 +83,7 @@ extension MetricNameDescriptor {
     }
 }
 
+/// The names the metrics carry in Prometheus (`onthemap_…`, with units as Prometheus names them).
 enum MetricNames {
     static let requests = "onthemap_http_requests_total"
     static let requestDuration = "onthemap_http_request_duration_seconds"

@@ -1,7 +1,8 @@
 // The map's camera: a centre and a scale (map units per screen pixel). What is shown is derived from
 // it and the element's size, so the view always fills the element (no letterboxing) and never shows
 // past the edges of the world. The first view covers the element with a band of latitudes and slides
-// to where most pins are; zooming out stops at the whole world's width. Pure: numbers in, numbers out; node tests it (Tests/Browser/js/camera.test.mjs).
+// to where most pins are; zooming out stops at the whole world's width. Pure: numbers in, numbers
+// out; node tests it (Tests/Browser/js/camera.test.mjs).
 //
 // A camera is {x, y, unit}: its centre in map units (0…65535 across the world, Web Mercator) and the
 // map units one pixel shows. A size is the element's {w, h} in pixels.
