@@ -4,18 +4,18 @@
 // assembler's .incbin: the compiler lists the files among the object's dependencies, so new data
 // rebuilds it (an .incbin'd file stayed stale after a regeneration). The paths resolve through the
 // target's header search path ("."), set in Package.swift.
-// A section of its own, not .rodata: the linker (gold) makes .rodata writable when any input's is,
-// and only read-only segments are released when the daemon is quiet (MemoryTrimmer).
+// A section of its own, not .rodata, so scripts/binary-sizes.py can say what the map adds to the
+// daemon.
 #include "onthemap_world.h"
 
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
-__attribute__((section(".onthemap.worldmap"), aligned(4096)))
+__attribute__((section(".onthemap.worldmap")))
 static const unsigned char world[] = {
 #embed "world.bin"
 };
 
-__attribute__((section(".onthemap.worldmap"), aligned(8)))
+__attribute__((section(".onthemap.worldmap")))
 static const unsigned char labels[] = {
 #embed "labels.bin"
 };

@@ -488,6 +488,30 @@ return {
     end,
   },
   {
+    "an error answered while the password is typed waits until the prompt is done: the login goes on",
+    function()
+      screen.with({}, function(s)
+        t.cli({ "logout" })
+        s:command("OnTheMapLogin " .. email)
+        s:wait_for("Password for " .. email)
+        -- A request sent before the question and answered while it is open, as a list opened
+        -- logged out is when its answer comes late: the daemon's real "Not logged in", reported.
+        s:lua([[require("onthemap.rpc").request("students", { limit = 1 }, function(err)
+          require("onthemap.rpc").report(err, "students")
+          vim.g.reported = true
+        end)]])
+        s:poll("the daemon's answer, reported", function()
+          return s:lua("return vim.g.reported") == true
+        end)
+        s:type(password .. "\r")
+        s:wait_for("OnTheMap: logged in as ")
+        local said = s:lua("return vim.fn.execute('messages')")
+        t.ok(said:find("OnTheMap: students: Not logged in", 1, true), "the error is shown once the prompt is done:\n" .. said)
+        s:wait_normal_mode()
+      end)
+    end,
+  },
+  {
     "a logout empties an open list at once, and says what to run",
     function()
       screen.with({}, function(s)

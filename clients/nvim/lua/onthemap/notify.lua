@@ -46,9 +46,41 @@ function M.shorten(text, summaries, room)
   return format.truncate(text, room)
 end
 
+-- What came while the command line was open, oldest first: shown once it is left. Main loop only.
+local waiting = {}
+
+--- Runs `show` now, or once the command line is left when a question is open there (the password's
+--- inputsecret(), an input(), a `:` command being typed). Neovim 0.7's vim.notify writes an error
+--- with nvim_err_writeln, which ends the input() or inputsecret() under way as if it had failed: an
+--- answer to a request sent before the question (a list's "Not logged in") cancelled a login whose
+--- password had been typed in full. A message in the middle of a question hides it, too.
+local function when_command_line_is_free(show)
+  if vim.api.nvim_get_mode().mode:sub(1, 1) ~= "c" then
+    return show()
+  end
+  waiting[#waiting + 1] = show
+  if #waiting == 1 then
+    vim.api.nvim_create_autocmd("CmdlineLeave", {
+      once = true,
+      callback = function()
+        -- After the question has returned its answer; another question asked at once waits
+        -- the same way.
+        vim.schedule(function()
+          local shows = waiting
+          waiting = {}
+          for _, each in ipairs(shows) do
+            when_command_line_is_free(each)
+          end
+        end)
+      end,
+    })
+  end
+end
+
 --- Shows `text` ("OnTheMap: …") with vim.notify at `level` (vim.log.levels), shortened to one line
 --- with `summaries` when it is too wide (see M.shorten); the whole of it is then kept for :checkhealth.
---- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean).
+--- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean). Never
+--- while a question is open on the command line: then once it is answered.
 function M.show(text, level, summaries)
   text = format.clean(text)
   local safe = {}
@@ -62,7 +94,9 @@ function M.show(text, level, summaries)
       table.remove(M.long, 1)
     end
   end
-  vim.notify(shown, level, { title = "OnTheMap" })
+  when_command_line_is_free(function()
+    vim.notify(shown, level, { title = "OnTheMap" })
+  end)
 end
 
 return M
