@@ -61,9 +61,9 @@ man:
 demo:
 	./scripts/demo.sh
 
-# Stops what `make demo` started.
+# Stops what `make demo` started (in ONTHEMAP_DEMO_DIR when it was given one).
 demo-stop:
-	-@for p in daemon server; do [ -f run/$$p.pid ] && kill $$(cat run/$$p.pid) 2>/dev/null; rm -f run/$$p.pid; done; echo stopped
+	-@dir="$${ONTHEMAP_DEMO_DIR:-run}"; for p in daemon server; do [ -f "$$dir/$$p.pid" ] && kill $$(cat "$$dir/$$p.pid") 2>/dev/null; rm -f "$$dir/$$p.pid"; done; echo stopped
 
 # The three release programs, from one release build with the Swift runtime linked in.
 release:

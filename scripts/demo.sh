@@ -77,6 +77,11 @@ again="make demo"
 [ -n "${ONTHEMAP_DEMO_DIR:-}" ] && again="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $again"
 [ -n "${ONTHEMAP_DEMO_BIN:-}" ] && again="ONTHEMAP_DEMO_BIN=$(printf %q "$BIN") $again"
 printf 'cd %q && %s\n' "$PWD" "$again" >"$ONTHEMAP_SOCKET.how-to-start"
+# The folder as the closing words name it, and how to stop what runs there.
+shown_run="$RUN"
+[ "$RUN" = "$PWD/run" ] && shown_run=run
+stop="make demo-stop"
+[ -n "${ONTHEMAP_DEMO_DIR:-}" ] && stop="ONTHEMAP_DEMO_DIR=$(printf %q "$RUN") $stop"
 
 # A daemon that is already logged in (a second `make demo`, or a restart that restored its saved
 # session) needs no login: logging in again would only count against the server's login limit.
@@ -96,12 +101,12 @@ echo "\$ onthemap students --limit 10"
 
 cat <<EOT
 
-Running: onthemap-server (log run/server.log) and onthemapd (log run/daemon.log).
+Running: onthemap-server (log $shown_run/server.log) and onthemapd (log $shown_run/daemon.log).
 In a browser: ${API%/v1}/ (log in as demo@onthemap.example / onthemap-demo)
 Try next, in this shell:
   export ONTHEMAP_SOCKET=$ONTHEMAP_SOCKET PATH=$BIN:\$PATH
   onthemap map                          (onthemap map -i: full screen; q quits)
-  onthemap export --html run/students.html
+  onthemap export --html $shown_run/students.html
   onthemap students --search berlin
   onthemap students --near "Paris" --limit 5
   onthemap geocode "München"
@@ -110,5 +115,5 @@ Try next, in this shell:
 The editors, from that shell (docs/EDITORS.md):
   nvim --cmd "set rtp+=$PWD/clients/nvim" -c OnTheMap
   emacs -nw -L $PWD/clients/emacs -l onthemap -f onthemap
-Stop everything:  make demo-stop
+Stop everything:  $stop
 EOT

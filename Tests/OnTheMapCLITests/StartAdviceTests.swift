@@ -30,6 +30,9 @@ struct StartAdviceTests {
         let first = try runCommand("/bin/bash", [Self.demo], environment: environment)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         #expect(first.stdout.contains("logged in as Ada Lovelace") || first.stderr.contains("logged in as Ada Lovelace"), "\(first.stdout)\(first.stderr)")
+        // Its closing words name the folder it was given, and how to stop what runs there.
+        #expect(first.stdout.contains("(log \(run)/server.log)"), "\(first.stdout)")
+        #expect(first.stdout.contains("Stop everything:  ONTHEMAP_DEMO_DIR=\(run) make demo-stop"), "\(first.stdout)")
 
         // Five wrong passwords: the demo account is locked for a minute.
         for _ in 0..<6 {
@@ -49,15 +52,19 @@ struct StartAdviceTests {
         #expect(second.stdout.contains("already logged in"), "\(second.stdout)")
         #expect(second.stdout.contains("students: "), "status shown: \(second.stdout)")
 
-        // The demo's daemon stopped: the advice is the demo's own command.
-        let pid = try #require(Int32(try String(contentsOfFile: run + "/daemon.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(pid, SIGTERM)
+        // Stopped as its closing words say: the advice is then the demo's own command.
+        let pids = try ["daemon", "server"].map { name in
+            try #require(Int32(try String(contentsOfFile: run + "/\(name).pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let root = URL(fileURLWithPath: Self.demo).deletingLastPathComponent().deletingLastPathComponent().path
+        let stop = try runCommand("/usr/bin/make", ["-s", "-C", root, "demo-stop"], environment: ["ONTHEMAP_DEMO_DIR": run])
+        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
         var stopped = false
-        for _ in 0..<200 where !stopped {
-            stopped = kill(pid, 0) != 0
+        for _ in 0..<600 where !stopped {
+            stopped = pids.allSatisfy { kill($0, 0) != 0 }
             usleep(50_000)
         }
-        #expect(stopped)
+        #expect(stopped, "make demo-stop stopped the demo's daemon and server")
         let status = try runCommand(
             BuiltProducts.path("onthemap"), ["status"], environment: ["ONTHEMAP_SOCKET": run + "/onthemapd.sock"])
         #expect(status.status == 2)
