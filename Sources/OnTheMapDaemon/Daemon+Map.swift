@@ -14,7 +14,7 @@ extension Daemon {
         let height = params.height ?? MapParams.defaultSize.height
         let charset: MapCharset = params.charset == .ascii ? .ascii : .braille
         let labels = params.labels ?? true
-        let students = await state.current.students
+        let students = state.current.students
         return try await Self.work.perform {
             let entries = students.entries
             let picture = MapRenderer.render(
@@ -63,7 +63,7 @@ extension Daemon {
     /// Every cached student in an HTML page or an SVG image.
     func exportMap(_ params: ExportMapParams) async throws -> ExportMapResult {
         let (_, account) = try await requireLogin()
-        let students = await state.current.students
+        let students = state.current.students
         let document = await Self.work.perform {
             let pins = students.entries.map(\.pin)
             switch params.format {

@@ -20,7 +20,7 @@ extension Daemon {
             return MyPinResult(pin: pin.map { StudentPin(student: $0, mine: true) })
         } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
             logger.notice("myPin: upstream not reached; answering the pin last seen", metadata: ["error": "\(error.message)"])
-            return MyPinResult(pin: await state.current.myPin.map { StudentPin(student: $0, mine: true) }, cached: true)
+            return MyPinResult(pin: state.current.myPin.map { StudentPin(student: $0, mine: true) }, cached: true)
         }
     }
 
@@ -76,7 +76,7 @@ extension Daemon {
                 return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
             }
         }
-        let snapshot = await state.current
+        let snapshot = state.current
         let capacity = await live.cacheSize
         let list = await Self.work.perform { snapshot.students.placing(pin, accountKey: account.key, capacity: capacity) }
         await state.recordPostedPin(pin, list: list, basedOn: snapshot.listVersion, for: session)

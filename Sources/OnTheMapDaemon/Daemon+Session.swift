@@ -27,7 +27,7 @@ extension Daemon {
             // A refused login (a disabled account, a new password) may mean the session in hand
             // was ended too: asked now, not at the next refresh, so `status` tells the truth. Only
             // when the server answered: one that cannot be reached is not waited for twice.
-            if let current = await state.current.session { try? await verifySession(current) }
+            if let current = state.current.session { try? await verifySession(current) }
             throw refusal
         }
         let profile: UserProfile
@@ -41,7 +41,7 @@ extension Daemon {
             throw RPCError.profileUnread(RPCError.from(error))
         }
         let account = AccountInfo(key: session.accountKey, firstName: profile.firstName, lastName: profile.lastName)
-        let replaced = await state.current.session
+        let replaced = state.current.session
         await state.logIn(session, account: account)
         logger.info("logged in", metadata: ["account": "\(account.key)"])
         if let replaced, replaced.sessionID != session.sessionID {
@@ -69,7 +69,7 @@ extension Daemon {
 
     /// Ends the session upstream if it can, and forgets every secret and the cached students either way.
     func logout() async -> LogoutResult {
-        let session = await state.current.session
+        let session = state.current.session
         guard let session else {
             return LogoutResult(upstream: "no session")
         }
@@ -114,7 +114,7 @@ extension Daemon {
     /// The live session and its account, or nil. A session found expired is ended here, so the
     /// expiry is announced even when no timer noticed it first.
     func liveSession(now: Date = Date()) async -> (session: APISession, account: AccountInfo)? {
-        let snapshot = await state.current
+        let snapshot = state.current
         guard let session = snapshot.session else { return nil }
         guard let live = snapshot.liveSession(at: now) else {
             await endSession(.expired, of: session)

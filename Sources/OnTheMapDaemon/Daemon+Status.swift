@@ -6,7 +6,7 @@ extension Daemon {
     /// notifications agree that it is over.
     func status() async -> StatusResult {
         _ = await liveSession()
-        return status(of: await state.current)
+        return status(of: state.current)
     }
 
     /// What `status` says of `snapshot`, with the uptime as of now.

@@ -24,7 +24,7 @@ extension Daemon {
             try await self.state.refresh(for: session) { etag in
                 if checkingSession { try await self.verifySession(session) }
                 guard let fetched = try await Self.fetchNewest(size, from: self.api, ifNoneMatch: etag) else { return nil }
-                let earlier = await self.state.current.students
+                let earlier = self.state.current.students
                 let students = await Self.work.perform {
                     StudentList(fetched.list.results, accountKey: account.key, reusing: earlier)
                 }
@@ -104,7 +104,7 @@ extension Daemon {
                 logger.notice("refresh failed; serving the cached list", metadata: ["error": "\(error.message)"])
             }
         }
-        let snapshot = await state.current
+        let snapshot = state.current
         let selection = StudentSelection(params)
         let cacheSize = await live.cacheSize
         // The cache holds the newest `cacheSize`; fewer means the upstream has no more.

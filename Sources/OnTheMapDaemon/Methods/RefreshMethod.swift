@@ -4,7 +4,7 @@ import OnTheMapRPC
 enum RefreshMethod: RPCMethod {
     static func answer(_ request: RefreshParams, daemon: Daemon, connection: any ConnectionControl) async throws -> RPCResult {
         try await daemon.refresh()
-        let snapshot = await daemon.state.current
+        let snapshot = daemon.state.current
         return .result(RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt))
     }
 }

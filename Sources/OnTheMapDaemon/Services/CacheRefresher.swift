@@ -19,7 +19,7 @@ struct CacheRefresher: Service {
 
     func run() async throws {
         var failures = 0
-        var seen = await daemon.state.current
+        var seen = daemon.state.current
         var due = ContinuousClock.now + (await initialDelay(seen))
         while !Task.isCancelled {
             switch await daemon.state.feed.next(after: seen.version, atMost: max(.zero, due - .now)) {
@@ -57,7 +57,7 @@ struct CacheRefresher: Service {
                 failures = 0
             }
             // The round's own changes (busy, the list, the end of a rejected session) are behind us.
-            seen = await daemon.state.current
+            seen = daemon.state.current
             due = .now + delay
         }
     }

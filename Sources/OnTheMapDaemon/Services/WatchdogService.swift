@@ -14,7 +14,7 @@ struct WatchdogService: Service {
         }
         await daemon.readiness.wait()
         while !Task.isCancelled {
-            _ = await daemon.state.current
+            await daemon.state.answer()
             daemon.notifier.watchdog()
             do {
                 try await cancelWhenGracefulShutdown { try await EventLoopTimer.sleep(for: interval) }
