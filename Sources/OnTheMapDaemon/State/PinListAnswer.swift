@@ -14,10 +14,13 @@ enum PinListAnswer {
         let encoded = try WireCoding.encode(result)
         // The keys' quotes are bare only around keys: inside a string every quote is escaped, so
         // `"key":[]` is found only where the result holds that member.
-        let marker = Array("\"\(key)\":[".utf8)
-        guard let start = encoded.firstRange(of: marker)?.upperBound, encoded[start] == UInt8(ascii: "]") else {
+        // A plain scan: the result is a few hundred bytes, and `firstRange(of:)` (generic, outside
+        // this module) took a seventh of a `students` request's CPU.
+        let marker = Array("\"\(key)\":[]".utf8)
+        guard let found = encoded.indices.first(where: { encoded[$0...].starts(with: marker) }) else {
             preconditionFailure("the result has no empty \(key) member")
         }
+        let start = found + marker.count - 1  // at the `]`
         var output: [UInt8] = []
         output.reserveCapacity(encoded.count + pins.reduce(0) { $0 + $1.count + 1 })
         output += encoded[..<start]
