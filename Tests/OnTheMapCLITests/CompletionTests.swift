@@ -4,7 +4,8 @@ import Testing
 
 /// The completions `make install` installs (the program's own scripts) in the real shells, by
 /// keystrokes under tmux: `call` completes the daemon's methods (from their declarations, no daemon
-/// needed), and `open` the last table's row numbers and names, a name with a space as one word.
+/// needed), and `open` the last table's row numbers and names, a name with a space as one word, a
+/// name with a quote quoted, and a name holding `$(…)` as text, never run.
 @Suite("Shell completions", .ownThreads, .enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct CompletionTests {
     enum Shell: String {
@@ -51,7 +52,14 @@ struct CompletionTests {
         // The last table, as `onthemap students` leaves it.
         let cache = directory.file("cache/onthemap")
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let rows = [("Ada Lovelace", "https://a.example"), ("Grace Hopper", "https://g.example"), ("Ada Byron", "https://b.example")]
+        // Two names another student could write: one a shell would run (bash's `compgen -W` did, on
+        // Tab), and one whose quote it took off.
+        let ran = (directory.file("ran-dollar"), directory.file("ran-backquote"))
+        let rows = [
+            ("Ada Lovelace", "https://a.example"), ("Grace Hopper", "https://g.example"), ("Ada Byron", "https://b.example"),
+            // Before the quote, which would keep bash from expanding what follows it.
+            ("$(touch \(ran.0))", "https://x.example"), ("Eve `touch \(ran.1)`", "https://e.example"), ("Tim O'Brien", "https://t.example"),
+        ]
         try rows.map { #"{"link":"\#($0.1)","name":"\#($0.0)"}"# + "\n" }.joined()
             .write(toFile: cache + "/last-table.jsonl", atomically: true, encoding: .utf8)
 
@@ -77,11 +85,17 @@ struct CompletionTests {
         (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains(#"onthemap open Grace\ Hopper"#) } }
         #expect(shown, "\(shell) completes a name as one word: \(lines.joined(separator: "\n"))")
 
+        try terminal.send("C-u", "onthemap open Tim", "Tab")
+        (shown, lines) = try terminal.waitForScreen { $0.contains { $0.filter { $0 != "\\" }.contains("onthemap open Tim O'Brien") } }
+        #expect(shown, "\(shell) completes a name with a quote, quoted: \(lines.joined(separator: "\n"))")
+
         try terminal.send("C-u", "onthemap open ", "Tab", "Tab")
         (shown, lines) = try terminal.waitForScreen { screen in
             let listed = Set(screen.filter { !$0.contains("onthemap open") }.flatMap { $0.split(separator: " ").map(String.init) })
             return listed.isSuperset(of: ["1", "2", "3", "Lovelace", "Byron", "Hopper"])
         }
         #expect(shown, "\(shell) lists the rows and names: \(lines.joined(separator: "\n"))")
+        #expect(!FileManager.default.fileExists(atPath: ran.0) && !FileManager.default.fileExists(atPath: ran.1),
+            "\(shell) ran a command written in a name while completing")
     }
 }

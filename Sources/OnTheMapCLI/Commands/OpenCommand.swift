@@ -30,7 +30,7 @@ struct OpenCommand: ParsableCommand {
     @Argument(
         parsing: .allUnrecognized,
         help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.",
-        completion: .custom { _, _, prefix in LastTable.completions(prefix) })
+        completion: .custom { _, _, prefix in CompletionWords.forRequestingShell(LastTable.completions(prefix)) })
     var student: [String] = []
 
     // Before `student`'s `.allUnrecognized` would take it as a word of a name.
