@@ -45,10 +45,15 @@ extension APIError {
             "Cannot reach the OnTheMap API at \(baseURL): \(reason). Check the network and the API URL, then retry.")
     }
 
+    /// How much of a server's own error text is quoted, in characters.
+    static let maxQuoted = 300
+
     /// Explains a non-2xx answer, preferring the server's own `error` text.
     static func fromStatus(_ reply: Reply, purpose: RequestPurpose, baseURL: String) -> APIError {
-        let serverMessage = (try? WireCoding.decoder().decode(
+        // Quoted to people and in logs: cleaned (`DisplayText`) and cut to a sentence's length.
+        let written = (try? WireCoding.decoder().decode(
             APIErrorBody.self, from: Data(XSSIPrefix.strip(reply.body.readableBytesView))))?.error
+        let serverMessage = written.map { DisplayText.clean($0.count > maxQuoted ? String($0.prefix(maxQuoted - 1)) + "…" : $0) }
         let status = reply.status
         func message(_ fallback: String) -> String {
             guard let serverMessage, !serverMessage.isEmpty else { return fallback }

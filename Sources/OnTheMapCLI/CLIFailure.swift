@@ -14,7 +14,8 @@ enum CLIFailure {
         let style = Style(enabled: Terminal.colorOnStderr)
         switch error {
         case let error as RPCError:
-            Output.error(style.red("onthemap: ") + message(for: error))
+            // The daemon's words may quote others' (an upstream's error, a name): cleaned like them.
+            Output.error(style.red("onthemap: ") + DisplayText.clean(message(for: error)))
             return status(for: error)
         case let error as ClientError:
             Output.error(style.red("onthemap: ") + error.message)

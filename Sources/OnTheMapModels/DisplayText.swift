@@ -51,6 +51,19 @@ public enum DisplayText {
         }
     }
 
+    /// A character as a log line shows it: a control character or a bidi control written as its code
+    /// point (`\u{1B}`), so no text from elsewhere (a request, an upstream's error) can move the
+    /// cursor of whoever reads the log, reorder the line, or start a line of its own.
+    public static func escapedForLog(_ scalar: Unicode.Scalar) -> String {
+        isControl(scalar) || isBidiControl(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+    }
+
+    /// `text` as a log line shows it (`escapedForLog(_:)` for each character).
+    public static func escapedForLog(_ text: String) -> String {
+        guard holdsControls(text) else { return text }
+        return text.unicodeScalars.map(escapedForLog).joined()
+    }
+
     /// Whether `text` holds a control character or a bidi override or isolate.
     public static func holdsControls(_ text: String) -> Bool {
         text.unicodeScalars.contains { isControl($0) || isBidiControl($0) }

@@ -35,6 +35,12 @@ struct HostileOutputTests {
             ])
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: profile.serialized)))
         }
+        // A write fails, in words that would drive a terminal: a window title, a screen clear, C1's
+        // CSI, an override.
+        router.put("v1/StudentLocation/:id") { _, _ -> Response in
+            let said = WireJSON.object([("status", .number(500)), ("error", .string("Oops \u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}evil\u{9B}31m"))])
+            return Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: said.serialized)))
+        }
         router.get("v1/StudentLocation") { request, _ -> Response in
             // `uniqueKey` asks for one account's pins (the daemon's myPin and post).
             let only = request.uri.queryParameters.get("uniqueKey")
@@ -108,6 +114,10 @@ struct HostileOutputTests {
 
                 let mine = try shown(["mypin"])
                 #expect(mine.hasPrefix("Home"), "\(mine.debugDescription)")
+
+                // The upstream's own words, quoted in the error a command prints.
+                let failed = try shown(["post", "Paris", "https://ada.example/", "--yes", "--overwrite"], status: 1)
+                #expect(failed.contains("failed (HTTP 500): Oops") && failed.contains("evil"), "\(failed.debugDescription)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @testable import OnTheMapDaemon
 import OnTheMapModels
 import OnTheMapRPC
@@ -26,6 +27,18 @@ struct LogSecrecyTests {
         #expect(!log.contains(DaemonTestBed.password))
         #expect(!log.contains(sessionID))
         #expect(!log.contains(xsrfToken))
+    }
+
+    @Test("Control and bidi characters are written as code points, so quoted text cannot drive a terminal")
+    func controlsAreEscaped() {
+        // An upstream's error text, as the daemon quotes it: a window title, a screen clear, C1's CSI, an override.
+        let message = RedactingLogHandler.redact("refresh failed\nforged line")
+        let metadata = "\(RedactingLogHandler.redact(["error": "Oops \u{1B}]0;title\u{07}\u{1B}[2J\u{9B}31m \u{202E}evil"]))"
+        for line in [message, metadata] {
+            #expect(!line.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiControl($0) }, "\(line.debugDescription)")
+        }
+        #expect(message == #"refresh failed\u{A}forged line"#)
+        #expect(metadata.contains(#"Oops \u{1B}]0;title\u{7}\u{1B}[2J\u{9B}31m \u{202E}evil"#), "\(metadata)")
     }
 
     @Test("Named secrets are masked whatever their value")

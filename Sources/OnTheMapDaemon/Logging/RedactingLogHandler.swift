@@ -1,7 +1,9 @@
 import Logging
+import OnTheMapModels
 
-/// Passes every log event on to `inner` with secrets redacted (see `LogRedaction`): the message and
-/// every metadata value, at every level.
+/// Passes every log event on to `inner` with secrets redacted (see `LogRedaction`) and control and
+/// bidi characters escaped (`DisplayText.escapedForLog`: an upstream's error text is quoted in the
+/// log): the message and every metadata value, at every level.
 public struct RedactingLogHandler: LogHandler {
     private var inner: any LogHandler
 
@@ -11,7 +13,7 @@ public struct RedactingLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var event = event
-        event.message = "\(LogRedaction.redact(event.message.description))"
+        event.message = "\(Self.redact(event.message.description))"
         event.metadata = event.metadata.map(Self.redact)
         inner.log(event: event)
     }
@@ -36,14 +38,18 @@ public struct RedactingLogHandler: LogHandler {
         set { inner[metadataKey: key] = newValue.map(Self.redact) }
     }
 
+    static func redact(_ text: String) -> String {
+        DisplayText.escapedForLog(LogRedaction.redact(text))
+    }
+
     static func redact(_ metadata: Logger.Metadata) -> Logger.Metadata {
         metadata.mapValues(redact)
     }
 
     static func redact(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
         switch value {
-        case .string(let text): .string(LogRedaction.redact(text))
-        case .stringConvertible(let convertible): .string(LogRedaction.redact(convertible.description))
+        case .string(let text): .string(redact(text))
+        case .stringConvertible(let convertible): .string(redact(convertible.description))
         case .array(let values): .array(values.map(redact))
         case .dictionary(let values): .dictionary(values.mapValues(redact))
         }

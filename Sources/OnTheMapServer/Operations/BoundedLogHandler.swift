@@ -1,8 +1,9 @@
 import Logging
+import OnTheMapModels
 
 /// A log handler in front of another that keeps every line short and on one line: the message and
 /// each metadata value are cut to their share of `maxLineBytes` (with "…" where cut), and control
-/// characters are written as `\u{1B}`, so no value from a request (a path, an error that quotes
+/// and bidi characters are written as `\u{1B}` (`DisplayText.escapedForLog`), so no value from a request (a path, an error that quotes
 /// one) can make a line of 45 KB or start a line of its own.
 public struct BoundedLogHandler: LogHandler {
     /// The most a line may take, the handler's own timestamp, level and label included.
@@ -54,13 +55,12 @@ public struct BoundedLogHandler: LogHandler {
         inner.log(event: event)
     }
 
-    /// `text` on one line, control characters escaped, at most `limit` UTF-8 bytes.
+    /// `text` on one line, control and bidi characters escaped, at most `limit` UTF-8 bytes.
     static func bounded(_ text: String, to limit: Int) -> String {
         var result = ""
         var bytes = 0
         for scalar in text.unicodeScalars {
-            let piece = scalar.properties.generalCategory == .control
-                ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            let piece = DisplayText.escapedForLog(scalar)
             if bytes + piece.utf8.count > limit - 3 {
                 return result + "…"
             }
