@@ -12,7 +12,9 @@ import OnTheMapSupport
 ///    started by hand writes the command line it was started with, its `--api-url` included
 ///    (onthemapd's `StartHint`), `make demo` writes `cd DIR && make demo`;
 /// 2. else systemd's user manager, when there is one and the socket unit is installed;
-/// 3. else `onthemapd` by hand, on the socket that was named.
+/// 3. else `onthemapd` by hand, on the socket that was named;
+///
+/// and none of them when the path named holds a file of another kind (a mistyped `--socket`).
 public enum StartAdvice {
     /// The file beside a socket in which whatever starts a daemon there says how to start it again,
     /// one line: `SOCKET.how-to-start`.
@@ -21,6 +23,10 @@ public enum StartAdvice {
     /// The advice for `paths`, the sockets tried in order; `named`: one path named by hand
     /// (`--socket`, `$ONTHEMAP_SOCKET`), else the default ones.
     public static func advice(for paths: [String], named: Bool) -> String {
+        if named, let path = paths.first, isOtherFile(path) {
+            // Starting a daemon there is not the answer (it would refuse the path): the name is wrong.
+            return "\(path) is not onthemapd's socket but a file of another kind: name the daemon's socket with --socket or ONTHEMAP_SOCKET, or neither for the default."
+        }
         if let hint = paths.lazy.compactMap(hint(forSocket:)).first { return "Start it again as it was started: `\(hint)`." }
         let byHand = named ? "onthemapd --socket \(ShellWord.quoted(paths.first ?? ""))" : "onthemapd"
         switch userManager() {
@@ -33,6 +39,12 @@ public enum StartAdvice {
         case .none:
             return "Start \(named ? "one" : "it") with `\(byHand) &` (\(noUserManager))."
         }
+    }
+
+    /// Whether something other than a socket is at `path` (a symbolic link is followed, as connecting does).
+    static func isOtherFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFSOCK
     }
 
     private static let noUserManager =

@@ -125,6 +125,26 @@ struct StartAdviceTests {
         #expect(!managed.stderr.contains("no systemd user manager"), "\(managed.stderr)")
     }
 
+    /// A socket path that names a file of another kind (`--socket ~/.bashrc`): the daemon refuses it
+    /// and leaves the file as it was (it was deleted), and the client's advice is to name the right
+    /// socket, not to start a daemon there.
+    @Test func aFileThatIsNoSocketIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("notes.txt")
+        try "precious\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let client = try runCommand(BuiltProducts.path("onthemap"), ["--socket", file, "status"])
+        #expect(client.status == 2)
+        #expect(client.stderr.contains("\(file) is not onthemapd's socket"), "\(client.stderr)")
+        #expect(!client.stderr.contains("onthemapd --socket"), "\(client.stderr)")
+
+        let daemon = try runCommand(BuiltProducts.path("onthemapd"), ["--socket", file, "--api-url", "http://127.0.0.1:9/v1"])
+        #expect(daemon.status != 0)
+        #expect(daemon.stderr.contains("\(file) is not a socket"), "\(daemon.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "precious\n")
+        #expect(!FileManager.default.fileExists(atPath: file + ".how-to-start"), "a refused start leaves no advice beside it")
+    }
+
     /// Where systemd finds a unit installed for every user (systemd.unit(5)).
     static let systemUnitDirectories = [
         "/etc/systemd/user", "/usr/local/share/systemd/user", "/usr/share/systemd/user", "/usr/local/lib/systemd/user",

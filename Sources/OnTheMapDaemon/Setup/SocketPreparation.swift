@@ -9,8 +9,8 @@ import Glibc
 import OnTheMapRPC
 import SystemPackage
 
-/// Gets the socket path ready for binding: a private directory, no stale socket file, and no live
-/// daemon. Runs before any service starts, so a refused start has nothing to stop.
+/// Gets the socket path ready for binding: a private directory, no stale socket, no live daemon, and
+/// no file of another kind (which stays). Runs before any service starts, so a refused start has nothing to stop.
 enum SocketPreparation {
     /// Why the daemon will not bind at a path.
     struct Refusal: Error, CustomStringConvertible {
@@ -31,9 +31,13 @@ enum SocketPreparation {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         try checkPrivate(directory)
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let info = try? Stat(FilePath(path), followTargetSymlink: false) else { return }
+        // A path mistyped or meant for something else (`--socket ~/.bashrc`): never replaced.
+        guard info.type == .socket else {
+            throw Refusal(description: "\(path) is not a socket but a file of another kind; onthemapd leaves it alone. Use --socket with another path.")
+        }
         if isAnswering(path) { throw Refusal.alreadyServing(path) }
-        // Nobody listens: the file is left over from a daemon that died. Replace it.
+        // Nobody listens: the socket is left over from a daemon that died. Replace it.
         unlink(path)
     }
 
