@@ -32,6 +32,8 @@ struct StatusBarExamplesTests {
             return block["color"]?.stringValue
         }
         #expect(bar.waitForLine { blockColour($0) == "#a6e3a1" }, "\(bar.lines.suffix(3))")
+        // Students' text stays text under a bar that reads every block as Pango markup.
+        #expect(bar.lines.contains { $0.contains(#""markup":"none""#) && $0.contains(#""name":"onthemap""#) }, "\(bar.lines.suffix(3))")
         let beforeLogout = bar.lines.count
         #expect(try bed.run(["logout"]).status == 0)
         #expect(bar.waitForLine(after: beforeLogout) { blockColour($0) == "#9399b2" }, "\(bar.lines.suffix(3))")

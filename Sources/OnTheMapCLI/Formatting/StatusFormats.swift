@@ -109,11 +109,14 @@ struct StatusSummary {
     }
 
     /// i3blocks' JSON block (`format=json`): the one way a persistent (`interval=persist`) block can
-    /// change its colour, since it reads one line per update.
+    /// change its colour, since it reads one line per update. Its `markup` is none whatever the bar's
+    /// configuration says for every block (`markup=pango`): a place another student wrote as
+    /// `<span size='99999'>` stays text.
     var i3blocksJSON: String {
         struct Block: Encodable {
             // swift-format-ignore: i3blocks' own names.
             var full_text, short_text, color: String
+            var markup = "none"
         }
         return (try? WireCoding.encode(Block(full_text: text, short_text: shortText, color: color)))
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
