@@ -35,6 +35,16 @@ struct DailyUseTests {
         #expect(zero.status == 0 && zero.stdout.isEmpty)
         #expect(zero.stderr == "no students shown: --limit 0 (100 match)\n")
 
+        // More match than --limit shows: said on stderr, with how to see them all.
+        let everyMatch = try bed.run(["students", "--search", "a", "--limit", "1000", "--json"])
+        let matching = try #require(JSONSerialization.jsonObject(with: Data(everyMatch.stdout.utf8)) as? [Any]).count
+        #expect(matching > 3 && everyMatch.stderr.isEmpty, "\(everyMatch.stderr)")
+        let cut = try bed.run(["students", "--search", "a", "--limit", "3"])
+        #expect(cut.status == 0 && cut.stdout.split(separator: "\n").count == 4, "\(cut.stdout)")
+        #expect(cut.stderr == "onthemap: 3 of \(matching) matches shown; --limit \(matching) shows them all\n", "\(cut.stderr)")
+        // Without a search, the newest five are what was asked for.
+        #expect(try bed.run(["students", "--limit", "5", "--tsv"]).stderr.isEmpty)
+
         // A negative limit reaches the range check (it read as a missing value).
         let negative = try bed.run(["students", "--limit", "-3"])
         #expect(negative.status == 64)

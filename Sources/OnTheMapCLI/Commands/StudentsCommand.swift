@@ -13,7 +13,8 @@ struct StudentsCommand: ParsableCommand {
             Your own pin is marked "(you)". With --near PLACE, the place used is named on stderr. \
             When nothing matches, a line on stderr says so and the exit status is still 0 (the table \
             prints nothing, --json [], --tsv its header). With --refresh, a refresh that fails prints \
-            the list as it was and exits 1. Beyond the daemon's cache (the newest 100 by default), --limit, \
+            the list as it was and exits 1. When a search or a place matches more than --limit shows, a \
+            line on stderr says how many. Beyond the daemon's cache (the newest 100 by default), --limit, \
             --search and --near are answered from the server, up to its newest 10,000; when that bound, or \
             a server that cannot be reached, cut the list, a line on stderr says so.
 
@@ -88,6 +89,11 @@ struct StudentsCommand: ParsableCommand {
                 LastTable.save(rows)
             }
             if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
+            // A search or a place matched more than --limit shows: said, as no list is silently short.
+            // (Without one, the newest N are what was asked for; the cache's count is no total.)
+            if search != nil || near != nil, !rows.isEmpty, result.total > rows.count {
+                Output.error("onthemap: \(rows.count) of \(result.total) matches shown; --limit \(result.total) shows them all")
+            }
             if let looked = result.limitedTo {
                 Output.error(
                     result.source == .cache
