@@ -64,6 +64,27 @@ public enum DisplayText {
         return text.unicodeScalars.map(escapedForLog).joined()
     }
 
+    /// JSON text with the characters JSON leaves as they are and `clean` would not (DEL, C1, bidi
+    /// controls, U+2028 and U+2029) written as `\u` escapes: the same data for any JSON reader, and
+    /// nothing a terminal obeys or that reorders a line (`--json` read on a terminal).
+    public static func escapedInJSON(_ json: [UInt8]) -> [UInt8] {
+        func invisible(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value >= 0x7F && (isControl(scalar) || isBidiControl(scalar) || isLineSeparator(scalar))
+        }
+        let text = String(decoding: json, as: UTF8.self)
+        guard text.unicodeScalars.contains(where: invisible) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard invisible(scalar) else {
+                escaped.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return Array(String(escaped).utf8)
+    }
+
     /// Whether `text` holds a control character or a bidi override or isolate.
     public static func holdsControls(_ text: String) -> Bool {
         text.unicodeScalars.contains { isControl($0) || isBidiControl($0) }

@@ -112,6 +112,14 @@ struct HostileOutputTests {
                 let map = try shown(["map", "--width", "100", "--height", "16"])
                 #expect(map.contains("Home") && map.contains("Lima"), "the legend: \(map.debugDescription)")
 
+                // --json keeps the data exact, and what a terminal would obey escaped (C1, bidi).
+                for format in [["students", "--json"], ["status", "--json"], ["students", "--geojson"], ["status", "--format", "json"]] {
+                    let json = try shown(format)
+                    #expect(json.contains(#"\u202e"#), "\(format): \(json.debugDescription)")
+                }
+                let exact = try JSONSerialization.jsonObject(with: Data(try shown(["students", "--json"]).utf8)) as? [[String: Any]]
+                #expect(exact?.first?["lastName"] as? String == "\u{202E}gnp.exe", "\(String(describing: exact?.first))")
+
                 let mine = try shown(["mypin"])
                 #expect(mine.hasPrefix("Home"), "\(mine.debugDescription)")
 

@@ -50,6 +50,16 @@ struct WordsAndLinksTests {
         #expect(!DisplayText.holdsControls("São Paulo 東京 🗺"))
     }
 
+    /// JSON for a terminal: what JSON leaves raw and a terminal obeys is escaped, and reads back as it was.
+    @Test func jsonEscapesWhatATerminalWouldObeyAndKeepsTheData() throws {
+        let text = "del\u{7F} csi\u{9B}31m \u{202E}gnp.exe \u{2066}x\u{2069} Lima\u{2028}Peru São Paulo 東京 🗺 \u{1B}[2J"
+        let escaped = DisplayText.escapedInJSON(try WireCoding.encode([text]))
+        let shown = String(decoding: escaped, as: UTF8.self)
+        #expect(!shown.unicodeScalars.contains { DisplayText.isControl($0) || DisplayText.isBidiControl($0) || DisplayText.isLineSeparator($0) }, "\(shown)")
+        #expect(shown.contains(#"\u007f"#) && shown.contains(#"\u009b"#) && shown.contains(#"\u202e"#) && shown.contains("São Paulo 東京 🗺"), "\(shown)")
+        #expect(try WireCoding.decode([String].self, from: escaped) == [text])
+    }
+
     /// The written-out sets are Unicode's own, for every scalar.
     @Test func controlsBidiControlsAndWhitespaceAreUnicodes() {
         var mismatches: [String] = []

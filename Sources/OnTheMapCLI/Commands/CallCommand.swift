@@ -49,7 +49,7 @@ struct CallCommand: ParsableCommand {
                 // the daemon answers), not the protocol's error object.
                 throw CommandFailure(message: Self.noSuchMethod(method, among: Self.methods(of: connection)))
             case .failure(let error):
-                Output.error(String(decoding: try WireCoding.encode(error), as: UTF8.self))
+                Output.error(String(decoding: try Output.jsonBytes(error), as: UTF8.self))
                 throw CLIFailure.status(for: error)
             }
         } catch let error as ExitCode {

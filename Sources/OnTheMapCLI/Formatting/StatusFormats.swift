@@ -118,7 +118,7 @@ struct StatusSummary {
             var full_text, short_text, color: String
             var markup = "none"
         }
-        return (try? WireCoding.encode(Block(full_text: text, short_text: shortText, color: color)))
+        return (try? Output.jsonBytes(Block(full_text: text, short_text: shortText, color: color)))
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
@@ -175,7 +175,7 @@ enum StatusBarFormat: String, CaseIterable {
     }
 
     private static func line(_ value: some Encodable) throws -> String {
-        String(decoding: try WireCoding.encode(value), as: UTF8.self)
+        String(decoding: try Output.jsonBytes(value), as: UTF8.self)
     }
 
     /// waybar's custom module line.

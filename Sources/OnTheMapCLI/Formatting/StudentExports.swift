@@ -28,7 +28,7 @@ enum StudentExports {
 
     /// A FeatureCollection of Points ([longitude, latitude]) with every field of the pin as a property.
     static func geoJSON(_ pins: [StudentPin]) throws -> [UInt8] {
-        try WireCoding.encode(
+        try Output.jsonBytes(
             FeatureCollection(features: pins.map { pin in
                 Feature(geometry: Point(coordinates: [pin.student.longitude, pin.student.latitude]), properties: pin)
             }))

@@ -21,7 +21,12 @@ enum Output {
 
     /// `value` as one line of JSON (`--json`), encoded through `WireCoding`.
     static func json(_ value: some Encodable) throws {
-        write(STDOUT_FILENO, try WireCoding.encode(value) + [UInt8(ascii: "\n")])
+        write(STDOUT_FILENO, try jsonBytes(value) + [UInt8(ascii: "\n")])
+    }
+
+    /// `value` as JSON for a terminal: exact, and its invisible characters escaped (`DisplayText`).
+    static func jsonBytes(_ value: some Encodable) throws -> [UInt8] {
+        DisplayText.escapedInJSON(try WireCoding.encode(value))
     }
 
     static func error(_ text: String) {
