@@ -157,6 +157,35 @@ def screens(where, phone, account, other):
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("popup") and active().get("object") == before.get("object")),
           "%s: Escape closes it and the focus is back on its pin" % where)
+    # Tab leaves an open popup for the zoom buttons: Escape there closes it too.
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
+    js("document.getElementById('zoom-in').focus()")
+    key(Keys.ESCAPE)
+    check(wait(lambda: not b.shown("popup")), "%s: Escape on the zoom buttons closes the popup" % where)
+    js("var e=document.querySelector('[data-object-id=\"'+arguments[0]+'\"]');if(e)e.focus()", before.get("object"))
+    # Escape takes off the address's entry the popup added, as Back would (Back then did nothing
+    # visible): Forward opens the popup again.
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup") and "#/pin/" not in b.driver.current_url)
+    b.driver.forward()
+    check(wait(lambda: b.shown("popup") and "#/pin/" in b.driver.current_url),
+          "%s: Escape takes off the popup's entry, as Back would: Forward opens it again" % where)
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup") and active().get("object") == before.get("object"))
+    if not phone:
+        # A pin opened while the post form is open leaves the form, as its address says.
+        js("document.getElementById('post-open').focus()")
+        key(Keys.ENTER)
+        wait(lambda: active().get("testid") == "post-place")
+        js("var e=document.querySelector('[data-object-id=\"'+arguments[0]+'\"]');if(e)e.focus()", before.get("object"))
+        key(Keys.ENTER)
+        check(wait(lambda: b.shown("popup") and not b.shown("post") and "#/pin/" in b.driver.current_url),
+              "%s: a pin opened from the post form leaves the form, as its address says" % where)
+        key(Keys.ESCAPE)
+        wait(lambda: not b.shown("popup") and active().get("object") == before.get("object"))
     # Another student's pin moves: the page draws the change, and the focus stays on this pin; an
     # open popup stays open, the focus where it was in it.
     moved = other_moves(other)
@@ -219,10 +248,16 @@ def screens(where, phone, account, other):
     opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
     check(opened, "%s: Enter on a row opens its link in a new tab" % where)
     if opened:
-        main = b.driver.current_window_handle
-        b.driver.switch_to.window([h for h in b.driver.window_handles if h != main][0])
-        b.driver.close()
-        b.driver.switch_to.window(main)
+        close_other_tab()
+    # Space opens it too, and leaves the list where it was (it scrolled the list away from the row).
+    js("document.querySelector('[data-testid=\"list-row\"][aria-posinset=\"2\"]').focus()")
+    scrolled = js("return document.getElementById('list-view').scrollTop")
+    key(Keys.SPACE)
+    opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
+    check(opened and js("return document.getElementById('list-view').scrollTop") == scrolled,
+          "%s: Space on a row opens its link, the list left where it was" % where)
+    if opened:
+        close_other_tab()
     # The search, then one that matches nothing.
     js("document.getElementById('search').focus()")
     b.type("qqzzxx")
@@ -258,6 +293,12 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: "2,048" in (b.by_id("alert-text").text if b.shown("alert") else "")) and active().get("testid") == "post-link",
           "%s: a link over 2,048 characters is refused at Find, in words, the focus back on it" % where)
+    # A link the server would refuse after the place was found (a port no connection can use): refused here.
+    js("document.getElementById('post-link').value=''")
+    b.type("https://example.com:99999/me")
+    key(Keys.ENTER)
+    check(wait(lambda: "not an address a browser can open" in (b.by_id("alert-text").text if b.shown("alert") else ""))
+          and active().get("testid") == "post-link", "%s: a link with a port no connection uses is refused at Find, the focus on it" % where)
     js("document.getElementById('post-link').value=''")
     b.type("https://ada.example")
     key(Keys.ENTER)
@@ -327,6 +368,14 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
           "%s: Log out returns to the login screen, the focus in Email, and the toast is gone" % where)
+
+
+def close_other_tab():
+    """Closes the tab a link opened, back on the page."""
+    main = b.driver.current_window_handle
+    b.driver.switch_to.window([h for h in b.driver.window_handles if h != main][0])
+    b.driver.close()
+    b.driver.switch_to.window(main)
 
 
 def find_place(place):
@@ -481,6 +530,10 @@ def touch_targets():
         return Math.min(r.width,r.height);});return w.length?Math.round(Math.min.apply(null,w)):null;}
         return [least('#markers .marker'),least('#clusters .cluster')]""")
     check(pins[0] and pins[1] and min(pins) >= 44, "390x844: pins and clusters are touch targets of at least 44 px: %s" % pins)
+    js("document.querySelector('#markers .marker').focus()")
+    key(Keys.ENTER)
+    close = wait(lambda: b.shown("popup") and js("var r=document.getElementById('close').getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)]"))
+    check(close and min(close) >= 44, "390x844: the popup's Close is at least 44 px a side: %s" % close)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 

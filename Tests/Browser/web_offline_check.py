@@ -158,6 +158,9 @@ def offline_without_a_session():
     time.sleep(0.5)
     b.axe("390x844: the login screen, offline")
     server.start()
+    # Back: the banner and the login screen's sentence go by themselves, with nothing typed.
+    check(wait(lambda: not b.shown("offline") and not b.shown("login-error"), 20),
+          "the server back, the login screen's banner and its sentence go by themselves")
 
 
 try:

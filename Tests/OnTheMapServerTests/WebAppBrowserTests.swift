@@ -106,7 +106,8 @@ struct WebAppBrowserTests {
             "ok   a copied #/pin/ address opens that pin's popup after login", "ok   #/list opens its view",
             "ok   #/post opens its view", "ok   an address of a pin not on the map says so and shows the map",
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
-            "ok   390x844: pins and clusters are touch targets of at least 44 px",
+            "ok   390x844: pins and clusters are touch targets of at least 44 px", "ok   390x844: the popup's Close is at least 44 px a side",
+            "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
             "ok   no errors in the console",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
@@ -133,7 +134,9 @@ struct WebAppBrowserTests {
                 "#/pin/ of a student in a cluster of ", "the popup leaves its cluster in sight",
                 "the popup of a cluster zooming cannot split names their place",
                 "Escape puts the focus on its cluster, which zooming cannot split",
-                "Enter on it opens its list, the focus in it",
+                "Enter on it opens its list, the focus in it", "Space on a row opens its link, the list left where it was",
+                "a link with a port no connection uses is refused at Find, the focus on it", "Escape on the zoom buttons closes the popup",
+                "Escape takes off the popup's entry, as Back would: Forward opens it again",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }
@@ -160,6 +163,7 @@ struct WebAppBrowserTests {
             "ok   reloaded without the server: the last map seen, offline since then",
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",
             "ok   logging in says the server cannot be reached, over the last map seen",
+            "ok   the server back, the login screen's banner and its sentence go by themselves",
             "ok   1400x900: the banner: axe-core finds no violation", "ok   390x844: the login screen, offline: axe-core finds no violation",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")

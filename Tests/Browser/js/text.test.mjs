@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { failure, linkProblem, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
-import { ago, countText, foldText, inWords, isWebLink, plural, shownText } from "../../../Sources/CWebPage/web/js/text.mjs";
+import { ago, countText, foldText, inWords, isWebLink, plural, shownText, sinceText } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("only http and https addresses with a host become links", () => {
-  for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/"]) {
+  for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/", "https://a.example:65535/"]) {
     assert.ok(isWebLink(good), good);
   }
   for (const bad of [
@@ -15,6 +15,8 @@ test("only http and https addresses with a host become links", () => {
     // Control and bidi characters, as the daemon's WebLink rule: old data on a server may hold them.
     "https://ok.example/\u202egnp.exe", "https://ok.example/\u001b[2J", "https://ok.example/a\u0000evil",
     "https://ok.example/\u2066x", "https://ok.example/\u200fx", "https://ok.example/\u0085x", "https://ok.example/\u007fx",
+    // What the server refuses as no address: a port no connection can use, a host no browser reads.
+    "https://example.com:99999/me", "https://a.example:0/", "https://%%%",
   ]) {
     assert.equal(isWebLink(bad), false, JSON.stringify(bad));
   }
@@ -62,6 +64,11 @@ test("failures in a person's words", () => {
     "Too many place lookups: try again in 47 seconds.");
   assert.equal(failure(answer(500, null)), "The server failed. (error 500)");
   assert.equal(failure(answer(400, { error: "limit must be a whole number." })), "limit must be a whole number.");
+  // The API's field names, in the form's words.
+  assert.equal(failure(answer(400, { error: "The field mediaURL must be an http:// or https:// URL." })),
+    "The link must be an http:// or https:// URL.");
+  assert.equal(failure(answer(400, { error: "The field mapString is longer than 200 characters." })),
+    "The place is longer than 200 characters.");
   assert.equal(loginFailure(answer(403, null)), "Wrong email or password.");
   assert.equal(loginFailure(answer(429, null, { "Retry-After": "120" })), "Too many login attempts. Try again in 2 minutes.");
 });
@@ -74,6 +81,14 @@ test("Web Mercator as the server's map places things", () => {
   assert.ok(mapY(60) < mapY(0) && mapY(-60) > mapY(0), "north up");
 });
 
+test("offline since: the time today, with its day before today", () => {
+  const now = Date.parse("2026-11-29T15:00:00"), today = Date.parse("2026-11-29T12:36:00"), before = Date.parse("2026-11-27T12:36:00");
+  assert.equal(sinceText(today, now, "en-US"), "12:36 PM");
+  const earlier = sinceText(before, now, "en-US");
+  assert.match(earlier, /27/, earlier);
+  assert.match(earlier, /12:36/, earlier);
+});
+
 test("counts read with thousands separators", () => {
   assert.equal(countText(7), "7");
   assert.equal(countText(10000), "10,000");
@@ -83,6 +98,7 @@ test("counts read with thousands separators", () => {
 test("a pin's link: a web address of at most 2,048 characters, said in words", () => {
   assert.equal(linkProblem("https://ada.example", isWebLink), "");
   assert.match(linkProblem("javascript:alert(1)", isWebLink), /http:\/\/ or https:\/\//);
+  assert.match(linkProblem("https://example.com:99999/me", isWebLink), /not an address a browser can open/);
   const long = "https://" + "x".repeat(2100) + ".example";
   assert.equal(linkProblem(long, isWebLink),
     "That link is too long: a pin's link may have up to 2,048 characters, and this one has 2,116. Use a shorter address for the same page.");

@@ -2,6 +2,7 @@
 // alert, a toast, the banner while the server cannot be reached).
 
 import { $, state } from "./state.mjs";
+import { sinceText } from "./text.mjs";
 
 let busy = 0;
 
@@ -55,6 +56,14 @@ function setBusy(d) {
   document.body.setAttribute("aria-busy", busy ? "true" : "false");
 }
 
+/** What runs once, when the server answers again (`whenBack`). */
+const backOnce = [];
+
+/** Runs `fn` once, when the server answers again (the login screen's "Cannot reach the server"). */
+export function whenBack(fn) {
+  backOnce.push(fn);
+}
+
 /** The server answered: the banner goes, and what was waiting for it runs. */
 function reached() {
   if (connection.up) return;
@@ -63,6 +72,28 @@ function reached() {
   $("offline").hidden = true;
   if (unanswered) hideAlert();
   if (connection.onBack) connection.onBack();
+  for (const fn of backOnce.splice(0)) fn();
+}
+
+/** How often the server is asked whether it is back, while it cannot be reached. */
+const PROBE_MS = 5000;
+let probing = 0;
+
+/** While the server cannot be reached, it is asked every few seconds whether it is back (its
+ *  `healthz`, which the service worker leaves to the network), so the banner and the alert go by
+ *  themselves on every screen: logged out, nothing else asks it. */
+function probeSoon() {
+  if (probing) return;
+  probing = setTimeout(async () => {
+    probing = 0;
+    if (connection.up) return;
+    try {
+      await fetch("healthz", { cache: "no-store", credentials: "same-origin" });
+      reached();
+    } catch (e) {
+      probeSoon();
+    }
+  }, PROBE_MS);
 }
 
 /** No answer (or only the service worker's copy, made at `copied`): says so until the server
@@ -74,10 +105,11 @@ function unreachable(copied) {
   } else if (copied && copied < connection.since) {
     connection.since = copied;
   }
-  const at = new Date(connection.since).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+  const at = sinceText(connection.since);
   $("offline-text").textContent = "Cannot reach the server since " + at + ": the map shows the pins seen then. " +
     "This goes once the server answers again.";
   $("offline").hidden = false;
+  probeSoon();
 }
 
 /** Whether the alert shown is about the server not answering: it goes once the server answers. */

@@ -49,6 +49,7 @@ let pendingPin = null;
  *  What the address hides does not take the focus with it (Back from a popup, Forward into the
  *  list): a popup closed puts it back on its pin, and anything else hidden on the selected tab. */
 function applyRoute() {
+  popupPushed = false;
   if (!state.session) return;
   const route = parseRoute(location.hash);
   pendingPin = null;
@@ -95,11 +96,29 @@ function popupChanged(marker, pinned) {
   const route = parseRoute(location.hash);
   if (marker && pinned && !marker.members) {
     const id = marker.getAttribute("data-object-id") || marker.querySelector(".student").dataset.objectId;
-    if (route.view !== "pin" || route.id !== id) history.pushState(null, "", routeHash({ view: "pin", id }));
+    if (!$("post").hidden) {
+      // A pin opened from the post form leaves the form, as its address says, in place of #/post.
+      closePost(false, false);
+      history.replaceState(null, "", routeHash({ view: "pin", id }));
+      popupPushed = false;
+    } else if (route.view === "pin" && popupPushed) {
+      // Another pin's popup in place of the one this added: one entry for the popup, whichever.
+      if (route.id !== id) history.replaceState(null, "", routeHash({ view: "pin", id }));
+    } else if (route.view !== "pin" || route.id !== id) {
+      history.pushState(null, "", routeHash({ view: "pin", id }));
+      popupPushed = true;
+    }
   } else if (!marker && route.view === "pin") {
-    history.replaceState(null, "", "#/");
+    // Closed: the entry the popup added goes (Back then leaves the map, not the map again); an
+    // address opened from elsewhere is replaced.
+    if (popupPushed) history.back();
+    else history.replaceState(null, "", "#/");
+    popupPushed = false;
   }
 }
+
+/** Whether the address's last entry is one a popup added (`popupChanged`). */
+let popupPushed = false;
 
 ui.go = go;
 ui.applyRoute = applyRoute;

@@ -112,6 +112,12 @@ export function mapInput(map) {
 
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
+    // Escape on the map's own buttons closes its popup too: Tab leaves the popup for them, and the
+    // popup stayed open there with no key to close it.
+    if (ev.key === "Escape" && t.closest && t.closest(".zoom") && svg.getClientRects().length) {
+      map.popup.dismiss();
+      return;
+    }
     if (t.closest && t.closest("input,textarea,select,button,a,dialog") || !svg.getClientRects().length ||
       (o.active && !o.active()) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const target = t.closest && t.closest(".marker,.cluster"), step = Math.min(size.w, size.h) / 4 * cam.unit;

@@ -151,7 +151,9 @@ export function openRow(li) {
 export function listKey(ev) {
   const li = ev.target.closest("li");
   if (!li || li.index == null) return;
-  if (ev.key === "Enter") {
+  if (ev.key === "Enter" || ev.key === " ") {
+    // Space too: it would scroll the list away from the row.
+    ev.preventDefault();
     openRow(li);
     return;
   }

@@ -9,9 +9,14 @@ export function retryAfter(answer) {
   return isNaN(s) || s < 1 ? 60 : s;
 }
 
-/** The error the server said, if it said one. */
+/** The API's names for a pin's fields, as the form calls them. */
+const FIELDS = { mediaURL: "link", mapString: "place", firstName: "first name", lastName: "last name" };
+
+/** The error the server said, if it said one, in the form's words: the API's sentences name its
+ *  fields ("The field mediaURL must be…" is "The link must be…"). */
 function said(answer) {
-  return answer.body && typeof answer.body.error === "string" ? answer.body.error : "";
+  if (!answer.body || typeof answer.body.error !== "string") return "";
+  return answer.body.error.replace(/\bThe field (mediaURL|mapString|firstName|lastName)\b/g, (_, field) => "The " + FIELDS[field]);
 }
 
 /** What went wrong, in a sentence. */
@@ -43,7 +48,11 @@ export const MAX_LINK = 2048;
 
 /** What is wrong with a link typed for a pin, or "" when nothing is. */
 export function linkProblem(link, isWebLink) {
-  if (!isWebLink(link)) return "Enter a link that starts with http:// or https://, such as your GitHub page.";
+  if (!isWebLink(link)) {
+    // Begun right, and still no address: the server would refuse it after the place was found.
+    if (/^https?:\/\/\S/i.test(link)) return "That is not an address a browser can open: check the site's name, and its port if it has one (1 to 65535).";
+    return "Enter a link that starts with http:// or https://, such as your GitHub page.";
+  }
   if (link.length > MAX_LINK) {
     return "That link is too long: a pin's link may have up to 2,048 characters, and this one has " +
       link.length.toLocaleString("en") + ". Use a shorter address for the same page.";

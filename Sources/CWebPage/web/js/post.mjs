@@ -236,5 +236,8 @@ async function send(mine, p) {
     showAlert("Could not post your pin: " + failure(a), a.network);
   } finally {
     $("post-finish").disabled = false;
+    // A post that failed leaves the form open: the focus, which the disabled Finish or the closed
+    // question let fall to the page, goes back to Finish to try again.
+    if (!$("post").hidden && (!document.activeElement || document.activeElement === document.body)) $("post-finish").focus();
   }
 }

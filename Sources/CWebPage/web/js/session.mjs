@@ -5,7 +5,7 @@
 // Logging out needs the XSRF token the server sets as a cookie at login: the page reads it once,
 // keeps it with the session, and deletes the cookie.
 
-import { api, hideAlert, hideToast, showAlert } from "./api.mjs";
+import { api, hideAlert, hideToast, showAlert, whenBack } from "./api.mjs";
 import { showTab } from "./list.mjs";
 import { failure, loginFailure } from "./messages.mjs";
 import { drawStudents, loadPins, refresh, schedulePoll, stopPoll } from "./pins.mjs";
@@ -76,7 +76,10 @@ export async function login(ev) {
       document.querySelector('[role="tab"][aria-selected="true"]').focus();
     }
   } catch (a) {
-    loginError(loginFailure(a));
+    const said = loginFailure(a);
+    loginError(said);
+    // Said of the network, it goes by itself once the server answers again.
+    if (a.network) whenBack(() => { if ($("login-error").textContent === said) loginError(""); });
     // No server: the last map seen, if the page has kept one (sw.js), behind the login.
     if (a.network && !state.students.length) loadPins(true);
   } finally {

@@ -10,9 +10,16 @@ export function foldText(text) {
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Whether `url` may become a link: http or https with a host, no spaces, no control or bidi
- *  character (the daemon's WebLink rule: old data on a server may hold any of them). */
+ *  character (the daemon's WebLink rule: old data on a server may hold any of them), and an
+ *  address a browser can read, its port one a connection can use (the server refuses the rest:
+ *  "https://example.com:99999/me", "https://%%%"). */
 export function isWebLink(url) {
-  return typeof url === "string" && !CONTROLS.test(url) && /^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url);
+  if (typeof url !== "string" || CONTROLS.test(url) || !/^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url)) return false;
+  try {
+    return new URL(url).port !== "0";
+  } catch (e) {
+    return false;
+  }
 }
 
 /** Text someone else wrote, as it may be shown, as the daemon's DisplayText.clean shows it: tab,
@@ -51,6 +58,14 @@ export function ago(iso, now = Date.now()) {
   const d = Math.round(h / 24);
   if (d < 31) return plural(d, "day") + " ago";
   return new Date(t).toLocaleDateString();
+}
+
+/** When something began, as a person reads it: the time of day today ("12:36 PM"), else with its
+ *  day ("Fri, Nov 27, 12:36 PM"): a map kept two days ago must not read as this afternoon's. */
+export function sinceText(t, now = Date.now(), locale = []) {
+  const d = new Date(t), today = d.toDateString() === new Date(now).toDateString();
+  return d.toLocaleString(locale, today ? { hour: "numeric", minute: "2-digit" }
+    : { weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 }
 
 /** A count as people read it: "10,000". */
