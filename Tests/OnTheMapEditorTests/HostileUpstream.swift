@@ -15,7 +15,7 @@ enum HostileUpstream {
     /// The records, newest first: (first, last, place, link, uniqueKey).
     static let records: [(String, String, String, String, String)] = [
         ("Eve\u{1B}[2J\u{1B}[1;31m", "\u{202E}gnp.exe", "Lima\r\nPeru\u{07}", "https://evil.example/\u{1B}]0;pwned\u{07}", "u1"),
-        ("Nul\u{0}Byte", "C1\u{9B}31m", "Oslo\u{2066}x\u{2069}\u{2028}", "https://evil.example/\u{202E}gnp.exe", "u2"),
+        ("Nul\u{0}Byte", "C1\u{9B}31m", "Oslo\u{2066}x\u{2069}\u{2028}\u{200F}\u{061C}", "https://evil.example/\u{202E}gnp.exe", "u2"),
         ("Ada", "Lovelace", "Home\u{1B}[5m %{luaeval('0')}", "https://ada.example/", accountKey),
         ("Plain", "Person", "Somewhere", "https://plain.example/", "u4"),
     ]

@@ -1097,7 +1097,7 @@ only as root, which Swift Testing reports as skipped for anyone else."
 (defun onthemap-tests--unsafe (text)
   "The first character of TEXT that must not reach a screen, or nil.
 Written apart from the package's own check."
-  (and (string-match "[\0-\37\177\u0080-\u009f\u2028-\u202e\u2066-\u2069]" text)
+  (and (string-match "[\0-\37\177\u0080-\u009f\u2028-\u202e\u2066-\u2069\u200e\u200f\u061c]" text)
        (match-string 0 text)))
 
 (defun onthemap-tests--all-safe (where text)

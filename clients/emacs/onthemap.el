@@ -432,11 +432,11 @@ daemon answered with an error (its own code and message),
 ;;;; Text helpers
 
 (defconst onthemap--unsafe-regexp
-  (rx (any (0 . 31) (127 . 159) (#x2028 . #x202e) (#x2066 . #x2069)))
+  (rx (any (0 . 31) (127 . 159) (#x2028 . #x202e) (#x2066 . #x2069) #x200e #x200f #x061c))
   "What must not reach the screen as it is, from another person's text.
 Control characters (C0, DEL, C1: escape sequences, newlines, NUL), the
-line and paragraph separators, and the bidi embeddings, overrides and
-isolates, which reorder what is shown (\"…/\", U+202E, then
+line and paragraph separators, and the bidi embeddings, overrides,
+isolates and marks, which reorder what is shown (\"…/\", U+202E, then
 \"gnp.exe\" reads \"…/exe.png\").")
 
 (defun onthemap--clean (text)

@@ -27,6 +27,7 @@ return {
       t.eq(format.clean("\226\128\170\226\128\171\226\128\172\226\128\173"), r:rep(4), "U+202A–U+202D")
       t.eq(format.clean("\226\129\166\226\129\167\226\129\168\226\129\169"), r:rep(4), "U+2066–U+2069 (isolates)")
       t.eq(format.clean("a\226\128\168b\226\128\169c"), "a" .. r .. "b" .. r .. "c", "U+2028, U+2029")
+      t.eq(format.clean("\226\128\142\226\128\143\216\156"), r:rep(3), "U+200E, U+200F, U+061C (bidi marks)")
       local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \226\129\170 \194\160"
       t.eq(format.clean(kept), kept, "everything else as it is (U+202F, U+206A, no-break space too)")
       t.eq(format.clean(nil), "", "not a string")

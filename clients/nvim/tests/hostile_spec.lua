@@ -18,9 +18,9 @@ onthemap.setup({
 })
 
 --- The first character of `text` that must not reach a screen (C0, DEL, C1, U+2028/2029, bidi
---- embeddings, overrides and isolates), or nil. Written apart from the plugin's own check.
+--- embeddings, overrides, isolates and marks), or nil. Written apart from the plugin's own check.
 local function unsafe(text)
-  for _, pattern in ipairs({ "[%z\1-\31\127]", "\194[\128-\159]", "\226\128[\168-\174]", "\226\129[\166-\169]" }) do
+  for _, pattern in ipairs({ "[%z\1-\31\127]", "\194[\128-\159]", "\226\128[\168-\174]", "\226\129[\166-\169]", "\226\128[\142\143]", "\216\156" }) do
     local at = text:find(pattern)
     if at then
       return at

@@ -7,8 +7,8 @@ M.replacement = "\239\191\189"
 --- Text from another person (a name, a place, a link, a message quoting them) made safe to show in
 --- a buffer, the command line or the statusline: every control character (C0, DEL, C1: an escape
 --- sequence, a newline, a NUL), line and paragraph separator (U+2028, U+2029), bidi embedding,
---- override and isolate (U+202A–U+202E, U+2066–U+2069: "…/\u{202e}gnp.exe" shows as "…/exe.png")
---- becomes U+FFFD, so what was there stays visible and does nothing. Not a string: "". The one
+--- override, isolate and mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C:
+--- "…/\u{202e}gnp.exe" shows as "…/exe.png"; the daemon's rule, DisplayText) becomes U+FFFD, so what was there stays visible and does nothing. Not a string: "". The one
 --- place this is decided, for the buffers, messages and statusline alike.
 function M.clean(text)
   if type(text) ~= "string" then
@@ -20,6 +20,8 @@ function M.clean(text)
       :gsub("\194[\128-\159]", M.replacement)
       :gsub("\226\128[\168-\174]", M.replacement)
       :gsub("\226\129[\166-\169]", M.replacement)
+      :gsub("\226\128[\142\143]", M.replacement)
+      :gsub("\216\156", M.replacement)
   )
 end
 
