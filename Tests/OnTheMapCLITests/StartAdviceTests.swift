@@ -165,6 +165,8 @@ struct StartAdviceTests {
         #expect(line.hasSuffix("\n") && line.split(separator: "\n").count == 1, "\(line)")
         #expect(line.contains(BuiltProducts.path("onthemapd") + " --socket " + daemon.socketPath + " --api-url " + server.baseURL), "\(line)")
         #expect(!line.contains("secret"), "no password in the file: \(line)")
+        // Where its session is: started again without it, it would come back logged out.
+        #expect(line.contains("XDG_STATE_HOME=" + daemon.home.file("state") + " "), "\(line)")
         #expect((try FileManager.default.attributesOfItem(atPath: hint)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
         // Stopped (Ctrl-C, SIGTERM): the word stays, and is the advice.

@@ -18,10 +18,13 @@ import SystemPackage
 /// with Ctrl-C is started again with its `--api-url`, not against Udacity's). The next start by
 /// hand writes its own; `make demo` writes its own word, `make demo`, after starting the daemon.
 enum StartHint {
-    /// The settings `onthemapd` reads from its environment: part of how it was started.
+    /// The settings `onthemapd` reads from its environment: part of how it was started. The XDG
+    /// folders say where its session, cache and settings are (started again without them, a demo's
+    /// daemon came back logged out).
     static let environmentSettings = [
         "ONTHEMAP_SOCKET", "ONTHEMAP_API_URL", "ONTHEMAP_CACHE_SIZE", "ONTHEMAP_REFRESH_INTERVAL", "ONTHEMAP_IDLE_TIMEOUT",
         "ONTHEMAP_LOG_LEVEL", "ONTHEMAP_GEOCODER", "ONTHEMAP_NOMINATIM_URL", "ONTHEMAP_GEOCODER_FALLBACK",
+        "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
     ]
 
     /// Writes the hint beside `socketPath` (0600, in the socket's private directory). A daemon
