@@ -497,7 +497,7 @@ once BODY is done."
   (should (equal (onthemap--in-emacs-words -32603 "Internal error: the cache is gone.")
                  "onthemapd failed (the cache is gone); its log says more"))
   (should (equal (onthemap--logout-sentence "not reached (the API is down); the session was forgotten locally")
-                 "logged out here; the server was not reached (the API is down), so the session stays valid there until it expires")))
+                 "logged out here; the server did not end the session (the API is down), so it stays valid there until it expires")))
 
 (defun onthemap-tests--geocode (place)
   "The geocoder's matches for PLACE, as the CLI gets them."

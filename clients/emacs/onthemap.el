@@ -1253,12 +1253,12 @@ or password sends nothing."
 (defun onthemap--logout-sentence (upstream)
   "What a logout did, from the daemon's UPSTREAM.
 That is \"ended\", \"already ended\", \"no session\", or why the server
-was not reached (then the session stays valid there until it expires)."
+did not end the session (then it stays valid there until it expires)."
   (pcase upstream
     ("ended" "logged out")
     ("already ended" "logged out (the server had already ended the session)")
     ("no session" "not logged in")
-    (_ (format "logged out here; the server was not reached%s, so the session stays valid there until it expires"
+    (_ (format "logged out here; the server did not end the session%s, so it stays valid there until it expires"
                (if (and (stringp upstream) (string-match "\\`not reached (\\(.*\\))" upstream))
                    (format " (%s)" (onthemap--clean (match-string 1 upstream)))
                  "")))))

@@ -34,7 +34,7 @@ struct LogoutCommand: ParsableCommand {
     }
 
     /// What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or
-    /// "not reached (why); …" when the server could not be told.
+    /// "not reached (why); …" when the server could not be told (no answer, or an error).
     static func sentence(upstream: String, apiURL: String, accountKey: String?) -> String {
         switch upstream {
         case "ended": return "logged out"
@@ -46,7 +46,8 @@ struct LogoutCommand: ParsableCommand {
                 why = " (" + DisplayText.clean(String(text[text.index(after: open)..<close])) + ")"
             }
             let server = apiURL.isEmpty ? "the server" : "the server at \(DisplayText.clean(apiURL))"
-            var sentence = "logged out on this machine, but \(server) could not be reached\(why): the session stays valid there until it expires"
+            // Unreachable, or an answer that was an error: either way the server did not end it.
+            var sentence = "logged out on this machine, but \(server) did not end the session\(why): it stays valid there until it expires"
             if SignupCommand.isUdacity(apiURL) || apiURL.isEmpty {
                 sentence += "; nothing on this machine can use it any more"
             } else {

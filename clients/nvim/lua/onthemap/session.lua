@@ -53,7 +53,8 @@ function M.login(username)
 end
 
 --- What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or
---- why the server was not reached (then the session may stay valid there until it expires).
+--- why the server did not end the session (no answer, or an error: then it may stay valid there
+--- until it expires).
 function M.logout_sentence(upstream)
   if upstream == "ended" then
     return "logged out"
@@ -63,7 +64,7 @@ function M.logout_sentence(upstream)
     return "not logged in"
   end
   local why = type(upstream) == "string" and upstream:match("^not reached %((.*)%)") or nil
-  return ("logged out here; the server was not reached%s, so the session stays valid there until it expires"):format(
+  return ("logged out here; the server did not end the session%s, so it stays valid there until it expires"):format(
     why and (" (" .. why .. ")") or ""
   )
 end
