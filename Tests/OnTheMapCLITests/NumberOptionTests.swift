@@ -18,6 +18,9 @@ struct NumberOptionTests {
         (["open", "0"], "The row number must be 1 or more."),
         (["open", "--frobnicate"], "Unknown option '--frobnicate'. `onthemap open --help` lists the options."),
         (["open"], "Give a row number or a name, e.g. `onthemap open 3`."),
+        // `--` ends the options, as everywhere; several numbers are rows, one at a time.
+        (["open", "--", "-1"], "The row number must be 1 or more."),
+        (["open", "1", "2"], "Give one row number at a time, e.g. `onthemap open 1`."),
     ])
     func aNumberOutOfRangeIsAUsageErrorNamingTheRange(arguments: [String], message: String) throws {
         let result = try runCommand(

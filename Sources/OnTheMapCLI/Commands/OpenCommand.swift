@@ -37,8 +37,10 @@ struct OpenCommand: ParsableCommand {
     @Flag(help: "The link opened as JSON ({\"name\", \"link\"}); a name several students match prints them as `students --json` does.")
     var json = false
 
-    /// The row number or the name, as given.
-    var given: String { student.joined(separator: " ") }
+    /// The row number or the name, as given (after a `--` that ends the options: `open -- -1`).
+    var given: String { words.joined(separator: " ") }
+
+    private var words: [String] { student.first == "--" ? Array(student.dropFirst()) : student }
 
     /// How many students a name may match before the list says "and N more".
     static let candidateLimit = 20
@@ -47,10 +49,14 @@ struct OpenCommand: ParsableCommand {
     static let rows = NumberRange(atLeast: 1)
 
     func validate() throws {
-        guard !student.isEmpty else { throw ValidationError("Give a row number or a name, e.g. `onthemap open 3`.") }
+        guard !words.isEmpty else { throw ValidationError("Give a row number or a name, e.g. `onthemap open 3`.") }
         if let number = Int(given.trimmingWhitespace()) { return try Self.rows.validate(number, "The row number") }
+        // "open 1 2": rows, not a name with digits in it; one at a time.
+        if words.count > 1, words.allSatisfy({ Int($0) != nil }) {
+            throw ValidationError("Give one row number at a time, e.g. `onthemap open \(words[0])`.")
+        }
         // What .allUnrecognized took that is no number: an option open does not have.
-        if let option = student.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
+        if student.first != "--", let option = student.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
             throw ValidationError("Unknown option '\(option)'. `onthemap open --help` lists the options.")
         }
         try TypedLength.check(given, atMost: TypedLength.search, "The name")
