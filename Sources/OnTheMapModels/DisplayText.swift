@@ -64,7 +64,7 @@ public enum DisplayText {
         return text.unicodeScalars.map(escapedForLog).joined()
     }
 
-    /// JSON text with the characters JSON leaves as they are and `clean` would not (DEL, C1, bidi
+    /// JSON text with the characters JSON leaves raw and `clean` would not show (DEL, C1, bidi
     /// controls, U+2028 and U+2029) written as `\u` escapes: the same data for any JSON reader, and
     /// nothing a terminal obeys or that reorders a line (`--json` read on a terminal).
     public static func escapedInJSON(_ json: [UInt8]) -> [UInt8] {

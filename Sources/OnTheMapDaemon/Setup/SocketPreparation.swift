@@ -10,7 +10,8 @@ import OnTheMapRPC
 import SystemPackage
 
 /// Gets the socket path ready for binding: a private directory, no stale socket, no live daemon, and
-/// no file of another kind (which stays). Runs before any service starts, so a refused start has nothing to stop.
+/// no file of another kind (which stays). Runs before any service starts, so a refused start has
+/// nothing to stop.
 enum SocketPreparation {
     /// Why the daemon will not bind at a path.
     struct Refusal: Error, CustomStringConvertible {
