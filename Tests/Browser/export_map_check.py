@@ -58,11 +58,24 @@ def students(marker, visible_only=False):
 
 
 def popup_entries():
-    """(name, place, link text, link href, marked as you) for each student the popup lists."""
-    return [(li.find_element(By.CSS_SELECTOR, ".name").text, li.find_element(By.CSS_SELECTOR, ".place").text,
-             li.find_element(By.TAG_NAME, "a").text, li.find_element(By.TAG_NAME, "a").get_dom_attribute("href"),
-             li.find_element(By.CSS_SELECTOR, ".you").is_displayed())
-            for li in driver.find_elements(By.CSS_SELECTOR, "#popup-list li")]
+    """(name, place, link text, link href, marked as you) for each student the popup lists, read in
+    one go: the popup writes its list again as a search changes it (a row read one element at a
+    time could be gone by the next)."""
+    return [tuple(e) for e in driver.execute_script("""return Array.from(document.querySelectorAll('#popup-list li')).map(function(li){
+        var a=li.querySelector('a'),you=li.querySelector('.you');
+        return [li.querySelector('.name').innerText,li.querySelector('.place').innerText,a.innerText,a.getAttribute('href'),
+                !you.hidden&&you.getClientRects().length>0];})""")]
+
+
+def eventually(condition, timeout=10.0):
+    """`condition` once it holds, polled until a deadline that only ends a hung check (the page
+    draws what a search changed in a later frame); its last value otherwise."""
+    end = time.time() + timeout
+    while True:
+        value = condition()
+        if value or time.time() > end:
+            return value
+        time.sleep(0.05)
 
 
 def clusters():
@@ -397,7 +410,8 @@ try:
               "searching \"%s\" finds them: %d students" % (shared_place, len(visible)))
         check(spot.is_displayed() and label[0].text == str(len(shared_names)), "the shared marker stays, with its count")
         type_in_search(shared_names[0])
-        check(label[0].text == "1" and "mine" not in spot.get_attribute("class") and [e[0] for e in popup_entries()] == shared_names[:1],
+        check(eventually(lambda: label[0].text == "1" and "mine" not in spot.get_attribute("class")
+                         and [e[0] for e in popup_entries()] == shared_names[:1]),
               "searching \"%s\" leaves one there, not drawn as yours" % shared_names[0])
 
         legend = driver.find_elements(By.CSS_SELECTOR, "header .legend")
