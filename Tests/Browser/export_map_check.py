@@ -29,6 +29,8 @@ except ImportError:
     print("SKIP selenium is not installed (pip install selenium)")
     sys.exit(77)
 
+from browser_support import poll_until  # noqa: E402 (after the skips above)
+
 CHROMIUM = shutil.which("chromium")
 DRIVER = shutil.which("chromedriver")
 if not CHROMIUM or not DRIVER:
@@ -66,16 +68,6 @@ def popup_entries():
         return [li.querySelector('.name').innerText,li.querySelector('.place').innerText,a.innerText,a.getAttribute('href'),
                 !you.hidden&&you.getClientRects().length>0];})""")]
 
-
-def eventually(condition, timeout=10.0):
-    """`condition` once it holds, polled until a deadline that only ends a hung check (the page
-    draws what a search changed in a later frame); its last value otherwise."""
-    end = time.time() + timeout
-    while True:
-        value = condition()
-        if value or time.time() > end:
-            return value
-        time.sleep(0.05)
 
 
 def clusters():
@@ -410,8 +402,9 @@ try:
               "searching \"%s\" finds them: %d students" % (shared_place, len(visible)))
         check(spot.is_displayed() and label[0].text == str(len(shared_names)), "the shared marker stays, with its count")
         type_in_search(shared_names[0])
-        check(eventually(lambda: label[0].text == "1" and "mine" not in spot.get_attribute("class")
-                         and [e[0] for e in popup_entries()] == shared_names[:1]),
+        # The page draws what the search changed in a later frame.
+        check(poll_until(lambda: label[0].text == "1" and "mine" not in spot.get_attribute("class")
+                         and [e[0] for e in popup_entries()] == shared_names[:1], 10),
               "searching \"%s\" leaves one there, not drawn as yours" % shared_names[0])
 
         legend = driver.find_elements(By.CSS_SELECTOR, "header .legend")

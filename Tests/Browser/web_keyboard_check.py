@@ -163,7 +163,7 @@ def screens(where, phone, account, other):
     js("document.getElementById('zoom-in').focus()")
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("popup")), "%s: Escape on the zoom buttons closes the popup" % where)
-    js("var e=document.querySelector('[data-object-id=\"'+arguments[0]+'\"]');if(e)e.focus()", before.get("object"))
+    focus_object(before.get("object"))
     # Escape takes off the address's entry the popup added, as Back would (Back then did nothing
     # visible): Forward opens the popup again.
     key(Keys.ENTER)
@@ -180,7 +180,7 @@ def screens(where, phone, account, other):
         js("document.getElementById('post-open').focus()")
         key(Keys.ENTER)
         wait(lambda: active().get("testid") == "post-place")
-        js("var e=document.querySelector('[data-object-id=\"'+arguments[0]+'\"]');if(e)e.focus()", before.get("object"))
+        focus_object(before.get("object"))
         key(Keys.ENTER)
         check(wait(lambda: b.shown("popup") and not b.shown("post") and "#/pin/" in b.driver.current_url),
               "%s: a pin opened from the post form leaves the form, as its address says" % where)
@@ -368,6 +368,11 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
           "%s: Log out returns to the login screen, the focus in Email, and the toast is gone" % where)
+
+
+def focus_object(object_id):
+    """The focus on the pin of `object_id`, by script (what a person left it on)."""
+    js("var e=document.querySelector('[data-object-id=\"'+arguments[0]+'\"]');if(e)e.focus()", object_id)
 
 
 def close_other_tab():
