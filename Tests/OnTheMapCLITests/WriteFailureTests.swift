@@ -33,4 +33,15 @@ struct WriteFailureTests {
         #expect(result.stdout.hasPrefix("firstName\tlastName"), "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
+
+    /// `watch | head -1` ends when head does, not at the next change of status, which may never come:
+    /// "done" is printed only once both have ended.
+    @Test func watchEndsWhenItsReaderGoesAway() throws {
+        let bed = try CLITestBed()
+        let pipeline = try RunningProcess(
+            "/bin/sh", ["-c", "\"$0\" watch | head -1; echo done", BuiltProducts.path("onthemap")], environment: bed.environment)
+        defer { pipeline.stop() }
+        #expect(pipeline.waitForLine { $0 == "done" }, "watch still runs after head left: \(pipeline.lines)")
+        #expect(pipeline.lines.first?.hasPrefix("{") == true, "\(pipeline.lines)")
+    }
 }

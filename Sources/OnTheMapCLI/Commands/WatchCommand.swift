@@ -78,7 +78,7 @@ struct WatchCommand: ParsableCommand {
             } catch let error as ClientError {
                 try emit(.failure(error))
             }
-            usleep(UInt32(backoff * 1_000_000))
+            Output.wait(forInputOn: nil, milliseconds: Int32(backoff * 1000))
             backoff = min(backoff * 2, 5)
         }
     }
@@ -87,7 +87,9 @@ struct WatchCommand: ParsableCommand {
     private func follow(_ connection: RPCConnection, emit: (Result<StatusResult, any Error>) throws -> Void) throws {
         _ = try connection.result(SubscribeParams())
         try connection.send(StatusParams().request(id: .string("status")))
-        while let message = try connection.read(RPCReply<StatusResult>.self) {
+        while true {
+            if !connection.hasBufferedLine { Output.wait(forInputOn: connection.fileDescriptor, milliseconds: -1) }
+            guard let message = try connection.read(RPCReply<StatusResult>.self) else { return }
             if message.method == RPCEvent.status.method, let status = message.params {
                 try emit(.success(status))
             } else if message.isNotification {
