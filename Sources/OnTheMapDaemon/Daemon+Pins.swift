@@ -30,6 +30,9 @@ extension Daemon {
     /// server confirmed goes into the cached list at once; the next refresh brings the rest.
     func postPin(_ params: PostPinParams) async throws -> PostPinResult {
         let (session, account) = try await requireLogin()
+        if let problem = Self.unpostableName(account) {
+            throw RPCError.application(RPCError.upstreamErrorCode, problem, retryable: false)
+        }
         var mapString = params.mapString.trimmingWhitespace()
         let mediaURL = params.mediaURL.trimmingWhitespace()
         if let problem = WebLink.problem(mediaURL) {
@@ -82,6 +85,21 @@ extension Daemon {
         await state.recordPostedPin(pin, list: list, basedOn: snapshot.listVersion, for: session)
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
         return PostPinResult(pin: StudentPin(student: pin, mine: true), created: created)
+    }
+
+    /// Why the server would refuse a pin under the account's name (`ShownText`, the rule it applies),
+    /// said to someone who cannot change that name here; nil when it would not. Asked before the place
+    /// is geocoded, so nothing is looked up for a pin that cannot be stored.
+    static func unpostableName(_ account: AccountInfo) -> String? {
+        for (which, name) in [("first", account.firstName), ("last", account.lastName)] {
+            if name.trimmingWhitespace().isEmpty {
+                return "Your account has no \(which) name, and the server stores no pin without one: ask whoever runs the server to add it."
+            }
+            if let reason = ShownText.reason(in: name, kind: .name) {
+                return "Your account's \(which) name \(reason), and the server stores no pin under it: ask whoever runs the server to correct it."
+            }
+        }
+        return nil
     }
 
     /// The account's newest pin upstream, or nil: one request.

@@ -1,5 +1,3 @@
-import OnTheMapModels
-
 /// The rule for text the server stores and other people are shown: names, places and links, from a
 /// pin (either dialect) or an account (`user add`, `user rename`: names and the email). One rule, so
 /// no path stores what another refuses.
@@ -24,18 +22,25 @@ public enum ShownText {
     /// longer login name is refused before it is looked up or counted against its attempts.
     public static let maxEmailBytes = 254
 
-    /// Why `value` may not be stored (a phrase to follow the field's name: "contains …"), or nil.
+    /// Why `value` may not be stored, and what to do (a phrase to follow the field's name:
+    /// "contains …: remove it"), or nil.
     public static func problem(in value: String, kind: Kind) -> String? {
+        reason(in: value, kind: kind).map { $0 + ": remove it" }
+    }
+
+    /// Why `value` may not be stored ("contains …"), or nil; without the advice, for a value that
+    /// the person told cannot change (their account's name, which the daemon posts).
+    public static func reason(in value: String, kind: Kind) -> String? {
         for scalar in value.unicodeScalars {
             if DisplayText.isControl(scalar) {
-                return "contains a control character (\(code(scalar))), which is not text: remove it"
+                return "contains a control character (\(code(scalar))), which is not text"
             }
             if DisplayText.isLineSeparator(scalar) {
-                return "contains a line separator (\(code(scalar))), which breaks the line wherever it is shown: remove it"
+                return "contains a line separator (\(code(scalar))), which breaks the line wherever it is shown"
             }
             if kind == .link || kind == .email, DisplayText.isBidiControl(scalar) {
                 let what = kind == .link ? "a link" : "an address"
-                return "contains a bidirectional control (\(code(scalar))), which can make \(what) read as another: remove it"
+                return "contains a bidirectional control (\(code(scalar))), which can make \(what) read as another"
             }
         }
         return nil

@@ -1,4 +1,5 @@
 import ArgumentParser
+import OnTheMapModels
 import OnTheMapServer
 
 /// The names `user add` and `user rename` take, checked by the rule the API applies to a pin's names

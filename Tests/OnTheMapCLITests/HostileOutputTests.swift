@@ -22,25 +22,34 @@ struct HostileOutputTests {
         ("Bell\u{07}", "Back\u{08}space\u{7F}", "Tab\there\u{1B}[1A\u{1B}[2K", "https://plain.example/", "u4"),
     ]
 
-    /// Anyone logs in, as account 42, whose profile's names are hostile too.
+    /// Anyone logs in, as account 42, whose profile's names are hostile too; plain@example.com as
+    /// account 43, whose names are not.
     static func upstream() -> some ApplicationProtocol {
         let router = Router()
-        let session = #")]}'"# + "\n"
-            + #"{"account":{"registered":true,"key":"42"},"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#
-        router.post("v1/session") { _, _ -> Response in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: session))) }
-        router.get("v1/session") { _, _ -> Response in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: session))) }
-        router.get("v1/users/42") { _, _ -> Response in
-            let profile = WireJSON.object([
-                ("first_name", .string("Ada\u{1B}[31m")), ("last_name", .string("Love\u{202E}lace\u{9B}2J")), ("key", .string(accountKey)),
-            ])
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: profile.serialized)))
+        @Sendable func session(_ key: String) -> Response {
+            let body = #")]}'"# + "\n"
+                + #"{"account":{"registered":true,"key":""# + key + #""},"session":{"id":"s","expiration":"2099-01-01T00:00:00.000000Z"}}"#
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.post("v1/session") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 4096))
+            return session(body.contains("plain@example.com") ? "43" : accountKey)
+        }
+        router.get("v1/session") { _, _ -> Response in session(accountKey) }
+        for (key, first, last) in [(accountKey, "Ada\u{1B}[31m", "Love\u{202E}lace\u{9B}2J"), ("43", "Plain", "Name")] {
+            router.get("v1/users/\(key)") { _, _ -> Response in
+                let profile = WireJSON.object([("first_name", .string(first)), ("last_name", .string(last)), ("key", .string(key))])
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: profile.serialized)))
+            }
         }
         // A write fails, in words that would drive a terminal: a window title, a screen clear, C1's
         // CSI, an override.
-        router.put("v1/StudentLocation/:id") { _, _ -> Response in
+        let failedWrite = { @Sendable (_: Request, _: BasicRequestContext) -> Response in
             let said = WireJSON.object([("status", .number(500)), ("error", .string("Oops \u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}evil\u{9B}31m"))])
             return Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: said.serialized)))
         }
+        router.put("v1/StudentLocation/:id", use: failedWrite)
+        router.post("v1/StudentLocation", use: failedWrite)
         router.get("v1/StudentLocation") { request, _ -> Response in
             // `uniqueKey` asks for one account's pins (the daemon's myPin and post).
             let only = request.uri.queryParameters.get("uniqueKey")
@@ -123,7 +132,16 @@ struct HostileOutputTests {
                 let mine = try shown(["mypin"])
                 #expect(mine.hasPrefix("Home"), "\(mine.debugDescription)")
 
+                // No pin can carry this account's name (ESC in it): said before anything is looked up
+                // or sent, with what to do, since no command here changes it.
+                let unpostable = try shown(["post", "Paris", "https://ada.example/", "--yes", "--overwrite"], status: 1)
+                #expect(
+                    unpostable.contains("Your account's first name contains a control character (U+001B)")
+                        && unpostable.contains("ask whoever runs the server to correct it") && !unpostable.contains("remove it"),
+                    "\(unpostable.debugDescription)")
+
                 // The upstream's own words, quoted in the error a command prints.
+                _ = try shown(["login", "--force", "--username", "plain@example.com", "--password-stdin"], stdin: "any password\n")
                 let failed = try shown(["post", "Paris", "https://ada.example/", "--yes", "--overwrite"], status: 1)
                 #expect(failed.contains("failed (HTTP 500): Oops") && failed.contains("evil"), "\(failed.debugDescription)")
             }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import OnTheMapModels
 import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
