@@ -69,7 +69,7 @@ struct CLIEndToEndTests {
         #expect(near.status == 0)
         let refresh = try bed.run(["refresh"])
         #expect(refresh.status == 0)
-        #expect(refresh.stderr.contains("100 students"))
+        #expect(refresh.stderr == "fetched the 100 newest students\n", "\(refresh.stderr)")
         let waybar = try bed.run(["status", "--format", "waybar"])
         #expect(try JSONDecoder().decode(WireJSON.self, from: Data(waybar.stdout.utf8))["class"] == .string("ok"))
     }

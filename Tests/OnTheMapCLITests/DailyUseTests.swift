@@ -200,7 +200,7 @@ struct DailyUseTests {
         let watch = try RunningProcess(
             "/usr/bin/script", ["-qfec", "'\(BuiltProducts.path("onthemap"))' watch", "/dev/null"], environment: bed.environment)
         defer { watch.stop() }
-        #expect(watch.waitForLine { $0.hasPrefix("100 students; ") }, "\(watch.lines)")
+        #expect(watch.waitForLine { $0.hasPrefix("100 newest students; ") }, "\(watch.lines)")
         #expect(try bed.run(["logout"]).status == 0)
         // The terminal ends lines with "\r\n", one Character: what was printed is one "line" here.
         #expect(watch.waitForLine { $0.contains("refreshed just now\r\nlogged out: run `onthemap login`") }, "\(watch.lines)")

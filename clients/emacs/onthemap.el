@@ -496,7 +496,7 @@ Says which URL it opens: a browser started in the background fails
 out of sight (no display, none installed).  WHO, the student's name,
 says whose link it refused."
   (cond ((or (not (stringp url)) (string-empty-p url))
-         (message "OnTheMap: %s has no web link to open" (if who (onthemap--clean who) "this student")))
+         (message "OnTheMap: %s has no web link to open (only http and https links are kept)" (if who (onthemap--clean who) "this student")))
         ((not (onthemap--openable-p url))
          ;; Hidden: control characters or bidi overrides, shown as U+FFFD.
          (message "OnTheMap: %s is not opened: %s"
@@ -1696,11 +1696,11 @@ counts them."
 
 (defun onthemap--status-help (status)
   "The whole of STATUS, for the mode line's `help-echo', as the CLI's bar tooltip.
-\"OnTheMap: 100 students; your pin: Georgia, United States; refreshed
+\"OnTheMap: 100 newest students; your pin: Georgia, United States; refreshed
 just now\", or why the list is stale."
   (let ((students (plist-get status :students))
         (place (plist-get (plist-get status :myPin) :mapString)))
-    (format "OnTheMap: %d students; %s; %s"
+    (format "OnTheMap: %d newest students; %s; %s"
             (or (plist-get students :count) 0)
             (if place (concat "your pin: " (onthemap--clean place)) "no pin of yours")
             (if (onthemap--true-p (plist-get students :stale))

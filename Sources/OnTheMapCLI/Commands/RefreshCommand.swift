@@ -13,7 +13,7 @@ struct RefreshCommand: ParsableCommand {
     func run() throws {
         try runReportingFailures {
             let result = try global.result(RefreshParams())
-            if json { try Output.json(result) } else { Output.error("\(result.count) students") }
+            if json { try Output.json(result) } else { Output.error("fetched the \(result.count) newest students") }
         }
     }
 }

@@ -20,7 +20,7 @@ enum HumanStatus {
         // Logged out, the daemon holds no list: "students: 0, refreshed —" would only puzzle.
         if status.account != nil || students.count > 0 || students.refreshedAt != nil {
             let refreshed = students.refreshedAt.map { ", refreshed " + RelativeTime.describe($0, now: now) } ?? ", not fetched yet"
-            var line = "students: " + String(students.count) + refreshed
+            var line = "students: " + String(students.count) + " newest" + refreshed
             if students.stale {
                 line += " " + style.yellow("(stale: \(DisplayText.clean(students.lastError ?? "not refreshed lately")))")
             }

@@ -93,7 +93,7 @@ struct StatusSummary {
             offlineAdvice.map { detail + ". " + DisplayText.clean($0) } ?? detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
         case .loggedOut, .fetching: detail
         case .ok, .stale:
-            "\(count) students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+            "\(count) newest students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
         }
     }
 

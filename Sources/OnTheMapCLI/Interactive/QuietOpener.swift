@@ -13,7 +13,7 @@ enum QuietOpener {
         // Links are data: only an http(s) URL reaches the opener, as with `onthemap open` (the
         // daemon drops others; this holds for an older one too).
         guard let url = WebLink.opening(link) else {
-            if link.trimmingWhitespace().isEmpty { return "no web link to open" }
+            if link.trimmingWhitespace().isEmpty { return "no web link to open (only http and https links are kept)" }
             return "not opening \"\(DisplayText.clean(link).prefix(60))\": only http and https links are opened"
         }
         let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"

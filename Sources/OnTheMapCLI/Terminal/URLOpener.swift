@@ -52,7 +52,7 @@ enum URLOpener {
         let whose = student.map { DisplayText.clean($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let trimmed = link.trimmingWhitespace()
         guard !trimmed.isEmpty else {
-            return CommandFailure(message: "\(whose ?? "this student") has no web link to open")
+            return CommandFailure(message: "\(whose ?? "this student") has no web link to open (only http and https links are kept)")
         }
         let shown = DisplayWidth.truncate(DisplayText.clean(trimmed), to: 60)
         return CommandFailure(
