@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from browser_support import DEMO, Browser, api_json, http
+from browser_support import DEMO, Browser, Keys, api_json, http
 
 OUT = sys.argv[1]
 SERVER = sys.argv[sys.argv.index("--server") + 1]
@@ -124,6 +124,17 @@ def offline_with_a_session():
     check(banner and "Cannot reach the server since" in banner and len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS,
           "the server stopped: the map stays, and a banner says so: %s" % banner)
     b.axe("1400x900: the banner")
+    # A place looked up meanwhile: an alert says it could not be, beside the banner, not over it.
+    b.by_id("post-open").click()
+    b.wait(lambda: b.active().get("testid") == "post-place")
+    b.type("Oslo\n")
+    alert = wait(lambda: b.shown("alert") and b.by_id("alert").text, 10)
+    boxes = js("return ['alert','offline'].map(function(i){var r=document.getElementById(i).getBoundingClientRect();"
+               "return [r.left,r.top,r.right,r.bottom];})")
+    apart = boxes[0][3] <= boxes[1][1] or boxes[1][3] <= boxes[0][1] or boxes[0][2] <= boxes[1][0] or boxes[1][2] <= boxes[0][0]
+    check(alert and b.shown("offline") and apart, "the lookup's alert and the banner both show, apart: %s %s" % (alert, boxes))
+    b.key(Keys.ESCAPE)
+    b.wait(lambda: not b.shown("post"))
     # Reloaded while the server is down: the last map, with the time it was seen.
     b.driver.refresh()
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
@@ -149,6 +160,10 @@ def offline_without_a_session():
     server.stop()
     b.driver.refresh()
     check(wait(lambda: b.shown("login")), "no server, no session: the page opens on its login screen")
+    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)
+    check(shown and not b.by_id("login-error").text,
+          "and says at once, with nothing typed, that the server cannot be reached, over the last map seen: %s"
+          % (b.by_id("offline-text").text if b.shown("offline") else "no banner"))
     b.log_in_by_keyboard(DEMO)
     error = wait(lambda: b.by_id("login-error").text, 10)
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)

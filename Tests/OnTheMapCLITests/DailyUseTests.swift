@@ -82,6 +82,28 @@ struct DailyUseTests {
         #expect(nowhere.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
     }
 
+    /// On a terminal, replacing a pin asks about what would change: the place, or only the link.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func theOverwriteQuestionSaysWhatWouldChange() throws {
+        let bed = try CLITestBed()
+        #expect(try bed.run(["post", "Lima, Peru", "https://ada.example/old", "--yes", "--overwrite"]).status == 0)
+        for (link, question) in [
+            ("https://ada.example/new", #"Your pin at "Lima, Peru" links to "https://ada.example/old". Link it to "https://ada.example/new" instead?"#),
+            ("https://ada.example/old", #"Your pin is already at "Lima, Peru" with this link. Post it again, as your newest?"#),
+        ] {
+            let command = "\(BuiltProducts.path("onthemap")) post 'Lima, Peru' \(link)"
+            let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 160, height: 20, environment: bed.environment)
+            defer { terminal.tearDown() }
+            let (offered, places) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
+            #expect(offered, "\(places.joined(separator: "\n"))")
+            try terminal.send("Enter")
+            let (asked, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains(question) } }
+            #expect(asked, "\(screen.joined(separator: "\n"))")
+            try terminal.send("n", "Enter")
+            #expect(try terminal.waitForExit(timeout: 30) == 1)
+        }
+    }
+
     /// On a terminal, several matching places are offered; the one picked is the one posted.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func postOffersThePlacesThatMatchOnATerminal() throws {

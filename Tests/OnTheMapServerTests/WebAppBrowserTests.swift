@@ -160,6 +160,8 @@ struct WebAppBrowserTests {
             "ok   Chromium finds the page installable", "ok   it keeps the list seen",
             "ok   and never the session, a user, a place lookup or a pin's owner's query",
             "ok   the server stopped: the map stays, and a banner says so",
+            "ok   the lookup's alert and the banner both show, apart",
+            "ok   and says at once, with nothing typed, that the server cannot be reached, over the last map seen",
             "ok   reloaded without the server: the last map seen, offline since then",
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",
             "ok   logging in says the server cannot be reached, over the last map seen",

@@ -74,7 +74,7 @@ struct PostCommand: ParsableCommand {
                 guard Terminal.stdinIsTTY, !yes else {
                     throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
                 }
-                guard Terminal.confirm("You already have a pin at \"\(existing)\". Move it?") else {
+                guard Terminal.confirm(Self.overwriteQuestion(pin?.student, label: chosen.label, link: link)) else {
                     throw CommandFailure(message: "nothing posted: your pin stays at \"\(existing)\"")
                 }
                 params.overwrite = true
@@ -83,6 +83,15 @@ struct PostCommand: ParsableCommand {
             let posted = try answer.get()
             if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
         }
+    }
+
+    /// What to ask before `pin` is replaced by one at `label` with `link`: about what would change,
+    /// the place or only the link (the web page asks the same).
+    static func overwriteQuestion(_ pin: StudentLocation?, label: String, link: String) -> String {
+        let place = DisplayText.clean(pin?.mapString ?? "somewhere")
+        guard let pin, pin.mapString == label else { return "You already have a pin at \"\(place)\". Move it?" }
+        guard pin.mediaURL != link else { return "Your pin is already at \"\(place)\" with this link. Post it again, as your newest?" }
+        return "Your pin at \"\(place)\" links to \"\(DisplayText.clean(pin.mediaURL))\". Link it to \"\(DisplayText.clean(link))\" instead?"
     }
 
     /// On a terminal: one match is confirmed; several are listed to pick from (Enter takes the first).

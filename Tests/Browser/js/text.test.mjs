@@ -1,7 +1,7 @@
 // Words and link checks (web/js/text.mjs, messages.mjs, mercator.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { failure, linkProblem, loginFailure } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { failure, linkProblem, loginFailure, overwriteQuestion } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
 import { ago, countText, foldText, inWords, isWebLink, plural, shownText, sinceText } from "../../../Sources/CWebPage/web/js/text.mjs";
 
@@ -103,4 +103,16 @@ test("a pin's link: a web address of at most 2,048 characters, said in words", (
   assert.equal(linkProblem(long, isWebLink),
     "That link is too long: a pin's link may have up to 2,048 characters, and this one has 2,116. Use a shorter address for the same page.");
   assert.equal(linkProblem("https://" + "x".repeat(2040), isWebLink), "");
+});
+
+test("Finish asks about what would change: the place, or only the link", () => {
+  const mine = { mapString: "Lima, Peru", mediaURL: "https://a.example" };
+  assert.equal(overwriteQuestion(mine, "Oslo, Norway", "https://a.example"),
+    "You already have a pin at \u201cLima, Peru\u201d. Replace it with \u201cOslo, Norway\u201d?");
+  assert.equal(overwriteQuestion(mine, "Lima, Peru", "https://b.example"),
+    "Your pin at \u201cLima, Peru\u201d links to \u201chttps://a.example\u201d. Link it to \u201chttps://b.example\u201d instead?");
+  assert.equal(overwriteQuestion(mine, "Lima, Peru", "https://a.example"),
+    "Your pin is already at \u201cLima, Peru\u201d with this link. Post it again, as your newest?");
+  assert.equal(overwriteQuestion({ mapString: "Lima", mediaURL: "https://a.example/\u202Egnp.exe" }, "Lima", "https://b.example"),
+    "Your pin at \u201cLima\u201d links to \u201chttps://a.example/gnp.exe\u201d. Link it to \u201chttps://b.example\u201d instead?");
 });

@@ -79,21 +79,28 @@ function reached() {
 const PROBE_MS = 5000;
 let probing = 0;
 
-/** While the server cannot be reached, it is asked every few seconds whether it is back (its
- *  `healthz`, which the service worker leaves to the network), so the banner and the alert go by
- *  themselves on every screen: logged out, nothing else asks it. */
+/** While the server cannot be reached, it is asked every few seconds whether it is back, so the
+ *  banner and the alert go by themselves on every screen: logged out, nothing else asks it. */
 function probeSoon() {
   if (probing) return;
-  probing = setTimeout(async () => {
+  probing = setTimeout(() => {
     probing = 0;
-    if (connection.up) return;
-    try {
-      await fetch("healthz", { cache: "no-store", credentials: "same-origin" });
-      reached();
-    } catch (e) {
-      probeSoon();
-    }
+    if (!connection.up) serverAnswers();
   }, PROBE_MS);
+}
+
+/** Asks the server whether it answers (its `healthz`, which the service worker leaves to the
+ *  network), and says so either way: a page opened while the server is down says it at once, not
+ *  after someone typed a password. Resolves with whether it answered. */
+export async function serverAnswers() {
+  try {
+    await fetch("healthz", { cache: "no-store", credentials: "same-origin" });
+  } catch (e) {
+    unreachable(0);
+    return false;
+  }
+  reached();
+  return true;
 }
 
 /** No answer (or only the service worker's copy, made at `copied`): says so until the server

@@ -1,7 +1,7 @@
 // What went wrong with an answer of the API, for a person: pure (an answer is {status, headers,
 // body} or {network: true}), so node tests every sentence (Tests/Browser/js/messages.test.mjs).
 
-import { inWords } from "./text.mjs";
+import { inWords, shownText } from "./text.mjs";
 
 /** The wait a 429 or 503 asks for, in seconds (`Retry-After`; a minute when it says nothing). */
 export function retryAfter(answer) {
@@ -58,4 +58,13 @@ export function linkProblem(link, isWebLink) {
       link.length.toLocaleString("en") + ". Use a shorter address for the same page.";
   }
   return "";
+}
+
+/** The question Finish asks before it replaces the user's pin `mine` ({mapString, mediaURL}) with
+ *  `label` and `link`: about what would change, the place or only the link. */
+export function overwriteQuestion(mine, label, link) {
+  const q = (text) => "\u201c" + shownText(text) + "\u201d";
+  if (mine.mapString !== label) return "You already have a pin at " + q(mine.mapString) + ". Replace it with " + q(label) + "?";
+  if (mine.mediaURL !== link) return "Your pin at " + q(label) + " links to " + q(mine.mediaURL) + ". Link it to " + q(link) + " instead?";
+  return "Your pin is already at " + q(label) + " with this link. Post it again, as your newest?";
 }

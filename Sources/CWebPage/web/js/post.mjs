@@ -10,7 +10,7 @@
 
 import { api, hideAlert, showAlert, toast } from "./api.mjs";
 import { showTab } from "./list.mjs";
-import { failure, linkProblem } from "./messages.mjs";
+import { failure, linkProblem, overwriteQuestion } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { loadMine, loadPins } from "./pins.mjs";
 import { expired, loadProfile } from "./session.mjs";
@@ -184,7 +184,7 @@ export async function finish() {
     return;
   }
   posting.pending = { mine, place: p };
-  $("overwrite-text").textContent = "You already have a pin at \u201c" + mine.mapString + "\u201d. Replace it with \u201c" + p.label + "\u201d?";
+  $("overwrite-text").textContent = overwriteQuestion(mine, p.label, posting.link);
   $("overwrite").returnValue = "";
   $("overwrite").showModal();
 }

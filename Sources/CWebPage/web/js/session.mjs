@@ -5,7 +5,7 @@
 // Logging out needs the XSRF token the server sets as a cookie at login: the page reads it once,
 // keeps it with the session, and deletes the cookie.
 
-import { api, hideAlert, hideToast, showAlert, whenBack } from "./api.mjs";
+import { api, hideAlert, hideToast, serverAnswers, showAlert, whenBack } from "./api.mjs";
 import { showTab } from "./list.mjs";
 import { failure, loginFailure } from "./messages.mjs";
 import { drawStudents, loadPins, refresh, schedulePoll, stopPoll } from "./pins.mjs";
@@ -137,8 +137,10 @@ export function leave(message) {
   hideToast();
   loginError(message || "");
   $("login-username").focus({ preventScroll: true });
-  // Offline: the last map seen, if the page has kept one (sw.js), behind the login.
-  if (!navigator.onLine) loadPins(true);
+  // The server cannot be reached (the phone is offline, or the server down): said at once, with
+  // the last map seen behind the login, if the page has kept one (sw.js).
+  const epoch = state.epoch;
+  serverAnswers().then((up) => { if (!up && epoch === state.epoch) loadPins(true); });
 }
 
 export function expired() {
