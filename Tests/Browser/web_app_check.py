@@ -412,7 +412,7 @@ def map_screen():
     search.send_keys(name)
     count = driver.find_element(By.ID, "count").text
     left = js("""return Array.from(document.querySelectorAll('[data-testid=marker]:not(.hidden) .student')).map(function(s){return s.dataset.name;})""")
-    check(left and all(name.lower() in n.lower() for n in left) and count.startswith("%d of 100 students" % len(left)),
+    check(left and all(name.lower() in n.lower() for n in left) and count.startswith("%d of 100 newest students" % len(left)),
           "searching \"%s\" leaves %d: %s" % (name, len(left), count))
     search.clear()
     search.send_keys(student["mapString"].split(",")[0])
@@ -421,7 +421,7 @@ def map_screen():
           "searching a place leaves its %d students" % len(places))
     search.clear()
     js("document.getElementById('search').dispatchEvent(new Event('input'))")
-    check(driver.find_element(By.ID, "count").text.startswith("100 students"), "an empty search shows all again")
+    check(driver.find_element(By.ID, "count").text.startswith("100 newest students"), "an empty search shows all again")
 
 
 def list_ids():

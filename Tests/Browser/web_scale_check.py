@@ -92,7 +92,7 @@ SIZE_SEEN = """var m=document.getElementById('map'),r=m.getBoundingClientRect();
 def the_map(where, expected, phone):
     """Names, clusters' counts and the zoom buttons, on the first view of `expected` pins."""
     count = b.by_id("count").text
-    check(count.startswith("{:,} students".format(expected)), "%s: the map's count: %s" % (where, count))
+    check(count.startswith("{:,} newest students".format(expected)), "%s: the map's count: %s" % (where, count))
     found = js("""var s=document.getElementById('map').getBoundingClientRect();
         function box(e){var r=e.getBoundingClientRect();return [r.left,r.top,r.right,r.bottom];}
         var names=Array.from(document.querySelectorAll('#names text')).map(function(t){return {text:t.textContent,kind:t.getAttribute('class'),box:box(t)};});

@@ -185,7 +185,7 @@ struct WebAppBrowserTests {
         let count = students >= 1000 ? "\(students / 1000),\(String(students % 1000 + 1000).dropFirst())" : String(students)
         for size in ["1400x900", "390x844"] {
             for line in [
-                "ok   \(size): the map's count: \(count) students", "ok   \(size): the map names",
+                "ok   \(size): the map's count: \(count) newest students", "ok   \(size): the map names",
                 "ok   \(size): #/pin/",
                 "ok   \(size): every cluster's count", "ok   \(size): the zoom buttons zoom in and out",
                 "ok   \(size): zoomed to Australia, its largest places are named",

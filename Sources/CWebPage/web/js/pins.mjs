@@ -321,7 +321,9 @@ export function syncMapSearch() {
 /** The map's count: how many students the search `q` leaves, and "you" while your pin is among them. */
 function count(found, q) {
   const n = state.students.length, c = $("count"), you = document.createElement("span"), me = state.students.find(isMine);
-  c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + (n === 1 ? " student" : " students");
+  // The page asks for the newest `settings.pins`: when that many came, the server may hold more.
+  const newest = n >= settings.pins ? " newest" : "";
+  c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + newest + (n === 1 ? " student" : " students");
   if (me && me.key.includes(foldText(q.trim()))) {
     you.className = "you";
     you.textContent = "· ● you";
