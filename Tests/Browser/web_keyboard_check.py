@@ -96,8 +96,24 @@ def screens(where, phone, account, other):
     b.open()
     check(active().get("id") == "login-username", "%s: the login screen opens with the focus in Email" % where)
     b.axe("%s: the login screen" % where)
+    # A wrong password from the Log in button: the focus goes back to the password, not the page.
+    b.select_all()  # the email of the last login stays in the field
+    b.type(account[0])
+    key(Keys.TAB)
+    b.type("not the password")
+    key(Keys.TAB)
+    key(Keys.ENTER)
+    check(wait(lambda: b.by_id("login-error").text and active().get("id") == "login-password"),
+          "%s: a wrong password from the Log in button says so, the focus back in the password: %s" % (where, active()))
+    js("document.getElementById('login-username').value='';document.getElementById('login-password').value='';"
+       "document.getElementById('login-username').focus()")
     check(b.log_in_by_keyboard(account), "%s: typing the email, Tab, the password and Enter logs in" % where)
     check(wait(lambda: active().get("id") == "map-tab"), "%s: after login the focus is on the selected tab, Map: %s" % (where, active()))
+    # Its ring is drawn inside it (the tabs' corners clip what is outside), in a colour its own is not.
+    ring = js("""var t=document.activeElement,c=getComputedStyle(t);return [t.matches(':focus-visible'),c.outlineStyle,
+        parseFloat(c.outlineOffset),c.outlineColor,c.backgroundColor]""")
+    check(ring[0] and ring[1] == "solid" and ring[2] <= -2 and ring[3] != ring[4],
+          "%s: the focused tab's ring is inside it, unlike its background: %s" % (where, ring))
     wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS, 30)
     time.sleep(0.5)
     b.axe("%s: the map" % where)
@@ -200,6 +216,21 @@ def screens(where, phone, account, other):
           % (where, opened, popup_state()))
     key(Keys.ESCAPE)
     wait(lambda: not b.shown("popup"))
+    # The same pin moved (PUT, not a new one): its open popup says where it went, not where it was.
+    object_id, session = other_pins[other[0]]
+    js("location.hash='#/pin/'+arguments[0]", object_id)
+    wait(lambda: b.shown("popup"))
+    place = "Moved in place %d" % moves[0]
+    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": other[0], "password": other[1]}})
+    status, _, _ = http(BASE, "PUT", "v1/StudentLocation/" + object_id, {
+        "uniqueKey": api_json(data)["account"]["key"], "firstName": "Other", "lastName": "Student", "mapString": place,
+        "mediaURL": "https://other.example/moved", "latitude": -30.5, "longitude": 24.5}, {"X-OnTheMap-Session": session})
+    said = lambda: js("var e=document.querySelector('#popup li .place');return e&&e.textContent")
+    check(status == 200 and wait(lambda: said() == place, 15),
+          "%s: a pin moved in place: its open popup says where it went (%s): %s" % (where, place, said()))
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup"))
+    focus_object(before.get("object"))
     moved = None
     for arrow in (Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.ARROW_DOWN, Keys.ARROW_UP):
         key(arrow)
@@ -242,6 +273,19 @@ def screens(where, phone, account, other):
     check(moved and wait(lambda: active().get("object") == row.get("object") and active().get("testid") == "list-row"),
           "%s: another student's pin moves to the top of the list; the focus stays on the row it was on (%s): %s"
           % (where, row.get("label"), active()))
+    order = js("return Array.from(document.querySelectorAll('#student-list li')).map(function(li){return +li.getAttribute('aria-posinset');})")
+    check(order == sorted(order), "%s: and the rows are in the page in the order they are seen, as a screen reader reads them: %s"
+          % (where, order[:12]))
+    if not phone:
+        # Narrower than 640 px (a phone turned, a window made narrow) the rows are taller: all are placed again.
+        b.size(390, 844, True)
+        gaps = lambda: js("""var r=Array.from(document.querySelectorAll('#student-list li')).sort(function(a,b){
+            return a.getAttribute('aria-posinset')-b.getAttribute('aria-posinset');}).map(function(li){return li.getBoundingClientRect();});
+            return r.slice(1).map(function(x,i){return Math.round(x.top-r[i].top-r[i].height);});""")
+        narrow = wait(lambda: gaps() and set(gaps()) == {0}, 5)
+        b.size(1400, 900, False)
+        wide = wait(lambda: gaps() and set(gaps()) == {0}, 5)
+        check(narrow and wide, "%s: the rows are placed again when the screen's width changes their height: %s" % (where, gaps()))
     key(Keys.HOME)
     handles = len(b.driver.window_handles)
     key(Keys.ENTER)
@@ -301,6 +345,15 @@ def screens(where, phone, account, other):
           and active().get("testid") == "post-link", "%s: a link with a port no connection uses is refused at Find, the focus on it" % where)
     js("document.getElementById('post-link').value=''")
     b.type("https://ada.example")
+    # A place that matches nothing, from the Find button: the focus goes back to the place, not the page.
+    js("document.getElementById('post-place').value='qqzzxx plugh'")
+    js("document.getElementById('post-find').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: "No place matches" in (b.by_id("alert-text").text if b.shown("alert") else "")
+               and active().get("testid") == "post-place"),
+          "%s: Find on a place that matches nothing says so, the focus back in Place: %s" % (where, active()))
+    js("document.getElementById('post-place').value='Lima, Peru'")
+    js("document.getElementById('post-link').focus()")
     key(Keys.ENTER)
     check(wait(lambda: active().get("testid") == "post-finish"), "%s: Find on map shows the place, the focus on Finish" % where)
     labels = [e.text for e in b.driver.find_elements("css selector", '[data-testid="post-candidate"] strong')]
@@ -364,10 +417,14 @@ def screens(where, phone, account, other):
     check(count and "you" not in count, "%s: a search that leaves out your pin: the count does not name you (%s)" % (where, count))
     key(Keys.BACKSPACE, 6)
     wait(lambda: "you" in b.by_id("count").text)
+    # A draft left in the post form: the next person to log in here must not find it.
+    js("document.getElementById('post-place').value='My draft place';document.getElementById('post-link').value='https://draft.example'")
     js("document.getElementById('logout').focus()")
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
           "%s: Log out returns to the login screen, the focus in Email, and the toast is gone" % where)
+    check(js("return document.getElementById('post-place').value+document.getElementById('post-link').value") == "",
+          "%s: and the post form's draft is gone with the session" % where)
 
 
 def focus_object(object_id):

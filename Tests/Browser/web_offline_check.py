@@ -155,9 +155,12 @@ def offline_with_a_session():
 
 def offline_without_a_session():
     """Opened from the home screen with no server: the login screen over the last map, saying so."""
-    js("document.getElementById('logout').click()")
-    wait(lambda: b.shown("login"))
+    # Log out with the server down: the page forgets the session all the same, and says the server
+    # still holds it (a shared computer must be left logged out).
     server.stop()
+    js("document.getElementById('logout').click()")
+    check(wait(lambda: b.shown("login") and "Logged out on this device" in b.by_id("login-error").text),
+          "with the server down, Log out forgets the session here all the same, saying the server still holds it")
     b.driver.refresh()
     check(wait(lambda: b.shown("login")), "no server, no session: the page opens on its login screen")
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)

@@ -108,6 +108,7 @@ struct WebAppBrowserTests {
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
             "ok   390x844: pins and clusters are touch targets of at least 44 px", "ok   390x844: the popup's Close is at least 44 px a side",
             "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
+            "ok   1400x900: the rows are placed again when the screen's width changes their height",
             "ok   no errors in the console",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
@@ -137,6 +138,12 @@ struct WebAppBrowserTests {
                 "Enter on it opens its list, the focus in it", "Space on a row opens its link, the list left where it was",
                 "a link with a port no connection uses is refused at Find, the focus on it", "Escape on the zoom buttons closes the popup",
                 "Escape takes off the popup's entry, as Back would: Forward opens it again",
+                "a wrong password from the Log in button says so, the focus back in the password",
+                "the focused tab's ring is inside it, unlike its background",
+                "a pin moved in place: its open popup says where it went",
+                "and the rows are in the page in the order they are seen",
+                "Find on a place that matches nothing says so, the focus back in Place",
+                "and the post form's draft is gone with the session",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }
@@ -161,6 +168,7 @@ struct WebAppBrowserTests {
             "ok   and never the session, a user, a place lookup or a pin's owner's query",
             "ok   the server stopped: the map stays, and a banner says so",
             "ok   the lookup's alert and the banner both show, apart",
+            "ok   with the server down, Log out forgets the session here all the same",
             "ok   and says at once, with nothing typed, that the server cannot be reached, over the last map seen",
             "ok   reloaded without the server: the last map seen, offline since then",
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",

@@ -116,3 +116,8 @@ test("Finish asks about what would change: the place, or only the link", () => {
   assert.equal(overwriteQuestion({ mapString: "Lima", mediaURL: "https://a.example/\u202Egnp.exe" }, "Lima", "https://b.example"),
     "Your pin at \u201cLima\u201d links to \u201chttps://a.example/gnp.exe\u201d. Link it to \u201chttps://b.example\u201d instead?");
 });
+
+test("the place lookup's refusal in the form's words", () => {
+  const answer = { status: 400, headers: new Map(), body: { error: "q must be at most 200 characters." } };
+  assert.equal(failure(answer).startsWith("The place must be at most 200 characters."), true, failure(answer));
+});

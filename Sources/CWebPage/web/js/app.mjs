@@ -4,7 +4,7 @@
 // its own: session.mjs, pins.mjs (the map's pins), list.mjs, post.mjs; routes.mjs the addresses.
 
 import { hideAlert, toast } from "./api.mjs";
-import { listKey, listScrolled, openRow, showTab } from "./list.mjs";
+import { listKey, listScrolled, listShown, openRow, showTab } from "./list.mjs";
 import { mapView } from "./map-view.mjs";
 import { openPin, refresh, search, syncMapSearch } from "./pins.mjs";
 import { answered, closePost, find, finish, followZoom, openPost, previewLayer } from "./post.mjs";
@@ -163,6 +163,8 @@ $("student-list").addEventListener("click", (ev) => {
 });
 $("student-list").addEventListener("keydown", listKey);
 $("list-view").addEventListener("scroll", listScrolled, { passive: true });
+// A phone turned, a window resized: the rows may have another height (app.css, --row).
+window.addEventListener("resize", () => { if (listShown()) listScrolled(); });
 
 /* Login, posting, messages. */
 $("login").addEventListener("submit", login);

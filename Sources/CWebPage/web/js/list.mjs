@@ -54,6 +54,10 @@ function search(q) {
 function draw(q = $("search").value) {
   const view = $("list-view"), ol = $("student-list");
   const focused = ol.contains(document.activeElement) ? document.activeElement : null;
+  // The rows' height changes with the screen's width (a phone turned): every row is placed again.
+  const height = parseFloat(getComputedStyle(ol).getPropertyValue("--row")) || 52, resized = height !== rowHeight;
+  if (resized && focused && focused.index != null) view.scrollTop += focused.index * (height - rowHeight);
+  rowHeight = height;
   if (search(q)) view.scrollTop = 0;
   else if (focused && focused.student !== matches[focused.index]) {
     // The students changed: the focused row follows its student, and the list scrolls with it, so
@@ -64,7 +68,6 @@ function draw(q = $("search").value) {
       focusAt = at;
     }
   }
-  rowHeight = parseFloat(getComputedStyle(ol).getPropertyValue("--row")) || 52;
   ol.style.height = matches.length * rowHeight + "px";
   const top = view.scrollTop - ol.offsetTop;
   const first = Math.max(0, Math.floor(top / rowHeight) - AHEAD);
@@ -85,7 +88,7 @@ function draw(q = $("search").value) {
     let li = made.get(matches[i].objectId);
     if (li) {
       made.delete(matches[i].objectId);
-      if (li.student !== matches[i] || li.index !== i) fill(li, matches[i], i);
+      if (li.student !== matches[i] || li.index !== i || resized) fill(li, matches[i], i);
     } else {
       li = spare.pop() || $("list-entry").content.firstElementChild.cloneNode(true);
       fill(li, matches[i], i);
@@ -100,6 +103,7 @@ function draw(q = $("search").value) {
     spare.push(li);
   }
   ol.appendChild(frag);
+  inOrder(ol, focused);
   const empty = $("list-empty");
   empty.textContent = !state.students.length ? "No pins yet. Post yours with the pin button."
     : !matches.length ? "No student\u2019s name or place holds \u201c" + q.trim() + "\u201d." : "";
@@ -107,6 +111,25 @@ function draw(q = $("search").value) {
   const n = state.students.length;
   $("list-summary").textContent = query ? countText(matches.length) + " of " + countText(n) + " students"
     : countText(n) + (n === 1 ? " student" : " students") + ", newest first";
+}
+
+/** Puts the rows in the order they are seen: a screen reader reads the list in the page's order,
+ *  and a row kept for its student, or made at the end, is out of it once the students changed. The
+ *  focused row is never moved (a node taken out of the page loses the focus): the others go around it. */
+function inOrder(ol, focused) {
+  const order = [...rows.keys()].sort((a, b) => a - b).map((i) => rows.get(i));
+  if (order.every((li, k) => ol.children[k] === li)) return;
+  const at = order.indexOf(focused);
+  if (at < 0) {
+    ol.append(...order);
+    return;
+  }
+  for (let k = 0; k < at; k++) ol.insertBefore(order[k], focused);
+  let previous = focused;
+  for (let k = at + 1; k < order.length; k++) {
+    previous.after(order[k]);
+    previous = order[k];
+  }
 }
 
 function fill(li, s, i) {

@@ -16,7 +16,9 @@ const FIELDS = { mediaURL: "link", mapString: "place", firstName: "first name", 
  *  fields ("The field mediaURL must be…" is "The link must be…"). */
 function said(answer) {
   if (!answer.body || typeof answer.body.error !== "string") return "";
-  return answer.body.error.replace(/\bThe field (mediaURL|mapString|firstName|lastName)\b/g, (_, field) => "The " + FIELDS[field]);
+  return answer.body.error.replace(/\bThe field (mediaURL|mapString|firstName|lastName)\b/g, (_, field) => "The " + FIELDS[field])
+    // The place lookup's parameter (`/v1/geocode?q=`).
+    .replace(/^q must\b/, "The place must");
 }
 
 /** What went wrong, in a sentence. */

@@ -42,10 +42,13 @@ export function mapPopup(map) {
     // The student followed first, then the others.
     const all = shownStudents(m), first = m.members ? shownStudents(p.anchor) : [];
     const here = first.length ? first.concat(all.filter((s) => first.indexOf(s) < 0)) : all;
-    // The list is written again only when it lists others: a zoom shows it again at every step.
-    if (!showing || showing.cluster !== !!m.members || showing.whole !== !!m.whole || showing.here.length !== here.length || here.some((s, i) => s !== showing.here[i])) {
+    // The list is written again only when it lists others, or what it says of them changed (a pin
+    // moved keeps its element): a zoom shows it again at every step.
+    const said = here.map(saying);
+    if (!showing || showing.cluster !== !!m.members || showing.whole !== !!m.whole || showing.here.length !== here.length
+        || here.some((s, i) => s !== showing.here[i] || said[i] !== showing.said[i])) {
       const focused = list.contains(document.activeElement) ? document.activeElement.closest("li").student : null;
-      showing = { cluster: !!m.members, whole: !!m.whole, here };
+      showing = { cluster: !!m.members, whole: !!m.whole, here, said };
       heading.textContent = headingOf(m, here);
       heading.hidden = here.length < 2;
       list.replaceChildren(...here.map(item));
@@ -65,6 +68,10 @@ export function mapPopup(map) {
       ((list.firstElementChild && list.firstElementChild.querySelector("a[href]")) || o.close).focus({ preventScroll: true });
       if (o.onPopup) o.onPopup(m, pinned);
     }
+  }
+  /** What the popup's entry for a student shows, to tell when it must be written again. */
+  function saying(s) {
+    return s.dataset.name + "\n" + s.dataset.place + "\n" + (s.dataset.url || "") + "\n" + s.classList.contains("mine");
   }
   /* What heads a list of several: where they are, as their pins name it, when zooming cannot tell
      them apart (one point, or a cluster that stays one at the closest zoom); "near here" for a

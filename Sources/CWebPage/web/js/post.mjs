@@ -121,6 +121,9 @@ export async function find(ev) {
     showAlert("Could not look the place up: " + failure(a), a.network);
   } finally {
     $("post-find").disabled = false;
+    // Find had the focus, and lost it when it was disabled: a failed lookup puts it back in the
+    // place, the thing to change.
+    if (document.activeElement === document.body && !$("post").hidden) $("post-place").focus();
   }
 }
 

@@ -84,6 +84,9 @@ export async function login(ev) {
     if (a.network && !state.students.length) loadPins(true);
   } finally {
     $("login-submit").disabled = false;
+    // The button had the focus, and lost it when it was disabled: a failed login puts it back in
+    // the password, to be typed again.
+    if (document.activeElement === document.body && !$("login").hidden) $("login-password").focus();
   }
 }
 
@@ -150,17 +153,34 @@ export function expired() {
 export async function logout() {
   const s = state.session;
   if (!s) {
+    forgetDraft();
     leave();
     return;
   }
   try {
     const a = await api("DELETE", "v1/session", { headers: { "X-XSRF-TOKEN": s.xsrf || "" } });
     // 403: the server no longer knows the session (revoked, or logged out elsewhere).
-    if (a.status === 200 || a.status === 401 || a.status === 403) leave();
-    else showAlert("Could not log out: " + failure(a));
+    if (a.status === 200 || a.status === 401 || a.status === 403) {
+      forgetDraft();
+      leave();
+    } else showAlert("Could not log out: " + failure(a));
   } catch (a) {
-    showAlert("Could not log out: " + failure(a) + " You are still logged in.", a.network);
+    if (!a.network) {
+      showAlert("Could not log out: " + failure(a));
+      return;
+    }
+    // No server: the page forgets the session all the same (whoever leaves a shared computer must
+    // leave it logged out), and says what the server still holds.
+    forgetDraft();
+    leave("Logged out on this device. The server could not be reached, so your session stays valid there until it expires.");
   }
+}
+
+/** What the next person must not find in the post form: the place and link typed by this one.
+ *  Only on Log out: an expired session, logging the same person back in, keeps the draft. */
+function forgetDraft() {
+  $("post-place").value = "";
+  $("post-link").value = "";
 }
 
 /** Whether the session is still live; an ended one goes back to the login screen. No answer counts
