@@ -16,6 +16,8 @@ import OnTheMapRPC
 public final class RPCConnection {
     private let fd: Int32
     private let path: String
+    /// How long a read waits (nil: for ever), for the message when it gives up.
+    private let timeout: Duration?
     /// What was read and not yet returned as a line.
     private var buffer: [UInt8] = []
     private var nextID = 1
@@ -46,6 +48,7 @@ public final class RPCConnection {
         }
         self.fd = fd
         self.path = path
+        self.timeout = timeout
     }
 
     /// The uid of the process that listens on the other end (SO_PEERCRED), or nil if unknown.
@@ -111,7 +114,10 @@ public final class RPCConnection {
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
-                    throw ClientError(kind: .timeout, message: "onthemapd did not answer in time")
+                    let seconds = timeout.map { " within \($0.components.seconds) s" } ?? ""
+                    throw ClientError(
+                        kind: .timeout,
+                        message: "onthemapd did not answer\(seconds): it is hung or very busy; if it stays so, restart it (as a systemd service: `systemctl --user restart onthemapd`)")
                 }
                 throw ClientError(kind: .closed, message: "the connection to onthemapd failed: \(String(cString: strerror(errno)))")
             }

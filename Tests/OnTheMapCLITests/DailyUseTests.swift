@@ -82,6 +82,35 @@ struct DailyUseTests {
         #expect(nowhere.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
     }
 
+    /// A pin posted is kept as a refreshed list is: a daemon restarted before its next refresh shows
+    /// it, in status and in the list, not the pin it replaced.
+    @Test func aPinPostedSurvivesARestartOfTheDaemon() throws {
+        let bed = try CLITestBed()
+        #expect(try bed.run(["post", "Oslo, Norway", "https://ada.example/oslo", "--yes", "--overwrite"]).status == 0)
+        #expect(try bed.run(["post", "Lima, Peru", "https://ada.example/lima", "--yes", "--overwrite"]).status == 0)
+        #expect(bed.daemon.stop() == 0)
+        try bed.daemon.start()
+        let status = try bed.run(["status"])
+        #expect(status.stdout.contains("your pin: Lima, Peru"), "\(status.stdout)")
+        let mine = try bed.run(["students", "--tsv"]).stdout.split(separator: "\n").filter { $0.contains("ada.example/") }
+        #expect(mine.count == 1 && mine[0].contains("Lima, Peru"), "\(mine)")
+    }
+
+    /// A hung daemon (SIGSTOP: it accepts connections and never answers) does not hold a status bar's
+    /// poll for the minute an upstream request may take: `status` gives up after its few seconds, the
+    /// bar shows offline, and the words say what happened and what to do.
+    @Test func aHungDaemonIsOfflineToTheBarsNotAMinuteOfSilence() throws {
+        let bed = try CLITestBed(login: false)
+        bed.daemon.signal(SIGSTOP)
+        defer { bed.daemon.signal(SIGCONT) }
+        let bar = try bed.run(["status", "--format", "json"])
+        #expect(bar.status == 0 && bar.stdout.contains(#""offline":true"#), "\(bar.stdout)\(bar.stderr)")
+        #expect(bar.stdout.contains("did not answer within 5 s: it is hung or very busy"), "\(bar.stdout)")
+        let plain = try bed.run(["status"])
+        #expect(plain.status == 2, "\(plain.stderr)")
+        #expect(plain.stderr.contains("did not answer within 5 s: it is hung or very busy; if it stays so, restart it"), "\(plain.stderr)")
+    }
+
     /// On a terminal, replacing a pin asks about what would change: the place, or only the link.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func theOverwriteQuestionSaysWhatWouldChange() throws {
@@ -227,6 +256,17 @@ struct DailyUseTests {
         // The terminal ends lines with "\r\n", one Character: what was printed is one "line" here.
         #expect(watch.waitForLine { $0.contains("refreshed just now\r\nlogged out: run `onthemap login`") }, "\(watch.lines)")
         #expect(!watch.lines.contains { $0.contains("{") }, "no JSON on a terminal: \(watch.lines)")
+    }
+
+    /// A bar that keeps `watch` running shows the list's age as it grows, not as it was at the last
+    /// change: a quiet minute later, the tooltip says "refreshed 1 min ago". (It waits that minute.)
+    @Test func watchShowsTheAgeAsItGrows() throws {
+        let bed = try CLITestBed()
+        #expect(try bed.run(["refresh"]).status == 0)
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch", "--format", "waybar"], environment: bed.environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.contains("refreshed just now") }, "\(watch.lines)")
+        #expect(watch.waitForLine(timeout: 150) { $0.contains("refreshed 1 min ago") }, "\(watch.lines)")
     }
 
     /// `watch` prints a line per change: not two that differ only in the daemon's uptime.

@@ -21,6 +21,9 @@ struct NumberOptionTests {
         // `--` ends the options, as everywhere; several numbers are rows, one at a time.
         (["open", "--", "-1"], "The row number must be 1 or more."),
         (["open", "1", "2"], "Give one row number at a time, e.g. `onthemap open 1`."),
+        // A blank place is a usage error too, not the daemon's refusal of an empty query.
+        (["students", "--near", " "], "--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35."),
+        (["map", "--near", ""], "--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35."),
     ])
     func aNumberOutOfRangeIsAUsageErrorNamingTheRange(arguments: [String], message: String) throws {
         let result = try runCommand(

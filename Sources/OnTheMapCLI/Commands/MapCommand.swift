@@ -55,7 +55,7 @@ struct MapCommand: ParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Full screen: pan, zoom, pick pins, open links.")
     var interactive = false
 
-    @Flag(help: "No names of countries and places, and no numbers after the pins.")
+    @Flag(help: "No names of countries and places (the pins keep the numbers the legend and `open N` use).")
     var noLabels = false
 
     func validate() throws {

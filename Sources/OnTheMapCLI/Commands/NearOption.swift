@@ -11,6 +11,9 @@ enum NearOption {
 
     /// Two numbers must be coordinates in range: a usage error now, not "no place matches" later.
     static func validate(_ text: String) throws {
+        guard !text.trimmingWhitespace().isEmpty else {
+            throw ValidationError("--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35.")
+        }
         try TypedLength.check(text, atMost: TypedLength.place, "--near")
         do {
             _ = try CoordinateText.parse(text)

@@ -37,7 +37,9 @@ struct StatusCommand: ParsableCommand {
     /// The command's work, given its options: what `run` does, and what a status bar's `status`
     /// runs (`quick`) with none of ArgumentParser's property wrappers made.
     static func show(_ options: Options) throws {
-        let status = Result { try GlobalOptions.connect(flag: options.socket).result(StatusParams()) }
+        // The daemon answers `status` from what it holds, at once: a bar that polls gives up after a
+        // few seconds (a stopped or hung daemon) rather than the minute an upstream request may take.
+        let status = Result { try GlobalOptions.connect(flag: options.socket, timeout: .seconds(5)).result(StatusParams()) }
         if let format = options.format {
             // Offline is a state for the bar to show, not a failure: always a line, and exit 0.
             let summary = StatusSummary(status, now: Date())

@@ -83,18 +83,35 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
+    /// Milliseconds until the list's age in words ("refreshed 2 min ago") next reads differently
+    /// (-1: it shows none): a quiet daemon's status is shown again then, as of then.
+    static func untilAged(_ status: StatusResult?) -> Int32 {
+        guard let refreshed = status?.students.refreshedAt else { return -1 }
+        let now = Date()
+        let wait = RelativeTime.nextChange(of: refreshed, now: now).timeIntervalSince(now)
+        return Int32(min(max(wait, 1), 3600) * 1000)
+    }
+
     /// Subscribes, prints the status, and again after each notification, until the connection ends.
     private func follow(_ connection: RPCConnection, emit: (Result<StatusResult, any Error>) throws -> Void) throws {
         _ = try connection.result(SubscribeParams())
         try connection.send(StatusParams().request(id: .string("status")))
+        var latest: StatusResult?
         while true {
-            if !connection.hasBufferedLine { Output.wait(forInputOn: connection.fileDescriptor, milliseconds: -1) }
+            // Nothing from the daemon for a while: the line again, as of now, if its words for a
+            // time changed ("refreshed 2 min ago"); `emit` prints nothing when they did not.
+            if !connection.hasBufferedLine, !Output.wait(forInputOn: connection.fileDescriptor, milliseconds: Self.untilAged(latest)) {
+                if let latest { try emit(.success(latest)) }
+                continue
+            }
             guard let message = try connection.read(RPCReply<StatusResult>.self) else { return }
             if message.method == RPCEvent.status.method, let status = message.params {
+                latest = status
                 try emit(.success(status))
             } else if message.isNotification {
                 try connection.send(StatusParams().request(id: .string("status")))
             } else if message.id == .string("status"), let status = message.result {
+                latest = status
                 try emit(.success(status))
             }
         }

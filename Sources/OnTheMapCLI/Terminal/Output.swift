@@ -65,15 +65,17 @@ enum Output {
 
 extension Output {
     /// Waits up to `milliseconds` (-1: no bound) for `socket` to have something to read, or only
-    /// waits when `socket` is nil. A reader of stdout that goes away meanwhile (`watch | head -1`)
-    /// ends the program quietly, as a write to it would: at once, not at the next change, which may
-    /// be hours away. GNU `tail -f` does the same.
-    static func wait(forInputOn socket: Int32?, milliseconds: Int32) {
+    /// waits when `socket` is nil; whether it has. A reader of stdout that goes away meanwhile
+    /// (`watch | head -1`) ends the program quietly, as a write to it would: at once, not at the next
+    /// change, which may be hours away. GNU `tail -f` does the same.
+    @discardableResult
+    static func wait(forInputOn socket: Int32?, milliseconds: Int32) -> Bool {
         // No events asked of stdout: poll reports POLLERR (a pipe whose reader closed) and POLLHUP
         // whatever is asked; a terminal or a file reports neither.
         var fds = [pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)]
         if let socket { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
         while poll(&fds, nfds_t(fds.count), milliseconds) < 0, errno == EINTR {}
         if fds[0].revents & Int16(POLLERR | POLLHUP) != 0 { exit(0) }
+        return fds.count > 1 && fds[1].revents != 0
     }
 }

@@ -280,14 +280,23 @@ actor DaemonState {
     /// recorded (that refresh's list is as new).
     func recordPostedPin(_ pin: StudentLocation, list: StudentList, basedOn listVersion: UInt64, for session: APISession) {
         guard isCurrent(session) else { return }
+        let placed = snapshot.listVersion == listVersion
         change { state in
             state.myPin = pin
-            if state.listVersion == listVersion {
+            if placed {
                 state.students = list
                 state.listVersion += 1
                 // The server's list changed with this write: the tag in hand no longer names it.
                 state.listETag = nil
             }
+        }
+        guard placed, let refreshedAt = snapshot.refreshedAt else { return }
+        // Saved as a refresh's list is: a daemon restarted before the next refresh shows this pin,
+        // not the one it replaced.
+        let file = CachedList(
+            locations: list.locations, refreshedAt: refreshedAt, etag: nil, skipped: snapshot.skipped, skippedWhy: snapshot.skippedWhy)
+        PrivateFile.writeSoon(file, to: paths.cacheFile) { [logger] error in
+            logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
     }
 }
