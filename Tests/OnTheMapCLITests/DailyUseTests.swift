@@ -111,6 +111,29 @@ struct DailyUseTests {
         #expect(plain.stderr.contains("did not answer within 5 s: it is hung or very busy; if it stays so, restart it"), "\(plain.stderr)")
     }
 
+    /// Ctrl-D at a question ends it on a line of its own: "nothing posted" does not continue the
+    /// question's line.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func endOfInputAtAQuestionEndsItsLine() throws {
+        let bed = try CLITestBed()
+        let command = "\(BuiltProducts.path("onthemap")) post 'Lima, Peru' https://ada.example"
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 120, height: 20, environment: bed.environment)
+        defer { terminal.tearDown() }
+        let (asked, _) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
+        #expect(asked)
+        try terminal.send("C-d")
+        let (ended, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.hasPrefix("onthemap: nothing posted") } }
+        #expect(ended, "\(screen.joined(separator: "\n"))")
+    }
+
+    /// What a person typed is quoted back cleaned, as other people's text is: no ESC reaches the terminal.
+    @Test func aPlaceTypedWithAControlCharacterIsQuotedCleaned() throws {
+        let bed = try CLITestBed()
+        let result = try bed.run(["geocode", "Par\u{1B}[31mis"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}") && result.stderr.contains("no place matches \"Par"), "\(result.stderr.debugDescription)")
+    }
+
     /// On a terminal, replacing a pin asks about what would change: the place, or only the link.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func theOverwriteQuestionSaysWhatWouldChange() throws {

@@ -75,6 +75,8 @@ struct JSONEverywhereTests {
         let matches = try WireCoding.decoder().decode([StudentLocation].self, from: Data(several.stdout.utf8))
         #expect(matches.count > 1, "\(several.stdout)")
         #expect(several.stderr.contains("students match \"a\""), "\(several.stderr)")
+        // One count of the matches, and which of them are listed.
+        #expect(several.stderr.contains("of them, newest first") && !several.stderr.contains("(the first"), "\(several.stderr)")
 
         let signup = try bed.run(["signup", "--json"], extra: ["ONTHEMAP_OPENER": "/bin/echo", "ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")])
         #expect(signup.status == 0, "\(signup.stderr)")

@@ -120,7 +120,7 @@ struct MapCommandTests {
         #expect(small.status == 0, "\(small.stderr)")
         let lines = small.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.prefix(12).allSatisfy { $0.utf8.count == 60 && $0.utf8.allSatisfy { $0 < 0x80 } })
-        let count = try #require(lines[12].firstMatch(of: /^([0-9]+) pins in view, ([0-9]+) outside it \(the world is cut at ([0-9]+)°N and ([0-9]+)°S: a taller terminal shows more\)/), "\(lines[12])")
+        let count = try #require(lines[12].firstMatch(of: /^([0-9]+) pins in view, ([0-9]+) outside it \(the world is cut at ([0-9]+)°N and ([0-9]+)°S: a larger --height shows more\)/), "\(lines[12])")
         #expect(Int(count.1)! + Int(count.2)! == 100)
         // Few kinds of character, so the coasts read as lines: no more than 8 besides names and pins.
         let map = lines.prefix(12).joined()

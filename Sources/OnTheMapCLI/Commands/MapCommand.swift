@@ -118,7 +118,7 @@ struct MapCommand: ParsableCommand {
             let colour = Terminal.colorOnStdout
             for line in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour) { Output.line(line) }
             let style = Style(enabled: colour)
-            Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns)))
+            Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns, heightGiven: height != nil)))
             let shown = legendLines < result.pins.count ? max(legendLines - 1, 0) : result.pins.count
             for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: terminal?.columns, style: style) {
                 Output.line(line)
@@ -141,7 +141,8 @@ struct MapCommand: ParsableCommand {
     /// The line under the map: how many pins are in view and how many are not, the place a `--near`
     /// name was found to be, and whether the world was cut to fit the terminal; within `width` columns
     /// when given (a wrapped line would push the map's top off the screen).
-    static func summary(_ result: MapResult, world: Bool, width: Int? = nil) -> String {
+    /// `heightGiven`: the height came from --height, which then is what shows more, not the terminal.
+    static func summary(_ result: MapResult, world: Bool, width: Int? = nil, heightGiven: Bool = false) -> String {
         let inView = result.pins.count
         var text = "\(inView) \(inView == 1 ? "pin" : "pins") in view"
         if result.outside > 0 { text += ", \(result.outside) outside it" }
@@ -153,7 +154,7 @@ struct MapCommand: ParsableCommand {
             // The world view keeps the inhabited latitudes; a short terminal cuts them.
             let north = MapViewBand.degrees(view.north)
             let south = MapViewBand.degrees(view.south)
-            cut = " (the world is cut at \(north) and \(south): a taller terminal shows more)"
+            cut = " (the world is cut at \(north) and \(south): \(heightGiven ? "a larger --height" : "a taller terminal") shows more)"
             shortCut = " (cut at \(north), \(south))"
         }
         let closest = view.isAtMaxZoom ? " (as close as the map draws)" : ""

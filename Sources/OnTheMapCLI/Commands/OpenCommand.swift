@@ -99,15 +99,20 @@ struct OpenCommand: ParsableCommand {
         }
         guard candidates.count > 1 else { return try open(first.mediaURL, of: first.fullName) }
         // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
-        let more = result.total > result.students.count ? " (the first \(result.students.count) of \(result.total))" : ""
+        // Only the newest `candidateLimit` of the students the search found are listed: one count, and
+        // which of them these are.
+        let shown = DisplayText.clean(name)
+        let matched = result.total > result.students.count
+            ? "\(result.total) students match \"\(shown)\"; \(candidates.count) of them, newest first"
+            : "\(candidates.count) students match \"\(shown)\""
         let style = Style(enabled: Terminal.colorOnStderr)
         if json {
             // For a script the list is data: on stdout, and no table is shown for `open N` to read.
             try Output.json(candidates)
-            Output.error(style.red("onthemap: ") + "\(candidates.count) students match \"\(name)\"\(more); give more of the name to open one")
+            Output.error(style.red("onthemap: ") + "\(matched); give more of the name to open one")
             throw ExitCode(ExitStatus.daemonError)
         }
-        Output.error(style.red("onthemap: ") + "\(candidates.count) students match \"\(name)\"\(more); open one with `onthemap open N`:")
+        Output.error(style.red("onthemap: ") + "\(matched); open one with `onthemap open N`:")
         Output.error(StudentTable.render(candidates, width: Terminal.size(of: STDERR_FILENO)?.columns, now: Date(), style: style))
         LastTable.save(candidates, shownOn: STDERR_FILENO)
         throw ExitCode(ExitStatus.daemonError)

@@ -15,6 +15,6 @@ enum Place {
 
     /// Nothing matched `text`: what to try instead (`orCoordinates`: LAT,LON is accepted too).
     static func notFound(_ text: String, orCoordinates: Bool = false) -> CommandFailure {
-        CommandFailure(message: "no place matches \"\(text)\": try \"City, Country\"\(orCoordinates ? " or LAT,LON" : "")")
+        CommandFailure(message: "no place matches \"\(DisplayText.clean(text))\": try \"City, Country\"\(orCoordinates ? " or LAT,LON" : "")")
     }
 }

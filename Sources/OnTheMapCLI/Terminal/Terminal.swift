@@ -44,7 +44,11 @@ enum Terminal {
                 Output.error("")
             }
         }
-        return readLine(strippingNewline: true)
+        let answer = readLine(strippingNewline: true)
+        // Ctrl-D: no Enter moved the cursor off the question's line, and what follows must not
+        // continue it.
+        if answer == nil, !canHide, isatty(STDIN_FILENO) != 0 { Output.error("") }
+        return answer
     }
 
     /// y/N on the terminal.
