@@ -24,6 +24,9 @@ struct NumberOptionTests {
         // A blank place is a usage error too, not the daemon's refusal of an empty query.
         (["students", "--near", " "], "--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35."),
         (["map", "--near", ""], "--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35."),
+        // A search with nothing it reads would match everyone.
+        (["students", "--search", ""], "--search needs a letter or a digit: punctuation and spaces are not searched."),
+        (["students", "--search", ". %{"], "--search needs a letter or a digit: punctuation and spaces are not searched."),
     ])
     func aNumberOutOfRangeIsAUsageErrorNamingTheRange(arguments: [String], message: String) throws {
         let result = try runCommand(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import OnTheMapClient
+import OnTheMapFolding
 import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapSupport
@@ -55,7 +56,13 @@ struct StudentsCommand: ParsableCommand {
             throw ValidationError("Choose one of --json, --tsv and --geojson.")
         }
         try NumberRange(0...100_000).validate(limit, "--limit")
-        if let search { try TypedLength.check(search, atMost: TypedLength.search, "--search") }
+        if let search {
+            try TypedLength.check(search, atMost: TypedLength.search, "--search")
+            // The search reads letters and digits only (`SearchFolding`): "." or "" would match everyone.
+            guard !SearchFolding.fold(search).isEmpty else {
+                throw ValidationError("--search needs a letter or a digit: punctuation and spaces are not searched.")
+            }
+        }
         if let near { try NearOption.validate(near) }
         if let radius {
             guard near != nil else { throw ValidationError("--radius needs --near.") }
