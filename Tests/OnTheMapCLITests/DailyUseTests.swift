@@ -111,16 +111,30 @@ struct DailyUseTests {
         #expect(plain.stderr.contains("did not answer within 5 s: it is hung or very busy; if it stays so, restart it"), "\(plain.stderr)")
     }
 
+    /// `onthemap post ARGUMENTS` (shell words) on a terminal under tmux, once it asks which of the
+    /// places found is meant; the screen then. The caller tears the session down.
+    static func postAskingWhichPlace(
+        _ bed: CLITestBed, _ arguments: String, width: Int = 120, height: Int = 20, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (TmuxSession, [String]) {
+        let command = "\(BuiltProducts.path("onthemap")) post \(arguments)"
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: width, height: height, environment: bed.environment)
+        do {
+            let (asked, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
+            #expect(asked, "\(screen.joined(separator: "\n"))", sourceLocation: sourceLocation)
+            return (terminal, screen)
+        } catch {
+            terminal.tearDown()
+            throw error
+        }
+    }
+
     /// Ctrl-D at a question ends it on a line of its own: "nothing posted" does not continue the
     /// question's line.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func endOfInputAtAQuestionEndsItsLine() throws {
         let bed = try CLITestBed()
-        let command = "\(BuiltProducts.path("onthemap")) post 'Lima, Peru' https://ada.example"
-        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 120, height: 20, environment: bed.environment)
+        let (terminal, _) = try Self.postAskingWhichPlace(bed, "'Lima, Peru' https://ada.example")
         defer { terminal.tearDown() }
-        let (asked, _) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
-        #expect(asked)
         try terminal.send("C-d")
         let (ended, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.hasPrefix("onthemap: nothing posted") } }
         #expect(ended, "\(screen.joined(separator: "\n"))")
@@ -143,11 +157,8 @@ struct DailyUseTests {
             ("https://ada.example/new", #"Your pin at "Lima, Peru" links to "https://ada.example/old". Link it to "https://ada.example/new" instead?"#),
             ("https://ada.example/old", #"Your pin is already at "Lima, Peru" with this link. Post it again, as your newest?"#),
         ] {
-            let command = "\(BuiltProducts.path("onthemap")) post 'Lima, Peru' \(link)"
-            let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 160, height: 20, environment: bed.environment)
+            let (terminal, _) = try Self.postAskingWhichPlace(bed, "'Lima, Peru' \(link)", width: 160)
             defer { terminal.tearDown() }
-            let (offered, places) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
-            #expect(offered, "\(places.joined(separator: "\n"))")
             try terminal.send("Enter")
             let (asked, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains(question) } }
             #expect(asked, "\(screen.joined(separator: "\n"))")
@@ -160,12 +171,9 @@ struct DailyUseTests {
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func postOffersThePlacesThatMatchOnATerminal() throws {
         let bed = try CLITestBed()
-        let command = "\(BuiltProducts.path("onthemap")) post Springfield https://ada.example"
-        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 100, height: 30, environment: bed.environment)
+        let (terminal, question) = try Self.postAskingWhichPlace(bed, "Springfield https://ada.example", width: 100, height: 30)
         defer { terminal.tearDown() }
-        let (asked, question) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains("which one?") } }
         let offered = question.joined(separator: "\n")
-        #expect(asked, "\(offered)")
         #expect(offered.contains("places matching \"Springfield\":"), "\(offered)")
         #expect(offered.contains("Springfield, Missouri"), "the alternatives are listed: \(offered)")
         let choice = try #require(offered.firstMatch(of: /(\d+)  Springfield, Illinois/)?.1, "\(offered)")
