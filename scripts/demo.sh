@@ -27,7 +27,32 @@ else
     BIN="$(swift build --show-bin-path)"
 fi
 
-running() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+# Whether the demo's server or daemon ($1) runs: its process is alive and answers. One killed just
+# before is still alive while it stops, and no longer answers: it is waited for (10 s at most), then
+# started again (the demo said "already running", and the login then failed).
+running() {
+    local pid
+    [ -f "$RUN/$1.pid" ] && pid=$(cat "$RUN/$1.pid") || return 1
+    local deadline=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null; do
+        answers "$1" && return 0
+        [ "$SECONDS" -lt "$deadline" ] || return 0 # alive and silent: the next step says what is wrong
+        sleep 0.1
+    done
+    return 1
+}
+
+answers() {
+    case $1 in
+    server) (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null ;;
+    # onthemap status exits 2 only when it cannot reach the daemon.
+    daemon)
+        local status=0
+        "$BIN/onthemap" status >/dev/null 2>&1 || status=$?
+        [ "$status" -ne 2 ]
+        ;;
+    esac
+}
 
 wait_for() {  # wait_for FILE TEXT PID: until FILE holds TEXT; fails when PID has exited first
     for _ in $(seq 1 400); do

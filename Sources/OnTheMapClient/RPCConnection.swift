@@ -16,6 +16,8 @@ import OnTheMapRPC
 public final class RPCConnection {
     private let fd: Int32
     private let path: String
+    /// Who listens, for the advice when it does not answer.
+    private let peer: SocketPeer?
     /// How long a read waits (nil: for ever), for the message when it gives up.
     private let timeout: Duration?
     /// What was read and not yet returned as a line.
@@ -37,10 +39,10 @@ public final class RPCConnection {
             throw ClientError.cannotConnect(path, errno: code)
         }
         // Before sending anything (a login carries the password): only our own daemon, or root's.
-        let peer = Self.peerUID(fd)
-        if let peer, peer != getuid(), peer != 0 {
+        let peer = SocketPeer(connected: fd)
+        if let peer, peer.uid != getuid(), peer.uid != 0 {
             close(fd)
-            throw ClientError.untrustedPeer(path, uid: peer)
+            throw ClientError.untrustedPeer(path, uid: peer.uid)
         }
         if let timeout {
             var value = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
@@ -48,16 +50,8 @@ public final class RPCConnection {
         }
         self.fd = fd
         self.path = path
+        self.peer = peer
         self.timeout = timeout
-    }
-
-    /// The uid of the process that listens on the other end (SO_PEERCRED), or nil if unknown.
-    private static func peerUID(_ fd: Int32) -> UInt32? {
-        // `struct ucred` { pid_t pid; uid_t uid; gid_t gid; }: Glibc hides it behind _GNU_SOURCE.
-        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-        let status = withUnsafeMutableBytes(of: &credentials) { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length) }
-        return status == 0 ? credentials.uid : nil
     }
 
     deinit {
@@ -117,7 +111,7 @@ public final class RPCConnection {
                     let seconds = timeout.map { " within \($0.components.seconds) s" } ?? ""
                     throw ClientError(
                         kind: .timeout,
-                        message: "onthemapd did not answer\(seconds): it is hung or very busy; if it stays so, restart it (as a systemd service: `systemctl --user restart onthemapd`)")
+                        message: "onthemapd did not answer\(seconds): it is hung or very busy; if it stays so, \(peer?.restartAdvice ?? "restart it")")
                 }
                 throw ClientError(kind: .closed, message: "the connection to onthemapd failed: \(String(cString: strerror(errno)))")
             }

@@ -273,6 +273,27 @@ struct InteractiveMapTests {
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 
+    /// The map in view when `map -i` quits is the last one shown: `open 1` then opens its pin 1 (the
+    /// one `n` names first), not row 1 of a table shown before it.
+    @Test func afterQuittingOpenNumbersThePinsAsTheMapDid() throws {
+        let bed = try CLITestBed()
+        _ = try bed.run(["students", "--limit", "3"], extra: ["COLUMNS": "100"])
+        let tmux = try start(bed, width: 100, height: 30)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        // The whole world: picking pin 1 leaves the view (and so the numbers) as they were.
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
+        #expect(shown, "\(status(lines))")
+        let link = try #require(status(lines).components(separatedBy: " — ").last)
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+        let open = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(open.stdout == link + "\n", "\(open.stdout) is not the link of pin 1, \(link)")
+    }
+
     /// At 60×12 the list of keys does not fit: it scrolls, and every key can be read.
     @Test func theKeysScrollOnASmallTerminal() throws {
         let bed = try CLITestBed()

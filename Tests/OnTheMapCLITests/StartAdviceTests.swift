@@ -52,6 +52,15 @@ struct StartAdviceTests {
         #expect(second.stdout.contains("already logged in"), "\(second.stdout)")
         #expect(second.stdout.contains("students: "), "status shown: \(second.stdout)")
 
+        // The daemon killed and the demo run again at once: the daemon still stopping is waited for
+        // and started again (it said "already running", then the login failed).
+        let stopping = try #require(Int32(try String(contentsOfFile: run + "/daemon.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(stopping, SIGTERM)
+        let third = try runCommand("/bin/bash", [Self.demo], environment: environment)
+        #expect(third.status == 0, "\(third.stdout)\(third.stderr)")
+        #expect(third.stdout.contains("starting onthemapd"), "\(third.stdout)")
+        #expect(third.stdout.contains("students: "), "status shown: \(third.stdout)")
+
         // Stopped as its closing words say: the advice is then the demo's own command.
         let pids = try ["daemon", "server"].map { name in
             try #require(Int32(try String(contentsOfFile: run + "/\(name).pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))

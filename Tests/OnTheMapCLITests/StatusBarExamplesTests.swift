@@ -59,4 +59,26 @@ struct StatusBarExamplesTests {
         #expect(result.stderr.contains("/run/user/\(getuid())/onthemap/onthemapd.sock"), "\(result.stderr)")
         #expect(result.stderr.contains("/tmp/onthemap-\(getuid())/onthemapd.sock"), "\(result.stderr)")
     }
+
+    /// One advice for every client (issue 40): with no daemon answering, the socat script says what
+    /// the CLI says, to the letter, and without the CLI it still gives the command line the daemon
+    /// was started with (its --api-url), never a systemctl this machine may not have.
+    @Test func shellScriptGivesTheCLIsAdviceWhenNoDaemonAnswers() throws {
+        let home = try TemporaryDirectory(prefix: "onthemap-socat")
+        defer { home.remove() }
+        let socket = home.file("onthemapd.sock")
+        let started = "onthemapd --socket \(socket) --api-url http://127.0.0.1:18181/v1"
+        try (started + "\n").write(toFile: socket + ".how-to-start", atomically: true, encoding: .utf8)
+        let script = Self.clients.appendingPathComponent("shell/onthemap-socat.sh").path
+        let withCLI = "PATH=\(BuiltProducts.directory):/usr/bin:/bin"
+        let cli = try runCommand("/usr/bin/env", ["-i", withCLI, "ONTHEMAP_SOCKET=\(socket)", BuiltProducts.path("onthemap"), "status"])
+        #expect(cli.status == 2 && cli.stderr.contains("`\(started)`"), "\(cli.stderr)")
+        let shell = try runCommand("/usr/bin/env", ["-i", withCLI, "ONTHEMAP_SOCKET=\(socket)", "/bin/bash", script, "status"])
+        #expect(shell.status == 2)
+        #expect("onthemap: " + shell.stderr == cli.stderr, "\(shell.stderr)")
+
+        let alone = try runCommand("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "ONTHEMAP_SOCKET=\(socket)", "/bin/bash", script, "status"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr == "cannot reach onthemapd. Start it again as it was started: `\(started)`. Tried \(socket).\n", "\(alone.stderr)")
+    }
 }

@@ -33,6 +33,8 @@ struct InvalidParamsTests {
         (StudentsParams.method, #"{"near":{"longitude":2}}"#, "near.latitude", "near.latitude is required."),
         (StudentsParams.method, #"{"near":{"latitude":1,"longitude":2,"km":3}}"#, "near.km", "near.km is not a parameter of near."),
         (StudentsParams.method, #"{"near":{"latitude":"1","longitude":2}}"#, "latitude", "latitude must be a number, not a string."),
+        // The same radius as the map's (the CLI's --radius): below 0.1 km no pin is ever near.
+        (StudentsParams.method, #"{"near":{"latitude":1,"longitude":2,"radiusKm":0.05}}"#, "radiusKm", "radiusKm must be between 0.1 and 20100."),
         (StudentsParams.method, #"{"limit":-1}"#, "limit", "limit must be between 0 and 100000."),
         (StudentsParams.method, #"{"refresh":"yes"}"#, "refresh", "refresh must be true or false, not a string."),
         (PostPinParams.method, #"{"mapString":"Lima","mediaURL":"https://x.example","latitude":1}"#, "longitude", "longitude is required when the other coordinate is given."),

@@ -5,14 +5,6 @@
 #   ./onthemap-socat.sh watch
 #   ./onthemap-socat.sh candidates   # where it looks for the daemon's socket, in order
 set -euo pipefail
-# One word for a POSIX shell, to paste into a command: bare when made only of [A-Za-z0-9_./-], else in
-# single quotes (a quote inside becomes '\''), as the editors print it; printf %q would use backslashes.
-shell_quote() {
-    case $1 in
-    '' | *[!A-Za-z0-9_./-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
-    *) printf '%s' "$1" ;;
-    esac
-}
 # The same order as onthemap (SocketPath.candidates, held to it by a test): $ONTHEMAP_SOCKET alone
 # when set, else $XDG_RUNTIME_DIR/onthemap/ (when it is an absolute path), /run/user/$UID/onthemap/
 # (cron, env -i and ssh set no XDG_RUNTIME_DIR), /tmp/onthemap-$UID/.
@@ -34,9 +26,7 @@ socket_candidates() {
 find_socket() {
     if [ -n "${ONTHEMAP_SOCKET:-}" ]; then
         if [ ! -S "$ONTHEMAP_SOCKET" ]; then
-            # What to do first, then the path tried, as the CLI says it.
-            echo "cannot reach onthemapd. Start one with \`onthemapd --socket $(shell_quote "$ONTHEMAP_SOCKET")\` (or unset ONTHEMAP_SOCKET and run \`systemctl --user start onthemapd.socket\`). Tried $ONTHEMAP_SOCKET (no socket there)." >&2
-            exit 2
+            no_daemon "$ONTHEMAP_SOCKET"
         fi
         printf '%s\n' "$ONTHEMAP_SOCKET"
         return
@@ -56,8 +46,44 @@ find_socket() {
         fi
         tried+=("$candidate")
     done < <(socket_candidates)
-    echo "cannot reach onthemapd. Start it with \`systemctl --user start onthemapd.socket\`, or run \`onthemapd\`. Tried ${tried[*]}." >&2
+    no_daemon "${tried[@]}"
+}
+
+# Says that no daemon answers and what to do, then exits 2. The advice is the CLI's when it is
+# installed: one advice for every client, from what this machine has (a user manager or none, the
+# command line the daemon was last started with, its --api-url included). Without the CLI, that
+# command line from beside the socket (SOCKET.how-to-start), as the CLI would give it.
+no_daemon() {
+    local advice hint candidate
+    if command -v onthemap >/dev/null && ! advice=$(onthemap status 2>&1 >/dev/null) && [ -n "$advice" ]; then
+        printf '%s\n' "${advice#onthemap: }" >&2
+        exit 2
+    fi
+    for candidate in "$@"; do
+        if [ -r "$candidate.how-to-start" ]; then
+            # The file's first line, with no control character: it is printed to a terminal.
+            hint=$(head -n 1 "$candidate.how-to-start" | tr -d '[:cntrl:]')
+            [ -n "$hint" ] && break
+        fi
+    done
+    if [ -n "${hint:-}" ]; then
+        echo "cannot reach onthemapd. Start it again as it was started: \`$hint\`. Tried $*." >&2
+    elif [ -n "${ONTHEMAP_SOCKET:-}" ]; then
+        # The Neovim plugin's words without the CLI, for the same socket.
+        echo "cannot reach onthemapd. Start one with \`onthemapd --socket $(shell_quote "$ONTHEMAP_SOCKET")\`. Tried $*." >&2
+    else
+        echo "cannot reach onthemapd. Start onthemapd: onthemapd(1) says how. Tried $*." >&2
+    fi
     exit 2
+}
+
+# One word for a POSIX shell, to paste into a command: bare when made only of [A-Za-z0-9_./-], else in
+# single quotes (a quote inside becomes '\''), as the editors print it; printf %q would use backslashes.
+shell_quote() {
+    case $1 in
+    '' | *[!A-Za-z0-9_./-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
+    *) printf '%s' "$1" ;;
+    esac
 }
 if [ "${1:-}" = candidates ]; then
     socket_candidates

@@ -96,9 +96,10 @@ struct StudentsCommand: ParsableCommand {
                 LastTable.save(rows)
             }
             if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
-            // A search or a place matched more than --limit shows: said, as no list is silently short.
-            // (Without one, the newest N are what was asked for; the cache's count is no total.)
-            if search != nil || near != nil, !rows.isEmpty, result.total > rows.count {
+            // A search or a radius matched more than --limit shows: said, as no list is silently short.
+            // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
+            // every student "matches" a nearness, and the note came every time.)
+            if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
                 Output.error("onthemap: \(rows.count) of \(result.total) matches shown; --limit \(result.total) shows them all")
             }
             if let looked = result.limitedTo {

@@ -41,6 +41,9 @@ final class InteractiveMap {
 
     func run() throws {
         SignalPipe.install([SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGQUIT])
+        // The map as it was when it ended is the last one shown: `open 1` opens its pin 1, as after
+        // `onthemap map` (it opened row 1 of an older table).
+        defer { if let pins = screen.result?.pins { LastTable.save(pins) } }
         try RawTerminal.enter()
         defer { RawTerminal.restore() }
         try draw()

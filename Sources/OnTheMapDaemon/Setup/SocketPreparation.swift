@@ -17,11 +17,10 @@ enum SocketPreparation {
     struct Refusal: Error, CustomStringConvertible {
         var description: String
 
-        static func alreadyServing(_ path: String) -> Refusal {
-            Refusal(
-                description:
-                    "another onthemapd is already serving \(path); stop it first (systemctl --user stop onthemapd), or use --socket to pick another path."
-            )
+        /// `listener`: who answered there, for the command that stops it on this machine.
+        static func alreadyServing(_ path: String, listener: SocketPeer?) -> Refusal {
+            let stop = listener?.stopCommand.map { " (`\($0)`)" } ?? ""
+            return Refusal(description: "another onthemapd is already serving \(path); stop it first\(stop), or use --socket to pick another path.")
         }
     }
 
@@ -37,7 +36,7 @@ enum SocketPreparation {
         guard info.type == .socket else {
             throw Refusal(description: "\(path) is not a socket but a file of another kind; onthemapd leaves it alone. Use --socket with another path.")
         }
-        if isAnswering(path) { throw Refusal.alreadyServing(path) }
+        if let listener = answering(path) { throw Refusal.alreadyServing(path, listener: listener) }
         // Nobody listens: the socket is left over from a daemon that died. Replace it.
         unlink(path)
     }
@@ -68,12 +67,13 @@ enum SocketPreparation {
         }
     }
 
-    /// Whether something accepts connections on the Unix socket at `path`.
-    static func isAnswering(_ path: String) -> Bool {
+    /// Whether something accepts connections on the Unix socket at `path`: nil when nothing does,
+    /// else who listens (nil inside when the kernel does not say).
+    static func answering(_ path: String) -> SocketPeer?? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let address = SocketPath.address(path) else { return false }
-        return SocketPath.withSockaddr(address) { connect(fd, $0, $1) } == 0
+        guard let address = SocketPath.address(path), SocketPath.withSockaddr(address, { connect(fd, $0, $1) }) == 0 else { return nil }
+        return .some(SocketPeer(connected: fd))
     }
 }

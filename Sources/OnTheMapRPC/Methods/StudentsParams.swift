@@ -41,7 +41,7 @@ public struct StudentsParams: RPCRequestType, Equatable {
         guard let longitude = try near.double("longitude", in: -180...180) else {
             throw .invalidParams(field: "near.longitude", "is required")
         }
-        return Near(latitude: latitude, longitude: longitude, radiusKm: try near.double("radiusKm", in: 0...20_100))
+        return Near(latitude: latitude, longitude: longitude, radiusKm: try near.double("radiusKm", in: MapParams.radiusRange))
     } write: { near in
         var members: [(String, WireJSON)] = [("latitude", .number(near.latitude)), ("longitude", .number(near.longitude))]
         if let radiusKm = near.radiusKm { members.append(("radiusKm", .number(radiusKm))) }
