@@ -472,9 +472,9 @@ once BODY is done."
     (let ((prompts (onthemap-tests--refused "OnTheMap: no place given: type a place, or lat,lon"
                                             'M-x "onthemap-near" 'RET " " 'RET)))
       (should-not (cl-some (lambda (p) (string-prefix-p "Within km" p)) prompts)))
-    (onthemap-tests--refused "OnTheMap: the radius must be a number of km above 0, not \"far\""
+    (onthemap-tests--refused "OnTheMap: the radius must be from 0.1 to 20100 km, not \"far\""
                              'M-x "onthemap-near" 'RET "Berlin" 'RET "far" 'RET)
-    (onthemap-tests--refused "OnTheMap: the radius must be a number of km above 0, not \"0\""
+    (onthemap-tests--refused "OnTheMap: the radius must be from 0.1 to 20100 km, not \"0\""
                              'M-x "onthemap-near" 'RET "Berlin" 'RET "0" 'RET)
     ;; An empty search is no search: nothing titled matching "".
     (onthemap-tests--refused
@@ -498,6 +498,45 @@ once BODY is done."
                  "onthemapd failed (the cache is gone); its log says more"))
   (should (equal (onthemap--logout-sentence "not reached (the API is down); the session was forgotten locally")
                  "logged out here; the server did not end the session (the API is down), so it stays valid there until it expires")))
+
+(defun onthemap-tests--cli-takes-radius-p (radius)
+  "Whether `onthemap students --near Paris --radius RADIUS' takes RADIUS.
+It refuses it with a usage error (exit 64) saying the range."
+  (with-temp-buffer
+    (let ((status (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil t nil
+                                "students" "--near" "Paris" "--radius" radius "--limit" "1" "--json")))
+      (cond ((eql status 0) t)
+            ((eql status 64)
+             ;; A number outside the range, or no number.
+             (should (or (string-search "--radius must be from 0.1 to 20100 km" (buffer-string))
+                         (string-search "is invalid for '--radius" (buffer-string))))
+             nil)
+            (t (ert-fail (format "onthemap students --radius %s: exit %s: %s" radius status (buffer-string))))))))
+
+(ert-deftest onthemap-test-06g-radius-within-the-range-the-cli-takes ()
+  ;; Typed at the real prompt, the radius is refused in the user's words outside 0.1 to 20100 km, by one
+  ;; check, which the CLI's range holds to: the same radii taken and refused.
+  (let ((lists (length (onthemap-tests--list-buffers))))
+    (dolist (radius '("0.05" "-5" "far" "20100.5" "0" "1e5"))
+      (let ((prompts (onthemap-tests--refused (format "OnTheMap: the radius must be from 0.1 to 20100 km, not \"%s\"" radius)
+                                              'M-x "onthemap-near" 'RET "Paris" 'RET radius 'RET)))
+        (should (member "Within km (empty: any distance): " prompts)))
+      (should (= (length (onthemap-tests--list-buffers)) lists)))
+    ;; From Lisp, the same check and words.
+    (should (equal (cadr (should-error (onthemap-near "Paris" 0.05) :type 'user-error))
+                   "OnTheMap: the radius must be from 0.1 to 20100 km, not \"0.05\""))
+    (should (= (length (onthemap-tests--list-buffers)) lists)))
+  (dolist (radius '("0.05" "0.1" "20100" "20100.5" "-5" "far" "1e3" "1e5" "inf"))
+    (should (eq (onthemap-tests--cli-takes-radius-p radius)
+                (numberp (condition-case nil (onthemap--radius radius) (user-error nil))))))
+  ;; The edges are taken, and asked of the daemon.
+  (dolist (radius '("0.1" "20100"))
+    (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
+                                          (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
+                          'M-x "onthemap-near" 'RET "Paris" 'RET radius 'RET '<f12>)
+    (with-current-buffer "*OnTheMap near*"
+      (should (string-search (format "(within %s km)" radius) (onthemap-tests--summary)))
+      (kill-buffer))))
 
 (defun onthemap-tests--geocode (place)
   "The geocoder's matches for PLACE, as the CLI gets them."
@@ -785,6 +824,165 @@ The mode line must have shown it offline meanwhile."
         (should (< (1+ line) (window-body-height (get-buffer-window)))))
       (kill-buffer))))
 
+;;;; In a terminal Emacs
+
+;; What batch Emacs has not: redisplay (which runs `window-size-change-functions' when a window's
+;; width changes) and the command loop (which logs a command's error in *Messages*).  These tests
+;; start a real `emacs -nw' with the package in a private tmux server, type keys into it and read
+;; its screen, and its *Messages* (written to a file by a key, <f5>, bound for that).
+
+(defconst onthemap-tests--clients (file-name-directory (or load-file-name buffer-file-name))
+  "The folder of onthemap.el and these tests.")
+
+(defun onthemap-tests--tmux (tty &rest args)
+  "Run tmux with ARGS on the server of TTY; return what it printed."
+  (with-temp-buffer
+    (let ((coding-system-for-read 'utf-8))
+      (unless (eql 0 (apply #'call-process "tmux" nil t nil "-S" (plist-get tty :socket) args))
+        (ert-fail (format "tmux %S failed: %s" args (buffer-string)))))
+    (buffer-string)))
+
+(defun onthemap-tests--tty-screen (tty)
+  "The screen of TTY's Emacs, a string per line."
+  (split-string (onthemap-tests--tmux tty "capture-pane" "-p" "-t" "0") "\n"))
+
+(defun onthemap-tests--tty-wait (tty what condition)
+  "Wait until CONDITION, called with TTY's screen, returns non-nil; return that.
+WHAT says what was awaited."
+  (let (result screen)
+    (onthemap-tests--wait (lambda () (format "%s on the screen:\n%s" what (string-join screen "\n")))
+                          (lambda () (setq screen (onthemap-tests--tty-screen tty)
+                                           result (funcall condition screen)))
+                          30)
+    result))
+
+(defun onthemap-tests--tty-keys (tty &rest keys)
+  "Type KEYS (tmux's key names: \"M-x\", \"Enter\", or text) into TTY's Emacs."
+  (apply #'onthemap-tests--tmux tty "send-keys" "-t" "0" keys))
+
+(defun onthemap-tests--tty-messages (tty)
+  "The *Messages* of TTY's Emacs, once it has read every key typed before."
+  (let ((file (plist-get tty :messages)))
+    (when (file-exists-p file) (delete-file file))
+    (onthemap-tests--tty-keys tty "F5")
+    (onthemap-tests--wait "the terminal Emacs to write *Messages*" (lambda () (file-exists-p file)))
+    (with-temp-buffer
+      (let ((coding-system-for-read 'utf-8)) (insert-file-contents file))
+      (buffer-string))))
+
+(defun onthemap-tests--tty-start (load-path-dir)
+  "Start `emacs -nw -Q' in tmux, 80×24, with onthemap loaded from LOAD-PATH-DIR.
+Return the session: a plist of its :dir, :socket and :messages file."
+  (unless (executable-find "tmux")
+    (ert-skip "tmux is not installed (Debian: apt-get install tmux): no terminal Emacs to type into"))
+  (let* ((dir (make-temp-file "onthemap-tty" t))
+         (tty (list :dir dir :socket (expand-file-name "tmux.sock" dir)
+                    :messages (expand-file-name "messages" dir)))
+         (written (expand-file-name "messages.part" dir))
+         (dump (format "(global-set-key (kbd \"<f5>\") (lambda () (interactive) (let ((coding-system-for-write 'utf-8)) (with-current-buffer \"*Messages*\" (write-region nil nil %S nil 'silent))) (rename-file %S %S t)))"
+                       written written (plist-get tty :messages)))
+         (home (expand-file-name "home" dir)))
+    (make-directory home)
+    ;; The tmux server, and so Emacs, get this environment: the daemon's socket among it.
+    (let ((process-environment (append (list (concat "HOME=" home) "TERM=xterm-256color" "LANG=C.UTF-8")
+                                       process-environment)))
+      (onthemap-tests--tmux tty "-f" "/dev/null" "new-session" "-d" "-x" "80" "-y" "24"
+                            (mapconcat #'shell-quote-argument
+                                       (list (expand-file-name invocation-name invocation-directory)
+                                             "-nw" "-Q" "-L" load-path-dir "-l" "onthemap" "--eval" dump)
+                                       " ")))
+    (condition-case err
+        (onthemap-tests--tty-wait tty "Emacs started" (lambda (screen) (cl-some (lambda (l) (string-search "*scratch*" l)) screen)))
+      (t (onthemap-tests--tty-stop tty) (signal (car err) (cdr err))))
+    tty))
+
+(defun onthemap-tests--tty-stop (tty)
+  "Stop TTY's tmux server (and its Emacs) and remove its folder."
+  (ignore-errors (onthemap-tests--tmux tty "kill-server"))
+  (delete-directory (plist-get tty :dir) t))
+
+(defmacro onthemap-tests--in-terminal (tty load-path-dir &rest body)
+  "Run BODY with TTY bound to a terminal Emacs loading onthemap from LOAD-PATH-DIR."
+  (declare (indent 2))
+  `(let ((,tty (onthemap-tests--tty-start ,load-path-dir)))
+     (unwind-protect (progn ,@body)
+       (onthemap-tests--tty-stop ,tty))))
+
+(defun onthemap-tests--tty-legend (screen)
+  "The legend's lines on SCREEN: after the map's \"N pins in view\" line, above the mode line."
+  (let ((after (cdr (cl-member-if (lambda (line) (string-match-p "\\`[0-9]+ pins? in view" line)) screen))))
+    (cl-loop for line in after
+             until (string-search "*OnTheMap map*" line)
+             collect (string-trim-right line))))
+
+(ert-deftest onthemap-test-11a-map-legend-fits-the-terminal-and-follows-its-width ()
+  ;; The map's legend is laid out for the window, as the lists are: at 80 columns Emacs cuts none
+  ;; of its lines with "$", and when the terminal narrows to 60 it is laid out again.
+  (onthemap-tests--in-terminal tty onthemap-tests--clients
+    (onthemap-tests--tty-keys tty "M-x" "onthemap-map" "Enter")
+    (dolist (columns '(80 60))
+      (unless (= columns 80)
+        (onthemap-tests--tmux tty "resize-window" "-t" "0" "-x" (number-to-string columns) "-y" "24"))
+      (let ((legend (onthemap-tests--tty-wait
+                     tty (format "the legend laid out for %d columns" columns)
+                     (lambda (screen)
+                       (let ((lines (onthemap-tests--tty-legend screen)))
+                         (and lines
+                              (cl-every (lambda (line) (and (<= (string-width line) (- columns 2))
+                                                            (not (string-suffix-p "$" line))
+                                                            (string-match-p "\\` *[0-9]+  [^ ]" line)))
+                                        lines)
+                              lines))))))
+        ;; The links that do not fit end in "…", as in the lists and Neovim.
+        (should (cl-some (lambda (line) (string-match-p "https?://[^ ]*…\\'" line)) legend))
+        (when (= columns 60)
+          (should (cl-every (lambda (line) (<= (string-width line) 58)) legend)))))))
+
+(ert-deftest onthemap-test-11b-messages-hold-the-packages-sentence-alone ()
+  ;; A refusal, in a command run by the command loop: *Messages* holds the sentence alone, not
+  ;; "cond: OnTheMap: …" (the name of the function that signalled it), as loaded from
+  ;; onthemap.el or compiled.
+  (let ((compiled (make-temp-file "onthemap-elc" t))
+        (sentences '("OnTheMap: the radius must be from 0.1 to 20100 km, not \"-5\""
+                     "OnTheMap: the radius must be from 0.1 to 20100 km, not \"0.05\""
+                     "OnTheMap: no words given: type a name or a place to search for (M-x onthemap lists everyone)"
+                     "OnTheMap: no place given: type a place, or lat,lon"
+                     "OnTheMap: no email given: login cancelled")))
+    (unwind-protect
+        (progn
+          (copy-file (expand-file-name "onthemap.el" onthemap-tests--clients) (file-name-as-directory compiled))
+          (should (eql 0 (call-process (expand-file-name invocation-name invocation-directory) nil nil nil
+                                       "--batch" "-Q" "-f" "batch-byte-compile"
+                                       (expand-file-name "onthemap.el" compiled))))
+          (should (file-exists-p (expand-file-name "onthemap.elc" compiled)))
+          (dolist (directory (list onthemap-tests--clients compiled))
+            (onthemap-tests--in-terminal tty directory
+              ;; Each typed once the echo area shows the refusal before: an error discards
+              ;; the keys typed ahead (`discard-input'), as in any command.
+              (cl-loop for keys in '(("onthemap-near" "Enter" "Paris" "Enter" "-5" "Enter")
+                                     ("onthemap-near" "Enter" "Paris" "Enter" "0.05" "Enter")
+                                     ("onthemap-search" "Enter" "Enter")
+                                     ("onthemap-near" "Enter" "Enter")
+                                     ("onthemap-login" "Enter" "Enter"))
+                       for sentence in sentences
+                       do (apply #'onthemap-tests--tty-keys tty "M-x" keys)
+                       ;; The echo area says it, and nothing before it.
+                       (onthemap-tests--tty-wait
+                        tty (format "%S in the echo area" sentence)
+                        (lambda (screen)
+                          (let ((echo (cl-member-if (lambda (line) (string-match-p "\\`-UUU:" line)) screen)))
+                            ;; A line too long for the screen goes on after a "\\".
+                            (string-prefix-p sentence (mapconcat (lambda (line) (string-remove-suffix "\\" line))
+                                                                 (cdr echo) ""))))))
+              (let ((lines (split-string (onthemap-tests--tty-messages tty) "\n")))
+                (dolist (sentence sentences)
+                  (should (member sentence lines)))
+                (should-not (cl-some (lambda (line) (and (string-search "OnTheMap:" line)
+                                                         (not (string-prefix-p "OnTheMap:" line))
+                                                         line))
+                                     lines))))))
+      (delete-directory compiled t))))
+
 (ert-deftest onthemap-test-12-logout-empties-open-lists ()
   (let ((mark (length onthemap-tests--messages))
         (list (onthemap))
@@ -1069,6 +1267,87 @@ only as root, which Swift Testing reports as skipped for anyone else."
     (onthemap-tests--mode-line-is " 📍 offline" 40)
     (onthemap-status-mode -1)))
 
+(ert-deftest onthemap-test-24-other-peoples-text-by-the-clis-rule ()
+  ;; The rule of Sources/OnTheMapModels/DisplayText.swift and the web's text.mjs.
+  (dolist (case '(("Mallory Bidi\u202Egnp.exe" . "Mallory Bidignp.exe")
+                  ("a\tb\nc\rd\u2028e\u2029f" . "a b c d e f")
+                  ("Eve\e[2J\0\a\177\u0080\u009B31m" . "Eve\uFFFD[2J\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD31m")
+                  ("\u061Ca\u200Eb\u200Fc\u202Ad\u202Be\u202Cf\u202Dg\u2066h\u2067i\u2068j\u2069" . "abcdefghij")
+                  ("Jos\u00e9 \u7f8e\u54b2 \u2728 \u00a0\u200d" . "Jos\u00e9 \u7f8e\u54b2 \u2728 \u00a0\u200d")
+                  (nil . "")))
+    (should (equal (onthemap--clean (car case)) (cdr case)))
+    (should (eq (onthemap--clean-p (car case)) (and (car case) (equal (car case) (cdr case)) t))))
+  ;; A link with any of them is never opened, though its text shows no sign of the override.
+  (let ((onthemap-tests--opened nil)
+        (mark (length onthemap-tests--messages)))
+    (dolist (url '("https://x.example/\u202Egnp.exe" "https://x.example/\u200Ea" "https://x.example/a\tb"
+                   "https://x.example/\u2028"))
+      (onthemap-open-link url "Mallory Bidi\u202Egnp.exe")
+      (should (equal (car onthemap-tests--messages)
+                     "OnTheMap: Mallory Bidignp.exe's link is not opened: it has hidden characters")))
+    (should (= (length onthemap-tests--messages) (+ mark 4)))
+    (should-not onthemap-tests--opened)))
+
+(defun onthemap-tests--legend-lines ()
+  "The map legend's lines shown in this buffer, with their pins."
+  (save-excursion
+    (goto-char (point-min))
+    (cl-loop until (eobp)
+             when (get-text-property (point) 'onthemap-pin)
+             collect (cons (buffer-substring-no-properties (point) (line-end-position))
+                           (get-text-property (point) 'onthemap-pin))
+             do (forward-line 1))))
+
+(ert-deftest onthemap-test-20b-legend-laid-out-as-the-lists ()
+  (let* ((pins (vector (list :n 1 :row 0 :col 1 :firstName "Min-jun" :lastName "Johnson" :mapString "Anchorage, Alaska"
+                             :mediaURL "https://www.linkedin.com/in/min-jun-johnson-0123456789")
+                       (list :n 12 :row 0 :col 2 :firstName "Ada" :lastName "Lovelace, Countess of Lovelace"
+                             :mapString "Munich, Bavaria, Germany" :mediaURL "https://ada.example/me" :mine t)
+                       (list :n 3 :row 0 :col 3 :firstName "\u7f8e\u54b2" :lastName "\u7530\u4e2d"
+                             :mapString "\u6771\u4eac, Japan" :mediaURL "https://example.jp/\u202Emisaki")))
+         (result (list :rows ["\u2800\u28ff\u28ff\u2800"] :styles [" ll "] :pins pins
+                       :view (list :west -180 :south -85 :east 180 :north 85 :zoom 1)))
+         (buffer (get-buffer-create "*onthemap legend test*")))
+    (unwind-protect
+        (dolist (width '(80 60 44))
+          (delete-other-windows)
+          (switch-to-buffer "*scratch*")
+          (when (< width 80) (split-window-right width))
+          (switch-to-buffer buffer)
+          (onthemap-map-mode)
+          (onthemap-map-render buffer result "the world" 2)
+          (let ((room (onthemap--list-room))
+                (lines (onthemap-tests--legend-lines)))
+            (should (= (length lines) 3))
+            (should (string-match-p "\\`3 pins in view (1 more below)" (buffer-substring (line-beginning-position 2) (line-end-position 2))))
+            (dolist (line lines)
+              ;; Within the window, as the lists: nothing cut by Emacs with "$".
+              (should (<= (string-width (car line)) room))
+              ;; The number right-aligned and whole; the name, place and link each start in its column.
+              (should (string-match-p "\\` ?[0-9]+  " (car line))))
+            (let ((starts (mapcar (lambda (line)
+                                    (let ((place (onthemap--clean (plist-get (cdr line) :mapString))))
+                                      (string-width (substring (car line) 0 (or (string-search (substring place 0 2) (car line)) 0)))))
+                                  lines)))
+              (should (= 1 (length (delete-dups starts)))))
+            ;; What does not fit is cut with "…": at 80 columns the long link, at 44 every column but the number.
+            (let ((shown (car (last (split-string (car (nth 0 lines)) "  ")))))
+              (should (string-suffix-p "…" shown))
+              (should (string-prefix-p (string-remove-suffix "…" shown) (plist-get (cdr (nth 0 lines)) :mediaURL))))
+            ;; Your own "(you)" is whole however short the name gets.
+            (should (string-match-p "\\`12  .*… (you)  " (car (nth 1 lines))))
+            (should-not (string-search "\u202E" (car (nth 2 lines))))
+            (when (= width 44)
+              (should (string-match-p "\\` 1  Min-jun Jo.*…  Anchorage.*…  https" (car (nth 0 lines)))))
+            ;; RET on a legend line opens its pin's link.
+            (goto-char (point-min))
+            (forward-line 2)
+            (let ((onthemap-tests--opened nil))
+              (onthemap-tests--type nil 'RET)
+              (should (equal onthemap-tests--opened '("https://www.linkedin.com/in/min-jun-johnson-0123456789"))))))
+      (delete-other-windows)
+      (kill-buffer buffer))))
+
 (ert-deftest onthemap-test-23-nul-escapes-reach-jsonrpc-as-u-fffd ()
   ;; Emacs's JSON parser refuses \u0000: the package writes it \uFFFD before jsonrpc reads it.
   (should (equal (onthemap--without-nul-escapes "{\"a\":\"x\\u0000y\"}") "{\"a\":\"x\\uFFFDy\"}"))
@@ -1105,6 +1384,18 @@ Written apart from the package's own check."
   (dolist (line (split-string (substring-no-properties text) "\n"))
     (when-let ((bad (onthemap-tests--unsafe line)))
       (ert-fail (format "%s shows %S in %S" where bad line)))))
+
+(defun onthemap-tests--cli-tsv (&rest args)
+  "Run the CLI with ARGS and --tsv; return its rows as plists of its columns.
+The TSV's values are shown by the CLI's rule (DisplayText)."
+  (with-temp-buffer
+    (let ((coding-system-for-read 'utf-8))
+      (unless (eql 0 (apply #'call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil '(t nil) nil
+                            (append args '("--tsv"))))
+        (ert-fail (format "onthemap %S failed: %s" args (buffer-string)))))
+    (let* ((lines (split-string (buffer-string) "\n" t))
+           (columns (mapcar #'intern (mapcar (lambda (name) (concat ":" name)) (split-string (car lines) "\t")))))
+      (mapcar (lambda (line) (cl-mapcan #'list columns (split-string line "\t"))) (cdr lines)))))
 
 (defun onthemap-tests--row-of (key)
   "Move to the row of the student whose uniqueKey is KEY."
@@ -1175,14 +1466,31 @@ Written apart from the package's own check."
     (onthemap-tests--type (onthemap-tests--said mark "logged in as")
                           'M-x "onthemap-login" 'RET (onthemap-tests--env "ONTHEMAP_TEST_EMAIL") 'RET
                           onthemap-tests--password 'RET '<f12>)
-    (should (string-search "logged in as Ada\uFFFD[31m" (car onthemap-tests--messages)))
+    ;; The rule of the CLI (DisplayText): ESC shown as U+FFFD, the override dropped.
+    (should (string-search "logged in as Ada\uFFFD[31m Lovelace" (car onthemap-tests--messages)))
     (with-current-buffer (onthemap)
       (onthemap-tests--wait "the students" (lambda () onthemap--shown))
       (should (= (length tabulated-list-entries) 4))
       (onthemap-tests--all-safe "the list" (buffer-string))
       (onthemap-tests--all-safe "the summary" (onthemap-tests--summary))
       (should (string-search "Eve\uFFFD[2J" (buffer-string)))
-      (should (string-search "\uFFFDgnp.exe" (buffer-string)))
+      ;; What is left of the others' text is the CLI's, cell by cell: a line break or a line
+      ;; separator a space, a control U+FFFD, a bidi control dropped ("Eve… gnp.exe", not
+      ;; "Eve… \uFFFDgnp.exe", nor "exe.png").
+      (let ((cli (onthemap-tests--cli-tsv "students" "--limit" "100")))
+        (should (= (length cli) 4))
+        (dolist (row cli)
+          (let ((entry (cadr (assoc (plist-get row :objectId)
+                                    (mapcar (lambda (e) (list (plist-get (car e) :objectId) (cadr e))) tabulated-list-entries)))))
+            (should entry)
+            (should (equal (string-remove-suffix " (you)" (aref entry 0))
+                           (concat (plist-get row :firstName) " " (plist-get row :lastName))))
+            (should (equal (aref entry 1) (plist-get row :mapString)))
+            (should (equal (aref entry 2) (plist-get row :mediaURL))))))
+      (should (string-search "Eve\uFFFD[2J\uFFFD[1;31m gnp.exe" (buffer-string)))
+      (should (string-search "Lima  Peru\uFFFD" (buffer-string)))
+      (should (string-search "Oslox " (buffer-string)))
+      (should-not (string-search "\uFFFDgnp.exe" (buffer-string)))
       (onthemap-tests--wait "your row marked"
                             (lambda () (cl-some (lambda (e) (and (equal (plist-get (car e) :uniqueKey) me)
                                                                  (string-search "(you)" (aref (cadr e) 0))))

@@ -338,6 +338,23 @@ changing `onthemap-socket' takes effect."
 jsonrpc may call back from a sentinel where messages are silenced."
   (when function (apply #'run-at-time 0 nil function arguments)))
 
+(defvar onthemap--signal-refusal
+  (lambda (text) (signal 'user-error (list text)))
+  "Signal `user-error' with TEXT, from a function that has no name.
+The command loop logs an error in *Messages* after the name of the
+function that signalled it (\"cond: OnTheMap: ...\", \"progn: ...\"
+when `user-error' is called from a form of the command; the
+function's own name once compiled).  An anonymous function has none:
+the sentence is logged alone, as it is shown.")
+
+(defun onthemap--refuse (format &rest args)
+  "End the command with a `user-error' saying FORMAT with ARGS.
+As `user-error' does (with `format-message'), but *Messages* holds
+the sentence alone, without a Lisp word before it
+\(`onthemap--signal-refusal').  Every refusal of the package goes
+through here."
+  (funcall onthemap--signal-refusal (apply #'format-message format args)))
+
 (defconst onthemap--not-logged-in -32001
   "The daemon's error code for a call that needs a login.")
 
@@ -431,26 +448,53 @@ daemon answered with an error (its own code and message),
 
 ;;;; Text helpers
 
+(defconst onthemap--space-regexp
+  (rx (any ?\t ?\n ?\r #x2028 #x2029))
+  "What `onthemap--clean' shows as a space, so a field stays one line.
+That is tab, line feed, carriage return, and the line and paragraph
+separators U+2028 and U+2029.")
+
+(defconst onthemap--control-regexp
+  (rx (any (0 . 31) (127 . 159)))
+  "The control characters (C0, DEL, C1): escape sequences, NUL, BEL.
+`onthemap--clean' shows each as U+FFFD, but those of
+`onthemap--space-regexp'.")
+
+(defconst onthemap--bidi-regexp
+  (rx (any #x061c #x200e #x200f (#x202a . #x202e) (#x2066 . #x2069)))
+  "The bidi embeddings, overrides, isolates and marks (Bidi_Control).
+They reorder what is shown (\"…/\", U+202E, then \"gnp.exe\" reads
+\"…/exe.png\"): `onthemap--clean' drops them.")
+
 (defconst onthemap--unsafe-regexp
-  (rx (any (0 . 31) (127 . 159) (#x2028 . #x202e) (#x2066 . #x2069) #x200e #x200f #x061c))
+  (concat onthemap--space-regexp "\\|" onthemap--control-regexp "\\|" onthemap--bidi-regexp)
   "What must not reach the screen as it is, from another person's text.
-Control characters (C0, DEL, C1: escape sequences, newlines, NUL), the
-line and paragraph separators, and the bidi embeddings, overrides,
-isolates and marks, which reorder what is shown (\"…/\", U+202E, then
-\"gnp.exe\" reads \"…/exe.png\").")
+Any character of `onthemap--space-regexp', `onthemap--control-regexp'
+or `onthemap--bidi-regexp'.")
 
 (defun onthemap--clean (text)
   "TEXT from another person, safe to show anywhere: buffer, echo area, mode line.
-Each character of `onthemap--unsafe-regexp' becomes U+FFFD, so what was
-there stays visible and does nothing.  Not a string: \"\".  The one
-place this is decided."
-  (if (stringp text)
-      (replace-regexp-in-string onthemap--unsafe-regexp "\uFFFD" text t t)
-    ""))
+The rule of the CLI, the bars and the web page (the daemon's
+DisplayText): a tab, line feed, carriage return, U+2028 or U+2029
+becomes a space; any other control character (C0, DEL, C1) becomes
+U+FFFD, so that something was there stays visible and does nothing;
+a bidi embedding, override, isolate or mark is dropped.  Not a
+string: \"\".  The one place this is decided."
+  (cond ((not (stringp text)) "")
+        ((not (string-match-p onthemap--unsafe-regexp text)) text)
+        (t (replace-regexp-in-string
+            onthemap--bidi-regexp ""
+            (replace-regexp-in-string
+             onthemap--control-regexp "\uFFFD"
+             (replace-regexp-in-string onthemap--space-regexp " " text t t)
+             t t)
+            t t))))
 
 (defun onthemap--clean-p (text)
   "Whether TEXT is a string shown as it is, with nothing to clean.
-That is, nothing that `onthemap--clean' would replace."
+That is, nothing that `onthemap--clean' would replace or drop: a
+link that is not is never opened, though it may show no sign of what
+was there (a space, or nothing for a bidi control)."
   (and (stringp text) (not (string-match-p onthemap--unsafe-regexp text))))
 
 (defun onthemap--name (student)
@@ -498,7 +542,7 @@ says whose link it refused."
   (cond ((or (not (stringp url)) (string-empty-p url))
          (message "OnTheMap: %s has no web link to open (only http and https links are kept)" (if who (onthemap--clean who) "this student")))
         ((not (onthemap--openable-p url))
-         ;; Hidden: control characters or bidi overrides, shown as U+FFFD.
+         ;; Hidden: control characters (shown as U+FFFD or a space) or bidi controls (dropped).
          (message "OnTheMap: %s is not opened: %s"
                   (if who (concat (onthemap--clean who) "'s link") "this link")
                   (if (string-match-p "\\`https?://" url) "it has hidden characters" "it is not a web link")))
@@ -543,7 +587,7 @@ While the place is not found (`onthemap--near' is nil), \\[revert-buffer] looks 
   "The overlay at the start of the list: its summary line.")
 
 (defvar-local onthemap--laid-out-width nil
-  "The width in columns the list's columns were laid out for.")
+  "The width in columns a list's columns, or a map's legend, were laid out for.")
 
 (defvar-local onthemap--follow nil
   "In a list or a map: (RELOAD . CLEAR), functions of no argument.
@@ -651,6 +695,15 @@ each.  ROOM is what the columns themselves get: separators left out."
                   count (1- count))))))
     widths))
 
+(defun onthemap--natural-widths (rows caps)
+  "The width of each column of ROWS (lists of strings): its widest cell.
+Each is at most its cap in CAPS, one per column.  With
+`onthemap--fit-widths', the layout of the lists and of the map's
+legend."
+  (cl-loop for cap in caps
+           for i from 0
+           collect (min cap (apply #'max 0 (mapcar (lambda (row) (string-width (nth i row))) rows)))))
+
 (defun onthemap--list-room ()
   "The columns a line of this list or map has.
 That is its narrowest window's, else the frame's."
@@ -667,12 +720,9 @@ Updated stay on screen."
   (let* ((titles (append '("Name" "Place") (when onthemap--near '("Km")) '("Link" "Updated")))
          (caps (append '(30 34) (when onthemap--near '(8)) '(56 12)))
          (fixed (if onthemap--near '(2 4) '(3)))
-         (natural (cl-loop for title in titles
-                           for cap in caps
-                           for i from 0
-                           collect (min cap (apply #'max (string-width title)
-                                                   (mapcar (lambda (entry) (string-width (aref (cadr entry) i)))
-                                                           tabulated-list-entries)))))
+         (natural (onthemap--natural-widths
+                   (cons titles (mapcar (lambda (entry) (append (cadr entry) nil)) tabulated-list-entries))
+                   caps))
          (room (onthemap--list-room))
          ;; Padding, then one space after each column but the last.
          (widths (onthemap--fit-widths natural fixed (- room tabulated-list-padding (1- (length titles))))))
@@ -984,7 +1034,7 @@ Every word must match; case and accents are ignored (\"koln\" finds
 \"Köln\"), as with `onthemap students --search'."
   (interactive (list (read-string "Search students (name or place): ")))
   (when (string-blank-p (or words ""))
-    (user-error "OnTheMap: no words given: type a name or a place to search for (M-x onthemap lists everyone)"))
+    (onthemap--refuse "OnTheMap: no words given: type a name or a place to search for (M-x onthemap lists everyone)"))
   (let ((buffer (onthemap--list-buffer "*OnTheMap search*" (string-trim words))))
     (pop-to-buffer-same-window buffer)
     (onthemap--fetch buffer nil)
@@ -1002,9 +1052,9 @@ a place)."
     (let ((latitude (string-to-number (match-string 1 text)))
           (longitude (string-to-number (match-string 2 text))))
       (cond ((> (abs latitude) 90)
-             (user-error "Latitude %s is out of range: it goes from -90 to 90" (match-string 1 text)))
+             (onthemap--refuse "Latitude %s is out of range: it goes from -90 to 90" (match-string 1 text)))
             ((> (abs longitude) 180)
-             (user-error "Longitude %s is out of range: it goes from -180 to 180" (match-string 2 text))))
+             (onthemap--refuse "Longitude %s is out of range: it goes from -180 to 180" (match-string 2 text))))
       (list latitude longitude))))
 
 (defun onthemap--look-up (buffer)
@@ -1033,16 +1083,16 @@ a place)."
 ;;;###autoload
 (defun onthemap-near (place &optional km)
   "Show the students nearest to PLACE (a place name or \"LAT,LON\").
-With KM, only those within KM kilometres.  When the place cannot be
+With KM, only those within KM kilometres (from 0.1 to 20100, as the
+CLI's --radius; `onthemap--radius' checks it).  When the place cannot be
 found the list says why, and \\<onthemap-students-mode-map>\\[revert-buffer] looks it up again."
   (interactive
    ;; Each answer is checked before the next question: an empty place asks no radius.
    (let ((place (onthemap--nonempty (read-string "Students near (place or lat,lon): ")
                                     "no place given: type a place, or lat,lon")))
      (list place (onthemap--read-km))))
-  (setq place (onthemap--nonempty place "no place given: type a place, or lat,lon"))
-  (when (and km (not (and (numberp km) (> km 0))))
-    (user-error "OnTheMap: the radius must be more than 0 km, not %s" km))
+  (setq place (onthemap--nonempty place "no place given: type a place, or lat,lon")
+        km (onthemap--radius km))
   (let ((buffer (onthemap--list-buffer "*OnTheMap near*")))
     (pop-to-buffer-same-window buffer)
     (setq onthemap--near-query (list place km))
@@ -1054,16 +1104,32 @@ found the list says why, and \\<onthemap-students-mode-map>\\[revert-buffer] loo
 What is typed is checked here, so no request is sent that the daemon
 would refuse for a missing value."
   (let ((text (string-trim (or text ""))))
-    (when (string-empty-p text) (user-error "OnTheMap: %s" why))
+    (when (string-empty-p text) (onthemap--refuse "OnTheMap: %s" why))
     text))
 
 (defun onthemap--read-km ()
   "Ask for a radius in km, and return it, or nil for none.
-Signal `user-error' for anything but a number above 0."
-  (let ((km (string-trim (read-string "Within km (empty: any distance): "))))
-    (cond ((string-empty-p km) nil)
-          ((and (string-match-p "\\`[0-9]*\\.?[0-9]+\\'" km) (> (string-to-number km) 0)) (string-to-number km))
-          (t (user-error "OnTheMap: the radius must be a number of km above 0, not \"%s\"" (onthemap--clean km))))))
+Signal `user-error' for anything `onthemap--radius' refuses."
+  (onthemap--radius (read-string "Within km (empty: any distance): ")))
+
+(defconst onthemap--radius-range '(0.1 . 20100)
+  "The radii in km the daemon takes, from 0.1 to 20100 (the CLI's --radius).")
+
+(defun onthemap--radius (km)
+  "The radius KM, a number or a string as typed, as a number; nil for none.
+Signal `user-error' unless it is a number of km from 0.1 to 20100,
+the range the CLI and the daemon take, in the user's words (\"the
+radius must be from 0.1 to 20100 km, not \"0.05\"\").  The one
+check of a radius: typed, or given to `onthemap-near' from Lisp."
+  (let* ((text (if (stringp km) (string-trim km) km))
+         (number (cond ((numberp text) text)
+                       ((and (stringp text) (string-match-p "\\`\\+?\\([0-9]+\\.?[0-9]*\\|\\.[0-9]+\\)\\([eE][-+]?[0-9]+\\)?\\'" text))
+                        (string-to-number text)))))
+    (cond ((or (null text) (equal text "")) nil)
+          ((and number (<= (car onthemap--radius-range) number (cdr onthemap--radius-range))) number)
+          (t (onthemap--refuse "OnTheMap: the radius must be from %s to %s km, not \"%s\""
+                               (car onthemap--radius-range) (cdr onthemap--radius-range)
+                               (onthemap--clean (format "%s" text)))))))
 
 (defun onthemap-open-student-link ()
   "Open the link of the student on this line."
@@ -1123,7 +1189,7 @@ with the reason when the call fails; DOING names what failed."
         (let ((message-log-max nil)) (message "OnTheMap: waiting for onthemapd… (C-g stops)"))))
     (when told (message nil))
     (when failure
-      (user-error "OnTheMap: %s: %s" doing (onthemap--clean (plist-get failure :message))))
+      (onthemap--refuse "OnTheMap: %s: %s" doing (onthemap--clean (plist-get failure :message))))
     result))
 
 (defun onthemap--move-question (from to)
@@ -1156,7 +1222,7 @@ One match is taken as it is (the link prompt names it)."
   (let ((choices (onthemap--place-choices
                   (plist-get (onthemap--await 'geocode (list :query place :limit 5) "post") :results))))
     (cond ((null choices)
-           (user-error "OnTheMap: no place matches \"%s\": %s" (onthemap--clean place) (onthemap--unchanged current)))
+           (onthemap--refuse "OnTheMap: no place matches \"%s\": %s" (onthemap--clean place) (onthemap--unchanged current)))
           ((null (cdr choices)) (cdar choices))
           (t (cdr (assoc (completing-read (format-prompt "Which %s" (caar choices) (onthemap--clean place))
                                           choices nil t nil nil (caar choices))
@@ -1211,7 +1277,7 @@ meanwhile."
                                             "Place: "))))
          (where (cond ((not (string-empty-p place)) (onthemap--choose-place place current))
                       (current current)
-                      (t (user-error "OnTheMap: no place given: nothing was posted"))))
+                      (t (onthemap--refuse "OnTheMap: no place given: nothing was posted"))))
          ;; The place as picked ("Springfield, Illinois, United States"), not as typed
          ;; ("Springfield"): what others read on the map and in their lists.
          (label (if (eq where current) (plist-get current :mapString) (onthemap--place where)))
@@ -1244,7 +1310,7 @@ or password sends nothing."
          (password (read-passwd (format "Password for %s: " username))))
     (unwind-protect
         (if (string-empty-p password)
-            (user-error "OnTheMap: no password given: login cancelled")
+            (onthemap--refuse "OnTheMap: no password given: login cancelled")
           (onthemap-request 'login (list :username username :password password)
                             (lambda (account) (message "OnTheMap: logged in as %s" (onthemap--name account)))
                             (lambda (error) (onthemap--report error "login"))))
@@ -1309,6 +1375,12 @@ did not end the session (then it stays valid there until it expires)."
 
 (defvar-local onthemap--map-pins nil
   "The pins of the map shown, as the daemon numbered them.")
+
+(defvar-local onthemap--map-legend nil
+  "Where the map's legend starts (a marker): it is laid out again there.")
+
+(defvar-local onthemap--map-summary nil
+  "The line above the map's legend, whole, while a map is shown.")
 
 (defvar-local onthemap--map-max-zoom nil
   "The closest zoom the daemon said it draws at the map shown, or nil.")
@@ -1404,16 +1476,18 @@ The map empties when you log out and is drawn again when you log in.
                                (lambda () (onthemap--map-problem (current-buffer)
                                                                  (onthemap--in-emacs-words onthemap--not-logged-in nil)))))
   (add-hook 'kill-buffer-hook (lambda () (onthemap--status-release (current-buffer))) nil t)
+  (add-hook 'window-size-change-functions #'onthemap--map-resized nil t)
   (onthemap--status-ensure))
 
 (defun onthemap--paint-row (row styles)
-  "Insert ROW with the faces of STYLES, one style code per character."
-  (let ((start (point)))
-    (insert (onthemap--clean row))
-    (dotimes (i (min (length styles) (- (point) start)))
-      (when-let ((face (alist-get (aref styles i) onthemap--style-faces)))
-        (put-text-property (+ start i) (+ start i 1) 'face face)))
-    (insert "\n")))
+  "Insert ROW with the faces of STYLES, one style code per character.
+Each character is cleaned on its own (`onthemap--clean'), so that one
+dropped takes its style code with it."
+  (dotimes (i (length row))
+    (let ((face (and (< i (length styles)) (alist-get (aref styles i) onthemap--style-faces)))
+          (shown (onthemap--clean (string (aref row i)))))
+      (insert (if face (propertize shown 'face face) shown))))
+  (insert "\n"))
 
 (defun onthemap--pins-text (count)
   "Say how many pins: COUNT pins, as \"3 pins\" or \"1 pin\"."
@@ -1440,23 +1514,84 @@ says the zoom asked for was closer than the map goes."
       (setq header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped))
       (dotimes (i (length rows))
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
-      (insert (propertize (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
-                                  (if (and legend (> (length pins) legend))
-                                      (format " (%d more below)" (- (length pins) legend))
-                                    "")
-                                  " · RET opens · +/- zoom · H J K L pan · ? keys")
-                          'face 'shadow)
-              "\n")
-      (dolist (pin pins)
-        (insert (propertize (format "%4s  %-28s %-30s %s"
-                                    (or (plist-get pin :n) "")
-                                    (concat (onthemap--name pin) (if (onthemap--true-p (plist-get pin :mine)) " (you)" ""))
-                                    (onthemap--clean (plist-get pin :mapString))
-                                    (onthemap--clean (plist-get pin :mediaURL)))
-                            'onthemap-pin pin)
-                "\n"))
+      (setq onthemap--map-summary (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
+                                          (if (and legend (> (length pins) legend))
+                                              (format " (%d more below)" (- (length pins) legend))
+                                            "")
+                                          " · RET opens · +/- zoom · H J K L pan · ? keys"))
+      (if (markerp onthemap--map-legend)
+          (set-marker onthemap--map-legend (point))
+        (setq onthemap--map-legend (copy-marker (point))))
       (setq onthemap--map-pins pins)
+      (onthemap--map-insert-legend)
       (goto-char (point-min)))))
+
+(defconst onthemap--legend-caps '(6 30 34 60)
+  "The widest the map legend's columns get: number, name, place, link.")
+
+(defun onthemap--pad (text width)
+  "TEXT with spaces after it up to WIDTH columns."
+  (concat text (make-string (max 0 (- width (string-width text))) ?\s)))
+
+(defun onthemap--legend-lines (pins room)
+  "The map legend's line of each of PINS, laid out in ROOM columns.
+As the lists are laid out (`onthemap--natural-widths',
+`onthemap--fit-widths'): the pin's number, its name, place and link,
+two spaces apart; when they do not fit, the name, place and link give
+way, cut with \"…\" (`onthemap--truncate'), and the number and your
+own \"(you)\" stay whole."
+  (let* ((rows (mapcar (lambda (pin)
+                         (list (format "%s" (or (plist-get pin :n) ""))
+                               (concat (onthemap--name pin) (if (onthemap--true-p (plist-get pin :mine)) onthemap--you ""))
+                               (onthemap--clean (plist-get pin :mapString))
+                               (onthemap--clean (plist-get pin :mediaURL))))
+                       pins))
+         (widths (onthemap--fit-widths (onthemap--natural-widths rows onthemap--legend-caps) '(0)
+                                       (- room (* 2 (1- (length onthemap--legend-caps)))))))
+    (cl-loop for row in rows
+             for pin in pins
+             collect (pcase-let ((`(,n ,name ,place ,link) row)
+                                 (`(,n-width ,name-width ,place-width ,link-width) widths))
+                       (concat (make-string (max 0 (- n-width (string-width n))) ?\s) n "  "
+                               (onthemap--pad (onthemap--truncate
+                                               (if (onthemap--true-p (plist-get pin :mine))
+                                                   (onthemap--fit-keeping name onthemap--you name-width)
+                                                 name)
+                                               name-width)
+                                              name-width)
+                               "  " (onthemap--pad (onthemap--truncate place place-width) place-width)
+                               "  " (onthemap--truncate link link-width))))))
+
+(defun onthemap--map-insert-legend ()
+  "Insert the map's legend at point, laid out for the window.
+That is its summary (cut to fit), then a line for each pin in view."
+  (let ((room (onthemap--list-room))
+        (pins onthemap--map-pins))
+    (setq onthemap--laid-out-width room)
+    (insert (propertize (onthemap--truncate onthemap--map-summary room) 'face 'shadow) "\n")
+    (cl-loop for pin in pins
+             for line in (onthemap--legend-lines pins room)
+             do (insert (propertize (string-trim-right line) 'onthemap-pin pin) "\n"))))
+
+(defun onthemap--map-resized (window)
+  "Lay the legend of the map in WINDOW out again when its width changed.
+Point stays on its line and column."
+  (with-current-buffer (window-buffer window)
+    (when (and onthemap--map-summary (markerp onthemap--map-legend)
+               (not (eql (onthemap--list-room) onthemap--laid-out-width)))
+      (let* ((inhibit-read-only t)
+             (here (save-excursion (goto-char (window-point window))
+                                   (cons (line-number-at-pos) (current-column)))))
+        (save-excursion
+          (delete-region onthemap--map-legend (point-max))
+          (goto-char onthemap--map-legend)
+          (onthemap--map-insert-legend))
+        (let ((point (save-excursion (goto-char (point-min))
+                                     (forward-line (1- (car here)))
+                                     (move-to-column (cdr here))
+                                     (point))))
+          (set-window-point window point)
+          (when (eq window (selected-window)) (goto-char point)))))))
 
 (defun onthemap--map-problem (buffer text)
   "In BUFFER, put TEXT in place of the map."
@@ -1464,7 +1599,8 @@ says the zoom asked for was closer than the map goes."
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
         (erase-buffer)
-        (setq onthemap--map-pins nil)
+        (setq onthemap--map-pins nil
+              onthemap--map-summary nil)
         (insert (onthemap--wrap (concat "OnTheMap: " (onthemap--clean text)) (onthemap--list-room))
                 "\n\ng tries again, q closes.\n")))))
 

@@ -16,23 +16,31 @@ return {
     end,
   },
   {
-    "other people's text is shown safe: controls and bidi overrides become U+FFFD, nothing else changes",
+    "other people's text is shown safe, by the CLI's rule: line breaks a space, controls U+FFFD, bidi dropped",
     function()
       local r = format.replacement
       t.eq(r, "\239\191\189", "U+FFFD")
-      t.eq(format.clean("a\nb\tc\27[31m"), "a" .. r .. "b" .. r .. "c" .. r .. "[31m", "C0: newline, tab, ESC")
-      t.eq(format.clean("nul\0bel\7del\127"), "nul" .. r .. "bel" .. r .. "del" .. r, "NUL, BEL, DEL")
+      t.eq(format.clean("a\nb\tc\rd"), "a b c d", "line feed, tab, carriage return: a space")
+      t.eq(format.clean("a\226\128\168b\226\128\169c"), "a b c", "U+2028, U+2029: a space")
+      t.eq(format.clean("esc\27[31m"), "esc" .. r .. "[31m", "ESC")
+      t.eq(format.clean("nul\0bel\7del\127us\31"), "nul" .. r .. "bel" .. r .. "del" .. r .. "us" .. r, "NUL, BEL, DEL, U+001F")
       t.eq(format.clean("csi\194\155x\194\128\194\159"), "csi" .. r .. "x" .. r .. r, "C1: U+009B, U+0080, U+009F")
-      t.eq(format.clean("…/\226\128\174gnp.exe"), "…/" .. r .. "gnp.exe", "U+202E (right-to-left override)")
-      t.eq(format.clean("\226\128\170\226\128\171\226\128\172\226\128\173"), r:rep(4), "U+202A–U+202D")
-      t.eq(format.clean("\226\129\166\226\129\167\226\129\168\226\129\169"), r:rep(4), "U+2066–U+2069 (isolates)")
-      t.eq(format.clean("a\226\128\168b\226\128\169c"), "a" .. r .. "b" .. r .. "c", "U+2028, U+2029")
-      t.eq(format.clean("\226\128\142\226\128\143\216\156"), r:rep(3), "U+200E, U+200F, U+061C (bidi marks)")
-      local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \226\129\170 \194\160"
-      t.eq(format.clean(kept), kept, "everything else as it is (U+202F, U+206A, no-break space too)")
+      t.eq(format.clean("Mallory Bidi\226\128\174gnp.exe"), "Mallory Bidignp.exe", "U+202E (right-to-left override) dropped")
+      t.eq(format.clean("a\226\128\170\226\128\171\226\128\172\226\128\173b"), "ab", "U+202A–U+202D dropped")
+      t.eq(format.clean("a\226\129\166\226\129\167\226\129\168\226\129\169b"), "ab", "U+2066–U+2069 (isolates) dropped")
+      t.eq(format.clean("a\226\128\142\226\128\143\216\156b"), "ab", "U+200E, U+200F, U+061C (bidi marks) dropped")
+      -- Bytes that are not UTF-8 around a dropped character do not join into another one.
+      t.eq(format.clean("\194\226\128\174\155"), r, "no C1 made by dropping")
+      t.eq(format.clean("\226\226\128\174\128\174x"), "x", "no override made by dropping")
+      local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \226\129\170 \194\160 \226\128\141"
+      t.eq(format.clean(kept), kept, "everything else as it is (U+202F, U+206A, no-break space, ZWJ too)")
       t.eq(format.clean(nil), "", "not a string")
       t.ok(format.is_clean("https://ada.example/ü"), "a clean link")
       t.ok(not format.is_clean("https://ada.example/\0x"), "a link with a NUL")
+      for _, hidden in ipairs({ "\t", "\n", "\r", "\226\128\168", "\226\128\169", "\127", "\194\133", "\216\156", "\226\128\142",
+        "\226\128\143", "\226\128\170", "\226\128\174", "\226\129\166", "\226\129\169" }) do
+        t.ok(not format.is_clean("https://ada.example/" .. hidden .. "x"), "a link with " .. vim.inspect(hidden) .. " is not clean")
+      end
     end,
   },
   {
@@ -365,15 +373,45 @@ return {
     end,
   },
   {
-    "a message too wide for the command line is shortened to one line that points to the whole",
+    "a warning or error too wide for the command line is shortened to one line that points to the whole",
     function()
       local notify = require("onthemap.notify")
       local long = "OnTheMap: " .. string.rep("word ", 30)
-      t.eq(notify.shorten("OnTheMap: short", { "unused" }, 68), "OnTheMap: short", "a message that fits is left alone")
-      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 60), "OnTheMap: summary" }, 68), "OnTheMap: summary (see :checkhealth onthemap)", "the first summary that fits with the pointer")
-      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 50) }, 68), "OnTheMap: " .. string.rep("x", 50), "else a summary that fits alone")
-      local cut = notify.shorten("OnTheMap: " .. string.rep("東京 ", 40), nil, 68)
+      t.eq(notify.shorten("OnTheMap: short", { "unused" }, 68, true), "OnTheMap: short", "a message that fits is left alone")
+      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 60), "OnTheMap: summary" }, 68, true), "OnTheMap: summary (see :checkhealth onthemap)", "the first summary that fits with the pointer")
+      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 50) }, 68, true), "OnTheMap: " .. string.rep("x", 50), "else a summary that fits alone")
+      local cut = notify.shorten("OnTheMap: " .. string.rep("東京 ", 40), nil, 68, true)
       t.ok(vim.fn.strdisplaywidth(cut) <= 68 and vim.endswith(cut, "… (see :checkhealth onthemap)"), "else the text cut, wide characters counted: " .. cut)
+    end,
+  },
+  {
+    "news too wide for the command line is told in its shorter words, never pointing to :checkhealth",
+    function()
+      local notify = require("onthemap.notify")
+      local long = "OnTheMap: " .. string.rep("word ", 30)
+      t.eq(notify.shorten(long, { "OnTheMap: " .. string.rep("x", 60), "OnTheMap: " .. string.rep("y", 55), "OnTheMap: summary" }, 68, false), "OnTheMap: " .. string.rep("y", 55), "the first summary that fits, alone")
+      local cut = notify.shorten(long, nil, 68, false)
+      t.ok(vim.fn.strdisplaywidth(cut) <= 68 and vim.endswith(cut, "…") and not cut:find("checkhealth", 1, true), "else the text cut: " .. cut)
+      -- Shown with vim.notify: an INFO never points to :checkhealth, nor is kept for it.
+      local columns, from, kept = vim.o.columns, #t.notifications + 1, #notify.long
+      vim.o.columns = 80
+      notify.show("OnTheMap: " .. string.rep("news ", 20), vim.log.levels.INFO, { "OnTheMap: news in short" })
+      notify.show("OnTheMap: " .. string.rep("warning ", 20), vim.log.levels.WARN, { "OnTheMap: a warning in short" })
+      vim.o.columns = columns
+      t.eq(vim.tbl_map(function(note)
+        return note.message
+      end, vim.list_slice(t.notifications, from)), { "OnTheMap: news in short", "OnTheMap: a warning in short (see :checkhealth onthemap)" }, "what was shown")
+      t.eq(#notify.long, math.min(kept + 1, 5), "the warning alone kept whole")
+      t.eq(notify.long[#notify.long].text, "OnTheMap: " .. string.rep("warning ", 20), "the warning kept whole")
+    end,
+  },
+  {
+    "a place's shorter forms drop its last parts, never down to a bare number",
+    function()
+      t.eq(format.place_forms("Springfield, Massachusetts, United States"), { "Springfield, Massachusetts, United States", "Springfield, Massachusetts", "Springfield" }, "by parts")
+      t.eq(format.place_forms("東京, 日本"), { "東京, 日本", "東京" }, "any script")
+      t.eq(format.place_forms("48.85, 2.35"), { "48.85, 2.35" }, "coordinates whole")
+      t.eq(format.place_forms("Paris"), { "Paris" }, "one part")
     end,
   },
   {

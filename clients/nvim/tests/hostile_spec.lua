@@ -6,6 +6,7 @@
 local t = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "helpers.lua")
 local onthemap = require("onthemap")
 local buffer = require("onthemap.buffer")
+local format = require("onthemap.format")
 
 local opened = {}
 onthemap.setup({
@@ -60,7 +61,33 @@ return {
       local note = t.notified("logged in as Ada", 60000, from)
       t.after_prompts()
       t.ok(not unsafe(note.message), "the login message: " .. vim.inspect(note.message))
-      t.ok(note.message:find("Ada\239\191\189[31m", 1, true), "the escape shown as U+FFFD: " .. note.message)
+      -- The escape as U+FFFD, the override in "Love\u{202E}lace" dropped.
+      t.ok(note.message:find("logged in as Ada\239\191\189[31m Lovelace", 1, true), "the escape shown as U+FFFD, the override dropped: " .. note.message)
+    end,
+  },
+  {
+    "every name, place and link is shown as the CLI shows it (its --tsv, DisplayText)",
+    function()
+      local records = t.cli_json({ "students" })
+      local rows = vim.split(vim.trim(t.cli({ "students", "--tsv" })), "\n", { plain = true })
+      local columns = vim.split(table.remove(rows, 1), "\t", { plain = true })
+      t.eq(#rows, #records, "as many rows as records: " .. vim.inspect(rows))
+      t.ok(#records >= 3, "the upstream's records: " .. vim.inspect(records))
+      local hostile = 0
+      for index, record in ipairs(records) do
+        local shown = {}
+        for column, value in ipairs(vim.split(rows[index], "\t", { plain = true })) do
+          shown[columns[column]] = value
+        end
+        t.eq(shown.objectId, record.objectId, "the same order")
+        for _, field in ipairs({ "firstName", "lastName", "mapString", "mediaURL" }) do
+          t.eq(format.clean(record[field]), shown[field], ("%s's %s (%s)"):format(record.objectId, field, vim.inspect(record[field])))
+          if format.clean(record[field]) ~= record[field] then
+            hostile = hostile + 1
+          end
+        end
+      end
+      t.ok(hostile >= 6, "the upstream's fields with controls, overrides and line breaks were compared: " .. hostile)
     end,
   },
   {
@@ -75,7 +102,8 @@ return {
       all_safe(lines, "the list")
       local text = table.concat(lines, "\n")
       t.ok(text:find("Eve\239\191\189[2J", 1, true), "the ESC is shown as U+FFFD: " .. text)
-      t.ok(text:find("\239\191\189gnp", 1, true), "the override is shown as U+FFFD: " .. text)
+      t.ok(text:find("Eve\239\191\189[2J\239\191\189[1;31m gnp", 1, true), "the override before \"gnp.exe\" is dropped: " .. text)
+      t.ok(text:find("Lima  Peru\239\191\189", 1, true), "CR and LF shown as spaces, BEL as U+FFFD: " .. text)
       t.ok(text:find("Plain Person", 1, true), "a plain name as it is")
       -- Your own row, as the daemon marks it (`mine`): with the list, not once the status comes.
       t.ok((t.lines(buf)[line_of(buf, "o2")] or ""):find("(you)", 1, true), "your row marked: " .. vim.inspect(t.lines(buf)))

@@ -5,27 +5,42 @@ local M = {}
 M.replacement = "\239\191\189"
 
 --- Text from another person (a name, a place, a link, a message quoting them) made safe to show in
---- a buffer, the command line or the statusline: every control character (C0, DEL, C1: an escape
---- sequence, a newline, a NUL), line and paragraph separator (U+2028, U+2029), bidi embedding,
---- override, isolate and mark (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C:
---- "…/\u{202e}gnp.exe" shows as "…/exe.png"; the daemon's rule, DisplayText) becomes U+FFFD, so what was there stays visible and does nothing. Not a string: "". The one
---- place this is decided, for the buffers, messages and statusline alike.
+--- a buffer, the command line or the statusline, by the rule of the CLI, the bars and the web page
+--- (the daemon's DisplayText.clean): tab, line feed, carriage return and the line and paragraph
+--- separators U+2028 and U+2029 become a space (a name stays on one line); every other C0 control,
+--- DEL and C1 control (an escape sequence, a NUL) becomes U+FFFD, so what was there stays visible
+--- and does nothing; the bidi embeddings, overrides, isolates and marks (U+202A–U+202E,
+--- U+2066–U+2069, U+200E, U+200F, U+061C), which reorder the text around them ("…/\u{202e}gnp.exe"
+--- reads "…/exe.png"), are dropped. Not a string: "". The one place this is decided, for the
+--- buffers, messages and statusline alike.
 function M.clean(text)
   if type(text) ~= "string" then
     return ""
   end
+  -- Dropped first, until none is left: bytes that are not UTF-8 on either side of one would
+  -- otherwise join into another once it is gone ("\194" .. U+202E .. "\155" is U+009B).
+  local dropped
+  repeat
+    local a, b, c, d
+    text, a = text:gsub("\226\128[\170-\174]", "") -- U+202A–U+202E
+    text, b = text:gsub("\226\129[\166-\169]", "") -- U+2066–U+2069
+    text, c = text:gsub("\226\128[\142\143]", "") -- U+200E, U+200F
+    text, d = text:gsub("\216\156", "") -- U+061C
+    dropped = a + b + c + d
+  until dropped == 0
   return (
     text
+      -- A space: tab, line feed, carriage return, U+2028, U+2029.
+      :gsub("[\t\n\r]", " ")
+      :gsub("\226\128[\168\169]", " ")
+      -- U+FFFD: every other C0 control, DEL, and C1 (U+0080–U+009F: 0xC2 0x80–0x9F in UTF-8).
       :gsub("[%z\1-\31\127]", M.replacement)
       :gsub("\194[\128-\159]", M.replacement)
-      :gsub("\226\128[\168-\174]", M.replacement)
-      :gsub("\226\129[\166-\169]", M.replacement)
-      :gsub("\226\128[\142\143]", M.replacement)
-      :gsub("\216\156", M.replacement)
   )
 end
 
---- Whether `text` is shown as it is: nothing in it that M.clean replaces.
+--- Whether `text` is shown as it is: nothing in it that M.clean replaces or drops (a link with a
+--- control or bidi character is never opened, even where the screen shows a space or nothing).
 function M.is_clean(text)
   return type(text) == "string" and M.clean(text) == text
 end
@@ -258,6 +273,20 @@ end
 --- Rhine-Westphalia, Germany"): one rule names a place everywhere (docs/GEOCODING.md).
 function M.place(match)
   return M.clean(type(match.label) == "string" and match.label or "")
+end
+
+--- `place` and its shorter forms, most telling first, for a message too wide with the whole place:
+--- "Springfield, Massachusetts, United States", "Springfield, Massachusetts", "Springfield" (its
+--- last part dropped, one at a time, while what stays names a place: "48.85, 2.35" stays whole).
+function M.place_forms(place)
+  local forms = { place }
+  local shorter = place:match("^(.*),[^,]*$")
+  while shorter and shorter:match("[^%d%s%p]") do
+    shorter = vim.trim(shorter)
+    forms[#forms + 1] = shorter
+    shorter = shorter:match("^(.*),[^,]*$")
+  end
+  return forms
 end
 
 return M

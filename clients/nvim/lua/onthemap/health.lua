@@ -1,5 +1,5 @@
--- `:checkhealth onthemap`: the socket, how links open, the last messages too wide for the command
--- line (in full), the daemon's version and the login.
+-- `:checkhealth onthemap`: the socket, how links open, the last warnings and errors too wide for
+-- the command line (in full), the daemon's version and the login.
 local format = require("onthemap.format")
 local notify = require("onthemap.notify")
 local rpc = require("onthemap.rpc")

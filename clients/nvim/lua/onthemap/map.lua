@@ -163,7 +163,10 @@ local function enter(buf, legend_item)
   local col = vim.fn.strdisplaywidth(line:sub(1, cursor[2]))
   local pins = M.pins_at(buf, cursor[1] - 1, col)
   if #pins == 0 then
-    notify.show("OnTheMap: no pin here: <CR> opens a pin's link on its line, or on its cell of the map", vim.log.levels.INFO)
+    notify.show("OnTheMap: no pin here: <CR> opens a pin's link on its line, or on its cell of the map", vim.log.levels.INFO, {
+      "OnTheMap: no pin here: <CR> opens a pin on its line or cell",
+      "OnTheMap: no pin here",
+    })
   elseif #pins == 1 then
     open.open(pins[1].mediaURL, format.name(pins[1]))
   elseif #pins > 1 then

@@ -1,13 +1,17 @@
 -- What the plugin tells the user, with vim.notify, always as one line that fits the command line:
 -- a wider message scrolls, and Neovim then stops at "Press ENTER or type command to continue" after
--- every command. A longer text is shown as a summary and kept whole for :checkhealth onthemap, where
--- the notice says to look. (Not :messages: Neovim 0.7 adds to that history only what it shows, and
--- `:silent echomsg` adds nothing.)
+-- every command. A longer text is shown as the first of its shorter forms that fits (each message
+-- gives its own: "moved your pin to Springfield, Massachusetts" for a place too long whole). A
+-- warning or an error too long for any form is kept whole for :checkhealth onthemap, and the notice
+-- says to look there; news of something done never points there: it is told in full in its own
+-- shorter words. (Not :messages: Neovim 0.7 adds to that history only what it shows, and `:silent
+-- echomsg` adds nothing.)
 local format = require("onthemap.format")
 
 local M = {}
 
---- The last texts too wide to show whole, oldest first, for :checkhealth: { text, level, time }.
+--- The last warnings and errors too wide to show whole, oldest first, for :checkhealth: { text,
+--- level, time }.
 --- Written only on the main loop (every caller runs there).
 M.long = {}
 
@@ -23,16 +27,19 @@ function M.room()
 end
 
 --- What to show of `text` within `room` cells: `text` itself when it fits, else the first of
---- `summaries` (shorter forms, most telling first) that fits with the pointer to :checkhealth, else
---- without it, else `text` cut to fit.
-function M.shorten(text, summaries, room)
+--- `summaries` (shorter forms, most telling first) that fits, else `text` cut to fit. With `points`
+--- (a warning or an error, kept whole for :checkhealth), a summary or a cut is first tried with the
+--- pointer to :checkhealth after it.
+function M.shorten(text, summaries, room, points)
   if format.width(text) <= room then
     return text
   end
   summaries = summaries or {}
-  for _, summary in ipairs(summaries) do
-    if format.width(summary) + format.width(pointer) <= room then
-      return summary .. pointer
+  if points then
+    for _, summary in ipairs(summaries) do
+      if format.width(summary) + format.width(pointer) <= room then
+        return summary .. pointer
+      end
     end
   end
   for _, summary in ipairs(summaries) do
@@ -40,7 +47,7 @@ function M.shorten(text, summaries, room)
       return summary
     end
   end
-  if room - format.width(pointer) >= 20 then
+  if points and room - format.width(pointer) >= 20 then
     return format.truncate(text, room - format.width(pointer)) .. pointer
   end
   return format.truncate(text, room)
@@ -78,7 +85,8 @@ local function when_command_line_is_free(show)
 end
 
 --- Shows `text` ("OnTheMap: …") with vim.notify at `level` (vim.log.levels), shortened to one line
---- with `summaries` when it is too wide (see M.shorten); the whole of it is then kept for :checkhealth.
+--- with `summaries` when it is too wide (see M.shorten): a warning or an error then points to
+--- :checkhealth, which keeps the whole of it; news (INFO) is told by its shorter forms alone.
 --- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean). Never
 --- while a question is open on the command line: then once it is answered.
 function M.show(text, level, summaries)
@@ -87,8 +95,9 @@ function M.show(text, level, summaries)
   for index, summary in ipairs(summaries or {}) do
     safe[index] = format.clean(summary)
   end
-  local shown = M.shorten(text, safe, M.room())
-  if shown ~= text then
+  local points = (level or vim.log.levels.INFO) >= vim.log.levels.WARN
+  local shown = M.shorten(text, safe, M.room(), points)
+  if points and shown ~= text then
     M.long[#M.long + 1] = { text = text, level = level, time = os.time() }
     if #M.long > kept then
       table.remove(M.long, 1)

@@ -21,7 +21,8 @@ function M.open(url, who)
     return false
   end
   if not M.openable(url) then
-    -- Hidden: control characters or bidi overrides, which the screen shows as U+FFFD.
+    -- Hidden: control characters or bidi controls, which the screen shows as a space, as U+FFFD
+    -- or not at all (format.clean).
     local why = url:match("^https?://") and "it has hidden characters" or "it is not a web link"
     notify.show(
       ("OnTheMap: %s's link is not opened: %s"):format(who and format.clean(who) or "this student", why),

@@ -13,19 +13,30 @@ local function info(message)
   notify.show("OnTheMap: " .. message, vim.log.levels.INFO)
 end
 
+--- Tells "OnTheMap: " .. `before` .. `place` .. `after` ("moved your pin to " .. "Springfield,
+--- Massachusetts, United States" .. " (https://…)"), in shorter words where that does not fit
+--- the command line: without `after`, then with the place shorter ("Springfield, Massachusetts",
+--- "Springfield"), then `fallback`. Never cut short, never pointing elsewhere: it is news.
+local function tell(before, place, after, fallback)
+  local summaries = {}
+  for _, form in ipairs(format.place_forms(place)) do
+    summaries[#summaries + 1] = "OnTheMap: " .. before .. form
+  end
+  if fallback then
+    summaries[#summaries + 1] = "OnTheMap: " .. fallback
+  end
+  notify.show("OnTheMap: " .. before .. place .. (after or ""), vim.log.levels.INFO, summaries)
+end
+
 --- Says why the post ended with nothing sent (`why`) and what became of `current`, the user's
---- pin (or none): "no link given: your pin stays at Paris, France", shortened to "…: your pin is
---- unchanged" where a long place would not fit the command line.
+--- pin (or none): "no link given: your pin stays at Paris, France", with the place shorter where
+--- a long one would not fit the command line, else "…: your pin is unchanged".
 local function ended(why, current)
   if not current then
     info(why .. ": nothing was posted")
     return
   end
-  notify.show(
-    ("OnTheMap: %s: your pin stays at %s"):format(why, format.clean(current.mapString)),
-    vim.log.levels.INFO,
-    { ("OnTheMap: %s: your pin is unchanged"):format(why) }
-  )
+  tell(why .. ": your pin stays at ", format.clean(current.mapString), nil, why .. ": your pin is unchanged")
 end
 
 --- Sends the pin; on "you already have a pin" asks before moving it.
@@ -42,14 +53,15 @@ local function send(params)
           params.overwrite = true
           send(params)
         else
-          info("your pin stays at " .. from)
+          tell("your pin stays at ", from)
         end
       end)
     elseif err then
       rpc.report(err, "post")
     else
       local pin = result.pin or {}
-      info(("%s %s (%s)"):format(result.created and "posted your pin at" or "moved your pin to", format.clean(pin.mapString), format.clean(pin.mediaURL)))
+      local done = result.created and "posted your pin at " or "moved your pin to "
+      tell(done, format.clean(pin.mapString), " (" .. format.clean(pin.mediaURL) .. ")")
     end
   end)
 end

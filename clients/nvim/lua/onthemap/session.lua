@@ -40,7 +40,7 @@ function M.login(username)
       if err then
         rpc.report(err, "login")
       else
-        info("logged in as " .. format.name(account))
+        notify.show("OnTheMap: logged in as " .. format.name(account), vim.log.levels.INFO, { "OnTheMap: logged in" })
       end
     end)
     password = nil
@@ -75,7 +75,16 @@ function M.logout()
     if err then
       rpc.report(err, "logout")
     else
-      info(M.logout_sentence(result and result.upstream))
+      local upstream = result and result.upstream
+      if upstream == "ended" or upstream == "already ended" or upstream == "no session" then
+        info(M.logout_sentence(upstream))
+      else
+        -- Not news only: the session may still be used there.
+        notify.show("OnTheMap: " .. M.logout_sentence(upstream), vim.log.levels.WARN, {
+          "OnTheMap: logged out here; the server did not end the session",
+          "OnTheMap: logged out here, not on the server",
+        })
+      end
     end
   end)
 end
