@@ -256,17 +256,24 @@ def screens(where, phone, account, other):
     check(all(covered), "%s: the list covers the map's buttons and count %s" % (where, covered))
     b.axe("%s: the list" % where)
     presses = b.tab_to(lambda a: a.get("testid") == "list-row", 10)
-    check(presses is not None and presses <= 5 and js("return document.activeElement.getAttribute('aria-posinset')") == "1",
+    check(presses is not None and presses <= 5 and js("return document.activeElement.closest('li').getAttribute('aria-posinset')") == "1",
           "%s: from the List tab, %s Tabs reach the first row, no pin on the way" % (where, presses))
+    # The row focused is a link to a screen reader (its computed role, as Chromium tells assistive
+    # technology), named by what it shows, in an item of the list; a row with no link says it opens nothing.
+    focused = b.driver.switch_to.active_element
+    role, name = focused.aria_role, focused.accessible_name
+    parent = js("var a=document.activeElement,li=a.parentNode;return [li.tagName,li.parentNode.id,a.hasAttribute('href')||a.getAttribute('aria-disabled')]")
+    check(role == "link" and name and parent == ["LI", "student-list", True],
+          "%s: a row is a link (role %s, named \"%s\") in an item of the list: %s" % (where, role, (name or "")[:60], parent))
     key(Keys.ARROW_DOWN)
     key(Keys.ARROW_DOWN)
-    check(js("return document.activeElement.getAttribute('aria-posinset')") == "3", "%s: ArrowDown moves down the rows" % where)
+    check(js("return document.activeElement.closest('li').getAttribute('aria-posinset')") == "3", "%s: ArrowDown moves down the rows" % where)
     key(Keys.END)
-    last = js("var a=document.activeElement,r=a.getBoundingClientRect();return [a.getAttribute('aria-posinset'),a.getAttribute('aria-setsize'),"
+    last = js("var a=document.activeElement,l=a.closest('li'),r=a.getBoundingClientRect();return [l.getAttribute('aria-posinset'),l.getAttribute('aria-setsize'),"
               "r.bottom<=innerHeight+1&&r.top>=0]")
     check(last[0] == last[1] == str(PINS) and last[2], "%s: End goes to the last row (%s of %s), on the screen" % (where, last[0], last[1]))
     key(Keys.HOME)
-    check(js("return document.activeElement.getAttribute('aria-posinset')") == "1", "%s: Home goes back to the first" % where)
+    check(js("return document.activeElement.closest('li').getAttribute('aria-posinset')") == "1", "%s: Home goes back to the first" % where)
     key(Keys.ARROW_DOWN)
     row = active()
     moved = other_moves(other)
@@ -294,7 +301,7 @@ def screens(where, phone, account, other):
     if opened:
         close_other_tab()
     # Space opens it too, and leaves the list where it was (it scrolled the list away from the row).
-    js("document.querySelector('[data-testid=\"list-row\"][aria-posinset=\"2\"]').focus()")
+    js("document.querySelector('#student-list li[aria-posinset=\"2\"] [data-testid=\"list-row\"]').focus()")
     scrolled = js("return document.getElementById('list-view').scrollTop")
     key(Keys.SPACE)
     opened = wait(lambda: len(b.driver.window_handles) == handles + 1, 5)
@@ -343,6 +350,14 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: "not an address a browser can open" in (b.by_id("alert-text").text if b.shown("alert") else ""))
           and active().get("testid") == "post-link", "%s: a link with a port no connection uses is refused at Find, the focus on it" % where)
+    # A link with a space in it: the space is what is wrong, not the site's name or its port.
+    js("document.getElementById('post-link').value=''")
+    b.type("https://example.com/my page")
+    key(Keys.ENTER)
+    said = wait(lambda: b.shown("alert") and "space" in b.by_id("alert-text").text and b.by_id("alert-text").text)
+    check(said and "port" not in said and active().get("testid") == "post-link",
+          "%s: a link with a space is refused at Find as having a space, the focus on it: %s"
+          % (where, said or (b.by_id("alert-text").text if b.shown("alert") else "")))
     js("document.getElementById('post-link').value=''")
     b.type("https://ada.example")
     # A place that matches nothing, from the Find button: the focus goes back to the place, not the page.
@@ -407,7 +422,7 @@ def screens(where, phone, account, other):
     key(Keys.ESCAPE)
     js("document.getElementById('list-tab').click()")
     mine = wait(lambda: js("""var r=Array.from(document.querySelectorAll('#student-list li')).filter(function(li){
-        return !li.querySelector('.you').hidden;})[0];return r&&[r.getAttribute('aria-label'),r.querySelector('.updated').textContent]"""))
+        return !li.querySelector('.you').hidden;})[0];return r&&[r.querySelector('.row').getAttribute('aria-label'),r.querySelector('.updated').textContent]"""))
     check(mine and ", you," in mine[0] and mine[1] and mine[1] in mine[0],
           "%s: your row's name says you and when (\"%s\")" % (where, mine and mine[0]))
     js("document.getElementById('map-tab').click()")
@@ -573,8 +588,51 @@ def clusters(where, phone):
     time.sleep(0.5)
     check(inside and popup_state()[2] is not None, "%s: Enter on it opens its list, the focus in it: %s" % (where, active()))
     key(Keys.ESCAPE)
+    leaving_a_pin_for_a_cluster(where, place)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
+
+
+# A single pin's marker, drawn or not, not in a cluster: clicked, its popup opens with its address.
+OPEN_SINGLE_PIN = """var m=Array.from(document.querySelectorAll('#markers .marker')).concat(Array.from(document.querySelectorAll(
+    '[data-testid=marker]'))).filter(function(m){return !m.cluster;})[0];m.dispatchEvent(new MouseEvent('click',{bubbles:true}));
+    return m.getAttribute('data-object-id')"""
+
+
+def leaving_a_pin_for_a_cluster(where, place):
+    """A pin's popup open (its address #/pin/ID), then a cluster clicked: the address leaves the pin,
+    whether the cluster's list opens (zooming cannot split it) or the map zooms in; Forward opens the
+    pin again."""
+    pin = js(OPEN_SINGLE_PIN)
+    wait(lambda: b.driver.current_url.endswith("#/pin/" + pin), 5)
+    js("""var place=arguments[0],c=Array.from(document.querySelectorAll('#clusters .cluster')).filter(function(c){
+        return (c.getAttribute('aria-label')||'').endsWith(' students in '+place);})[0];
+        c.dispatchEvent(new MouseEvent('click',{bubbles:true}))""", place)
+    back = wait(lambda: b.driver.current_url.endswith("#/"), 5)
+    time.sleep(0.5)
+    listed = js("var p=document.getElementById('popup');return !p.hidden&&document.getElementById('popup-heading').textContent")
+    check(back and b.driver.current_url.endswith("#/") and listed and listed.endswith(" students in " + place),
+          "%s: a pin's popup left for a cluster's list: the address leaves the pin (%s), the list stays open (%s)"
+          % (where, b.driver.current_url.rsplit("/", 2)[-2:], listed))
+    b.driver.forward()
+    name = js("return document.querySelector('[data-testid=marker][data-object-id=\"'+arguments[0]+'\"] .student').dataset.name", pin)
+    # Its popup, or its cluster's at this zoom, with the student listed first.
+    again = wait(lambda: b.driver.current_url.endswith("#/pin/" + pin) and popup_state()[0]
+                 and js("var n=document.querySelector('#popup-list li .name');return n&&n.textContent") == name, 5)
+    check(again, "%s: and Forward opens the pin's popup again: %s" % (where, popup_state()))
+    key(Keys.ESCAPE)
+    # A cluster zooming splits: the map zooms in, the popup closes, and so does its address.
+    js("document.getElementById('zoom-world').click()")
+    time.sleep(0.5)
+    pin = js(OPEN_SINGLE_PIN)
+    wait(lambda: b.driver.current_url.endswith("#/pin/" + pin), 5)
+    zoomed = js("""var c=Array.from(document.querySelectorAll('#clusters .cluster')).filter(function(c){
+        return /zoom in$/.test(c.getAttribute('aria-label')||'');})[0];if(!c)return null;
+        var label=c.getAttribute('aria-label');c.dispatchEvent(new MouseEvent('click',{bubbles:true}));return label""")
+    back = wait(lambda: b.driver.current_url.endswith("#/"), 5)
+    check(zoomed and back and not popup_state()[0],
+          "%s: a pin's popup left for a cluster that zooms in (%s): the address leaves the pin: %s"
+          % (where, zoomed, b.driver.current_url.rsplit("/", 2)[-2:]))
 
 
 def touch_targets():

@@ -50,6 +50,12 @@ struct WebAppBrowserTests {
             "ok   390x844: list rows are at least 44 px tall", "ok   a revoked session returns to the login screen saying so",
             "ok   Log out returns to the login screen", "ok   the whole run: all",
             "ok   the page weighs",
+            // Review 2, point 13: a place of 11,000 characters is cut at whole lines in its popup.
+            "ok   1400x900: a very long place is cut at whole lines in its popup",
+            "ok   390x844: a very long place is cut at whole lines in its popup",
+            // Point 15: a row is a link; one whose link is refused says it opens nothing.
+            "ok   1400x900: javascript: and data: links are text, in rows that say they open nothing",
+            "ok   390x844: javascript: and data: links are text, in rows that say they open nothing",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
         }
@@ -144,6 +150,13 @@ struct WebAppBrowserTests {
                 "and the rows are in the page in the order they are seen",
                 "Find on a place that matches nothing says so, the focus back in Place",
                 "and the post form's draft is gone with the session",
+                // Review 2: a link with a space says so (9); a pin's popup left for a cluster takes its
+                // address with it (10); a list row is a link to a screen reader (15).
+                "a link with a space is refused at Find as having a space, the focus on it",
+                "a pin's popup left for a cluster's list: the address leaves the pin",
+                "and Forward opens the pin's popup again",
+                "a pin's popup left for a cluster that zooms in",
+                "a row is a link (role link",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }

@@ -1,7 +1,7 @@
 // The map's clustering (web/js/clusters.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { advanceGrouping, groupMarkers, startGrouping, zoomLevel } from "../../../Sources/CWebPage/web/js/clusters.mjs";
+import { advanceGrouping, clusterRadius, groupMarkers, startGrouping, zoomLevel } from "../../../Sources/CWebPage/web/js/clusters.mjs";
 
 const at = (x, y, extra = {}) => ({ at: { x, y }, filtered: false, mine: false, ...extra });
 
@@ -24,13 +24,14 @@ test("markers within reach on screen are one cluster, the rest apart", () => {
 
 test("zoomed out, the same markers are fewer clusters", () => {
   const markers = [];
-  for (let i = 0; i < 50; i++) markers.push(at(1000 + i * 40, 2000));
+  for (let i = 0; i < 51; i++) markers.push(at(1000 + i * 40, 2000));
   const close = groupMarkers(markers, 0, 28).length;
   const far = groupMarkers(markers, 16, 28).length; // four times the units a pixel
-  assert.equal(close, 50);
-  // Four times the units a pixel: a reach of 112 units, so each cluster is a marker and the next two.
+  assert.equal(close, 51);
+  // Four times the units a pixel: a reach of 112 units, so each cluster is a marker and the next two,
+  // 30 pixels from the next cluster, whose disc it does not overlap.
   assert.equal(far, 17);
-  assert.equal(groupMarkers(markers, 16, 28).reduce((n, h) => n + h.members.length, 0), 50, "every marker in one cluster");
+  assert.equal(groupMarkers(markers, 16, 28).reduce((n, h) => n + h.members.length, 0), 51, "every marker in one cluster");
 });
 
 test("a filtered marker is in no cluster; the count is the students shown; yours is known", () => {
@@ -72,4 +73,67 @@ test("a group's students are counted a slice at a time, however few the groups",
   assert.equal(job.heads.length, 1);
   assert.equal(job.heads[0].n, 2000);
   assert.ok(most <= 256, "at most 256 markers counted between two readings of the clock: " + most);
+});
+
+test("clusters whose discs would overlap on screen are one, centred on all their markers", () => {
+  // Level 0: a reach of 28 units. (129, 100) is 29 from the first head, so it starts a second
+  // cluster, whose centre is 15.5 pixels from the first's: their discs (13 pixels and a ring) overlap.
+  const markers = [at(100, 100), at(128, 100), at(129, 100, { mine: true }), at(130, 100), at(300, 100)];
+  const heads = groupMarkers(markers, 0, 28);
+  assert.deepEqual(heads.map((h) => h.members.length), [4, 1]);
+  assert.deepEqual(new Set(heads[0].members), new Set(markers.slice(0, 4)));
+  assert.equal(heads[0].n, 4);
+  assert.equal(heads[0].mine, true);
+  assert.deepEqual(heads[0].centre, { x: (100 + 128 + 129 + 130) / 4, y: 100 });
+});
+
+/** Ten thousand markers around 400 places, as students are around cities (a fixed pseudo-random draw). */
+function crowd(count = 10000) {
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const places = [];
+  for (let i = 0; i < 400; i++) places.push({ x: 2000 + random() * 61000, y: 12000 + random() * 36000 });
+  const markers = [];
+  for (let i = 0; i < count; i++) {
+    // Most students in a few big places, some in many small ones.
+    const p = places[Math.floor(Math.pow(random(), 2.5) * places.length)], spread = random() < 0.7 ? 20 : 600;
+    markers.push(at(p.x + (random() - 0.5) * spread, p.y + (random() - 0.5) * spread, { count: random() < 0.1 ? 2 : 1 }));
+  }
+  return markers;
+}
+
+test("with ten thousand markers, no two drawings overlap at any zoom, and every marker is in one", () => {
+  const markers = crowd();
+  // From a close zoom to the whole world on a desktop (65535 units over 1400 pixels: level 44).
+  for (const level of [0, 12, 24, 32, 40, 44, 52]) {
+    const heads = groupMarkers(markers, level, 28, (m) => m.count);
+    const unit = Math.pow(2, (level + 0.5) / 8);
+    const drawn = heads.map((h) => ({
+      p: h.members.length > 1 ? h.centre : h.members[0].at, r: h.members.length > 1 ? clusterRadius(h.n) + 2 : 6,
+    }));
+    for (let i = 0; i < drawn.length; i++) {
+      for (let j = i + 1; j < drawn.length; j++) {
+        const a = drawn[i], b = drawn[j], d = Math.hypot(a.p.x - b.p.x, a.p.y - b.p.y) / unit;
+        assert.ok(d >= a.r + b.r - 1e-9, "level " + level + ": drawings " + i + " and " + j + " overlap: " + d.toFixed(1) + " px apart");
+      }
+    }
+    const seen = new Set();
+    for (const h of heads) for (const m of h.members) seen.add(m);
+    assert.equal(seen.size, markers.length, "level " + level + ": every marker in a group");
+    assert.equal(heads.reduce((n, h) => n + h.members.length, 0), markers.length, "level " + level + ": no marker twice");
+    assert.equal(heads.reduce((n, h) => n + (h.members.length > 1 ? h.n : h.members[0].count), 0),
+      markers.reduce((n, m) => n + m.count, 0), "level " + level + ": every student counted once");
+  }
+});
+
+test("grouping ten thousand markers, overlaps merged, goes on where it stopped, in slices", () => {
+  const markers = crowd();
+  for (const level of [20, 44]) {
+    const whole = groupMarkers(markers.map((m) => ({ ...m })), level, 28, (m) => m.count);
+    const job = startGrouping(markers, level, 28);
+    let clock = 0, slices = 0;
+    while (!advanceGrouping(job, clock + 1, (m) => m.count, () => ++clock)) slices++;
+    assert.ok(slices > 10, "it stopped and went on: " + slices);
+    assert.deepEqual(job.heads.map((h) => [h.members.length, h.n]), whole.map((h) => [h.members.length, h.n]));
+  }
 });

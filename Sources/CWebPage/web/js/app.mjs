@@ -50,6 +50,8 @@ let pendingPin = null;
  *  list): a popup closed puts it back on its pin, and anything else hidden on the selected tab. */
 function applyRoute() {
   popupPushed = false;
+  const left = leaving;
+  leaving = false;
   if (!state.session) return;
   const route = parseRoute(location.hash);
   pendingPin = null;
@@ -64,7 +66,7 @@ function applyRoute() {
     else if (route.view === "pin") {
       if (state.loaded) showPin(route.id);
       else pendingPin = route.id;
-    } else if (ui.view.selected()) {
+    } else if (ui.view.selected() && !left) {
       ui.view.close();
     }
   }
@@ -111,11 +113,18 @@ function popupChanged(marker, pinned) {
   } else if (!marker && route.view === "pin") {
     // Closed: the entry the popup added goes (Back then leaves the map, not the map again); an
     // address opened from elsewhere is replaced.
-    if (popupPushed) history.back();
-    else history.replaceState(null, "", "#/");
+    if (popupPushed) {
+      // The popup is already closed, and what the person opened meanwhile (a cluster's list, which has
+      // no address of its own) stays open when Back's address arrives.
+      leaving = true;
+      history.back();
+    } else history.replaceState(null, "", "#/");
     popupPushed = false;
   }
 }
+
+/** Whether the address is going back from a popup's entry the popup closed itself (`popupChanged`). */
+let leaving = false;
 
 /** Whether the address's last entry is one a popup added (`popupChanged`). */
 let popupPushed = false;
@@ -157,8 +166,9 @@ $("zoom-out").addEventListener("click", () => ui.view.zoomBy(0.5));
 $("zoom-world").addEventListener("click", () => ui.view.world());
 
 /* The list. */
+// A row is a link (list.mjs): the browser opens it; a row without one opens nothing.
 $("student-list").addEventListener("click", (ev) => {
-  if (ev.target.closest("a")) return;
+  if (ev.target.closest("a[href]")) return;
   openRow(ev.target.closest("li"));
 });
 $("student-list").addEventListener("keydown", listKey);

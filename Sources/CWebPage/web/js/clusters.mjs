@@ -19,7 +19,33 @@ export function zoomLevel(unit) {
  *  markers makes no garbage per marker. */
 export function startGrouping(markers, level, reach) {
   const far = reach * Math.pow(2, level / 8);
-  return { level, markers, far, K: Math.ceil(65535 / far) + 4, cells: new Map(), heads: [], k: 0, c: 0 };
+  // The most map units a pixel at this level (a zoom between two levels is drawn with the nearer):
+  // discs kept apart at that are apart at every zoom drawn with the level's groups.
+  const unit = Math.pow(2, (level + 0.5) / 8), span = 2 * (DISC_MAX + DISC_GAP) * unit;
+  return {
+    level, markers, far, K: Math.ceil(65535 / far) + 4, cells: new Map(), heads: [], k: 0, c: 0,
+    unit, span, L: Math.ceil(65535 / span) + 4, placed: new Map(), p: 0, done: false,
+  };
+}
+
+/** The pixels between two drawings side by side, at the least: their rings may touch. */
+const DISC_GAP = 0;
+/** A lone marker's radius in pixels (pins.mjs draws yours at 7, others at 5). */
+const MARKER_RADIUS = 6;
+/** The largest disc's radius in pixels, with most of its ring (`discRadius`). */
+const DISC_MAX = 21;
+
+/** A cluster's disc's radius in pixels for `n` students: it grows with the count's digits
+ *  (markers.mjs draws it, with a ring of 3 pixels outside it, counted in `discRadius`). */
+export function clusterRadius(n) {
+  const digits = String(n).length;
+  return digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
+}
+
+/** How far from its point a group's drawing reaches, in pixels: a cluster's disc and most of its
+ *  ring (3 pixels wide: two rings may cross a pixel), or a lone marker. */
+function discRadius(head) {
+  return head.members.length > 1 ? clusterRadius(head.n) + 2 : MARKER_RADIUS;
 }
 
 /** Works on a grouping until it is done (true) or `until` (a clock reading, `now()`) has passed,
@@ -56,7 +82,76 @@ export function advanceGrouping(job, until, countOf, now = () => performance.now
     if ((job.c & 255) === 255 && now() > until) return false;
     if (heads[job.c].members.length > 1) centreOf(heads[job.c], countOf);
   }
+  // Groups whose drawings would overlap on screen are one: a cluster's centre moves towards its
+  // members, and a neighbour's disc hid its count (ten thousand students on the world's view).
+  for (; job.p < heads.length; job.p++) {
+    if ((job.p & 255) === 255 && now() > until) return false;
+    place(job, heads[job.p], countOf);
+  }
+  if (!job.done) {
+    job.done = true;
+    job.heads = heads.filter((h) => !h.merged);
+  }
   return true;
+}
+
+/** Places a group among those placed before it, in square cells `span` map units on a side (two of
+ *  the largest discs): one whose drawing would overlap a placed one's takes it in, and is placed
+ *  again, until it overlaps none. So no two placed groups overlap, whatever the order. */
+function place(job, head, countOf) {
+  for (;;) {
+    const p = groupPoint(head, countOf), r = discRadius(head);
+    const cx = Math.floor(p.x / job.span) + 1, cy = Math.floor(p.y / job.span) + 1;
+    let other = null;
+    for (let i = -1; i <= 1 && !other; i++) {
+      for (let j = -1; j <= 1 && !other; j++) {
+        const cell = job.placed.get((cx + i) * job.L + cy + j);
+        if (!cell) continue;
+        for (const h of cell) {
+          const q = groupPoint(h, countOf), apart = (r + discRadius(h) + DISC_GAP) * job.unit;
+          if ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y) < apart * apart) {
+            other = h;
+            break;
+          }
+        }
+      }
+    }
+    if (!other) {
+      const key = cx * job.L + cy, cell = job.placed.get(key);
+      if (cell) cell.push(head);
+      else job.placed.set(key, [head]);
+      head.cell = key;
+      return;
+    }
+    const cell = job.placed.get(other.cell);
+    cell.splice(cell.indexOf(other), 1);
+    head = merge(other, head, countOf);
+  }
+}
+
+/** Whether yours is in a group. */
+function mineIn(head) {
+  return head.members.length > 1 ? !!head.mine : !!head.members[0].mine;
+}
+
+/** A group's point: a cluster's centre, a lone marker's own. */
+function groupPoint(head, countOf) {
+  return head.members.length > 1 ? centreOf(head, countOf) : head.at;
+}
+
+/** Two groups as one: the one with more students (the first, of as many) takes the other's members;
+ *  its centre is the mean of all their points, as `centreOf` has it. */
+function merge(a, b, countOf) {
+  const na = a.members.length > 1 ? a.n : countOf(a.members[0]), nb = b.members.length > 1 ? b.n : countOf(b.members[0]);
+  const [keep, gone] = nb > na ? [b, a] : [a, b];
+  const pk = groupPoint(keep, countOf), pg = groupPoint(gone, countOf), k = keep.members.length, g = gone.members.length;
+  keep.centre = { x: (pk.x * k + pg.x * g) / (k + g), y: (pk.y * k + pg.y * g) / (k + g) };
+  keep.n = na + nb;
+  keep.mine = mineIn(keep) || mineIn(gone);
+  for (const m of gone.members) keep.members.push(m);
+  gone.merged = true;
+  gone.members = [];
+  return keep;
 }
 
 /** A group's centre (the mean of its members' points), with its count and whether yours is in it:

@@ -1,5 +1,7 @@
 // The list: name, place, link and when each pin was updated, newest first (the order the server
-// sends); a row opens its link in a new tab, as the seeds' table does.
+// sends); a row opens its link in a new tab, as the seeds' table does. Each row is a list item holding
+// one link, the row itself (a screen reader says "link" and its name; the browser's own ways of opening
+// a link work on it).
 //
 // Ten thousand students make ten thousand rows, so only the rows on the screen are made (a virtual
 // list: rows of one height, `--row` in app.css, placed in a list as tall as all of them), and the
@@ -53,7 +55,7 @@ function search(q) {
 /** Makes the rows on the screen (and the one in the Tab order), and reuses the others. */
 function draw(q = $("search").value) {
   const view = $("list-view"), ol = $("student-list");
-  const focused = ol.contains(document.activeElement) ? document.activeElement : null;
+  const focused = ol.contains(document.activeElement) ? document.activeElement.closest("li") : null;
   // The rows' height changes with the screen's width (a phone turned): every row is placed again.
   const height = parseFloat(getComputedStyle(ol).getPropertyValue("--row")) || 52, resized = height !== rowHeight;
   if (resized && focused && focused.index != null) view.scrollTop += focused.index * (height - rowHeight);
@@ -72,7 +74,7 @@ function draw(q = $("search").value) {
   const top = view.scrollTop - ol.offsetTop;
   const first = Math.max(0, Math.floor(top / rowHeight) - AHEAD);
   const last = Math.min(matches.length, Math.ceil((top + view.clientHeight) / rowHeight) + AHEAD);
-  const focusedRow = ol.contains(document.activeElement) ? document.activeElement.index : -1;
+  const focusedRow = focused ? focused.index : -1;
   // Only a row on the screen is in the Tab order; one with the focus stays made wherever it is.
   if (focusedRow < 0 && (focusAt < first + AHEAD || focusAt >= last - AHEAD)) focusAt = Math.min(first + (first ? AHEAD : 0), matches.length - 1);
   // A row is its student's (by objectId): when the students change, each row made keeps its student
@@ -96,7 +98,7 @@ function draw(q = $("search").value) {
     }
     rows.set(i, li);
     li.setAttribute("aria-setsize", matches.length);
-    li.tabIndex = i === focusAt ? 0 : -1;
+    li.firstElementChild.tabIndex = i === focusAt ? 0 : -1;
   }
   for (const li of made.values()) {
     li.remove();
@@ -133,33 +135,37 @@ function inOrder(ol, focused) {
 }
 
 function fill(li, s, i) {
-  const link = li.querySelector(".link"), time = li.querySelector(".updated"), when = Date.parse(s.updatedAt), updated = ago(s.updatedAt);
+  const row = li.firstElementChild, link = li.querySelector(".link"), time = li.querySelector(".updated");
+  const when = Date.parse(s.updatedAt), updated = ago(s.updatedAt);
   // The row's name says what it shows: the name, "you" on yours, the place, and when.
   const said = s.name.slice(0, 120) + (isMine(s) ? ", you, " : ", ") + s.mapString.slice(0, 120) + (updated ? ", " + updated : "");
   li.student = s;
   li.index = i;
-  li.dataset.objectId = s.objectId;
+  li.dataset.objectId = row.dataset.objectId = s.objectId;
   li.setAttribute("aria-posinset", i + 1);
   li.style.transform = "translateY(" + i * rowHeight + "px)";
   li.querySelector(".name").textContent = s.name;
   li.querySelector(".you").hidden = !isMine(s);
   li.querySelector(".place").textContent = s.mapString;
-  link.replaceChildren();
   link.classList.toggle("nolink", !isWebLink(s.mediaURL));
   if (isWebLink(s.mediaURL)) {
-    const a = document.createElement("a");
-    a.href = s.mediaURL;
-    a.target = "_blank";
-    a.rel = "noopener noreferrer";
-    a.textContent = s.mediaURL;
-    a.tabIndex = -1;
-    link.append(a);
+    row.href = s.mediaURL;
+    row.target = "_blank";
+    row.rel = "noopener noreferrer";
+    row.removeAttribute("role");
+    row.removeAttribute("aria-disabled");
+    link.textContent = s.mediaURL;
     li.dataset.url = s.mediaURL;
-    li.setAttribute("aria-label", said + ": open their link");
+    row.setAttribute("aria-label", said + ": open their link");
   } else {
+    // No address to go to (none, or one refused): still a row the arrow keys reach, a link that says
+    // it cannot be opened.
+    for (const name of ["href", "target", "rel"]) row.removeAttribute(name);
+    row.setAttribute("role", "link");
+    row.setAttribute("aria-disabled", "true");
     link.textContent = shownText(s.mediaURL) || "no link";
     delete li.dataset.url;
-    li.setAttribute("aria-label", said + ", no link");
+    row.setAttribute("aria-label", said + ", no link");
   }
   time.dateTime = s.updatedAt;
   time.textContent = updated;
@@ -192,7 +198,7 @@ export function listKey(ev) {
   else if (y + rowHeight > view.scrollTop + view.clientHeight) view.scrollTop = y + rowHeight - view.clientHeight;
   draw();
   const row = rows.get(focusAt);
-  if (row) row.focus();
+  if (row) row.firstElementChild.focus();
 }
 
 let scrolled = 0;

@@ -258,11 +258,12 @@ export function mapView(o) {
     apply();
   }
   /* A click on a cluster: zooms in to fit its markers, or, when they stay one cluster at the closest
-     zoom, pins its list. */
+     zoom, pins its list. A popup open before is left by the person (`o.onPopup` hears, and the page's
+     address leaves that pin). */
   function expand(c) {
     const members = c.members;
     Object.assign(cam, fitView(members.map((m) => m.at), size));
-    popup.hide();
+    popup.dismiss();
     apply();
     // `members`, not `c.members`: the element may hold another cluster once regrouped.
     const still = members[0].cluster;

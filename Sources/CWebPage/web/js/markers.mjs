@@ -10,7 +10,7 @@
 // group of the SVG it laid out and walked all ten thousand every frame.
 
 import { zoomRange } from "./camera.mjs";
-import { centreOf, zoomLevel } from "./clusters.mjs";
+import { centreOf, clusterRadius, zoomLevel } from "./clusters.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
 import { countOf, markSearch, sharedPlace, shownStudents } from "./students.mjs";
 
@@ -187,7 +187,7 @@ export function markerDrawing(map) {
       c.whole = whole;
       c.place = place;
       const digits = String(n).length;
-      c.radius = digits < 2 ? 11 : digits < 3 ? 13 : digits < 4 ? 16 : 19;
+      c.radius = clusterRadius(n);
       c.firstChild.setAttribute("r", c.radius);
       c.label.textContent = n;
       c.label.setAttribute("class", "count" + (digits > 3 ? " long" : ""));

@@ -1,0 +1,20 @@
+// What the page says went wrong (web/js/messages.mjs): node --test, run by WebScriptTests.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { linkProblem } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { isWebLink } from "../../../Sources/CWebPage/web/js/text.mjs";
+
+test("a link with a space says the space is the problem, not the site's name or port", () => {
+  for (const link of ["https://example.com/my page", "https://example .com/", "https://example.com/a\tb", "http:// example.com"]) {
+    const said = linkProblem(link, isWebLink);
+    assert.match(said, /cannot hold spaces/, link);
+    assert.doesNotMatch(said, /port|name/, link);
+  }
+});
+
+test("a bad port or name is still said as one; a good link is no problem", () => {
+  assert.match(linkProblem("https://example.com:99999/me", isWebLink), /port/);
+  assert.match(linkProblem("ftp://example.com/", isWebLink), /starts with http/);
+  assert.equal(linkProblem("https://example.com/my%20page", isWebLink), "");
+  assert.match(linkProblem("https://" + "x".repeat(2100) + ".example", isWebLink), /2,048/);
+});
