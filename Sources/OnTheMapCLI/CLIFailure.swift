@@ -15,7 +15,7 @@ enum CLIFailure {
         switch error {
         case let error as RPCError:
             // The daemon's words may quote others' (an upstream's error, a name): cleaned like them.
-            Output.error(style.red("onthemap: ") + DisplayText.clean(message(for: error)))
+            Output.error(style.red("onthemap: ") + DisplayText.clean(continuingThePrefix(message(for: error))))
             return status(for: error)
         case let error as ClientError:
             Output.error(style.red("onthemap: ") + error.message)
@@ -65,6 +65,15 @@ enum CLIFailure {
         default:
             return error.message
         }
+    }
+
+    /// The daemon's sentence after "onthemap: ", in lower case as the CLI's own messages are there
+    /// ("onthemap: not logged in: …" beside "onthemap: no place matches …"); a word that is a name,
+    /// capitals inside ("OnTheMap", "API"), keeps them. The editors show the sentence as it is.
+    static func continuingThePrefix(_ sentence: String) -> String {
+        let word = sentence.prefix { $0.isLetter }
+        guard let first = word.first, first.isUppercase, word.count > 1, word.dropFirst().allSatisfy(\.isLowercase) else { return sentence }
+        return first.lowercased() + sentence.dropFirst()
     }
 
     /// `message` without its protocol prefix and final full stop.

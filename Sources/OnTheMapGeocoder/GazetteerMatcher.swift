@@ -279,7 +279,7 @@ struct GazetteerMatcher {
             return GeocodeResult(
                 name: gazetteer.name(of: record), admin1: region, country: country.name, countryCode: country.code,
                 latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "locality",
-                score: reading.score)
+                score: reading.reportedScore)
         }
         if let region = reading.region {
             let record = gazetteer.regions[region.ref.index]
@@ -287,20 +287,20 @@ struct GazetteerMatcher {
             return GeocodeResult(
                 name: record.name, admin1: record.name, country: country.name, countryCode: country.code,
                 latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "region",
-                score: reading.score)
+                score: reading.reportedScore)
         }
         if let country = reading.country {
             let record = gazetteer.countries[country.ref.index]
             return GeocodeResult(
                 name: record.name, admin1: "", country: record.name, countryCode: record.code,
                 latitude: Self.degrees(record.latitude), longitude: Self.degrees(record.longitude), precision: "country",
-                score: reading.score)
+                score: reading.reportedScore)
         }
         if let area = reading.area {
             let record = gazetteer.areas[area.ref.index]
             return GeocodeResult(
                 name: record.name, admin1: "", country: "", countryCode: "", latitude: Self.degrees(record.latitude),
-                longitude: Self.degrees(record.longitude), precision: record.kind, score: reading.score,
+                longitude: Self.degrees(record.longitude), precision: record.kind, score: reading.reportedScore,
                 extentKm: record.extentKm)
         }
         return nil

@@ -105,7 +105,8 @@ struct CLIEndToEndTests {
         #expect(try bed.run(["logout"]).status == 0)
         let loggedOut = try bed.run(["students"])
         #expect(loggedOut.status == 3)
-        #expect(loggedOut.stderr.contains("onthemap login"))
+        // The daemon's sentence goes on after the prefix in lower case, as the CLI's own messages do.
+        #expect(loggedOut.stderr == "onthemap: not logged in: run `onthemap login` first.\n", "\(loggedOut.stderr)")
         // Logged out, `post` says so first, with or without a terminal to confirm on.
         for post in [["post", "Paris", "https://ada.example"], ["post", "Paris", "https://ada.example", "--yes"]] {
             let refused = try bed.run(post)

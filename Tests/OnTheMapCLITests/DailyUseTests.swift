@@ -233,6 +233,12 @@ struct DailyUseTests {
         #expect(noQuery.status == 64 && !noQuery.stderr.contains("Invalid params"), "\(noQuery.stderr)")
         let nothing = try bed.run(["geocode", "Xyzzyville"])
         #expect(nothing.status == 1 && nothing.stderr == "onthemap: no place matches \"Xyzzyville\": try \"City, Country\"\n")
+        // Coordinates are their own answer, as --near takes them (they were "no place matches").
+        let point = try bed.run(["geocode", "40.7,-74"])
+        #expect(point.status == 0 && point.stdout == "40.7, -74  (40.70, -74.00)  coordinates, taken as they are\n", "\(point.stdout)\(point.stderr)")
+        let pointJSON = try JSONSerialization.jsonObject(with: Data(try bed.run(["geocode", "40.7,-74", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(pointJSON?.first?["latitude"] as? Double == 40.7 && pointJSON?.first?["precision"] as? String == "coordinates", "\(String(describing: pointJSON))")
+        #expect(try bed.run(["geocode", "95,200"]).status == 64)
 
         // A wrong password says what to do; a second logout says there was nothing to end.
         let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")
@@ -261,7 +267,7 @@ struct DailyUseTests {
         #expect(limited.status == 1)
         // What is left of the minute: "1 minute", or seconds when the attempts took a moment.
         #expect(
-            limited.stderr.wholeMatch(of: #/onthemap: Too many attempts: try again in (1 minute|[1-5]?\d seconds?)\.\n/#) != nil,
+            limited.stderr.wholeMatch(of: #/onthemap: too many attempts: try again in (1 minute|[1-5]?\d seconds?)\.\n/#) != nil,
             "\(limited.stderr)")
     }
 

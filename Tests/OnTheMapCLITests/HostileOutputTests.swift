@@ -136,7 +136,7 @@ struct HostileOutputTests {
                 // or sent, with what to do, since no command here changes it.
                 let unpostable = try shown(["post", "Paris", "https://ada.example/", "--yes", "--overwrite"], status: 1)
                 #expect(
-                    unpostable.contains("Your account's first name contains a control character (U+001B)")
+                    unpostable.contains("your account's first name contains a control character (U+001B)")
                         && unpostable.contains("ask whoever runs the server to correct it") && !unpostable.contains("remove it"),
                     "\(unpostable.debugDescription)")
 

@@ -294,6 +294,26 @@ struct InteractiveMapTests {
         #expect(open.stdout == link + "\n", "\(open.stdout) is not the link of pin 1, \(link)")
     }
 
+    /// A terminal too small for the map says the size it needs, whole, however small (at 15×3 the
+    /// sentence was cut before the size); made larger, it shows the map.
+    @Test func aTinyTerminalSaysTheSizeTheMapNeeds() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 20, height: 5)
+        defer { tmux.tearDown() }
+        var (shown, lines) = try tmux.waitForScreen { $0.joined(separator: " ").contains("it needs 10×6") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "15", "-y", "3"])
+        (shown, lines) = try tmux.waitForScreen { $0.joined(separator: " ").contains("needs 10×6") && !$0.joined().contains("…") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        try tmux.tmux(["resize-window", "-t", "0", "-x", "80", "-y", "24"])
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        try tmux.send("q")
+        // (After the resizes tmux shows the last map on the main screen too: the exit line follows it.)
+        (shown, lines) = try tmux.waitForScreen { $0.joined().contains("EXITED=0") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+    }
+
     /// At 60×12 the list of keys does not fit: it scrolls, and every key can be read.
     @Test func theKeysScrollOnASmallTerminal() throws {
         let bed = try CLITestBed()

@@ -9,7 +9,8 @@ struct GeocodeCommand: ParsableCommand {
         commandName: "geocode", abstract: "Show the places a text could mean.",
         discussion: """
             One place a line, best first: the name a pin posted there shows, its coordinates, and how \
-            precise it is. When nothing matches, says so on stderr and exits 1 (a question with no answer).
+            precise it is. When nothing matches, says so on stderr and exits 1 (a question with no answer). \
+            Coordinates (LAT,LON) need no lookup: they are their own one answer, as --near takes them.
 
             \(ExitStatus.help)
             """)
@@ -25,11 +26,16 @@ struct GeocodeCommand: ParsableCommand {
     func validate() throws {
         guard !place.trimmingWhitespace().isEmpty else { throw ValidationError("Give a place, e.g. onthemap geocode \"Duisburg, Germany\".") }
         try TypedLength.check(place, atMost: TypedLength.place, "The place")
+        do {
+            _ = try CoordinateText.parse(place)
+        } catch {
+            throw ValidationError("\(error.description).")
+        }
     }
 
     func run() throws {
         try runReportingFailures {
-            let found = try Place.candidates(place, limit: GeocodeParams.defaultLimit, on: try global.connect())
+            let found = try Self.point(place).map { [$0] } ?? Place.candidates(place, limit: GeocodeParams.defaultLimit, on: try global.connect())
             if json {
                 try Output.json(found)
             } else {
@@ -45,6 +51,16 @@ struct GeocodeCommand: ParsableCommand {
             + kind(of: candidate)
     }
 
+    /// "40.7,-74" as the one answer it is, as `--near` and map -i's `/` take it: the point itself,
+    /// named by its numbers, precision "coordinates". Nil for a text that is not two numbers.
+    static func point(_ text: String) throws -> GeocodeResult? {
+        guard let point = try CoordinateText.parse(text) else { return nil }
+        let numbers = NumberText.of(point.latitude) + ", " + NumberText.of(point.longitude)
+        return GeocodeResult(
+            name: numbers, admin1: "", country: "", countryCode: "", latitude: point.latitude, longitude: point.longitude,
+            precision: "coordinates", score: 1)
+    }
+
     /// What kind of place a candidate is, in words.
     static func kind(of candidate: GeocodeResult) -> String {
         switch candidate.precision {
@@ -53,6 +69,7 @@ struct GeocodeCommand: ParsableCommand {
         case "country": "a country"
         case "continent": "a continent"
         case "ocean": "an ocean or sea"
+        case "coordinates": "coordinates, taken as they are"
         default: "a place"
         }
     }

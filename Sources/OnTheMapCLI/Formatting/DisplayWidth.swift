@@ -35,4 +35,18 @@ enum DisplayWidth {
         }
         return result + "…"
     }
+
+    /// `text` broken at its spaces into lines of at most `columns`; nil when a word is wider than that.
+    static func wrap(_ text: String, to columns: Int) -> [String]? {
+        var lines: [String] = []
+        for word in text.split(separator: " ").map(String.init) {
+            guard of(word) <= columns else { return nil }
+            if let last = lines.last, of(last) + 1 + of(word) <= columns {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append(word)
+            }
+        }
+        return lines
+    }
 }

@@ -114,9 +114,13 @@ struct MapScreen {
         RawTerminal.write((startAdvice?.overlay(columns: columns, rows: rows, colour: colour) ?? "") + statusLine)
     }
 
+    /// Says the terminal is too small, and the size the map needs, whole: the longest form whose
+    /// lines fit the terminal (at 15×3 the one line it had was cut before the size).
     func paintTooSmall() {
-        let text = DisplayWidth.truncate("terminal too small for the map (needs 10×6)", to: max(columns, 1))
-        RawTerminal.write("\u{1B}[H\u{1B}[2J" + text)
+        let forms = ["terminal too small for the map: it needs 10×6", "too small: needs 10×6", "needs 10×6", "10×6"]
+        let lines = forms.lazy.compactMap { DisplayWidth.wrap($0, to: max(self.columns, 1)) }.first { $0.count <= max(self.rows, 1) }
+            ?? [DisplayWidth.truncate("10×6", to: max(columns, 1))]
+        RawTerminal.write("\u{1B}[H\u{1B}[2J" + lines.enumerated().map { "\u{1B}[\($0.offset + 1);1H" + $0.element }.joined())
     }
 
     private var zoom: Double { result?.view.zoom ?? 1 }
