@@ -55,7 +55,7 @@ enum CLIFailure {
             return "onthemapd did not understand the request; \(mismatch)"
         case RPCError.internalErrorCode:
             let detail = Self.detail(of: error.message, after: "Internal error: ")
-            return "onthemapd failed (\(detail)); its log says more: `journalctl --user -u onthemapd`"
+            return "onthemapd failed (\(detail)); its log says more: \(StartAdvice.whereItsLogIs)"
         case RPCError.placeNotFoundCode where error.message.hasPrefix("No place matches \"") && error.message.hasSuffix("\"."):
             // The daemon's `map --near` answer, in the words `students --near` uses (Place.notFound).
             let quoted = error.message.dropFirst("No place matches ".count).dropLast()

@@ -41,6 +41,13 @@ public enum StartAdvice {
         }
     }
 
+    /// Where the daemon's log is: systemd's journal for the installed service, else the standard
+    /// error of whatever started it by hand (a terminal, `make demo`'s run/daemon.log).
+    public static var whereItsLogIs: String {
+        if case .usable(unitInstalled: true) = userManager() { return "`journalctl --user -u onthemapd`" }
+        return "the standard error of the onthemapd you started (its terminal, or run/daemon.log for make demo)"
+    }
+
     /// Whether something other than a socket is at `path` (a symbolic link is followed, as connecting does).
     static func isOtherFile(_ path: String) -> Bool {
         var info = stat()

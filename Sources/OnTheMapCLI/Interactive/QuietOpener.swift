@@ -12,10 +12,7 @@ enum QuietOpener {
     static func open(_ link: String) -> String {
         // Links are data: only an http(s) URL reaches the opener, as with `onthemap open` (the
         // daemon drops others; this holds for an older one too).
-        guard let url = WebLink.opening(link) else {
-            if link.trimmingWhitespace().isEmpty { return "no web link to open (only http and https links are kept)" }
-            return "not opening \"\(DisplayText.clean(link).prefix(60))\": only http and https links are opened"
-        }
+        guard let url = WebLink.opening(link) else { return URLOpener.refusal(link, student: nil).message }
         let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
         // A file, not a pipe: a browser the opener starts may hold its output open for hours.
         var template = Array("/tmp/onthemap-opener-XXXXXX".utf8CString)
