@@ -47,7 +47,8 @@ public struct SocketPeer: Sendable, Equatable {
     /// advice then says how it was started), systemd's restart when systemd holds it.
     public var restartAdvice: String {
         switch programName {
-        case "onthemapd": "end it with `kill \(pid)` and start it again (`onthemap status` then says how)"
+        // A stopped or stuck process does not act on SIGTERM: SIGKILL then.
+        case "onthemapd": "end it with `kill \(pid)` (`kill -9 \(pid)` if it stays) and start it again (`onthemap status` then says how)"
         case "systemd": "restart it with `systemctl --user restart onthemapd.service`"
         default: "restart it"
         }

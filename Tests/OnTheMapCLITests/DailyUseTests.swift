@@ -115,7 +115,7 @@ struct DailyUseTests {
         #expect(plain.status == 2, "\(plain.stderr)")
         // The daemon was started by hand (no systemd here): the advice is the command that ends it.
         #expect(
-            plain.stderr.contains("did not answer within 5 s: it is hung or very busy; if it stays so, end it with `kill \(bed.daemon.pid)` and start it again"),
+            plain.stderr.contains("did not answer within 5 s: it is hung or very busy; if it stays so, end it with `kill \(bed.daemon.pid)` (`kill -9 \(bed.daemon.pid)` if it stays) and start it again"),
             "\(plain.stderr)")
     }
 
