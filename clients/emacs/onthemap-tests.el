@@ -538,6 +538,31 @@ It refuses it with a usage error (exit 64) saying the range."
       (should (string-search (format "(within %s km)" radius) (onthemap-tests--summary)))
       (kill-buffer))))
 
+(defun onthemap-tests--cli-radius-words (radius)
+  "How the CLI writes RADIUS, typed: its \"within N km\" for a search near Paris."
+  (with-temp-buffer
+    (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil t nil
+                  "students" "--near" "Paris" "--radius" radius "--search" "xyzzyqwv")
+    (goto-char (point-min))
+    (if (re-search-forward "within \\([^ ]+\\) km" nil t)
+        (match-string 1)
+      (ert-fail (format "onthemap students --radius %s said no radius: %s" radius (buffer-string))))))
+
+(ert-deftest onthemap-test-06h-radius-shown-as-people-write-it ()
+  ;; A radius typed "1e3" is titled "(within 1000 km)", not 1000.0: as the CLI writes the
+  ;; same radius, typed the same way.
+  (dolist (typed '("1e3" "0.5" "2.50" "1000"))
+    (let ((words (onthemap-tests--cli-radius-words typed)))
+      (should-not (string-suffix-p ".0" words))
+      (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
+                                            (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
+                            'M-x "onthemap-near" 'RET "Paris" 'RET typed 'RET '<f12>)
+      (with-current-buffer "*OnTheMap near*"
+        (should (string-search (format "(within %s km)" words) (onthemap-tests--summary)))
+        (kill-buffer))))
+  ;; One function writes a radius: the title's, and the refusal's range.
+  (should (equal (mapcar #'onthemap--radius-text '(1000.0 1000 0.5 0.1 20100 2.5)) '("1000" "1000" "0.5" "0.1" "20100" "2.5"))))
+
 (defun onthemap-tests--geocode (place)
   "The geocoder's matches for PLACE, as the CLI gets them."
   (let ((answer (onthemap-tests--cli-json "geocode" place)))
@@ -983,6 +1008,24 @@ Return the session: a plist of its :dir, :socket and :messages file."
                                      lines))))))
       (delete-directory compiled t))))
 
+(ert-deftest onthemap-test-11c-map-radius-checked-as-near-checks-it ()
+  ;; From Lisp, a map's radius goes through the one check of a radius, with its sentence, before
+  ;; any buffer changes or anything is asked of the daemon.
+  (when (get-buffer "*OnTheMap map*") (kill-buffer "*OnTheMap map*"))
+  (should (equal (cadr (should-error (onthemap-map '(:near "Paris" :radiusKm 0.05)) :type 'user-error))
+                 "OnTheMap: the radius must be from 0.1 to 20100 km, not \"0.05\""))
+  (dolist (radius '(0.05 20100.5 -5 0 "far" "0"))
+    (should (equal (cadr (should-error (onthemap-map (list :near "Paris" :radiusKm radius)) :type 'user-error))
+                   (cadr (should-error (onthemap-near "Paris" radius) :type 'user-error)))))
+  (should-not (get-buffer "*OnTheMap map*"))
+  ;; A radius it takes, given as typed, is asked for as a number, and the map drawn.
+  (with-current-buffer (onthemap-map '(:near "Berlin, Germany" :radiusKm "1500"))
+    (onthemap-tests--wait (lambda () (format "the Berlin map: %S" (buffer-string)))
+                          (lambda () onthemap--map-camera))
+    (should (eql (plist-get onthemap--map-view :radiusKm) 1500))
+    (should (string-match-p "\\` Map of Berlin" header-line-format))
+    (kill-buffer)))
+
 (ert-deftest onthemap-test-12-logout-empties-open-lists ()
   (let ((mark (length onthemap-tests--messages))
         (list (onthemap))
@@ -1011,6 +1054,63 @@ Return the session: a plist of its :dir, :socket and :messages file."
       (should (string-search "run M-x onthemap-login first"
                              (onthemap-tests--message-since mark "Not logged in")))
       (kill-buffer))))
+
+(defun onthemap-tests--cli-login ()
+  "Log in with the CLI, as another client would."
+  (with-temp-buffer
+    (unless (eql 0 (call-process-region (concat onthemap-tests--password "\n") nil
+                                        (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil t nil
+                                        "login" "--username" (onthemap-tests--env "ONTHEMAP_TEST_EMAIL")
+                                        "--password-stdin"))
+      (ert-fail (format "onthemap login failed: %s" (buffer-string))))))
+
+(ert-deftest onthemap-test-12a-map-header-says-what-the-body-shows ()
+  ;; The header line names no map, and no drawing, that the body does not show: when the daemon
+  ;; answers an error, and after a logout elsewhere, it says what the body says.
+  (let ((map (save-window-excursion (onthemap-map)))
+        (body-says-logged-out
+         (lambda () (string-search "OnTheMap: Not logged in: run M-x onthemap-login first." (buffer-string)))))
+    (unwind-protect
+        (with-current-buffer map
+          ;; Logged out: the daemon answers the map with an error.
+          (onthemap-tests--wait (lambda () (format "the map to say why: %S" (buffer-string))) body-says-logged-out)
+          (should (equal header-line-format " No map · Not logged in"))
+          ;; Logged in elsewhere: drawn again with no key pressed, and titled.
+          (onthemap-tests--cli-login)
+          (onthemap-tests--wait (lambda () (format "the map after a login elsewhere: %S" header-line-format))
+                                (lambda () (and onthemap--map-pins (stringp header-line-format)
+                                                (string-prefix-p " Map of the world · zoom" header-line-format))))
+          ;; Logged out elsewhere: emptied, and the header line says so too.
+          (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "logout")))
+          (onthemap-tests--wait (lambda () (format "the map to empty: %S" (buffer-string))) body-says-logged-out)
+          (should-not onthemap--map-pins)
+          (should (equal header-line-format " No map · Not logged in")))
+      (kill-buffer map))
+    (onthemap-tests--mode-line-is " 📍 logged out")))
+
+(ert-deftest onthemap-test-12b-map-problem-follows-the-window-width ()
+  ;; What the map's place says instead of a map is broken to the window's width, and again when
+  ;; the terminal narrows to 40 columns and widens back, as the legend is laid out.  The header
+  ;; line, on screen, says it too.
+  (onthemap-tests--in-terminal tty onthemap-tests--clients
+    (onthemap-tests--tty-keys tty "M-x" "onthemap-map" "Enter")
+    (let ((screen nil))
+      (cl-loop for (columns . lines) in '((80 "OnTheMap: Not logged in: run M-x onthemap-login first.")
+                                          (40 "OnTheMap: Not logged in: run M-x" "onthemap-login first.")
+                                          (80 "OnTheMap: Not logged in: run M-x onthemap-login first."))
+               for first = t then nil
+               do (unless first
+                    (onthemap-tests--tmux tty "resize-window" "-t" "0" "-x" (number-to-string columns) "-y" "24"))
+               (setq screen (onthemap-tests--tty-wait
+                             tty (format "the problem broken to %d columns" columns)
+                             (lambda (screen)
+                               (let* ((trimmed (mapcar #'string-trim-right screen))
+                                      (tail (member (car lines) trimmed)))
+                                 (and tail (equal (seq-take tail (length lines)) lines)
+                                      (equal (nth (length lines) tail) "")
+                                      trimmed)))))
+               (should-not (cl-some (lambda (line) (string-suffix-p "$" line)) screen)))
+      (should (member " No map · Not logged in" screen)))))
 
 ;;;; The summary's age
 

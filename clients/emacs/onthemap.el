@@ -872,7 +872,7 @@ Then, when there are none, a line that says so."
             (when onthemap--search (format " matching \"%s\"" (onthemap--clean onthemap--search)))
             (when onthemap--near
               (format " %s %s%s" (if sort-key "near" "nearest to") (onthemap--clean (nth 2 onthemap--near))
-                      (if (nth 3 onthemap--near) (format " (within %s km)" (nth 3 onthemap--near)) "")))
+                      (if (nth 3 onthemap--near) (format " (within %s km)" (onthemap--radius-text (nth 3 onthemap--near))) "")))
             (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
                   ((not onthemap--near) ", newest first"))
             (format " · refreshed %s" (onthemap--age (plist-get result :refreshedAt)))
@@ -1115,12 +1115,19 @@ Signal `user-error' for anything `onthemap--radius' refuses."
 (defconst onthemap--radius-range '(0.1 . 20100)
   "The radii in km the daemon takes, from 0.1 to 20100 (the CLI's --radius).")
 
+(defun onthemap--radius-text (km)
+  "The radius KM (a number) as people and the CLI write it: \"1000\", \"0.5\".
+No \".0\" after a whole number, however it was typed (\"1e3\" is
+\"1000\").  The one way a radius is shown."
+  (string-remove-suffix ".0" (number-to-string km)))
+
 (defun onthemap--radius (km)
   "The radius KM, a number or a string as typed, as a number; nil for none.
 Signal `user-error' unless it is a number of km from 0.1 to 20100,
 the range the CLI and the daemon take, in the user's words (\"the
 radius must be from 0.1 to 20100 km, not \"0.05\"\").  The one
-check of a radius: typed, or given to `onthemap-near' from Lisp."
+check of a radius: typed, or given to `onthemap-near' or
+`onthemap-map' from Lisp."
   (let* ((text (if (stringp km) (string-trim km) km))
          (number (cond ((numberp text) text)
                        ((and (stringp text) (string-match-p "\\`\\+?\\([0-9]+\\.?[0-9]*\\|\\.[0-9]+\\)\\([eE][-+]?[0-9]+\\)?\\'" text))
@@ -1128,8 +1135,9 @@ check of a radius: typed, or given to `onthemap-near' from Lisp."
     (cond ((or (null text) (equal text "")) nil)
           ((and number (<= (car onthemap--radius-range) number (cdr onthemap--radius-range))) number)
           (t (onthemap--refuse "OnTheMap: the radius must be from %s to %s km, not \"%s\""
-                               (car onthemap--radius-range) (cdr onthemap--radius-range)
-                               (onthemap--clean (format "%s" text)))))))
+                               (onthemap--radius-text (car onthemap--radius-range))
+                               (onthemap--radius-text (cdr onthemap--radius-range))
+                               (onthemap--clean (if (numberp text) (onthemap--radius-text text) (format "%s" text))))))))
 
 (defun onthemap-open-student-link ()
   "Open the link of the student on this line."
@@ -1382,6 +1390,10 @@ did not end the session (then it stays valid there until it expires)."
 (defvar-local onthemap--map-summary nil
   "The line above the map's legend, whole, while a map is shown.")
 
+(defvar-local onthemap--map-problem-text nil
+  "What is shown in place of the map, whole and cleaned, or nil.
+It is broken to the window's width again when that changes.")
+
 (defvar-local onthemap--map-max-zoom nil
   "The closest zoom the daemon said it draws at the map shown, or nil.")
 
@@ -1511,7 +1523,8 @@ says the zoom asked for was closer than the map goes."
           (styles (plist-get result :styles))
           (pins (append (plist-get result :pins) nil)))
       (erase-buffer)
-      (setq header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped))
+      (setq onthemap--map-problem-text nil
+            header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped))
       (dotimes (i (length rows))
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
       (setq onthemap--map-summary (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
@@ -1575,17 +1588,22 @@ That is its summary (cut to fit), then a line for each pin in view."
 
 (defun onthemap--map-resized (window)
   "Lay the legend of the map in WINDOW out again when its width changed.
+A problem shown in place of the map is broken to the new width.
 Point stays on its line and column."
   (with-current-buffer (window-buffer window)
-    (when (and onthemap--map-summary (markerp onthemap--map-legend)
+    (when (and (or onthemap--map-problem-text
+                   (and onthemap--map-summary (markerp onthemap--map-legend)))
                (not (eql (onthemap--list-room) onthemap--laid-out-width)))
       (let* ((inhibit-read-only t)
              (here (save-excursion (goto-char (window-point window))
                                    (cons (line-number-at-pos) (current-column)))))
         (save-excursion
-          (delete-region onthemap--map-legend (point-max))
-          (goto-char onthemap--map-legend)
-          (onthemap--map-insert-legend))
+          (if onthemap--map-problem-text
+              (progn (erase-buffer)
+                     (onthemap--map-insert-problem))
+            (delete-region onthemap--map-legend (point-max))
+            (goto-char onthemap--map-legend)
+            (onthemap--map-insert-legend)))
         (let ((point (save-excursion (goto-char (point-min))
                                      (forward-line (1- (car here)))
                                      (move-to-column (cdr here))
@@ -1593,16 +1611,36 @@ Point stays on its line and column."
           (set-window-point window point)
           (when (eq window (selected-window)) (goto-char point)))))))
 
+(defun onthemap--short-problem (text)
+  "The first words of the problem TEXT, cleaned, to its first colon or stop.
+That is \"Not logged in\" of \"Not logged in: run ...\", or \"cannot
+reach onthemapd\" of \"cannot reach onthemapd.  Start ...\"."
+  (let ((text (onthemap--clean text)))
+    (string-trim (if (string-match "[:.]\\(?:[[:space:]]\\|\\'\\)" text)
+                     (substring text 0 (match-beginning 0))
+                   text))))
+
+(defun onthemap--map-insert-problem ()
+  "Insert the problem shown in place of the map, broken to the window's width."
+  (let ((room (onthemap--list-room)))
+    (setq onthemap--laid-out-width room)
+    (insert (onthemap--wrap onthemap--map-problem-text room)
+            "\n\ng tries again, q closes.\n")))
+
 (defun onthemap--map-problem (buffer text)
-  "In BUFFER, put TEXT in place of the map."
+  "In BUFFER, put TEXT in place of the map.
+The header line says so too (\" No map · Not logged in\"): no title
+of a map, or of a drawing, that is not shown."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
         (erase-buffer)
         (setq onthemap--map-pins nil
-              onthemap--map-summary nil)
-        (insert (onthemap--wrap (concat "OnTheMap: " (onthemap--clean text)) (onthemap--list-room))
-                "\n\ng tries again, q closes.\n")))))
+              onthemap--map-summary nil
+              onthemap--map-problem-text (concat "OnTheMap: " (onthemap--clean text))
+              header-line-format (concat " No map · " (string-replace "%" "%%" (onthemap--short-problem text))))
+        (onthemap--map-insert-problem)
+        (goto-char (point-min))))))
 
 (defun onthemap--map-cells (buffer)
   "The (WIDTH HEIGHT LEGEND) the map gets in the window showing BUFFER."
@@ -1684,12 +1722,19 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
 (defun onthemap-map (&optional view)
   "Show the map of the students, drawn by the daemon to fit the window.
 VIEW is a plist passed to the daemon's `map' method, such as
-\(:fit \"pins\") or (:near \"Paris\" :radiusKm 500); interactively,
+\(:fit \"pins\") or (:near \"Paris\" :radiusKm 500); its radius is checked
+as `onthemap-near' checks one (`onthemap--radius').  Interactively,
 with a prefix argument, ask for a place to centre on."
   (interactive
    (list (when current-prefix-arg
            (let ((place (read-string "Map near (place or lat,lon): ")))
              (unless (string-empty-p place) (list :near place))))))
+  (when (plist-get view :radiusKm)
+    ;; Checked before any buffer changes; a blank radius is none.
+    (let ((km (onthemap--radius (plist-get view :radiusKm))))
+      (setq view (append (cl-loop for (key value) on view by #'cddr
+                                  unless (eq key :radiusKm) append (list key value))
+                         (when km (list :radiusKm km))))))
   (let ((buffer (get-buffer-create "*OnTheMap map*")))
     (pop-to-buffer-same-window buffer)
     (onthemap-map-mode)
