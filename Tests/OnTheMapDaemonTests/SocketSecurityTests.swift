@@ -106,7 +106,7 @@ struct SocketSecurityTests {
                 ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap"), "status", "--socket", daemon.socketPath],
                 environment: ["HOME": "/tmp"])
             #expect(result.status == 1)
-            #expect(result.stderr.contains("This onthemapd serves only its own user (uid 0)"), "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("onthemap: this onthemapd serves only its own user (uid 0)"), "stderr: \(result.stderr)")
             #expect(!result.stderr.contains("closed"), "stderr: \(result.stderr)")
         }
         #expect(eventually { daemon.log.contains("refused a client of another user") })
