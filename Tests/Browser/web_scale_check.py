@@ -89,8 +89,22 @@ SIZE_SEEN = """var m=document.getElementById('map'),r=m.getBoundingClientRect();
     return Math.abs(m.view.width/m.view.height-r.width/r.height)<0.001;"""
 
 
+# The pins and clusters whose middle (a cluster's count) the map's own controls cover (the zoom
+# buttons, the count), each as its students and place: none, or the map hid them (at 1400x900 New
+# Zealand's cluster sat under the zoom buttons on the world's view).
+UNDER_CONTROLS = """function box(e){var r=e.getBoundingClientRect();return [r.left,r.top,r.right,r.bottom];}
+    var controls=Array.from(document.querySelectorAll('#map-panel .zoom,#count')).filter(function(c){return c.getClientRects().length;}).map(box);
+    return Array.from(document.querySelectorAll('#markers .marker,#clusters .cluster')).filter(function(m){
+        var c=m.querySelector('circle:not(.hit)');if(!c||!c.getClientRects().length)return false;var a=box(c),x=(a[0]+a[2])/2,y=(a[1]+a[3])/2;
+        return controls.some(function(p){return x>=p[0]&&x<=p[2]&&y>=p[1]&&y<=p[3];});}).map(function(m){
+        var s=m.querySelector('.student')||m.members[0].querySelector('.student');
+        return (m.members?m.dataset.count+' students near ':'')+s.dataset.place;});"""
+
+
 def the_map(where, expected, phone):
     """Names, clusters' counts and the zoom buttons, on the first view of `expected` pins."""
+    under = js(UNDER_CONTROLS)
+    check(not under, "%s: the first view: no pin or cluster under the zoom buttons or the count %s" % (where, under[:4]))
     count = b.by_id("count").text
     check(count.startswith("{:,} newest students".format(expected)), "%s: the map's count: %s" % (where, count))
     found = js("""var s=document.getElementById('map').getBoundingClientRect();
@@ -136,6 +150,8 @@ def the_map(where, expected, phone):
           "%s: the zoom buttons zoom in and out, and \"Whole world\" shows the world's width (view widths %s, %s, then %s from x %s)"
           % (where, width, closer, whole["width"], whole["x"]))
     b.driver.save_screenshot("%s/whole-world-%s.png" % (OUT, where))
+    clear = wait(lambda: not js(UNDER_CONTROLS), 3)
+    check(clear, "%s: the whole world: no pin or cluster under the zoom buttons or the count %s" % (where, [] if clear else js(UNDER_CONTROLS)[:4]))
     names_in_australia(where, phone)
 
 

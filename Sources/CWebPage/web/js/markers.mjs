@@ -9,8 +9,9 @@
 // or a test finds them), but the browser makes no box for an SVG element there, where in a hidden
 // group of the SVG it laid out and walked all ten thousand every frame.
 
-import { zoomRange } from "./camera.mjs";
+import { between, zoomRange } from "./camera.mjs";
 import { centreOf, clusterRadius, zoomLevel } from "./clusters.mjs";
+import { whenIdle } from "./grouping.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
 import { countOf, markSearch, sharedPlace, shownStudents } from "./students.mjs";
 
@@ -18,7 +19,7 @@ export const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Readies a marker given to the map: its point, `at` ({x, y}), if it brings none, from its
  *  `translate(x y)`; what a search left of it (`filtered`, `mine`); not yet grouped; drawn if it is
- *  in the markers' layer. */
+ *  in the markers' layer, `layer` (none: a new marker, not yet in the page). */
 export function readMarker(m, layer) {
   if (!m.at) {
     const t = /translate\(\s*([-\d.e]+)[\s,]+([-\d.e]+)/.exec(m.getAttribute("transform"));
@@ -31,7 +32,7 @@ export function readMarker(m, layer) {
   m.head = null;
   m.students = null;
   m.count = null;
-  m.drawn = m.parentNode === layer;
+  m.drawn = !!layer && m.parentNode === layer;
   m.marked = true;
   m.fresh = false;
 }
@@ -50,6 +51,8 @@ export function radiusOf(el) {
 export function markerDrawing(map) {
   const o = map.o, layer = document.createElementNS(SVG_NS, "g"), counts = document.createElementNS(SVG_NS, "g");
   const stash = document.createElement("div"), clusters = [];
+  // How many times markers were given to be put in the page (`stashFrom`): a newer list ends the older's.
+  let stashing = 0;
   layer.setAttribute("id", "clusters");
   o.layer.after(layer);
   counts.setAttribute("id", "counts");
@@ -59,7 +62,7 @@ export function markerDrawing(map) {
 
   /** Takes the markers to show, `list`: those it had before stay where they are (drawn or not, the
    *  focus on one kept), those written anew since (`fresh`) or new are read again, and the others
-   *  go. A new one waits outside the SVG until it is drawn. */
+   *  go. A new one waits outside the SVG until it is drawn, put there a slice at a time (`stashFrom`). */
   function take(list) {
     const keep = new Set(list);
     for (const m of map.markers) {
@@ -68,13 +71,22 @@ export function markerDrawing(map) {
         m.drawn = false;
       }
     }
-    for (const m of list) {
-      if (m.fresh !== false) {
-        readMarker(m, o.layer);
-        if (!m.parentNode) stash.appendChild(m);
-      }
-    }
+    for (const m of list) if (m.fresh !== false) readMarker(m, o.layer);
     map.heads = [];
+    stashFrom(list, 0);
+  }
+  /* Puts the markers of `list` not yet in the page into the hidden `<div>`, from the `i`th on, in
+     slices of up to 4 ms, the first at once and the others in idle time, as a search's classes are
+     written (map-view.mjs, markFrom): a hundred at once, ten thousand between frames (all at once,
+     the ten thousand of a login were 40–100 ms of the task that gave them to the map). A marker drawn
+     meanwhile is in the SVG; a newer list starts again. */
+  function stashFrom(list, i, deadline) {
+    const run = ++stashing, until = performance.now() + between(deadline ? deadline.timeRemaining() : 4, 1, 4);
+    while (i < list.length && (i & 63 || performance.now() < until)) {
+      const m = list[i++];
+      if (!m.parentNode) stash.appendChild(m);
+    }
+    if (i < list.length) whenIdle((next) => { if (run === stashing) stashFrom(list, i, next); });
   }
   /** Draws the markers as the groups `heads` of a new zoom level (grouping.mjs). */
   function group(heads, narrow) {

@@ -10,6 +10,7 @@
 
 import { api, connection, hideAlert, showAlert } from "./api.mjs";
 import { filterList, listShown, refreshList } from "./list.mjs";
+import { readMarker } from "./markers.mjs";
 import { failure } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { checkSession } from "./session.mjs";
@@ -189,6 +190,9 @@ export async function drawStudents(list) {
     s.name = nameOf(s);
     s.key = foldText(s.name + "\n" + s.mapString);
     s.marker = markerOf(s, was && was.marker);
+    // A new marker is read for the map here, a slice at a time (at login, ten thousand read at once
+    // were a third of the task that gave them to the map); one the map has is read when it takes them.
+    if (!was) readMarker(s.marker);
     students.push(s);
     changed.push(s.marker);
   }
@@ -207,7 +211,9 @@ export async function drawStudents(list) {
     if (ui.pinsDrawn) ui.pinsDrawn();
     return;
   }
-  const made = students.filter((s) => !isMine(s)).concat(students.filter(isMine)).map((s) => s.marker);
+  const made = [], yours = [];
+  for (const s of students) (isMine(s) ? yours : made).push(s.marker);
+  made.push(...yours);
   // The first pins since login: the view slides to where most of them are.
   const first = !!students.length && !state.loaded;
   const q = $("search").value.trim();
@@ -281,6 +287,7 @@ function filterMarker(g, q) {
   const who = g.lastChild, out = !who.find.includes(q);
   who.classList.toggle("hidden", out);
   g.classList.toggle("hidden", out);
+  g.fresh = true;
 }
 
 let searching = 0;
