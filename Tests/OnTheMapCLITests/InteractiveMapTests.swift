@@ -249,20 +249,26 @@ struct InteractiveMapTests {
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 
+    /// Once the whole world is shown, `n` picks its first pin; the screen then.
+    private func pickTheFirstPinOfTheWorld(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, sourceLocation: sourceLocation)
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
+        #expect(shown, "\(status(lines))", sourceLocation: sourceLocation)
+        return lines
+    }
+
     /// After `n` picks a pin and `/` goes elsewhere, the pick is gone: Enter opens nothing nobody
     /// can see.
     @Test func aPickTheMapMovedAwayFromIsDropped() throws {
         let bed = try CLITestBed()
         let tmux = try start(bed, width: 100, height: 30)
         defer { tmux.tearDown() }
-        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
-        #expect(shown)
-        try tmux.send("n")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
-        #expect(shown, "\(status(lines))")
+        _ = try pickTheFirstPinOfTheWorld(tmux)
         // Far from every pin of the demo data: the South Pacific.
         try tmux.send("/", "-50,-130", "Enter")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ -50, -130") }
+        var (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ -50, -130") }
         #expect(shown, "\(status(lines))")
         // What a person does next: Enter, to open the pin they picked (which the map no longer shows).
         try tmux.send("Enter")
@@ -280,13 +286,8 @@ struct InteractiveMapTests {
         _ = try bed.run(["students", "--limit", "3"], extra: ["COLUMNS": "100"])
         let tmux = try start(bed, width: 100, height: 30)
         defer { tmux.tearDown() }
-        var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
-        #expect(shown)
         // The whole world: picking pin 1 leaves the view (and so the numbers) as they were.
-        try tmux.send("n")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
-        #expect(shown, "\(status(lines))")
-        let link = try #require(status(lines).components(separatedBy: " — ").last)
+        let link = try #require(status(try pickTheFirstPinOfTheWorld(tmux)).components(separatedBy: " — ").last)
         try tmux.send("q")
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
         let open = try bed.run(["open", "1"], extra: ["ONTHEMAP_OPENER": "/bin/echo"])

@@ -531,11 +531,16 @@ It refuses it with a usage error (exit 64) saying the range."
                 (numberp (condition-case nil (onthemap--radius radius) (user-error nil))))))
   ;; The edges are taken, and asked of the daemon.
   (dolist (radius '("0.1" "20100"))
-    (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
-                                          (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
-                          'M-x "onthemap-near" 'RET "Paris" 'RET radius 'RET '<f12>)
-    (with-current-buffer "*OnTheMap near*"
-      (should (string-search (format "(within %s km)" radius) (onthemap-tests--summary)))
+    (should (string-search (format "(within %s km)" radius) (onthemap-tests--near-paris-title radius)))))
+
+(defun onthemap-tests--near-paris-title (radius)
+  "The title of `onthemap-near' for Paris within RADIUS, typed at its prompts.
+The list it made is killed."
+  (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
+                                        (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
+                        'M-x "onthemap-near" 'RET "Paris" 'RET radius 'RET '<f12>)
+  (with-current-buffer "*OnTheMap near*"
+    (prog1 (onthemap-tests--summary)
       (kill-buffer))))
 
 (defun onthemap-tests--cli-radius-words (radius)
@@ -554,12 +559,7 @@ It refuses it with a usage error (exit 64) saying the range."
   (dolist (typed '("1e3" "0.5" "2.50" "1000"))
     (let ((words (onthemap-tests--cli-radius-words typed)))
       (should-not (string-suffix-p ".0" words))
-      (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
-                                            (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
-                            'M-x "onthemap-near" 'RET "Paris" 'RET typed 'RET '<f12>)
-      (with-current-buffer "*OnTheMap near*"
-        (should (string-search (format "(within %s km)" words) (onthemap-tests--summary)))
-        (kill-buffer))))
+      (should (string-search (format "(within %s km)" words) (onthemap-tests--near-paris-title typed)))))
   ;; One function writes a radius: the title's, and the refusal's range.
   (should (equal (mapcar #'onthemap--radius-text '(1000.0 1000 0.5 0.1 20100 2.5)) '("1000" "1000" "0.5" "0.1" "20100" "2.5"))))
 
