@@ -1,9 +1,5 @@
 import AsyncHTTPClient
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -1,10 +1,6 @@
 import AsyncHTTPClient
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOHTTP1

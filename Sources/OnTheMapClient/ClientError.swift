@@ -1,7 +1,5 @@
-import OnTheMapModels
-#if canImport(Glibc)
 import Glibc
-#endif
+import OnTheMapModels
 
 /// Why the client could not talk to the daemon.
 public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import OnTheMapRPC
 
 extension RPCConnection {

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
+import Glibc
 import OnTheMapModels
 import OnTheMapRPC
 

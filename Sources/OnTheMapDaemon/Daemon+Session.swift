@@ -1,10 +1,6 @@
-import NIOConcurrencyHelpers
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Logging
+import NIOConcurrencyHelpers
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC

@@ -1,14 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
+import FoundationEssentials
 import Logging
-import OnTheMapModels
 import NIOConcurrencyHelpers
 import OnTheMapAPI
 import OnTheMapGeocoder
+import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapSystemd
 

@@ -1,9 +1,6 @@
 import CGazetteer
+import Glibc
 import OnTheMapFolding
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The embedded GeoNames gazetteer, indexed for lookups by folded name.
 ///
@@ -175,13 +172,11 @@ struct Gazetteer: @unchecked Sendable {
     /// Hands the embedded text's pages back to the kernel once indexed: they are clean pages of the
     /// executable, so a later read of a name simply faults that page in again. Saves ~10 MB of RSS.
     private static func releaseResidentPages(of text: UnsafeBufferPointer<UInt8>) {
-        #if canImport(Glibc)
-            guard let base = text.baseAddress else { return }
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let start = (Int(bitPattern: base) + page - 1) / page * page
-            let end = (Int(bitPattern: base) + text.count) / page * page
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end - start, MADV_DONTNEED)
-        #endif
+        guard let base = text.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + page - 1) / page * page
+        let end = (Int(bitPattern: base) + text.count) / page * page
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_DONTNEED)
     }
 }

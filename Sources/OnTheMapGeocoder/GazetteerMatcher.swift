@@ -1,11 +1,5 @@
+import Glibc
 import OnTheMapModels
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Reads a query against the gazetteer: finds every run of words that names a place, region or
 /// country, then weighs each consistent reading (at most one of each, not overlapping, the place

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
 import OnTheMapModels
 
 /// Web Mercator on the unit square: x 0…1 from 180°W eastwards, y 0…1 from the top (≈85.05°N) down.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Distances on the Earth, with one radius for every part that measures one: `students --near` and
 /// its `radiusKm`, the map's `near` view, and the geocoder's accuracy rules.

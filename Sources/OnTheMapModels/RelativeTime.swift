@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// "just now", "5 min ago", "3 h ago", "12 d ago", "2 y ago": for status lines and tables.
 public enum RelativeTime {

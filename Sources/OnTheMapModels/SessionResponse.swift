@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The body answering `POST /session` (after the XSSI prefix).
 public struct SessionResponse: Sendable, Hashable, Codable {

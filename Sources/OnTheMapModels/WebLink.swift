@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The one rule for a pin's `mediaURL`, shared by the server and the daemon.
 public enum WebLink {

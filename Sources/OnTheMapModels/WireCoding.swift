@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The one way JSON is written and read: every program's `JSONEncoder` and `JSONDecoder` come from
 /// here, so a value reads back as it was written everywhere (the daemon's answers, the clients, the

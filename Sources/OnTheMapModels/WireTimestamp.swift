@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The API's timestamps: ISO-8601 in UTC with a `Z`.
 ///

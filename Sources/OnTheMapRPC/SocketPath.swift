@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the daemon's socket is: the one place the daemon and every client decide it.
 public enum SocketPath {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Who listens at the other end of a connected Unix socket (SO_PEERCRED), and so how to stop it:
 /// the advice for a daemon that hangs or holds a path is the command that works on this machine.

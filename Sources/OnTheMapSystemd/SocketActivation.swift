@@ -1,8 +1,6 @@
 import CSystemd
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The listening socket systemd (or `systemd-socket-activate`) passed, if any.
 public enum SocketActivation {

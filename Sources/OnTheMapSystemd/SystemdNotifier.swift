@@ -1,8 +1,6 @@
 import CSystemd
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sd_notify` messages to the service manager; every call is a no-op when `NOTIFY_SOCKET` is unset,
 /// so the daemon runs the same by hand.

@@ -1,3 +1,4 @@
+import Glibc
 import OnTheMapBuildInfo
 import OnTheMapDaemon
 import OnTheMapSystemd
@@ -14,14 +15,11 @@ MemoryTrimmer.tuneAllocator()
 let concurrencyOnEventLoops = EventLoopConcurrency.install()
 
 // A thousand clients need a thousand descriptors: use all the hard limit allows.
-#if canImport(Glibc)
-import Glibc
 var descriptorLimit = rlimit()
 if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit) == 0, descriptorLimit.rlim_cur < descriptorLimit.rlim_max {
     descriptorLimit.rlim_cur = descriptorLimit.rlim_max
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit)
 }
-#endif
 
 if BuildDependencies.isVerboseVersionRequest(CommandLine.arguments) {
     print(BuildDependencies.verboseVersion(program: "onthemapd", version: Daemon.version))

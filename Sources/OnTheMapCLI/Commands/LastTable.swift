@@ -2,9 +2,7 @@ import FoundationEssentials
 import OnTheMapModels
 import OnTheMapSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The rows of the last table or map a person was shown, so `open 3` opens the third one's link.
 ///

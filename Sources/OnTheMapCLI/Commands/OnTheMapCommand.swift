@@ -2,9 +2,7 @@ import ArgumentParser
 import OnTheMapBuildInfo
 import OnTheMapModels
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `onthemap`: the client for people, shell scripts and status bars.
 public struct OnTheMapCommand: ParsableCommand {

@@ -6,9 +6,7 @@ import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `onthemap open STUDENT`.
 struct OpenCommand: ParsableCommand {

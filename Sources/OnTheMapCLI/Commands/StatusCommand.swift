@@ -3,11 +3,7 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `onthemap status`.
 struct StatusCommand: ParsableCommand {

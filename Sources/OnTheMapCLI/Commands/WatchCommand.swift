@@ -3,14 +3,8 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `onthemap watch`: one flushed line per change, for status bars that keep a command running.
 struct WatchCommand: ParsableCommand {

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import OnTheMapModels
 
 /// The default `students` output: numbered, aligned columns that fit the terminal.

@@ -2,9 +2,7 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `onthemap map -i`: the map full screen. Keys and the mouse pan, zoom and pick pins; the map is drawn
 /// again on resize and whenever the daemon reports new students; the terminal is restored however it

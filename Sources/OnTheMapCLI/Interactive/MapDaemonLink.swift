@@ -2,9 +2,7 @@ import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The full-screen map's connections to the daemon: calls (map, geocode, refresh) on one, news
 /// (`studentsChanged`, `sessionChanged`) on another that stays subscribed. When the daemon goes

@@ -1,8 +1,6 @@
 import OnTheMapModels
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Opens a link from the full-screen map without letting the opener write on the screen: its output
 /// goes to a file, and what it said comes back as one line for the status line. `xdg-open` with no

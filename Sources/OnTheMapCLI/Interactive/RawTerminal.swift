@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The terminal in raw mode on the alternate screen, for full-screen use, and always given back:
 /// `restore()` runs on every way out (quit, a signal, a lost daemon, and at exit as a last resort).

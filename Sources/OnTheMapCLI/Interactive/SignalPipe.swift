@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Signals turned into bytes on a pipe, so the full-screen loop sees them in `poll` with its other
 /// inputs and acts outside the handler (where almost nothing is safe to do).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Writes a file whole or not at all: into a new temporary file in the target's own folder, then
 /// renamed over the target, so a reader (or a crash) never meets half a file. Only a regular file or

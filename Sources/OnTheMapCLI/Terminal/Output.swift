@@ -1,8 +1,6 @@
 import OnTheMapModels
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Unbuffered writes to stdout and stderr: status bars read each line as it is written, so nothing
 /// may sit in a buffer.

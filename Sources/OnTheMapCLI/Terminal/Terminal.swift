@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What the terminal (if any) can do.
 enum Terminal {

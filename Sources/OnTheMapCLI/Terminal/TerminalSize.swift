@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension Terminal {
     /// Columns and rows of the terminal on `fd`; `COLUMNS` and `LINES` win (unless the terminal is

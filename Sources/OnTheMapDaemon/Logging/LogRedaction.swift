@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 
 /// Keeps secrets out of the log at every level, whoever logs them: the daemon's own code never

@@ -1,14 +1,12 @@
-import Logging
-import OnTheMapRPC
-#if canImport(Glibc)
+import CSystemd
 import Glibc
-#endif
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import OnTheMapRPC
 import OnTheMapSystemd
 import ServiceLifecycle
-import CSystemd
 
 /// Accepts clients on the Unix socket and serves each in its own child task.
 ///

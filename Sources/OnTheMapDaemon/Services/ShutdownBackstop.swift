@@ -1,12 +1,6 @@
 import Dispatch
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import Logging
 import ServiceLifecycle
 

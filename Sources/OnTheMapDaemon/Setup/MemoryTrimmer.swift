@@ -1,15 +1,9 @@
-import Dispatch
-import OnTheMapModels
 import CMemory
-#if canImport(FoundationEssentials)
+import Dispatch
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import OnTheMapGeocoder
+import OnTheMapModels
 import Synchronization
 
 /// Gives memory back to the kernel after bursts of connections, and drops the offline geocoder's

@@ -1,11 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import OnTheMapRPC
 import SystemPackage
 

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import OnTheMapModels
 
 /// The student list as `students.json` keeps it between runs, written and read through

@@ -1,10 +1,8 @@
 import Dispatch
+import Glibc
 import OnTheMapModels
 import OnTheMapSupport
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The daemon's state files (session, student cache): written atomically (temp file, fsync,
 /// rename) with mode 0600 in a 0700 directory.

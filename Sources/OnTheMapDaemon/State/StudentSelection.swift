@@ -1,12 +1,8 @@
+import FoundationEssentials
 import OnTheMapFolding
 import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapRPC
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What a `students` request picks from a list: the students whose name or place holds every word
 /// searched for, nearest first with distances when `near` is given, then the page (`skip`, `limit`).

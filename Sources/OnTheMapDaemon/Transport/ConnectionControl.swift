@@ -1,9 +1,5 @@
-import NIOConcurrencyHelpers
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
+import NIOConcurrencyHelpers
 import OnTheMapRPC
 
 /// Per-connection state a method may touch: its subscription.

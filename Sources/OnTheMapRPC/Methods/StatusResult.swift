@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import OnTheMapModels
 
 /// `status`'s result and `statusChanged`'s params: the one shape the daemon builds and encodes and

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import OnTheMapModels
 
 /// `students`' result: `{students, total, refreshedAt, stale, source}`.

@@ -1,8 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The server could not listen: says which address and port, and what to do, instead of NIO's
 /// `bind(descriptor:ptr:bytes:): Address already in use (errno: 98)`.

@@ -2,9 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Prometheus
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The `process_*` series every Prometheus client library exports, with the names and meanings of
 /// the Go and Python clients (so existing dashboards and alerts read them): CPU time, resident and
