@@ -53,4 +53,25 @@ struct DaemonSnapshot: Sendable {
         guard let refreshedAt else { return lastError != nil }
         return lastError != nil || now.timeIntervalSince(refreshedAt) > staleAfter
     }
+
+    /// Takes `students` as the list, described by `file` (its tag, when, what was left out).
+    mutating func takeList(_ students: StudentList, as file: CachedList) {
+        self.students = students
+        listVersion += 1
+        listETag = file.etag
+        refreshedAt = file.refreshedAt
+        skipped = file.skipped
+        skippedWhy = file.skippedWhy
+    }
+
+    /// Forgets the list and your pin in it: they belong to a session that is gone or to another account.
+    mutating func forgetList() {
+        students = .empty
+        listVersion += 1
+        listETag = nil
+        refreshedAt = nil
+        skipped = 0
+        skippedWhy = nil
+        myPin = nil
+    }
 }

@@ -67,9 +67,7 @@ actor DaemonState {
         }
         guard let saved = SessionFile(fileContents: bytes) else {
             logger.warning("ignoring an unreadable session file; log in again", metadata: ["path": "\(paths.sessionFile)"])
-            await PrivateFile.remove(paths.sessionFile)
-            await PrivateFile.remove(paths.cacheFile)
-            return
+            return await removeFiles()
         }
         if let madeWith = saved.apiURL, madeWith != apiURL {
             logger.notice("the saved session was made with \(madeWith), not \(apiURL): log in again to use this one")
@@ -77,9 +75,7 @@ actor DaemonState {
         }
         guard !saved.session.isExpired(at: now) else {
             logger.info("the saved session has expired; log in again")
-            await PrivateFile.remove(paths.sessionFile)
-            await PrivateFile.remove(paths.cacheFile)
-            return
+            return await removeFiles()
         }
         Self.keepOutOfTheLog(saved.session)
         let cached = PrivateFile.read(paths.cacheFile).flatMap { bytes in
@@ -95,12 +91,7 @@ actor DaemonState {
             state.session = saved.session
             state.account = saved.account
             if let cached, let students {
-                state.students = students
-                state.listVersion += 1
-                state.listETag = cached.etag
-                state.refreshedAt = cached.refreshedAt
-                state.skipped = cached.skipped
-                state.skippedWhy = cached.skippedWhy
+                state.takeList(students, as: cached)
                 state.myPin = students.newestLocation(ofAccount: saved.account.key)
             }
         }
@@ -132,15 +123,7 @@ actor DaemonState {
             state.session = session
             state.account = account
             state.sessionEnd = nil
-            if listBelongsToAnother {
-                state.students = .empty
-                state.listVersion += 1
-                state.listETag = nil
-                state.refreshedAt = nil
-                state.skipped = 0
-                state.skippedWhy = nil
-                state.myPin = nil
-            }
+            if listBelongsToAnother { state.forgetList() }
             state.lastError = nil
             state.retryAt = nil
         }
@@ -160,8 +143,7 @@ actor DaemonState {
         else { return false }
         // Nothing more is recorded for it while its files go (see `isCurrent`).
         ending.insert(session.sessionID)
-        await PrivateFile.remove(paths.sessionFile)
-        await PrivateFile.remove(paths.cacheFile)
+        await removeFiles()
         ending.remove(session.sessionID)
         // A login meanwhile replaced it (its file was written after the removal): nothing to clear.
         guard snapshot.session?.sessionID == session.sessionID else { return true }
@@ -169,17 +151,17 @@ actor DaemonState {
             state.session = nil
             state.account = nil
             state.sessionEnd = reason
-            state.students = .empty
-            state.listVersion += 1
-            state.listETag = nil
-            state.refreshedAt = nil
-            state.skipped = 0
-            state.skippedWhy = nil
+            state.forgetList()
             state.lastError = nil
             state.retryAt = nil
-            state.myPin = nil
         }
         return true
+    }
+
+    /// The session's file and the list's, which belongs to it.
+    private func removeFiles() async {
+        await PrivateFile.remove(paths.sessionFile)
+        await PrivateFile.remove(paths.cacheFile)
     }
 
     /// Whether `session` is the live one and not being ended: what an answer that arrived for it
@@ -234,25 +216,23 @@ actor DaemonState {
             return
         }
         let list = fetched.students
-        if let skipped = SkippedRecord.summary(fetched.skipped) {
-            logger.notice("the list has records no map can show: \(skipped)")
-        }
+        let skippedWhy = SkippedRecord.summary(fetched.skipped)
+        if let skippedWhy { logger.notice("the list has records no map can show: \(skippedWhy)") }
+        let file = CachedList(
+            locations: list.locations, refreshedAt: now, etag: fetched.etag, skipped: fetched.skipped.count,
+            skippedWhy: skippedWhy)
         change { state in
-            state.students = list
-            state.listVersion += 1
-            state.listETag = fetched.etag
-            state.refreshedAt = now
-            state.skipped = fetched.skipped.count
-            state.skippedWhy = SkippedRecord.summary(fetched.skipped)
+            state.takeList(list, as: file)
             state.lastError = nil
             state.retryAt = nil
             // A pin older than the list's oldest is still yours: kept as the last write showed it.
             if let mine = list.newestLocation(ofAccount: account.key) { state.myPin = mine }
         }
-        let file = CachedList(
-            locations: list.locations, refreshedAt: now, etag: fetched.etag, skipped: fetched.skipped.count,
-            skippedWhy: SkippedRecord.summary(fetched.skipped))
         // Saved after the answer: the list in memory is what clients read.
+        saveSoon(file)
+    }
+
+    private func saveSoon(_ file: CachedList) {
         PrivateFile.writeSoon(file, to: paths.cacheFile) { [logger] error in
             logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
@@ -291,9 +271,7 @@ actor DaemonState {
         // not the one it replaced.
         let file = CachedList(
             locations: list.locations, refreshedAt: refreshedAt, etag: nil, skipped: snapshot.skipped, skippedWhy: snapshot.skippedWhy)
-        PrivateFile.writeSoon(file, to: paths.cacheFile) { [logger] error in
-            logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
-        }
+        saveSoon(file)
     }
 }
 

@@ -61,6 +61,20 @@ extension RPCParam where Value == Bool {
     }
 }
 
+extension RPCParam where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of `Value`'s names; a blank one reads as missing when the param is required.
+    public static func choice(_ name: String, required: Bool = false, _ summary: String) -> Self {
+        Self(name, .string, required: required, summary) { reader throws(RPCError) in
+            guard let text = try reader.string(name), !(required && text.trimmingWhitespace().isEmpty) else { return nil }
+            guard let value = Value(rawValue: text) else {
+                let names = Value.allCases.map { "\"\($0.rawValue)\"" }
+                throw .invalidParams(field: name, "must be " + names.joined(separator: " or "))
+            }
+            return value
+        } write: { .string($0.rawValue) }
+    }
+}
+
 extension RPCParams {
     /// The value of a declared param, nil when absent.
     public func callAsFunction<Value>(_ param: RPCParam<Value>) throws(RPCError) -> Value? {

@@ -14,15 +14,8 @@ public struct ExportMapParams: RPCRequestType, Equatable {
         case html, svg
     }
 
-    public static let format = RPCParam<Format>(
-        "format", .string, required: true,
-        "\"html\" (popups, zoom and pan, a search box) or \"svg\" (a still image with links)"
-    ) { params throws(RPCError) in
-        // Blank reads as missing, as for every required string.
-        guard let text = try params.string("format"), !text.trimmingWhitespace().isEmpty else { return nil }
-        guard let format = Format(rawValue: text) else { throw .invalidParams(field: "format", "must be \"html\" or \"svg\"") }
-        return format
-    } write: { .string($0.rawValue) }
+    public static let format = RPCParam<Format>.choice(
+        "format", required: true, "\"html\" (popups, zoom and pan, a search box) or \"svg\" (a still image with links)")
     public static let parameters = [format.parameter]
 
     public var format: Format

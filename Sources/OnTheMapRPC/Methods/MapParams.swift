@@ -46,11 +46,7 @@ public struct MapParams: RPCRequestType, Equatable {
 
     public static let width = RPCParam<Int>.integer("width", in: widthRange, "cells across, 10…1000 (default 80)")
     public static let height = RPCParam<Int>.integer("height", in: heightRange, "cells down, 5…1000 (default 24)")
-    public static let fit = RPCParam<Fit>("fit", .string, "\"world\" (the default view) or \"pins\"") { params throws(RPCError) in
-        guard let text = try params.string("fit") else { return nil }
-        guard let fit = Fit(rawValue: text) else { throw .invalidParams(field: "fit", "must be \"world\" or \"pins\"") }
-        return fit
-    } write: { .string($0.rawValue) }
+    public static let fit = RPCParam<Fit>.choice("fit", "\"world\" (the default view) or \"pins\"")
     public static let center = RPCParam<Point>("center", .object, "{latitude, longitude}: the view's centre, with zoom") {
         params throws(RPCError) in
         guard let center = try params.object("center", allowed: ["latitude", "longitude"]) else { return nil }
@@ -68,12 +64,7 @@ public struct MapParams: RPCRequestType, Equatable {
         }
     }
     public static let radiusKm = RPCParam<Double>.number("radiusKm", in: radiusRange, "with near: the radius that fits in view (default 500)")
-    public static let charset = RPCParam<Charset>("charset", .string, "\"braille\" (2×4 dots a cell, default) or \"ascii\"") {
-        params throws(RPCError) in
-        guard let text = try params.string("charset") else { return nil }
-        guard let charset = Charset(rawValue: text) else { throw .invalidParams(field: "charset", "must be \"braille\" or \"ascii\"") }
-        return charset
-    } write: { .string($0.rawValue) }
+    public static let charset = RPCParam<Charset>.choice("charset", "\"braille\" (2×4 dots a cell, default) or \"ascii\"")
     public static let labels = RPCParam<Bool>.boolean(
         "labels", "name countries and places where they fit, and number the pins (default true)")
     public static let parameters = [width, height].map(\.parameter) + [fit.parameter, center.parameter, zoom.parameter]

@@ -35,13 +35,8 @@ public struct StudentsParams: RPCRequestType, Equatable {
         "near", .object, "{latitude, longitude, radiusKm?}: sort by distance, optionally within a radius"
     ) { params throws(RPCError) in
         guard let near = try params.object("near", allowed: ["latitude", "longitude", "radiusKm"]) else { return nil }
-        guard let latitude = try near.double("latitude", in: -90...90) else {
-            throw .invalidParams(field: "near.latitude", "is required")
-        }
-        guard let longitude = try near.double("longitude", in: -180...180) else {
-            throw .invalidParams(field: "near.longitude", "is required")
-        }
-        return Near(latitude: latitude, longitude: longitude, radiusKm: try near.double("radiusKm", in: MapParams.radiusRange))
+        let point = try MapParams.point(near, field: "near")
+        return Near(latitude: point.latitude, longitude: point.longitude, radiusKm: try near.double("radiusKm", in: MapParams.radiusRange))
     } write: { near in
         var members: [(String, WireJSON)] = [("latitude", .number(near.latitude)), ("longitude", .number(near.longitude))]
         if let radiusKm = near.radiusKm { members.append(("radiusKm", .number(radiusKm))) }
