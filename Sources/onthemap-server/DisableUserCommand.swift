@@ -1,18 +1,15 @@
 import ArgumentParser
-import Foundation
 import OnTheMapServer
 
 /// `user disable KEY|EMAIL`: no more logins; its sessions end.
 struct DisableUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "disable", abstract: "Stop an account from logging in and end its sessions.")
-    @OptionGroup var database: DatabaseOption
-    @Argument(help: "Account key or email.") var account: String
+    @OptionGroup var target: AccountArgument
     @Flag(help: "Do not ask (required when standard input is not a terminal).") var yes = false
 
     func run() async throws {
-        try await database.with { storage in
-            let record = try await findAccount(account, in: storage)
+        try await target.with { storage, record in
             try Confirmation.require("Disable \(record.shownName) and end its sessions?", yes: yes)
             _ = try await storage.setDisabled(true, forKey: record.key)
             print("disabled \(record.shownName)")

@@ -1,18 +1,15 @@
 import ArgumentParser
-import Foundation
 import OnTheMapServer
 
 /// `user remove KEY|EMAIL`: deletes an account with its sessions and pins.
 struct RemoveUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Delete an account, its sessions and its pins.")
-    @OptionGroup var database: DatabaseOption
-    @Argument(help: "Account key or email.") var account: String
+    @OptionGroup var target: AccountArgument
     @Flag(help: "Do not ask (required when standard input is not a terminal).") var yes = false
 
     func run() async throws {
-        try await database.with { storage in
-            let record = try await findAccount(account, in: storage)
+        try await target.with { storage, record in
             try Confirmation.require("Delete \(record.shownName) with its sessions and pins?", yes: yes)
             _ = try await storage.removeAccount(key: record.key)
             print("removed \(record.shownName) (key \(record.key))")

@@ -1,17 +1,14 @@
 import ArgumentParser
-import Foundation
 import OnTheMapServer
 
 /// `user show KEY|EMAIL`: one account, with its pin and session counts.
 struct ShowUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one account.")
-    @OptionGroup var database: DatabaseOption
-    @Argument(help: "Account key or email.") var account: String
+    @OptionGroup var target: AccountArgument
     @Flag(help: "JSON for scripts.") var json = false
 
     func run() async throws {
-        let (record, pins, sessions) = try await database.with { storage in
-            let record = try await findAccount(account, in: storage)
+        let (record, pins, sessions) = try await target.with { storage, record in
             let pins = try await storage.countLocations(LocationQuery(uniqueKey: record.key))
             let sessions = try await storage.allSessions(accountKey: record.key).count
             return (record, pins, sessions)

@@ -83,16 +83,13 @@ struct DaemonCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var paths = StatePaths.fromEnvironment(environment)
         if let config { paths.configFile = config }
-        var flags: [String: String] = [:]
-        flags["socket"] = socket
-        flags["api-url"] = apiURL
-        flags["cache-size"] = cacheSize.map(String.init)
-        flags["refresh-interval"] = refreshInterval.map(String.init)
-        flags["idle-timeout"] = idleTimeout.map(String.init)
-        flags["log-level"] = logLevel
-        flags["geocoder"] = geocoder
-        flags["nominatim-url"] = nominatimURL
-        flags["geocoder-fallback"] = geocoderFallback
+        // Keyed by option name: `resolve` reports `--key`, and looks up ONTHEMAP_KEY and the file's `key`.
+        let flags: [String: String] = [
+            "socket": socket, "api-url": apiURL, "cache-size": cacheSize.map(String.init),
+            "refresh-interval": refreshInterval.map(String.init), "idle-timeout": idleTimeout.map(String.init),
+            "log-level": logLevel, "geocoder": geocoder, "nominatim-url": nominatimURL,
+            "geocoder-fallback": geocoderFallback,
+        ].compactMapValues { $0 }
         let fileText: String?
         if FileManager.default.fileExists(atPath: paths.configFile) {
             guard let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8) else {

@@ -118,14 +118,12 @@ struct StatusSummary {
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    /// For a narrow bar: the count alone; logged out and offline in their one word each, as no count
-    /// (a "0" or a "-") says what is wrong.
+    /// For a narrow bar: the count alone; otherwise `text`, whose words say what is wrong where no
+    /// count (a "0" or a "-") would.
     var shortText: String {
         switch state {
-        case .offline: "📍 offline"
-        case .loggedOut: "📍 logged out"
-        case .fetching: "📍 …"
-        case .ok, .stale: "📍 " + String(count)
+        case .ok, .stale: "📍 \(count)"
+        case .offline, .loggedOut, .fetching: text
         }
     }
 

@@ -11,7 +11,7 @@ enum QuietOpener {
         // Links are data: only an http(s) URL reaches the opener, as with `onthemap open` (the
         // daemon drops others; this holds for an older one too).
         guard let url = WebLink.opening(link) else { return URLOpener.refusal(link, student: nil).message }
-        let opener = Terminal.environment("ONTHEMAP_OPENER") ?? "xdg-open"
+        let opener = URLOpener.program
         // A file, not a pipe: a browser the opener starts may hold its output open for hours.
         var template = Array("/tmp/onthemap-opener-XXXXXX".utf8CString)
         let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -19,34 +19,23 @@ enum QuietOpener {
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         defer { close(output) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // No keys for it: the terminal is in raw mode for the map.
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        var pid: pid_t = 0
-        let arguments = [opener, url]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        let spawned = posix_spawnp(&pid, opener, &actions, nil, &cArguments, environ)
-        guard spawned == 0 else {
+        let outcome = URLOpener.run(opener, on: url) { actions in
+            // No keys for it: the terminal is in raw mode for the map.
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        switch outcome {
+        case .cannotRun(let reason):
             let hint = opener == "xdg-open" ? " (install xdg-utils, or set ONTHEMAP_OPENER)" : ""
-            return "cannot run \(opener) to open \(url): \(String(cString: strerror(spawned)))\(hint)"
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
-            let said = firstLine(of: output)
-            let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
+            return "cannot run \(opener) to open \(url): \(reason)\(hint)"
+        case .failed(let how):
             // What the opener said comes first after the status: the status line is one terminal line.
-            guard let said else { return "\(opener) could not open \(url) (\(how))" }
+            guard let said = firstLine(of: output) else { return "\(opener) could not open \(url) (\(how))" }
             return "could not open the link (\(how)): \(said)"
+        case .opened:
+            return "opened \(url)"
         }
-        return "opened \(url)"
     }
 
     /// The first line the opener wrote that says something, at most 200 bytes of it.

@@ -18,31 +18,50 @@ enum URLOpener {
     @discardableResult
     static func open(_ link: String, announce: Bool = true, student: String? = nil, json: Bool = false) throws -> String {
         guard let url = WebLink.opening(link) else { throw refusal(link, student: student) }
-        let opener = Terminal.environment("ONTHEMAP_OPENER").flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
-        var pid: pid_t = 0
-        let arguments = [opener, url]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
+        let opener = program
+        let outcome = run(opener, on: url) { actions in
+            if json { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
+        }
+        switch outcome {
+        case .cannotRun(let reason):
+            let hint = (opener == "xdg-open" ? "install xdg-utils, or " : "")
+                + "set ONTHEMAP_OPENER to a program that opens links"
+            throw CommandFailure(message: "cannot run \(opener) to open \(url) (\(reason)): \(hint)")
+        case .failed(let how):
+            throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
+        case .opened:
+            if announce { Output.error("opened \(DisplayText.clean(url))") }
+            return url
+        }
+    }
+
+    /// The program that opens links: `$ONTHEMAP_OPENER`, unless unset or empty, else `xdg-open`.
+    static var program: String {
+        Terminal.environment("ONTHEMAP_OPENER").flatMap { $0.isEmpty ? nil : $0 } ?? "xdg-open"
+    }
+
+    /// How a run of the opener ended: it could not start (why, as `strerror` says), it failed
+    /// ("exit status 3", "signal 9"), or it opened the link.
+    enum Outcome { case cannotRun(String), failed(String), opened }
+
+    /// Runs `opener url`, its standard streams as `redirect` sets them, and waits for it.
+    static func run(_ opener: String, on url: String, redirect: (inout posix_spawn_file_actions_t) -> Void) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if json { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
-        let spawned = posix_spawnp(&pid, opener, &actions, nil, &cArguments, environ)
-        guard spawned == 0 else {
-            let hint = opener == "xdg-open" ? "install xdg-utils, or set ONTHEMAP_OPENER to a program that opens links" : "set ONTHEMAP_OPENER to a program that opens links"
-            throw CommandFailure(message: "cannot run \(opener) to open \(url) (\(String(cString: strerror(spawned)))): \(hint)")
-        }
+        redirect(&actions)
+        var arguments = [strdup(opener), strdup(url), nil]
+        defer { for argument in arguments { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, opener, &actions, nil, &arguments, environ)
+        guard spawned == 0 else { return .cannotRun(String(cString: strerror(spawned))) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exited = status & 0x7f == 0
         let code = (status >> 8) & 0xff
-        guard exited, code == 0 else {
-            let how = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
-            throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
-        }
-        if announce { Output.error("opened \(DisplayText.clean(url))") }
-        return url
+        if exited, code == 0 { return .opened }
+        return .failed(exited ? "exit status \(code)" : "signal \(status & 0x7f)")
     }
 
     /// Why a link was not opened, naming the student; the link shown only as far as it is printable.
