@@ -15,21 +15,11 @@ public struct CommandResult: Sendable {
 public func runCommand(
     _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let input = Pipe()
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
     let outputReader = OutputCollector()
     let errorReader = OutputCollector()
-    outputReader.collect(from: output.fileHandleForReading)
-    errorReader.collect(from: errors.fileHandleForReading)
-    try process.spawn()
+    let process = try Process.launch(
+        executable, arguments, environment: environment, stdin: input, stdout: outputReader, stderr: errorReader)
     let started = ContinuousClock.now
     // A child that exits without reading its input fails its test; the write must not kill the
     // whole test run with SIGPIPE (it did when a broken client binary was tested).

@@ -50,28 +50,13 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Starts (or restarts) the process and waits for the socket.
     public func start(timeout: TimeInterval = 20) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", socketPath, "--api-url", apiURL, "--log-level", "debug"] + arguments
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        output = OutputCollector()
-        output.collect(from: stdout.fileHandleForReading)
-        output.collect(from: stderr.fileHandleForReading)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.spawn()
+        let output = OutputCollector()
+        self.output = output
+        let process = try Process.launch(
+            executable, ["--socket", socketPath, "--api-url", apiURL, "--log-level", "debug"] + arguments,
+            environment: environment, inheritsEnvironment: false, stdout: output, stderr: output)
         self.process = process
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if output.text.contains("listening") { return }
-            if !process.isAlive { break }
-            usleep(5_000)
-        }
-        process.terminate()
-        throw ServerProcessError(message: "onthemapd did not start:\n\(output.text)")
+        try process.waitUntilReady("onthemapd", timeout: timeout, log: output) { output.text.contains("listening") }
     }
 
     /// What the daemon logged so far.

@@ -2,8 +2,8 @@ import Foundation
 import OnTheMapRPC
 
 /// A bare stream socket (Unix or TCP) for tests that misbehave on purpose: send without reading,
-/// stop mid-message, hold connections open, pipeline requests. Non-blocking, so a test never hangs on
-/// a full buffer.
+/// stop mid-message, trickle a body in while the server shuts down, hold connections open, pipeline
+/// requests. Non-blocking, so a test never hangs on a full buffer.
 public final class RawSocket: @unchecked Sendable {
     public let fd: Int32
 
@@ -52,6 +52,13 @@ public final class RawSocket: @unchecked Sendable {
         return offset
     }
 
+    /// Sends all of `text` within `timeout`, or throws if the peer closes or stops reading first.
+    public func sendAll(_ text: String, timeout: Duration = .seconds(30)) throws {
+        let bytes = Array(text.utf8)
+        let sent = send(bytes, timeout: timeout)
+        guard sent == bytes.count else { throw ServerProcessError(message: "sent \(sent) of \(bytes.count) bytes") }
+    }
+
     /// Everything the peer sends until it closes or `timeout` passes.
     public func receiveAll(timeout: Duration) -> [UInt8] {
         receive(timeout: timeout) { _ in false }
@@ -78,6 +85,9 @@ public final class RawSocket: @unchecked Sendable {
         }
         return received
     }
+
+    /// What the peer has done with the connection so far (`peerState`).
+    public var peer: PeerState { peerState(fd) }
 }
 
 /// What the peer of a stream socket has done so far, seen without blocking or consuming anything.

@@ -2,20 +2,12 @@ import Foundation
 
 /// A process left running while a test watches its output (e.g. `onthemap watch`).
 public final class RunningProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: Process
     private let output = OutputCollector()
 
-    /// Starts `executable`; `environment` entries are added to the test's own.
+    /// Starts `executable` (its stderr thrown away); `environment` entries are added to the test's own.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        output.collect(from: stdout.fileHandleForReading)
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.spawn()
+        process = try Process.launch(executable, arguments, environment: environment, stdout: output, stderr: nil)
     }
 
     /// Lines printed on stdout so far.

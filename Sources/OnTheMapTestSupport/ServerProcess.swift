@@ -42,36 +42,18 @@ public final class ServerProcess: @unchecked Sendable {
     public static func spawn(
         databasePath: String, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]
     ) throws -> ServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("onthemap-server"))
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.arguments =
-            ["serve", "--create", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments
         let output = OutputCollector()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        output.collect(from: stdout.fileHandleForReading)
-        output.collect(from: stderr.fileHandleForReading)
-        try process.spawn()
+        let process = try Process.launch(
+            BuiltProducts.path("onthemap-server"),
+            ["serve", "--create", "--database", databasePath, "--port", String(port), "--log-level", "warning"] + arguments,
+            environment: environment, stdout: output, stderr: output)
         return ServerProcess(databasePath: databasePath, process: process, output: output)
     }
 
     /// Returns once the server prints its URL; stops it and throws if it exits or `timeout` (a
     /// deadline for a hung start, nothing more) passes first.
     public func waitUntilListening(timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !baseURL.isEmpty { return }
-            if !process.isAlive { break }
-            usleep(10_000)
-        }
-        process.terminate()
-        throw ServerProcessError(message: "onthemap-server did not start:\n\(output.text)")
+        try process.waitUntilReady("onthemap-server", timeout: timeout, log: output) { !baseURL.isEmpty }
     }
 
     /// Everything the server printed so far (stdout and stderr).

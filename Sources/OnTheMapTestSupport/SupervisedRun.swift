@@ -7,20 +7,9 @@ public func runSupervised(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval,
     whileRunning tick: () throws -> Void = {}
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let stdout = Pipe()
-    let stderr = Pipe()
     let output = OutputCollector()
     let errors = OutputCollector()
-    output.collect(from: stdout.fileHandleForReading)
-    errors.collect(from: stderr.fileHandleForReading)
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try process.spawn()
+    let process = try Process.launch(executable, arguments, environment: environment, stdout: output, stderr: errors)
     let deadline = Date().addingTimeInterval(timeout)
     var exitStatus: Int32?
     while exitStatus == nil {

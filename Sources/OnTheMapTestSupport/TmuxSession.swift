@@ -24,42 +24,17 @@ public final class TmuxSession {
     /// The tmux server's process, ended at tear-down whatever else happened.
     private var serverPID: Int32 = 0
 
-    /// Runs the tmux client with `posix_spawn` and `waitpid`, its output in a file: the server it may
-    /// start keeps that output open for its whole life, and Foundation's `Process` did not reap the
-    /// client while a server it had forked lived on.
+    /// Runs the tmux client with `spawnAndWait`, its output in a file: the server it may start keeps
+    /// that output open for its whole life, and Foundation's `Process` did not reap the client while
+    /// a server it had forked lived on. The server and the panes inherit the client's signal state,
+    /// so it starts with the defaults.
     @discardableResult
     public func tmux(_ arguments: [String]) throws -> String {
-        let output = directory.file("tmux-output")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The server and the panes inherit the signal state: none blocked, none ignored (the test
-        // process ignores SIGPIPE, and its threads may block others).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigemptyset(&all)
-        for signal in [SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGCHLD, SIGWINCH] { sigaddset(&all, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["/usr/bin/tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ) == 0 else {
+        guard let result = try? spawnAndWait("/usr/bin/tmux", ["-S", socket] + arguments, defaultSignals: true) else {
             throw ServerProcessError(message: "cannot run tmux")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw ServerProcessError(message: "tmux \(arguments) failed (\(status))") }
-        return text
+        guard result.status == 0 else { throw ServerProcessError(message: "tmux \(arguments) failed (\(result.status))") }
+        return result.stdout
     }
 
     /// Types keys (tmux key names: "Enter", "C-c", "Tab", or text).

@@ -30,13 +30,13 @@ struct HeldBodiesTests {
         // Foundation's `Process.run()` reads past its buffer with that many descriptors (a crash of
         // a spawn in make test's PostgreSQL run). On a thread of its own: the pause blocks.
         let port = server.port
-        var held: [RawTCPConnection] = try await onOwnThread {
+        var held: [RawSocket] = try await onOwnThread {
             ProcessLaunches.pause()
-            var held: [RawTCPConnection] = []
+            var held: [RawSocket] = []
             for _ in 0..<Self.connections {
-                guard let connection = try? RawTCPConnection(port: port) else { continue }
+                guard let connection = try? RawSocket(loopbackPort: port) else { continue }
                 // A connection the server refused may be closed under the sender: that is the point.
-                try? connection.send(head + body)
+                try? connection.sendAll(head + body)
                 held.append(connection)
             }
             return held
@@ -79,8 +79,8 @@ struct HeldBodiesTests {
         let server = try ServerProcess.start(
             databasePath: try seededDatabase(in: directory, count: 1), arguments: ["--idle-timeout", "2"])
         defer { server.stop() }
-        let connection = try RawTCPConnection(port: server.port)
-        try connection.send(
+        let connection = try RawSocket(loopbackPort: server.port)
+        try connection.sendAll(
             "POST /v1/StudentLocation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65536\r\n\r\n" + String(repeating: "a", count: 1000))
         #expect(eventually(timeout: .seconds(60)) { connection.peer != .silent })
         #expect(connection.peer == .closed, "cut, not answered")

@@ -26,8 +26,8 @@ struct ShutdownAndNotifyTests {
         // A login whose body is still on its way when SIGTERM arrives.
         let body = loginBody()
         let split = body.index(body.startIndex, offsetBy: 20)
-        let connection = try RawTCPConnection(port: server.port)
-        try connection.send(
+        let connection = try RawSocket(loopbackPort: server.port)
+        try connection.sendAll(
             "POST /v1/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body[..<split])
         // The request is in its handler (reading the body) before the server is told to stop.
@@ -41,11 +41,11 @@ struct ShutdownAndNotifyTests {
         server.signal(SIGTERM)
         #expect(notify.waitFor("STOPPING=1"))
         // It stops accepting new connections…
-        #expect(eventually { (try? RawTCPConnection(port: server.port)) == nil })
+        #expect(eventually { (try? RawSocket(loopbackPort: server.port)) == nil })
         #expect(server.waitForExit(timeout: 1) == nil, "exited with a request in flight")
         // …and still answers the one in flight.
-        try connection.send(String(body[split...]))
-        let reply = connection.readToEnd()
+        try connection.sendAll(String(body[split...]))
+        let reply = String(decoding: connection.receiveAll(timeout: .seconds(30)), as: UTF8.self)
         #expect(reply.hasPrefix("HTTP/1.1 200 OK"), "\(reply)")
         #expect(reply.contains(#""session":{"id":"#))
 
@@ -74,6 +74,6 @@ struct ShutdownAndNotifyTests {
         #expect(second.stderr.contains("port \(first.port) is already in use (Address already in use on 127.0.0.1)"), "\(second.stderr)")
         #expect(!second.stderr.contains("errno"), "\(second.stderr)")
         // The first server is unharmed.
-        _ = try RawTCPConnection(port: first.port)
+        _ = try RawSocket(loopbackPort: first.port)
     }
 }
