@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import OnTheMapServer
 
 /// `user passwd KEY|EMAIL --password-stdin`: a new password ends the account's sessions, so whoever
@@ -7,16 +6,14 @@ import OnTheMapServer
 struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Set an account's password (from standard input) and end its sessions.")
-    @OptionGroup var database: DatabaseOption
-    @Argument(help: "Account key or email.") var account: String
+    @OptionGroup var target: AccountArgument
     @OptionGroup var password: PasswordInput
     @Flag(help: "Keep the account's sessions (by default they end, and its devices must log in again).")
     var keepSessions = false
 
     func run() async throws {
         let hash = try await password.readHash()
-        try await database.with { storage in
-            let record = try await findAccount(account, in: storage)
+        try await target.with { storage, record in
             _ = try await storage.setPasswordHash(hash, forKey: record.key)
             let name = record.shownName
             if keepSessions {

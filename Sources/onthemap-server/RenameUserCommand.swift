@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import OnTheMapModels
 import OnTheMapServer
 
@@ -8,8 +7,7 @@ import OnTheMapServer
 struct RenameUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename", abstract: "Change an account's first or last name, and its pins' with it.")
-    @OptionGroup var database: DatabaseOption
-    @Argument(help: "Account key or email.") var account: String
+    @OptionGroup var target: AccountArgument
     @Option(help: "New first name.") var first: String?
     @Option(help: "New last name.") var last: String?
 
@@ -20,8 +18,7 @@ struct RenameUserCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await database.with { storage in
-            let record = try await findAccount(account, in: storage)
+        try await target.with { storage, record in
             let firstName = first ?? record.firstName
             let lastName = last ?? record.lastName
             let pins = try await storage.renameAccount(key: record.key, firstName: firstName, lastName: lastName)
