@@ -940,9 +940,16 @@ Return the session: a plist of its :dir, :socket and :messages file."
              until (string-search "*OnTheMap map*" line)
              collect (string-trim-right line))))
 
+(defun onthemap-tests--tty-map-rows (screen)
+  "The map's rows on SCREEN: below the header line, above the \"N pins in view\" line."
+  (cl-loop for line in (cdr screen)
+           until (string-match-p "\\`[0-9]+ pins? in view" line)
+           collect (string-trim-right line)))
+
 (ert-deftest onthemap-test-11a-map-legend-fits-the-terminal-and-follows-its-width ()
   ;; The map's legend is laid out for the window, as the lists are: at 80 columns Emacs cuts none
-  ;; of its lines with "$", and when the terminal narrows to 60 it is laid out again.
+  ;; of its lines with "$", and when the terminal narrows to 60 it is laid out again.  The map is
+  ;; drawn again for 60 columns too: none of its rows is cut either.
   (onthemap-tests--in-terminal tty onthemap-tests--clients
     (onthemap-tests--tty-keys tty "M-x" "onthemap-map" "Enter")
     (dolist (columns '(80 60))
@@ -961,7 +968,14 @@ Return the session: a plist of its :dir, :socket and :messages file."
         ;; The links that do not fit end in "…", as in the lists and Neovim.
         (should (cl-some (lambda (line) (string-match-p "https?://[^ ]*…\\'" line)) legend))
         (when (= columns 60)
-          (should (cl-every (lambda (line) (<= (string-width line) 58)) legend)))))))
+          (should (cl-every (lambda (line) (<= (string-width line) 58)) legend)))
+        (onthemap-tests--tty-wait
+         tty (format "the map drawn for %d columns" columns)
+         (lambda (screen)
+           (let ((rows (onthemap-tests--tty-map-rows screen)))
+             (and (> (length rows) 5)
+                  (cl-every (lambda (row) (and (< (string-width row) columns) (not (string-suffix-p "$" row))))
+                            rows)))))))))
 
 (ert-deftest onthemap-test-11b-messages-hold-the-packages-sentence-alone ()
   ;; A refusal, in a command run by the command loop: *Messages* holds the sentence alone, not

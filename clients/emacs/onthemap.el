@@ -1390,6 +1390,9 @@ did not end the session (then it stays valid there until it expires)."
 (defvar-local onthemap--map-summary nil
   "The line above the map's legend, whole, while a map is shown.")
 
+(defvar-local onthemap--map-redraw-timer nil
+  "The timer that draws the map again for its window's new size.")
+
 (defvar-local onthemap--map-problem-text nil
   "What is shown in place of the map, whole and cleaned, or nil.
 It is broken to the window's width again when that changes.")
@@ -1589,8 +1592,19 @@ That is its summary (cut to fit), then a line for each pin in view."
 (defun onthemap--map-resized (window)
   "Lay the legend of the map in WINDOW out again when its width changed.
 A problem shown in place of the map is broken to the new width.
-Point stays on its line and column."
+Point stays on its line and column.  The map itself is drawn again
+for the new size once the window has kept it for a moment (a window
+dragged wider asks the daemon once, not at every column)."
   (with-current-buffer (window-buffer window)
+    (when (and onthemap--map-size (not onthemap--map-problem-text)
+               (not (equal (seq-take (onthemap--map-cells (current-buffer)) 2) (seq-take onthemap--map-size 2))))
+      (when (timerp onthemap--map-redraw-timer) (cancel-timer onthemap--map-redraw-timer))
+      (setq onthemap--map-redraw-timer
+            (run-at-time 0.3 nil (lambda (buffer)
+                                   (when (buffer-live-p buffer)
+                                     (with-current-buffer buffer (setq onthemap--map-redraw-timer nil))
+                                     (onthemap--map-fetch buffer)))
+                         (current-buffer))))
     (when (and (or onthemap--map-problem-text
                    (and onthemap--map-summary (markerp onthemap--map-legend)))
                (not (eql (onthemap--list-room) onthemap--laid-out-width)))
