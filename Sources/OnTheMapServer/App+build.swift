@@ -78,9 +78,7 @@ func buildRouter(
     SessionController(
         storage: storage,
         passwords: passwords,
-        limiter: limiter,
         facebook: configuration.facebookVerifyURL.map { FacebookTokenVerifier(url: $0, httpClient: .shared) },
-        sessionLifetime: configuration.sessionLifetime,
         trustedProxies: configuration.trustedProxies,
         maxBodyBytes: configuration.maxBodyBytes
     ).addRoutes(to: v1.group("session"))

@@ -13,9 +13,7 @@ extension DatabaseOption {
     /// Opens the database, runs `body`, and closes it whatever happened.
     func with<T>(_ body: (any ServerStorage) async throws -> T) async throws -> T {
         let storage = try await open()
-        let result = await Result { try await body(storage) }
-        await storage.close()
-        return try result.get()
+        return try await storage.closing { try await body(storage) }
     }
 }
 

@@ -17,9 +17,7 @@ struct BackupCommand: AsyncParsableCommand {
         let (snapshot, rule) = try await database.with { (try await $0.snapshot(), $0.pinsPerAccount) }
         let backup = try await DatabaseTarget.sqlite(to).open(
             pinsPerAccount: rule, ifNew: .create, logger: Logger(label: "onthemap-server"))
-        let result = await Result { try await backup.restore(snapshot) }
-        await backup.close()
-        try result.get()
+        try await backup.closing { try await backup.restore(snapshot) }
         print("backed up \(snapshot.counts) to \(to) (checksum \(snapshot.checksum))")
     }
 }

@@ -21,42 +21,21 @@ struct CopyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "onthemap-server")
-        let source = try await open(from, pinsPerAccount: nil, ifNew: .refuse, logger: logger)
-        let snapshot: StorageSnapshot
-        do {
-            snapshot = try await source.snapshot()
-        } catch {
-            await source.close()
-            throw error
-        }
-        let rule = source.pinsPerAccount
-        await source.close()
+        let source = try await DatabaseTarget(from).openForCommand(pinsPerAccount: nil, ifNew: .refuse, logger: logger)
+        let (snapshot, rule) = try await source.closing { (try await source.snapshot(), source.pinsPerAccount) }
         // The destination must be empty: a new one is created by intent.
-        let destination = try await open(to, pinsPerAccount: rule, ifNew: .create, logger: logger)
-        let copied = await Result {
-            try await destination.restore(snapshot)
-            return try await destination.snapshot()
-        }
-        await destination.close()
+        let destination = try await DatabaseTarget(to).openForCommand(pinsPerAccount: rule, ifNew: .create, logger: logger)
         let result: StorageSnapshot
-        do { result = try copied.get() } catch let error as StorageError { throw CommandError(error.description) }
+        do {
+            result = try await destination.closing {
+                try await destination.restore(snapshot)
+                return try await destination.snapshot()
+            }
+        } catch let error as StorageError { throw CommandError(error.description) }
         guard result.checksum == snapshot.checksum else {
             throw CommandError(
                 "The copy differs from the source: \(snapshot.counts) (checksum \(snapshot.checksum)) became \(result.counts) (checksum \(result.checksum)).")
         }
         print("copied \(result.counts) from \(try DatabaseTarget(from)) to \(try DatabaseTarget(to)) (checksum \(result.checksum))")
-    }
-
-    private func open(
-        _ text: String, pinsPerAccount: PinsPerAccount?, ifNew: NewDatabasePolicy, logger: Logger
-    ) async throws -> any ServerStorage {
-        let target = try DatabaseTarget(text)
-        do {
-            return try await target.open(pinsPerAccount: pinsPerAccount, poolSize: 2, ifNew: ifNew, logger: logger)
-        } catch let error as StorageError where error.isNotADatabase {
-            throw CommandError(error.description)
-        } catch {
-            throw CommandError("Cannot open the database at \(target): \(describeStorageFailure(error))")
-        }
     }
 }

@@ -35,15 +35,27 @@ struct DatabaseOption: ParsableArguments {
         pinsPerAccount: PinsPerAccount? = nil, ifNew: NewDatabasePolicy = .refuse, poolSize: Int = 2,
         waitForDatabase: Bool = false, logger: Logger = Logger(label: "onthemap-server")
     ) async throws -> any ServerStorage {
-        let target = try resolvedTarget
+        try await resolvedTarget.openForCommand(
+            pinsPerAccount: pinsPerAccount, ifNew: ifNew, poolSize: poolSize, waitForDatabase: waitForDatabase,
+            logger: logger)
+    }
+}
+
+extension DatabaseTarget {
+    /// Opens the database as every command does: no database there is the storage's own sentence,
+    /// any other failure names the place and what the database said.
+    func openForCommand(
+        pinsPerAccount: PinsPerAccount?, ifNew: NewDatabasePolicy, poolSize: Int = 2, waitForDatabase: Bool = false,
+        logger: Logger
+    ) async throws -> any ServerStorage {
         do {
-            return try await target.open(
+            return try await open(
                 pinsPerAccount: pinsPerAccount, poolSize: poolSize, waitForDatabase: waitForDatabase, ifNew: ifNew,
                 logger: logger)
         } catch let error as StorageError where error.isNotADatabase {
             throw CommandError(error.description)
         } catch {
-            throw CommandError("Cannot open the database at \(target): \(describeStorageFailure(error))")
+            throw CommandError("Cannot open the database at \(self): \(describeStorageFailure(error))")
         }
     }
 }

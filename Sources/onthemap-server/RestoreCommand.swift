@@ -18,9 +18,9 @@ struct RestoreCommand: AsyncParsableCommand {
         let (snapshot, rule) = try await BackupFile.read(path: from)
         // The destination is what a restore makes: a new database is created by intent.
         let storage = try await database.open(pinsPerAccount: rule, ifNew: .create)
-        let result = await Result { try await storage.restore(snapshot) }
-        await storage.close()
-        do { try result.get() } catch let error as StorageError { throw CommandError(error.description) }
+        do {
+            try await storage.closing { try await storage.restore(snapshot) }
+        } catch let error as StorageError { throw CommandError(error.description) }
         print("restored \(snapshot.counts) from \(from) (checksum \(snapshot.checksum))")
     }
 }

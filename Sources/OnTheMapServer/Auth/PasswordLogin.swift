@@ -38,12 +38,15 @@ struct PasswordLogin: Sendable {
         return VerifiedLogin(account: account, attemptsToForget: LoginRateLimiter.subjects(account: accountName))
     }
 
-    /// Opens a session for a verified login: one write, which also forgets the account's failed
-    /// attempts.
-    func openSession(_ login: VerifiedLogin, now: Date = Date()) async throws -> SessionRecord {
+    /// Opens a session for a verified login (by password or, on `/v1/session`, by Facebook), noting
+    /// where it came from: one write, which also forgets the account's failed attempts.
+    func openSession(
+        _ login: VerifiedLogin, clientAddress: String? = nil, userAgent: String? = nil, now: Date = Date()
+    ) async throws -> SessionRecord {
         let session = SessionRecord(
             id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: login.account.key,
-            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds))
+            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds), clientAddress: clientAddress,
+            userAgent: userAgent)
         try await storage.insertSession(session, now: now, forgettingAttemptsOf: login.attemptsToForget)
         return session
     }

@@ -7,11 +7,10 @@ import OnTheMapModels
 /// `POST /session` (log in), `GET /session` (is this session still good?) and `DELETE /session` (log out).
 struct SessionController: Sendable {
     let storage: any ServerStorage
-    /// The password check and the login limits, shared with the Parse dialect's `/login`.
+    /// The password check, the login limits and the session lifetime, shared with the Parse
+    /// dialect's `/login`.
     let passwords: PasswordLogin
-    let limiter: LoginRateLimiter
     let facebook: FacebookTokenVerifier?
-    let sessionLifetime: Duration
     /// Reverse proxies whose `X-Forwarded-For` is believed.
     let trustedProxies: Set<String>
     /// Larger bodies get 413.
@@ -26,7 +25,8 @@ struct SessionController: Sendable {
     @Sendable func login(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await request.decodeJSONBody(LoginRequestBody.self, limit: maxBodyBytes)
         let login: VerifiedLogin
-        let address = clientAddress(request, context)
+        let address = ClientAddress.resolve(
+            peer: context.clientAddress, headers: request.headers, trustedProxies: trustedProxies)
         switch (body.udacity, body.facebookMobile) {
         case (let credentials?, nil):
             login = try await passwordLogin(credentials, address: address, context: context)
@@ -40,12 +40,7 @@ struct SessionController: Sendable {
         }
         let account = login.account
         guard !account.disabled else { throw Self.disabled }
-        let now = Date()
-        let session = SessionRecord(
-            id: SecretGenerator.sessionID(now: now), xsrfToken: SecretGenerator.token(), accountKey: account.key,
-            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime.seconds), clientAddress: address,
-            userAgent: request.headers[.userAgent])
-        try await storage.insertSession(session, now: now, forgettingAttemptsOf: login.attemptsToForget)
+        let session = try await passwords.openSession(login, clientAddress: address, userAgent: request.headers[.userAgent])
         context.logger.debug("login", metadata: ["account": "\(account.key)"])
         var response = Response.json(
             SessionResponse(
@@ -53,12 +48,8 @@ struct SessionController: Sendable {
                 session: SessionInfo(id: session.id, expiration: WireTimestamp.microseconds(session.expiresAt))),
             prefixed: true)
         response.headers.append(
-            Self.xsrfCookie(session.xsrfToken, maxAge: sessionLifetime.components.seconds, request: request))
+            Self.xsrfCookie(session.xsrfToken, maxAge: passwords.sessionLifetime.components.seconds, request: request))
         return response
-    }
-
-    private func clientAddress(_ request: Request, _ context: ServerRequestContext) -> String? {
-        ClientAddress.resolve(peer: context.clientAddress, headers: request.headers, trustedProxies: trustedProxies)
     }
 
     private func passwordLogin(
@@ -96,7 +87,7 @@ struct SessionController: Sendable {
         guard let facebook else {
             throw APIFailure(.forbidden, "Facebook login is not enabled on this server; log in with email and password.")
         }
-        if let wait = try await limiter.admit(account: nil, address: address) {
+        if let wait = try await passwords.limiter.admit(account: nil, address: address) {
             throw Self.tooManyAttempts(wait)
         }
         let identity = try await facebook.verify(accessToken: accessToken)

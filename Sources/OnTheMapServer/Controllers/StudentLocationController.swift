@@ -31,7 +31,7 @@ struct StudentLocationController: Sendable {
         if let mark, let list = cache.list(for: queryString, mark: mark) {
             return list.response(ifNoneMatch: ifNoneMatch)
         }
-        let storageQuery = try LocationListQuery(request.uri.queryParameters).storageQuery
+        let storageQuery = try LocationQuery(udacity: request.uri.queryParameters)
         let version = try await locations.locationsVersion()
         if let list = cache.list(for: queryString, version: version, mark: mark) {
             return list.response(ifNoneMatch: ifNoneMatch)

@@ -18,18 +18,19 @@ enum EntityTag {
         return "\"" + hex.joined() + "\""
     }
 
-    /// Whether an `If-None-Match` value names `etag` (or is `*`), so the answer is a 304.
+    /// Whether an `If-None-Match` value names one of `etags` (or is `*`), so the answer is a 304: the
+    /// lists' check, and the web page's files' (which have a tag for each encoding).
     ///
     /// RFC 9110 §13.1.2 compares weakly for this header: `W/"x"` matches `"x"`. A malformed value
-    /// matches nothing, so the client gets the full list, as if it had sent no header.
-    static func ifNoneMatch(_ header: String?, matches etag: String) -> Bool {
+    /// matches nothing, so the client gets the full answer, as if it had sent no header.
+    static func ifNoneMatch(_ header: String?, matches etags: String...) -> Bool {
         guard let header else { return false }
         for candidate in header.split(separator: ",") {
             var tag = candidate.drop { $0 == " " || $0 == "\t" }
             while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == etag { return true }
+            if etags.contains(where: { tag == $0 }) { return true }
         }
         return false
     }

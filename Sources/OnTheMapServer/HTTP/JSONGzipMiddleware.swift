@@ -26,24 +26,23 @@ struct JSONGzipMiddleware: RouterMiddleware {
             WebController.acceptsGzip(request.headers[values: .acceptEncoding])
         else { return response }
         var headers = response.headers
-        // A client that takes gzip holds the gzip form's tag: its 304 names that one.
-        if response.status == .notModified {
-            if let etag = headers[.eTag], etag.hasPrefix("\"") { headers[.eTag] = "W/" + etag }
-            headers[.vary] = "Accept-Encoding"
-            return Response(status: response.status, headers: headers, body: response.body)
+        var body = response.body
+        if response.status != .notModified {
+            guard response.status == .ok, headers[.contentType]?.hasPrefix("application/json") == true,
+                let length = response.body.contentLength, length >= Self.minimumBytes
+            else { return response }
+            let collected = Collected()
+            try await response.body.write(Collector(into: collected))
+            var plain = collected.buffer
+            guard let zipped = try? plain.compress(with: .gzip(configuration: .init(compressionLevel: 6))) else { return response }
+            headers[.contentEncoding] = "gzip"
+            headers[.contentLength] = nil
+            body = .init(byteBuffer: zipped)
         }
-        guard response.status == .ok, headers[.contentType]?.hasPrefix("application/json") == true,
-            let length = response.body.contentLength, length >= Self.minimumBytes
-        else { return response }
-        let collected = Collected()
-        try await response.body.write(Collector(into: collected))
-        var plain = collected.buffer
-        guard let zipped = try? plain.compress(with: .gzip(configuration: .init(compressionLevel: 6))) else { return response }
-        headers[.contentEncoding] = "gzip"
-        headers[.contentLength] = nil
-        headers[.vary] = "Accept-Encoding"
+        // A client that takes gzip holds the gzip form's tag: its 304 names that one.
         if let etag = headers[.eTag], etag.hasPrefix("\"") { headers[.eTag] = "W/" + etag }
-        return Response(status: response.status, headers: headers, body: .init(byteBuffer: zipped))
+        headers[.vary] = "Accept-Encoding"
+        return Response(status: response.status, headers: headers, body: body)
     }
 }
 

@@ -27,9 +27,7 @@ extension Request {
         try requireJSONIfBodySent()
         do {
             return try await body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
             throw APIFailure(.contentTooLarge, "The request body is larger than \(limit) bytes.")
         } catch is HTTPParserError {
             throw APIFailure.badRequest("The request ended before its body was complete.")

@@ -2,8 +2,8 @@ import Hummingbird
 import Logging
 
 /// `GET /healthz` and `GET /metrics`, outside `/v1`: they are for the operator, not the API's clients.
-struct OperationsController<Probe: DatabaseProbe> {
-    let probe: Probe
+struct OperationsController {
+    let probe: StorageProbe
     /// Nil when metrics were not bootstrapped (router-level tests): `/metrics` is then not routed.
     let metrics: ServerMetrics?
     /// When set, `/metrics` wants it as a bearer token.

@@ -10,11 +10,6 @@ struct OutcomeMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let loginPaths: [String: Set<HTTPRequest.Method>]
     let metrics: ServerMetrics
 
-    init(loginPaths: [String: Set<HTTPRequest.Method>], metrics: ServerMetrics) {
-        self.loginPaths = loginPaths
-        self.metrics = metrics
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {

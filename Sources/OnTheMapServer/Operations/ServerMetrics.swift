@@ -59,7 +59,7 @@ public struct ServerMetrics: Sendable {
     /// Never fails for the database's sake: while it does not answer, `onthemap_database_up` is 0 and
     /// the pin and session gauges keep their last values (a scrape during an outage is when the
     /// other series matter most).
-    func exposition(counting probe: some DatabaseProbe) async -> String {
+    func exposition(counting probe: StorageProbe) async -> String {
         let answers = (try? await AbandoningDeadline.run(Self.databaseCheckTimeout) { try await probe.ping() }) != nil
         let up = answers && probe.integrityProblems().isEmpty
         databaseUp.set(up ? 1.0 : 0.0)

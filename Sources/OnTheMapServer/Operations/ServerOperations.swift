@@ -18,18 +18,13 @@ public struct ServerOperations: Sendable {
         self.accessLog = accessLog
         self.metricsToken = metricsToken
     }
-
-    /// What records each request: the metrics and the access log above.
-    var recorder: RequestRecorder {
-        RequestRecorder(metrics: metrics?.requests, accessLog: accessLog)
-    }
 }
 
 extension Router<ServerRequestContext> {
     /// The operations middleware, outermost so it sees every response in its final form (after
     /// `APIErrorMiddleware` turned errors into bodies), and `/healthz` and `/metrics`.
-    func addOperations(_ operations: ServerOperations, probe: some DatabaseProbe) {
-        let recorder = operations.recorder
+    func addOperations(_ operations: ServerOperations, probe: StorageProbe) {
+        let recorder = RequestRecorder(metrics: operations.metrics?.requests, accessLog: operations.accessLog)
         if recorder.isRecording {
             add(middleware: RequestRecordingMiddleware(recorder: recorder))
         }

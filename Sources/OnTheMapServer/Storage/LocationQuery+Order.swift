@@ -7,6 +7,9 @@ struct OrderProblem: Error {
 }
 
 extension LocationQuery {
+    /// The most pins a list request of either dialect may ask for (`limit`).
+    static let maxLimit = 1000
+
     /// The most terms an `order` may have: each sortable key once.
     static var maxOrderTerms: Int { sortableColumns.count }
 

@@ -4,3 +4,12 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+extension ServerStorage {
+    /// Runs `body`, then closes the storage whatever happened, and returns its result or rethrows.
+    public func closing<T>(after body: () async throws -> T) async throws -> T {
+        let result = await Result { try await body() }
+        await close()
+        return try result.get()
+    }
+}

@@ -35,7 +35,7 @@ struct WebController: Sendable {
         headers[.eTag] = gzip ? file.gzipETag : file.etag
         headers[.vary] = "Accept-Encoding"
         headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
-        if Self.matches(request.headers[values: .ifNoneMatch], etags: [file.etag, file.gzipETag]) {
+        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: file.etag, file.gzipETag) {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }
@@ -51,19 +51,6 @@ struct WebController: Sendable {
                 let refused = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0")
                     && Double($0.dropFirst(2)) == 0 }
                 if !refused { return true }
-            }
-        }
-        return false
-    }
-
-    /// Whether `If-None-Match` names one of `etags` (weakly, as RFC 9110 compares for GET) or is `*`.
-    static func matches(_ values: [String], etags: [String]) -> Bool {
-        for value in values {
-            for part in value.split(separator: ",") {
-                var tag = part.trimmingCharacters(in: .whitespaces)
-                if tag == "*" { return true }
-                if tag.hasPrefix("W/") { tag.removeFirst(2) }
-                if etags.contains(tag) { return true }
             }
         }
         return false

@@ -4,8 +4,6 @@ import OnTheMapModels
 
 /// The query parameters of a Parse list request: `where`, `order`, `limit`, `skip`, `count`, `keys`.
 struct ParseQuery {
-    static let defaultLimit = 100
-    static let maxLimit = 1000
     static let textColumns: Set<String> = ["objectId", "uniqueKey", "firstName", "lastName", "mapString", "mediaURL"]
     static let numberColumns: Set<String> = ["latitude", "longitude"]
     static let dateColumns: Set<String> = ["createdAt", "updatedAt"]
@@ -17,15 +15,15 @@ struct ParseQuery {
     static let maxConditions = 20
     static let maxValuesPerCondition = 100
 
-    var query = LocationQuery(limit: defaultLimit)
+    var query = LocationQuery()
     var wantsCount = false
     /// The keys to return (with objectId, createdAt and updatedAt always); nil for all.
     var keys: Set<String>?
 
     init(_ parameters: [String: String]) throws(ParseFailure) {
         if let text = parameters["limit"] {
-            guard let limit = Int(text), (0...Self.maxLimit).contains(limit) else {
-                throw .invalidQuery("limit must be a whole number from 0 to \(Self.maxLimit)")
+            guard let limit = Int(text), (0...LocationQuery.maxLimit).contains(limit) else {
+                throw .invalidQuery("limit must be a whole number from 0 to \(LocationQuery.maxLimit)")
             }
             query.limit = limit
         }

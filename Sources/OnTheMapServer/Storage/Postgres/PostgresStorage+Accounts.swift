@@ -29,29 +29,24 @@ extension PostgresStorage {
     }
 
     private func insert(_ record: AccountRecord) async throws -> AccountRecord {
-        let rows = try await database.rows(
-            """
-            INSERT INTO account (key, email, passwordHash, facebookID, firstName, lastName, nickname, createdAt, disabled)
-            VALUES (\(record.key), \(record.email), \(record.passwordHash), \(record.facebookID), \(record.firstName),
-                    \(record.lastName), \(record.nickname), \(record.createdAt), \(record.disabled))
-            RETURNING id
-            """)
+        let rows = try await database.rows(Self.insert(record, then: " RETURNING id"))
         var stored = record
         stored.id = try rows.first?.decode(Int64.self)
         return stored
     }
 
     public func account(email: String) async throws -> AccountRecord? {
-        try await database.rows(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE lower(email) = lower($1)",
-                binds: Self.binds(email))
-        ).first.map(Self.account)
+        try await account(where: "lower(email) = lower($1)", email)
     }
 
     public func account(key: String) async throws -> AccountRecord? {
+        try await account(where: "key = $1", key)
+    }
+
+    /// The account for which `condition` holds with `value` as `$1`, if any.
+    private func account(where condition: String, _ value: String) async throws -> AccountRecord? {
         try await database.rows(
-            PostgresQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE key = $1", binds: Self.binds(key))
+            PostgresQuery(unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE \(condition)", binds: Self.binds(value))
         ).first.map(Self.account)
     }
 
@@ -65,25 +60,26 @@ extension PostgresStorage {
             // Two first logins at once: one inserts, the other's conflict falls through to the select.
             let record = AccountRecord(new: new, key: SecretGenerator.accountKey())
             do {
-                _ = try await database.rows(
-                    """
-                    INSERT INTO account (key, email, passwordHash, facebookID, firstName, lastName, nickname, createdAt, disabled)
-                    VALUES (\(record.key), NULL, NULL, \(facebookID), \(record.firstName), \(record.lastName),
-                            \(record.nickname), \(record.createdAt), FALSE)
-                    ON CONFLICT (facebookID) DO NOTHING
-                    """)
+                _ = try await database.rows(Self.insert(record, then: " ON CONFLICT (facebookID) DO NOTHING"))
             } catch let error where PostgresErrors.isUniqueViolation(error) {
                 continue  // the random key clashed
             }
-            if let existing = try await database.rows(
-                PostgresQuery(
-                    unsafeSQL: "SELECT \(Self.accountColumns) FROM account WHERE facebookID = $1",
-                    binds: Self.binds(facebookID))
-            ).first.map(Self.account) {
+            if let existing = try await account(where: "facebookID = $1", facebookID) {
                 return existing
             }
         }
         throw StorageError.unavailable("no free account key after 8 tries")
+    }
+
+    /// The statement that stores an account as it is, but for its `id`, followed by `suffix`.
+    static func insert(_ a: AccountRecord, then suffix: String = "") -> PostgresQuery {
+        var query: PostgresQuery = """
+            INSERT INTO account (key, email, passwordHash, facebookID, firstName, lastName, nickname, createdAt, disabled)
+            VALUES (\(a.key), \(a.email), \(a.passwordHash), \(a.facebookID), \(a.firstName), \(a.lastName),
+                    \(a.nickname), \(a.createdAt), \(a.disabled))
+            """
+        query.sql += suffix
+        return query
     }
 
     /// Bindings for a query built from text.

@@ -29,13 +29,8 @@ extension PostgresStorage {
             guard existing == 0 else {
                 throw StorageError.notEmpty("the destination already holds accounts or pins")
             }
-            for a in snapshot.accounts {
-                try await connection.query(
-                    """
-                    INSERT INTO account (key, email, passwordHash, facebookID, firstName, lastName, nickname, createdAt, disabled)
-                    VALUES (\(a.key), \(a.email), \(a.passwordHash), \(a.facebookID), \(a.firstName), \(a.lastName),
-                            \(a.nickname), \(a.createdAt), \(a.disabled))
-                    """, logger: logger)
+            for account in snapshot.accounts {
+                try await connection.query(Self.insert(account), logger: logger)
             }
             for s in snapshot.sessions {
                 try await connection.query(

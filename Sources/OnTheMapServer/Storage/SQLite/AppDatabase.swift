@@ -44,8 +44,8 @@ public struct AppDatabase: Sendable {
         if !FileManager.default.fileExists(atPath: path) {
             try? FileDescriptor.open(FilePath(path), .writeOnly, options: .create, permissions: .ownerReadWrite).close()
         }
+        // GRDB enables foreign keys (the sessions' ON DELETE CASCADE) by default.
         var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: path, configuration: configuration)
         do {
@@ -78,9 +78,7 @@ public struct AppDatabase: Sendable {
 
     /// A private in-memory database, for tests.
     public static func inMemory() throws -> AppDatabase {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        return try AppDatabase(DatabaseQueue(configuration: configuration))
+        try AppDatabase(DatabaseQueue())
     }
 
     static var migrator: DatabaseMigrator {

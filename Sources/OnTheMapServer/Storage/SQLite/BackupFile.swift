@@ -34,9 +34,7 @@ public enum BackupFile {
             // Named as the operator gave it, not as the private copy.
             throw StorageError.notADatabase(error.description.replacingOccurrences(of: copy, with: path))
         }
-        let result = await Result { try await storage.snapshot() }
-        await storage.close()
-        return (try result.get(), storage.pinsPerAccount)
+        return (try await storage.closing { try await storage.snapshot() }, storage.pinsPerAccount)
     }
 
     /// A new folder only this user can enter: the copy holds password hashes and sessions.

@@ -16,10 +16,7 @@ extension SQLiteStorage {
     }
 
     public func setPasswordHash(_ hash: String, forKey key: String) async throws -> Bool {
-        try await write { db in
-            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE key = ?", arguments: [hash, key])
-            return db.changesCount > 0
-        }
+        try await changedRows("UPDATE account SET passwordHash = ? WHERE key = ?", [hash, key]) > 0
     }
 
     public func renameAccount(key: String, firstName: String, lastName: String) async throws -> Int {
@@ -44,10 +41,7 @@ extension SQLiteStorage {
     }
 
     public func removeLocation(objectId: String) async throws -> Bool {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM studentLocation WHERE objectId = ?", arguments: [objectId])
-            return db.changesCount > 0
-        }
+        try await changedRows("DELETE FROM studentLocation WHERE objectId = ?", [objectId]) > 0
     }
 
     public func allSessions(accountKey: String?) async throws -> [SessionRecord] {
@@ -59,16 +53,10 @@ extension SQLiteStorage {
     }
 
     public func revokeSession(id: String) async throws -> Bool {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
-        }
+        try await changedRows("DELETE FROM session WHERE id = ?", [id]) > 0
     }
 
     public func revokeSessions(accountKey: String) async throws -> Int {
-        try await write { db in
-            try db.execute(sql: "DELETE FROM session WHERE accountKey = ?", arguments: [accountKey])
-            return db.changesCount
-        }
+        try await changedRows("DELETE FROM session WHERE accountKey = ?", [accountKey])
     }
 }

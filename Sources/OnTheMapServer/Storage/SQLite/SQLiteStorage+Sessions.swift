@@ -19,9 +19,7 @@ extension SQLiteStorage {
 
     public func markSessionUsed(id: String, at now: Date) async throws {
         let used = WireTimestamp.roundedToMilliseconds(now)
-        try await write { db in
-            try db.execute(sql: "UPDATE session SET lastUsedAt = ? WHERE id = ?", arguments: [used, id])
-        }
+        _ = try await changedRows("UPDATE session SET lastUsedAt = ? WHERE id = ?", [used, id])
     }
 
     public func deleteSession(xsrfToken: String) async throws -> SessionRecord? {

@@ -16,13 +16,8 @@ public struct SQLiteStorage: ServerStorage {
     public init(database: AppDatabase, pinsPerAccount: PinsPerAccount? = .one, displayName: String = "SQLite") throws {
         self.database = database
         self.displayName = displayName
-        if let pinsPerAccount {
-            mergedPins = database.mergedByMigration + (try database.apply(pinsPerAccount))
-            self.pinsPerAccount = pinsPerAccount
-        } else {
-            mergedPins = database.mergedByMigration
-            self.pinsPerAccount = try database.currentPinsPerAccount()
-        }
+        mergedPins = database.mergedByMigration + (try pinsPerAccount.map(database.apply) ?? 0)
+        self.pinsPerAccount = try pinsPerAccount ?? database.currentPinsPerAccount()
     }
 
     /// How many duplicate pins opening this storage merged away.
@@ -85,6 +80,14 @@ public struct SQLiteStorage: ServerStorage {
     /// A write transaction, with the same translation.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await writer.write(body) } catch let error as DatabaseError { throw translate(error) }
+    }
+
+    /// One statement in a write transaction; returns how many rows it changed.
+    func changedRows(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: sql, arguments: arguments)
+            return db.changesCount
+        }
     }
 
     /// The error a request reports; a damaged page also sets off the integrity check.

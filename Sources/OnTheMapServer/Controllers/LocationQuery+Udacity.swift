@@ -1,17 +1,10 @@
 import Hummingbird
 import OnTheMapModels
 
-/// The parameters of `GET /StudentLocation`, validated.
-struct LocationListQuery {
-    static let defaultLimit = 100
-    static let maxLimit = 1000
-
-    var limit = defaultLimit
-    var skip = 0
-    var order: [SortTerm] = [SortTerm(column: "createdAt", descending: false)]
-    var uniqueKey: String?
-
-    init(_ parameters: Parameters) throws {
+extension LocationQuery {
+    /// The parameters of `GET /StudentLocation`, validated; oldest first unless `order` says otherwise.
+    init(udacity parameters: Parameters) throws {
+        self.init(order: [SortTerm(column: "createdAt", descending: false)], uniqueKey: parameters.get("uniqueKey"))
         if let text = parameters.get("limit") {
             guard let value = Int(text), (0...Self.maxLimit).contains(value) else {
                 throw APIFailure.badRequest("limit must be a whole number from 0 to \(Self.maxLimit).")
@@ -26,16 +19,10 @@ struct LocationListQuery {
         }
         if let text = parameters.get("order"), !text.isEmpty {
             do {
-                order = try LocationQuery.order(text)
+                order = try Self.order(text)
             } catch {
                 throw APIFailure.badRequest(error.message.prefix(1).uppercased() + error.message.dropFirst() + ".")
             }
         }
-        uniqueKey = parameters.get("uniqueKey")
-    }
-
-    /// The query for the storage.
-    var storageQuery: LocationQuery {
-        LocationQuery(limit: limit, skip: skip, order: order, uniqueKey: uniqueKey)
     }
 }
