@@ -11,26 +11,23 @@ import OnTheMapRPC
 /// are put in words here.
 enum CLIFailure {
     static func exit(for error: any Error) -> ExitCode {
-        let style = Style(enabled: Terminal.colorOnStderr)
+        if let error = error as? ExitCode { return error }
+        let (sentence, code) = said(for: error)
+        Output.error(Style(enabled: Terminal.colorOnStderr).red("onthemap: ") + sentence)
+        return code
+    }
+
+    /// What `error` says after "onthemap: ", and its exit code.
+    private static func said(for error: any Error) -> (String, ExitCode) {
         switch error {
         case let error as RPCError:
             // The daemon's words may quote others' (an upstream's error, a name): cleaned like them.
-            Output.error(style.red("onthemap: ") + DisplayText.clean(continuingThePrefix(message(for: error))))
-            return status(for: error)
-        case let error as ClientError:
-            Output.error(style.red("onthemap: ") + error.message)
-            return ExitCode(ExitStatus.unreachable)
-        case let error as UsageFailure:
-            Output.error(style.red("onthemap: ") + error.message)
-            return ExitCode(ExitStatus.usage)
-        case let error as CommandFailure:
-            Output.error(style.red("onthemap: ") + error.message)
-            return ExitCode(ExitStatus.daemonError)
-        case let error as ExitCode:
-            return error
-        default:
-            Output.error(style.red("onthemap: ") + "something went wrong (\(error)); please report it with the command you ran")
-            return ExitCode(ExitStatus.daemonError)
+            (DisplayText.clean(continuingThePrefix(message(for: error))), status(for: error))
+        case let error as ClientError: (error.message, ExitCode(ExitStatus.unreachable))
+        case let error as UsageFailure: (error.message, ExitCode(ExitStatus.usage))
+        case let error as CommandFailure: (error.message, ExitCode(ExitStatus.daemonError))
+        case let error as AtomicFile.Failure: (error.message, ExitCode(ExitStatus.daemonError))
+        default: ("something went wrong (\(error)); please report it with the command you ran", ExitCode(ExitStatus.daemonError))
         }
     }
 

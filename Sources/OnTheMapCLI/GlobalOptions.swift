@@ -33,11 +33,18 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// Runs a command body, printing failures and exiting with the documented codes.
-func runReportingFailures(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch {
-        throw CLIFailure.exit(for: error)
+/// A subcommand whose failures are printed, exiting with the documented codes (`CLIFailure`).
+protocol ReportingCommand: ParsableCommand {
+    /// The command's work; `run` reports what it throws.
+    func execute() throws
+}
+
+extension ReportingCommand {
+    func run() throws {
+        do {
+            try execute()
+        } catch {
+            throw CLIFailure.exit(for: error)
+        }
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import OnTheMapModels
 
 extension MapLabels {
@@ -22,75 +21,34 @@ extension MapLabels {
         let probes = scales.map { $0 / 2 } + [scales.last! * 2]
         // A terminal draws an 80-column world 160 dots across, a browser's rule 640 pixels.
         let pixelsPerDot = 640.0 / 160
-        var names = WebNames(
-            rule: .init(
-                scales: scales, ranks: probes.map { Int(LabelLayout.maximumCountryRank(scale: $0)) },
-                populations: probes.map { Int(LabelLayout.minimumPopulation(scale: $0)) },
-                countryPixels: LabelLayout.minimumCountryDots * pixelsPerDot,
-                largeCountryPixels: LabelLayout.largeCountryDots * pixelsPerDot),
-            countries: [], places: [])
+        let rule: WireJSON = .object([
+            ("countryPixels", .number(LabelLayout.minimumCountryDots * pixelsPerDot)),
+            ("largeCountryPixels", .number(LabelLayout.largeCountryDots * pixelsPerDot)),
+            ("populations", .array(probes.map { .integer(Int(LabelLayout.minimumPopulation(scale: $0))) })),
+            ("ranks", .array(probes.map { .integer(Int(LabelLayout.maximumCountryRank(scale: $0))) })),
+            ("scales", .array(scales.map { .number($0) })),
+        ])
+        var countries: [WireJSON] = []
         for index in 0..<countryCount {
             let entry = entry(index)
-            names.countries.append(
-                .init(
-                    x: Int(entry.x), y: Int(entry.y), rank: Int(entry.rank), name: text(name(entry, ascii: false)),
-                    short: text(shortName(entry)), extent: Int(entry.extent)))
+            countries.append(
+                .array([
+                    .integer(Int(entry.x)), .integer(Int(entry.y)), .integer(Int(entry.rank)), .string(text(name(entry, ascii: false))),
+                    .string(text(shortName(entry))), .integer(Int(entry.extent)),
+                ]))
         }
+        var places: [WireJSON] = []
         for index in countryCount..<countryCount + placeCount {
             let entry = entry(index)
             guard entry.population >= minimumPopulation else { break }
-            names.places.append(
-                .init(x: Int(entry.x), y: Int(entry.y), population: Int(entry.population), name: text(name(entry, ascii: false))))
+            places.append(
+                .array([.integer(Int(entry.x)), .integer(Int(entry.y)), .integer(Int(entry.population)), .string(text(name(entry, ascii: false)))]))
         }
-        // Names and numbers only: encoding cannot fail.
-        return String(decoding: (try? WireCoding.encode(names)) ?? [], as: UTF8.self)
+        // Keys in order, as `WireCoding` sorts them.
+        return WireJSON.object([("countries", .array(countries)), ("places", .array(places)), ("rule", rule)]).serialized
     }
 
     private func text(_ utf8: [UInt8]) -> String {
         String(decoding: utf8, as: UTF8.self)
     }
-}
-
-/// `MapLabels.webJSON`'s shape: each name a short array, ten thousand of them read by a phone.
-private struct WebNames: Encodable {
-    struct Rule: Encodable {
-        var scales: [Double]
-        var ranks: [Int]
-        var populations: [Int]
-        var countryPixels: Double
-        var largeCountryPixels: Double
-    }
-
-    struct Country: Encodable {
-        var x, y, rank: Int
-        var name, short: String
-        var extent: Int
-
-        func encode(to encoder: any Encoder) throws {
-            var array = encoder.unkeyedContainer()
-            try array.encode(x)
-            try array.encode(y)
-            try array.encode(rank)
-            try array.encode(name)
-            try array.encode(short)
-            try array.encode(extent)
-        }
-    }
-
-    struct Place: Encodable {
-        var x, y, population: Int
-        var name: String
-
-        func encode(to encoder: any Encoder) throws {
-            var array = encoder.unkeyedContainer()
-            try array.encode(x)
-            try array.encode(y)
-            try array.encode(population)
-            try array.encode(name)
-        }
-    }
-
-    var rule: Rule
-    var countries: [Country]
-    var places: [Place]
 }

@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 /// `onthemap call METHOD [PARAMS]`: any RPC, for scripts.
-struct CallCommand: ParsableCommand {
+struct CallCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "call", abstract: "Call any daemon method; prints the result JSON, or the error JSON on stderr.",
         discussion: """
@@ -37,25 +37,19 @@ struct CallCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func execute() throws {
         let parsed = params.flatMap { try? WireCoding.decode(WireJSON.self, from: $0.utf8) }
-        do {
-            let connection = try global.connect()
-            switch try connection.call(method, params: parsed) {
-            case .success(let result):
-                try Output.json(result)
-            case .failure(let error) where error.code == RPCError.methodNotFoundCode:
-                // A mistyped name is a person's mistake, said as one (exit status 1, as every error
-                // the daemon answers), not the protocol's error object.
-                throw CommandFailure(message: Self.noSuchMethod(method, among: Self.methods(of: connection)))
-            case .failure(let error):
-                Output.error(String(decoding: try Output.jsonBytes(error), as: UTF8.self))
-                throw CLIFailure.status(for: error)
-            }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw CLIFailure.exit(for: error)
+        let connection = try global.connect()
+        switch try connection.call(method, params: parsed) {
+        case .success(let result):
+            try Output.json(result)
+        case .failure(let error) where error.code == RPCError.methodNotFoundCode:
+            // A mistyped name is a person's mistake, said as one (exit status 1, as every error
+            // the daemon answers), not the protocol's error object.
+            throw CommandFailure(message: Self.noSuchMethod(method, among: Self.methods(of: connection)))
+        case .failure(let error):
+            Output.error(String(decoding: try Output.jsonBytes(error), as: UTF8.self))
+            throw CLIFailure.status(for: error)
         }
     }
 

@@ -5,7 +5,7 @@ import OnTheMapRPC
 
 /// `onthemap export --html FILE | --svg FILE`: the students the daemon holds on a world map, in one
 /// file that works offline.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write the students the daemon caches on a world map to one self-contained HTML or SVG file.",
         discussion: """
@@ -45,26 +45,20 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runReportingFailures {
-            let (format, path): (ExportMapParams.Format, String) = html.map { (.html, $0) } ?? (.svg, svg!)
-            let result = try global.result(ExportMapParams(format: format))
-            if path == "-" {
-                Output.out(result.document)
-                return
-            }
-            do throws(AtomicFile.Failure) {
-                // What any program saving a file does (0666 less the umask): the page is made to be
-                // shared, and the umask is the user's say in who may read it.
-                try AtomicFile.write(Array(result.document.utf8), to: path, mode: 0o666, replacingReadOnly: force)
-            } catch {
-                throw CommandFailure(message: error.message)
-            }
-            if json {
-                try Output.json(Written(file: path, format: format.rawValue, students: result.students))
-            } else {
-                Output.error("wrote \(path): \(result.students) students")
-            }
+    func execute() throws {
+        let (format, path): (ExportMapParams.Format, String) = html.map { (.html, $0) } ?? (.svg, svg!)
+        let result = try global.result(ExportMapParams(format: format))
+        if path == "-" {
+            Output.out(result.document)
+            return
+        }
+        // What any program saving a file does (0666 less the umask): the page is made to be
+        // shared, and the umask is the user's say in who may read it. A failure says why (exit 1).
+        try AtomicFile.write(Array(result.document.utf8), to: path, mode: 0o666, replacingReadOnly: force)
+        if json {
+            try Output.json(Written(file: path, format: format.rawValue, students: result.students))
+        } else {
+            Output.error("wrote \(path): \(result.students) students")
         }
     }
 

@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap geocode PLACE`: the preview step before posting.
-struct GeocodeCommand: ParsableCommand {
+struct GeocodeCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "geocode", abstract: "Show the places a text could mean.",
         discussion: """
@@ -33,16 +33,14 @@ struct GeocodeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runReportingFailures {
-            let found = try Self.point(place).map { [$0] } ?? Place.candidates(place, limit: GeocodeParams.defaultLimit, on: try global.connect())
-            if json {
-                try Output.json(found)
-            } else {
-                for candidate in found { Output.line(Self.describe(candidate)) }
-            }
-            if found.isEmpty { throw Place.notFound(place) }
+    func execute() throws {
+        let found = try Self.point(place).map { [$0] } ?? Place.candidates(place, limit: GeocodeParams.defaultLimit, on: try global.connect())
+        if json {
+            try Output.json(found)
+        } else {
+            for candidate in found { Output.line(Self.describe(candidate)) }
         }
+        if found.isEmpty { throw Place.notFound(place) }
     }
 
     /// "Springfield, Missouri, United States  (37.22, -93.30)  a town".

@@ -5,7 +5,7 @@ import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap login`: secrets come from a prompt or stdin, never from argv.
-struct LoginCommand: ParsableCommand {
+struct LoginCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "login", abstract: "Log in with your Udacity account (or a Facebook token).",
         discussion: """
@@ -40,33 +40,31 @@ struct LoginCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runReportingFailures {
-            if !force, let account = try global.result(StatusParams()).account { try confirmAgain(account) }
-            let params: LoginParams
-            if facebookTokenStdin {
-                guard let token = readLine(strippingNewline: true), !token.isEmpty else {
-                    throw UsageFailure(message: "no token on standard input: pipe it in, e.g. `printf '%s\\n' \"$TOKEN\" | onthemap login --facebook-token-stdin`")
-                }
-                params = LoginParams(.facebook(accessToken: token))
-            } else {
-                let email = try username ?? ask("Email: ", secret: false, what: "--username EMAIL")
-                let password: String
-                if passwordStdin {
-                    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                        throw UsageFailure(message: "no password on standard input: pipe it in, e.g. `pass show udacity | onthemap login --username EMAIL --password-stdin`")
-                    }
-                    password = line
-                } else {
-                    password = try ask("Password: ", secret: true, what: "--password-stdin")
-                }
-                params = LoginParams(.udacity(username: email, password: password))
+    func execute() throws {
+        if !force, let account = try global.result(StatusParams()).account { try confirmAgain(account) }
+        let params: LoginParams
+        if facebookTokenStdin {
+            guard let token = readLine(strippingNewline: true), !token.isEmpty else {
+                throw UsageFailure(message: "no token on standard input: pipe it in, e.g. `printf '%s\\n' \"$TOKEN\" | onthemap login --facebook-token-stdin`")
             }
-            // A connection of its own: the one the status came on may have been idle past the daemon's
-            // `--idle-timeout` while the password was typed.
-            let account = try global.result(params)
-            if json { try Output.json(account) } else { Output.error("logged in as " + DisplayText.clean(account.fullName)) }
+            params = LoginParams(.facebook(accessToken: token))
+        } else {
+            let email = try username ?? ask("Email: ", secret: false, what: "--username EMAIL")
+            let password: String
+            if passwordStdin {
+                guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                    throw UsageFailure(message: "no password on standard input: pipe it in, e.g. `pass show udacity | onthemap login --username EMAIL --password-stdin`")
+                }
+                password = line
+            } else {
+                password = try ask("Password: ", secret: true, what: "--password-stdin")
+            }
+            params = LoginParams(.udacity(username: email, password: password))
         }
+        // A connection of its own: the one the status came on may have been idle past the daemon's
+        // `--idle-timeout` while the password was typed.
+        let account = try global.result(params)
+        if json { try Output.json(account) } else { Output.error("logged in as " + DisplayText.clean(account.fullName)) }
     }
 
     /// Already logged in as `account`: says so, and on a terminal (nothing piped in) asks whether to log

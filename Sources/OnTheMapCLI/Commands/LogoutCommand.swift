@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 /// `onthemap logout`.
-struct LogoutCommand: ParsableCommand {
+struct LogoutCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Log out and forget the session.",
         discussion: """
@@ -20,17 +20,15 @@ struct LogoutCommand: ParsableCommand {
     @Flag(help: "The daemon's answer as JSON ({\"loggedOut\", \"upstream\"}); the sentence still goes to stderr.")
     var json = false
 
-    func run() throws {
-        try runReportingFailures {
-            let connection = try global.connect()
-            // Who and where, asked first: after the logout the daemon has forgotten both, and an
-            // offline logout's message needs them.
-            let status = try connection.result(StatusParams())
-            let result = try connection.result(LogoutParams())
-            let upstream = result.upstream
-            if json { try Output.json(result) }
-            Output.error(Self.sentence(upstream: upstream, apiURL: status.apiURL, accountKey: status.account?.key))
-        }
+    func execute() throws {
+        let connection = try global.connect()
+        // Who and where, asked first: after the logout the daemon has forgotten both, and an
+        // offline logout's message needs them.
+        let status = try connection.result(StatusParams())
+        let result = try connection.result(LogoutParams())
+        let upstream = result.upstream
+        if json { try Output.json(result) }
+        Output.error(Self.sentence(upstream: upstream, apiURL: status.apiURL, accountKey: status.account?.key))
     }
 
     /// What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or

@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 /// `onthemap map`: the world with the students' pins, sized to the terminal, and a legend.
-struct MapCommand: ParsableCommand {
+struct MapCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "map", abstract: "Show the students' pins on a world map (-i: full screen, to pan, zoom and pick pins).",
         discussion: """
@@ -76,60 +76,52 @@ struct MapCommand: ParsableCommand {
 
     var charset: MapParams.Charset { ascii || !Terminal.localeIsUTF8 ? .ascii : .braille }
 
-    func run() throws {
+    func execute() throws {
         if interactive {
-            return try runReportingFailures {
-                do {
-                    try InteractiveMap(global: global, start: where_, charset: charset, labels: !noLabels).run()
-                } catch let failure as ExitCodeFailure {
-                    throw ExitCode(failure.code)
-                }
-            }
+            return try InteractiveMap(global: global, start: where_, charset: charset, labels: !noLabels).run()
         }
-        try runReportingFailures {
-            let terminal = Terminal.size()
-            let legendRoom =
-                json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
-            let size = (
-                width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
-                height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
-            )
-            guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
-                throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
-            }
-            var result = try global.result(params(width: size.0, height: size.1))
-            var legendLines = result.pins.count
-            if let room = legendRoom, !result.pins.isEmpty {
-                // On a terminal the legend always shows, under a map made that much shorter (which may
-                // hold fewer pins): all of it when it fits in a fifth of the screen, else its first
-                // lines and how many more there are.
+        let terminal = Terminal.size()
+        let legendRoom =
+            json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
+        let size = (
+            width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
+            height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
+        )
+        guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
+            throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
+        }
+        var result = try global.result(params(width: size.0, height: size.1))
+        var legendLines = result.pins.count
+        if let room = legendRoom, !result.pins.isEmpty {
+            // On a terminal the legend always shows, under a map made that much shorter (which may
+            // hold fewer pins): all of it when it fits in a fifth of the screen, else its first
+            // lines and how many more there are.
+            legendLines = min(result.pins.count, room)
+            if size.1 - legendLines >= MapParams.heightRange.lowerBound {
+                result = try global.result(params(width: size.0, height: size.1 - legendLines))
                 legendLines = min(result.pins.count, room)
-                if size.1 - legendLines >= MapParams.heightRange.lowerBound {
-                    result = try global.result(params(width: size.0, height: size.1 - legendLines))
-                    legendLines = min(result.pins.count, room)
-                } else {
-                    legendLines = 0
-                }
+            } else {
+                legendLines = 0
             }
-            if json {
-                try Output.json(result)
-                return
-            }
-            let colour = Terminal.colorOnStdout
-            for line in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour) { Output.line(line) }
-            let style = Style(enabled: colour)
-            Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns, heightGiven: height != nil)))
-            let shown = legendLines < result.pins.count ? max(legendLines - 1, 0) : result.pins.count
-            for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: terminal?.columns, style: style) {
-                Output.line(line)
-            }
-            if shown < result.pins.count {
-                let more = result.pins.count - shown
-                let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
-                Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
-            }
-            LastTable.save(result.pins)
         }
+        if json {
+            try Output.json(result)
+            return
+        }
+        let colour = Terminal.colorOnStdout
+        for line in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour) { Output.line(line) }
+        let style = Style(enabled: colour)
+        Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns, heightGiven: height != nil)))
+        let shown = legendLines < result.pins.count ? max(legendLines - 1, 0) : result.pins.count
+        for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: terminal?.columns, style: style) {
+            Output.line(line)
+        }
+        if shown < result.pins.count {
+            let more = result.pins.count - shown
+            let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
+            Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
+        }
+        LastTable.save(result.pins)
     }
 
     private func params(width: Int, height: Int) -> MapParams {

@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap mypin`.
-struct MyPinCommand: ParsableCommand {
+struct MyPinCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "mypin", abstract: "Show your own pin.",
         discussion: """
@@ -18,19 +18,17 @@ struct MyPinCommand: ParsableCommand {
     @Flag(help: "The pin as JSON (null when you have none).")
     var json = false
 
-    func run() throws {
-        try runReportingFailures {
-            let result = try global.result(MyPinParams())
-            if json {
-                if let pin = result.pin { try Output.json(pin) } else { Output.line("null") }
-            } else if let pin = result.pin {
-                Output.line(Self.describe(pin.student, now: Date()))
-            } else {
-                Output.error("you have no pin yet: `onthemap post PLACE URL` posts one")
-            }
-            if result.cached {
-                Output.error("onthemap: the server cannot be reached; this is your pin as onthemapd last saw it")
-            }
+    func execute() throws {
+        let result = try global.result(MyPinParams())
+        if json {
+            if let pin = result.pin { try Output.json(pin) } else { Output.line("null") }
+        } else if let pin = result.pin {
+            Output.line(Self.describe(pin.student, now: Date()))
+        } else {
+            Output.error("you have no pin yet: `onthemap post PLACE URL` posts one")
+        }
+        if result.cached {
+            Output.error("onthemap: the server cannot be reached; this is your pin as onthemapd last saw it")
         }
     }
 

@@ -9,7 +9,7 @@ import OnTheMapSupport
 import Glibc
 
 /// `onthemap open STUDENT`.
-struct OpenCommand: ParsableCommand {
+struct OpenCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a student's link: by number in the last table or map, or by name.",
         discussion: """
@@ -60,13 +60,11 @@ struct OpenCommand: ParsableCommand {
         try TypedLength.check(given, atMost: TypedLength.search, "The name")
     }
 
-    func run() throws {
-        try runReportingFailures {
-            if let number = Int(given.trimmingWhitespace()) {
-                return try openRow(number)
-            }
-            try openByName(given.trimmingWhitespace())
+    func execute() throws {
+        if let number = Int(given.trimmingWhitespace()) {
+            return try openRow(number)
         }
+        try openByName(given.trimmingWhitespace())
     }
 
     /// No row to open is the same failure as no student by that name (exit status 1): a number from 1
@@ -107,8 +105,7 @@ struct OpenCommand: ParsableCommand {
         if json {
             // For a script the list is data: on stdout, and no table is shown for `open N` to read.
             try Output.json(candidates)
-            Output.error(style.red("onthemap: ") + "\(matched); give more of the name to open one")
-            throw ExitCode(ExitStatus.daemonError)
+            throw CommandFailure(message: "\(matched); give more of the name to open one")
         }
         Output.error(style.red("onthemap: ") + "\(matched); open one with `onthemap open N`:")
         Output.error(StudentTable.render(candidates, width: Terminal.size(of: STDERR_FILENO)?.columns, now: Date(), style: style))

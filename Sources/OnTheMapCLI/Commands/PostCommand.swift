@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap post PLACE URL`: geocode, pick the place, post (or overwrite).
-struct PostCommand: ParsableCommand {
+struct PostCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "post", abstract: "Post your pin: a place and a link.",
         discussion: """
@@ -47,42 +47,40 @@ struct PostCommand: ParsableCommand {
         try TypedLength.check(url, atMost: RPCParam<String>.defaultMaximumBytes, "The link")
     }
 
-    func run() throws {
-        try runReportingFailures {
-            let connection = try global.connect()
-            // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
-            guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
-            let link = Self.typedLink(url)
-            if let problem = WebLink.problem(link) {
-                throw UsageFailure(
-                    message: "\"\(DisplayText.clean(url))\" is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me")
-            }
-            if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
-            if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
-            let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
-            guard !found.isEmpty else { throw Place.notFound(place) }
-            let chosen = try yes ? found[0] : choose(from: found)
-            if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
-            var params = PostPinParams(
-                mapString: chosen.label, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
-                overwrite: overwrite)
-            var answer = try connection.call(params)
-            if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
-                // The error's data holds the pin in hand, as every answer writes a pin.
-                let pin = error.data?["pin"].flatMap { try? WireCoding.decode(StudentPin.self, from: WireCoding.encode($0)) }
-                let existing = DisplayText.clean(pin?.student.mapString ?? "somewhere")
-                guard Terminal.stdinIsTTY, !yes else {
-                    throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
-                }
-                guard Terminal.confirm(Self.overwriteQuestion(pin?.student, label: chosen.label, link: link)) else {
-                    throw CommandFailure(message: "nothing posted: your pin stays at \"\(existing)\"")
-                }
-                params.overwrite = true
-                answer = try connection.call(params)
-            }
-            let posted = try answer.get()
-            if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
+    func execute() throws {
+        let connection = try global.connect()
+        // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
+        guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
+        let link = Self.typedLink(url)
+        if let problem = WebLink.problem(link) {
+            throw UsageFailure(
+                message: "\"\(DisplayText.clean(url))\" is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me")
         }
+        if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
+        if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
+        let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
+        guard !found.isEmpty else { throw Place.notFound(place) }
+        let chosen = try yes ? found[0] : choose(from: found)
+        if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
+        var params = PostPinParams(
+            mapString: chosen.label, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
+            overwrite: overwrite)
+        var answer = try connection.call(params)
+        if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
+            // The error's data holds the pin in hand, as every answer writes a pin.
+            let pin = error.data?["pin"].flatMap { try? WireCoding.decode(StudentPin.self, from: WireCoding.encode($0)) }
+            let existing = DisplayText.clean(pin?.student.mapString ?? "somewhere")
+            guard Terminal.stdinIsTTY, !yes else {
+                throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
+            }
+            guard Terminal.confirm(Self.overwriteQuestion(pin?.student, label: chosen.label, link: link)) else {
+                throw CommandFailure(message: "nothing posted: your pin stays at \"\(existing)\"")
+            }
+            params.overwrite = true
+            answer = try connection.call(params)
+        }
+        let posted = try answer.get()
+        if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
     }
 
     /// What to ask before `pin` is replaced by one at `label` with `link`: about what would change,

@@ -2,7 +2,7 @@ import ArgumentParser
 import OnTheMapRPC
 
 /// `onthemap refresh`.
-struct RefreshCommand: ParsableCommand {
+struct RefreshCommand: ReportingCommand {
     static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch the student list now.", discussion: ExitStatus.help)
 
     @OptionGroup var global: GlobalOptions
@@ -10,10 +10,8 @@ struct RefreshCommand: ParsableCommand {
     @Flag(help: "The daemon's answer as JSON: how many students it holds and when they were fetched.")
     var json = false
 
-    func run() throws {
-        try runReportingFailures {
-            let result = try global.result(RefreshParams())
-            if json { try Output.json(result) } else { Output.error("fetched the \(result.count) newest students") }
-        }
+    func execute() throws {
+        let result = try global.result(RefreshParams())
+        if json { try Output.json(result) } else { Output.error("fetched the \(result.count) newest students") }
     }
 }

@@ -4,7 +4,7 @@ import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap signup`.
-struct SignupCommand: ParsableCommand {
+struct SignupCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "signup", abstract: "Open the page where accounts are made: Udacity's, or the one a self-hosted server names.",
         discussion: """
@@ -24,29 +24,27 @@ struct SignupCommand: ParsableCommand {
     /// The API Udacity's accounts are for (onthemapd's default).
     static let udacityAPIHost = "onthemap-api.udacity.com"
 
-    func run() throws {
-        try runReportingFailures {
-            // Which server the daemon uses decides where an account comes from; a daemon that is not
-            // running would use Udacity's unless configured otherwise, so its page is the answer then.
-            // The default wait: the daemon reads the server's page for its sign-up link, and gives
-            // up on a server that does not answer by itself (its request timeout).
-            let connection = try? global.connect()
-            guard let connection, let apiURL = try? connection.result(StatusParams()).apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL)
-            else { return try open(Self.signupURL) }
-            let server = DisplayText.clean(apiURL)
-            let page: String?
-            do {
-                page = try connection.result(SignUpParams()).url
-            } catch let error as RPCError where error.code == RPCError.methodNotFoundCode {
-                // A daemon older than this client cannot say: the operator can.
-                page = nil
-            }
-            guard let page else {
-                throw CommandFailure(
-                    message: "the server at \(server) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)")
-            }
-            try open(page)
+    func execute() throws {
+        // Which server the daemon uses decides where an account comes from; a daemon that is not
+        // running would use Udacity's unless configured otherwise, so its page is the answer then.
+        // The default wait: the daemon reads the server's page for its sign-up link, and gives
+        // up on a server that does not answer by itself (its request timeout).
+        let connection = try? global.connect()
+        guard let connection, let apiURL = try? connection.result(StatusParams()).apiURL, !apiURL.isEmpty, !Self.isUdacity(apiURL)
+        else { return try open(Self.signupURL) }
+        let server = DisplayText.clean(apiURL)
+        let page: String?
+        do {
+            page = try connection.result(SignUpParams()).url
+        } catch let error as RPCError where error.code == RPCError.methodNotFoundCode {
+            // A daemon older than this client cannot say: the operator can.
+            page = nil
         }
+        guard let page else {
+            throw CommandFailure(
+                message: "the server at \(server) names no sign-up page, and Udacity accounts do not work there: ask its operator for an account (they add one with `onthemap-server user add`)")
+        }
+        try open(page)
     }
 
     private func open(_ page: String) throws {

@@ -7,7 +7,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 /// `onthemap students`.
-struct StudentsCommand: ParsableCommand {
+struct StudentsCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "students", abstract: "List students, newest first (or nearest first with --near).",
         discussion: """
@@ -70,52 +70,50 @@ struct StudentsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runReportingFailures {
-            let connection = try global.connect()
-            var params = StudentsParams(limit: limit, search: search, refresh: refresh ? true : nil)
-            var placeName: String?
-            if let near {
-                let place = try NearOption.resolve(near, on: connection)
-                placeName = place.name
-                params.near = .init(latitude: place.latitude, longitude: place.longitude, radiusKm: radius)
+    func execute() throws {
+        let connection = try global.connect()
+        var params = StudentsParams(limit: limit, search: search, refresh: refresh ? true : nil)
+        var placeName: String?
+        if let near {
+            let place = try NearOption.resolve(near, on: connection)
+            placeName = place.name
+            params.near = .init(latitude: place.latitude, longitude: place.longitude, radiusKm: radius)
+        }
+        let result = try connection.result(params)
+        let table = !json && !tsv && !geojson
+        let rows = result.students
+        if json {
+            try Output.json(rows)
+        } else if tsv {
+            Output.line(StudentExports.tsv(rows))
+        } else if geojson {
+            Output.out(String(decoding: try StudentExports.geoJSON(rows) + [UInt8(ascii: "\n")], as: UTF8.self))
+        } else {
+            if !rows.isEmpty {
+                Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
             }
-            let result = try connection.result(params)
-            let table = !json && !tsv && !geojson
-            let rows = result.students
-            if json {
-                try Output.json(rows)
-            } else if tsv {
-                Output.line(StudentExports.tsv(rows))
-            } else if geojson {
-                Output.out(String(decoding: try StudentExports.geoJSON(rows) + [UInt8(ascii: "\n")], as: UTF8.self))
-            } else {
-                if !rows.isEmpty {
-                    Output.line(StudentTable.render(rows, width: Terminal.width, now: Date(), style: Style(enabled: Terminal.colorOnStdout)))
-                }
-                LastTable.save(rows)
-            }
-            if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
-            // A search or a radius matched more than --limit shows: said, as no list is silently short.
-            // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
-            // every student "matches" a nearness, and the note came every time.)
-            if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
-                Output.error("onthemap: \(rows.count) of \(result.total) matches shown; --limit \(result.total) shows them all")
-            }
-            if let looked = result.limitedTo {
-                Output.error(
-                    result.source == .cache
-                        ? "onthemap: the server could not be reached: only the \(looked) cached students were looked at"
-                        : "onthemap: only the newest \(looked) students were looked at; the server has more")
-            }
-            if refresh, result.stale {
-                let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")
-                let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""
-                throw CommandFailure(message: "the refresh failed (\(why)); these are the students\(age)")
-            }
-            if table, result.stale {
-                Output.error("onthemap: the list may be stale; `onthemap status` says why")
-            }
+            LastTable.save(rows)
+        }
+        if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
+        // A search or a radius matched more than --limit shows: said, as no list is silently short.
+        // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
+        // every student "matches" a nearness, and the note came every time.)
+        if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
+            Output.error("onthemap: \(rows.count) of \(result.total) matches shown; --limit \(result.total) shows them all")
+        }
+        if let looked = result.limitedTo {
+            Output.error(
+                result.source == .cache
+                    ? "onthemap: the server could not be reached: only the \(looked) cached students were looked at"
+                    : "onthemap: only the newest \(looked) students were looked at; the server has more")
+        }
+        if refresh, result.stale {
+            let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")
+            let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""
+            throw CommandFailure(message: "the refresh failed (\(why)); these are the students\(age)")
+        }
+        if table, result.stale {
+            Output.error("onthemap: the list may be stale; `onthemap status` says why")
         }
     }
 

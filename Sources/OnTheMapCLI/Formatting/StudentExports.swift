@@ -16,11 +16,11 @@ enum StudentExports {
         for pin in pins {
             let student = pin.student
             var values = [
-                student.firstName, student.lastName, student.mapString, student.mediaURL, number(student.latitude),
-                number(student.longitude), student.updatedAt.map(WireTimestamp.milliseconds) ?? "",
+                student.firstName, student.lastName, student.mapString, student.mediaURL, NumberText.of(student.latitude),
+                NumberText.of(student.longitude), student.updatedAt.map(WireTimestamp.milliseconds) ?? "",
                 student.createdAt.map(WireTimestamp.milliseconds) ?? "", student.objectId, student.uniqueKey,
             ]
-            if withDistance { values.append(pin.distanceKm.map(number) ?? "") }
+            if withDistance { values.append(pin.distanceKm.map(NumberText.of) ?? "") }
             lines.append(values.map(DisplayText.clean).joined(separator: "\t"))
         }
         return lines.joined(separator: "\n")
@@ -32,11 +32,6 @@ enum StudentExports {
             FeatureCollection(features: pins.map { pin in
                 Feature(geometry: Point(coordinates: [pin.student.longitude, pin.student.latitude]), properties: pin)
             }))
-    }
-
-    /// A number as JSON writes it.
-    private static func number(_ value: Double) -> String {
-        (try? WireCoding.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? String(value)
     }
 
     private struct FeatureCollection: Encodable {

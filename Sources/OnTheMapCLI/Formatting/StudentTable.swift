@@ -41,8 +41,8 @@ enum StudentTable {
             }
             cells = cells.enumerated().map { index, row in
                 row.enumerated().map { column, cell in
-                    guard column == 1, mine.contains(index) else { return truncate(cell, to: widths[column]) }
-                    return truncate(String(cell.dropLast(you.count)), to: max(1, widths[column] - you.count)) + you
+                    guard column == 1, mine.contains(index) else { return DisplayWidth.truncate(cell, to: widths[column]) }
+                    return DisplayWidth.truncate(String(cell.dropLast(you.count)), to: max(1, widths[column] - you.count)) + you
                 }
             }
         }
@@ -74,9 +74,5 @@ enum StudentTable {
         }
         while line.hasSuffix(" ") { line.removeLast() }
         return line
-    }
-
-    static func truncate(_ text: String, to width: Int) -> String {
-        DisplayWidth.truncate(text, to: width)
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
@@ -43,7 +44,7 @@ extension InteractiveMap {
             screen.message = nil
             switch key.command {
             case .quit: return false
-            case .interrupt: throw ExitCodeFailure(code: 130)
+            case .interrupt: throw ExitCode(130)
             case .up, .down, .left, .right, .zoomIn, .zoomOut, .world:
                 move(key.command)
                 redraw = true

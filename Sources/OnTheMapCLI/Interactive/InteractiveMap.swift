@@ -1,3 +1,4 @@
+import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
@@ -65,7 +66,7 @@ final class InteractiveMap {
             }
             if fds[1].revents != 0 {
                 for signal in SignalPipe.drain() {
-                    if signal == SIGWINCH { try draw() } else { throw ExitCodeFailure(code: 128 + signal) }
+                    if signal == SIGWINCH { try draw() } else { throw ExitCode(128 + signal) }
                 }
             }
             if fds[2].revents != 0 || buffered {
@@ -166,9 +167,4 @@ final class InteractiveMap {
             }
         }
     }
-}
-
-/// Ends the command with an exit status after the terminal is restored (130 for Ctrl-C, 128+signal).
-struct ExitCodeFailure: Error {
-    var code: Int32
 }

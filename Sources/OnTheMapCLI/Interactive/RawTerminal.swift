@@ -39,13 +39,6 @@ enum RawTerminal {
 
     /// Writes to the terminal in one go.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        _ = Output.writeAll(Array(text.utf8), to: STDOUT_FILENO)
     }
 }

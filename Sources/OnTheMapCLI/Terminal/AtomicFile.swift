@@ -49,7 +49,7 @@ enum AtomicFile {
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let finalMode = exactMode ? mode : keptMode ?? mode & ~currentUmask()
         var failure: String?
-        if !writeAll(bytes, to: fd) {
+        if !Output.writeAll(bytes, to: fd) {
             failure = String(cString: strerror(errno))
         } else if fchmod(fd, finalMode) != 0 || fsync(fd) != 0 {
             failure = String(cString: strerror(errno))
@@ -60,18 +60,6 @@ enum AtomicFile {
             unlink(temporary)
             throw Failure(message: "cannot write \(path): \(failure)")
         }
-    }
-
-    /// Writes all of `bytes` to `fd`; false (with `errno` set) when it could not.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return true
     }
 
     /// The folder a path is in: "." for a bare name.

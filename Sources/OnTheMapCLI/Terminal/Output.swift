@@ -45,19 +45,28 @@ enum Output {
     }
 
     private static func write(_ fd: Int32, _ bytes: [UInt8]) {
+        guard !writeAll(bytes, to: fd) else { return }
+        let code = errno
+        // Nothing more can be said where the reader left, nor on a stderr that fails.
+        if code == EPIPE || fd == STDERR_FILENO { exit(code == EPIPE ? 0 : 1) }
+        error("onthemap: could not write the output (\(String(cString: strerror(code)))); it is incomplete")
+        exit(1)
+    }
+
+    /// Writes all of `bytes` to `fd`; false (with `errno` set, EIO when nothing was written) when it
+    /// could not.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
-                let code = written < 0 ? errno : EIO
-                // Nothing more can be said where the reader left, nor on a stderr that fails.
-                if code == EPIPE || fd == STDERR_FILENO { exit(code == EPIPE ? 0 : 1) }
-                error("onthemap: could not write the output (\(String(cString: strerror(code)))); it is incomplete")
-                exit(1)
+                if written == 0 { errno = EIO }
+                return false
             }
             offset += written
         }
+        return true
     }
 }
 

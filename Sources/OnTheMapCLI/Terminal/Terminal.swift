@@ -58,8 +58,7 @@ enum Terminal {
 
 extension Output {
     static func errorNoNewline(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 }
 
