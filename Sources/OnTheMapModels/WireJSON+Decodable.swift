@@ -43,18 +43,10 @@ extension WireJSON: Decodable, Encodable {
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements { try container.encode(element) }
-        case .string(let text):
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
-        case .number(let number):
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case .integer(let integer):
-            var container = encoder.singleValueContainer()
-            try container.encode(integer)
-        case .bool(let flag):
-            var container = encoder.singleValueContainer()
-            try container.encode(flag)
+        case .string(let text): try text.encode(to: encoder)
+        case .number(let number): try number.encode(to: encoder)
+        case .integer(let integer): try integer.encode(to: encoder)
+        case .bool(let flag): try flag.encode(to: encoder)
         case .null:
             var container = encoder.singleValueContainer()
             try container.encodeNil()
