@@ -89,6 +89,34 @@ return {
     end,
   },
   {
+    "a map whose window a split narrows is drawn again for the window",
+    function()
+      screen.with({}, function(s)
+        s:command("OnTheMap map")
+        s:wait_for("Map of the world")
+        -- The title and the map's first rows, and the window's width.
+        local function measure()
+          return s:lua([[
+            local buf = vim.fn.bufnr("onthemap://map")
+            local widest = 0
+            for _, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, 8, false)) do
+              widest = math.max(widest, vim.fn.strdisplaywidth(line))
+            end
+            return { widest = widest, room = vim.api.nvim_win_get_width(vim.fn.bufwinid(buf)) }
+          ]])
+        end
+        local wide = measure()
+        t.ok(wide.widest > 60 and wide.widest < wide.room, "at 80 columns the map fills its window: " .. vim.inspect(wide))
+        -- A window of its own on the left: the map's is about half as wide.
+        s:command("vsplit | enew")
+        s:poll("the map drawn for its narrower window", function()
+          local narrow = measure()
+          return narrow.room < 50 and narrow.widest < narrow.room
+        end)
+      end)
+    end,
+  },
+  {
     "g? lists the keys in the students, search, near and map buffers",
     function()
       screen.with({}, function(s)

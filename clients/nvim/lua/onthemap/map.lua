@@ -185,6 +185,9 @@ end
 
 --- Shows `message` in place of the map.
 local function show_problem(buf, message)
+  if buffer.state[buf] then
+    buffer.state[buf].problem = true
+  end
   buffer.set_problem(buf, "OnTheMap: " .. message, "r tries again, q closes, g? lists the keys.", M.namespace)
 end
 
@@ -255,6 +258,7 @@ function M.load(buf)
     end
     state.camera = camera.from_view(result.view)
     state.size = cells
+    state.problem = nil
     local shown = type(result.view) == "table" and result.view or {}
     -- A daemon that names the place it centred on, and the closest zoom it draws there, is
     -- believed; otherwise the place is the one looked up here, and a zoom asked for and not given
@@ -272,6 +276,48 @@ function M.load(buf)
     local known = require("onthemap.status").status
     follow.filled(buf, known and known.students and known.students.refreshedAt)
   end)
+end
+
+-- A window resized (a split, a smaller terminal) gets its map drawn again for the new size once the
+-- size has held a moment: a window dragged wider asks the daemon once, not at every column. Each
+-- map buffer has its timer.
+local resize_timers = {}
+local resize_group
+
+--- Whether the map drawn in `buf` was drawn for another size than its window has now.
+local function size_changed(buf)
+  local state = buffer.state[buf]
+  if not state or not state.size or state.problem or vim.fn.bufwinid(buf) == -1 then
+    return false
+  end
+  local now = size(buf)
+  return now.width ~= state.size.width or now.height ~= state.size.height
+end
+
+local function follow_size(buf)
+  resize_timers[buf] = resize_timers[buf] or vim.loop.new_timer()
+  if resize_group then
+    return
+  end
+  resize_group = vim.api.nvim_create_augroup("OnTheMapMapSize", { clear = true })
+  vim.api.nvim_create_autocmd({ "WinScrolled", "VimResized" }, {
+    group = resize_group,
+    callback = function()
+      for map_buf, timer in pairs(resize_timers) do
+        if not vim.api.nvim_buf_is_valid(map_buf) then
+          timer:close()
+          resize_timers[map_buf] = nil
+        elseif size_changed(map_buf) then
+          timer:stop()
+          timer:start(300, 0, vim.schedule_wrap(function()
+            if vim.api.nvim_buf_is_valid(map_buf) and size_changed(map_buf) then
+              M.load(map_buf)
+            end
+          end))
+        end
+      end
+    end,
+  })
 end
 
 --- Moves the map of `buf` to `next_camera` (nil: the world) and draws it; `where` names the
@@ -319,7 +365,7 @@ local function map_keys(buf)
   end
   buffer.map(buf, "r", function()
     M.load(buf)
-  end, "draw the map again (after resizing the window)")
+  end, "draw the map again")
   -- <CR> works on map cells too, which have no line item: mapped here instead of `on_enter`.
   buffer.map(buf, "<CR>", function()
     enter(buf, buffer.item_under_cursor(buf))
@@ -361,6 +407,7 @@ function M.buffer()
     end,
   })
   map_keys(buf)
+  follow_size(buf)
   follow.add(buf, {
     reload = function()
       M.load(buf)
