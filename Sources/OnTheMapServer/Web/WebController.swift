@@ -35,7 +35,7 @@ struct WebController: Sendable {
         headers[.eTag] = gzip ? file.gzipETag : file.etag
         headers[.vary] = "Accept-Encoding"
         headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
-        if EntityTag.ifNoneMatch(request.headers[.ifNoneMatch], matches: file.etag, file.gzipETag) {
+        if EntityTag.ifNoneMatch(request.headers[values: .ifNoneMatch].joined(separator: ","), matches: file.etag, file.gzipETag) {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }
