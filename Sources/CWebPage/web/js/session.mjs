@@ -71,10 +71,6 @@ export async function login(ev) {
     $("login-password").value = "";
     await loadProfile();
     enter();
-    // The focus on the screen the address opened (a view that takes it, as the post form, has).
-    if (document.activeElement === document.body || $("login").contains(document.activeElement)) {
-      document.querySelector('[role="tab"][aria-selected="true"]').focus();
-    }
   } catch (a) {
     const said = loginFailure(a);
     loginError(said);
@@ -116,7 +112,8 @@ export function enter() {
   showTab("map");
   refresh();
   schedulePoll();
-  ui.applyRoute();
+  // The focus on the screen the address opened (a view that takes it, as the post form, has).
+  ui.applyRoute(true);
 }
 
 /** Back to the login screen, forgetting the session and everything shown with it. */
