@@ -17,11 +17,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let storage = try await database.open(pinsPerAccount: pinsPerAccount, ifNew: create ? .create : .refuse)
-        let pins = try await storage.locationCount()
-        let rule = storage.pinsPerAccount
-        let merged = storage.mergedPins
-        let created = storage.wasCreated
-        await storage.close()
+        let pins = try await storage.closing { try await storage.locationCount() }
+        let (rule, merged, created) = (storage.pinsPerAccount, storage.mergedPins, storage.wasCreated)
         print("\(try database.resolvedTarget): \(created ? "created, " : "")schema up to date, \(pins) pins, pins per account: \(rule)")
         if merged > 0 {
             print("merged \(merged) duplicate pins into each account's newest")

@@ -27,8 +27,9 @@ struct SeedCommand: AsyncParsableCommand {
     func run() async throws {
         // Seeding a new database is what `make demo` and a first try do: it creates one by intent.
         let storage = try await database.open(ifNew: .create)
-        let summary = try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: UInt8(bcryptCost)))
-        await storage.close()
+        let summary = try await storage.closing {
+            try await DemoSeed.seed(storage: storage, count: count, hasher: PasswordHasher(cost: UInt8(bcryptCost)))
+        }
         print("added \(summary.locationsAdded) demo students to \(try database.resolvedTarget)")
         if summary.accountCreated {
             print("demo account: \(DemoSeed.email) / \(DemoSeed.password) (key \(summary.accountKey))")
