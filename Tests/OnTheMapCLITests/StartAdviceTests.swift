@@ -134,6 +134,39 @@ struct StartAdviceTests {
         #expect(!managed.stderr.contains("no systemd user manager"), "\(managed.stderr)")
     }
 
+    /// A daemon that fails (an internal error) is quoted, and the message says where its log is: the
+    /// journal when systemd's user manager runs the installed unit, else the standard error of
+    /// whatever started it by hand. The daemon here answers every request as onthemapd answers one
+    /// that failed inside it.
+    @Test func aFailingDaemonSaysWhereItsLogIs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.file("failing.sock")
+        let runtime = directory.file("runtime")
+        let config = directory.file("config")
+        try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
+        let daemon = try UnixListener(path: socket)
+        defer { daemon.close() }
+        daemon.answerEveryLine { id in
+            #"{"error":{"code":-32603,"message":"Internal error: the cache file could not be read"},"id":\#(id),"jsonrpc":"2.0"}"#
+        }
+        let environment = ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "NO_COLOR": "1"]
+        let failed = "onthemapd failed (the cache file could not be read); its log says more: "
+
+        let byHand = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+        #expect(byHand.status == 1, "\(byHand.stderr)")
+        #expect(byHand.stderr.contains(failed + "the standard error of the onthemapd you started"), "\(byHand.stderr)")
+        #expect(!byHand.stderr.contains("journalctl"), "\(byHand.stderr)")
+
+        let manager = try UnixListener(path: runtime + "/systemd/private")
+        defer { manager.close() }
+        try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
+        try "[Socket]\n".write(toFile: config + "/systemd/user/onthemapd.socket", atomically: true, encoding: .utf8)
+        let managed = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
+        #expect(managed.status == 1, "\(managed.stderr)")
+        #expect(managed.stderr.contains(failed + "`journalctl --user -u onthemapd`"), "\(managed.stderr)")
+    }
+
     /// A socket path that names a file of another kind (`--socket ~/.bashrc`): the daemon refuses it
     /// and leaves the file as it was (it was deleted), and the client's advice is to name the right
     /// socket, not to start a daemon there.
@@ -228,5 +261,35 @@ private final class UnixListener {
         guard bound == 0, listen(fd, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
     }
 
-    func close() { Foundation.close(fd) }
+    /// Answers each line read on each connection, on a thread of its own, with `reply(id)`, `id`
+    /// being the request's id as JSON text; until `close()`.
+    func answerEveryLine(_ reply: @escaping @Sendable (String) -> String) {
+        let fd = self.fd
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return }
+                var pending = [UInt8]()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while case let count = read(connection, &buffer, buffer.count), count > 0 {
+                    pending += buffer.prefix(count)
+                    while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = Data(pending[..<end])
+                        pending.removeSubrange(...end)
+                        let request = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+                        let id = request?["id"].map { "\($0)" } ?? "null"
+                        let answer = Array((reply(id) + "\n").utf8)
+                        _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                    }
+                }
+                Foundation.close(connection)
+            }
+        }
+    }
+
+    func close() {
+        // shutdown first: a thread blocked in accept(2) on it returns.
+        shutdown(fd, Int32(SHUT_RDWR))
+        Foundation.close(fd)
+    }
 }
