@@ -1137,6 +1137,32 @@ Return the session: a plist of its :dir, :socket and :messages file."
   "A wire timestamp SECONDS ago."
   (format-time-string "%FT%T.000Z" (time-subtract nil seconds) t))
 
+(ert-deftest onthemap-test-05a-summary-says-a-fetch-is-on-its-way ()
+  ;; g keeps the list shown and says that a new one is coming, as magit and elfeed do;
+  ;; the answer takes the words away.  The daemon answers only once Emacs reads its
+  ;; output, so the words are there right after g.
+  (with-current-buffer (onthemap)
+    (unwind-protect
+        (progn
+          (onthemap-tests--wait "the students" (lambda () (and onthemap--shown (= onthemap--fetching 0))))
+          (let ((generation onthemap--generation)
+                (rows (length tabulated-list-entries)))
+            (should-not (string-search "fetching" (onthemap-tests--summary)))
+            (revert-buffer)
+            (should (string-search " · fetching…" (onthemap-tests--summary)))
+            (should (= (length tabulated-list-entries) rows))
+            (onthemap-tests--wait "the list filled again" (lambda () (> onthemap--generation generation)))
+            (should-not (string-search "fetching" (onthemap-tests--summary)))
+            ;; In place of a problem: "Trying again…" until the answer comes.
+            (onthemap--show-problem (current-buffer) "the test's own problem")
+            (should (string-search "g tries again" (onthemap-tests--summary)))
+            (revert-buffer)
+            (should (string-search "Trying again…" (onthemap-tests--summary)))
+            (should-not (string-search "g tries again" (onthemap-tests--summary)))
+            (onthemap-tests--wait "the students again" (lambda () (and onthemap--shown (= onthemap--fetching 0))))
+            (should-not (string-search "Trying again" (onthemap-tests--summary)))))
+      (kill-buffer))))
+
 (ert-deftest onthemap-test-13-summary-age-stays-current ()
   ;; Emacs redraws only when something changes; a timer, one for all lists,
   ;; brings the summaries up to date while a list lives, so their age is current.

@@ -583,6 +583,10 @@ While the place is not found (`onthemap--near' is nil), \\[revert-buffer] looks 
 (defvar-local onthemap--problem nil
   "What the list shows instead of students: (TEXT . FACE), or nil.")
 
+(defvar-local onthemap--fetching 0
+  "How many requests for this list are on their way.
+While one is, its summary says so.")
+
 (defvar-local onthemap--summary-overlay nil
   "The overlay at the start of the list: its summary line.")
 
@@ -919,8 +923,9 @@ A problem is broken at spaces to the window's width, so that all of
 it is on screen (what to do, after the first words, included)."
   (cond (onthemap--problem
          (concat (propertize (onthemap--wrap (car onthemap--problem) (onthemap--list-room)) 'face (cdr onthemap--problem))
-                 (propertize "\ng tries again, q quits." 'face 'shadow)))
-        (onthemap--shown (propertize (onthemap--summary) 'face 'shadow))
+                 (propertize (if (> onthemap--fetching 0) "\nTrying again…" "\ng tries again, q quits.") 'face 'shadow)))
+        (onthemap--shown (propertize (concat (onthemap--summary) (if (> onthemap--fetching 0) " · fetching…" ""))
+                                     'face 'shadow))
         (t (propertize "Loading students…" 'face 'shadow))))
 
 (defun onthemap--update-summary ()
@@ -982,17 +987,28 @@ stays there however often the list is printed again (sorted, filled)."
   (onthemap--revert nil nil))
 
 (defun onthemap--fetch (buffer refresh)
-  "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first."
+  "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first.
+Until the answer comes, the list's summary says that it is on its way
+\(the list shown stays, as `g' in magit keeps the buffer)."
   (let ((near (buffer-local-value 'onthemap--near buffer))
         (search (buffer-local-value 'onthemap--search buffer)))
+    (with-current-buffer buffer
+      (cl-incf onthemap--fetching)
+      (onthemap--update-summary))
     (onthemap-request 'students
                       (append (list :limit onthemap-limit)
                               (when refresh (list :refresh t))
                               (when search (list :search search))
                               (when near (list :near (append (list :latitude (nth 0 near) :longitude (nth 1 near))
                                                              (when (nth 3 near) (list :radiusKm (nth 3 near)))))))
-                      (lambda (result) (onthemap--fill buffer result))
-                      (lambda (error) (onthemap--failed buffer error)))))
+                      (lambda (result) (onthemap--fetched buffer) (onthemap--fill buffer result))
+                      (lambda (error) (onthemap--fetched buffer) (onthemap--failed buffer error)))))
+
+(defun onthemap--fetched (buffer)
+  "One request for BUFFER has come back (its answer is shown next)."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq onthemap--fetching (max 0 (1- onthemap--fetching))))))
 
 (defun onthemap--revert (&optional _ignore-auto _noconfirm refresh)
   "Fetch the list again (bound to \\[revert-buffer]); a near list's place too.
