@@ -184,8 +184,25 @@ return {
       local before = t.cli_json({ "status" }).students.refreshedAt
       vim.wait(1100) -- the refresh time is to the millisecond; make sure it can differ
       local generation = buffer.generation(buf)
+      local rows = #t.lines(buf)
       t.feed("r")
+      -- Until the answer, the list stays and its first line says another is on its way.
+      local function said()
+        local namespace = vim.api.nvim_get_namespaces()["onthemap_fetching"]
+        local marks = vim.api.nvim_buf_get_extmarks(buf, namespace, { 0, 0 }, { 0, -1 }, { details = true })
+        for _, mark in ipairs(marks) do
+          for _, chunk in ipairs(mark[4].virt_text or {}) do
+            if chunk[1] == " · fetching…" then
+              return true
+            end
+          end
+        end
+        return false
+      end
+      t.ok(said(), "the first line says a list is on its way")
+      t.eq(#t.lines(buf), rows, "the list stays meanwhile")
       wait_render(buf, generation, "the refreshed list")
+      t.ok(not said(), "the answer takes the words away")
       local after = t.cli_json({ "status" }).students.refreshedAt
       t.ok(after > before, "refreshedAt moved: " .. before .. " → " .. after)
       t.ok(t.lines(buf)[1]:find("refreshed just now", 1, true), "the list shows the refresh: " .. t.lines(buf)[1])

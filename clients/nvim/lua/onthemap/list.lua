@@ -175,12 +175,29 @@ local function loading(buf, text)
   end
 end
 
+-- While a list's request is on its way, the list shown stays and its first line ends in
+-- "· fetching…" (virtual text, as telescope and octo.nvim say they are at work); `fetching[buf]`
+-- counts the requests out.
+local fetching_namespace = vim.api.nvim_create_namespace("onthemap_fetching")
+local fetching = {}
+
+local function fetching_changed(buf, by)
+  fetching[buf] = math.max(0, (fetching[buf] or 0) + by)
+  vim.api.nvim_buf_clear_namespace(buf, fetching_namespace, 0, -1)
+  if fetching[buf] > 0 and buffer.generation(buf) > 0 then
+    vim.api.nvim_buf_set_extmark(buf, fetching_namespace, 0, 0, { virt_text = { { " · fetching…", "Comment" } } })
+  end
+end
+
 --- Fetches students with `params` and renders them into `buf`.
 local function fetch(buf, params, near, search)
+  fetching_changed(buf, 1)
   rpc.request("students", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
+      fetching[buf] = nil
       return
     end
+    fetching_changed(buf, -1)
     if err then
       failed(buf, err)
     else
