@@ -100,11 +100,8 @@ struct StartAdviceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let socket = directory.file("nope.sock")
-        // No systemd user manager: no $XDG_RUNTIME_DIR/systemd/private.
-        let runtime = directory.file("runtime")
-        let config = directory.file("config")
-        try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
-        let environment = ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config]
+        let home = try UserManagerHome(in: directory)
+        let environment = ["ONTHEMAP_SOCKET": socket].merging(home.environment) { $1 }
         let bare = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(bare.status == 2)
         #expect(bare.stderr.contains("onthemapd --socket \(socket) &`"), "\(bare.stderr)")
@@ -114,7 +111,7 @@ struct StartAdviceTests {
 
         // A user manager listens on its private socket, but onthemapd.socket is not installed for it:
         // `systemctl --user start onthemapd.socket` would fail.
-        let manager = try UnixListener(path: runtime + "/systemd/private")
+        let manager = try home.startManager()
         defer { manager.close() }
         let installedSystemWide = StartAdviceTests.systemUnitDirectories.contains {
             FileManager.default.fileExists(atPath: $0 + "/onthemapd.socket")
@@ -126,8 +123,7 @@ struct StartAdviceTests {
             #expect(!noUnit.stderr.contains("systemctl --user start"), "\(noUnit.stderr)")
         }
         // Installed (here in the user's own unit folder): then `systemctl --user` is the advice.
-        try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
-        try "[Socket]\n".write(toFile: config + "/systemd/user/onthemapd.socket", atomically: true, encoding: .utf8)
+        try home.installSocketUnit()
         let managed = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(managed.status == 2)
         #expect(managed.stderr.contains("systemctl --user start onthemapd.socket"), "\(managed.stderr)")
@@ -142,15 +138,13 @@ struct StartAdviceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let socket = directory.file("failing.sock")
-        let runtime = directory.file("runtime")
-        let config = directory.file("config")
-        try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
+        let home = try UserManagerHome(in: directory)
         let daemon = try UnixListener(path: socket)
         defer { daemon.close() }
         daemon.answerEveryLine { id in
             #"{"error":{"code":-32603,"message":"Internal error: the cache file could not be read"},"id":\#(id),"jsonrpc":"2.0"}"#
         }
-        let environment = ["ONTHEMAP_SOCKET": socket, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "NO_COLOR": "1"]
+        let environment = ["ONTHEMAP_SOCKET": socket, "NO_COLOR": "1"].merging(home.environment) { $1 }
         let failed = "onthemapd failed (the cache file could not be read); its log says more: "
 
         let byHand = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
@@ -158,10 +152,9 @@ struct StartAdviceTests {
         #expect(byHand.stderr.contains(failed + "the standard error of the onthemapd you started"), "\(byHand.stderr)")
         #expect(!byHand.stderr.contains("journalctl"), "\(byHand.stderr)")
 
-        let manager = try UnixListener(path: runtime + "/systemd/private")
+        let manager = try home.startManager()
         defer { manager.close() }
-        try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
-        try "[Socket]\n".write(toFile: config + "/systemd/user/onthemapd.socket", atomically: true, encoding: .utf8)
+        try home.installSocketUnit()
         let managed = try runCommand(BuiltProducts.path("onthemap"), ["status"], environment: environment)
         #expect(managed.status == 1, "\(managed.stderr)")
         #expect(managed.stderr.contains(failed + "`journalctl --user -u onthemapd`"), "\(managed.stderr)")
@@ -247,6 +240,30 @@ struct StartAdviceTests {
 }
 
 /// A bound, listening Unix socket, standing where systemd's user manager would listen.
+/// A user's runtime and config folders as systemd's user manager would see them: at first no
+/// manager (no `$XDG_RUNTIME_DIR/systemd/private`) and no unit installed.
+private struct UserManagerHome {
+    let runtime: String
+    let config: String
+
+    init(in directory: TemporaryDirectory) throws {
+        runtime = directory.file("runtime")
+        config = directory.file("config")
+        try FileManager.default.createDirectory(atPath: runtime + "/systemd", withIntermediateDirectories: true)
+    }
+
+    var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config] }
+
+    /// A user manager listening on its private socket, until the listener is closed.
+    func startManager() throws -> UnixListener { try UnixListener(path: runtime + "/systemd/private") }
+
+    /// onthemapd.socket installed in the user's own unit folder.
+    func installSocketUnit() throws {
+        try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
+        try "[Socket]\n".write(toFile: config + "/systemd/user/onthemapd.socket", atomically: true, encoding: .utf8)
+    }
+}
+
 private final class UnixListener {
     private let fd: Int32
 
