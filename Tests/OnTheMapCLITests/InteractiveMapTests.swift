@@ -199,7 +199,7 @@ struct InteractiveMapTests {
 
     /// A daemon that goes away (a restart, a stop) is waited for, as `watch` waits: the status line
     /// says so, how to start it is shown whole over the map, and the map comes back with it; a
-    /// logout elsewhere keeps the map, picks nothing, and a login brings it back. At 80 columns, where
+    /// logout elsewhere hides the map and its pins, and a login brings it back. At 80 columns, where
     /// the status line had room for "Start it again as it was started" and none of the command.
     @Test func itWaitsForTheDaemonAndForALogin() throws {
         let bed = try CLITestBed()
@@ -231,10 +231,15 @@ struct InteractiveMapTests {
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("1/100  ") }
         #expect(shown, "picking works again: \(status(lines))")
 
-        // Logged out elsewhere: the map stays, the pick goes, and the status line says what brings it back.
+        // Logged out elsewhere: the map goes with its pins (the students' data is for those logged
+        // in), the pick too, and a note over the screen says what brings it back.
         #expect(try bed.run(["logout"]).status == 0)
-        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("logged out: `onthemap login` (in another terminal) brings the map back") }
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("logged out (q quits)") }
         #expect(shown, "\(status(lines))")
+        #expect(lines.contains { $0.hasPrefix(" Logged out: the map comes back with the next login, `onthemap login`") },
+                "\(lines.joined(separator: "\n"))")
+        #expect(lines.prefix(20).allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty },
+                "no map and no pin shown: \(lines.joined(separator: "\n"))")
         try tmux.send("Enter")
         (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first") }
         #expect(shown, "nothing is picked any more: \(status(lines))")

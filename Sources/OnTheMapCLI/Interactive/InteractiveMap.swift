@@ -148,13 +148,11 @@ final class InteractiveMap {
             screen.startAdvice = nil
             screen.show(result)
         case .failure(let error)? where error.code == RPCError.notLoggedInCode || error.code == RPCError.sessionExpiredCode:
-            // Logged out elsewhere (`onthemap logout`, an editor, the session's end): the last map
-            // stays, with no pick, until a login brings the daemon's news and a new map. Started
-            // logged out, there is nothing to show: exit 3, as every command.
+            // Logged out elsewhere (`onthemap logout`, an editor, the session's end): the map and
+            // its pins go until a login brings the daemon's news and a new map, where the camera
+            // was. Started logged out, there is nothing to show: exit 3, as every command.
             guard screen.hasMap else { throw error }
-            screen.dropPick()
-            screen.notice = "logged out: `onthemap login` (in another terminal) brings the map back (q quits)"
-            screen.paint()
+            screen.showLoggedOut()
         case .failure(let error)?:
             // A place that is not found keeps the map as it was, or falls back to the world.
             screen.message = CLIFailure.message(for: error)

@@ -26,9 +26,16 @@ struct MapScreen {
     /// How to start the daemon while it is away, over the bottom of the map.
     var startAdvice: StartAdvicePanel?
 
+    /// Logged out elsewhere: the map and its pins are gone until a login (they are the students'
+    /// data, for those logged in; the editors empty their lists too), and a note says what brings
+    /// them back.
+    private(set) var loggedOut = false
+
     var mapSize: (Int, Int) { (min(columns, 1000), min(rows - 1, 1000)) }
     var fits: Bool { columns >= 10 && rows - 1 >= 5 }
-    var hasMap: Bool { result != nil }
+    /// A map was shown (hidden since, if logged out): a failure from here on is told in the status
+    /// line rather than ending the command.
+    var hasMap: Bool { result != nil || loggedOut }
 
     /// The picked pin, as the map in view shows it (a pick is always in view: one the map moved
     /// away from is dropped).
@@ -52,6 +59,7 @@ struct MapScreen {
     /// After the user moved the map, the pins `n` steps through are those now in view.
     mutating func show(_ result: MapResult) {
         self.result = result
+        loggedOut = false
         if let pin = pickedPin, !result.pins.contains(where: { $0.student.objectId == pin.student.objectId }) {
             dropPick()
         }
@@ -88,6 +96,17 @@ struct MapScreen {
         pickOrder = []
     }
 
+    /// Logged out elsewhere: the map goes, with its pins; the note (wrapped to the terminal, where
+    /// the status line alone was cut at 60 columns) says what brings it back.
+    mutating func showLoggedOut() {
+        result = nil
+        dropPick()
+        loggedOut = true
+        notice = "logged out (q quits)"
+        startAdvice = StartAdvicePanel(advice: "Logged out: the map comes back with the next login, `onthemap login` in another terminal.")
+        paint()
+    }
+
     /// Picks the pin in a cell (a click), if there is one.
     mutating func select(row: Int, col: Int) -> Bool {
         guard let pins = result?.pins, let hit = pins.first(where: { $0.cell?.row == row && $0.cell?.col == col }) else {
@@ -99,7 +118,11 @@ struct MapScreen {
     }
 
     func paint() {
-        guard let result else { return }
+        guard let result else {
+            if loggedOut { RawTerminal.write("\u{1B}[H\u{1B}[2J" + (startAdvice?.overlay(columns: columns, rows: rows, colour: colour) ?? "")
+                + (help?.overlay(columns: columns, rows: rows, colour: colour) ?? "") + statusLine) }
+            return
+        }
         let highlight = selectedPin?.cell.map { ($0.row, $0.col) }
         var frame = ""
         for (index, line) in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour, highlight: highlight).enumerated() {
