@@ -39,9 +39,14 @@ struct LogoutCommand: ReportingCommand {
         case "no session": return "already logged out"
         case "already ended": return "logged out (the server had already ended the session)"
         case let text where text.hasPrefix("not reached"):
+            // The reason alone ("cannot reach the OnTheMap API at …: Connection refused"): its advice to
+            // check the network and retry is for a request to try again, and a logout is done.
             var why = ""
             if let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close {
-                why = " (" + DisplayText.clean(String(text[text.index(after: open)..<close])) + ")"
+                let said = text[text.index(after: open)..<close]
+                var reason = said.firstRange(of: ". ").map { said[..<$0.lowerBound] } ?? said
+                while reason.last == "." { reason = reason.dropLast() }
+                why = " (" + DisplayText.clean(String(reason)) + ")"
             }
             let server = apiURL.isEmpty ? "the server" : "the server at \(DisplayText.clean(apiURL))"
             // Unreachable, or an answer that was an error: either way the server did not end it.
@@ -52,7 +57,7 @@ struct LogoutCommand: ReportingCommand {
                 let who = accountKey.map { "--user " + ShellWord.quoted(DisplayText.clean($0)) } ?? "--user YOUR-KEY"
                 sentence += ". To end it sooner, its operator can run `onthemap-server session revoke \(who)`"
             }
-            return sentence
+            return sentence + "."
         default:
             return "logged out (\(DisplayText.clean(upstream)))"
         }
