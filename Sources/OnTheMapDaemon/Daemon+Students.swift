@@ -53,7 +53,7 @@ extension Daemon {
         let etag: String?
         switch try await api.studentLocations(query(skip: 0), ifNoneMatch: ifNoneMatch) {
         case .notModified: return nil
-        case .list(let list, let tag): (first, etag) = (list, tag)
+        case .list(let list, let tag): (first, etag) = (list.cut(to: size(skip: 0)), tag)
         }
         var pages = [0: first]
         var end = isShort(first, skip: 0) ? 0 : count  // where the list ends, as far as known
@@ -63,7 +63,7 @@ extension Daemon {
                 guard next < end else { return }
                 let skip = next
                 next += pageSize
-                group.addTask { (skip, try await api.studentLocations(query(skip: skip))) }
+                group.addTask { (skip, try await api.studentLocations(query(skip: skip)).cut(to: size(skip: skip))) }
             }
             for _ in 0..<pagesAtOnce { ask(&group) }
             while let (skip, page) = try await group.next() {
@@ -72,12 +72,14 @@ extension Daemon {
                 ask(&group)
             }
         }
-        // In order, up to and including the first short page.
+        // In order, up to and including the first short page; a student seen on an earlier page is
+        // left out (a pin posted meanwhile moves the pages by one).
         var results: [StudentLocation] = []
         var skipped: [SkippedRecord] = []
+        var seen = Set<String>()
         var skip = 0
         while let page = pages[skip] {
-            results += page.results
+            results += page.results.filter { seen.insert($0.objectId).inserted }
             skipped += page.skipped.map { SkippedRecord(index: $0.index + skip, objectId: $0.objectId, reason: $0.reason) }
             if isShort(page, skip: skip) { break }
             skip += pageSize

@@ -45,6 +45,15 @@ public struct StudentLocationList: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(results, forKey: .results)
     }
+
+    /// The first `count` records as the server sent them (placeable or skipped): what a page's
+    /// `limit` asked for. An upstream that ignores `limit` sent 10,000 a page, and the daemon kept
+    /// them all.
+    public func cut(to count: Int) -> StudentLocationList {
+        guard results.count + skipped.count > count else { return self }
+        let skippedBefore = skipped.filter { $0.index < count }
+        return StudentLocationList(results: Array(results.prefix(max(0, count - skippedBefore.count))), skipped: skippedBefore)
+    }
 }
 
 /// A record of the API's list that was left out, and why: "firstName is missing".

@@ -25,9 +25,10 @@ struct HostileUpstreamTests {
         func add() { count += 1 }
     }
 
-    /// Logs in, then lists one student per hostile link, and one with a real link.
+    /// Logs in, then lists one student per hostile link, and one with a real link; with
+    /// `ignoringLimit`, that many students on every page, whatever `limit` and `skip` asked for.
     private static func application(
-        rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts()
+        rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts(), ignoringLimit: Int? = nil
     ) -> some ApplicationProtocol {
         let router = Router()
         router.delete("v1/session") { _, _ -> Response in
@@ -57,13 +58,14 @@ struct HostileUpstreamTests {
             }
         }
         router.get("v1/StudentLocation") { _, _ -> Response in
-            let links = hostileLinks + ["https://ok.example/me"]
+            let links = ignoringLimit.map { count in (0..<count).map { "https://ok.example/\($0)" } } ?? hostileLinks + ["https://ok.example/me"]
             let records = links.enumerated().map { index, link in
-                WireJSON.object([
-                    ("createdAt", .string("2026-01-0\(index + 1)T00:00:00.000Z")), ("firstName", .string("S\(index)")),
+                let day = "2026-01-0\(index % 9 + 1)T00:00:00.000Z"
+                return WireJSON.object([
+                    ("createdAt", .string(day)), ("firstName", .string("S\(index)")),
                     ("lastName", .string("L")), ("latitude", .number(1)), ("longitude", .number(2)),
                     ("mapString", .string("Somewhere")), ("mediaURL", .string(link)), ("objectId", .string("o\(index)")),
-                    ("uniqueKey", .string("u\(index)")), ("updatedAt", .string("2026-01-0\(index + 1)T00:00:00.000Z")),
+                    ("uniqueKey", .string("u\(index)")), ("updatedAt", .string(day)),
                 ])
             }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: WireJSON.object([("results", .array(records))]).serialized)))
@@ -84,6 +86,24 @@ struct HostileUpstreamTests {
             #expect(links.count == Self.hostileLinks.count + 1)
             #expect(Set(links) == ["", "https://ok.example/me"], "\(links)")
             #expect(Set(map.pins.map(\.student.mediaURL)).isSubset(of: ["", "https://ok.example/me"]))
+        }
+    }
+
+    /// An upstream that ignores `limit` and `skip` (1,500 students on every page) fills the cache
+    /// to its size and no further, each student once: the daemon kept every page whole, a million
+    /// students for a cache of 100,000 (1.8 GB).
+    @Test func pagesLargerThanAskedForAreCutToTheCacheSize() async throws {
+        try await Self.application(rateLimited: false, ignoringLimit: 1500).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1", arguments: ["--cache-size", "2500"])
+            defer { daemon.tearDown() }
+            let (students, status) = try await onOwnThread { () throws -> (StudentsResult, StatusResult) in
+                let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                _ = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
+                return (try client.result(StudentsParams(limit: 2500)), try client.result(StatusParams()))
+            }
+            let ids = students.students.map(\.student.objectId)
+            #expect(ids.count == 1000 && Set(ids).count == 1000, "\(ids.count) students, \(Set(ids).count) of them different")
+            #expect(status.students.count == 1000, "\(status.students.count)")
         }
     }
 
