@@ -59,9 +59,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
             ConfigurationError("\(source) \(rule) (got \(text)).", fromCommandLine: fromCommandLine)
         }
 
-        /// The whole number `range` allows, else the error naming the range.
+        /// The whole number `range` allows, else the error naming the range ("must be a whole
+        /// number" first, for text that is none: "must be 1 second or more (got abc)" read as if
+        /// "abc" were too small).
         func number(in range: NumberRange<Int>) throws(ConfigurationError) -> Int {
-            guard let number = Int(text), range.contains(number) else { throw refused(range.requirement) }
+            guard let number = Int(text) else { throw refused("must be a whole number, and \(range.requirement.dropFirst("must be ".count))") }
+            guard range.contains(number) else { throw refused(range.requirement) }
             return number
         }
     }

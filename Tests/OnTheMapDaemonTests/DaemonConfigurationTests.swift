@@ -110,6 +110,8 @@ struct RefusedSettingsTests {
         ("# mine\ncach-size = 5\n", [:],
          #"HOME/config/onthemap/onthemapd.conf, line 2: unknown setting "cach-size" (did you mean cache-size?); the settings are "#),
         ("refresh-interval = -5\n", [:], "HOME/config/onthemap/onthemapd.conf, line 1: refresh-interval must be 1 second or more (got -5)."),
+        ("refresh-interval = abc\n", [:],
+         "HOME/config/onthemap/onthemapd.conf, line 1: refresh-interval must be a whole number, and 1 second or more (got abc)."),
         ("refresh interval 60\n", [:], "HOME/config/onthemap/onthemapd.conf, line 1: expected `key = value`; the settings are socket, "),
         (nil, ["ONTHEMAP_CACHE_SIZE": "-3"], "ONTHEMAP_CACHE_SIZE must be from 1 to 100000 (got -3)."),
     ] as [(String?, [String: String], String)])
