@@ -322,6 +322,7 @@ let package = Package(
                 "OnTheMapBuildInfo",
                 "OnTheMapDaemon",
                 "OnTheMapRPC",
+                "OnTheMapSupport",
                 "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

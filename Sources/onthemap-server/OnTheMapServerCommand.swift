@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnTheMapBuildInfo
 import OnTheMapModels
+import OnTheMapSupport
 
 /// `onthemap-server`: a self-hostable server speaking the Udacity OnTheMap web API.
 @main
@@ -31,6 +32,9 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
 
     /// Parses the command line with the settings file and the environment in front of it, so flags win.
     static func main() async {
+        // The lists (`user list`, `pin list --json`) to a full disk: an error, not a truncated file
+        // and a success.
+        BufferedOutput.checkAtExit(program: "onthemap-server")
         if BuildDependencies.isVerboseVersionRequest(CommandLine.arguments) {
             print(BuildDependencies.verboseVersion(program: "onthemap-server", version: OnTheMapVersion.string))
             return

@@ -1,6 +1,7 @@
 import Glibc
 import OnTheMapBuildInfo
 import OnTheMapDaemon
+import OnTheMapSupport
 import OnTheMapSystemd
 
 // First thing, before any thread exists: sd_listen_fds calls unsetenv, which is unsafe later.
@@ -20,6 +21,9 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit) == 0, descriptorLi
     descriptorLimit.rlim_cur = descriptorLimit.rlim_max
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &descriptorLimit)
 }
+
+// `--help` and `--version` to a full disk: an error, not a success with nothing written.
+BufferedOutput.checkAtExit(program: "onthemapd")
 
 if BuildDependencies.isVerboseVersionRequest(CommandLine.arguments) {
     print(BuildDependencies.verboseVersion(program: "onthemapd", version: Daemon.version))

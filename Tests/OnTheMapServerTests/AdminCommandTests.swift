@@ -73,6 +73,26 @@ struct AdminCommandTests {
         #expect(try runCommand(server, ["user", "show", key] + db).status != 0)
     }
 
+    /// Output that cannot be written (here /dev/full) is an error, one line on stderr and exit 1,
+    /// as for `onthemap` (issue 39): `pin list --json > pins.json` on a full disk left an empty file
+    /// and a success. A reader that goes away (`| head`) ends it quietly.
+    @Test func listsThatCannotBeWrittenAreAnError() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        _ = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        let db = ["--database", fixture.databasePath]
+        for command in [["user", "list"] + db, ["user", "list", "--json"] + db, ["pin", "list", "--json"] + db, ["--help"], ["--version"]] {
+            let result = try runCommand("/bin/sh", ["-c", "exec \"$0\" \"$@\" >/dev/full", server] + command)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr == "onthemap-server: could not write the output (No space left on device); it is incomplete\n",
+                    "\(command): \(result.stderr)")
+        }
+        let daemon = try runCommand("/bin/sh", ["-c", "exec \"$0\" --help >/dev/full", BuiltProducts.path("onthemapd")])
+        #expect(daemon.status == 1 && daemon.stderr.hasPrefix("onthemapd: could not write the output"), "\(daemon.stderr)")
+        let piped = try runCommand("/bin/sh", ["-c", "\"$0\" --help | head -1 >/dev/null; echo done", server])
+        #expect(piped.stdout == "done\n" && piped.stderr.isEmpty, "\(piped.stderr)")
+    }
+
     @Test func backupWhileServingAndRestore() async throws {
         let fixture = try ServerFixture(arguments: ["--open-writes"])
         defer { fixture.tearDown() }

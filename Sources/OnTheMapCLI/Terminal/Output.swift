@@ -1,4 +1,5 @@
 import OnTheMapModels
+import OnTheMapSupport
 
 import Glibc
 
@@ -32,16 +33,9 @@ enum Output {
     }
 
     /// What goes through stdio's buffer instead (ArgumentParser's help, usage and version) is
-    /// checked at exit, as coreutils' `close_stdout` does: a write that fails then is the same
-    /// error, and a reader that went away leaves the exit status as it was.
+    /// checked at exit, as the server's and the daemon's output is (`BufferedOutput`).
     static func checkBufferedOutputAtExit() {
-        atexit {
-            guard fflush(nil) != 0 else { return }
-            let code = errno
-            guard code != EPIPE else { return }
-            Output.error("onthemap: could not write the output (\(String(cString: strerror(code)))); it is incomplete")
-            _exit(1)
-        }
+        BufferedOutput.checkAtExit(program: "onthemap")
     }
 
     private static func write(_ fd: Int32, _ bytes: [UInt8]) {
