@@ -57,7 +57,13 @@ struct AdminCommandTests {
             .POST, fixture.baseURL + "/session", body: #"{"udacity":{"username":"grace@example.com","password":"cobol-1959"}}"#)
         #expect(login.status == 423, "the password is right: told it is disabled, not that the credentials are wrong")
         #expect(login.json["error"] as? String == "This account is disabled; ask the server's operator.")
-        #expect(try runCommand(server, ["user", "enable", key] + db).status == 0)
+        // The email as `user add` takes it, --email, names the account too; given twice, or not at
+        // all, the usage says so.
+        let twice = try runCommand(server, ["user", "enable", key, "--email", "grace@example.com"] + db)
+        #expect(twice.status == 64 && twice.stderr.contains("Name the account once"), "\(twice.stderr)")
+        let unnamed = try runCommand(server, ["user", "enable"] + db)
+        #expect(unnamed.status == 64 && unnamed.stderr.contains("Name the account: its key or email, or --email EMAIL."), "\(unnamed.stderr)")
+        #expect(try runCommand(server, ["user", "enable", "--email", "grace@example.com"] + db).status == 0)
         let passwd = try runCommand(
             server, ["user", "passwd", key, "--password-stdin", "--bcrypt-cost", "4"] + db, stdin: "new-secret\n")
         #expect(passwd.status == 0, "\(passwd.stderr)")
