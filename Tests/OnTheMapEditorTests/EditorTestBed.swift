@@ -82,13 +82,16 @@ final class EditorTestBed: @unchecked Sendable {
 
     /// Runs an editor to completion, with `extra` added to its environment; does what the test
     /// inside asks through the control directory: a file `restart` there restarts the daemon
-    /// (then `restarted` appears), `server-stop` stops the server, so the daemon's refreshes fail
-    /// (then `server-stopped`), and `server-start` starts it again (then `server-started`).
+    /// (then `restarted` appears), `daemon-stop` and `daemon-start` stop it and start it again
+    /// (`daemon-stopped`, `daemon-started`), `server-stop` stops the server, so the daemon's
+    /// refreshes fail (then `server-stopped`), and `server-start` starts it again (then `server-started`).
     func runEditor(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 600
     ) throws -> CommandResult {
         let requests: [(asked: String, done: String, act: () throws -> Void)] = [
             ("restart", "restarted", { self.daemon.stop(); try self.daemon.start() }),
+            ("daemon-stop", "daemon-stopped", { _ = self.daemon.stop() }),
+            ("daemon-start", "daemon-started", { try self.daemon.start() }),
             ("server-stop", "server-stopped", { self.server.stopServer() }),
             ("server-start", "server-started", { try self.server.restartServer() }),
         ]

@@ -92,8 +92,8 @@ WHAT says what was awaited."
 
 (defun onthemap-tests--control (ask done)
   "Ask the Swift test, through the control directory, to do ASK; wait until it says DONE.
-ASK is \"restart\", \"server-stop\" or \"server-start\"; DONE is
-\"restarted\", \"server-stopped\" or \"server-started\"."
+ASK is \"restart\", \"daemon-stop\", \"daemon-start\", \"server-stop\" or
+\"server-start\"; DONE is the same in the past tense (\"restarted\", \"daemon-stopped\"…)."
   (let ((control (onthemap-tests--env "ONTHEMAP_TEST_CONTROL")))
     (when (file-exists-p (expand-file-name done control))
       (delete-file (expand-file-name done control)))
@@ -207,6 +207,16 @@ Return the prompts shown."
                           (lambda () (string-match-p "\\`100 of [0-9]+ students" (onthemap-tests--summary list)))
                           60)
     (kill-buffer list)))
+
+(ert-deftest onthemap-test-02b-login-while-logged-in-asks-first ()
+  ;; As `onthemap login' asks: a login replaced the session without a word.  "n" keeps it.
+  (onthemap-tests--wait "the mode line's subscription to hear of the login"
+                        (lambda () (onthemap--true-p (plist-get onthemap--status :loggedIn))))
+  (let ((prompts (onthemap-tests--refused "OnTheMap: still logged in as Ada Lovelace"
+                                          'M-x "onthemap-login" 'RET "n")))
+    (should (cl-some (lambda (p) (string-prefix-p "Already logged in as Ada Lovelace.  Log in again?" p)) prompts))
+    (should-not (member "Udacity email: " prompts)))
+  (should (onthemap--true-p (plist-get (onthemap-tests--cli-json "status") :loggedIn))))
 
 (ert-deftest onthemap-test-03-mode-line-count ()
   (onthemap-tests--mode-line-is " 📍 100")
@@ -793,6 +803,29 @@ The mode line must have shown it offline meanwhile."
     (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")))
     (onthemap-tests--mode-line-is expected 30)
     (should (string-search "; refreshed just now" (get-text-property 1 'help-echo (onthemap-status-string))))))
+
+(ert-deftest onthemap-test-10c-list-fills-itself-when-the-daemon-is-back ()
+  ;; A list that could not reach the daemon (g with it stopped) fills itself once the
+  ;; status subscription hears from the daemon again, with no key pressed, as the map
+  ;; of `onthemap map -i' is drawn again.
+  (with-current-buffer (onthemap)
+    (unwind-protect
+        (progn
+          (onthemap-tests--wait "the students" (lambda () (and onthemap--shown (= onthemap--fetching 0))))
+          (onthemap-tests--control "daemon-stop" "daemon-stopped")
+          (unwind-protect
+              (progn
+                (revert-buffer)
+                (onthemap-tests--wait (lambda () (format "the problem in the list; summary %S" (onthemap-tests--summary)))
+                                      (lambda () (and (null onthemap--shown)
+                                                      (string-search "cannot reach onthemapd" (onthemap-tests--summary))))
+                                      30))
+            (onthemap-tests--control "daemon-start" "daemon-started"))
+          (onthemap-tests--wait (lambda () (format "the list again; summary %S" (onthemap-tests--summary)))
+                                (lambda () onthemap--shown)
+                                60)
+          (should-not (string-search "cannot reach" (onthemap-tests--summary))))
+      (kill-buffer))))
 
 (defun onthemap-tests--map-methods ()
   "The daemon's methods, from `rpc.discover'."

@@ -600,6 +600,19 @@ RELOAD fills it after a login, CLEAR empties it after a logout.")
 (defvar-local onthemap--needs-login nil
   "Non-nil while this list or map waits for a login to be filled.")
 
+(defvar-local onthemap--needs-daemon nil
+  "Non-nil while this list or map waits for onthemapd to answer again.
+It could not be filled because the daemon did not answer (not running,
+hung, gone mid-request); the status subscription's next word from the
+daemon fills it, as `onthemap map -i' draws its map again.")
+
+(defun onthemap--note-failure (buffer error)
+  "Record in BUFFER what ERROR waits for: a login, or the daemon's return."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (cond ((onthemap--needs-login-p error) (setq onthemap--needs-login t))
+            ((not (eq (plist-get error :kind) 'daemon)) (setq onthemap--needs-daemon t))))))
+
 (defvar onthemap-students-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'onthemap-open-student-link)
@@ -960,7 +973,8 @@ stays there however often the list is printed again (sorted, filled)."
     (with-current-buffer buffer
       (setq onthemap--shown result
             onthemap--problem nil
-            onthemap--needs-login nil)
+            onthemap--needs-login nil
+            onthemap--needs-daemon nil)
       (onthemap--print (onthemap--entries (plist-get result :students))))))
 
 (defun onthemap--show-problem (buffer text &optional face)
@@ -974,8 +988,7 @@ stays there however often the list is printed again (sorted, filled)."
 (defun onthemap--failed (buffer error)
   "Empty BUFFER and show why: ERROR, also in the echo area."
   (onthemap--show-problem buffer (plist-get error :message))
-  (when (and (buffer-live-p buffer) (onthemap--needs-login-p error))
-    (with-current-buffer buffer (setq onthemap--needs-login t)))
+  (onthemap--note-failure buffer error)
   (onthemap--report error))
 
 (defun onthemap--list-logged-out ()
@@ -1323,13 +1336,28 @@ meanwhile."
 ;;;; Login and logout
 
 ;;;###autoload
+(defvar onthemap--status)
+
+(defun onthemap--confirm-login-again ()
+  "Ask, when the mode line knows of a session, whether to replace it.
+As `onthemap login' asks (\"Log in again? [y/N]\"); a login replaced
+the session without a word.  Not known (no subscription, the daemon
+away): no question, and the login itself says what it finds."
+  (when (and onthemap--status (onthemap--true-p (plist-get onthemap--status :loggedIn)))
+    (let* ((name (onthemap--name (or (plist-get onthemap--status :account) '())))
+           (who (if (string-empty-p name) "this account" name)))
+      (unless (y-or-n-p (format "Already logged in as %s.  Log in again? " who))
+        (onthemap--refuse "OnTheMap: still logged in as %s" who)))))
+
 (defun onthemap-login (username)
   "Log in to OnTheMap as USERNAME; the password is read with `read-passwd'.
 The password goes to the daemon, which forwards it once and keeps
 only the session; it is wiped from memory once sent.  An empty email
-or password sends nothing."
-  (interactive (list (onthemap--nonempty (read-string "Udacity email: " onthemap-username)
-                                         "no email given: login cancelled")))
+or password sends nothing.  Interactively, logged in already, ask first."
+  (interactive (progn
+                 (onthemap--confirm-login-again)
+                 (list (onthemap--nonempty (read-string "Udacity email: " onthemap-username)
+                                           "no email given: login cancelled"))))
   (let* ((username (onthemap--nonempty username "no email given: login cancelled"))
          (password (read-passwd (format "Password for %s: " username))))
     (unwind-protect
@@ -1390,6 +1418,10 @@ did not end the session (then it stays valid there until it expires)."
 
 (defvar-local onthemap--map-where nil
   "What the map shows, in words: \"the world\", a place's name.")
+
+(defvar-local onthemap--map-where-found nil
+  "Non-nil when `onthemap--map-where' is a name looked up here.
+It is kept over the place the daemon names nearest the centre.")
 
 (defvar-local onthemap--map-camera nil
   "(LATITUDE LONGITUDE ZOOM) of the map shown, from the daemon's view.")
@@ -1699,7 +1731,8 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
                                                                       :longitude (plist-get match :longitude)))
                                                     (when (plist-get view :radiusKm)
                                                       (list :radiusKm (plist-get view :radiusKm))))
-                         onthemap--map-where (onthemap--place match))
+                         onthemap--map-where (onthemap--place match)
+                         onthemap--map-where-found t)
                    (onthemap--map-fetch buffer))
                (let ((error (list :message (format "No place matches \"%s\"." near))))
                  (onthemap--map-problem buffer (plist-get error :message))
@@ -1722,20 +1755,23 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
                       ;; zoom asked for and not given is its cap.
                       (capped (and camera (or (and (plist-get view :zoom) (< (nth 2 camera) (* 0.999 (plist-get view :zoom))))
                                               (and (numberp max-zoom) (>= (nth 2 camera) max-zoom))))))
-                 ;; A daemon that names the place it centred on is believed too.
-                 (when (and (plist-get view :near) (stringp place) (not (string-empty-p place)))
+                 ;; Coordinates typed are named by the place the daemon names nearest them; a
+                 ;; name looked up here keeps its own (Atlantis's centre is nearest a larger
+                 ;; "Cape Town" on the daemon's map).
+                 (when (and (plist-get view :near) (not onthemap--map-where-found)
+                            (stringp place) (not (string-empty-p place)))
                    (setq onthemap--map-where place))
                  (setq onthemap--map-max-zoom (and (numberp max-zoom) max-zoom))
                  (setq onthemap--map-camera camera
                        onthemap--map-size cells
-                       onthemap--needs-login nil)
+                       onthemap--needs-login nil
+                       onthemap--needs-daemon nil)
                  (when capped
                    (message "OnTheMap: zoom %s is as close as the map goes here" (onthemap--zoom-text (nth 2 camera))))
                  (onthemap-map-render buffer result onthemap--map-where (nth 2 cells) capped)))))
          (lambda (error)
-           (let ((error (if (eql (plist-get error :code) -32601) (list :message onthemap-no-map-method) error)))
-             (when (and (buffer-live-p buffer) (onthemap--needs-login-p error))
-               (with-current-buffer buffer (setq onthemap--needs-login t)))
+           (let ((error (if (eql (plist-get error :code) -32601) (list :kind 'daemon :message onthemap-no-map-method) error)))
+             (onthemap--note-failure buffer error)
              (onthemap--map-problem buffer (plist-get error :message))
              (onthemap--report error "map"))))))))
 
@@ -1769,6 +1805,7 @@ with a prefix argument, ask for a place to centre on."
     (pop-to-buffer-same-window buffer)
     (onthemap-map-mode)
     (setq onthemap--map-view view
+          onthemap--map-where-found nil
           onthemap--map-where (onthemap--map-where-of view)
           header-line-format (concat " Drawing the map of " (string-replace "%" "%%" (onthemap--clean onthemap--map-where)) "…"))
     (let ((inhibit-read-only t)) (erase-buffer))
@@ -1964,7 +2001,8 @@ Open lists and maps follow the session it shows."
 
 (defun onthemap--follow-session (status)
   "Empty the lists and maps after a logout; fill them after a login.
-STATUS is the daemon's status, or nil when it is not known (offline)."
+Fill those that waited for the daemon once it answers again.  STATUS is
+the daemon's status, or nil when it is not known (offline)."
   (when status
     (let ((now (and (onthemap--true-p (plist-get status :loggedIn))
                     (or (plist-get (plist-get status :account) :key) t)))
@@ -1976,8 +2014,10 @@ STATUS is the daemon's status, or nil when it is not known (offline)."
                  (unless onthemap--needs-login
                    (setq onthemap--needs-login t)
                    (funcall (cdr onthemap--follow))))
-                ((or onthemap--needs-login (and (not (eq before 'unknown)) (not (equal before now))))
-                 (setq onthemap--needs-login nil)
+                ((or onthemap--needs-login onthemap--needs-daemon
+                     (and (not (eq before 'unknown)) (not (equal before now))))
+                 (setq onthemap--needs-login nil
+                       onthemap--needs-daemon nil)
                  (funcall (car onthemap--follow)))))))))
 
 (defun onthemap--status-wanted-p (&optional except)

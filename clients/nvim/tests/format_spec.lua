@@ -415,11 +415,35 @@ return {
     end,
   },
   {
-    ":OnTheMap with unknown arguments says how to use it",
+    ":OnTheMap with unknown arguments says how to use it; near and search with nothing, what they need",
     function()
       local from = #t.notifications + 1
       vim.cmd("OnTheMap frobnicate")
       t.notified("usage: :OnTheMap", 1000, from)
+      local columns = vim.o.columns
+      vim.o.columns = 60
+      from = #t.notifications + 1
+      vim.cmd("OnTheMap near")
+      vim.cmd("OnTheMap search")
+      vim.cmd("OnTheMap frobnicate")
+      vim.o.columns = columns
+      t.eq(vim.tbl_map(function(note)
+        return note.message
+      end, vim.list_slice(t.notifications, from)), { "OnTheMap: near needs a place", "OnTheMap: search needs words", "OnTheMap: usage: :OnTheMap [search|near|map] …" }, "at 60 columns")
+    end,
+  },
+  {
+    "an error too wide for the command line says what happened whole, not cut mid-word",
+    function()
+      local rpc = require("onthemap.rpc")
+      t.eq(rpc.what_happened("The link is not a web link (its scheme is javascript): give an http:// address."), "The link is not a web link", "up to the first mark")
+      t.eq(rpc.what_happened("Not logged in: run :OnTheMapLogin first."), "Not logged in", "a colon")
+      t.eq(rpc.what_happened("Nothing to say"), nil, "the whole message")
+      local columns, from = vim.o.columns, #t.notifications + 1
+      vim.o.columns = 80
+      rpc.report({ message = "The link is not a web link (its scheme, javascript, is not http or https): give an http:// or https:// address, like https://example.com/me." }, "post")
+      vim.o.columns = columns
+      t.eq(t.notifications[from].message, "OnTheMap: The link is not a web link (see :checkhealth onthemap)", "at 80 columns")
     end,
   },
 }

@@ -318,6 +318,38 @@ return {
     end,
   },
   {
+    "a list that could not reach the daemon fills itself once the daemon is back, no key pressed",
+    function()
+      vim.cmd("OnTheMap")
+      local buf = vim.api.nvim_get_current_buf()
+      local function text()
+        return table.concat(t.lines(buf), "\n")
+      end
+      t.wait(30000, function()
+        return #t.lines(buf) > 2
+      end, "the list")
+      t.control("daemon-stop", "daemon-stopped")
+      local ok, err = pcall(function()
+        t.feed("r")
+        t.wait(30000, function()
+          return text():find("cannot reach onthemapd", 1, true) ~= nil
+        end, function()
+          return "the problem in the list, got:\n" .. text()
+        end)
+      end)
+      t.control("daemon-start", "daemon-started")
+      if not ok then
+        error(err, 0)
+      end
+      t.wait(60000, function()
+        return #t.lines(buf) > 2 and not text():find("cannot reach", 1, true)
+      end, function()
+        return "the list again, got:\n" .. text()
+      end)
+      vim.cmd("bwipeout " .. buf)
+    end,
+  },
+  {
     "a stale list: the statusline ends in \" !\" as the CLI's bar does; :checkhealth says why and names the whole place",
     function()
       local expected = with_pin()

@@ -361,10 +361,10 @@ return {
       screen.with({}, function(s)
         s:command("OnTheMap map Atlantis")
         local title = s:lines()[1]
-        -- The place the daemon says the view is centred on (view.place), or the one looked up.
+        -- The place looked up, not the larger one the daemon names nearest its centre (Cape Town).
         s:wait("the title", function(lines)
           title = lines[1]
-          return title:find("^Map of .-South Africa · zoom %d+") ~= nil
+          return title:find("^Map of Atlantis, .-South Africa · zoom %d+") ~= nil
         end)
         local where = "^Map of " .. vim.pesc(title:match("^Map of (.-) · zoom"))
         local zoom = tonumber(title:match("zoom (%d+)"))
@@ -480,13 +480,26 @@ return {
     end,
   },
   {
-    "an empty email says so and leaves the command line clean (Esc too)",
+    "logged in, :OnTheMapLogin asks first; an empty email says so and leaves the command line clean (Esc too)",
     function()
       screen.with({}, function(s)
         s:command("OnTheMap")
         s:wait_for("100 of ")
+        -- The question comes from what the statusline's subscription heard: wait until it heard.
+        local deadline = vim.loop.now() + 30000
+        while not s:lua("local st = require('onthemap.status').status return st ~= nil and st.loggedIn == true") do
+          t.ok(vim.loop.now() < deadline, "the statusline's subscription never heard of the login")
+          vim.wait(50)
+        end
+        -- Staying logged in is the answer that changes nothing (Enter alone cancels the list).
+        s:command("OnTheMapLogin")
+        s:wait_for("Already logged in as Ada Lovelace. Log in again?")
+        s:type("\r")
+        s:wait_for("OnTheMap: still logged in as Ada Lovelace")
         for _, key in ipairs({ "\r", "\27" }) do
           s:command("OnTheMapLogin")
+          s:wait_for("Already logged in as Ada Lovelace. Log in again?")
+          s:type("1\r")
           s:wait_for("Udacity email:")
           s:type(key)
           s:wait_gone("Udacity email:")

@@ -5,7 +5,8 @@ local status = require("onthemap.status")
 
 local M = {}
 
--- Per buffer: { reload = function(), clear = function(), needs_login = bool }. Main loop only.
+-- Per buffer: { reload = function(), clear = function(), needs_login = bool, needs_daemon = bool }.
+-- Main loop only.
 local followers = {}
 -- The session last seen: nil (not known yet), false (logged out) or the account's key.
 local session
@@ -34,8 +35,8 @@ function M.on_status(result)
         follower.needs_login = true
         follower.clear()
       end
-    elseif follower.needs_login or (before ~= nil and before ~= now) then
-      follower.needs_login = false
+    elseif follower.needs_login or follower.needs_daemon or (before ~= nil and before ~= now) then
+      follower.needs_login, follower.needs_daemon = false, false
       follower.reload()
     elseif follower.unfilled and result.students and result.students.refreshedAt then
       -- Filled while the daemon's list was still empty (its first status after a login comes
@@ -72,11 +73,20 @@ function M.waiting_for_login(buf)
   end
 end
 
+--- Records that `buf` could not be filled because onthemapd did not answer (not running, hung, gone
+--- mid-request): once the status subscription hears from it again, `buf` is filled again, as
+--- `onthemap map -i` draws its map again ("onthemapd is back").
+function M.waiting_for_daemon(buf)
+  if followers[buf] then
+    followers[buf].needs_daemon = true
+  end
+end
+
 --- Records that `buf` shows what the current session may see, from the daemon's list as
 --- refreshed at `refreshed_at` (nil: never yet, so the list will fill again once it is).
 function M.filled(buf, refreshed_at)
   if followers[buf] then
-    followers[buf].needs_login = false
+    followers[buf].needs_login, followers[buf].needs_daemon = false, false
     followers[buf].unfilled = refreshed_at == nil
   end
 end

@@ -65,6 +65,13 @@ function M.statusline(opts)
 end
 
 local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
+local usage_short = { "OnTheMap: usage: :OnTheMap [search|near|map] … (:help :OnTheMap)", "OnTheMap: usage: :OnTheMap [search|near|map] …" }
+
+-- What a subcommand given nothing needs, in full and in short (as Emacs asks "no place given").
+local needs = {
+  search = { "OnTheMap: search needs words: :OnTheMap search {words}", "OnTheMap: search needs words" },
+  near = { "OnTheMap: near needs a place: :OnTheMap near {place} [km]", "OnTheMap: near needs a place" },
+}
 
 --- `:OnTheMap {args}`.
 function M.command(args)
@@ -89,7 +96,10 @@ function M.command(args)
     end
     return
   end
-  notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, { "OnTheMap: usage: :OnTheMap [search|near|map] … (:help :OnTheMap)" })
+  if needs[sub] and #rest == 0 then
+    return notify.show(needs[sub][1], vim.log.levels.ERROR, { needs[sub][2] })
+  end
+  notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, usage_short)
 end
 
 return M

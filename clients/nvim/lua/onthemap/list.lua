@@ -18,18 +18,21 @@ M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 local limits = { 30, 34, 56, 12 }
 local near_limits = { 30, 34, 8, 56, 12 }
 
---- The first line for a `students` result: how many, which, and how long ago it was refreshed.
-local function summary(result, near, search)
+--- The first line for a `students` result: how many, of how many, which, and how long ago it was
+--- refreshed; cut with "…" to `room` cells (a window's edge cut it bare: "…Westphalia, German").
+local function summary(result, near, search, room)
   local students = result.students or {}
   local text
   if search then
     text = ('%d of %d students matching "%s", newest first'):format(#students, result.total or #students, search)
   elseif near then
-    text = ("%d students nearest to %s%s"):format(#students, near.label, near.km and (" (within %g km)"):format(near.km) or "")
+    text = ("%d of %d students nearest to %s%s"):format(#students, result.total or #students, near.label,
+      near.km and (" (within %g km)"):format(near.km) or "")
   else
     text = ("%d of %d students, newest first"):format(#students, result.total or #students)
   end
-  return text .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
+  text = text .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
+  return room and format.truncate(text, room) or text
 end
 
 -- The first line's age changes with time, not with the list: one timer, running while a list is
@@ -63,7 +66,7 @@ local function update_headers()
     if not vim.api.nvim_buf_is_valid(buf) then
       forget(buf)
     elseif buffer.generation(buf) == what.generation then
-      buffer.set_line(buf, 0, summary(what.result, what.near, what.search), "Comment", M.namespace)
+      buffer.set_line(buf, 0, summary(what.result, what.near, what.search, what.room), "Comment", M.namespace)
     end
   end
   header.refresh()
@@ -136,7 +139,7 @@ function M.render(buf, result, near, search)
       highlights[#highlights + 1] = { "OnTheMapYou", index + 1, 0, #format.truncate(row[1], widths[1]) }
     end
   end
-  local lines = { summary(result, near, search) }
+  local lines = { summary(result, near, search, M.room(buf)) }
   vim.list_extend(lines, format.columns(rows, widths))
   if #students == 0 then
     lines[#lines + 1] = search and ('No student matches "%s".'):format(search)
@@ -165,6 +168,8 @@ local function failed(buf, err)
   show_problem(buf, err.message)
   if rpc.needs_login(err) then
     follow.waiting_for_login(buf)
+  elseif err.kind ~= "daemon" then
+    follow.waiting_for_daemon(buf)
   end
   rpc.report(err)
 end

@@ -227,6 +227,7 @@ function M.load(buf)
       end
       state.view = { near = { latitude = match.latitude, longitude = match.longitude }, radiusKm = view.radiusKm }
       state.where = format.place(match)
+      state.where_found = true
       M.load(buf)
     end)
     return
@@ -251,6 +252,8 @@ function M.load(buf)
         err = { message = M.no_map_method }
       elseif rpc.needs_login(err) then
         follow.waiting_for_login(buf)
+      elseif err.kind ~= "daemon" then
+        follow.waiting_for_daemon(buf)
       end
       show_problem(buf, err.message)
       rpc.report(err, "map")
@@ -260,10 +263,11 @@ function M.load(buf)
     state.size = cells
     state.problem = nil
     local shown = type(result.view) == "table" and result.view or {}
-    -- A daemon that names the place it centred on, and the closest zoom it draws there, is
-    -- believed; otherwise the place is the one looked up here, and a zoom asked for and not given
-    -- is the daemon's cap.
-    if view.near ~= nil and type(shown.place) == "string" and shown.place ~= "" then
+    -- Coordinates typed are named by the place the daemon names nearest them; a name looked up
+    -- here keeps its own (Atlantis's centre is nearest a larger "Cape Town" on the daemon's map).
+    -- A daemon that names the closest zoom it draws there is believed; otherwise a zoom asked for
+    -- and not given is the daemon's cap.
+    if view.near ~= nil and not state.where_found and type(shown.place) == "string" and shown.place ~= "" then
       state.where = shown.place
     end
     state.max_zoom = type(shown.maxZoom) == "number" and shown.maxZoom or nil
@@ -437,6 +441,7 @@ function M.show(view)
   local buf = M.buffer()
   local state = buffer.state[buf]
   state.view = vim.deepcopy(view)
+  state.where_found = false
   state.where = (type(view.near) ~= "string" or place.coordinates(view.near)) and where_of(view) or nil
   buffer.set(buf, { "Drawing the map of " .. where_of(view) .. "…" }, {}, { { "Comment", 0, 0, -1 } }, M.namespace)
   M.load(buf)

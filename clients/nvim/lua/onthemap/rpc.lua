@@ -246,13 +246,34 @@ function M.request(method, params, callback, opts)
   end)
 end
 
+--- What happened, without why or what to do: a message's words up to its first ":", " (" or ". "
+--- ("The link is not a web link (its scheme …): give …" → "The link is not a web link"); nil when
+--- that is the whole message.
+function M.what_happened(message)
+  local cut
+  for _, mark in ipairs({ ": ", " (", ". " }) do
+    local at = message:find(mark, 1, true)
+    if at and (not cut or at < cut) then
+      cut = at
+    end
+  end
+  return cut and cut > 1 and message:sub(1, cut - 1) or nil
+end
+
 --- Shows an error with vim.notify: the daemon's own message, or why it could not be reached; as
---- one line that fits the command line (onthemap.notify), the whole of it in :checkhealth.
+--- one line that fits the command line (onthemap.notify), the whole of it in :checkhealth. Too
+--- wide, what happened is shown whole rather than the message cut mid-word ("OnTheMap: post: The
+--- link is not a web l…"), with the command's name if there is room.
 function M.report(err, doing)
   local prefix = doing and ("OnTheMap: " .. doing .. ": ") or "OnTheMap: "
   local summaries = {}
   for index, summary in ipairs(err.summaries or {}) do
     summaries[index] = prefix .. summary
+  end
+  local what = M.what_happened(err.message)
+  if what then
+    summaries[#summaries + 1] = prefix .. what
+    summaries[#summaries + 1] = "OnTheMap: " .. what
   end
   notify.show(prefix .. err.message, vim.log.levels.ERROR, summaries)
 end

@@ -45,11 +45,31 @@ function M.login(username)
     end)
     password = nil
   end
-  if username and username ~= "" then
-    with_username(username)
-  else
-    require("onthemap.ui").input({ prompt = "Udacity email: ", default = config.options.username }, with_username)
+  local function ask()
+    if username and username ~= "" then
+      with_username(username)
+    else
+      require("onthemap.ui").input({ prompt = "Udacity email: ", default = config.options.username }, with_username)
+    end
   end
+  -- Logged in already, as the statusline's subscription last heard: asked first, as `onthemap
+  -- login` asks ("Log in again? [y/N]"); a login replaced the session without a word. Not known
+  -- (no subscription yet, the daemon away): no question, and the login itself says what it finds.
+  local known = require("onthemap.status").status
+  if type(known) ~= "table" or not known.loggedIn then
+    return ask()
+  end
+  local who = format.name(known.account or {})
+  who = who ~= "" and who or "this account"
+  require("onthemap.ui").select({ "Yes, log in again", "No, stay logged in" }, {
+    prompt = ("Already logged in as %s. Log in again?"):format(who),
+  }, function(choice)
+    if choice == "Yes, log in again" then
+      ask()
+    else
+      info("still logged in as " .. who)
+    end
+  end)
 end
 
 --- What a logout did, from the daemon's `upstream`: "ended", "already ended", "no session", or
