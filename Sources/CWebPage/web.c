@@ -74,6 +74,10 @@ static const unsigned char web_js_clusters_mjs[] = {
 #embed "web/js/clusters.mjs"
 };
 
+static const unsigned char web_js_cover_mjs[] = {
+#embed "web/js/cover.mjs"
+};
+
 static const unsigned char web_js_export_mjs[] = {
 #embed "web/js/export.mjs"
 };
@@ -171,6 +175,7 @@ static const struct onthemap_web_file files[] = {
     {"js/app.mjs", web_js_app_mjs, sizeof web_js_app_mjs},
     {"js/camera.mjs", web_js_camera_mjs, sizeof web_js_camera_mjs},
     {"js/clusters.mjs", web_js_clusters_mjs, sizeof web_js_clusters_mjs},
+    {"js/cover.mjs", web_js_cover_mjs, sizeof web_js_cover_mjs},
     {"js/export.mjs", web_js_export_mjs, sizeof web_js_export_mjs},
     {"js/grouping.mjs", web_js_grouping_mjs, sizeof web_js_grouping_mjs},
     {"js/in-view.mjs", web_js_in_view_mjs, sizeof web_js_in_view_mjs},

@@ -346,8 +346,12 @@ def login_screen():
     check(wait(lambda: shown("map-tab")), "the right password opens the map")
     check(wait(lambda: len(markers()) == 100), "with the newest 100 pins: %d markers" % len(markers()))
     storage = js("return [sessionStorage.getItem('onthemap.session'), document.cookie, JSON.stringify(localStorage)]")
-    check(storage[0] and "XSRF" not in storage[1] and storage[2] == "{}",
-          "the session is kept in this tab's sessionStorage, no cookie or localStorage")
+    # localStorage holds one time, when the pins shown were last known current (for the offline
+    # banner after a reload), and nothing of the session.
+    kept = json.loads(storage[2])
+    check(storage[0] and "XSRF" not in storage[1] and set(kept) <= {"onthemap.pins-current"}
+          and all(re.fullmatch(r"\d+", v) for v in kept.values()),
+          "the session is kept in this tab's sessionStorage, no cookie, and localStorage holds no more than a time: %s" % kept)
 
 
 def map_screen():

@@ -515,6 +515,17 @@ def addresses():
     b.driver.get(BASE + "#/pin/no-such-pin")
     check(wait(lambda: b.shown("toast") and b.driver.current_url.endswith("#/"), 15),
           "an address of a pin not on the map says so and shows the map: %s" % (b.by_id("toast").text if b.shown("toast") else ""))
+    # Log out leaves no view of this person's in the address: the next login on this tab (another
+    # person, on a shared computer) starts on the map, not on the pin last opened.
+    b.driver.get(BASE + "#/pin/" + student["objectId"])
+    wait(lambda: b.shown("popup"), 15)
+    js("document.getElementById('logout').click()")
+    check(wait(lambda: b.shown("login")) and b.driver.current_url.endswith("#/"),
+          "Log out leaves the map's address: %s" % b.driver.current_url.rsplit("/", 2)[-2:])
+    b.log_in_by_keyboard()
+    wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= 2, 20)
+    time.sleep(0.5)
+    check(not b.shown("popup") and b.driver.current_url.endswith("#/"), "and the next login shows the map, no popup open")
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 
@@ -566,6 +577,21 @@ def clusters(where, phone):
         return c.contains(e)?'seen':'covered by '+(e&&(e.id||e.closest('[id]').id));""")
     check(seen == "seen", "%s: the popup leaves its cluster in sight: %s" % (where, seen))
     b.driver.save_screenshot("%s/cluster-popup-%s.png" % (OUT, where))
+    # Drawn over the zoom buttons (on a phone the popup is most of the screen's width), it takes them
+    # out of the Tab order while it covers them: Tab from its list landed on buttons under it.
+    covered = js("""var p=document.getElementById('popup').getBoundingClientRect(),z=document.querySelector('#map-panel .zoom'),
+        r=z.getBoundingClientRect();return [p.left<r.right&&r.left<p.right&&p.top<r.bottom&&r.top<p.bottom,z.inert]""")
+    check(covered[0] == covered[1], "%s: the zoom buttons are out of the Tab order exactly while the popup covers them "
+          "(covered: %s, inert: %s)" % (where, covered[0], covered[1]))
+    hidden, stops = [], []
+    for _ in range(12):
+        key(Keys.TAB)
+        now = active()
+        stops.append(now.get("testid") or now.get("id") or now.get("label") or now.get("tag"))
+        if not js("return (function(){" + VISIBLE + "})()"):
+            hidden.append(stops[-1])
+    check(not hidden, "%s: Tab from a cluster's popup, 12 times: every stop is on the screen (%s; hidden: %s)" % (where, stops, hidden))
+    js("document.querySelector('#popup-list a[href]').focus()")
     if phone:
         # Drawn where the zoom buttons are, the popup is above them, and above a toast.
         above = js("""var p=document.getElementById('popup'),z=document.getElementById('zoom-out').getBoundingClientRect(),

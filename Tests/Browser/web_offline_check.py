@@ -118,6 +118,11 @@ def offline_with_a_session():
     check(not never, "and never the session, a user, a place lookup or a pin's owner's query: %s" % never)
     check(any(e.endswith("/app.mjs") for e in entries) and any(e.endswith("/names.json") for e in entries),
           "and the page's files, names included")
+    # A poll after the copy was kept finds nothing new: the pins shown are still the newest then, and
+    # a page reloaded offline says so, not the copy's older time (the polls leave the copy alone).
+    after_copy = js("return Date.now()")
+    current = wait(lambda: (lambda t: t > after_copy + 500 and t)(js("return Number(localStorage.getItem('onthemap.pins-current'))||0")), 15)
+    check(current, "a poll after the copy finds the pins current (%s ms after it)" % (current and current - after_copy))
     # The server stops: the map stays, a banner says so, and goes by itself once the server is back.
     server.stop()
     banner = wait(lambda: b.shown("offline") and b.by_id("offline-text").text, 10)
@@ -140,6 +145,9 @@ def offline_with_a_session():
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
     text = b.by_id("offline-text").text if b.shown("offline") else ""
     check(shown and re.search(r"since \d{1,2}:\d\d", text), "reloaded without the server: the last map seen, offline since then: %s" % text)
+    since = js("var t=document.querySelector('#offline-text time');return t?Date.parse(t.dateTime):0")
+    check(current and since >= current, "since the last poll that found the pins current, not when the copy was made "
+          "(%s ms after that poll)" % (current and since - current))
     # Back: the banner goes by itself, and a pin posted meanwhile shows without a Refresh.
     server.start()
     status, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": GRACE[0], "password": GRACE[1]}})

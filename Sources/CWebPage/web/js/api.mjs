@@ -103,18 +103,41 @@ export async function serverAnswers() {
   return true;
 }
 
+/** When the pins shown were last known to be the server's newest: a list fetched, or a poll that
+ *  found nothing new. Kept across reloads (a time, nothing of the session): a poll's "nothing new"
+ *  leaves the service worker's copy, and the time it was made, as they were, so a page reloaded
+ *  offline said it had been offline since that copy, hours before the server last answered. */
+const CURRENT = "onthemap.pins-current";
+export function pinsCurrent() {
+  try {
+    localStorage.setItem(CURRENT, String(Date.now()));
+  } catch (e) {
+    // storage refused (a private window's quota): the copy's own time is said instead
+  }
+}
+function lastCurrent() {
+  try {
+    return Number(localStorage.getItem(CURRENT)) || 0;
+  } catch (e) {
+    return 0;
+  }
+}
+
 /** No answer (or only the service worker's copy, made at `copied`): says so until the server
- *  answers again. */
+ *  answers again, and since when: the time the copy's pins were last known current. */
 function unreachable(copied) {
+  const current = copied && Math.max(copied, lastCurrent());
   if (connection.up) {
     connection.up = false;
-    connection.since = copied || Date.now();
-  } else if (copied && copied < connection.since) {
-    connection.since = copied;
+    connection.since = current || Date.now();
+  } else if (current && current < connection.since) {
+    connection.since = current;
   }
-  const at = sinceText(connection.since);
-  $("offline-text").textContent = "Cannot reach the server since " + at + ": the map shows the pins seen then. " +
-    "This goes once the server answers again.";
+  const at = document.createElement("time");
+  at.dateTime = new Date(connection.since).toISOString();
+  at.textContent = sinceText(connection.since);
+  $("offline-text").replaceChildren("Cannot reach the server since ", at, ": the map shows the pins seen then. " +
+    "This goes once the server answers again.");
   $("offline").hidden = false;
   probeSoon();
 }

@@ -15,7 +15,7 @@ import { isWebLink } from "./text.mjs";
 
 ui.view = mapView({
   svg: $("map"), world: $("world"), layer: $("markers"), popup: $("popup"), heading: $("popup-heading"), list: $("popup-list"),
-  close: $("close"), entry: $("popup-entry").content.firstElementChild, onView: followZoom,
+  close: $("close"), entry: $("popup-entry").content.firstElementChild, controls: document.querySelector("#map-panel .zoom"), onView: followZoom,
   active: () => !!state.session && $("list-view").hidden && !$("overwrite").open,
   onPopup: popupChanged,
 });

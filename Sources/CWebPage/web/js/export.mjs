@@ -14,6 +14,7 @@ const total = document.querySelectorAll(".student").length;
 const view = mapView({
   svg: byId("map"), world: byId("world"), layer: byId("markers"), popup: byId("popup"), heading: byId("popup-heading"),
   list: byId("popup-list"), close: byId("close"), entry: byId("popup-entry").content.firstElementChild,
+  controls: document.querySelector(".zoom"),
 });
 view.setMarkers(markers);
 view.setNames(JSON.parse(byId("map-names").textContent));

@@ -8,7 +8,7 @@
 // is downloaded again only when something changed, or when the server answers again after it could
 // not be reached. A hidden tab does not ask.
 
-import { api, connection, hideAlert, showAlert } from "./api.mjs";
+import { api, connection, hideAlert, pinsCurrent, showAlert } from "./api.mjs";
 import { filterList, listShown, refreshList } from "./list.mjs";
 import { readMarker } from "./markers.mjs";
 import { failure } from "./messages.mjs";
@@ -75,7 +75,9 @@ export async function loadPins(quiet) {
       }
     }
   }
-  state.etag = answers[0].headers.get("X-OnTheMap-Offline") ? null : answers[0].headers.get("ETag");
+  const offline = answers[0].headers.get("X-OnTheMap-Offline");
+  state.etag = offline ? null : answers[0].headers.get("ETag");
+  if (!offline) pinsCurrent();
   await drawStudents(got);
 }
 
@@ -110,6 +112,7 @@ async function checkPins() {
   try {
     if (state.etag) {
       const a = await api("GET", listPath(Math.min(settings.pins, 1000)), { headers: { "If-None-Match": state.etag } });
+      if (epoch === state.epoch && a.status === 304) pinsCurrent();
       if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
       if (settings.pins > 1000 || a.headers.get("X-OnTheMap-Offline")) return loadPins(true);
       state.etag = a.headers.get("ETag");
@@ -119,6 +122,7 @@ async function checkPins() {
     const a = await api("GET", listPath(1));
     if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
     if (stamp(a.body.results[0]) !== state.newest) return loadPins(true);
+    if (!a.headers.get("X-OnTheMap-Offline")) pinsCurrent();
   } catch (e) {
     // no answer: the next check asks again (api.mjs shows the banner meanwhile)
   }

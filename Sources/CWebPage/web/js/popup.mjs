@@ -4,13 +4,15 @@
 // marker (`anchor`) into and out of clusters as the zoom changes (map-view.mjs shows it again).
 
 import { screenPoint } from "./camera.mjs";
+import { cover } from "./cover.mjs";
 import { pointOf, radiusOf } from "./markers.mjs";
 import { sharedPlace, shownStudents } from "./students.mjs";
 import { isWebLink, shownText } from "./text.mjs";
 
 /** The popup of the map `map` (map-view.mjs): its elements are `o.popup`, `o.heading`, `o.list`,
- *  `o.entry` (a list item to copy) and `o.close`. `selected`: the marker or cluster it is open on;
- *  `anchor`: the marker it follows. */
+ *  `o.entry` (a list item to copy) and `o.close`; `o.controls` (optional), the map's buttons it may
+ *  be drawn over (cover.mjs). `selected`: the marker or cluster it is open on; `anchor`: the marker
+ *  it follows. */
 export function mapPopup(map) {
   const o = map.o, popup = o.popup, heading = o.heading, list = o.list, entry = o.entry;
   // What the list shows, and the popup's size, read once after the list changes.
@@ -94,6 +96,7 @@ export function mapPopup(map) {
   }
   function hide() {
     popup.hidden = true;
+    cover(o.controls, "popup", false);
     popup.dataset.pinned = "";
     if (p.selected) p.selected.classList.remove("selected");
     p.selected = p.anchor = null;
@@ -115,7 +118,7 @@ export function mapPopup(map) {
     const m = p.selected, size = map.size;
     if (!m || popup.hidden) return;
     const at = screenPoint(map.cam, size, pointOf(m)), r = radiusOf(m) * map.placed.unit / map.cam.unit, gap = r + 8;
-    if (!box) box = { w: popup.offsetWidth, h: popup.offsetHeight };
+    if (!box) box = { w: popup.offsetWidth, h: popup.offsetHeight, controls: controlsBox() };
     const inside = (left, top) => ({
       left: Math.max(Math.min(left, size.w - box.w - 4), 4), top: Math.max(Math.min(top, size.h - box.h - 4), 4),
     });
@@ -127,6 +130,15 @@ export function mapPopup(map) {
     const c = candidates.find(clear) || candidates[0];
     popup.style.left = c.left + "px";
     popup.style.top = c.top + "px";
+    // On a phone the popup is most of the screen's width, and may be drawn over the zoom buttons.
+    const z = box.controls;
+    cover(o.controls, "popup", !!z && c.left < z.left + z.w && z.left < c.left + box.w && c.top < z.top + z.h && z.top < c.top + box.h);
+  }
+  /** Where the map's buttons are, in the popup's frame (both are placed in the map's panel). */
+  function controlsBox() {
+    const z = o.controls;
+    return z && z.offsetParent && z.offsetParent === popup.offsetParent
+      ? { left: z.offsetLeft, top: z.offsetTop, w: z.offsetWidth, h: z.offsetHeight } : null;
   }
 
   o.close.addEventListener("click", close);

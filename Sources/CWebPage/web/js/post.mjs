@@ -9,6 +9,7 @@
 // zoom that shows the coasts and borders around it (an area of 12,000 × 9,000 map units).
 
 import { api, hideAlert, showAlert, toast } from "./api.mjs";
+import { cover } from "./cover.mjs";
 import { showTab } from "./list.mjs";
 import { failure, linkProblem, overwriteQuestion } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
@@ -30,7 +31,7 @@ previewLayer.setAttribute("id", "preview");
    still moves under a finger, to look around the place found. */
 const sheet = matchMedia("(max-width: 640px)");
 function coverMap() {
-  document.querySelector("#map-panel .zoom").inert = !$("post").hidden && sheet.matches;
+  cover(document.querySelector("#map-panel .zoom"), "post", !$("post").hidden && sheet.matches);
 }
 sheet.addEventListener("change", coverMap);
 

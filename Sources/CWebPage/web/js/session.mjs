@@ -173,11 +173,13 @@ export async function logout() {
   }
 }
 
-/** What the next person must not find in the post form: the place and link typed by this one.
- *  Only on Log out: an expired session, logging the same person back in, keeps the draft. */
+/** What the next person must not find: the place and link typed in the post form by this one, and
+ *  the view in the address (a pin's popup opened again at the next login on this tab). Only on Log
+ *  out: an expired session, logging the same person back in, keeps both. */
 function forgetDraft() {
   $("post-place").value = "";
   $("post-link").value = "";
+  history.replaceState(null, "", "#/");
 }
 
 /** Whether the session is still live; an ended one goes back to the login screen. No answer counts
