@@ -9,5 +9,6 @@ export function cover(element, by, covered) {
   const covers = element.covers || (element.covers = new Set());
   if (covered) covers.add(by);
   else covers.delete(by);
-  element.inert = covers.size > 0;
+  // Written only when it changes: the popup asks at every frame of a pan.
+  if (element.inert !== covers.size > 0) element.inert = covers.size > 0;
 }
