@@ -1335,7 +1335,6 @@ meanwhile."
 
 ;;;; Login and logout
 
-;;;###autoload
 (defvar onthemap--status)
 
 (defun onthemap--confirm-login-again ()
@@ -1349,6 +1348,7 @@ away): no question, and the login itself says what it finds."
       (unless (y-or-n-p (format "Already logged in as %s.  Log in again? " who))
         (onthemap--refuse "OnTheMap: still logged in as %s" who)))))
 
+;;;###autoload
 (defun onthemap-login (username)
   "Log in to OnTheMap as USERNAME; the password is read with `read-passwd'.
 The password goes to the daemon, which forwards it once and keeps
