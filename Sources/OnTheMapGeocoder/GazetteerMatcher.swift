@@ -48,6 +48,11 @@ struct GazetteerMatcher {
     static let maximumNamesakes = 64
     /// Below this share of the query explained, a reading is a guess, and guesses are not answers.
     static let minimumCoverage = 0.5
+    /// How far below the best reading another may score and still be offered as an alternative. A
+    /// query that names its region or country ("Paris, France", 0.86) is answered: Paris, Texas
+    /// (0.41) and France itself (0.50) answer a question nobody asked, and `post` made people choose
+    /// among them. Namesakes that score alike ("Paris" alone: France 0.76, Texas 0.71) are all offered.
+    static let alternativeMargin = 0.1
 
     func search(_ text: String, limit: Int) -> [GeocodeResult] {
         guard let query = PlaceQuery.parse(text, folding: gazetteer.folding) else { return [] }
@@ -61,7 +66,8 @@ struct GazetteerMatcher {
         // and a Lima province, both "Lima, Lima, Peru (region)". The better-scored one is kept.
         var shown = Set<[String]>()
         var results: [GeocodeResult] = []
-        for reading in readings {
+        let best = readings.first?.reportedScore ?? 0
+        for reading in readings where reading.reportedScore >= best - Self.alternativeMargin {
             guard let result = describe(reading), let ref = reading.mostSpecific?.ref
             else { continue }
             guard seen.insert(ref).inserted,
