@@ -183,6 +183,20 @@ struct DaemonUpstreamTests {
         #expect(try bed.result("status")["students"]?["lastError"] == nil)
     }
 
+    /// A refresh asked for by a client that fails (`onthemap refresh` with the server down) is
+    /// tried again by the refresher, with its backoff, not at the next round: with the default
+    /// interval the bars said "stale" for five minutes after the server was back.
+    @Test func aFailedRefreshIsTriedAgainSoonNotAtTheNextRound() throws {
+        let bed = try DaemonTestBed()
+        defer { bed.tearDown() }
+        try bed.login()
+        bed.server.stopServer()
+        #expect(try bed.error("refresh").code == RPCError.upstreamUnreachableCode)
+        #expect(try bed.result("status")["students"]?["stale"] == .bool(true))
+        try bed.server.restartServer()
+        #expect(try eventually(timeout: .seconds(120)) { try bed.result("status")["students"]?["stale"] == .bool(false) })
+    }
+
     @Test func revokedSessionLogsOut() throws {
         let bed = try DaemonTestBed()
         defer { bed.tearDown() }

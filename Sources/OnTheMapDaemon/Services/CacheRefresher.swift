@@ -26,6 +26,14 @@ struct CacheRefresher: Service {
                 if snapshot.session?.sessionID != seen.session?.sessionID {
                     failures = 0
                     due = .now + (await nextDelay())
+                } else if failures == 0, snapshot.lastError != nil, seen.lastError == nil {
+                    // A refresh asked for elsewhere failed (`onthemap refresh`, a list asked to be
+                    // fresh): tried again as the refresher's own would be, not at the next round,
+                    // minutes away, while the bars said "stale" of a server long back.
+                    failures = 1
+                    let delay = Self.backoff(failures: failures, cap: await daemon.live.refreshInterval)
+                    due = min(due, .now + delay)
+                    await daemon.state.retry(at: Date().addingTimeInterval(Double(delay.components.seconds)))
                 }
                 continue
             case .elapsed:
