@@ -119,6 +119,26 @@ struct DailyUseTests {
             "\(plain.stderr)")
     }
 
+    /// A bar that keeps `watch` running sees a hung daemon too: it sends no news, so after a quiet
+    /// half-minute `watch` asks for the status, and with no answer within 5 s the bar says it is
+    /// not answering (it stayed green while `status` said offline); the answer that comes once the
+    /// daemon runs again makes it green again. (It waits that half-minute.)
+    @Test func watchSeesAHungDaemon() throws {
+        let bed = try CLITestBed()
+        let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch", "--format", "waybar"], environment: bed.environment)
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.contains(#""class":"ok""#) }, "\(watch.lines)")
+        bed.daemon.signal(SIGSTOP)
+        let resumed = { bed.daemon.signal(SIGCONT) }
+        defer { resumed() }
+        #expect(
+            watch.waitForLine(timeout: 90) { $0.contains(#""class":"offline""#) && $0.contains("onthemapd is not answering") },
+            "\(watch.lines)")
+        let offline = watch.lines.count
+        resumed()
+        #expect(watch.waitForLine(after: offline, timeout: 30) { $0.contains(#""class":"ok""#) }, "green again: \(watch.lines)")
+    }
+
     /// `onthemap post ARGUMENTS` (shell words) on a terminal under tmux, once it asks which of the
     /// places found is meant; the screen then. The caller tears the session down.
     static func postAskingWhichPlace(

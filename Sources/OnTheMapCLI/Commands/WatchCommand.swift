@@ -13,7 +13,8 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Subscribes to the daemon and prints the status again after each change; a line that would \
             only differ in the daemon's uptime is not printed. When the daemon goes away, prints the \
-            offline state and reconnects with backoff. Use with waybar `exec` (no interval), \
+            offline state and reconnects with backoff; one that is quiet for 30 s and then does not \
+            answer within 5 s is shown offline until it answers. Use with waybar `exec` (no interval), \
             i3blocks `interval=persist`, polybar `tail = true`. Without --format: a sentence on a \
             terminal, the status JSON otherwise (offline: {"offline":true,"reason":…}).
             """)
@@ -86,19 +87,51 @@ struct WatchCommand: ParsableCommand {
         return Int32(min(max(wait, 1), 3600) * 1000)
     }
 
+    /// After this long without a word from the daemon, `watch` asks for its status: a daemon that
+    /// is stopped (SIGSTOP) or stuck sends no news, and the bar stayed green while `status` said
+    /// offline.
+    static let quietBeforeAsking = Duration.seconds(30)
+    /// How long the daemon has to answer that, before the bar says it is not answering (as
+    /// `onthemap status` gives up after 5 s).
+    static let answerWithin = Duration.seconds(5)
+
     /// Subscribes, prints the status, and again after each notification, until the connection ends.
     private func follow(_ connection: RPCConnection, emit: (Result<StatusResult, any Error>) throws -> Void) throws {
         _ = try connection.result(SubscribeParams())
         try connection.send(StatusParams().request(id: .string("status")))
         var latest: StatusResult?
+        var heard = ContinuousClock.now
+        var asked: ContinuousClock.Instant?
+        var silent = false
         while true {
+            let check = asked.map { $0 + Self.answerWithin } ?? heard + Self.quietBeforeAsking
+            let untilCheck = Int32(max(0, (check - .now) / .milliseconds(1)).rounded(.up))
+            // Said to be silent: nothing more to do until it speaks.
+            let aged = silent ? -1 : Self.untilAged(latest)
             // Nothing from the daemon for a while: the line again, as of now, if its words for a
-            // time changed ("refreshed 2 min ago"); `emit` prints nothing when they did not.
-            if !connection.hasBufferedLine, !Output.wait(forInputOn: connection.fileDescriptor, milliseconds: Self.untilAged(latest)) {
-                if let latest { try emit(.success(latest)) }
+            // time changed ("refreshed 2 min ago"); `emit` prints nothing when they did not. Quiet
+            // for long, it is asked how it is; no answer in time, the bar says so.
+            if !connection.hasBufferedLine,
+                !Output.wait(forInputOn: connection.fileDescriptor, milliseconds: silent ? -1 : aged < 0 ? untilCheck : min(aged, untilCheck))
+            {
+                if let sent = asked, ContinuousClock.now >= sent + Self.answerWithin {
+                    if !silent {
+                        silent = true
+                        let seconds = Self.answerWithin.components.seconds
+                        try emit(.failure(ClientError(kind: .timeout, message: "onthemapd did not answer within \(seconds) s: it is hung or very busy")))
+                    }
+                } else if asked == nil, ContinuousClock.now >= heard + Self.quietBeforeAsking {
+                    try connection.send(StatusParams().request(id: .string("status")))
+                    asked = .now
+                } else if let latest, !silent {
+                    try emit(.success(latest))
+                }
                 continue
             }
             guard let message = try connection.read(RPCReply<StatusResult>.self) else { return }
+            heard = .now
+            asked = nil
+            silent = false
             if message.method == RPCEvent.status.method, let status = message.params {
                 latest = status
                 try emit(.success(status))

@@ -26,17 +26,19 @@ struct StatusSummary {
         switch answer {
         case .success(let status): self.init(status: status, now: now)
         case .failure(let error):
-            self.init(status: nil, now: now, reason: (error as? ClientError)?.message ?? "\(error)")
-            offlineAdvice = (error as? ClientError)?.advice
+            let client = error as? ClientError
+            self.init(status: nil, now: now, reason: client?.message ?? "\(error)", hung: client?.kind == .timeout)
+            offlineAdvice = client?.advice
         }
     }
 
-    /// The summary of a status; nil: the daemon did not answer (`reason` says why).
-    init(status: StatusResult?, now: Date, reason: String? = nil) {
+    /// The summary of a status; nil: the daemon did not answer (`reason` says why; `hung`: it is
+    /// there and did not answer in time, which "not running" would misname).
+    init(status: StatusResult?, now: Date, reason: String? = nil, hung: Bool = false) {
         guard let status else {
             state = .offline
             count = 0
-            detail = "onthemapd is not running"
+            detail = hung ? "onthemapd is not answering" : "onthemapd is not running"
             offlineReason = reason
             return
         }
@@ -50,7 +52,9 @@ struct StatusSummary {
             detail = "fetching the student list"
         } else if status.students.stale {
             state = .stale
+            // How old the list is matters most when it is stale.
             detail = "stale: " + DisplayText.clean(status.students.lastError ?? "not refreshed lately")
+                + (status.students.refreshedAt.map { "; refreshed " + RelativeTime.describe($0, now: now) } ?? "")
         } else {
             state = .ok
             detail = "refreshed " + (status.students.refreshedAt.map { RelativeTime.describe($0, now: now) } ?? "—")
@@ -131,7 +135,7 @@ struct StatusSummary {
     /// just now".
     var sentence: String {
         switch state {
-        case .offline: "onthemapd is not running; waiting for it"
+        case .offline: detail + "; waiting for it"
         case .loggedOut, .fetching: detail
         case .ok, .stale: tooltip
         }
