@@ -83,7 +83,8 @@ final class EditorTestBed: @unchecked Sendable {
     /// Runs an editor to completion, with `extra` added to its environment; does what the test
     /// inside asks through the control directory: a file `restart` there restarts the daemon
     /// (then `restarted` appears), `daemon-stop` and `daemon-start` stop it and start it again
-    /// (`daemon-stopped`, `daemon-started`), `server-stop` stops the server, so the daemon's
+    /// (`daemon-stopped`, `daemon-started`), `daemon-pause` and `daemon-resume` send it SIGSTOP and
+    /// SIGCONT (a hung daemon: it accepts and never answers), `server-stop` stops the server, so the daemon's
     /// refreshes fail (then `server-stopped`), and `server-start` starts it again (then `server-started`).
     func runEditor(
         _ executable: String, _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 600
@@ -92,6 +93,8 @@ final class EditorTestBed: @unchecked Sendable {
             ("restart", "restarted", { self.daemon.stop(); try self.daemon.start() }),
             ("daemon-stop", "daemon-stopped", { _ = self.daemon.stop() }),
             ("daemon-start", "daemon-started", { try self.daemon.start() }),
+            ("daemon-pause", "daemon-paused", { self.daemon.signal(SIGSTOP) }),
+            ("daemon-resume", "daemon-resumed", { self.daemon.signal(SIGCONT) }),
             ("server-stop", "server-stopped", { self.server.stopServer() }),
             ("server-start", "server-started", { try self.server.restartServer() }),
         ]

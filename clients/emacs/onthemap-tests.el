@@ -92,8 +92,9 @@ WHAT says what was awaited."
 
 (defun onthemap-tests--control (ask done)
   "Ask the Swift test, through the control directory, to do ASK; wait until it says DONE.
-ASK is \"restart\", \"daemon-stop\", \"daemon-start\", \"server-stop\" or
-\"server-start\"; DONE is the same in the past tense (\"restarted\", \"daemon-stopped\"…)."
+ASK is \"restart\", \"daemon-stop\", \"daemon-start\", \"daemon-pause\",
+\"daemon-resume\", \"server-stop\" or \"server-start\"; DONE is the same in
+the past tense (\"restarted\", \"daemon-stopped\", \"daemon-paused\"…)."
   (let ((control (onthemap-tests--env "ONTHEMAP_TEST_CONTROL")))
     (when (file-exists-p (expand-file-name done control))
       (delete-file (expand-file-name done control)))
@@ -780,6 +781,28 @@ The mode line must have shown it offline meanwhile."
         (onthemap-tests--restart-daemon)
         (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 15))
     ;; The tests after this one get the short delay back, whatever happened here.
+    (onthemap-status-mode -1)
+    (onthemap-status-mode 1)))
+
+(ert-deftest onthemap-test-10aa-mode-line-offline-while-the-daemon-is-stopped ()
+  ;; SIGSTOP: the daemon accepts and never answers, and sends no news.  Asked after a quiet
+  ;; spell, it does not answer in time: offline, until it answers again.
+  (let ((quiet onthemap-status-quiet-seconds)
+        (timeout onthemap-timeout))
+    (unwind-protect
+        (progn
+          (setq onthemap-status-quiet-seconds 1
+                onthemap-timeout 2)
+          (onthemap-status-mode -1)
+          (onthemap-status-mode 1)
+          (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 30)
+          (onthemap-tests--control "daemon-pause" "daemon-paused")
+          (unwind-protect
+              (onthemap-tests--mode-line-is " 📍 offline" 30)
+            (onthemap-tests--control "daemon-resume" "daemon-resumed")))
+      (setq onthemap-status-quiet-seconds quiet
+            onthemap-timeout timeout))
+    (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
     (onthemap-status-mode -1)
     (onthemap-status-mode 1)))
 

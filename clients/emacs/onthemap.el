@@ -1908,6 +1908,15 @@ with a prefix argument, ask for a place to centre on."
 (defvar onthemap--status-delay nil
   "Seconds before the next reconnection.")
 
+(defvar onthemap-status-quiet-seconds 30
+  "Seconds without a word from the daemon before the mode line asks it.
+A stopped or stuck daemon sends no news, and the mode line stayed green
+while `onthemap status' said offline; asked and silent for
+`onthemap-timeout' seconds, it shows offline (`onthemap watch' asks too).")
+
+(defvar onthemap--status-quiet-timer nil
+  "The timer that asks a quiet daemon for its status.")
+
 (defvar onthemap--status-watch-timer nil
   "The timer that looks for a new socket file, while the daemon is offline.")
 
@@ -2035,6 +2044,7 @@ the daemon's status, or nil when it is not known (offline)."
   "Stop the subscription unless more than EXCEPT (a buffer going away) needs it."
   (unless (onthemap--status-wanted-p except)
     (onthemap--status-unwatch)
+    (onthemap--status-quiet-stop)
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
     (setq onthemap--status-timer nil)
     (let ((connection onthemap--status-connection))
@@ -2051,6 +2061,7 @@ the daemon's status, or nil when it is not known (offline)."
 Meanwhile a new socket file is looked for each second, so a daemon
 that starts is seen at once."
   (setq onthemap--status-connection nil)
+  (onthemap--status-quiet-stop)
   (when (onthemap--status-wanted-p)
     (unless (eq onthemap--status-state 'offline) (onthemap--status-set 'offline nil))
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
@@ -2107,7 +2118,9 @@ Subscribe to status changes, then ask for the status."
         (let ((connection
                (onthemap--connect "status"
                                   (lambda (method params)
-                                    (when (eq method 'statusChanged) (onthemap--status-set 'online params)))
+                                    (when (eq method 'statusChanged)
+                                      (onthemap--status-heard onthemap--status-connection)
+                                      (onthemap--status-set 'online params)))
                                   (lambda (connection)
                                     (when (eq connection onthemap--status-connection)
                                       (onthemap--later #'onthemap--status-retry))))))
@@ -2118,6 +2131,7 @@ Subscribe to status changes, then ask for the status."
           (jsonrpc-async-request connection 'status nil :timeout onthemap-timeout
                                  :success-fn (lambda (status)
                                                (setq onthemap--status-delay onthemap-reconnect-delay)
+                                               (onthemap--status-heard connection)
                                                (onthemap--status-set 'online status))
                                  :error-fn (lambda (_) (onthemap--status-drop connection))
                                  :timeout-fn (lambda () (onthemap--status-drop connection))))
@@ -2126,6 +2140,30 @@ Subscribe to status changes, then ask for the status."
 (defun onthemap--status-drop (connection)
   "Close CONNECTION, a daemon that does not answer; its shutdown retries."
   (onthemap--close connection))
+
+(defun onthemap--status-quiet-stop ()
+  "Cancel the question to a quiet daemon."
+  (when (timerp onthemap--status-quiet-timer) (cancel-timer onthemap--status-quiet-timer))
+  (setq onthemap--status-quiet-timer nil))
+
+(defun onthemap--status-heard (connection)
+  "Note a word from the daemon on CONNECTION; ask it again after a quiet spell."
+  (onthemap--status-quiet-stop)
+  (setq onthemap--status-quiet-timer
+        (run-at-time onthemap-status-quiet-seconds nil #'onthemap--status-ask connection)))
+
+(defun onthemap--status-ask (connection)
+  "Ask the daemon on CONNECTION for its status.
+No answer within `onthemap-timeout' seconds, the connection is dropped
+and the mode line shows offline until the daemon answers again."
+  (setq onthemap--status-quiet-timer nil)
+  (when (and connection (eq connection onthemap--status-connection))
+    (jsonrpc-async-request connection 'status nil :timeout onthemap-timeout
+                           :success-fn (lambda (status)
+                                         (onthemap--status-heard connection)
+                                         (onthemap--status-set 'online status))
+                           :error-fn (lambda (_) (onthemap--status-drop connection))
+                           :timeout-fn (lambda () (onthemap--status-drop connection)))))
 
 ;;;###autoload
 (define-minor-mode onthemap-status-mode

@@ -9,7 +9,8 @@
 --   ONTHEMAP_TEST_DEAD_SOCKET  a socket file nobody listens on
 --   ONTHEMAP_TEST_HUNG_SOCKET  a daemon stopped with SIGSTOP: it accepts and never answers
 --   ONTHEMAP_TEST_CONTROL      a directory: writing "restart" there makes the test restart the daemon,
---                              "daemon-stop" and "daemon-start" stop and start it, "server-stop" and
+--                              "daemon-stop" and "daemon-start" stop and start it, "daemon-pause" and
+--                              "daemon-resume" SIGSTOP and SIGCONT it, "server-stop" and
 --                              "server-start" the server (M.control)
 --   ONTHEMAP_TEST_FOREIGN_SOCKET   a socket file of another user (nobody); made only as root, for root_spec
 local M = {}

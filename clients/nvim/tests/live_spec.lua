@@ -318,6 +318,28 @@ return {
     end,
   },
   {
+    "a daemon that stops answering (SIGSTOP) turns the statusline offline, and it comes back once it answers",
+    function()
+      local config = require("onthemap.config")
+      local status = require("onthemap.status")
+      local quiet, timeout = status.quiet_ms, config.options.timeout_ms
+      status.quiet_ms, config.options.timeout_ms = 1000, 2000
+      status.stop()
+      local ok, err = pcall(function()
+        statusline_is(with_pin(), 15000)
+        t.control("daemon-pause", "daemon-paused")
+        statusline_is("📍 offline", 30000)
+      end)
+      t.control("daemon-resume", "daemon-resumed")
+      status.quiet_ms, config.options.timeout_ms = quiet, timeout
+      if not ok then
+        error(err, 0)
+      end
+      statusline_is(with_pin(), 60000)
+      status.stop()
+    end,
+  },
+  {
     "a list that could not reach the daemon fills itself once the daemon is back, no key pressed",
     function()
       vim.cmd("OnTheMap")

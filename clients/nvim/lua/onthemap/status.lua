@@ -16,8 +16,12 @@ M.state = "idle"
 --- The daemon's last `status` result (docs/PROTOCOL.md), or nil.
 M.status = nil
 
-local pipe, retry_timer, answer_timer
+local pipe, retry_timer, answer_timer, quiet_timer
 local delay
+-- After `M.quiet_ms` without a word, the daemon is asked for its status: a stopped or stuck daemon
+-- sends no news, and the statusline stayed green while `onthemap status` said offline (`onthemap
+-- watch` asks too). A field so tests can shorten it.
+M.quiet_ms = 30000
 -- A connection is being made (by the timer or the watch): one at a time.
 local connecting = false
 -- uv.fs_poll handles on the socket paths, while offline.
@@ -41,7 +45,7 @@ local function stop_timer(timer)
   end
 end
 
-local connect
+local connect, drop
 
 local function unwatch()
   for _, poll in ipairs(polls) do
@@ -85,13 +89,39 @@ local function watch_sockets()
   end
 end
 
-local function drop()
+--- Expects the status asked for on `connected` within timeout_ms; none, the daemon counts as
+--- offline (`drop`), and the connection is made again.
+local function expect_answer(connected)
+  stop_timer(answer_timer)
+  answer_timer = uv.new_timer()
+  answer_timer:start(config.options.timeout_ms, 0, function()
+    if pipe == connected then
+      drop()
+    end
+  end)
+end
+
+--- A word from the daemon on `connected`: it is asked again after a quiet `M.quiet_ms`.
+local function heard(connected)
+  stop_timer(quiet_timer)
+  quiet_timer = uv.new_timer()
+  quiet_timer:start(M.quiet_ms, 0, function()
+    if pipe == connected and not connected:is_closing() then
+      connected:write('{"jsonrpc":"2.0","id":2,"method":"status"}\n')
+      expect_answer(connected)
+    end
+  end)
+end
+
+drop = function()
   if pipe and not pipe:is_closing() then
     pipe:close()
   end
   pipe = nil
   stop_timer(answer_timer)
   answer_timer = nil
+  stop_timer(quiet_timer)
+  quiet_timer = nil
   if not M.running then
     return
   end
@@ -115,6 +145,7 @@ local function receive(line)
   if not ok or type(message) ~= "table" then
     return
   end
+  heard(pipe)
   if message.id == 2 and message.result then
     stop_timer(answer_timer)
     answer_timer = nil
@@ -143,12 +174,7 @@ connect = function()
     pipe = connected
     unwatch()
     -- A daemon that accepts but never answers (stopped, hung) counts as offline.
-    answer_timer = uv.new_timer()
-    answer_timer:start(config.options.timeout_ms, 0, function()
-      if pipe == connected then
-        drop()
-      end
-    end)
+    expect_answer(connected)
     local feed = rpc.line_splitter(receive)
     connected:write(
       '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"events":["status"]}}\n'
@@ -194,6 +220,8 @@ function M.stop()
   pipe = nil
   stop_timer(answer_timer)
   answer_timer = nil
+  stop_timer(quiet_timer)
+  quiet_timer = nil
   M.state, M.status = "idle", nil
 end
 
