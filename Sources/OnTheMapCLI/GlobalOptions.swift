@@ -7,7 +7,8 @@ import OnTheMapRPC
 struct GlobalOptions: ParsableArguments {
     @Option(
         help:
-            "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock, else /run/user/$UID/onthemap/onthemapd.sock, else /tmp/onthemap-$UID/onthemapd.sock)."
+            "The daemon's socket (default: $ONTHEMAP_SOCKET, else $XDG_RUNTIME_DIR/onthemap/onthemapd.sock, else /run/user/$UID/onthemap/onthemapd.sock, else /tmp/onthemap-$UID/onthemapd.sock).",
+        completion: .file()
     )
     var socket: String?
 

@@ -97,5 +97,15 @@ struct CompletionTests {
         #expect(shown, "\(shell) lists the rows and names: \(lines.joined(separator: "\n"))")
         #expect(!FileManager.default.fileExists(atPath: ran.0) && !FileManager.default.fileExists(atPath: ran.1),
             "\(shell) ran a command written in a name while completing")
+
+        // A file to write, and a socket, are paths: completed as files.
+        try "".write(toFile: directory.file("export-target.html"), atomically: true, encoding: .utf8)
+        // The folder as a person types it: zsh's _files completes nothing after a doubled slash.
+        let folder = directory.path.replacingOccurrences(of: "//", with: "/")
+        for option in ["export --html", "export --svg", "status --socket"] {
+            try terminal.send("C-u", "onthemap \(option) \(folder)/export-t", "Tab")
+            (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains("\(option) \(folder)/export-target.html") } }
+            #expect(shown, "\(shell) completes a path after \(option): \(lines.joined(separator: "\n"))")
+        }
     }
 }

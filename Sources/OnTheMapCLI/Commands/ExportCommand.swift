@@ -26,10 +26,10 @@ struct ExportCommand: ReportingCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Write an interactive HTML page.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write an interactive HTML page.", valueName: "file"), completion: .file())
     var html: String?
 
-    @Option(help: ArgumentHelp("Write an SVG image.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write an SVG image.", valueName: "file"), completion: .file())
     var svg: String?
 
     @Flag(help: "Replace FILE even when it is read-only.")
