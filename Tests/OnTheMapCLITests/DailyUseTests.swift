@@ -195,6 +195,23 @@ struct DailyUseTests {
         }
     }
 
+    /// One place found and a pin of yours elsewhere: one question, whether to move it there (it asked
+    /// "Post your pin there?" and then "Move it?"); yes moves it.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func movingAPinToOnePlaceIsOneQuestion() throws {
+        let bed = try CLITestBed()
+        #expect(try bed.run(["post", "Lima, Peru", "https://ada.example/lima", "--yes", "--overwrite"]).status == 0)
+        let command = "\(BuiltProducts.path("onthemap")) post 'Paris, France' https://ada.example/paris"
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 140, height: 20, environment: bed.environment)
+        defer { terminal.tearDown() }
+        let (asked, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.contains(#"You already have a pin at "Lima, Peru". Move it?"#) } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        #expect(!screen.contains { $0.contains("Post your pin there?") }, "one question: \(screen.joined(separator: "\n"))")
+        try terminal.send("y", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 0)
+        #expect(try terminal.screen(history: true).contains { $0.hasPrefix("pin moved to Paris, Ile-de-France, France") })
+    }
+
     /// On a terminal, several matching places are offered; the one picked is the one posted.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func postOffersThePlacesThatMatchOnATerminal() throws {

@@ -50,7 +50,8 @@ struct PostCommand: ReportingCommand {
     func execute() throws {
         let connection = try global.connect()
         // Logged out, nothing is looked up or said about the place: the one thing to do is log in.
-        guard try connection.result(StatusParams()).loggedIn else { throw RPCError.notLoggedIn }
+        let status = try connection.result(StatusParams())
+        guard status.loggedIn else { throw RPCError.notLoggedIn }
         let link = Self.typedLink(url)
         if let problem = WebLink.problem(link) {
             throw UsageFailure(
@@ -60,11 +61,11 @@ struct PostCommand: ReportingCommand {
         if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
         let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
         guard !found.isEmpty else { throw Place.notFound(place) }
-        let chosen = try yes ? found[0] : choose(from: found)
+        let (chosen, moving) = try yes ? (found[0], false) : choose(from: found, mine: status.myPin?.student, link: link)
         if yes { Output.error("place: \(GeocodeCommand.describe(chosen))") }
         var params = PostPinParams(
             mapString: chosen.label, mediaURL: link, latitude: chosen.latitude, longitude: chosen.longitude,
-            overwrite: overwrite)
+            overwrite: overwrite || moving)
         var answer = try connection.call(params)
         if case .failure(let error) = answer, error.code == RPCError.pinExistsCode, !overwrite {
             // The error's data holds the pin in hand, as every answer writes a pin.
@@ -93,11 +94,19 @@ struct PostCommand: ReportingCommand {
     }
 
     /// On a terminal: one match is confirmed; several are listed to pick from (Enter takes the first).
-    private func choose(from found: [GeocodeResult]) throws -> GeocodeResult {
+    /// With a pin of yours (`mine`) and one match, the one question is whether to move it there (it
+    /// asked "Post your pin there?" and then "Move it?"); whether it was asked is returned too.
+    private func choose(from found: [GeocodeResult], mine: StudentLocation?, link: String) throws -> (GeocodeResult, moving: Bool) {
         if found.count == 1 {
             Output.error("place: \(GeocodeCommand.describe(found[0]))")
+            if let mine {
+                guard Terminal.confirm(Self.overwriteQuestion(mine, label: found[0].label, link: link)) else {
+                    throw CommandFailure(message: "nothing posted: your pin stays at \"\(DisplayText.clean(mine.mapString))\"")
+                }
+                return (found[0], true)
+            }
             guard Terminal.confirm("Post your pin there?") else { throw CommandFailure(message: "nothing posted") }
-            return found[0]
+            return (found[0], false)
         }
         Output.error("places matching \"\(place)\":")
         for (index, candidate) in found.enumerated() { Output.error("  \(index + 1)  \(GeocodeCommand.describe(candidate))") }
@@ -106,9 +115,9 @@ struct PostCommand: ReportingCommand {
                 throw CommandFailure(message: "nothing posted")
             }
             let trimmed = answer.trimmingWhitespace().lowercased()
-            if trimmed.isEmpty { return found[0] }
+            if trimmed.isEmpty { return (found[0], false) }
             if ["n", "no", "q"].contains(trimmed) { throw CommandFailure(message: "nothing posted") }
-            if let number = Int(trimmed), (1...found.count).contains(number) { return found[number - 1] }
+            if let number = Int(trimmed), (1...found.count).contains(number) { return (found[number - 1], false) }
             Output.error("type a number from 1 to \(found.count), or n")
         }
     }
