@@ -2128,13 +2128,7 @@ Subscribe to status changes, then ask for the status."
           (onthemap--status-unwatch)
           (jsonrpc-async-request connection 'subscribe '(:events ["status"]) :timeout onthemap-timeout
                                  :timeout-fn (lambda () (onthemap--status-drop connection)))
-          (jsonrpc-async-request connection 'status nil :timeout onthemap-timeout
-                                 :success-fn (lambda (status)
-                                               (setq onthemap--status-delay onthemap-reconnect-delay)
-                                               (onthemap--status-heard connection)
-                                               (onthemap--status-set 'online status))
-                                 :error-fn (lambda (_) (onthemap--status-drop connection))
-                                 :timeout-fn (lambda () (onthemap--status-drop connection))))
+          (onthemap--status-ask connection))
       (error (onthemap--status-retry)))))
 
 (defun onthemap--status-drop (connection)
@@ -2153,13 +2147,14 @@ Subscribe to status changes, then ask for the status."
         (run-at-time onthemap-status-quiet-seconds nil #'onthemap--status-ask connection)))
 
 (defun onthemap--status-ask (connection)
-  "Ask the daemon on CONNECTION for its status.
+  "Ask the daemon on CONNECTION for its status: once connected, and when quiet.
 No answer within `onthemap-timeout' seconds, the connection is dropped
 and the mode line shows offline until the daemon answers again."
   (setq onthemap--status-quiet-timer nil)
   (when (and connection (eq connection onthemap--status-connection))
     (jsonrpc-async-request connection 'status nil :timeout onthemap-timeout
                            :success-fn (lambda (status)
+                                         (setq onthemap--status-delay onthemap-reconnect-delay)
                                          (onthemap--status-heard connection)
                                          (onthemap--status-set 'online status))
                            :error-fn (lambda (_) (onthemap--status-drop connection))

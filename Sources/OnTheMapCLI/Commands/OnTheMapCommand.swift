@@ -1,6 +1,7 @@
 import ArgumentParser
 import OnTheMapBuildInfo
 import OnTheMapModels
+import OnTheMapSupport
 
 import Glibc
 
@@ -34,7 +35,9 @@ public enum OnTheMapMain {
     public static func run() {
         // A reader that goes away (`| head`) is an EPIPE for `Output` to end on quietly, not a signal.
         signal(SIGPIPE, SIG_IGN)
-        Output.checkBufferedOutputAtExit()
+        // What goes through stdio's buffer instead of `Output` (ArgumentParser's help, usage and
+        // version) is checked at exit.
+        BufferedOutput.checkAtExit(program: "onthemap")
         let arguments = hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         if BuildDependencies.isVerboseVersionRequest(arguments) {
             Output.line(BuildDependencies.verboseVersion(program: "onthemap", version: OnTheMapVersion.string))

@@ -106,24 +106,22 @@ struct WatchCommand: ParsableCommand {
         while true {
             let check = asked.map { $0 + Self.answerWithin } ?? heard + Self.quietBeforeAsking
             let untilCheck = Int32(max(0, (check - .now) / .milliseconds(1)).rounded(.up))
-            // Said to be silent: nothing more to do until it speaks.
-            let aged = silent ? -1 : Self.untilAged(latest)
+            let aged = Self.untilAged(latest)
             // Nothing from the daemon for a while: the line again, as of now, if its words for a
             // time changed ("refreshed 2 min ago"); `emit` prints nothing when they did not. Quiet
-            // for long, it is asked how it is; no answer in time, the bar says so.
+            // for long, it is asked how it is; no answer in time, the bar says so, and nothing more
+            // is done until it speaks.
             if !connection.hasBufferedLine,
                 !Output.wait(forInputOn: connection.fileDescriptor, milliseconds: silent ? -1 : aged < 0 ? untilCheck : min(aged, untilCheck))
             {
                 if let sent = asked, ContinuousClock.now >= sent + Self.answerWithin {
-                    if !silent {
-                        silent = true
-                        let seconds = Self.answerWithin.components.seconds
-                        try emit(.failure(ClientError(kind: .timeout, message: "onthemapd did not answer within \(seconds) s: it is hung or very busy")))
-                    }
+                    silent = true
+                    let seconds = Self.answerWithin.components.seconds
+                    try emit(.failure(ClientError(kind: .timeout, message: "onthemapd did not answer within \(seconds) s: it is hung or very busy")))
                 } else if asked == nil, ContinuousClock.now >= heard + Self.quietBeforeAsking {
                     try connection.send(StatusParams().request(id: .string("status")))
                     asked = .now
-                } else if let latest, !silent {
+                } else if let latest {
                     try emit(.success(latest))
                 }
                 continue

@@ -1,5 +1,4 @@
 import OnTheMapModels
-import OnTheMapSupport
 
 import Glibc
 
@@ -30,12 +29,6 @@ enum Output {
 
     static func error(_ text: String) {
         write(STDERR_FILENO, Array((text + "\n").utf8))
-    }
-
-    /// What goes through stdio's buffer instead (ArgumentParser's help, usage and version) is
-    /// checked at exit, as the server's and the daemon's output is (`BufferedOutput`).
-    static func checkBufferedOutputAtExit() {
-        BufferedOutput.checkAtExit(program: "onthemap")
     }
 
     private static func write(_ fd: Int32, _ bytes: [UInt8]) {

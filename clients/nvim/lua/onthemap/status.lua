@@ -113,7 +113,8 @@ local function heard(connected)
   end)
 end
 
-drop = function()
+--- Closes the connection, and the timers that wait on it.
+local function close()
   if pipe and not pipe:is_closing() then
     pipe:close()
   end
@@ -122,6 +123,10 @@ drop = function()
   answer_timer = nil
   stop_timer(quiet_timer)
   quiet_timer = nil
+end
+
+drop = function()
+  close()
   if not M.running then
     return
   end
@@ -214,14 +219,7 @@ function M.stop()
   unwatch()
   stop_timer(retry_timer)
   retry_timer = nil
-  if pipe and not pipe:is_closing() then
-    pipe:close()
-  end
-  pipe = nil
-  stop_timer(answer_timer)
-  answer_timer = nil
-  stop_timer(quiet_timer)
-  quiet_timer = nil
+  close()
   M.state, M.status = "idle", nil
 end
 
