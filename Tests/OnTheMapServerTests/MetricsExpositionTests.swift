@@ -72,6 +72,7 @@ struct MetricsExpositionTests {
         let none = try await ServerHTTP.send(.GET, metrics)
         #expect(none.status == 401)
         #expect(none.headers["WWW-Authenticate"].first?.hasPrefix("Bearer") == true)
+        #expect(none.headers["Cache-Control"].first == "no-store", "a refusal is not cached either")
         #expect(!none.body.contains("onthemap_"))
         for wrong in ["Bearer wrong", "Bearer \(secret)x", "Bearer \(secret.dropLast())", "Basic \(secret)", secret] {
             #expect(try await ServerHTTP.send(.GET, metrics, headers: [("Authorization", wrong)]).status == 401, "\(wrong)")

@@ -43,6 +43,7 @@ struct OperationsEndpointTests {
         let metrics = try await ServerHTTP.send(.GET, root + "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.headers["Content-Type"].first?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(metrics.headers["Cache-Control"].first == "no-store", "a scrape is not cached")
         let text = metrics.body
         #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "200"]) == 1)
         #expect(sample(text, "onthemap_http_requests_total", ["route": "/v1/session", "method": "POST", "status": "403"]) == 1)

@@ -148,6 +148,8 @@ final class RequestBudgetHandler: ChannelDuplexHandler, RemovableChannelHandler 
         let body = Response.jsonBytes(APIErrorBody(status: Int(status.code), error: message))
         var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "application/json"
+        // As every other answer of the API (NoStoreMiddleware): no cache keeps an error either.
+        head.headerFields[.cacheControl] = "no-store"
         head.headerFields[.contentLength] = String(body.readableBytes)
         if status == .serviceUnavailable { head.headerFields[.retryAfter] = String(Self.retryAfterSeconds) }
         head.headerFields[.connection] = "close"

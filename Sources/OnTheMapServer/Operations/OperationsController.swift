@@ -39,7 +39,10 @@ struct OperationsController {
         if let token, !token.admits(request.headers) {
             return Response(
                 status: .unauthorized,
-                headers: [.contentType: "text/plain; charset=utf-8", .wwwAuthenticate: #"Bearer realm="metrics""#],
+                headers: [
+                    .contentType: "text/plain; charset=utf-8", .wwwAuthenticate: #"Bearer realm="metrics""#,
+                    .cacheControl: "no-store",
+                ],
                 body: .init(
                     byteBuffer: ByteBuffer(
                         string: "/metrics needs the token this server was given (--metrics-token-file), sent as Authorization: Bearer TOKEN.\n")))
@@ -47,7 +50,8 @@ struct OperationsController {
         let text = await metrics.exposition(counting: probe)
         return Response(
             status: .ok,
-            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            // A scrape is a reading of now: no cache between Prometheus and the server keeps one.
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
