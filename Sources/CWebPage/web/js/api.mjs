@@ -12,7 +12,10 @@ export const connection = { up: true, since: 0, onBack: null };
 
 /** One request to the API, with the busy bar shown while it runs. Resolves with {status, headers,
  *  body} (the XSSI prefix stripped, JSON parsed) for any answer; rejects with {network: true} when
- *  none came. `o.auth`: send the session; `o.body`: JSON to send; `o.headers`: more headers.
+ *  none came. `o.auth`: send the session; `o.body`: JSON to send; `o.headers`: more headers;
+ *  `o.quiet`: no busy bar, for the checks the page makes by itself every few seconds (the bar and
+ *  the page's `aria-busy` coming and going each time told a person, and a screen reader, of work
+ *  they had not asked for, and each time cost the map a frame or two).
  *
  *  An answer the service worker gave from its copy (sw.js: the server could not be reached) carries
  *  `X-OnTheMap-Offline`, the time of that copy: the page says it is offline since then. */
@@ -21,7 +24,8 @@ export async function api(method, path, o = {}) {
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   if (o.auth && state.session) headers["X-OnTheMap-Session"] = state.session.id;
   Object.assign(headers, o.headers || {});
-  setBusy(1);
+  const shown = o.quiet ? 0 : 1;
+  setBusy(shown);
   try {
     let answer, text = "";
     try {
@@ -46,11 +50,12 @@ export async function api(method, path, o = {}) {
     }
     return { status: answer.status, headers: answer.headers, body };
   } finally {
-    setBusy(-1);
+    setBusy(-shown);
   }
 }
 
 function setBusy(d) {
+  if (!d) return;
   busy = Math.max(0, busy + d);
   $("busy").hidden = !busy;
   document.body.setAttribute("aria-busy", busy ? "true" : "false");

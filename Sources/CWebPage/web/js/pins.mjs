@@ -111,7 +111,7 @@ async function checkPins() {
   const epoch = state.epoch;
   try {
     if (state.etag) {
-      const a = await api("GET", listPath(Math.min(settings.pins, 1000)), { headers: { "If-None-Match": state.etag } });
+      const a = await api("GET", listPath(Math.min(settings.pins, 1000)), { headers: { "If-None-Match": state.etag }, quiet: true });
       if (epoch === state.epoch && a.status === 304) pinsCurrent();
       if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
       if (settings.pins > 1000 || a.headers.get("X-OnTheMap-Offline")) return loadPins(true);
@@ -119,7 +119,7 @@ async function checkPins() {
       await drawStudents(a.body.results);
       return;
     }
-    const a = await api("GET", listPath(1));
+    const a = await api("GET", listPath(1), { quiet: true });
     if (epoch !== state.epoch || a.status !== 200 || !a.body || !Array.isArray(a.body.results)) return;
     if (stamp(a.body.results[0]) !== state.newest) return loadPins(true);
     if (!a.headers.get("X-OnTheMap-Offline")) pinsCurrent();
@@ -143,7 +143,7 @@ async function poll() {
   if (!state.session || state.polling) return;
   state.polling = true;
   try {
-    if (await checkSession()) await checkPins();
+    if (await checkSession(true)) await checkPins();
   } finally {
     state.polling = false;
     schedulePoll();

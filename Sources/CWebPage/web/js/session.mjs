@@ -183,12 +183,12 @@ function forgetDraft() {
 }
 
 /** Whether the session is still live; an ended one goes back to the login screen. No answer counts
- *  as live: the next check asks again. */
-export async function checkSession() {
+ *  as live: the next check asks again. `quiet`: the page's own check (no busy bar, api.mjs). */
+export async function checkSession(quiet) {
   const s = state.session;
   if (!s) return false;
   try {
-    const a = await api("GET", "v1/session", { auth: true });
+    const a = await api("GET", "v1/session", { auth: true, quiet });
     if (state.session !== s) return false;
     if (a.status === 401) {
       expired();
