@@ -982,7 +982,9 @@ def bench():
         for kind, count, worst, p95 in results:
             measure("frames_10000_%s_max" % kind, "%.1f" % worst, "ms")
             measure("frames_10000_%s_p95" % kind, "%.1f" % p95, "ms")
-            timing(worst <= 50, "10,000 pins: %d frames of %s, the longest %.1f ms (p95 %.1f; ≤ 50)" % (count, kind, worst, p95))
+            # To the millisecond: three frames of a 60 Hz screen are 50 ms, which the clock gives as
+            # 49.9–50.1 ms; a frame that waited longer shows as 66.7.
+            timing(round(worst) <= 50, "10,000 pins: %d frames of %s, the longest %.1f ms (p95 %.1f; ≤ 50)" % (count, kind, worst, p95))
         judged = True
         break
     if not judged:
