@@ -59,6 +59,9 @@ struct CompletionTests {
             ("Ada Lovelace", "https://a.example"), ("Grace Hopper", "https://g.example"), ("Ada Byron", "https://b.example"),
             // Before the quote, which would keep bash from expanding what follows it.
             ("$(touch \(ran.0))", "https://x.example"), ("Eve `touch \(ran.1)`", "https://e.example"), ("Tim O'Brien", "https://t.example"),
+            // Names sharing a first word: Tab stops at "Sven\ ", and the shell asks again with that.
+            ("Sven Zhang", "https://sz.example"), ("Sven Chen", "https://sc.example"),
+            ("Sven Berg", "https://sb.example"), ("Sven Olsen", "https://so.example"),
         ]
         try rows.map { #"{"link":"\#($0.1)","name":"\#($0.0)"}"# + "\n" }.joined()
             .write(toFile: cache + "/last-table.jsonl", atomically: true, encoding: .utf8)
@@ -88,6 +91,25 @@ struct CompletionTests {
         try terminal.send("C-u", "onthemap open Tim", "Tab")
         (shown, lines) = try terminal.waitForScreen { $0.contains { $0.filter { $0 != "\\" }.contains("onthemap open Tim O'Brien") } }
         #expect(shown, "\(shell) completes a name with a quote, quoted: \(lines.joined(separator: "\n"))")
+
+        // Names that share a first word: Tab stops after it (as typed, `Sven\ `), and from there the
+        // full names are offered and reached (bash and zsh asked with the backslash and got nothing).
+        try terminal.send("C-u", "onthemap open Sven", "Tab")
+        // The screen as tmux gives it has no trailing spaces: `Sven\ ` reads `Sven\`.
+        (shown, lines) = try terminal.waitForScreen { $0.contains { $0.hasSuffix(#"onthemap open Sven\"#) } }
+        #expect(shown, "\(shell) completes the shared first word: \(lines.joined(separator: "\n"))")
+        try terminal.send("Tab", "Tab")
+        (shown, lines) = try terminal.waitForScreen { screen in
+            let listed = Set(screen.filter { !$0.contains("onthemap open") }.flatMap { $0.split(separator: " ").map(String.init) })
+            return listed.isSuperset(of: ["Zhang", "Chen", "Berg", "Olsen"])
+        }
+        #expect(shown, "\(shell) lists the names after the shared first word: \(lines.joined(separator: "\n"))")
+        try terminal.send("C-u", #"onthemap open Sven\ Zh"#, "Tab")
+        (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains(#"onthemap open Sven\ Zhang"#) } }
+        #expect(shown, "\(shell) completes a name after its escaped space: \(lines.joined(separator: "\n"))")
+        try terminal.send("C-u", "onthemap open 'Sven Ch", "Tab")
+        (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains("onthemap open 'Sven Chen") } }
+        #expect(shown, "\(shell) completes a name typed in quotes: \(lines.joined(separator: "\n"))")
 
         try terminal.send("C-u", "onthemap open ", "Tab", "Tab")
         (shown, lines) = try terminal.waitForScreen { screen in

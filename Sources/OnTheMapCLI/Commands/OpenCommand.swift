@@ -28,7 +28,7 @@ struct OpenCommand: ReportingCommand {
     @Argument(
         parsing: .allUnrecognized,
         help: "A row number from the last `onthemap students` table or pin number of the last `onthemap map`, or a name.",
-        completion: .custom { _, _, prefix in CompletionWords.forRequestingShell(LastTable.completions(prefix)) })
+        completion: .custom { _, _, prefix in CompletionWords.offered(typed: prefix, LastTable.completions) })
     var student: [String] = []
 
     // Before `student`'s `.allUnrecognized` would take it as a word of a name.
