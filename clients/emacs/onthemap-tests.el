@@ -753,6 +753,68 @@ alone, as the CLI's bars show it."
         (should (equal (aref (tabulated-list-get-entry) 0)
                        (concat (onthemap--name (tabulated-list-get-id)) " (you)")))))))
 
+;; Lists follow the daemon: another client moves the pin, then refreshes.
+(defun onthemap-tests--my-row (buffer key)
+  "The text of the row of the account KEY in the list BUFFER, or nil."
+  (with-current-buffer buffer
+    (save-excursion
+      (goto-char (point-min))
+      (let (found)
+        (while (and (not found) (not (eobp)))
+          (when (equal (plist-get (tabulated-list-get-id) :uniqueKey) key)
+            (setq found (buffer-substring-no-properties (line-beginning-position) (line-end-position))))
+          (forward-line 1))
+        found))))
+
+(ert-deftest onthemap-test-09c-open-lists-follow-changes-made-elsewhere ()
+  (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key))
+        list near near-window here line student)
+    (unwind-protect
+        (progn
+          (delete-other-windows)
+          (setq list (onthemap))
+          (with-current-buffer list (onthemap-tests--wait "the students" (lambda () onthemap--shown)))
+          (setq near-window (split-window))
+          (select-window near-window)
+          (setq near (onthemap-near "Berlin, Germany" 2000))
+          (with-current-buffer near
+            (onthemap-tests--wait "the near list" (lambda () (and onthemap--shown (> (length tabulated-list-entries) 2))))
+            ;; The cursor on the nearest student but me.
+            (goto-char (point-min))
+            (when (equal (plist-get (tabulated-list-get-id) :uniqueKey) me) (forward-line 1))
+            (setq line (line-number-at-pos)
+                  student (plist-get (tabulated-list-get-id) :objectId)))
+          ;; Then another window is the selected one.
+          (setq here (split-window))
+          (select-window here)
+          (switch-to-buffer (get-buffer-create "onthemap-tests elsewhere"))
+          (should (string-search "Paris" (onthemap-tests--my-row list me)))
+          ;; Another client moves the pin to Berlin: both lists show it, no key pressed.
+          (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil
+                                       "post" "Berlin" "https://example.com/b" "--yes" "--overwrite")))
+          (dolist (buffer (list list near))
+            (onthemap-tests--wait (lambda () (format "my row at Berlin in %s: %S" buffer (onthemap-tests--my-row buffer me)))
+                                  (lambda () (let ((row (onthemap-tests--my-row buffer me)))
+                                               (and row (string-search "(you)" row) (string-search "Berlin" row))))))
+          (should (eq (selected-window) here))
+          (with-current-buffer near
+            (let ((now (window-point near-window)))
+              (should (equal (plist-get (tabulated-list-get-id now) :objectId) student))
+              ;; Me first now, nearest to Berlin: that student is a line lower.
+              (should (= (line-number-at-pos now) (1+ line)))))
+          ;; A refresh that finds nothing new replaces no list: the summaries' age follows the
+          ;; daemon's refreshedAt all the same (shown here as the timestamp itself).
+          (cl-letf (((symbol-function 'onthemap--age) (lambda (timestamp) (format "%s" timestamp))))
+            (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")))
+            (let ((at (plist-get (plist-get (onthemap-tests--cli-json "status") :students) :refreshedAt)))
+              (dolist (buffer (list list near))
+                (onthemap-tests--wait (lambda () (format "refreshed %s in %s, got %S" at buffer (onthemap-tests--summary buffer)))
+                                      (lambda () (string-search (concat "refreshed " at) (onthemap-tests--summary buffer))))))))
+      (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
+      (delete-other-windows)
+      (dolist (buffer (list list near (get-buffer "onthemap-tests elsewhere")))
+        (when (buffer-live-p buffer) (kill-buffer buffer))))))
+
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
 The mode line must have shown it offline meanwhile."

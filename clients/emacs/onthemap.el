@@ -959,11 +959,56 @@ stays there however often the list is printed again (sorted, filled)."
                                       (overlay-get onthemap--summary-overlay 'before-string))
                                  ""))))
 
+(defun onthemap--student-key (student)
+  "What STUDENT is known by from one list to the next: its pin's id.
+A moved pin keeps it."
+  (and student (or (plist-get student :objectId) (plist-get student :uniqueKey))))
+
+(defun onthemap--cursors ()
+  "Where the cursors in this list are, on which student.
+A list of (WINDOW KEY LINES): WINDOW nil for the buffer's point, else
+a window showing the list; KEY the student's (`onthemap--student-key');
+LINES how many lines below the window's start it is."
+  (delq nil
+        (mapcar (lambda (window)
+                  (let* ((position (if window (window-point window) (point)))
+                         (key (onthemap--student-key (tabulated-list-get-id position))))
+                    (when key
+                      (list window key (if window (count-lines (window-start window)
+                                                               (save-excursion (goto-char position) (line-beginning-position)))
+                                         0)))))
+                (cons nil (get-buffer-window-list (current-buffer) nil t)))))
+
+(defun onthemap--row-of (key)
+  "The start of the row of the student KEY in this list, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (let (found)
+      (while (and (not found) (not (eobp)))
+        (when (equal key (onthemap--student-key (tabulated-list-get-id)))
+          (setq found (point)))
+        (forward-line 1))
+      found)))
+
+(defun onthemap--restore-cursors (cursors)
+  "Put each of CURSORS (from `onthemap--cursors') back on its student.
+Wherever the list has it now, at the same height in its window; no
+window is selected."
+  (pcase-dolist (`(,window ,key ,lines) cursors)
+    (when-let ((row (onthemap--row-of key)))
+      (cond ((null window) (goto-char row))
+            ((and (window-live-p window) (eq (window-buffer window) (current-buffer)))
+             (set-window-point window row)
+             (set-window-start window (save-excursion (goto-char row) (forward-line (- lines)) (point)) t))))))
+
 (defun onthemap--print (entries)
-  "Print ENTRIES (nil for none) in the current list, laid out for its window."
-  (setq tabulated-list-entries entries)
-  (onthemap--set-format)
-  (tabulated-list-print t)
+  "Print ENTRIES (nil for none) in the current list, laid out for its window.
+The cursors stay on their students, wherever these are now."
+  (let ((cursors (onthemap--cursors)))
+    (setq tabulated-list-entries entries)
+    (onthemap--set-format)
+    (tabulated-list-print t)
+    (onthemap--restore-cursors cursors))
   (onthemap--update-summary)
   (cl-incf onthemap--generation))
 
@@ -999,10 +1044,13 @@ stays there however often the list is printed again (sorted, filled)."
   "Fill the current list again after a login."
   (onthemap--revert nil nil))
 
-(defun onthemap--fetch (buffer refresh)
+(defun onthemap--fetch (buffer refresh &optional quiet)
   "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first.
 Until the answer comes, the list's summary says that it is on its way
-\(the list shown stays, as `g' in magit keeps the buffer)."
+\(the list shown stays, as `g' in magit keeps the buffer).  QUIET (the
+daemon's list changed, nobody asked): a failure leaves the list as it
+is and says nothing; the status subscription tells a logout, which
+empties the list, or a daemon gone, which fills it again once back."
   (let ((near (buffer-local-value 'onthemap--near buffer))
         (search (buffer-local-value 'onthemap--search buffer)))
     (with-current-buffer buffer
@@ -1015,7 +1063,13 @@ Until the answer comes, the list's summary says that it is on its way
                               (when near (list :near (append (list :latitude (nth 0 near) :longitude (nth 1 near))
                                                              (when (nth 3 near) (list :radiusKm (nth 3 near)))))))
                       (lambda (result) (onthemap--fetched buffer) (onthemap--fill buffer result))
-                      (lambda (error) (onthemap--fetched buffer) (onthemap--failed buffer error)))))
+                      (lambda (error)
+                        (onthemap--fetched buffer)
+                        (cond ((not quiet) (onthemap--failed buffer error))
+                              ((not (or (onthemap--needs-login-p error) (eq (plist-get error :kind) 'daemon)))
+                               (onthemap--note-failure buffer error))
+                              ((buffer-live-p buffer)
+                               (with-current-buffer buffer (onthemap--update-summary))))))))
 
 (defun onthemap--fetched (buffer)
   "One request for BUFFER has come back (its answer is shown next)."
@@ -1993,7 +2047,25 @@ Open lists and maps follow the session it shows."
         onthemap--status status)
   (force-mode-line-update t)
   (onthemap--follow-session status)
+  (onthemap--follow-refreshed status)
   (run-hooks 'onthemap-status-hook))
+
+(defun onthemap--follow-refreshed (status)
+  "Bring each list's \"refreshed\" up to the daemon's STATUS.
+A refresh that found nothing new (a 304) replaces no list, so nothing
+else would move the summary's \"refreshed 2 min ago\"."
+  (let ((students (and status (onthemap--true-p (plist-get status :loggedIn)) (plist-get status :students))))
+    (when (plist-get students :refreshedAt)
+      (dolist (buffer (onthemap--list-buffers))
+        (with-current-buffer buffer
+          (when (and onthemap--shown
+                     (not (and (equal (plist-get onthemap--shown :refreshedAt) (plist-get students :refreshedAt))
+                               (eq (onthemap--true-p (plist-get onthemap--shown :stale))
+                                   (onthemap--true-p (plist-get students :stale))))))
+            (setq onthemap--shown (plist-put (plist-put (copy-sequence onthemap--shown)
+                                                        :refreshedAt (plist-get students :refreshedAt))
+                                             :stale (plist-get students :stale)))
+            (onthemap--update-summary)))))))
 
 ;; Open lists and maps follow the session: a logout (here, in the CLI or by expiry)
 ;; empties them at once, and a login fills them again, with no key pressed.  The
@@ -2028,6 +2100,17 @@ the daemon's status, or nil when it is not known (offline)."
                  (setq onthemap--needs-login nil
                        onthemap--needs-daemon nil)
                  (funcall (car onthemap--follow)))))))))
+
+(defun onthemap--students-changed ()
+  "Fetch the open lists again once the daemon's list changed.
+A post or a refresh, here or in another client.  Only lists that
+show students; a logout's change is left to the status that follows
+it, which empties them."
+  (when onthemap--session
+    (dolist (buffer (onthemap--list-buffers))
+      (with-current-buffer buffer
+        (when (and onthemap--shown (not onthemap--needs-login) (not onthemap--needs-daemon))
+          (onthemap--fetch buffer nil t))))))
 
 (defun onthemap--status-wanted-p (&optional except)
   "Whether the subscription has a use: the mode line, or a list or map but EXCEPT."
@@ -2111,22 +2194,27 @@ failed attempt is not missed."
 
 (defun onthemap--status-connect ()
   "Open the subscription.
-Subscribe to status changes, then ask for the status."
+Subscribe to status changes (and to the students', for the open
+lists), then ask for the status."
   (setq onthemap--status-timer nil)
   (when (onthemap--status-wanted-p)
     (condition-case nil
         (let ((connection
                (onthemap--connect "status"
                                   (lambda (method params)
-                                    (when (eq method 'statusChanged)
-                                      (onthemap--status-heard onthemap--status-connection)
-                                      (onthemap--status-set 'online params)))
+                                    (pcase method
+                                      ('statusChanged
+                                       (onthemap--status-heard onthemap--status-connection)
+                                       (onthemap--status-set 'online params))
+                                      ('studentsChanged
+                                       (onthemap--status-heard onthemap--status-connection)
+                                       (onthemap--later #'onthemap--students-changed))))
                                   (lambda (connection)
                                     (when (eq connection onthemap--status-connection)
                                       (onthemap--later #'onthemap--status-retry))))))
           (setq onthemap--status-connection connection)
           (onthemap--status-unwatch)
-          (jsonrpc-async-request connection 'subscribe '(:events ["status"]) :timeout onthemap-timeout
+          (jsonrpc-async-request connection 'subscribe '(:events ["status" "students"]) :timeout onthemap-timeout
                                  :timeout-fn (lambda () (onthemap--status-drop connection)))
           (onthemap--status-ask connection))
       (error (onthemap--status-retry)))))

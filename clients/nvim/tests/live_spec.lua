@@ -290,6 +290,81 @@ return {
     end,
   },
   {
+    "open lists follow a post and a refresh made elsewhere; the cursor stays on its student, the window where it was",
+    function()
+      local format = require("onthemap.format")
+      local me = t.cli_json({ "status" }).account.key
+      vim.cmd("OnTheMap")
+      local list = vim.api.nvim_get_current_buf()
+      t.wait(30000, function()
+        return #t.lines(list) > 2
+      end, "the students")
+      vim.cmd("split")
+      vim.cmd("OnTheMap near Berlin, Germany 2000")
+      local near = vim.api.nvim_get_current_buf()
+      local near_win = vim.api.nvim_get_current_win()
+      t.wait(30000, function()
+        return (t.lines(near)[1] or ""):find("nearest to Berlin") ~= nil and #t.lines(near) > 4
+      end, function()
+        return "the near list: " .. vim.inspect(t.lines(near))
+      end)
+      local function row_of_me(buf)
+        for line, item in pairs(buffer.state[buf].items) do
+          if item.uniqueKey == me then
+            return line, t.lines(buf)[line]
+          end
+        end
+      end
+      -- The cursor on the nearest student but me; then another window is the current one.
+      local line = buffer.state[near].items[3].uniqueKey == me and 4 or 3
+      local student = buffer.state[near].items[line].objectId
+      vim.api.nvim_win_set_cursor(near_win, { line, 0 })
+      vim.cmd("new")
+      local here = vim.api.nvim_get_current_win()
+      t.ok(select(2, row_of_me(list)):find("Paris", 1, true), "my row at Paris first: " .. tostring(select(2, row_of_me(list))))
+      -- Another client moves the pin to Berlin: both lists show it, no key pressed.
+      t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+      for _, buf in ipairs({ list, near }) do
+        t.wait(30000, function()
+          local _, text = row_of_me(buf)
+          return text and text:find("(you)", 1, true) and text:find("Berlin", 1, true)
+        end, function()
+          return "my row at Berlin in " .. vim.api.nvim_buf_get_name(buf) .. ": " .. vim.inspect(t.lines(buf))
+        end)
+      end
+      t.eq(row_of_me(near), 3, "me first, nearest to Berlin")
+      t.eq(vim.api.nvim_get_current_win(), here, "the current window stays")
+      local now = vim.api.nvim_win_get_cursor(near_win)[1]
+      t.eq(buffer.state[near].items[now].objectId, student, "the cursor on the same student")
+      t.ok(now == line + 1, "that student one line lower: " .. line .. " → " .. now)
+      -- A refresh that finds nothing new replaces no list: the summaries' age follows the
+      -- daemon's refreshedAt all the same (shown here as the timestamp itself).
+      local age, columns = format.age, vim.o.columns
+      format.age = function(timestamp)
+        return tostring(timestamp)
+      end
+      vim.o.columns = 160 -- room for the timestamp after the near list's summary
+      local ok, err = pcall(function()
+        t.cli({ "refresh" })
+        local at = t.cli_json({ "status" }).students.refreshedAt
+        for _, buf in ipairs({ list, near }) do
+          t.wait(30000, function()
+            return t.lines(buf)[1]:find("refreshed " .. at, 1, true) ~= nil
+          end, function()
+            return "refreshed " .. at .. " in " .. vim.api.nvim_buf_get_name(buf) .. ", got " .. t.lines(buf)[1]
+          end)
+        end
+      end)
+      format.age, vim.o.columns = age, columns
+      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      vim.cmd("only")
+      vim.cmd("bwipeout " .. list .. " " .. near)
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     "the statusline goes offline when the daemon stops and comes back when it restarts",
     function()
       restart_daemon(60000)

@@ -1,11 +1,14 @@
 -- Open lists and maps follow the session: a logout (here, in the CLI or by expiry) empties them at
 -- once, and a login fills them again, with no key pressed. The session is learnt from the status
--- subscription (onthemap.status, which the statusline uses too): it pushes every change.
+-- subscription (onthemap.status, which the statusline uses too): it pushes every change. Open lists
+-- follow the daemon's list too: when it says the students changed (`studentsChanged`: a post or a
+-- refresh, here or in the CLI), they are fetched again from its cache.
 local status = require("onthemap.status")
 
 local M = {}
 
--- Per buffer: { reload = function(), clear = function(), needs_login = bool, needs_daemon = bool }.
+-- Per buffer: { reload = function(), clear = function(), changed = function() or nil,
+-- needs_login = bool, needs_daemon = bool }.
 -- Main loop only.
 local followers = {}
 -- The session last seen: nil (not known yet), false (logged out) or the account's key.
@@ -47,11 +50,28 @@ function M.on_status(result)
   end
 end
 
+--- Acts on `studentsChanged`: each list showing students (not waiting for a login or the daemon)
+--- is fetched again, quietly (`changed`). A logout's change is left to the status that follows
+--- it, which empties the lists.
+function M.on_students()
+  if session == false then
+    return
+  end
+  for buf, follower in pairs(followers) do
+    if not vim.api.nvim_buf_is_valid(buf) then
+      followers[buf] = nil
+    elseif follower.changed and not follower.needs_login and not follower.needs_daemon then
+      follower.changed()
+    end
+  end
+end
+
 --- From now on `buf` follows the session: `handlers.clear()` when logged out, `handlers.reload()`
---- when logged in again. Starts the status subscription.
+--- when logged in again, and `handlers.changed()` (if given) when the daemon's list changed.
+--- Starts the status subscription.
 function M.add(buf, handlers)
   local follower = followers[buf] or {}
-  follower.reload, follower.clear = handlers.reload, handlers.clear
+  follower.reload, follower.clear, follower.changed = handlers.reload, handlers.clear, handlers.changed
   followers[buf] = follower
   if not M.group then
     M.group = vim.api.nvim_create_augroup("OnTheMapFollow", { clear = true })
@@ -60,6 +80,13 @@ function M.add(buf, handlers)
       pattern = "OnTheMapStatus",
       callback = function()
         M.on_status(status.status)
+      end,
+    })
+    vim.api.nvim_create_autocmd("User", {
+      group = M.group,
+      pattern = "OnTheMapStudents",
+      callback = function()
+        M.on_students()
       end,
     })
   end

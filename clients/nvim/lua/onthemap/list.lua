@@ -72,6 +72,29 @@ local function update_headers()
   header.refresh()
 end
 
+--- Takes the daemon's `status` (pushed by the subscription): each list's first line says how
+--- long ago the daemon's list was refreshed, as it says now. A refresh that found nothing new (a
+--- 304) replaces no list, so nothing else would move its "refreshed 2 min ago".
+function M.follow_status(status)
+  local students = status and status.loggedIn and status.students
+  if not (students and students.refreshedAt) then
+    return
+  end
+  local moved = false
+  for buf, what in pairs(shown) do
+    local result = what.result
+    if vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation
+      and (result.refreshedAt ~= students.refreshedAt or (result.stale or false) ~= (students.stale or false)) then
+      result.refreshedAt, result.stale = students.refreshedAt, students.stale
+      buffer.set_line(buf, 0, summary(result, what.near, what.search, what.room), "Comment", M.namespace)
+      moved = true
+    end
+  end
+  if moved then
+    header.refresh()
+  end
+end
+
 --- Remembers what `buf` shows, and starts the timer if it is not running.
 local function keep_header_current(buf, result, near, search)
   if not shown[buf] then
@@ -100,6 +123,46 @@ local you = " (you)"
 --- Defines the highlight group of your own row's name, unless the user set it.
 function M.define_highlights()
   vim.api.nvim_set_hl(0, "OnTheMapYou", { link = "Special", default = true })
+end
+
+--- What a student is known by from one list to the next: its pin's id (a moved pin keeps it).
+local function key_of(student)
+  return type(student) == "table" and (student.objectId or student.uniqueKey) or nil
+end
+
+--- Where each window showing `buf` has its cursor, on which student: { win, key, line, view }.
+local function cursors_on_students(buf)
+  local kept = {}
+  local state = buffer.state[buf]
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local line = vim.api.nvim_win_get_cursor(win)[1]
+    local key = key_of(state and state.items[line])
+    if key then
+      kept[#kept + 1] = { win = win, key = key, line = line, view = vim.api.nvim_win_call(win, vim.fn.winsaveview) }
+    end
+  end
+  return kept
+end
+
+--- Puts each cursor of `kept` back on its student, wherever the new list has it, at the same
+--- height in its window; the current window stays the current one.
+local function restore_cursors(buf, kept)
+  local state = buffer.state[buf]
+  for _, cursor in ipairs(kept) do
+    if vim.api.nvim_win_is_valid(cursor.win) and vim.api.nvim_win_get_buf(cursor.win) == buf then
+      for line, item in pairs(state and state.items or {}) do
+        if key_of(item) == cursor.key then
+          local view = cursor.view
+          view.topline = math.max(1, view.topline + line - cursor.line)
+          view.lnum = line
+          vim.api.nvim_win_call(cursor.win, function()
+            vim.fn.winrestview(view)
+          end)
+          break
+        end
+      end
+    end
+  end
 end
 
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
@@ -150,7 +213,9 @@ function M.render(buf, result, near, search)
   for index, student in ipairs(students) do
     items[index + 2] = student
   end
+  local kept = cursors_on_students(buf)
   buffer.set(buf, lines, items, highlights, M.namespace)
+  restore_cursors(buf, kept)
   keep_header_current(buf, result, near, search)
   header.keep(buf, 2, M.namespace)
   follow.filled(buf, result.refreshedAt)
@@ -194,8 +259,10 @@ local function fetching_changed(buf, by)
   end
 end
 
---- Fetches students with `params` and renders them into `buf`.
-local function fetch(buf, params, near, search)
+--- Fetches students with `params` and renders them into `buf`. `quiet` (the daemon's list changed,
+--- nobody asked): a failure leaves the list as it is and says nothing; the status subscription
+--- tells a logout (which empties the list) or a daemon gone (which fills it again once back).
+local function fetch(buf, params, near, search, quiet)
   fetching_changed(buf, 1)
   rpc.request("students", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
@@ -203,7 +270,11 @@ local function fetch(buf, params, near, search)
       return
     end
     fetching_changed(buf, -1)
-    if err then
+    if err and quiet then
+      if not rpc.needs_login(err) and err.kind ~= "daemon" then
+        follow.waiting_for_daemon(buf)
+      end
+    elseif err then
       failed(buf, err)
     else
       M.render(buf, result, near, search)
@@ -219,6 +290,13 @@ local function follow_layout()
     return
   end
   layout_group = vim.api.nvim_create_augroup("OnTheMapListLayout", { clear = true })
+  vim.api.nvim_create_autocmd("User", {
+    group = layout_group,
+    pattern = "OnTheMapStatus",
+    callback = function()
+      M.follow_status(require("onthemap.status").status)
+    end,
+  })
   vim.api.nvim_create_autocmd({ "WinScrolled", "VimResized", "BufWinEnter" }, {
     group = layout_group,
     callback = vim.schedule_wrap(function()
@@ -231,7 +309,8 @@ local function follow_layout()
   })
 end
 
---- The list buffer `name`, shown, with its keys and `load(refresh)` behind r and a login.
+--- The list buffer `name`, shown, with its keys and `load(refresh, quiet)` behind r, a login and
+--- a change of the daemon's list.
 local function list_buffer(name, load)
   local buf = buffer.show(name, {
     reload = function()
@@ -248,6 +327,12 @@ local function list_buffer(name, load)
     clear = function()
       show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
     end,
+    changed = function()
+      -- Only a list that shows students: a problem shown (a place not found) stays until r.
+      if shown[buf] and buffer.generation(buf) == shown[buf].generation then
+        load(false, true)
+      end
+    end,
   })
   follow_layout()
   return buf
@@ -257,8 +342,8 @@ end
 --- and accents ignored, as the CLI's --search).
 function M.students(search)
   local buf
-  buf = list_buffer(search and "onthemap://search" or "onthemap://students", function(refresh)
-    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search)
+  buf = list_buffer(search and "onthemap://search" or "onthemap://students", function(refresh, quiet)
+    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search, quiet)
   end)
   loading(buf, "Loading students…")
   fetch(buf, { limit = config.options.limit, search = search }, nil, search)
@@ -296,13 +381,13 @@ function M.near(text, km)
       fetch(buf, { limit = config.options.limit, near = { latitude = near.latitude, longitude = near.longitude, radiusKm = km } }, near)
     end)
   end
-  buf = list_buffer("onthemap://near", function(refresh)
+  buf = list_buffer("onthemap://near", function(refresh, quiet)
     if not near then
       look_up()
     else
       local params = { limit = config.options.limit, refresh = refresh or nil }
       params.near = { latitude = near.latitude, longitude = near.longitude, radiusKm = near.km }
-      fetch(buf, params, near)
+      fetch(buf, params, near, nil, quiet)
     end
   end)
   look_up()

@@ -1,5 +1,5 @@
 -- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
--- always current without polling. When the daemon goes away the text says "offline" and the
+-- always current without polling. It hears `studentsChanged` too, for the open lists (onthemap.follow). When the daemon goes away the text says "offline" and the
 -- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
 -- meanwhile each socket path is looked at once a second, so a daemon that starts (and binds its
 -- socket) is seen at once, not at the end of a long wait.
@@ -15,6 +15,9 @@ local M = {}
 M.state = "idle"
 --- The daemon's last `status` result (docs/PROTOCOL.md), or nil.
 M.status = nil
+--- How many `studentsChanged` were heard: the daemon's list was replaced or cleared (a post, a
+--- refresh that brought a new list, a logout), by this editor or another client.
+M.students_changes = 0
 
 local pipe, retry_timer, answer_timer, quiet_timer
 local delay
@@ -160,6 +163,11 @@ local function receive(line)
   elseif message.method == "statusChanged" and message.params then
     M.state, M.status = "online", message.params
     changed()
+  elseif message.method == "studentsChanged" then
+    M.students_changes = M.students_changes + 1
+    vim.schedule(function()
+      pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "OnTheMapStudents", modeline = false })
+    end)
   elseif message.error then
     drop() -- a daemon too old to subscribe: treated as absent
   end
@@ -182,7 +190,7 @@ connect = function()
     expect_answer(connected)
     local feed = rpc.line_splitter(receive)
     connected:write(
-      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"events":["status"]}}\n'
+      '{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"events":["status","students"]}}\n'
         .. '{"jsonrpc":"2.0","id":2,"method":"status"}\n'
     )
     connected:read_start(function(err, chunk)
