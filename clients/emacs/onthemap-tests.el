@@ -753,6 +753,35 @@ alone, as the CLI's bars show it."
         (should (equal (aref (tabulated-list-get-entry) 0)
                        (concat (onthemap--name (tabulated-list-get-id)) " (you)")))))))
 
+(ert-deftest onthemap-test-09bb-you-and-updated-whole-at-30-columns ()
+  ;; C-x 3 in a frame of 60 columns: windows of 30.  Link, then Place, give way so that
+  ;; your name keeps its "(you)" and Updated is whole, in the list and in a near list.
+  (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key))
+        (frame-width (frame-width)))
+    (unwind-protect
+        (progn
+          (set-frame-width nil 60)
+          (delete-other-windows)
+          (split-window-right)
+          (dolist (open (list #'onthemap (lambda () (onthemap-near "Berlin, Germany" 2000))))
+            (with-current-buffer (funcall open)
+              (onthemap-tests--wait "the list" (lambda () (and onthemap--shown (= onthemap--fetching 0))))
+              (let ((room (window-max-chars-per-line (get-buffer-window))))
+                (should (<= 28 room 30))
+                (should (> (length (onthemap-tests--updated-ends)) 2))
+                (dolist (end (onthemap-tests--updated-ends))
+                  (should (<= (car end) room))
+                  (should (string-match-p "\\(ago\\|just now\\)\\'" (cdr end))))
+                (onthemap-tests--row-of me)
+                (let* ((start (onthemap-tests--column-start "Name"))
+                       (end (next-single-property-change start 'tabulated-list-column-name nil (line-end-position)))
+                       (cell (string-trim-right (onthemap-tests--displayed start end))))
+                  (should (string-suffix-p " (you)" cell))
+                  (should (<= (string-width (onthemap-tests--displayed-to end)) room))))
+              (kill-buffer))))
+      (delete-other-windows)
+      (set-frame-width nil frame-width))))
+
 ;; Lists follow the daemon: another client moves the pin, then refreshes.
 (defun onthemap-tests--my-row (buffer key)
   "The text of the row of the account KEY in the list BUFFER, or nil."

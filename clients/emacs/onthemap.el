@@ -692,12 +692,13 @@ The list empties when you log out and fills again when you log in.
   "Whether entry A is nearer than entry B (for sorting)."
   (< (string-to-number (aref (cadr a) 2)) (string-to-number (aref (cadr b) 2))))
 
-(defun onthemap--fit-widths (natural fixed room &optional minimum)
+(defun onthemap--fit-widths (natural fixed room &optional minimum least)
   "Widths for columns whose widest cells are NATURAL, within ROOM columns.
 NATURAL is a list of widths; FIXED a list of the indices (from 0) of
 the columns that never give up width.  When the others are too wide
 together, they give up width, the widest first, down to MINIMUM (6)
-each.  ROOM is what the columns themselves get: separators left out."
+each, or to the column's own in LEAST (a list, nil for MINIMUM).
+ROOM is what the columns themselves get: separators left out."
   (let* ((minimum (or minimum 6))
          (flexible (seq-remove (lambda (i) (memq i fixed)) (number-sequence 0 (1- (length natural)))))
          (budget (- room (apply #'+ (mapcar (lambda (i) (nth i natural)) fixed))))
@@ -706,7 +707,8 @@ each.  ROOM is what the columns themselves get: separators left out."
       (let ((left budget)
             (count (length flexible)))
         (dolist (i (sort (copy-sequence flexible) (lambda (a b) (< (nth a natural) (nth b natural)))))
-          (let ((width (max minimum (min (nth i natural) (/ left count)))))
+          (let ((width (max (if (nth i least) (min (nth i least) (nth i natural)) minimum)
+                            (min (nth i natural) (/ left count)))))
             (setf (nth i widths) width)
             (setq left (- left width)
                   count (1- count))))))
@@ -729,11 +731,20 @@ That is its narrowest window's, else the frame's."
         (apply #'min (mapcar (lambda (window) (1- (window-max-chars-per-line window))) windows))
       (1- (frame-width)))))
 
+(defvar-local onthemap--columns nil
+  "The columns of the entries this list shows, as indices into each entry.
+A window too narrow for all leaves Link out, then Place.")
+
+(defconst onthemap--name-least 12
+  "The least width of the Name column: \"Ada L… (you)\", the mark whole.")
+
 (defun onthemap--set-format ()
   "Lay the columns out for the window: Name, Place, Km (near lists), Link, Updated.
 Each column is as wide as its widest cell, up to a limit; when the
 window is narrower, Name, Place and Link give way so that Km and
-Updated stay on screen."
+Updated stay on screen.  When even their least widths do not fit (a
+window of 30 columns), Link is left out, then Place, so that a name
+keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole."
   (let* ((titles (append '("Name" "Place") (when onthemap--near '("Km")) '("Link" "Updated")))
          (caps (append '(30 34) (when onthemap--near '(8)) '(56 12)))
          (fixed (if onthemap--near '(2 4) '(3)))
@@ -741,11 +752,25 @@ Updated stay on screen."
                    (cons titles (mapcar (lambda (entry) (append (cadr entry) nil)) tabulated-list-entries))
                    caps))
          (room (onthemap--list-room))
-         ;; Padding, then one space after each column but the last.
-         (widths (onthemap--fit-widths natural fixed (- room tabulated-list-padding (1- (length titles))))))
-    (setq onthemap--laid-out-width room)
+         ;; Link, then Place; not the column the list is sorted by, which it must keep.
+         (drops (seq-remove (lambda (i) (equal (nth i titles) (car tabulated-list-sort-key)))
+                            (if onthemap--near '(3 1) '(2 1))))
+         (shown (number-sequence 0 (1- (length titles))))
+         widths)
+    (while
+        (let ((room-left (- room tabulated-list-padding (1- (length shown)))))
+          ;; Padding, then one space after each column but the last.
+          (setq widths (onthemap--fit-widths (mapcar (lambda (i) (nth i natural)) shown)
+                                             (cl-loop for i in shown for n from 0 when (memq i fixed) collect n)
+                                             room-left nil
+                                             (mapcar (lambda (i) (and (= i 0) onthemap--name-least)) shown)))
+          (and (> (apply #'+ widths) room-left) drops
+               (setq shown (delq (pop drops) shown)))))
+    (setq onthemap--laid-out-width room
+          onthemap--columns shown)
     (setq tabulated-list-format
-          (vconcat (cl-loop for title in titles
+          (vconcat (cl-loop for i in shown
+                            for title = (nth i titles)
                             for width in widths
                             collect (pcase title
                                       ("Km" (list title width #'onthemap--km-< :right-align t))
@@ -799,14 +824,18 @@ the list to cut as any cell."
 
 (defun onthemap--print-entry (id cols)
   "Insert the entry ID with COLS as `tabulated-list-print-entry' does.
-Your own row's name, when wider than its column, is cut before its
+Only the columns laid out for the window (`onthemap--columns').  Your
+own row's name, when wider than its column, is cut before its
 \"(you)\", which stays whole (\"Ada Lo… (you)\"), as in Neovim and
 the CLI; the list would cut the mark instead.  A cell the list cuts
 keeps its accents with their letter (`onthemap--keep-accents')."
   (let* ((name (aref cols 0))
          (width (nth 1 (aref tabulated-list-format 0)))
          (start (point))
-         (fitted (onthemap--fill-short-cuts cols)))
+         (fitted (onthemap--fill-short-cuts
+                  (if (= (length cols) (length tabulated-list-format))
+                      cols
+                    (vconcat (mapcar (lambda (i) (aref cols i)) onthemap--columns))))))
     (when (and (onthemap--true-p (plist-get id :mine))
                (string-suffix-p onthemap--you name)
                (> (string-width name) width))

@@ -418,6 +418,51 @@ return {
     end,
   },
   {
+    "at 30 columns (:vsplit at 60) rows keep their (you) and UPDATED whole: LINK, then PLACE, give way",
+    function()
+      -- Near your own pin, so that your row is on screen.
+      local pin = t.cli_json({ "mypin" })
+      local near = ("OnTheMap near %.5f,%.5f 2000"):format(pin.latitude, pin.longitude)
+      screen.with({ columns = 60 }, function(s)
+        for _, case in ipairs({ { "OnTheMap", "students, newest first" }, { near, "nearest to" } }) do
+          s:command("only")
+          s:command(case[1])
+          s:wait_for(case[2])
+          s:command("vsplit")
+          --- The left window's lines: what is before the separator.
+          local function left()
+            local rows = {}
+            for _, line in ipairs(s:lines()) do
+              local part = line:match("^(.-)│")
+              if part then
+                rows[#rows + 1] = (part:gsub("%s+$", ""))
+              end
+            end
+            return rows
+          end
+          t.wait(15000, function()
+            for _, row in ipairs(left()) do
+              if row:find(" (you)", 1, true) then
+                return true
+              end
+            end
+            return false
+          end, function()
+            return "your row with its (you) in 30 columns:\n" .. s:text()
+          end)
+          local rows = left()
+          t.ok(rows[2]:find("UPDATED$"), "the titles end with UPDATED:\n" .. s:text())
+          for index = 3, #rows do
+            if rows[index] ~= "" and rows[index] ~= "~" then
+              t.ok(rows[index]:find(" ago$") or rows[index]:find("just now$"), "UPDATED whole on row " .. index .. ":\n" .. s:text())
+            end
+            t.ok(vim.fn.strdisplaywidth(rows[index]) <= 30, "within the window: " .. rows[index])
+          end
+        end
+      end)
+    end,
+  },
+  {
     "your own row is marked (you), kept whole at 60 columns",
     function()
       local account = t.cli_json({ "status" }).account

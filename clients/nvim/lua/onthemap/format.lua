@@ -150,10 +150,12 @@ end
 
 --- Column widths that fit `room` display cells: each column as wide as its widest cell (at most
 --- `limits[i]`, when given); when that is too wide, the columns not in `fixed` give up width, the
---- widest first, down to `minimum` cells each. Two spaces between columns; the last column is not
---- padded.
-function M.fit(rows, room, limits, fixed, minimum)
-  fixed, minimum = fixed or {}, minimum or 6
+--- widest first, down to `minimum` cells each (`opts.need[i]` for column i: a name with its
+--- "(you)"). When even that is too wide, the columns of `opts.drop` are left out, one at a time
+--- in that order (width 0: M.columns shows nothing of them), so that the rest fits. Two spaces
+--- between columns; the last column is not padded.
+function M.fit(rows, room, limits, fixed, minimum, opts)
+  fixed, minimum, opts = fixed or {}, minimum or 6, opts or {}
   local natural = {}
   for _, row in ipairs(rows) do
     for column, cell in ipairs(row) do
@@ -168,39 +170,56 @@ function M.fit(rows, room, limits, fixed, minimum)
   if not room or count == 0 then
     return natural
   end
-  local budget = room - 2 * (count - 1)
-  local flexible = {}
-  for column = 1, count do
-    if fixed[column] then
-      budget = budget - natural[column]
-    else
-      flexible[#flexible + 1] = column
+  local need = opts.need or {}
+  local dropped = {}
+  local function layout()
+    local visible, budget, flexible, total = 0, room, {}, 0
+    for column = 1, count do
+      if not dropped[column] then
+        visible = visible + 1
+        if fixed[column] then
+          budget = budget - natural[column]
+        else
+          flexible[#flexible + 1] = column
+          total = total + natural[column]
+        end
+      end
     end
+    budget = budget - 2 * (visible - 1)
+    local widths = vim.deepcopy(natural)
+    for column in pairs(dropped) do
+      widths[column] = 0
+    end
+    if total <= budget then
+      return widths, true
+    end
+    -- The widest cap c with the flexible columns, each cut to at most c, within the budget.
+    table.sort(flexible, function(a, b)
+      return natural[a] < natural[b]
+    end)
+    local left = budget
+    for index, column in ipairs(flexible) do
+      local share = math.floor(left / (#flexible - index + 1))
+      local least = need[column] and math.min(need[column], natural[column]) or minimum
+      local width = math.max(least, math.min(natural[column], share))
+      widths[column] = width
+      left = left - width
+    end
+    return widths, left >= 0
   end
-  local total = 0
-  for _, column in ipairs(flexible) do
-    total = total + natural[column]
-  end
-  if total <= budget then
-    return natural
-  end
-  -- The widest cap c with the flexible columns, each cut to at most c, within the budget.
-  table.sort(flexible, function(a, b)
-    return natural[a] < natural[b]
-  end)
-  local widths = vim.deepcopy(natural)
-  local left = budget
-  for index, column in ipairs(flexible) do
-    local share = math.floor(left / (#flexible - index + 1))
-    local width = math.max(minimum, math.min(natural[column], share))
-    widths[column] = width
-    left = left - width
+  local widths, fits = layout()
+  for _, column in ipairs(opts.drop or {}) do
+    if fits then
+      break
+    end
+    dropped[column] = true
+    widths, fits = layout()
   end
   return widths
 end
 
 --- Aligned columns: `rows` is a list of lists of cells; each column is cut to `widths[i]` cells
---- (nil: as wide as its widest cell). Returns the lines, with two spaces between columns and no
+--- (nil: as wide as its widest cell; 0: left out). Returns the lines, with two spaces between columns and no
 --- trailing blanks.
 function M.columns(rows, widths)
   widths = widths or M.fit(rows)
@@ -208,8 +227,10 @@ function M.columns(rows, widths)
   for _, row in ipairs(rows) do
     local cells = {}
     for column, cell in ipairs(row) do
-      local text = widths[column] and M.truncate(cell, widths[column]) or cell
-      cells[column] = column < #row and M.pad(text, widths[column]) or text
+      if widths[column] ~= 0 then
+        local text = widths[column] and M.truncate(cell, widths[column]) or cell
+        cells[#cells + 1] = column < #row and M.pad(text, widths[column]) or text
+      end
     end
     lines[#lines + 1] = (table.concat(cells, "  "):gsub("%s+$", ""))
   end

@@ -14,7 +14,8 @@ local M = {}
 M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 
 -- Widths beyond which a column is cut with "…" even when the window has room (the whole link is
--- still what <CR> opens); a narrower window cuts NAME, PLACE and LINK further, never KM or UPDATED.
+-- still what <CR> opens); a narrower window cuts NAME, PLACE and LINK further, never KM or UPDATED,
+-- and a window too narrow for them all leaves LINK out, then PLACE.
 local limits = { 30, 34, 56, 12 }
 local near_limits = { 30, 34, 8, 56, 12 }
 
@@ -86,7 +87,12 @@ function M.follow_status(status)
     if vim.api.nvim_buf_is_valid(buf) and buffer.generation(buf) == what.generation
       and (result.refreshedAt ~= students.refreshedAt or (result.stale or false) ~= (students.stale or false)) then
       result.refreshedAt, result.stale = students.refreshedAt, students.stale
-      buffer.set_line(buf, 0, summary(result, what.near, what.search, what.room), "Comment", M.namespace)
+      if M.room(buf) ~= what.room then
+        -- Its window changed width since: laid out again, first line and all.
+        M.render(buf, result, what.near, what.search)
+      else
+        buffer.set_line(buf, 0, summary(result, what.near, what.search, what.room), "Comment", M.namespace)
+      end
       moved = true
     end
   end
@@ -193,7 +199,10 @@ function M.render(buf, result, near, search)
     rows[#rows + 1] = row
   end
   local fixed = near and { [3] = true, [5] = true } or { [4] = true }
-  local widths = format.fit(rows, M.room(buf), near and near_limits or limits, fixed)
+  -- Down to 30 columns, a name keeps its "(you)" whole ("Ada L… (you)": 12 cells) and UPDATED
+  -- stays whole: LINK, then PLACE, are left out when even their least width would not fit.
+  local widths = format.fit(rows, M.room(buf), near and near_limits or limits, fixed, nil,
+    { need = { [1] = 12 }, drop = near and { 4, 2 } or { 3, 2 } })
   local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
   for index, student in ipairs(students) do
     if mine[index] then
