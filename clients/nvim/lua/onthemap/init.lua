@@ -64,13 +64,21 @@ function M.statusline(opts)
   return text
 end
 
-local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]"
-local usage_short = { "OnTheMap: usage: :OnTheMap [search|near|map] … (:help :OnTheMap)", "OnTheMap: usage: :OnTheMap [search|near|map] …" }
+-- A usage error says where the usage is, :help :OnTheMap, at every width (the shortest form fits
+-- the narrowest command line, 20 cells); never :checkhealth, which has nothing on it.
+local help = " (see :help :OnTheMap)"
+local usage = "usage: :OnTheMap | :OnTheMap search {words} | :OnTheMap near {place} [km] | :OnTheMap map [pins | {place} [km]]" .. help
+local usage_short = {
+  "OnTheMap: usage: :OnTheMap [search|near|map] …" .. help,
+  "OnTheMap: usage: see :help :OnTheMap",
+  "OnTheMap: see :help :OnTheMap",
+  "see :help :OnTheMap",
+}
 
--- What a subcommand given nothing needs, in full and in short (as Emacs asks "no place given").
+-- What a subcommand given nothing needs, in full and in shorter forms (as Emacs asks "no place given").
 local needs = {
-  search = { "OnTheMap: search needs words: :OnTheMap search {words}", "OnTheMap: search needs words" },
-  near = { "OnTheMap: near needs a place: :OnTheMap near {place} [km]", "OnTheMap: near needs a place" },
+  search = { "OnTheMap: search needs words: :OnTheMap search {words}", "OnTheMap: search needs words" .. help, "OnTheMap: search needs words", "search needs words" },
+  near = { "OnTheMap: near needs a place: :OnTheMap near {place} [km]", "OnTheMap: near needs a place" .. help, "OnTheMap: near needs a place", "near needs a place" },
 }
 
 --- `:OnTheMap {args}`.
@@ -97,9 +105,9 @@ function M.command(args)
     return
   end
   if needs[sub] and #rest == 0 then
-    return notify.show(needs[sub][1], vim.log.levels.ERROR, { needs[sub][2] })
+    return notify.show(needs[sub][1], vim.log.levels.ERROR, vim.list_slice(needs[sub], 2), { in_help = true })
   end
-  notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, usage_short)
+  notify.show("OnTheMap: " .. usage, vim.log.levels.ERROR, usage_short, { in_help = true })
 end
 
 return M

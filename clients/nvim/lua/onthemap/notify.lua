@@ -4,7 +4,7 @@
 -- gives its own: "moved your pin to Springfield, Massachusetts" for a place too long whole). A
 -- warning or an error too long for any form is kept whole for :checkhealth onthemap, and the notice
 -- says to look there; news of something done never points there: it is told in full in its own
--- shorter words. (Not :messages: Neovim 0.7 adds to that history only what it shows, and `:silent
+-- shorter words. A usage error points to :help :OnTheMap, where the usage is, at every width. (Not :messages: Neovim 0.7 adds to that history only what it shows, and `:silent
 -- echomsg` adds nothing.)
 local format = require("onthemap.format")
 
@@ -86,16 +86,17 @@ end
 
 --- Shows `text` ("OnTheMap: …") with vim.notify at `level` (vim.log.levels), shortened to one line
 --- with `summaries` when it is too wide (see M.shorten): a warning or an error then points to
---- :checkhealth, which keeps the whole of it; news (INFO) is told by its shorter forms alone.
+--- :checkhealth, which keeps the whole of it; news (INFO) is told by its shorter forms alone, and so
+--- is an error whose whole is in :help (`opts.in_help`: a usage error, whose forms say where).
 --- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean). Never
 --- while a question is open on the command line: then once it is answered.
-function M.show(text, level, summaries)
+function M.show(text, level, summaries, opts)
   text = format.clean(text)
   local safe = {}
   for index, summary in ipairs(summaries or {}) do
     safe[index] = format.clean(summary)
   end
-  local points = (level or vim.log.levels.INFO) >= vim.log.levels.WARN
+  local points = (level or vim.log.levels.INFO) >= vim.log.levels.WARN and not (opts and opts.in_help)
   local shown = M.shorten(text, safe, M.room(), points)
   if points and shown ~= text then
     M.long[#M.long + 1] = { text = text, level = level, time = os.time() }

@@ -13,20 +13,33 @@ local function info(message)
   notify.show("OnTheMap: " .. message, vim.log.levels.INFO)
 end
 
+-- Shorter words for the news's start, for a narrow command line: the place stays whole, the rest
+-- gives way ("moved your pin to " → "pin moved to " → "moved to ").
+local shorter = {
+  ["moved your pin to "] = { "OnTheMap: pin moved to ", "OnTheMap: moved to ", "moved to " },
+  ["posted your pin at "] = { "OnTheMap: pin posted at ", "OnTheMap: posted at ", "posted: " },
+  ["your pin stays at "] = { "OnTheMap: pin stays at ", "OnTheMap: stays at ", "stays at " },
+}
+
 --- Tells "OnTheMap: " .. `before` .. `place` .. `after` ("moved your pin to " .. "Springfield,
 --- Massachusetts, United States" .. " (https://…)"), in shorter words where that does not fit
 --- the command line: without `after`, then with the place shorter ("Springfield, Massachusetts",
---- "Springfield"), then `fallback`. Never cut short, never pointing elsewhere: it is news.
+--- "Springfield"), then `fallback`, then with fewer words before the place ("pin moved to
+--- Springfield"). Never pointing elsewhere (it is news), and the place is never cut: only a
+--- place wider than the whole command line is. (Exposed for the tests: M.tell.)
 local function tell(before, place, after, fallback)
   local summaries = {}
-  for _, form in ipairs(format.place_forms(place)) do
-    summaries[#summaries + 1] = "OnTheMap: " .. before .. form
-  end
-  if fallback then
-    summaries[#summaries + 1] = "OnTheMap: " .. fallback
+  for _, start in ipairs(vim.list_extend({ "OnTheMap: " .. before }, shorter[before] or {})) do
+    for _, form in ipairs(format.place_forms(place)) do
+      summaries[#summaries + 1] = start .. form
+    end
+    if fallback and #summaries == #format.place_forms(place) then
+      summaries[#summaries + 1] = "OnTheMap: " .. fallback
+    end
   end
   notify.show("OnTheMap: " .. before .. place .. (after or ""), vim.log.levels.INFO, summaries)
 end
+M.tell = tell
 
 --- Says why the post ended with nothing sent (`why`) and what became of `current`, the user's
 --- pin (or none): "no link given: your pin stays at Paris, France", with the place shorter where
