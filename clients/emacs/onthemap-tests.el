@@ -1343,6 +1343,21 @@ Return the session: a plist of its :dir, :socket and :messages file."
 
 ;;;; Painting a map result of the documented shape
 
+(ert-deftest onthemap-test-20c-map-help-names-the-keys-of-its-hint ()
+  ;; ? in the map describes the mode: its keys as the hint line says them, "+/- zoom".
+  (let ((buffer (get-buffer-create "*onthemap map help test*")))
+    (switch-to-buffer buffer)
+    (unwind-protect
+        (progn
+          (onthemap-map-mode)
+          (should (eq (key-binding "?") 'describe-mode))
+          (onthemap-tests--type nil "?")
+          (let ((help (with-current-buffer "*Help*" (buffer-string))))
+            (should (string-search "+ (or =) and - zoom" help))
+            (should-not (string-search "= and - zoom" help))))
+      (when (get-buffer "*Help*") (kill-buffer "*Help*"))
+      (kill-buffer buffer))))
+
 (ert-deftest onthemap-test-20-map-painting ()
   (let ((result (list :rows ["⠀⣿⣿⠀2⠀" "⠀⣿⠁⠀⠀⠀"]
                       :styles [" llbc " " lm   "]

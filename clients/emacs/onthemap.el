@@ -1592,8 +1592,10 @@ It is broken to the window's width again when that changes.")
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'onthemap-map-open-pin)
     (define-key map (kbd "g") #'revert-buffer)
-    (define-key map (kbd "+") #'onthemap-map-zoom-in)
+    ;; = first: the key defined last is the one \[onthemap-map-zoom-in] names, "+" as the
+    ;; map's hint line says.
     (define-key map (kbd "=") #'onthemap-map-zoom-in)
+    (define-key map (kbd "+") #'onthemap-map-zoom-in)
     (define-key map (kbd "-") #'onthemap-map-zoom-out)
     (define-key map (kbd "H") #'onthemap-map-pan-west)
     (define-key map (kbd "S-<left>") #'onthemap-map-pan-west)
@@ -1611,7 +1613,7 @@ It is broken to the window's width again when that changes.")
   "The map of OnTheMap as the daemon draws it, and the pins in view.
 The header line names the place shown and the zoom.
 \\<onthemap-map-mode-map>\\[onthemap-map-open-pin] opens the link of the pin at point (on the map or its line);
-\\[onthemap-map-zoom-in] and \\[onthemap-map-zoom-out] zoom, \\[onthemap-map-pan-west] \\[onthemap-map-pan-south] \\[onthemap-map-pan-north] \\[onthemap-map-pan-east] (or shifted arrows) pan,
+\\[onthemap-map-zoom-in] (or =) and \\[onthemap-map-zoom-out] zoom, \\[onthemap-map-pan-west] \\[onthemap-map-pan-south] \\[onthemap-map-pan-north] \\[onthemap-map-pan-east] (or shifted arrows) pan,
 \\[onthemap-map-world] shows the whole world, \\[revert-buffer] draws the map again.
 The map empties when you log out and is drawn again when you log in.
 

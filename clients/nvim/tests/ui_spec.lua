@@ -143,6 +143,38 @@ return {
     end,
   },
   {
+    "the map at 70x22: its hint line fits, cut with … at most; g? shows every key, words whole, or says it scrolls",
+    function()
+      screen.with({ columns = 70, lines = 22 }, function(s)
+        s:command("OnTheMap map")
+        local row = s:wait_for(" in view")
+        local hint = s:lines()[row]
+        t.ok(vim.fn.strdisplaywidth(hint) <= 70 and (hint:find("g? keys$") or hint:find("…$")), "the hint fits, or ends in …: " .. hint)
+        s:type("g?")
+        s:wait_for("Keys in onthemap://map")
+        -- The last key is on screen, and the widest description is broken between words.
+        s:wait_for("the whole world")
+        s:wait_for("open the link of the pin on this line,")
+        t.ok(not s:text():find("scroll", 1, true), "all keys fit, nothing to scroll:\n" .. s:text())
+        s:type("q")
+        s:wait_gone("Keys in ")
+      end)
+      screen.with({ columns = 70, lines = 12 }, function(s)
+        s:command("OnTheMap map")
+        s:wait_for(" in view")
+        s:type("g?")
+        -- Too short for every key: the help says it scrolls, and j brings the last one.
+        s:wait_for("j scrolls for more, q closes")
+        t.ok(not s:text():find("the whole world", 1, true), "the last key below:\n" .. s:text())
+        for _ = 1, 8 do
+          s:type("j")
+        end
+        s:wait_for("the whole world")
+        s:type("q")
+      end)
+    end,
+  },
+  {
     "<C-o> comes back to a list left for another buffer, as it was",
     function()
       screen.with({}, function(s)

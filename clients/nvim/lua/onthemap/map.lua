@@ -107,7 +107,17 @@ function M.render(buf, result, where, legend_room, capped)
   if legend_room and #pins > legend_room then
     summary = summary .. (" (%d more below)"):format(#pins - legend_room)
   end
-  lines[#lines + 1] = summary .. " · <CR> opens · +/- zoom · HJKL pan · g? keys"
+  -- The hint gives way to the window, as Emacs's does: its middle first, then cut with "…" (the
+  -- window's edge cut it bare).
+  local room = buffer.room(buf)
+  local hint = summary .. " · g? keys"
+  for _, each in ipairs({ " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · +/- zoom · HJKL pan · g? keys" }) do
+    if format.width(summary .. each) <= room then
+      hint = summary .. each
+      break
+    end
+  end
+  lines[#lines + 1] = format.truncate(hint, room)
   highlights[#highlights + 1] = { "Comment", #lines - 1, 0, -1 }
   local legend = {}
   for _, pin in ipairs(pins) do
