@@ -40,6 +40,12 @@ struct FormatGoldenTests {
         let narrow = StudentTable.render(Self.rows, width: 60, now: Self.now, style: Style(enabled: false))
         check(narrow, "table-60.txt")
         #expect(narrow.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 60 })
+        // Below 46 columns UPDATED is left out, not cut; "(you)" stays whole (`A… (you)`).
+        for width in [40, 30] {
+            let table = StudentTable.render(Self.rows, width: width, now: Self.now, style: Style(enabled: false))
+            check(table, "table-\(width).txt")
+            #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= width })
+        }
     }
 
     @Test func tsvHasAHeaderAndNoStrayTabs() {

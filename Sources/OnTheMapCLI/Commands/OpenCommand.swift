@@ -108,7 +108,7 @@ struct OpenCommand: ReportingCommand {
             throw CommandFailure(message: "\(matched); give more of the name to open one")
         }
         Output.error(style.red("onthemap: ") + "\(matched); open one with `onthemap open N`:")
-        Output.error(StudentTable.render(candidates, width: Terminal.size(of: STDERR_FILENO)?.columns, now: Date(), style: style))
+        Output.error(StudentTable.render(candidates, width: Terminal.width(of: STDERR_FILENO), now: Date(), style: style))
         LastTable.save(candidates, shownOn: STDERR_FILENO)
         throw ExitCode(ExitStatus.daemonError)
     }

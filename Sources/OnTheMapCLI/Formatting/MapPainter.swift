@@ -48,29 +48,26 @@ enum MapPainter {
         return current == nil ? line : line + "\u{1B}[0m"
     }
 
-    /// One line per pin: number, name (and "you"), place, link; cut to `width`, a cut link ending in
-    /// "…". Names, places and links made safe to show (`DisplayText`).
+    /// One line per pin: number, name (and "(you)"), place, link, fitted to `width` by the tables'
+    /// rule (`TextTable`, no header): the link cut first, the place and name after, then the link
+    /// and the place left out. Names, places and links made safe to show (`DisplayText`).
     static func legend(_ pins: [StudentPin], width: Int?, style: Style) -> [String] {
-        let numberWidth = String(pins.compactMap(\.cell?.n).max() ?? 0).count
-        let nameWidth = min(pins.map { DisplayWidth.of(name($0)) }.max() ?? 0, 28)
-        let placeWidth = min(pins.map { DisplayWidth.of(DisplayText.clean($0.student.mapString)) }.max() ?? 0, 30)
-        return pins.map { pin in
-            let number = String(pin.cell?.n ?? 0)
-            let prefix = String(repeating: " ", count: numberWidth - number.count)
-            var rest =
-                "  " + pad(name(pin), nameWidth) + "  " + pad(DisplayText.clean(pin.student.mapString), placeWidth) + "  "
-                + DisplayText.clean(pin.student.mediaURL)
-            if let width { rest = DisplayWidth.truncate(rest, to: max(width - numberWidth, 1)) }
-            return prefix + (style.enabled ? (pin.mine ? "\u{1B}[1;36m\(number)\u{1B}[0m" : style.bold(number)) : number) + rest
+        let students = pins.map(\.student)
+        let table = TextTable(
+            columns: [
+                TextTable.Column(header: "#", cells: pins.map { String($0.cell?.n ?? 0) }, rightAligned: true),
+                TextTable.Column(
+                    header: "NAME", cells: students.map { DisplayText.clean($0.fullName) }, kept: pins.map { $0.mine ? "(you)" : nil },
+                    minimum: 8, maximum: 28),
+                TextTable.Column(header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, maximum: 30, dropOrder: 1),
+                TextTable.Column(header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 12, dropOrder: 0),
+            ],
+            showsHeader: false)
+        return table.lines(width: width) { row, column, text in
+            guard let row, column == 0, style.enabled else { return text }
+            let number = text.trimmingPrefix(" ")
+            let padding = String(repeating: " ", count: text.count - number.count)
+            return padding + (pins[row].mine ? "\u{1B}[1;36m\(number)\u{1B}[0m" : style.bold(String(number)))
         }
-    }
-
-    private static func name(_ pin: StudentPin) -> String {
-        DisplayText.clean(pin.student.fullName) + (pin.mine ? " (you)" : "")
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        let cut = DisplayWidth.truncate(text, to: width)
-        return cut + String(repeating: " ", count: max(0, width - DisplayWidth.of(cut)))
     }
 }

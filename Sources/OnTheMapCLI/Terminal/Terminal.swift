@@ -16,11 +16,14 @@ enum Terminal {
     static var colorOnStderr: Bool { stderrIsTTY && environment("NO_COLOR").map(\.isEmpty) ?? true }
 
     /// Columns of the terminal on stdout; nil when stdout is not a terminal (then nothing is truncated).
-    static var width: Int? {
+    static var width: Int? { width(of: STDOUT_FILENO) }
+
+    /// Columns of the terminal on `fd`: `COLUMNS` if set, else the terminal's; nil off a terminal.
+    static func width(of fd: Int32) -> Int? {
         if let columns = environment("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
-        guard stdoutIsTTY else { return nil }
+        guard isatty(fd) == 1 else { return nil }
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 

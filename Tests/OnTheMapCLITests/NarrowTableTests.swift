@@ -1,0 +1,96 @@
+import Foundation
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapCLI
+
+/// Every table the CLI prints fits a narrow terminal, by one rule (`TextTable`): `students`,
+/// `students --near`, the students a name in `open` matches, the map's legend. Below 46 columns the
+/// tables printed 44–46-column lines that wrapped, UPDATED split across two lines ("1 m" / "in ago")
+/// (a reviewer's run in a 40-column tmux pane).
+@Suite("Tables in narrow terminals", .ownThreads)
+struct NarrowTableTests {
+    static let widths = [20, 25, 30, 40, 45, 46, 60]
+
+    /// The first line of a table: "#" right-aligned over the row numbers.
+    static func isHeader(_ line: String) -> Bool { line.trimmingPrefix(" ").hasPrefix("#  NAME") }
+
+    /// The checks every table line passes at `width`: it fits; your row says "(you)" whole; UPDATED is
+    /// a whole time on every row, or the column is not there at all.
+    static func checkFits(_ lines: [String], width: Int, header: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = lines.joined(separator: "\n")
+        guard !lines.isEmpty else {
+            Issue.record("\(what) at \(width): no table", sourceLocation: sourceLocation)
+            return
+        }
+        for line in lines {
+            #expect(DisplayWidth.of(line) <= width, "\(what) at \(width): a line wider than that:\n\(shown)", sourceLocation: sourceLocation)
+        }
+        let rows = header ? Array(lines.dropFirst()) : lines
+        #expect(rows.contains { $0.contains("(you)") }, "\(what) at \(width): your row without a whole (you):\n\(shown)", sourceLocation: sourceLocation)
+        #expect(!rows.contains { $0.contains("(yo") && !$0.contains("(you)") }, "\(what) at \(width): (you) cut:\n\(shown)", sourceLocation: sourceLocation)
+        guard header else { return }
+        let updated = lines[0].hasSuffix("UPDATED")
+        for row in rows {
+            let last = String(row.split(separator: "  ").last ?? "").trimmingCharacters(in: .whitespaces)
+            if updated {
+                #expect(last.wholeMatch(of: /just now|[0-9]+ (min|h|d|y) ago/) != nil, "\(what) at \(width): UPDATED cut:\n\(shown)", sourceLocation: sourceLocation)
+            } else {
+                #expect(!row.hasSuffix("ago") && !row.hasSuffix("now"), "\(what) at \(width): a time with no UPDATED:\n\(shown)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func everyTableFitsTheWidth() throws {
+        let bed = try CLITestBed()
+        // Your pin, the newest: in the first rows, and first near Paris.
+        let posted = try bed.run(["post", "Paris, France", "https://ada.example/a-profile-link", "--yes", "--overwrite"])
+        #expect(posted.status == 0, "\(posted.stderr)")
+        for width in Self.widths {
+            let columns = ["COLUMNS": String(width)]
+            let students = try bed.run(["students", "--limit", "3"], extra: columns)
+            #expect(students.status == 0, "\(students.stderr)")
+            Self.checkFits(students.stdout.split(separator: "\n").map(String.init), width: width, header: true, "students")
+
+            let near = try bed.run(["students", "--near", "Paris, France", "--radius", "3000", "--limit", "12"], extra: columns)
+            #expect(near.status == 0, "\(near.stderr)")
+            let nearLines = near.stdout.split(separator: "\n").map(String.init)
+            Self.checkFits(nearLines, width: width, header: true, "students --near")
+            #expect(nearLines.first?.contains("KM") == true, "students --near at \(width): no KM:\n\(near.stdout)")
+
+            // A name several students match: they are listed on stderr, after one line saying so.
+            let matched = try bed.run(["open", "a"], extra: columns)
+            #expect(matched.status == 1, "\(matched.stderr)")
+            let listed = matched.stderr.split(separator: "\n").map(String.init).drop { !Self.isHeader($0) }
+            Self.checkFits(Array(listed), width: width, header: true, "open's matches")
+
+            // The map: rows as wide as the terminal, then the legend (piped: all of it).
+            let map = try bed.run(["map"], extra: columns.merging(["LINES": "16", "LANG": "C.UTF-8"]) { $1 })
+            #expect(map.status == 0, "\(map.stderr)")
+            let legend = map.stdout.split(separator: "\n").map(String.init).dropFirst(15)
+            Self.checkFits(Array(legend), width: width, header: false, "map's legend")
+        }
+    }
+
+    @Test("In a 40-column tmux pane no line of `students` wraps")
+    func inANarrowPane() throws {
+        guard TmuxSession.isAvailable else {
+            Issue.record("tmux is not installed (apt-get install tmux)")
+            return
+        }
+        let bed = try CLITestBed()
+        var environment = bed.environment
+        environment["COLUMNS"] = nil
+        environment["LANG"] = "C.UTF-8"
+        let pane = try TmuxSession(
+            command: TmuxSession.reportingExit("\(BuiltProducts.path("onthemap")) students --limit 3"), width: 40, height: 12,
+            environment: environment)
+        defer { pane.tearDown() }
+        #expect(try pane.waitForExit() == 0)
+        // -J joins a line the terminal wrapped back into one: wider than the pane if it wrapped.
+        let joined = try pane.tmux(["capture-pane", "-p", "-J", "-t", "0", "-S", "-50"]).split(separator: "\n").map(String.init)
+        let table = Array(joined.drop { !Self.isHeader($0) }.prefix(4))
+        #expect(table.count == 4, "\(joined.joined(separator: "\n"))")
+        for line in table { #expect(DisplayWidth.of(line) <= 40, "wrapped:\n\(joined.joined(separator: "\n"))") }
+    }
+}
