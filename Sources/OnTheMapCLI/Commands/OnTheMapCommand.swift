@@ -48,6 +48,9 @@ public enum OnTheMapMain {
             do {
                 try StatusCommand.show(status)
                 exit(0)
+            } catch let code as ExitCode {
+                // Logged out: said on stdout already, the status alone is left.
+                exit(code.rawValue)
             } catch {
                 OnTheMapCommand.exit(withError: error)
             }

@@ -10,10 +10,14 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show whether you are logged in and how fresh the student list is.",
         discussion: """
-            With --format, always prints one line (or block) a status bar can show, even when onthemapd is not \
-            running: the bar says offline, waybar's tooltip says how to start it, and --format json prints \
-            {"offline":true,"reason":…}, the reason being the line onthemap would print on stderr. When \
-            onthemapd cannot be reached, that line says what happened and what to do.
+            Logged out, it says so (with --json, the status object with "loggedIn": false) and exits 3, so \
+            `if onthemap status; then …` tells whether you are logged in.
+
+            With --format, always prints one line (or block) a status bar can show and exits 0, logged out \
+            or even when onthemapd is not running: the bar says offline, waybar's tooltip says how to start \
+            it, and --format json prints {"offline":true,"reason":…}, the reason being the line onthemap \
+            would print on stderr. When onthemapd cannot be reached, that line says what happened and what \
+            to do.
 
             \(ExitStatus.help)
             """)
@@ -49,6 +53,8 @@ struct StatusCommand: ParsableCommand {
             } else {
                 Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
             }
+            // Printed as ever, and exit 3 so a script's `if onthemap status` tells (as `gh auth status`).
+            if !status.loggedIn { throw ExitCode(ExitStatus.notLoggedIn) }
         case .failure(let error):
             throw CLIFailure.exit(for: error)
         }
