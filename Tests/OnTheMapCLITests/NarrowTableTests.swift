@@ -17,26 +17,38 @@ struct NarrowTableTests {
 
     /// The checks every table line passes at `width`: it fits; your row says "(you)" whole; UPDATED is
     /// a whole time on every row, or the column is not there at all.
-    static func checkFits(_ lines: [String], width: Int, header: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func checkFits(
+        _ lines: [String], width: Int, header: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let shown = lines.joined(separator: "\n")
         guard !lines.isEmpty else {
             Issue.record("\(what) at \(width): no table", sourceLocation: sourceLocation)
             return
         }
         for line in lines {
-            #expect(DisplayWidth.of(line) <= width, "\(what) at \(width): a line wider than that:\n\(shown)", sourceLocation: sourceLocation)
+            #expect(
+                DisplayWidth.of(line) <= width, "\(what) at \(width): a line wider than that:\n\(shown)",
+                sourceLocation: sourceLocation)
         }
         let rows = header ? Array(lines.dropFirst()) : lines
-        #expect(rows.contains { $0.contains("(you)") }, "\(what) at \(width): your row without a whole (you):\n\(shown)", sourceLocation: sourceLocation)
-        #expect(!rows.contains { $0.contains("(yo") && !$0.contains("(you)") }, "\(what) at \(width): (you) cut:\n\(shown)", sourceLocation: sourceLocation)
+        #expect(
+            rows.contains { $0.contains("(you)") }, "\(what) at \(width): your row without a whole (you):\n\(shown)",
+            sourceLocation: sourceLocation)
+        #expect(
+            !rows.contains { $0.contains("(yo") && !$0.contains("(you)") }, "\(what) at \(width): (you) cut:\n\(shown)",
+            sourceLocation: sourceLocation)
         guard header else { return }
         let updated = lines[0].hasSuffix("UPDATED")
         for row in rows {
             let last = String(row.split(separator: "  ").last ?? "").trimmingCharacters(in: .whitespaces)
             if updated {
-                #expect(last.wholeMatch(of: /just now|[0-9]+ (min|h|d|y) ago/) != nil, "\(what) at \(width): UPDATED cut:\n\(shown)", sourceLocation: sourceLocation)
+                #expect(
+                    last.wholeMatch(of: /just now|[0-9]+ (min|h|d|y) ago/) != nil,
+                    "\(what) at \(width): UPDATED cut:\n\(shown)", sourceLocation: sourceLocation)
             } else {
-                #expect(!row.hasSuffix("ago") && !row.hasSuffix("now"), "\(what) at \(width): a time with no UPDATED:\n\(shown)", sourceLocation: sourceLocation)
+                #expect(
+                    !row.hasSuffix("ago") && !row.hasSuffix("now"),
+                    "\(what) at \(width): a time with no UPDATED:\n\(shown)", sourceLocation: sourceLocation)
             }
         }
     }
@@ -44,15 +56,19 @@ struct NarrowTableTests {
     @Test func everyTableFitsTheWidth() throws {
         let bed = try CLITestBed()
         // Your pin, the newest: in the first rows, and first near Paris.
-        let posted = try bed.run(["post", "Paris, France", "https://ada.example/a-profile-link", "--yes", "--overwrite"])
+        let posted = try bed.run([
+            "post", "Paris, France", "https://ada.example/a-profile-link", "--yes", "--overwrite",
+        ])
         #expect(posted.status == 0, "\(posted.stderr)")
         for width in Self.widths {
             let columns = ["COLUMNS": String(width)]
             let students = try bed.run(["students", "--limit", "3"], extra: columns)
             #expect(students.status == 0, "\(students.stderr)")
-            Self.checkFits(students.stdout.split(separator: "\n").map(String.init), width: width, header: true, "students")
+            Self.checkFits(
+                students.stdout.split(separator: "\n").map(String.init), width: width, header: true, "students")
 
-            let near = try bed.run(["students", "--near", "Paris, France", "--radius", "3000", "--limit", "12"], extra: columns)
+            let near = try bed.run(
+                ["students", "--near", "Paris, France", "--radius", "3000", "--limit", "12"], extra: columns)
             #expect(near.status == 0, "\(near.stderr)")
             let nearLines = near.stdout.split(separator: "\n").map(String.init)
             Self.checkFits(nearLines, width: width, header: true, "students --near")
@@ -83,12 +99,14 @@ struct NarrowTableTests {
         environment["COLUMNS"] = nil
         environment["LANG"] = "C.UTF-8"
         let pane = try TmuxSession(
-            command: TmuxSession.reportingExit("\(BuiltProducts.path("onthemap")) students --limit 3"), width: 40, height: 12,
+            command: TmuxSession.reportingExit("\(BuiltProducts.path("onthemap")) students --limit 3"), width: 40,
+            height: 12,
             environment: environment)
         defer { pane.tearDown() }
         #expect(try pane.waitForExit() == 0)
         // -J joins a line the terminal wrapped back into one: wider than the pane if it wrapped.
-        let joined = try pane.tmux(["capture-pane", "-p", "-J", "-t", "0", "-S", "-50"]).split(separator: "\n").map(String.init)
+        let joined = try pane.tmux(["capture-pane", "-p", "-J", "-t", "0", "-S", "-50"]).split(separator: "\n").map(
+            String.init)
         let table = Array(joined.drop { !Self.isHeader($0) }.prefix(4))
         #expect(table.count == 4, "\(joined.joined(separator: "\n"))")
         for line in table { #expect(DisplayWidth.of(line) <= 40, "wrapped:\n\(joined.joined(separator: "\n"))") }

@@ -34,11 +34,14 @@ struct StatusExitTests {
         // As a script asks.
         let script = "if onthemap status >/dev/null; then echo in; else echo out $?; fi"
         let path = BuiltProducts.directory + ":/usr/bin:/bin"
-        let asked = { try runCommand("/bin/sh", ["-c", script], environment: bed.environment.merging(["PATH": path]) { $1 }) }
+        let asked = {
+            try runCommand("/bin/sh", ["-c", script], environment: bed.environment.merging(["PATH": path]) { $1 })
+        }
         #expect(try asked().stdout == "out 3\n")
 
         // Logged in: 0; logged out again: 3.
-        let login = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        let login = try bed.run(
+            ["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
         #expect(login.status == 0, "\(login.stderr)")
         #expect(try asked().stdout == "in\n")
         #expect(try bed.run(["status", "--json"]).status == 0)

@@ -12,21 +12,28 @@ enum StudentTable {
             // "(you)" is the table's own word, added after the name is made safe (and kept whole when
             // the name is cut to fit).
             TextTable.Column(
-                header: "NAME", cells: students.map { DisplayText.clean($0.fullName) }, kept: rows.map { $0.mine ? "(you)" : nil },
+                header: "NAME", cells: students.map { DisplayText.clean($0.fullName) },
+                kept: rows.map { $0.mine ? "(you)" : nil },
                 minimum: 8),
-            TextTable.Column(header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, dropOrder: 2),
-            TextTable.Column(header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 12, dropOrder: 1),
             TextTable.Column(
-                header: "UPDATED", cells: students.map { $0.updatedAt.map { RelativeTime.describe($0, now: now) } ?? "" }, dropOrder: 0),
+                header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, dropOrder: 2),
+            TextTable.Column(
+                header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 12, dropOrder: 1),
+            TextTable.Column(
+                header: "UPDATED",
+                cells: students.map { $0.updatedAt.map { RelativeTime.describe($0, now: now) } ?? "" }, dropOrder: 0),
         ]
         // Rows from a `--near` query carry their distance: shown after the place.
         if rows.contains(where: { $0.distanceKm != nil }) {
             columns.insert(
-                TextTable.Column(header: "KM", cells: rows.map { $0.distanceKm.map(Self.kilometres) ?? "" }, rightAligned: true, dropOrder: 3),
+                TextTable.Column(
+                    header: "KM", cells: rows.map { $0.distanceKm.map(Self.kilometres) ?? "" }, rightAligned: true,
+                    dropOrder: 3),
                 at: 3)
         }
         let table = TextTable(columns: columns)
-        return table.lines(width: width) { row, _, text in row == nil ? style.bold(text) : text }.joined(separator: "\n")
+        let lines = table.lines(width: width) { row, _, text in row == nil ? style.bold(text) : text }
+        return lines.joined(separator: "\n")
     }
 
     /// "0.8", "12", "1,234": a decimal only below 10 km.

@@ -4,9 +4,10 @@
 /// With a width every line fits it, down to `narrowest` columns (below that, lines are laid out for
 /// it): first the cuttable columns are cut, the one with most to spare first, down to their
 /// `minimum`; if that is not enough, whole columns are left out (`dropOrder`, lowest first) and the
-/// rest fitted again; and last, cuttable columns are cut further, to one character and "…". A cell that is not cuttable (a number,
-/// a time) is shown whole or not at all. A cell's `kept` suffix ("(you)") stays whole when the cell
-/// is cut: `A… (you)`. Without a width (not a terminal) nothing is cut but to a column's `maximum`.
+/// rest fitted again; and last, cuttable columns are cut further, to one character and "…". A cell
+/// that is not cuttable (a number, a time) is shown whole or not at all. A cell's `kept` suffix
+/// ("(you)") stays whole when the cell is cut: `A… (you)`. Without a width (not a terminal) nothing
+/// is cut but to a column's `maximum`.
 struct TextTable {
     /// One column: its header, its cells (one per row) and how it may give way.
     struct Column {
@@ -62,7 +63,8 @@ struct TextTable {
             let cuttable = shown.filter { columns[$0].minimum != nil }
             Self.shrink(&widths, shown, cuttable, to: { columns[$0].minimum! }, fit: width)
             if Self.total(widths, shown) <= width { return (shown, widths) }
-            if let drop = shown.filter({ columns[$0].dropOrder != nil }).min(by: { columns[$0].dropOrder! < columns[$1].dropOrder! }) {
+            let droppable = shown.filter { columns[$0].dropOrder != nil }
+            if let drop = droppable.min(by: { columns[$0].dropOrder! < columns[$1].dropOrder! }) {
                 shown.removeAll { $0 == drop }
                 continue
             }
@@ -76,7 +78,9 @@ struct TextTable {
     }
 
     /// Takes a column at a time from the one furthest above its least, until the shown columns fit `width`.
-    private static func shrink(_ widths: inout [Int], _ shown: [Int], _ candidates: [Int], to least: (Int) -> Int, fit width: Int) {
+    private static func shrink(
+        _ widths: inout [Int], _ shown: [Int], _ candidates: [Int], to least: (Int) -> Int, fit width: Int
+    ) {
         // On a tie the column further right gives way (a link before a name).
         let candidates = Array(candidates.reversed())
         var over = total(widths, shown) - width
