@@ -1,6 +1,7 @@
 -- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
--- always current without polling. It hears `studentsChanged` too, for the open lists (onthemap.follow). When the daemon goes away the text says "offline" and the
--- connection is tried again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
+-- always current without polling. It hears `studentsChanged` too, for the open lists
+-- (onthemap.follow). When the daemon goes away the text says "offline" and the connection is tried
+-- again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
 -- meanwhile each socket path is looked at once a second, so a daemon that starts (and binds its
 -- socket) is seen at once, not at the end of a long wait.
 local config = require("onthemap.config")
