@@ -844,6 +844,52 @@ alone, as the CLI's bars show it."
       (dolist (buffer (list list near (get-buffer "onthemap-tests elsewhere")))
         (when (buffer-live-p buffer) (kill-buffer buffer))))))
 
+;; An open map follows the daemon's list too: another client moves the pin.
+(defun onthemap-tests--my-pin (buffer key)
+  "The pin of the account KEY in the legend of the map BUFFER, or nil."
+  (seq-find (lambda (pin) (equal (plist-get pin :uniqueKey) key)) (buffer-local-value 'onthemap--map-pins buffer)))
+
+(ert-deftest onthemap-test-09d-an-open-map-follows-changes-made-elsewhere ()
+  (skip-unless (member "map" (onthemap-tests--map-methods)))
+  (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key))
+        map map-window here title student mark)
+    (unwind-protect
+        (progn
+          (delete-other-windows)
+          ;; Another window first, so that no resize draws the map again meanwhile.
+          (setq map-window (selected-window)
+                here (split-window))
+          (setq map (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500)))
+          (with-current-buffer map
+            (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
+            (should (string-search "Paris" (plist-get (onthemap-tests--my-pin map me) :mapString)))
+            (setq title header-line-format)
+            ;; Point on the pin listed before mine (between Berlin and Paris in reading order:
+            ;; it moves a line down), or after it.
+            (goto-char (onthemap--row-of (onthemap--student-key (onthemap-tests--my-pin map me))))
+            (forward-line (if (save-excursion (forward-line -1) (onthemap--student-at)) -1 1))
+            (setq student (plist-get (onthemap--student-at) :objectId))
+            (should student))
+          ;; Then another window is the selected one.
+          (select-window here)
+          (switch-to-buffer (get-buffer-create "onthemap-tests elsewhere"))
+          (setq mark (length onthemap-tests--messages))
+          ;; Another client moves the pin to Berlin: the map shows it, no key pressed.
+          (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil
+                                       "post" "Berlin" "https://example.com/b" "--yes" "--overwrite")))
+          (onthemap-tests--wait (lambda () (format "my pin at Berlin on the map: %S" (onthemap-tests--my-pin map me)))
+                                (lambda () (string-search "Berlin" (or (plist-get (onthemap-tests--my-pin map me) :mapString) ""))))
+          (should (eq (selected-window) here))
+          (with-current-buffer map
+            (should (equal header-line-format title))
+            (let ((now (window-point map-window)))
+              (should (equal (plist-get (onthemap--student-at now) :objectId) student))))
+          (should-not (cl-find-if (lambda (m) (string-prefix-p "OnTheMap" m)) (butlast onthemap-tests--messages mark))))
+      (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
+      (delete-other-windows)
+      (dolist (buffer (list map (get-buffer "onthemap-tests elsewhere")))
+        (when (buffer-live-p buffer) (kill-buffer buffer))))))
+
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
 The mode line must have shown it offline meanwhile."

@@ -993,15 +993,19 @@ stays there however often the list is printed again (sorted, filled)."
 A moved pin keeps it."
   (and student (or (plist-get student :objectId) (plist-get student :uniqueKey))))
 
+(defun onthemap--student-at (&optional position)
+  "The student at POSITION (or point): a list's row or a map's pin, or nil."
+  (or (tabulated-list-get-id position) (get-text-property (or position (point)) 'onthemap-pin)))
+
 (defun onthemap--cursors ()
-  "Where the cursors in this list are, on which student.
+  "Where the cursors in this list or map are, on which student.
 A list of (WINDOW KEY LINES): WINDOW nil for the buffer's point, else
 a window showing the list; KEY the student's (`onthemap--student-key');
 LINES how many lines below the window's start it is."
   (delq nil
         (mapcar (lambda (window)
                   (let* ((position (if window (window-point window) (point)))
-                         (key (onthemap--student-key (tabulated-list-get-id position))))
+                         (key (onthemap--student-key (onthemap--student-at position))))
                     (when key
                       (list window key (if window (count-lines (window-start window)
                                                                (save-excursion (goto-char position) (line-beginning-position)))
@@ -1009,12 +1013,12 @@ LINES how many lines below the window's start it is."
                 (cons nil (get-buffer-window-list (current-buffer) nil t)))))
 
 (defun onthemap--row-of (key)
-  "The start of the row of the student KEY in this list, or nil."
+  "The start of the row of the student KEY in this list or map, or nil."
   (save-excursion
     (goto-char (point-min))
     (let (found)
       (while (and (not found) (not (eobp)))
-        (when (equal key (onthemap--student-key (tabulated-list-get-id)))
+        (when (equal key (onthemap--student-key (onthemap--student-at)))
           (setq found (point)))
         (forward-line 1))
       found)))
@@ -1615,7 +1619,8 @@ The header line names the place shown and the zoom.
 \\<onthemap-map-mode-map>\\[onthemap-map-open-pin] opens the link of the pin at point (on the map or its line);
 \\[onthemap-map-zoom-in] (or =) and \\[onthemap-map-zoom-out] zoom, \\[onthemap-map-pan-west] \\[onthemap-map-pan-south] \\[onthemap-map-pan-north] \\[onthemap-map-pan-east] (or shifted arrows) pan,
 \\[onthemap-map-world] shows the whole world, \\[revert-buffer] draws the map again.
-The map empties when you log out and is drawn again when you log in.
+The map empties when you log out and is drawn again when you log in,
+and when the daemon's list changes (a post, a refresh, here or elsewhere).
 
 \\{onthemap-map-mode-map}"
   (setq-local revert-buffer-function (lambda (&rest _) (onthemap--map-fetch (current-buffer))))
@@ -1799,11 +1804,17 @@ of a map, or of a drawing, that is not shown."
           (max 5 (min 1000 (- height 1 legend)))
           legend)))
 
-(defun onthemap--map-fetch (buffer)
+(defun onthemap--map-fetch (buffer &optional quiet)
   "Ask the daemon for the map sized to BUFFER's window, and paint it.
 A place's name is looked up first, so the header line can say which
-place it found (\"Atlantis, Western Cape, South Africa\")."
-  (let* ((view (buffer-local-value 'onthemap--map-view buffer))
+place it found (\"Atlantis, Western Cape, South Africa\").  QUIET (the
+daemon's list changed, nobody asked): drawn again at the centre and
+zoom shown, point and each window's cursor kept (`onthemap--map-places'),
+nothing said; a failure leaves the map as it is and says nothing (the
+status subscription tells a logout, which empties the map, or a daemon
+gone, which draws it again once back)."
+  (let* ((drawn (buffer-local-value 'onthemap--map-camera buffer))
+         (view (if quiet (onthemap--camera-view drawn) (buffer-local-value 'onthemap--map-view buffer)))
          (near (plist-get view :near)))
     (if (and (stringp near) (not (string-match-p onthemap--coordinates-regexp near)))
         (onthemap-request
@@ -1830,7 +1841,10 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
         (onthemap-request
          'map params
          (lambda (result)
-           (when (buffer-live-p buffer)
+           (when (and (buffer-live-p buffer)
+                      ;; Quiet, unless something else was drawn meanwhile (a key, a resize, a logout).
+                      (not (and quiet (with-current-buffer buffer
+                                        (or (not (eq onthemap--map-camera drawn)) onthemap--map-problem-text)))))
              (with-current-buffer buffer
                (let* ((shown (plist-get result :view))
                       (camera (onthemap--camera shown))
@@ -1851,14 +1865,45 @@ place it found (\"Atlantis, Western Cape, South Africa\")."
                        onthemap--map-size cells
                        onthemap--needs-login nil
                        onthemap--needs-daemon nil)
-                 (when capped
+                 (when (and capped (not quiet))
                    (message "OnTheMap: zoom %s is as close as the map goes here" (onthemap--zoom-text (nth 2 camera))))
-                 (onthemap-map-render buffer result onthemap--map-where (nth 2 cells) capped)))))
+                 (let ((places (and quiet (onthemap--map-places))))
+                   (onthemap-map-render buffer result onthemap--map-where (nth 2 cells) capped)
+                   (when places (onthemap--map-restore-places places)))))))
          (lambda (error)
            (let ((error (if (eql (plist-get error :code) -32601) (list :kind 'daemon :message onthemap-no-map-method) error)))
-             (onthemap--note-failure buffer error)
-             (onthemap--map-problem buffer (plist-get error :message))
-             (onthemap--report error "map"))))))))
+             (cond ((not quiet)
+                    (onthemap--note-failure buffer error)
+                    (onthemap--map-problem buffer (plist-get error :message))
+                    (onthemap--report error "map"))
+                   ((not (or (onthemap--needs-login-p error) (eq (plist-get error :kind) 'daemon)))
+                    (onthemap--note-failure buffer error))))))))))
+
+(defun onthemap--map-places ()
+  "Where the cursors in this map are: (CURSORS . PLACES).
+CURSORS from `onthemap--cursors' (those on a pin's line); PLACES a
+list of (WINDOW LINE COLUMN START), WINDOW nil for the buffer's point,
+START the line at the window's top."
+  (cons (onthemap--cursors)
+        (mapcar (lambda (window)
+                  (save-excursion
+                    (goto-char (if window (window-point window) (point)))
+                    (list window (line-number-at-pos) (current-column)
+                          (and window (line-number-at-pos (window-start window))))))
+                (cons nil (get-buffer-window-list (current-buffer) nil t)))))
+
+(defun onthemap--map-restore-places (places)
+  "Put the cursors of PLACES (from `onthemap--map-places') back.
+Each on its line and column (the map drawn again where it looked has
+the same rows), and one on a pin's line on that pin, wherever the
+legend has it now; no window is selected."
+  (pcase-dolist (`(,window ,line ,column ,start) (cdr places))
+    (let ((position (save-excursion (goto-char (point-min)) (forward-line (1- line)) (move-to-column column) (point))))
+      (cond ((null window) (goto-char position))
+            ((and (window-live-p window) (eq (window-buffer window) (current-buffer)))
+             (set-window-start window (save-excursion (goto-char (point-min)) (forward-line (1- start)) (point)) t)
+             (set-window-point window position)))))
+  (onthemap--restore-cursors (car places)))
 
 (defun onthemap--map-where-of (view)
   "Say what VIEW is of, in words, before the daemon answers."
@@ -1897,11 +1942,14 @@ with a prefix argument, ask for a place to centre on."
     (onthemap--map-fetch buffer)
     buffer))
 
+(defun onthemap--camera-view (camera)
+  "The `map' params showing CAMERA, or nil (the whole world) for none."
+  (when camera
+    (list :center (list :latitude (nth 0 camera) :longitude (nth 1 camera)) :zoom (nth 2 camera))))
+
 (defun onthemap--map-go (camera where)
   "Draw the current map at CAMERA (nil: the whole world), showing WHERE."
-  (setq onthemap--map-view (when camera
-                             (list :center (list :latitude (nth 0 camera) :longitude (nth 1 camera))
-                                   :zoom (nth 2 camera)))
+  (setq onthemap--map-view (onthemap--camera-view camera)
         onthemap--map-where where)
   (onthemap--map-fetch (current-buffer)))
 
@@ -2133,15 +2181,18 @@ the daemon's status, or nil when it is not known (offline)."
                  (funcall (car onthemap--follow)))))))))
 
 (defun onthemap--students-changed ()
-  "Fetch the open lists again once the daemon's list changed.
+  "Fetch the open lists and maps again once the daemon's list changed.
 A post or a refresh, here or in another client.  Only lists that
-show students; a logout's change is left to the status that follows
-it, which empties them."
+show students and maps shown; a logout's change is left to the
+status that follows it, which empties them."
   (when onthemap--session
-    (dolist (buffer (onthemap--list-buffers))
+    (dolist (buffer (onthemap--followers))
       (with-current-buffer buffer
-        (when (and onthemap--shown (not onthemap--needs-login) (not onthemap--needs-daemon))
-          (onthemap--fetch buffer nil t))))))
+        (unless (or onthemap--needs-login onthemap--needs-daemon)
+          (cond ((and (derived-mode-p 'onthemap-students-mode) onthemap--shown)
+                 (onthemap--fetch buffer nil t))
+                ((and (derived-mode-p 'onthemap-map-mode) onthemap--map-camera (not onthemap--map-problem-text))
+                 (onthemap--map-fetch buffer t))))))))
 
 (defun onthemap--status-wanted-p (&optional except)
   "Whether the subscription has a use: the mode line, or a list or map but EXCEPT."
@@ -2226,7 +2277,7 @@ failed attempt is not missed."
 (defun onthemap--status-connect ()
   "Open the subscription.
 Subscribe to status changes (and to the students', for the open
-lists), then ask for the status."
+lists and maps), then ask for the status."
   (setq onthemap--status-timer nil)
   (when (onthemap--status-wanted-p)
     (condition-case nil

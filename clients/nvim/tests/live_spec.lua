@@ -365,6 +365,62 @@ return {
     end,
   },
   {
+    "an open map follows a post made elsewhere: the same view, the cursor on its pin, the window where it was",
+    function()
+      local me = t.cli_json({ "status" }).account.key
+      -- Another window first, so that no resize redraws the map meanwhile.
+      vim.cmd("new")
+      local here = vim.api.nvim_get_current_win()
+      vim.cmd("wincmd p")
+      local map_win = vim.api.nvim_get_current_win()
+      vim.cmd("OnTheMap map Berlin, Germany 1500")
+      local map = vim.api.nvim_get_current_buf()
+      local function mine()
+        for line, pin in pairs(buffer.state[map].items) do
+          if pin.uniqueKey == me then
+            return line, pin
+          end
+        end
+      end
+      t.wait(30000, function()
+        return mine() ~= nil
+      end, function()
+        return "my pin on the map: " .. vim.inspect(t.lines(map))
+      end)
+      local line, pin = mine()
+      t.ok(pin.mapString:find("Paris", 1, true), "my pin at Paris first: " .. pin.mapString)
+      local title = t.lines(map)[1]
+      -- The cursor on the pin listed before mine (between Berlin and Paris in reading order: it
+      -- moves a line down), or after it; then another window is the current one.
+      line = buffer.state[map].items[line - 1] and line - 1 or line + 1
+      local student = buffer.state[map].items[line].objectId
+      vim.api.nvim_win_set_cursor(map_win, { line, 0 })
+      vim.api.nvim_set_current_win(here)
+      local from = #t.notifications + 1
+      local ok, err = pcall(function()
+        -- Another client moves the pin to Berlin: the map shows it, no key pressed.
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          local _, now = mine()
+          return now and now.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          return "my pin at Berlin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        t.eq(t.lines(map)[1], title, "the same place and zoom")
+        t.eq(vim.api.nvim_get_current_win(), here, "the current window stays")
+        local now = vim.api.nvim_win_get_cursor(map_win)[1]
+        t.eq(buffer.state[map].items[now].objectId, student, "the cursor on the same pin (line " .. line .. " → " .. now .. ")")
+        t.eq(#t.notifications, from - 1, "nothing said: " .. vim.inspect(t.notifications[from]))
+      end)
+      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      vim.cmd("only")
+      vim.cmd("bwipeout " .. map)
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     "the statusline goes offline when the daemon stops and comes back when it restarts",
     function()
       restart_daemon(60000)

@@ -169,6 +169,48 @@ function M.set(buf, lines, items, highlights, namespace)
   end
 end
 
+--- What a student (a list's row, a map's pin) is known by from one drawing to the next: its pin's
+--- id (a moved pin keeps it).
+local function key_of(student)
+  return type(student) == "table" and (student.objectId or student.uniqueKey) or nil
+end
+
+--- Where each window showing `buf` has its cursor, on which student: { win, key, line, view }
+--- (a window whose cursor is on no student is left out).
+function M.cursors(buf)
+  local kept = {}
+  local state = M.state[buf]
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local line = vim.api.nvim_win_get_cursor(win)[1]
+    local key = key_of(state and state.items[line])
+    if key then
+      kept[#kept + 1] = { win = win, key = key, line = line, view = vim.api.nvim_win_call(win, vim.fn.winsaveview) }
+    end
+  end
+  return kept
+end
+
+--- Puts each cursor of `kept` (from `cursors`) back on its student, wherever the buffer has it
+--- now, at the same height in its window; the current window stays the current one.
+function M.restore_cursors(buf, kept)
+  local state = M.state[buf]
+  for _, cursor in ipairs(kept) do
+    if vim.api.nvim_win_is_valid(cursor.win) and vim.api.nvim_win_get_buf(cursor.win) == buf then
+      for line, item in pairs(state and state.items or {}) do
+        if key_of(item) == cursor.key then
+          local view = cursor.view
+          view.topline = math.max(1, view.topline + line - cursor.line)
+          view.lnum = line
+          vim.api.nvim_win_call(cursor.win, function()
+            vim.fn.winrestview(view)
+          end)
+          break
+        end
+      end
+    end
+  end
+end
+
 --- Shows `message` ("OnTheMap: …") in place of the buffer's text, broken at spaces to the
 --- window's width, so that all of it is on screen (what to do, after the first words, included),
 --- then a blank line and `keys` (what the keys do now). Nothing in it to open.

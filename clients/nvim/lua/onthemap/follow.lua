@@ -1,8 +1,8 @@
 -- Open lists and maps follow the session: a logout (here, in the CLI or by expiry) empties them at
 -- once, and a login fills them again, with no key pressed. The session is learnt from the status
 -- subscription (onthemap.status, which the statusline uses too): it pushes every change. Open lists
--- follow the daemon's list too: when it says the students changed (`studentsChanged`: a post or a
--- refresh, here or in the CLI), they are fetched again from its cache.
+-- and maps follow the daemon's list too: when it says the students changed (`studentsChanged`: a
+-- post or a refresh, here or in the CLI), they are fetched again from its cache.
 local status = require("onthemap.status")
 
 local M = {}
@@ -50,9 +50,9 @@ function M.on_status(result)
   end
 end
 
---- Acts on `studentsChanged`: each list showing students (not waiting for a login or the daemon)
---- is fetched again, quietly (`changed`). A logout's change is left to the status that follows
---- it, which empties the lists.
+--- Acts on `studentsChanged`: each list showing students and each map shown (not waiting for a
+--- login or the daemon) is fetched again, quietly (`changed`). A logout's change is left to the
+--- status that follows it, which empties them.
 function M.on_students()
   if session == false then
     return

@@ -131,46 +131,6 @@ function M.define_highlights()
   vim.api.nvim_set_hl(0, "OnTheMapYou", { link = "Special", default = true })
 end
 
---- What a student is known by from one list to the next: its pin's id (a moved pin keeps it).
-local function key_of(student)
-  return type(student) == "table" and (student.objectId or student.uniqueKey) or nil
-end
-
---- Where each window showing `buf` has its cursor, on which student: { win, key, line, view }.
-local function cursors_on_students(buf)
-  local kept = {}
-  local state = buffer.state[buf]
-  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
-    local line = vim.api.nvim_win_get_cursor(win)[1]
-    local key = key_of(state and state.items[line])
-    if key then
-      kept[#kept + 1] = { win = win, key = key, line = line, view = vim.api.nvim_win_call(win, vim.fn.winsaveview) }
-    end
-  end
-  return kept
-end
-
---- Puts each cursor of `kept` back on its student, wherever the new list has it, at the same
---- height in its window; the current window stays the current one.
-local function restore_cursors(buf, kept)
-  local state = buffer.state[buf]
-  for _, cursor in ipairs(kept) do
-    if vim.api.nvim_win_is_valid(cursor.win) and vim.api.nvim_win_get_buf(cursor.win) == buf then
-      for line, item in pairs(state and state.items or {}) do
-        if key_of(item) == cursor.key then
-          local view = cursor.view
-          view.topline = math.max(1, view.topline + line - cursor.line)
-          view.lnum = line
-          vim.api.nvim_win_call(cursor.win, function()
-            vim.fn.winrestview(view)
-          end)
-          break
-        end
-      end
-    end
-  end
-end
-
 --- The buffer's lines for a `students` result; `near` = {latitude, longitude, label, km} or nil
 --- (the students then carry the daemon's `distanceKm`); `search` the words searched for, or nil.
 --- The columns fit the window: UPDATED stays on screen at 80 columns. Your own row is marked
@@ -222,9 +182,9 @@ function M.render(buf, result, near, search)
   for index, student in ipairs(students) do
     items[index + 2] = student
   end
-  local kept = cursors_on_students(buf)
+  local kept = buffer.cursors(buf)
   buffer.set(buf, lines, items, highlights, M.namespace)
-  restore_cursors(buf, kept)
+  buffer.restore_cursors(buf, kept)
   keep_header_current(buf, result, near, search)
   header.keep(buf, 2, M.namespace)
   follow.filled(buf, result.refreshedAt)

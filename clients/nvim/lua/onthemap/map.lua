@@ -1,6 +1,7 @@
 -- `:OnTheMap map`: the daemon draws the map (`map` method: rows, styles, pins, view); this module
 -- only paints it, one highlight group per style code, under a line naming the place and zoom shown,
--- with the pins in view listed below it (the first of them on screen); keys zoom and pan.
+-- with the pins in view listed below it (the first of them on screen); keys zoom and pan. When the
+-- daemon's list changes (onthemap.follow), the map is drawn again where it looks.
 local buffer = require("onthemap.buffer")
 local camera = require("onthemap.camera")
 local follow = require("onthemap.follow")
@@ -219,10 +220,14 @@ end
 
 --- Asks the daemon for the map of `state.view` sized to the window showing `buf`, and paints it
 --- under the title naming `state.where`. A place's name is looked up first, so the title can say
---- which place it found ("Atlantis, Western Cape, South Africa").
-function M.load(buf)
+--- which place it found ("Atlantis, Western Cape, South Africa"). `quiet` (the daemon's list
+--- changed, nobody asked): drawn again at the centre and zoom shown, each cursor on a pin's line
+--- kept on that pin, nothing said; a failure leaves the map as it is and says nothing (the status
+--- subscription tells a logout, which empties the map, or a daemon gone, which draws it again).
+function M.load(buf, quiet)
   local state = buffer.state[buf]
-  local view = state.view or {}
+  local drawn = state.camera
+  local view = quiet and camera.params(drawn) or state.view or {}
   if type(view.near) == "string" and not place.coordinates(view.near) then
     rpc.request("geocode", { query = view.near, limit = 1 }, function(err, result)
       if not vim.api.nvim_buf_is_valid(buf) then
@@ -256,6 +261,12 @@ function M.load(buf)
   rpc.request("map", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
       return
+    elseif quiet and (err or state.camera ~= drawn or state.problem) then
+      -- Failed, or something else was drawn meanwhile (a key, a resize, a logout): that stays.
+      if err and not rpc.needs_login(err) and err.kind ~= "daemon" then
+        follow.waiting_for_daemon(buf)
+      end
+      return
     end
     if err then
       if err.code == rpc.codes.method_not_found then
@@ -283,10 +294,14 @@ function M.load(buf)
     state.max_zoom = type(shown.maxZoom) == "number" and shown.maxZoom or nil
     local capped = state.camera ~= nil
       and ((view.zoom ~= nil and state.camera.zoom < view.zoom * 0.999) or (state.max_zoom ~= nil and state.camera.zoom >= state.max_zoom))
-    if capped then
+    if capped and not quiet then
       notify.show(("OnTheMap: zoom %s is as close as the map goes here"):format(camera.zoom_text(state.camera.zoom)), vim.log.levels.INFO)
     end
+    local kept = quiet and buffer.cursors(buf)
     M.render(buf, result, state.where or "the world", cells.legend, capped)
+    if kept then
+      buffer.restore_cursors(buf, kept)
+    end
     local known = require("onthemap.status").status
     follow.filled(buf, known and known.students and known.students.refreshedAt)
   end)
@@ -428,6 +443,13 @@ function M.buffer()
     end,
     clear = function()
       show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
+    end,
+    changed = function()
+      -- Only a map that is shown: a problem shown (a place not found) stays until r.
+      local state = buffer.state[buf]
+      if state and state.camera and not state.problem then
+        M.load(buf, true)
+      end
     end,
   })
   return buf
