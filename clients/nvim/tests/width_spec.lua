@@ -58,8 +58,9 @@ return {
         local first = vim.split(name, " ")[1]
         local row
         for _, line in ipairs(lines) do
-          if line:find(vim.fn.strcharpart(first, 0, 1), 1, true) == 1 and line:find("https://w", 1, true) then
-            -- The row of this name: its cell (up to the two spaces after it) is a cut of it.
+          if line:find(vim.fn.strcharpart(first, 0, 1), 1, true) == 1 and line:find("https://", 1, true) then
+            -- The row of this name: its cell (up to the two spaces after it) is a cut of it. (The
+            -- links, https://width.example/N, are cut to "https://…" at this width.)
             local kept = vim.trim(line:match("^(.-)  ") or ""):gsub("…$", "")
             if name:sub(1, #kept) == kept then
               row = { line = line, kept = kept }
