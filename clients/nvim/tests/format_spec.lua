@@ -435,56 +435,41 @@ return {
   {
     "a usage error points to :help at every width, never to :checkhealth",
     function()
-      local columns = vim.o.columns
-      local ok, err = pcall(function()
-        for _, width in ipairs({ 32, 40, 60, 80, 100, 140, 200 }) do
-          vim.o.columns = width
-          for _, command in ipairs({ "OnTheMap bogus", "OnTheMap near", "OnTheMap search" }) do
-            local from = #t.notifications + 1
-            vim.cmd(command)
-            local note = t.ok(t.notifications[from], command .. " says something")
-            t.fits(note)
-            t.ok(not note.message:find("checkhealth", 1, true), ("no :checkhealth at %d columns: %s"):format(width, note.message))
-            if command == "OnTheMap bogus" then
-              t.ok(note.message:find(":help :OnTheMap", 1, true), ("points to :help at %d columns: %s"):format(width, note.message))
-            end
+      t.at_widths({ 32, 40, 60, 80, 100, 140, 200 }, function(width)
+        for _, command in ipairs({ "OnTheMap bogus", "OnTheMap near", "OnTheMap search" }) do
+          local from = #t.notifications + 1
+          vim.cmd(command)
+          local note = t.ok(t.notifications[from], command .. " says something")
+          t.fits(note)
+          t.ok(not note.message:find("checkhealth", 1, true), ("no :checkhealth at %d columns: %s"):format(width, note.message))
+          if command == "OnTheMap bogus" then
+            t.ok(note.message:find(":help :OnTheMap", 1, true), ("points to :help at %d columns: %s"):format(width, note.message))
           end
         end
       end)
-      vim.o.columns = columns
-      if not ok then
-        error(err, 0)
-      end
     end,
   },
   {
     "a post's news keeps the place whole at every width, never pointing to :checkhealth",
     function()
       local post = require("onthemap.post")
-      local columns = vim.o.columns
-      local ok, err = pcall(function()
-        for _, width in ipairs({ 32, 36, 40, 50, 60, 80, 120 }) do
-          vim.o.columns = width
-          for _, before in ipairs({ "moved your pin to ", "posted your pin at ", "your pin stays at " }) do
-            local from = #t.notifications + 1
-            post.tell(before, "Springfield, Massachusetts, United States", " (https://ada.example/springfield)")
-            local note = t.ok(t.notifications[from], "the news")
-            t.fits(note)
-            t.ok(not note.message:find("checkhealth", 1, true), ("no :checkhealth at %d columns: %s"):format(width, note.message))
-            t.ok(note.message:find("Springfield$") or note.message:find("Springfield, Massachusetts$")
-              or note.message:find("Springfield, Massachusetts, United States", 1, true),
-              ("the place whole at %d columns: %s"):format(width, note.message))
-          end
+      t.at_widths({ 32, 36, 40, 50, 60, 80, 120 }, function(width)
+        for _, before in ipairs({ "moved your pin to ", "posted your pin at ", "your pin stays at " }) do
+          local from = #t.notifications + 1
+          post.tell(before, "Springfield, Massachusetts, United States", " (https://ada.example/springfield)")
+          local note = t.ok(t.notifications[from], "the news")
+          t.fits(note)
+          t.ok(not note.message:find("checkhealth", 1, true), ("no :checkhealth at %d columns: %s"):format(width, note.message))
+          t.ok(note.message:find("Springfield$") or note.message:find("Springfield, Massachusetts$")
+            or note.message:find("Springfield, Massachusetts, United States", 1, true),
+            ("the place whole at %d columns: %s"):format(width, note.message))
         end
-        vim.o.columns = 80
+      end)
+      t.at_widths({ 80 }, function()
         local from = #t.notifications + 1
         post.tell("moved your pin to ", "Springfield, Massachusetts, United States", " (https://ada.example/springfield)")
         t.eq(t.notifications[from].message, "OnTheMap: moved your pin to Springfield, Massachusetts", "at 80 columns, as before")
       end)
-      vim.o.columns = columns
-      if not ok then
-        error(err, 0)
-      end
     end,
   },
   {

@@ -81,6 +81,22 @@ function M.fits(note)
   M.ok(vim.fn.strdisplaywidth(note.message) <= room, ("wider than %d columns: %s"):format(room, note.message))
 end
 
+--- Runs `f(width)` with `vim.o.columns` at each of `widths`, and puts the width back afterwards,
+--- also when `f` fails (its error raised again): the next case sees the width it had.
+function M.at_widths(widths, f)
+  local columns = vim.o.columns
+  local ok, err = pcall(function()
+    for _, width in ipairs(widths) do
+      vim.o.columns = width
+      f(width)
+    end
+  end)
+  vim.o.columns = columns
+  if not ok then
+    error(err, 0)
+  end
+end
+
 --- Asks the Swift test, through the control directory, to do `ask` ("restart", "server-stop",
 --- "server-start"), and waits until it says it did (`done`: "restarted", "server-stopped",
 --- "server-started").
