@@ -29,12 +29,11 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from datetime import datetime, timezone
 
 # Skips (exit 77) without Selenium, Chromium or chromedriver, as every browser check does.
-from browser_support import CHROMIUM, DRIVER, By, Service, poll_until, webdriver
+from browser_support import CHROMIUM, DRIVER, By, Service, api_json, poll_until, webdriver
+from browser_support import http as base_http
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
@@ -140,18 +139,7 @@ def drain_network():
 
 def http(method, path, body=None, headers=None):
     """A request of the check's own (not the browser's): (status, headers, bytes)."""
-    request = urllib.request.Request(BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers=dict({"Content-Type": "application/json"}, **(headers or {})))
-    try:
-        with urllib.request.urlopen(request, timeout=20) as answer:
-            return answer.status, answer.headers, answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
-
-
-def api_json(data):
-    text = data.decode()
-    return json.loads(text[5:] if text.startswith(")]}'\n") else text)
+    return base_http(BASE, method, path, body, headers)
 
 
 def api_login(account):
