@@ -90,25 +90,70 @@ struct NarrowTableTests {
 
     @Test("In a 40-column tmux pane no line of `students` wraps")
     func inANarrowPane() throws {
-        guard TmuxSession.isAvailable else {
-            Issue.record("tmux is not installed (apt-get install tmux)")
-            return
-        }
-        let bed = try CLITestBed()
-        var environment = bed.environment
-        environment["COLUMNS"] = nil
-        environment["LANG"] = "C.UTF-8"
+        guard let bed = try CLITestBed.forPane() else { return }
         let pane = try TmuxSession(
             command: TmuxSession.reportingExit("\(BuiltProducts.path("onthemap")) students --limit 3"), width: 40,
             height: 12,
-            environment: environment)
+            environment: bed.paneEnvironment)
         defer { pane.tearDown() }
         #expect(try pane.waitForExit() == 0)
-        // -J joins a line the terminal wrapped back into one: wider than the pane if it wrapped.
-        let joined = try pane.tmux(["capture-pane", "-p", "-J", "-t", "0", "-S", "-50"]).split(separator: "\n").map(
-            String.init)
+        let joined = try Self.joinedLines(of: pane)
         let table = Array(joined.drop { !Self.isHeader($0) }.prefix(4))
         #expect(table.count == 4, "\(joined.joined(separator: "\n"))")
         for line in table { #expect(DisplayWidth.of(line) <= 40, "wrapped:\n\(joined.joined(separator: "\n"))") }
+    }
+
+    /// What a pane shows, its history too, each line the terminal wrapped joined back into one
+    /// (`-J`): wider than the pane where it wrapped.
+    static func joinedLines(of pane: TmuxSession) throws -> [String] {
+        try pane.tmux(["capture-pane", "-p", "-J", "-t", "0", "-S", "-100"]).split(separator: "\n").map(String.init)
+    }
+
+    @Test("In 30-, 40- and 80-column tmux panes the line over open's matches fits, broken between words")
+    func openSaysHowManyMatchWithinTheWidth() throws {
+        guard let bed = try CLITestBed.forPane() else { return }
+        // "a" matches more than the 20 asked for: the longest sentence ("119 students match "a"; 15 of
+        // them, newest first; open one with …", a student's repeated link counted once), 92 columns.
+        // A name of 30 words is shortened where it does not fit a line.
+        let long = Array(repeating: "a", count: 30).joined(separator: " ")
+        for width in [30, 40, 80] {
+            for name in ["a", long] {
+                let pane = try TmuxSession(
+                    command: TmuxSession.reportingExit("\(BuiltProducts.path("onthemap")) open \(name)"), width: width,
+                    height: 30, environment: bed.paneEnvironment)
+                defer { pane.tearDown() }
+                #expect(try pane.waitForExit() == 1)
+                let lines = try Self.joinedLines(of: pane)
+                let shown = "at \(width), open \(name.count > 1 ? "a … a" : name):\n\(lines.joined(separator: "\n"))"
+                guard let first = lines.firstIndex(where: { $0.hasPrefix("onthemap: ") }),
+                    let header = lines.firstIndex(where: Self.isHeader), first < header
+                else {
+                    Issue.record("no sentence, then a table \(shown)")
+                    continue
+                }
+                let sentence = Array(lines[first..<header])
+                for line in sentence { #expect(DisplayWidth.of(line) <= width, "a line wider than the pane \(shown)") }
+                // Every word there, in order, and the command whole on one line.
+                let said = sentence.joined(separator: " ")
+                let match = said.wholeMatch(
+                    of: /onthemap: ([0-9]+) students match "([^"]*)"; ([0-9]+) of them, newest first; (.*)/)
+                #expect(match?.4 == "open one with `onthemap open N`:", "not the whole sentence \(shown)")
+                #expect(sentence.contains { $0.contains("`onthemap open N`:") }, "the command broken \(shown)")
+                guard let match else { continue }
+                let quoted = String(match.2)
+                if DisplayWidth.of("\"\(name)\";") <= width {
+                    #expect(quoted == name, "the name shortened though it fits \(shown)")
+                } else {
+                    #expect(
+                        quoted.hasSuffix("…") && name.hasPrefix(quoted.dropLast()), "the name not shortened \(shown)")
+                    #expect(sentence.contains { $0.contains("\"\(quoted)\";") }, "the name broken \(shown)")
+                }
+                // Then the table, fitted as before.
+                let table = lines[header...].prefix(1 + Int(match.3)!)
+                #expect(
+                    table.count == 1 + Int(match.3)! && table.allSatisfy { DisplayWidth.of($0) <= width },
+                    "the table \(shown)")
+            }
+        }
     }
 }

@@ -98,17 +98,23 @@ struct OpenCommand: ReportingCommand {
         // Only the newest `candidateLimit` of the students the search found are listed: one count, and
         // which of them these are.
         let shown = DisplayText.clean(name)
-        let matched = result.total > result.students.count
-            ? "\(result.total) students match \"\(shown)\"; \(candidates.count) of them, newest first"
-            : "\(candidates.count) students match \"\(shown)\""
+        let count = result.total > result.students.count ? result.total : candidates.count
+        var matched: [FittedSentence.Part] = [.words("\(count) students match"), .quoted(shown, after: ";")]
+        if result.total > result.students.count { matched.append(.words("\(candidates.count) of them, newest first;")) }
         let style = Style(enabled: Terminal.colorOnStderr)
         if json {
             // For a script the list is data: on stdout, and no table is shown for `open N` to read.
             try Output.json(candidates)
-            throw CommandFailure(message: "\(matched); give more of the name to open one")
+            let said = FittedSentence(parts: matched + [.words("give more of the name to open one")])
+            throw CommandFailure(message: said.text)
         }
-        Output.error(style.red("onthemap: ") + "\(matched); open one with `onthemap open N`:")
-        Output.error(StudentTable.render(candidates, width: Terminal.width(of: STDERR_FILENO), now: Date(), style: style))
+        // The line over the table fits the terminal as the table does.
+        let width = Terminal.width(of: STDERR_FILENO)
+        let said = [.words("onthemap:")] + matched + [.words("open one with"), .whole("`onthemap open N`:")]
+        var lines = FittedSentence(parts: said).lines(width: width)
+        lines[0] = style.red("onthemap:") + lines[0].dropFirst("onthemap:".count)
+        Output.error(lines.joined(separator: "\n"))
+        Output.error(StudentTable.render(candidates, width: width, now: Date(), style: style))
         LastTable.save(candidates, shownOn: STDERR_FILENO)
         throw ExitCode(ExitStatus.daemonError)
     }

@@ -38,9 +38,16 @@ enum DisplayWidth {
 
     /// `text` broken at its spaces into lines of at most `columns`; nil when a word is wider than that.
     static func wrap(_ text: String, to columns: Int) -> [String]? {
+        let words = text.split(separator: " ").map(String.init)
+        guard words.allSatisfy({ of($0) <= columns }) else { return nil }
+        return fill(words, to: columns)
+    }
+
+    /// `words` (each kept whole: a word, or words that belong together) joined by spaces into lines of
+    /// at most `columns`, as many on a line as fit; one wider than that is a line of its own.
+    static func fill(_ words: [String], to columns: Int) -> [String] {
         var lines: [String] = []
-        for word in text.split(separator: " ").map(String.init) {
-            guard of(word) <= columns else { return nil }
+        for word in words {
             if let last = lines.last, of(last) + 1 + of(word) <= columns {
                 lines[lines.count - 1] = last + " " + word
             } else {
