@@ -1535,6 +1535,11 @@ It is broken to the window's width again when that changes.")
 (defvar-local onthemap--map-max-zoom nil
   "The closest zoom the daemon said it draws at the map shown, or nil.")
 
+(defvar-local onthemap--map-changes-heard 0
+  "How many times the daemon said its list changed while this map was open.
+A map drawn from a request sent before the last of them (a zoom asked
+for just before a post elsewhere) is drawn again.")
+
 ;; Where the map looks: a centre and a zoom, read from the daemon's view (Web Mercator)
 ;; and moved by the keys, as `onthemap map -i' moves its own.
 
@@ -1812,7 +1817,9 @@ daemon's list changed, nobody asked): drawn again at the centre and
 zoom shown, point and each window's cursor kept (`onthemap--map-places'),
 nothing said; a failure leaves the map as it is and says nothing (the
 status subscription tells a logout, which empties the map, or a daemon
-gone, which draws it again once back)."
+gone, which draws it again once back).  Whatever is drawn from a
+request sent before the last change heard (answered from the old list)
+is drawn again quietly where it shows (`onthemap--map-changes-heard')."
   (let* ((drawn (buffer-local-value 'onthemap--map-camera buffer))
          (view (if quiet (onthemap--camera-view drawn) (buffer-local-value 'onthemap--map-view buffer)))
          (near (plist-get view :near)))
@@ -1837,7 +1844,8 @@ gone, which draws it again once back)."
            (onthemap--map-problem buffer (plist-get error :message))
            (onthemap--report error "map")))
       (let* ((cells (onthemap--map-cells buffer))
-             (params (append (list :width (nth 0 cells) :height (nth 1 cells)) view)))
+             (params (append (list :width (nth 0 cells) :height (nth 1 cells)) view))
+             (heard (buffer-local-value 'onthemap--map-changes-heard buffer)))
         (onthemap-request
          'map params
          (lambda (result)
@@ -1869,7 +1877,9 @@ gone, which draws it again once back)."
                    (message "OnTheMap: zoom %s is as close as the map goes here" (onthemap--zoom-text (nth 2 camera))))
                  (let ((places (and quiet (onthemap--map-places))))
                    (onthemap-map-render buffer result onthemap--map-where (nth 2 cells) capped)
-                   (when places (onthemap--map-restore-places places)))))))
+                   (when places (onthemap--map-restore-places places)))
+                 (when (< heard onthemap--map-changes-heard)
+                   (onthemap--map-fetch buffer t))))))
          (lambda (error)
            (let ((error (if (eql (plist-get error :code) -32601) (list :kind 'daemon :message onthemap-no-map-method) error)))
              (cond ((not quiet)
@@ -2184,11 +2194,14 @@ the daemon's status, or nil when it is not known (offline)."
   "Fetch the open lists and maps again once the daemon's list changed.
 A post or a refresh, here or in another client.  Only lists that
 show students and maps shown; a logout's change is left to the
-status that follows it, which empties them."
+status that follows it, which empties them.  Each map counts the
+change (`onthemap--map-changes-heard'), for its requests under way."
   (when onthemap--session
     (dolist (buffer (onthemap--followers))
       (with-current-buffer buffer
         (unless (or onthemap--needs-login onthemap--needs-daemon)
+          (when (derived-mode-p 'onthemap-map-mode)
+            (setq onthemap--map-changes-heard (1+ onthemap--map-changes-heard)))
           (cond ((and (derived-mode-p 'onthemap-students-mode) onthemap--shown)
                  (onthemap--fetch buffer nil t))
                 ((and (derived-mode-p 'onthemap-map-mode) onthemap--map-camera (not onthemap--map-problem-text))

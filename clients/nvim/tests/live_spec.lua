@@ -421,6 +421,68 @@ return {
     end,
   },
   {
+    "a map zoomed just before a post made elsewhere shows the pin moved: the zoom's answer is not the last word",
+    function()
+      local me = t.cli_json({ "status" }).account.key
+      vim.cmd("OnTheMap map Berlin, Germany 1500")
+      local map = vim.api.nvim_get_current_buf()
+      local function mine()
+        for _, pin in pairs(buffer.state[map].items) do
+          if pin.uniqueKey == me then
+            return pin
+          end
+        end
+      end
+      t.wait(30000, function()
+        return mine() ~= nil
+      end, function()
+        return "my pin on the map: " .. vim.inspect(t.lines(map))
+      end)
+      t.ok(mine().mapString:find("Paris", 1, true), "my pin at Paris first: " .. mine().mapString)
+      local zoom = buffer.state[map].camera.zoom
+      -- The zoom's answer is held back, as from a busy daemon: it is drawn from the list as it was
+      -- when the key was pressed, and read only after the map followed the change.
+      local request, held = rpc.request, nil
+      rpc.request = function(method, params, callback, opts)
+        rpc.request = request
+        return request(method, params, function(...)
+          local answer = { ... }
+          held = function()
+            callback(unpack(answer, 1, 2))
+          end
+        end, opts)
+      end
+      local ok, err = pcall(function()
+        t.feed("-")
+        t.eq(rpc.request, request, "the zoom asked for its map")
+        -- Another client moves the pin: the map follows at the zoom it shows.
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          local pin = mine()
+          return held ~= nil and pin and pin.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          return "the zoom's answer, and my pin at Berlin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        local before = buffer.state[map].camera.zoom
+        t.ok(math.abs(before - zoom) < zoom * 1e-6, ("still the zoom before the key: %s, not %s"):format(before, zoom))
+        -- Then the zoom's answer, with my pin at Paris: the map is drawn again at its new zoom.
+        held()
+        t.wait(30000, function()
+          local camera, pin = buffer.state[map].camera, mine()
+          return camera and camera.zoom < zoom * 0.9 and pin and pin.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          local pin = mine()
+          return ("my pin at Berlin on the zoomed-out map; got %q, my pin %s"):format(t.lines(map)[1], pin and pin.mapString or "not in view")
+        end)
+      end)
+      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      vim.cmd("bwipeout " .. map)
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     "the statusline goes offline when the daemon stops and comes back when it restarts",
     function()
       restart_daemon(60000)

@@ -224,6 +224,8 @@ end
 --- changed, nobody asked): drawn again at the centre and zoom shown, each cursor on a pin's line
 --- kept on that pin, nothing said; a failure leaves the map as it is and says nothing (the status
 --- subscription tells a logout, which empties the map, or a daemon gone, which draws it again).
+--- Whatever is drawn from a request sent before the last change heard (a zoom asked for just
+--- before a post elsewhere, answered from the old list) is drawn again quietly where it shows.
 function M.load(buf, quiet)
   local state = buffer.state[buf]
   local drawn = state.camera
@@ -258,6 +260,7 @@ function M.load(buf, quiet)
   for key, value in pairs(view) do
     params[key] = value
   end
+  local heard = state.changes_heard or 0
   rpc.request("map", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
       return
@@ -304,6 +307,9 @@ function M.load(buf, quiet)
     end
     local known = require("onthemap.status").status
     follow.filled(buf, known and known.students and known.students.refreshedAt)
+    if heard < (state.changes_heard or 0) then
+      M.load(buf, true)
+    end
   end)
 end
 
@@ -445,8 +451,12 @@ function M.buffer()
       show_problem(buf, rpc.in_editor_words(rpc.codes.not_logged_in, ""))
     end,
     changed = function()
-      -- Only a map that is shown: a problem shown (a place not found) stays until r.
+      -- Counted for the requests under way (M.load). Only a map that is shown is drawn again: a
+      -- problem shown (a place not found) stays until r.
       local state = buffer.state[buf]
+      if state then
+        state.changes_heard = (state.changes_heard or 0) + 1
+      end
       if state and state.camera and not state.problem then
         M.load(buf, true)
       end
