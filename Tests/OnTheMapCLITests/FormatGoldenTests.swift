@@ -40,12 +40,45 @@ struct FormatGoldenTests {
         let narrow = StudentTable.render(Self.rows, width: 60, now: Self.now, style: Style(enabled: false))
         check(narrow, "table-60.txt")
         #expect(narrow.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 60 })
-        // Below 46 columns UPDATED is left out, not cut; "(you)" stays whole (`A… (you)`).
+        // Narrow, LINK is left out before PLACE, then UPDATED, each shown whole or not at all; "(you)"
+        // stays whole (`Ada Love… (you)`).
         for width in [40, 30] {
             let table = StudentTable.render(Self.rows, width: width, now: Self.now, style: Style(enabled: false))
             check(table, "table-\(width).txt")
             #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= width })
         }
+    }
+
+    /// From 30 columns on your name keeps at least six cells before its "(you)" ("Ada L… (you)"):
+    /// at 40 columns it was cut to "A… (you)" to keep a link cut to "https://ada…", which said
+    /// nothing (a reviewer's run); the link is left out first now, as in the editors' lists.
+    @Test func yourNameKeepsSixCellsFromThirtyColumns() {
+        for width in 30...100 {
+            let table = StudentTable.render(Self.rows, width: width, now: Self.now, style: Style(enabled: false))
+            let yours = table.split(separator: "\n")[1]
+            guard let you = yours.range(of: " (you)") else {
+                Issue.record("no whole (you) at \(width):\n\(table)")
+                continue
+            }
+            let name = yours[..<you.lowerBound].drop { $0 == "1" || $0 == " " }
+            #expect(DisplayWidth.of(String(name)) >= 6, "at \(width) columns your name cut below six:\n\(table)")
+        }
+    }
+
+    /// LINK is left out first, then PLACE, then UPDATED (the editors' lists drop LINK and PLACE in that
+    /// order too); `#` and NAME always show.
+    @Test func columnsGoInOneOrder() {
+        let order = ["LINK", "PLACE", "UPDATED"]
+        var gone: [String] = []
+        for width in (20...100).reversed() {
+            let header = StudentTable.render(Self.rows, width: width, now: Self.now, style: Style(enabled: false))
+                .split(separator: "\n")[0].split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            #expect(header.starts(with: ["#", "NAME"]), "at \(width): \(header)")
+            let missing = order.filter { !header.contains($0) }
+            #expect(missing == Array(order.prefix(missing.count)), "at \(width) columns \(missing) left out")
+            gone = missing
+        }
+        #expect(gone == order, "at 20 columns still \(gone) left out")
     }
 
     @Test func tsvHasAHeaderAndNoStrayTabs() {

@@ -58,12 +58,12 @@ enum MapPainter {
                 TextTable.Column(header: "#", cells: pins.map { String($0.cell?.n ?? 0) }, rightAligned: true),
                 TextTable.Column(
                     header: "NAME", cells: students.map { DisplayText.clean($0.fullName) },
-                    kept: pins.map { $0.mine ? "(you)" : nil }, minimum: 8, maximum: 28),
+                    kept: pins.map { $0.mine ? "(you)" : nil }, minimum: 6, maximum: 28),
                 TextTable.Column(
                     header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, maximum: 30,
                     dropOrder: 1),
                 TextTable.Column(
-                    header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 12, dropOrder: 0),
+                    header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 16, dropOrder: 0),
             ],
             showsHeader: false)
         return table.lines(width: width) { row, column, text in

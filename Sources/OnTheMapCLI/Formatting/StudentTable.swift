@@ -2,8 +2,10 @@ import FoundationEssentials
 import OnTheMapModels
 
 /// The default `students` output: numbered, aligned columns that fit the terminal (`TextTable`).
-/// Narrow, the link is cut first, then the place and the name; then UPDATED is left out, then LINK,
-/// PLACE and KM, so `#` and NAME always show and `open N` still opens row N.
+/// Narrow, the link is cut first, then the place and the name (never under six cells and its
+/// "(you)": `Ada L… (you)`); then LINK is left out, then PLACE and UPDATED (the editors' lists
+/// leave out LINK and PLACE in that order too). `#`, NAME and a near list's KM always show, so
+/// `open N` still opens row N.
 enum StudentTable {
     static func render(_ rows: [StudentPin], width: Int?, now: Date, style: Style) -> String {
         let students = rows.map(\.student)
@@ -14,21 +16,20 @@ enum StudentTable {
             TextTable.Column(
                 header: "NAME", cells: students.map { DisplayText.clean($0.fullName) },
                 kept: rows.map { $0.mine ? "(you)" : nil },
-                minimum: 8),
+                minimum: 6),
             TextTable.Column(
-                header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, dropOrder: 2),
+                header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, dropOrder: 1),
             TextTable.Column(
-                header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 12, dropOrder: 1),
+                header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 16, dropOrder: 0),
             TextTable.Column(
                 header: "UPDATED",
-                cells: students.map { $0.updatedAt.map { RelativeTime.describe($0, now: now) } ?? "" }, dropOrder: 0),
+                cells: students.map { $0.updatedAt.map { RelativeTime.describe($0, now: now) } ?? "" }, dropOrder: 2),
         ]
         // Rows from a `--near` query carry their distance: shown after the place.
         if rows.contains(where: { $0.distanceKm != nil }) {
             columns.insert(
                 TextTable.Column(
-                    header: "KM", cells: rows.map { $0.distanceKm.map(Self.kilometres) ?? "" }, rightAligned: true,
-                    dropOrder: 3),
+                    header: "KM", cells: rows.map { $0.distanceKm.map(Self.kilometres) ?? "" }, rightAligned: true),
                 at: 3)
         }
         let table = TextTable(columns: columns)

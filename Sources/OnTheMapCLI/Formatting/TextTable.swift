@@ -3,7 +3,7 @@
 ///
 /// With a width every line fits it, down to `narrowest` columns (below that, lines are laid out for
 /// it): first the cuttable columns are cut, the one with most to spare first, down to their
-/// `minimum`; if that is not enough, whole columns are left out (`dropOrder`, lowest first) and the
+/// `minimum` (a cell's own text; its kept words come on top); if that is not enough, whole columns are left out (`dropOrder`, lowest first) and the
 /// rest fitted again; and last, cuttable columns are cut further, to one character and "…". A cell
 /// that is not cuttable (a number, a time) is shown whole or not at all. A cell's `kept` suffix
 /// ("(you)") stays whole when the cell is cut: `A… (you)`. Without a width (not a terminal) nothing
@@ -16,7 +16,8 @@ struct TextTable {
         /// Words after a cell kept whole when it is cut (nil: none), one per row.
         var kept: [String?] = []
         var rightAligned = false
-        /// The narrowest a cut makes it before columns are left out; nil: never cut.
+        /// The narrowest a cut makes a cell's own text before columns are left out, its kept words
+        /// not counted (8: "Ada Lov…", and "Ada Lov… (you)" on your row); nil: never cut.
         var minimum: Int?
         /// The widest it is, even with room to spare (nil: as wide as its widest cell).
         var maximum: Int?
@@ -61,7 +62,7 @@ struct TextTable {
         while true {
             var widths = columns.indices.map(natural)
             let cuttable = shown.filter { columns[$0].minimum != nil }
-            Self.shrink(&widths, shown, cuttable, to: { columns[$0].minimum! }, fit: width)
+            Self.shrink(&widths, shown, cuttable, to: { columns[$0].minimum! + widestSuffix($0) }, fit: width)
             if Self.total(widths, shown) <= width { return (shown, widths) }
             let droppable = shown.filter { columns[$0].dropOrder != nil }
             if let drop = droppable.min(by: { columns[$0].dropOrder! < columns[$1].dropOrder! }) {
@@ -103,7 +104,12 @@ struct TextTable {
 
     /// One character and "…", and the kept words whole.
     private func floor(_ column: Int) -> Int {
-        2 + (columns[column].cells.indices.map { DisplayWidth.of(suffix(column, $0)) }.max() ?? 0)
+        2 + widestSuffix(column)
+    }
+
+    /// The widest of a column's kept words, with the space before them (0: none).
+    private func widestSuffix(_ column: Int) -> Int {
+        columns[column].cells.indices.map { DisplayWidth.of(suffix(column, $0)) }.max() ?? 0
     }
 
     private func suffix(_ column: Int, _ row: Int) -> String {
