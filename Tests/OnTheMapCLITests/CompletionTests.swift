@@ -110,6 +110,23 @@ struct CompletionTests {
         try terminal.send("C-u", "onthemap open 'Sven Ch", "Tab")
         (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains("onthemap open 'Sven Chen") } }
         #expect(shown, "\(shell) completes a name typed in quotes: \(lines.joined(separator: "\n"))")
+        // bash's and zsh's `$'…'` quoting: the word came as `$'Gr`, read as "$Gr", and nothing was
+        // offered. fish has no such quoting.
+        if shell != .fish {
+            try terminal.send("C-u", "onthemap open $'Gr", "Tab")
+            (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains("onthemap open $'Grace Hopper'") } }
+            #expect(shown, "\(shell) completes a name typed in $'…': \(lines.joined(separator: "\n"))")
+            try terminal.send("C-u", "onthemap open $'Sven Ch", "Tab")
+            (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains("onthemap open $'Sven Chen'") } }
+            #expect(shown, "\(shell) completes a name with a space in $'…': \(lines.joined(separator: "\n"))")
+        }
+        if shell == .zsh {
+            // An escape in it stands for its character (bash's own matching does not read this one).
+            try terminal.send("C-u", #"onthemap open $'Tim O\'B"#, "Tab")
+            let completed = #"onthemap open $'Tim O\'Brien'"#
+            (shown, lines) = try terminal.waitForScreen { $0.contains { $0.contains(completed) } }
+            #expect(shown, "\(shell) completes after an escape in $'…': \(lines.joined(separator: "\n"))")
+        }
 
         try terminal.send("C-u", "onthemap open ", "Tab", "Tab")
         (shown, lines) = try terminal.waitForScreen { screen in
