@@ -38,14 +38,8 @@ struct MapCommandTests {
 
     @Test("On a terminal the map stays on screen and the legend always shows: shortened, saying how many more")
     func onATerminalTheLegendIsShortened() throws {
-        guard TmuxSession.isAvailable else {
-            Issue.record("tmux is not installed (apt-get install tmux)")
-            return
-        }
-        let bed = try CLITestBed()
-        var environment = bed.environment
-        environment["COLUMNS"] = nil
-        environment["LANG"] = "C.UTF-8"
+        guard let bed = try CLITestBed.forPane() else { return }
+        let environment = bed.paneEnvironment
         let braille = { (line: String) in line.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) } }
         // The pane waits afterwards, as a shell's prompt would: its one line is the terminal's last.
         let world = try TmuxSession(
@@ -129,11 +123,9 @@ struct MapCommandTests {
 
         // In colour on a terminal: names dim (SGR 2), pins red and bold.
         guard TmuxSession.isAvailable else { return }
-        var environment = bed.environment
-        environment["COLUMNS"] = nil
+        var environment = bed.paneEnvironment
         // Empty is colour on, whatever the tmux server inherited.
         environment["NO_COLOR"] = ""
-        environment["LANG"] = "C.UTF-8"
         let tmux = try TmuxSession(command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 80, height: 24, environment: environment)
         defer { tmux.tearDown() }
         let (ended, _) = try tmux.waitForScreen { $0.contains { $0.hasPrefix("legend: ") } }
