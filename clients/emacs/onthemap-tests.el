@@ -782,6 +782,54 @@ alone, as the CLI's bars show it."
       (delete-other-windows)
       (set-frame-width nil frame-width))))
 
+(ert-deftest onthemap-test-09bd-sorted-by-place-or-link-fits-30-columns ()
+  ;; Sorted by Place (S on its column) at 60 columns, then C-x 3: the list keeps the column it
+  ;; is sorted by, and its rows still fit the window of 30, your name with its "(you)"; the
+  ;; same sorted by Link; back in the daemon's order, Updated is whole again.
+  (let ((me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key))
+        (frame-width (frame-width)))
+    (unwind-protect
+        (progn
+          (set-frame-width nil 60)
+          (dolist (column '("Place" "Link"))
+            (delete-other-windows)
+            (with-current-buffer (onthemap)
+              (onthemap-tests--wait "the list" (lambda () (and onthemap--shown (= onthemap--fetching 0))))
+              (onthemap-tests--row-of me)
+              (goto-char (onthemap-tests--column-start column))
+              (execute-kbd-macro "S")
+              (should (equal (car tabulated-list-sort-key) column))
+              (split-window-right)
+              ;; g fetches it again, laid out for the window it has now.
+              (execute-kbd-macro "g")
+              (onthemap-tests--wait "the list again" (lambda () (= onthemap--fetching 0)))
+              (let ((room (window-max-chars-per-line (get-buffer-window))))
+                (should (<= 28 room 30))
+                (should (equal (car tabulated-list-sort-key) column))
+                (save-excursion
+                  (goto-char (point-min))
+                  (while (not (eobp))
+                    (when (tabulated-list-get-id)
+                      (let ((row (onthemap-tests--displayed-to (line-end-position))))
+                        (unless (<= (string-width row) room)
+                          (ert-fail (format "sorted by %s, a row wider than %d columns: %S" column room row)))))
+                    (forward-line 1)))
+                (onthemap-tests--row-of me)
+                (should (onthemap-tests--column-start column))
+                (let* ((start (onthemap-tests--column-start "Name"))
+                       (end (next-single-property-change start 'tabulated-list-column-name nil (line-end-position))))
+                  (should (string-suffix-p " (you)" (string-trim-right (onthemap-tests--displayed start end)))))
+                ;; Back to the daemon's order: the columns it has unsorted, Updated whole.
+                (execute-kbd-macro (kbd "C-u - 1 S"))
+                (should-not tabulated-list-sort-key)
+                (should (> (length (onthemap-tests--updated-ends)) 2))
+                (dolist (end (onthemap-tests--updated-ends))
+                  (should (<= (car end) room))
+                  (should (string-match-p "\\(ago\\|just now\\)\\'" (cdr end)))))
+              (kill-buffer))))
+      (delete-other-windows)
+      (set-frame-width nil frame-width))))
+
 ;; Lists follow the daemon: another client moves the pin, then refreshes.
 (defun onthemap-tests--my-row (buffer key)
   "The text of the row of the account KEY in the list BUFFER, or nil."

@@ -593,6 +593,10 @@ While one is, its summary says so.")
 (defvar-local onthemap--laid-out-width nil
   "The width in columns a list's columns, or a map's legend, were laid out for.")
 
+(defvar-local onthemap--laid-out-sort nil
+  "The `tabulated-list-sort-key' a list's columns were laid out for.
+Sorted by Place or Link, a narrow list keeps that column.")
+
 (defvar-local onthemap--follow nil
   "In a list or a map: (RELOAD . CLEAR), functions of no argument.
 RELOAD fills it after a login, CLEAR empties it after a logout.")
@@ -677,8 +681,10 @@ The list empties when you log out and fills again when you log in.
   (setq tabulated-list-printer #'onthemap--print-entry)
   (add-hook 'kill-buffer-hook #'onthemap--list-gone nil t)
   (add-hook 'change-major-mode-hook #'onthemap--list-gone nil t)
-  ;; A click on a column title sorts without a command of ours: the summary follows it.
+  ;; A click on a column title sorts without a command of ours: the summary and the
+  ;; columns follow it.
   (add-hook 'post-command-hook #'onthemap--update-summary nil t)
+  (add-hook 'post-command-hook #'onthemap--list-lay-out-again nil t)
   (add-hook 'window-size-change-functions #'onthemap--list-resized nil t)
   (setq onthemap--follow (cons #'onthemap--list-reload #'onthemap--list-logged-out))
   (onthemap--header-timer-start)
@@ -744,7 +750,9 @@ Each column is as wide as its widest cell, up to a limit; when the
 window is narrower, Name, Place and Link give way so that Km and
 Updated stay on screen.  When even their least widths do not fit (a
 window of 30 columns), Link is left out, then Place, so that a name
-keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole."
+keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole.
+The column the list is sorted by stays: sorted by Place or Link, the
+other of the two is left out, then Updated."
   (let* ((titles (append '("Name" "Place") (when onthemap--near '("Km")) '("Link" "Updated")))
          (caps (append '(30 34) (when onthemap--near '(8)) '(56 12)))
          (fixed (if onthemap--near '(2 4) '(3)))
@@ -752,9 +760,10 @@ keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole."
                    (cons titles (mapcar (lambda (entry) (append (cadr entry) nil)) tabulated-list-entries))
                    caps))
          (room (onthemap--list-room))
-         ;; Link, then Place; not the column the list is sorted by, which it must keep.
+         ;; Link, then Place; not the column the list is sorted by, which it must keep.  Updated
+         ;; last: kept unless the list is sorted by Place or Link (then it is the one left).
          (drops (seq-remove (lambda (i) (equal (nth i titles) (car tabulated-list-sort-key)))
-                            (if onthemap--near '(3 1) '(2 1))))
+                            (if onthemap--near '(3 1 4) '(2 1 3))))
          (shown (number-sequence 0 (1- (length titles))))
          widths)
     (while
@@ -767,6 +776,7 @@ keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole."
           (and (> (apply #'+ widths) room-left) drops
                (setq shown (delq (pop drops) shown)))))
     (setq onthemap--laid-out-width room
+          onthemap--laid-out-sort tabulated-list-sort-key
           onthemap--columns shown)
     (setq tabulated-list-format
           (vconcat (cl-loop for i in shown
@@ -782,11 +792,20 @@ keeps its \"(you)\" whole (`onthemap--name-least') and Updated is whole."
   "Lay the list in WINDOW out again when its width changed.
 A problem shown in its place is broken to the new width."
   (with-current-buffer (window-buffer window)
-    (when (and (or tabulated-list-entries onthemap--problem)
-               (not (eql (onthemap--list-room) onthemap--laid-out-width)))
-      (onthemap--set-format)
-      (tabulated-list-print t)
-      (onthemap--update-summary))))
+    (onthemap--list-lay-out-again)))
+
+(defun onthemap--list-lay-out-again ()
+  "Lay this list out again when its width or its sort changed.
+A sort by Place or Link keeps that column in a narrow window; another
+sort (a click on a title, or back to the daemon's order) gives the
+columns back as they are for it."
+  (when (and (derived-mode-p 'onthemap-students-mode)
+             (or tabulated-list-entries onthemap--problem)
+             (not (and (eql (onthemap--list-room) onthemap--laid-out-width)
+                       (equal tabulated-list-sort-key onthemap--laid-out-sort))))
+    (onthemap--set-format)
+    (tabulated-list-print t)
+    (onthemap--update-summary)))
 
 (defface onthemap-you '((t :inherit bold))
   "Your own row in the students lists.")
@@ -853,16 +872,19 @@ Where a wide character does not fit (\"Star✨ Lee\" in 6 columns is
 \"Star…\", 5), `tabulated-list' pads the cell as if its cut filled the
 column, and the rest of the row starts a column early.  Such a cell is
 cut by `onthemap--truncate' and padded with spaces to the column's
-width, which the list then prints as it is.  The last column is never
-cut."
-  (let ((fitted (copy-sequence cols)))
-    (dotimes (n (1- (length tabulated-list-format)))
+width, which the list then prints as it is.  The list never cuts the
+last column: one wider than its column is cut here (Place or Link,
+last when the list is sorted by it in a narrow window)."
+  (let ((fitted (copy-sequence cols))
+        (last (1- (length tabulated-list-format))))
+    (dotimes (n (1+ last))
       (let* ((cell (aref cols n))
              (width (nth 1 (aref tabulated-list-format n))))
         (when (and (stringp cell) (> (string-width cell) width))
           (let ((cut (onthemap--truncate cell width)))
-            (when (< (string-width cut) width)
-              (aset fitted n (concat cut (make-string (- width (string-width cut)) ?\s))))))))
+            (cond ((= n last) (aset fitted n cut))
+                  ((< (string-width cut) width)
+                   (aset fitted n (concat cut (make-string (- width (string-width cut)) ?\s)))))))))
     fitted))
 
 (defun onthemap--keep-accents (start end)
@@ -1282,8 +1304,14 @@ sort by that column (counted from 0); with -1, go back to the
 daemon's order."
   (interactive "P")
   (cond ((null tabulated-list-entries) (message "OnTheMap: no students to sort"))
+        ((eql (and column (prefix-numeric-value column)) -1)
+         ;; The daemon's order, from its last answer: `tabulated-list-sort' knows only the
+         ;; order of the entries it first sorted, and failed on those of a later fetch.
+         (setq tabulated-list-sort-key nil)
+         (onthemap--print (onthemap--entries (plist-get onthemap--shown :students))))
         (column (tabulated-list-sort (prefix-numeric-value column)))
         (t (tabulated-list-sort (onthemap--column-at-point))))
+  (onthemap--list-lay-out-again)
   (onthemap--update-summary))
 
 ;;;; Posting a pin
