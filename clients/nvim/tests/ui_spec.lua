@@ -206,6 +206,31 @@ return {
     end,
   },
   {
+    "at 40 columns a message wider than the command line is shown shorter, whole in :messages, and no ENTER is asked",
+    function()
+      local socket = t.env.ONTHEMAP_TEST_DEAD_SOCKET
+      screen.with({ columns = 40, lines = 12, setup = "{ socket = " .. vim.inspect(socket) .. " }" }, function(s)
+        t.eq(s:lua("return vim.o.cmdheight"), 1, "cmdheight")
+        local function check(command, shown, whole)
+          s:command(command)
+          s:wait("the message on the command line", function(lines)
+            return lines[#lines]:find(shown, 1, true) == 1
+          end)
+          local messages = s:lua("return vim.fn.execute('messages')")
+          t.ok(messages:find(whole, 1, true), ("the whole message in :messages: %q\ngot: %s"):format(whole, messages))
+          vim.wait(500)
+          t.ok(not s:text():find("Press ENTER", 1, true), "no prompt:\n" .. s:text())
+          t.ok(s:in_normal_mode(), "no prompt open:\n" .. s:text())
+          t.ok(vim.fn.strdisplaywidth(s:lines()[#s:lines()]) < 40, "one line that fits:\n" .. s:text())
+        end
+        -- An error from the daemon's side (answered later), whose tail is the socket tried.
+        check("OnTheMap", "OnTheMap: cannot reach", ("Tried %s (Connection refused)."):format(socket))
+        -- A usage error, told while its command runs.
+        check("OnTheMap bogus", "see :help :OnTheMap", ":OnTheMap map [pins | {place} [km]] (see :help :OnTheMap)")
+      end)
+    end,
+  },
+  {
     "r tries a lookup that failed again",
     function()
       local socket = vim.fn.fnamemodify(t.env.ONTHEMAP_TEST_DEAD_SOCKET, ":h") .. "/later.sock"

@@ -4,8 +4,8 @@
 -- gives its own: "moved your pin to Springfield, Massachusetts" for a place too long whole). A
 -- warning or an error too long for any form is kept whole for :checkhealth onthemap, and the notice
 -- says to look there; news of something done never points there: it is told in full in its own
--- shorter words. A usage error points to :help :OnTheMap, where the usage is, at every width. (Not :messages: Neovim 0.7 adds to that history only what it shows, and `:silent
--- echomsg` adds nothing.)
+-- shorter words. A usage error points to :help :OnTheMap, where the usage is, at every width.
+-- Whatever is shown shorter is also put whole in :messages, after what was shown (M.remember).
 local format = require("onthemap.format")
 
 local M = {}
@@ -84,12 +84,70 @@ local function when_command_line_is_free(show)
   end
 end
 
+-- The highlight vim.notify gives each level on Neovim's command line.
+local groups = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "WarningMsg" }
+
+--- Puts `text` whole in the message history (:messages), and shows `shown` in its place on the
+--- command line (nothing, for a vim.notify of the user's, which showed it already), with no
+--- prompt. Neovim 0.7 keeps in the history only what it shows (`:silent echomsg` keeps nothing),
+--- but `:echomsg` keeps the whole of a message it cuts to fit the command line (with 'shortmess'
+--- T: "OnTheMap: cannot...directory)."), which `shown` then replaces. Only on the main loop's own
+--- time: while a command runs, or after an error, a wide message scrolls and asks for ENTER.
+function M.remember(text, shown, level)
+  vim.schedule(function()
+    when_command_line_is_free(function()
+      if M.scrolled then
+        -- Not now (M.after_inputlist): shown shorter, as it fits.
+        if shown then
+          vim.notify(shown, level, { title = "OnTheMap" })
+        end
+        return
+      end
+      local shortmess = vim.o.shortmess
+      vim.opt.shortmess:append("T")
+      local group = groups[level] or "None"
+      pcall(vim.cmd, ("echohl %s | echomsg %s | echohl None"):format(group, vim.fn.string(text)))
+      vim.o.shortmess = shortmess
+      vim.api.nvim_echo({ { shown or "", group } }, false, {})
+    end)
+  end)
+end
+
+--- Whether a message would scroll rather than be cut: Neovim 0.7's inputlist() leaves its messages
+--- "below the command line" (msg_scroll) until the next `:` command typed ends, and a wide
+--- `:echomsg` then runs over two lines and asks for ENTER. Meanwhile nothing is put whole in
+--- :messages. Main loop only.
+M.scrolled = false
+
+--- Records that inputlist() was answered (onthemap.ui): see M.scrolled.
+function M.after_inputlist()
+  M.scrolled = true
+  if not M.scrolled_group then
+    M.scrolled_group = vim.api.nvim_create_augroup("OnTheMapScrolled", { clear = true })
+    vim.api.nvim_create_autocmd("CmdlineLeave", {
+      group = M.scrolled_group,
+      pattern = ":",
+      callback = function()
+        -- The command typed ends with messages on the command line again.
+        M.scrolled = false
+      end,
+    })
+  end
+end
+
+--- Whether vim.notify is Neovim's own (it writes on the command line), not a UI plugin's.
+local function notify_is_neovims()
+  local info = debug.getinfo(vim.notify, "S")
+  return info ~= nil and (info.source or ""):match("vim[/\\]_editor%.lua$") ~= nil
+end
+
 --- Shows `text` ("OnTheMap: …") with vim.notify at `level` (vim.log.levels), shortened to one line
 --- with `summaries` when it is too wide (see M.shorten): a warning or an error then points to
 --- :checkhealth, which keeps the whole of it; news (INFO) is told by its shorter forms alone, and so
 --- is an error whose whole is in :help (`opts.in_help`: a usage error, whose forms say where).
 --- What it quotes (a name, a place, the daemon's words) is made safe to show (format.clean). Never
---- while a question is open on the command line: then once it is answered.
+--- while a question is open on the command line: then once it is answered. Shown shorter, the
+--- whole is in :messages too (M.remember).
 function M.show(text, level, summaries, opts)
   text = format.clean(text)
   local safe = {}
@@ -105,7 +163,14 @@ function M.show(text, level, summaries, opts)
     end
   end
   when_command_line_is_free(function()
-    vim.notify(shown, level, { title = "OnTheMap" })
+    if shown == text or M.scrolled then
+      vim.notify(shown, level, { title = "OnTheMap" })
+    elseif notify_is_neovims() then
+      M.remember(text, shown, level)
+    else
+      vim.notify(shown, level, { title = "OnTheMap" })
+      M.remember(text, nil, level)
+    end
   end)
 end
 

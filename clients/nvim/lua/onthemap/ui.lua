@@ -46,6 +46,15 @@ end
 
 --- vim.ui.select, its answer acted on once the list is off the screen.
 function M.select(items, opts, on_choice)
+  local info = debug.getinfo(vim.ui.select, "S")
+  if info ~= nil and info.source:match("[/\\]lua[/\\]vim[/\\]ui%.lua$") then
+    -- Neovim's own, with inputlist(): wide messages would scroll for a while (onthemap.notify).
+    local choose = on_choice
+    on_choice = function(...)
+      require("onthemap.notify").after_inputlist()
+      return choose(...)
+    end
+  end
   return vim.ui.select(items, opts, after_redraw(on_choice))
 end
 
