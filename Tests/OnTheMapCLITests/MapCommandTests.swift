@@ -4,6 +4,8 @@ import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
+@testable import OnTheMapCLI
+
 /// `onthemap map` and `onthemap export`, through the real binary, daemon and server.
 @Suite("onthemap map and export", .ownThreads)
 struct MapCommandTests {
@@ -60,6 +62,19 @@ struct MapCommandTests {
         // `open N` reaches every pin of that map, not only the five listed.
         let opened = try bed.run(["open", String(worldInView)], extra: ["ONTHEMAP_OPENER": "/bin/echo"])
         #expect(opened.status == 0, "\(opened.stderr)")
+
+        // 40 columns: the line saying how many more fits too ("legend: 95 more (`onthemap map | less`
+        // lists them all)" is 54 columns; wrapped, it pushed the map's top off the screen).
+        let narrow = try TmuxSession(
+            command: "\(BuiltProducts.path("onthemap")) map; sleep 60", width: 40, height: 30, environment: environment)
+        defer { narrow.tearDown() }
+        (ended, lines) = try narrow.waitForScreen { $0.contains { $0.contains("`onthemap map | less`") } }
+        #expect(ended, "\(lines.joined(separator: "\n"))")
+        #expect(lines.prefix(22).allSatisfy(braille), "the map's top is off the screen:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            lines[28].wholeMatch(of: /legend: [0-9]+ more: `onthemap map \| less`/) != nil,
+            "\(lines.joined(separator: "\n"))")
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 40 }, "\(lines.joined(separator: "\n"))")
 
         // A few pins: their whole legend, under a map shorter by as many lines.
         let near = try TmuxSession(

@@ -80,12 +80,12 @@ struct MapCommand: ReportingCommand {
         if interactive {
             return try InteractiveMap(global: global, start: where_, charset: charset, labels: !noLabels).run()
         }
-        let terminal = Terminal.size()
-        let legendRoom =
-            json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: terminal?.rows, height: height)
+        // As wide as the tables (`COLUMNS`, else the terminal's), as tall as `LINES` or the terminal.
+        let columns = Terminal.width, rows = Terminal.rows
+        let legendRoom = json || !Terminal.stdoutIsTTY ? nil : Self.legendRoom(terminalRows: rows, height: height)
         let size = (
-            width ?? min(terminal?.columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
-            height ?? min((terminal?.rows).map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
+            width ?? min(columns ?? MapParams.defaultSize.width, MapParams.widthRange.upperBound),
+            height ?? min(rows.map { $0 - 2 } ?? MapParams.defaultSize.height, MapParams.heightRange.upperBound)
         )
         guard MapParams.widthRange.contains(size.0), MapParams.heightRange.contains(size.1) else {
             throw UsageFailure(message: "the terminal is too small for a map (\(size.0)×\(size.1 + 2)); it needs at least 10×7")
@@ -111,15 +111,13 @@ struct MapCommand: ReportingCommand {
         let colour = Terminal.colorOnStdout
         for line in MapPainter.paint(rows: result.rows, styles: result.styles, colour: colour) { Output.line(line) }
         let style = Style(enabled: colour)
-        Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: terminal?.columns, heightGiven: height != nil)))
+        Output.line(style.dim(Self.summary(result, world: where_ == .fit(.world), width: columns, heightGiven: height != nil)))
         let shown = legendLines < result.pins.count ? max(legendLines - 1, 0) : result.pins.count
-        for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: terminal?.columns, style: style) {
+        for line in MapPainter.legend(Array(result.pins.prefix(shown)), width: columns, style: style) {
             Output.line(line)
         }
         if shown < result.pins.count {
-            let more = result.pins.count - shown
-            let what = shown == 0 ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
-            Output.line(style.dim("legend: \(what) (`onthemap map | less` lists them all)"))
+            Output.line(style.dim(Self.legendMore(result.pins.count - shown, of: result.pins.count, width: columns)))
         }
         LastTable.save(result.pins)
     }
@@ -154,6 +152,19 @@ struct MapCommand: ReportingCommand {
         let candidates = [text + cut + closest + hint, text + shortCut + closest + hint, text + shortCut + closest]
         guard let width else { return candidates[0] }
         return candidates.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(candidates[2], to: width)
+    }
+
+    /// The line under a legend cut short: how many pins it leaves out and how to see them all, in
+    /// `width` columns when given ("legend: 95 more (`onthemap map | less` lists them all)" is 54; a
+    /// wrapped line would push the map's top off the screen).
+    static func legendMore(_ more: Int, of all: Int, width: Int?) -> String {
+        let what = more == all ? "\(more) \(more == 1 ? "pin" : "pins")" : "\(more) more"
+        let candidates = [
+            "legend: \(what) (`onthemap map | less` lists them all)", "legend: \(what): `onthemap map | less`",
+            "\(what): `onthemap map | less`", "legend: \(what)", what,
+        ]
+        guard let width else { return candidates[0] }
+        return candidates.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(what, to: width)
     }
 
     /// On a terminal (not piped, not `--json`), with no `--height`: how many lines the legend may take

@@ -48,7 +48,7 @@ struct MapScreen {
     private var pickedPin: StudentPin? { picked.map { pickOrder[$0] } }
 
     mutating func measure() {
-        if let size = Terminal.size(of: 1, environmentFirst: false) ?? Terminal.size(of: 0, environmentFirst: false) {
+        if let size = Terminal.measuredSize(of: 1) ?? Terminal.measuredSize(of: 0) {
             columns = size.columns
             rows = size.rows
         }

@@ -17,14 +17,33 @@ enum Terminal {
 
     /// Columns of the terminal on stdout; nil when stdout is not a terminal (then nothing is truncated).
     static var width: Int? { width(of: STDOUT_FILENO) }
+    /// Rows of the terminal on stdout (`LINES` first); nil when stdout is not a terminal.
+    static var rows: Int? { rows(of: STDOUT_FILENO) }
 
     /// Columns of the terminal on `fd`: `COLUMNS` if set, else the terminal's; nil off a terminal.
+    /// The one width every table, sentence and map the CLI prints is fitted to.
     static func width(of fd: Int32) -> Int? {
-        if let columns = environment("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        if let columns = positive("COLUMNS") { return columns }
         guard isatty(fd) == 1 else { return nil }
+        return measured(fd)?.columns ?? 80
+    }
+
+    /// Rows of the terminal on `fd`: `LINES` if set, else the terminal's; nil off a terminal.
+    static func rows(of fd: Int32) -> Int? {
+        if let rows = positive("LINES") { return rows }
+        guard isatty(fd) == 1 else { return nil }
+        return measured(fd)?.rows ?? 24
+    }
+
+    /// The terminal's own size, as the kernel has it; nil off a terminal.
+    static func measured(_ fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
+        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    private static func positive(_ name: String) -> Int? {
+        environment(name).flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Asks on the terminal; with `secret`, the answer is not echoed. Nil at end of input.

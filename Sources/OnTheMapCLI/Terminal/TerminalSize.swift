@@ -1,15 +1,12 @@
 import Glibc
 
 extension Terminal {
-    /// Columns and rows of the terminal on `fd`; `COLUMNS` and `LINES` win (unless the terminal is
-    /// measured first, as a full-screen program must after a resize); nil off a terminal.
-    static func size(of fd: Int32 = STDOUT_FILENO, environmentFirst: Bool = true) -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        let measured = isatty(fd) == 1 && ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
-        if !environmentFirst, measured { return (Int(size.ws_col), Int(size.ws_row)) }
-        let columns = environment("COLUMNS").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? (measured ? Int(size.ws_col) : nil)
-        let rows = environment("LINES").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? (measured ? Int(size.ws_row) : nil)
-        guard let columns, let rows else { return nil }
+    /// Columns and rows of the terminal on `fd`, measured first, as a full-screen program must after a
+    /// resize (`COLUMNS` and `LINES` may be what the shell saw at start); then as `width(of:)` and
+    /// `rows(of:)` have them; nil off a terminal.
+    static func measuredSize(of fd: Int32) -> (columns: Int, rows: Int)? {
+        if let measured = measured(fd) { return measured }
+        guard let columns = width(of: fd), let rows = rows(of: fd) else { return nil }
         return (columns, rows)
     }
 
