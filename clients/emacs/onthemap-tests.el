@@ -830,6 +830,37 @@ alone, as the CLI's bars show it."
       (delete-other-windows)
       (set-frame-width nil frame-width))))
 
+;; Sorted by a column when another is left out: the sort reads the sorted column's own cells.
+(ert-deftest onthemap-test-09be-sorted-by-link-with-place-left-out ()
+  ;; Three students whose places run the other way from their links, sorted by Link in a list
+  ;; too narrow for Place: the rows go by link (the list's sort read the cell at Link's place
+  ;; in the columns shown, which was Place's cell, and the rows went Aachen, Madrid, Zurich).
+  (let ((students (vector
+                   (list :objectId "z" :firstName "Zed" :lastName "Alpha" :mapString "Aachen, Germany"
+                         :mediaURL "https://c.example/zzzzzzz" :updatedAt "2026-11-30T10:00:00Z")
+                   (list :objectId "a" :firstName "Amy" :lastName "Beta" :mapString "Zurich, Switzerland"
+                         :mediaURL "https://a.example/aaaaaaa" :updatedAt "2026-11-30T09:00:00Z")
+                   (list :objectId "m" :firstName "Max" :lastName "Gamma" :mapString "Madrid, Spain"
+                         :mediaURL "https://b.example/bbbbbbb" :updatedAt "2026-11-30T08:00:00Z"))))
+    (dolist (room '(80 26))
+      (with-temp-buffer
+        (cl-letf (((symbol-function 'onthemap--status-ensure) #'ignore)
+                  ((symbol-function 'onthemap--header-timer-start) #'ignore)
+                  ((symbol-function 'onthemap--list-room) (lambda () room)))
+          (onthemap-students-mode)
+          (setq tabulated-list-sort-key (cons "Link" nil))
+          (setq onthemap--shown (list :students students :refreshedAt "2026-11-30T10:00:00Z"))
+          (onthemap--print (onthemap--entries students))
+          (should (eq (= room 80) (and (assoc "Place" (append tabulated-list-format nil)) t)))
+          (let (links)
+            (goto-char (point-min))
+            (while (not (eobp))
+              (when (tabulated-list-get-id)
+                (push (plist-get (tabulated-list-get-id) :mediaURL) links))
+              (forward-line 1))
+            (should (equal (nreverse links)
+                           '("https://a.example/aaaaaaa" "https://b.example/bbbbbbb" "https://c.example/zzzzzzz")))))))))
+
 ;; Lists follow the daemon: another client moves the pin, then refreshes.
 (defun onthemap-tests--my-row (buffer key)
   "The text of the row of the account KEY in the list BUFFER, or nil."

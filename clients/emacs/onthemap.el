@@ -698,6 +698,13 @@ The list empties when you log out and fills again when you log in.
   "Whether entry A is nearer than entry B (for sorting)."
   (< (string-to-number (aref (cadr a) 2)) (string-to-number (aref (cadr b) 2))))
 
+(defun onthemap--cell-< (i)
+  "A predicate sorting entries by their cell I (Name, Place or Link).
+The list's own sort (t) reads the cell at the column's place in the
+format, which is another cell once a column is left out: sorted by
+Link with Place left out, it compared the places."
+  (lambda (a b) (string< (aref (cadr a) i) (aref (cadr b) i))))
+
 (defun onthemap--fit-widths (natural fixed room &optional minimum least)
   "Widths for columns whose widest cells are NATURAL, within ROOM columns.
 NATURAL is a list of widths; FIXED a list of the indices (from 0) of
@@ -785,7 +792,7 @@ other of the two is left out, then Updated."
                             collect (pcase title
                                       ("Km" (list title width #'onthemap--km-< :right-align t))
                                       ("Updated" (list title width #'onthemap--updated-<))
-                                      (_ (list title width t))))))
+                                      (_ (list title width (onthemap--cell-< i)))))))
     (tabulated-list-init-header)))
 
 (defun onthemap--list-resized (window)
