@@ -63,7 +63,7 @@ enum MapPainter {
                     header: "PLACE", cells: students.map { DisplayText.clean($0.mapString) }, minimum: 8, maximum: 30,
                     dropOrder: 1),
                 TextTable.Column(
-                    header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 16, dropOrder: 0),
+                    header: "LINK", cells: students.map { DisplayText.clean($0.mediaURL) }, minimum: 20, dropOrder: 0),
             ],
             showsHeader: false)
         return table.lines(width: width) { row, column, text in
