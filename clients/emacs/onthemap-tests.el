@@ -1011,6 +1011,47 @@ alone, as the CLI's bars show it."
         (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")
         (when (buffer-live-p map) (kill-buffer map))))))
 
+(ert-deftest onthemap-test-09f-a-quiet-re-fetch-answered-after-a-logout-paints-nothing ()
+  ;; A post elsewhere has the list fetched again; that answer is read only after a logout
+  ;; elsewhere emptied the list (the request and the subscription's events come on different
+  ;; connections): the list still says it waits for a login, and a login fills it.
+  (let (list held asked)
+    (cl-flet ((hold (request method params on-success &optional on-error)
+                (if (or asked (not (eq method 'students)))
+                    (funcall request method params on-success on-error)
+                  (setq asked method)
+                  (funcall request method params
+                           (lambda (result) (setq held (lambda () (funcall on-success result))))
+                           on-error)))
+              (logged-out-p ()
+                (string-search "Not logged in: run M-x onthemap-login first" (onthemap-summary-text list))))
+      (unwind-protect
+          (progn
+            (setq list (save-window-excursion (onthemap)))
+            (with-current-buffer list
+              (onthemap-tests--wait "the list" (lambda () (and onthemap--shown (= onthemap--fetching 0)))))
+            (advice-add 'onthemap-request :around #'hold)
+            (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil
+                                         "post" "Berlin" "https://example.com/b" "--yes" "--overwrite")))
+            (onthemap-tests--wait "the re-fetch's answer" (lambda () held))
+            (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "logout")))
+            (onthemap-tests--wait (lambda () (format "the list emptied by the logout: %S" (onthemap-summary-text list)))
+                                  #'logged-out-p)
+            (funcall (prog1 held (setq held nil)))
+            (with-current-buffer list
+              (should (logged-out-p))
+              (should-not tabulated-list-entries)
+              (should onthemap--needs-login)))
+        (advice-remove 'onthemap-request #'hold)
+        (when held (funcall held))
+        (onthemap-tests--cli-login)
+        (when (buffer-live-p list)
+          (ignore-errors
+            (onthemap-tests--wait "the list after a login"
+                                  (lambda () (buffer-local-value 'onthemap--shown list))))
+          (kill-buffer list))
+        (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "post" "Paris" "https://ada.example/paris" "--yes" "--overwrite")))))
+
 (defun onthemap-tests--restart-daemon ()
   "Restart the daemon (the Swift test does it) and wait until it is up.
 The mode line must have shown it offline meanwhile."
@@ -1027,6 +1068,29 @@ The mode line must have shown it offline meanwhile."
 (ert-deftest onthemap-test-10-mode-line-survives-a-restart ()
   (onthemap-tests--restart-daemon)
   (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60))
+
+(ert-deftest onthemap-test-10-a-list-open-across-a-restart-is-fetched-again ()
+  ;; While the daemon restarts, no connection hears a change; the status after it says the
+  ;; list was refreshed just now: the list open meanwhile is fetched again, no key pressed, so
+  ;; its "refreshed" is said of rows that were.
+  (let ((asked 0) list)
+    (cl-flet ((count (request method params on-success &optional on-error)
+                (when (eq method 'students) (setq asked (1+ asked)))
+                (funcall request method params on-success on-error)))
+      (unwind-protect
+          (progn
+            (setq list (save-window-excursion (onthemap)))
+            (with-current-buffer list
+              (onthemap-tests--wait "the list" (lambda () (and onthemap--shown (= onthemap--fetching 0)))))
+            (advice-add 'onthemap-request :around #'count)
+            (onthemap-tests--restart-daemon)
+            (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
+            (onthemap-tests--wait (lambda () (format "the list fetched again after the restart: %d requests" asked))
+                                  (lambda () (> asked 0)))
+            (with-current-buffer list
+              (onthemap-tests--wait "the list's answer" (lambda () (and onthemap--shown (= onthemap--fetching 0))))))
+        (advice-remove 'onthemap-request #'count)
+        (when (buffer-live-p list) (kill-buffer list))))))
 
 (ert-deftest onthemap-test-10a-mode-line-sees-a-daemon-start-at-once ()
   (unwind-protect

@@ -587,6 +587,15 @@ While the place is not found (`onthemap--near' is nil), \\[revert-buffer] looks 
   "How many requests for this list are on their way.
 While one is, its summary says so.")
 
+(defvar-local onthemap--sent 0
+  "How many `students' requests were sent for this list.")
+
+(defvar-local onthemap--floor 0
+  "The number of the newest request this list's rows are not older than.
+The request whose answer it shows, or the last one sent before a
+problem (a logout) emptied it: an answer numbered at or below it is
+older than what the list shows, and is dropped.")
+
 (defvar-local onthemap--summary-overlay nil
   "The overlay at the start of the list: its summary line.")
 
@@ -1089,6 +1098,7 @@ The cursors stay on their students, wherever these are now."
   (when (buffer-live-p buffer)
     (with-current-buffer buffer
       (setq onthemap--shown nil
+            onthemap--floor onthemap--sent
             onthemap--problem (cons (concat "OnTheMap: " (onthemap--clean text)) (or face 'error)))
       (onthemap--print nil))))
 
@@ -1110,23 +1120,37 @@ The cursors stay on their students, wherever these are now."
   "Fetch the students for BUFFER; REFRESH asks the daemon to fetch anew first.
 Until the answer comes, the list's summary says that it is on its way
 \(the list shown stays, as `g' in magit keeps the buffer).  QUIET (the
-daemon's list changed, nobody asked): a failure leaves the list as it
-is and says nothing; the status subscription tells a logout, which
-empties the list, or a daemon gone, which fills it again once back."
+daemon's list changed, nobody asked): the summary says nothing, and a
+failure leaves the list as it is and says nothing; the status
+subscription tells a logout, which empties the list, or a daemon gone,
+which fills it again once back.  An answer older than what the list
+shows, or than a logout that emptied it since, is dropped: requests
+and the subscription's events come on different connections, in no
+order between them."
   (let ((near (buffer-local-value 'onthemap--near buffer))
-        (search (buffer-local-value 'onthemap--search buffer)))
+        (search (buffer-local-value 'onthemap--search buffer))
+        number)
     (with-current-buffer buffer
-      (cl-incf onthemap--fetching)
-      (onthemap--update-summary))
+      (setq number (cl-incf onthemap--sent))
+      (unless quiet
+        (cl-incf onthemap--fetching)
+        (onthemap--update-summary)))
     (onthemap-request 'students
                       (append (list :limit onthemap-limit)
                               (when refresh (list :refresh t))
                               (when search (list :search search))
                               (when near (list :near (append (list :latitude (nth 0 near) :longitude (nth 1 near))
                                                              (when (nth 3 near) (list :radiusKm (nth 3 near)))))))
-                      (lambda (result) (onthemap--fetched buffer) (onthemap--fill buffer result))
+                      (lambda (result)
+                        (unless quiet (onthemap--fetched buffer))
+                        (when (buffer-live-p buffer)
+                          (with-current-buffer buffer
+                            (if (<= number onthemap--floor)
+                                (onthemap--update-summary)
+                              (setq onthemap--floor number)
+                              (onthemap--fill buffer result)))))
                       (lambda (error)
-                        (onthemap--fetched buffer)
+                        (unless quiet (onthemap--fetched buffer))
                         (cond ((not quiet) (onthemap--failed buffer error))
                               ((not (or (onthemap--needs-login-p error) (eq (plist-get error :kind) 'daemon)))
                                (onthemap--note-failure buffer error))
@@ -2364,6 +2388,10 @@ lists and maps), then ask for the status."
   (setq onthemap--status-quiet-timer
         (run-at-time onthemap-status-quiet-seconds nil #'onthemap--status-ask connection)))
 
+(defvar onthemap--status-caught-up nil
+  "The subscription's connection whose first status was handled.
+The open lists and maps were fetched again then.")
+
 (defun onthemap--status-ask (connection)
   "Ask the daemon on CONNECTION for its status: once connected, and when quiet.
 No answer within `onthemap-timeout' seconds, the connection is dropped
@@ -2374,7 +2402,15 @@ and the mode line shows offline until the daemon answers again."
                            :success-fn (lambda (status)
                                          (setq onthemap--status-delay onthemap-reconnect-delay)
                                          (onthemap--status-heard connection)
-                                         (onthemap--status-set 'online status))
+                                         (onthemap--status-set 'online status)
+                                         (unless (eq onthemap--status-caught-up connection)
+                                           ;; A connection's first status: while none was open (a
+                                           ;; daemon restarted), the list may have changed with
+                                           ;; nobody subscribed to hear it, and this status's
+                                           ;; refreshedAt would say "refreshed just now" over the
+                                           ;; rows shown.  Fetched again quietly, as on a change.
+                                           (setq onthemap--status-caught-up connection)
+                                           (onthemap--later #'onthemap--students-changed)))
                            :error-fn (lambda (_) (onthemap--status-drop connection))
                            :timeout-fn (lambda () (onthemap--status-drop connection)))))
 

@@ -97,6 +97,17 @@ function M.at_widths(widths, f)
   end
 end
 
+--- Runs `body`, then `cleanup` whether `body` failed or not (its error raised again afterwards):
+--- a spec that moves the pin or opens windows puts them back even when an early wait fails, so the
+--- next spec starts where it expects.
+function M.finally(body, cleanup)
+  local ok, err = pcall(body)
+  cleanup()
+  if not ok then
+    error(err, 0)
+  end
+end
+
 --- Asks the Swift test, through the control directory, to do `ask` ("restart", "server-stop",
 --- "server-start"), and waits until it says it did (`done`: "restarted", "server-stopped",
 --- "server-started").

@@ -294,57 +294,58 @@ return {
     function()
       local format = require("onthemap.format")
       local me = t.cli_json({ "status" }).account.key
-      vim.cmd("OnTheMap")
-      local list = vim.api.nvim_get_current_buf()
-      t.wait(30000, function()
-        return #t.lines(list) > 2
-      end, "the students")
-      vim.cmd("split")
-      vim.cmd("OnTheMap near Berlin, Germany 2000")
-      local near = vim.api.nvim_get_current_buf()
-      local near_win = vim.api.nvim_get_current_win()
-      t.wait(30000, function()
-        return (t.lines(near)[1] or ""):find("nearest to Berlin") ~= nil and #t.lines(near) > 4
-      end, function()
-        return "the near list: " .. vim.inspect(t.lines(near))
-      end)
-      local function row_of_me(buf)
-        for line, item in pairs(buffer.state[buf].items) do
-          if item.uniqueKey == me then
-            return line, t.lines(buf)[line]
+      local list, near
+      local age, columns = format.age, vim.o.columns
+      t.finally(function()
+        vim.cmd("OnTheMap")
+        list = vim.api.nvim_get_current_buf()
+        t.wait(30000, function()
+          return #t.lines(list) > 2
+        end, "the students")
+        vim.cmd("split")
+        vim.cmd("OnTheMap near Berlin, Germany 2000")
+        near = vim.api.nvim_get_current_buf()
+        local near_win = vim.api.nvim_get_current_win()
+        t.wait(30000, function()
+          return (t.lines(near)[1] or ""):find("nearest to Berlin") ~= nil and #t.lines(near) > 4
+        end, function()
+          return "the near list: " .. vim.inspect(t.lines(near))
+        end)
+        local function row_of_me(buf)
+          for line, item in pairs(buffer.state[buf].items) do
+            if item.uniqueKey == me then
+              return line, t.lines(buf)[line]
+            end
           end
         end
-      end
-      -- The cursor on the nearest student but me; then another window is the current one.
-      local line = buffer.state[near].items[3].uniqueKey == me and 4 or 3
-      local student = buffer.state[near].items[line].objectId
-      vim.api.nvim_win_set_cursor(near_win, { line, 0 })
-      vim.cmd("new")
-      local here = vim.api.nvim_get_current_win()
-      t.ok(select(2, row_of_me(list)):find("Paris", 1, true), "my row at Paris first: " .. tostring(select(2, row_of_me(list))))
-      -- Another client moves the pin to Berlin: both lists show it, no key pressed.
-      t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
-      for _, buf in ipairs({ list, near }) do
-        t.wait(30000, function()
-          local _, text = row_of_me(buf)
-          return text and text:find("(you)", 1, true) and text:find("Berlin", 1, true)
-        end, function()
-          return "my row at Berlin in " .. vim.api.nvim_buf_get_name(buf) .. ": " .. vim.inspect(t.lines(buf))
-        end)
-      end
-      t.eq(row_of_me(near), 3, "me first, nearest to Berlin")
-      t.eq(vim.api.nvim_get_current_win(), here, "the current window stays")
-      local now = vim.api.nvim_win_get_cursor(near_win)[1]
-      t.eq(buffer.state[near].items[now].objectId, student, "the cursor on the same student")
-      t.ok(now == line + 1, "that student one line lower: " .. line .. " → " .. now)
-      -- A refresh that finds nothing new replaces no list: the summaries' age follows the
-      -- daemon's refreshedAt all the same (shown here as the timestamp itself).
-      local age, columns = format.age, vim.o.columns
-      format.age = function(timestamp)
-        return tostring(timestamp)
-      end
-      vim.o.columns = 160 -- room for the timestamp after the near list's summary
-      local ok, err = pcall(function()
+        -- The cursor on the nearest student but me; then another window is the current one.
+        local line = buffer.state[near].items[3].uniqueKey == me and 4 or 3
+        local student = buffer.state[near].items[line].objectId
+        vim.api.nvim_win_set_cursor(near_win, { line, 0 })
+        vim.cmd("new")
+        local here = vim.api.nvim_get_current_win()
+        t.ok(select(2, row_of_me(list)):find("Paris", 1, true), "my row at Paris first: " .. tostring(select(2, row_of_me(list))))
+        -- Another client moves the pin to Berlin: both lists show it, no key pressed.
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        for _, buf in ipairs({ list, near }) do
+          t.wait(30000, function()
+            local _, text = row_of_me(buf)
+            return text and text:find("(you)", 1, true) and text:find("Berlin", 1, true)
+          end, function()
+            return "my row at Berlin in " .. vim.api.nvim_buf_get_name(buf) .. ": " .. vim.inspect(t.lines(buf))
+          end)
+        end
+        t.eq(row_of_me(near), 3, "me first, nearest to Berlin")
+        t.eq(vim.api.nvim_get_current_win(), here, "the current window stays")
+        local now = vim.api.nvim_win_get_cursor(near_win)[1]
+        t.eq(buffer.state[near].items[now].objectId, student, "the cursor on the same student")
+        t.ok(now == line + 1, "that student one line lower: " .. line .. " → " .. now)
+        -- A refresh that finds nothing new replaces no list: the summaries' age follows the
+        -- daemon's refreshedAt all the same (shown here as the timestamp itself).
+        format.age = function(timestamp)
+          return tostring(timestamp)
+        end
+        vim.o.columns = 160 -- room for the timestamp after the near list's summary
         t.cli({ "refresh" })
         local at = t.cli_json({ "status" }).students.refreshedAt
         for _, buf in ipairs({ list, near }) do
@@ -354,50 +355,53 @@ return {
             return "refreshed " .. at .. " in " .. vim.api.nvim_buf_get_name(buf) .. ", got " .. t.lines(buf)[1]
           end)
         end
+      end, function()
+        format.age, vim.o.columns = age, columns
+        t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+        vim.cmd("only")
+        for _, buf in ipairs({ list, near }) do
+          if buf and vim.api.nvim_buf_is_valid(buf) then
+            vim.cmd("bwipeout " .. buf)
+          end
+        end
       end)
-      format.age, vim.o.columns = age, columns
-      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
-      vim.cmd("only")
-      vim.cmd("bwipeout " .. list .. " " .. near)
-      if not ok then
-        error(err, 0)
-      end
     end,
   },
   {
     "an open map follows a post made elsewhere: the same view, the cursor on its pin, the window where it was",
     function()
       local me = t.cli_json({ "status" }).account.key
-      -- Another window first, so that no resize redraws the map meanwhile.
-      vim.cmd("new")
-      local here = vim.api.nvim_get_current_win()
-      vim.cmd("wincmd p")
-      local map_win = vim.api.nvim_get_current_win()
-      vim.cmd("OnTheMap map Berlin, Germany 1500")
-      local map = vim.api.nvim_get_current_buf()
-      local function mine()
-        for line, pin in pairs(buffer.state[map].items) do
-          if pin.uniqueKey == me then
-            return line, pin
+      local map
+      t.finally(function()
+        -- Another window first, so that no resize redraws the map meanwhile.
+        vim.cmd("new")
+        local here = vim.api.nvim_get_current_win()
+        vim.cmd("wincmd p")
+        local map_win = vim.api.nvim_get_current_win()
+        vim.cmd("OnTheMap map Berlin, Germany 1500")
+        map = vim.api.nvim_get_current_buf()
+        local function mine()
+          for line, pin in pairs(buffer.state[map].items) do
+            if pin.uniqueKey == me then
+              return line, pin
+            end
           end
         end
-      end
-      t.wait(30000, function()
-        return mine() ~= nil
-      end, function()
-        return "my pin on the map: " .. vim.inspect(t.lines(map))
-      end)
-      local line, pin = mine()
-      t.ok(pin.mapString:find("Paris", 1, true), "my pin at Paris first: " .. pin.mapString)
-      local title = t.lines(map)[1]
-      -- The cursor on the pin listed before mine (between Berlin and Paris in reading order: it
-      -- moves a line down), or after it; then another window is the current one.
-      line = buffer.state[map].items[line - 1] and line - 1 or line + 1
-      local student = buffer.state[map].items[line].objectId
-      vim.api.nvim_win_set_cursor(map_win, { line, 0 })
-      vim.api.nvim_set_current_win(here)
-      local from = #t.notifications + 1
-      local ok, err = pcall(function()
+        t.wait(30000, function()
+          return mine() ~= nil
+        end, function()
+          return "my pin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        local line, pin = mine()
+        t.ok(pin.mapString:find("Paris", 1, true), "my pin at Paris first: " .. pin.mapString)
+        local title = t.lines(map)[1]
+        -- The cursor on the pin listed before mine (between Berlin and Paris in reading order: it
+        -- moves a line down), or after it; then another window is the current one.
+        line = buffer.state[map].items[line - 1] and line - 1 or line + 1
+        local student = buffer.state[map].items[line].objectId
+        vim.api.nvim_win_set_cursor(map_win, { line, 0 })
+        vim.api.nvim_set_current_win(here)
+        local from = #t.notifications + 1
         -- Another client moves the pin to Berlin: the map shows it, no key pressed.
         t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
         t.wait(30000, function()
@@ -411,13 +415,13 @@ return {
         local now = vim.api.nvim_win_get_cursor(map_win)[1]
         t.eq(buffer.state[map].items[now].objectId, student, "the cursor on the same pin (line " .. line .. " → " .. now .. ")")
         t.eq(#t.notifications, from - 1, "nothing said: " .. vim.inspect(t.notifications[from]))
+      end, function()
+        t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+        vim.cmd("only")
+        if map and vim.api.nvim_buf_is_valid(map) then
+          vim.cmd("bwipeout " .. map)
+        end
       end)
-      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
-      vim.cmd("only")
-      vim.cmd("bwipeout " .. map)
-      if not ok then
-        error(err, 0)
-      end
     end,
   },
   {
@@ -483,9 +487,95 @@ return {
     end,
   },
   {
+    "a list's quiet re-fetch answered after a logout elsewhere leaves it waiting for a login",
+    function()
+      vim.cmd("OnTheMap")
+      local list = vim.api.nvim_get_current_buf()
+      local request, held, asked = rpc.request, nil, false
+      local function logged_out()
+        return table.concat(t.lines(list), "\n"):find("Not logged in: run :OnTheMapLogin first.", 1, true) ~= nil
+      end
+      local ok, err = pcall(function()
+        t.wait(30000, function()
+          return #t.lines(list) > 2
+        end, "the students")
+        -- The re-fetch that follows a post made elsewhere is answered, and its answer held back
+        -- until after a logout elsewhere, as a busy editor reads it late.
+        rpc.request = function(method, params, callback, opts)
+          if method ~= "students" then
+            return request(method, params, callback, opts)
+          end
+          rpc.request, asked = request, true
+          return request(method, params, function(...)
+            local answer = { ... }
+            held = function()
+              callback(unpack(answer, 1, 2))
+            end
+          end, opts)
+        end
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          return held ~= nil
+        end, "the re-fetch's answer")
+        t.cli({ "logout" })
+        t.wait(30000, logged_out, function()
+          return "the list emptied by the logout: " .. vim.inspect(t.lines(list))
+        end)
+        held()
+        held = nil
+        t.ok(logged_out(), "still waiting for a login: " .. vim.inspect(t.lines(list)))
+        t.ok(not table.concat(t.lines(list), "\n"):find("(you)", 1, true), "no students painted: " .. vim.inspect(t.lines(list)))
+      end)
+      rpc.request = request
+      if held then
+        held()
+      end
+      vim.fn.system({ t.env.ONTHEMAP_TEST_CLI, "login", "--username", t.env.ONTHEMAP_TEST_EMAIL, "--password-stdin" }, password .. "\n")
+      pcall(t.wait, 30000, function()
+        return #t.lines(list) > 2 and not logged_out()
+      end, "the list after a login")
+      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      vim.cmd("bwipeout " .. list)
+      if not ok then
+        error(err, 0)
+      end
+      t.ok(asked, "the list fetched again after the post")
+    end,
+  },
+  {
     "the statusline goes offline when the daemon stops and comes back when it restarts",
     function()
       restart_daemon(60000)
+    end,
+  },
+  {
+    "a list open across a daemon restart is fetched again once the statusline is back, no key pressed",
+    function()
+      -- While the daemon restarts, no connection hears a change; the status after it says the
+      -- list was refreshed just now: the list is fetched again, so that is said of rows that were.
+      vim.cmd("OnTheMap")
+      local list = vim.api.nvim_get_current_buf()
+      local request, asked = rpc.request, 0
+      local ok, err = pcall(function()
+        t.wait(30000, function()
+          return #t.lines(list) > 2
+        end, "the students")
+        rpc.request = function(method, ...)
+          if method == "students" then
+            asked = asked + 1
+          end
+          return request(method, ...)
+        end
+        restart_daemon(60000)
+        t.wait(30000, function()
+          return asked > 0
+        end, "the list fetched again after the restart")
+      end)
+      rpc.request = request
+      vim.cmd("bwipeout " .. list)
+      if not ok then
+        error(err, 0)
+      end
     end,
   },
   {

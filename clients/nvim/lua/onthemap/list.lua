@@ -190,9 +190,18 @@ function M.render(buf, result, near, search)
   follow.filled(buf, result.refreshedAt)
 end
 
---- Shows `message` (and what the keys do) in place of the list: nothing in it to open.
+-- Per list buffer, how many `students` requests were sent for it (`sent`) and the number of the
+-- newest whose answer it shows or which it has outlived (`floor`): an answer numbered at or below
+-- `floor` is older than what the list shows, or than a logout that emptied it, and is dropped.
+-- Main loop only.
+local sent, floor = {}, {}
+
+--- Shows `message` (and what the keys do) in place of the list: nothing in it to open. An answer
+--- to a request sent before this (a quiet re-fetch answered before a logout but handled after it)
+--- no longer paints students over it.
 local function show_problem(buf, message)
   forget(buf)
+  floor[buf] = sent[buf]
   buffer.set_problem(buf, "OnTheMap: " .. message, "r tries again, q closes, g? lists the keys.", M.namespace)
   header.keep(buf, 0, M.namespace)
 end
@@ -229,23 +238,33 @@ local function fetching_changed(buf, by)
 end
 
 --- Fetches students with `params` and renders them into `buf`. `quiet` (the daemon's list changed,
---- nobody asked): a failure leaves the list as it is and says nothing; the status subscription
---- tells a logout (which empties the list) or a daemon gone (which fills it again once back).
+--- nobody asked): the first line does not say "fetching…", a failure leaves the list as it is and
+--- says nothing; the status subscription tells a logout (which empties the list) or a daemon gone
+--- (which fills it again once back). An answer older than what the list shows, or than a logout
+--- that emptied it since, is dropped: the requests and the subscription's events come on
+--- different connections, in no order between them.
 local function fetch(buf, params, near, search, quiet)
-  fetching_changed(buf, 1)
+  if not quiet then
+    fetching_changed(buf, 1)
+  end
+  sent[buf] = (sent[buf] or 0) + 1
+  local number = sent[buf]
   rpc.request("students", params, function(err, result)
     if not vim.api.nvim_buf_is_valid(buf) then
-      fetching[buf] = nil
+      fetching[buf], sent[buf], floor[buf] = nil, nil, nil
       return
     end
-    fetching_changed(buf, -1)
+    if not quiet then
+      fetching_changed(buf, -1)
+    end
     if err and quiet then
       if not rpc.needs_login(err) and err.kind ~= "daemon" then
         follow.waiting_for_daemon(buf)
       end
     elseif err then
       failed(buf, err)
-    else
+    elseif number > (floor[buf] or 0) then
+      floor[buf] = number
       M.render(buf, result, near, search)
     end
   end)

@@ -16,11 +16,11 @@ local M = {}
 M.state = "idle"
 --- The daemon's last `status` result (docs/PROTOCOL.md), or nil.
 M.status = nil
---- How many `studentsChanged` were heard: the daemon's list was replaced or cleared (a post, a
---- refresh that brought a new list, a logout), by this editor or another client.
-M.students_changes = 0
 
 local pipe, retry_timer, answer_timer, quiet_timer
+-- The connection whose first status was handled: the open lists and maps were told to fetch again
+-- then (see `receive`).
+local caught_up
 local delay
 -- After `M.quiet_ms` without a word, the daemon is asked for its status: a stopped or stuck daemon
 -- sends no news, and the statusline stayed green while `onthemap status` said offline (`onthemap
@@ -39,6 +39,13 @@ local function changed()
   vim.schedule(function()
     pcall(vim.cmd, "redrawstatus!")
     pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "OnTheMapStatus", modeline = false })
+  end)
+end
+
+-- The open lists and maps fetch again (onthemap.follow), on the main loop.
+local function students_changed()
+  vim.schedule(function()
+    pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "OnTheMapStudents", modeline = false })
   end)
 end
 
@@ -161,14 +168,19 @@ local function receive(line)
     delay = config.options.reconnect_ms
     M.state, M.status = "online", message.result
     changed()
+    if caught_up ~= pipe then
+      -- A connection's first status: while none was open (a daemon restarted), the list may
+      -- have changed with nobody subscribed to hear it, and this status's refreshedAt would say
+      -- "refreshed just now" over the rows shown. The open lists and maps fetch again, quietly,
+      -- as on `studentsChanged`, once the status is handled.
+      caught_up = pipe
+      students_changed()
+    end
   elseif message.method == "statusChanged" and message.params then
     M.state, M.status = "online", message.params
     changed()
   elseif message.method == "studentsChanged" then
-    M.students_changes = M.students_changes + 1
-    vim.schedule(function()
-      pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "OnTheMapStudents", modeline = false })
-    end)
+    students_changed()
   elseif message.error then
     drop() -- a daemon too old to subscribe: treated as absent
   end
