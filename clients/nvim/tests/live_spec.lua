@@ -487,6 +487,60 @@ return {
     end,
   },
   {
+    "a hidden map is not drawn on a change; shown again, it is drawn with the change for its window",
+    function()
+      local me = t.cli_json({ "status" }).account.key
+      vim.cmd("OnTheMap map Berlin, Germany 1500")
+      local map = vim.api.nvim_get_current_buf()
+      local request, asked = rpc.request, 0
+      local function mine()
+        for _, pin in pairs(buffer.state[map].items) do
+          if pin.uniqueKey == me then
+            return pin
+          end
+        end
+      end
+      local ok, err = pcall(function()
+        t.wait(30000, function()
+          return mine() ~= nil
+        end, function()
+          return "my pin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(mine().mapString:find("Paris", 1, true), "my pin at Paris first: " .. mine().mapString)
+        vim.cmd("enew")
+        rpc.request = function(method, ...)
+          if method == "map" then
+            asked = asked + 1
+          end
+          return request(method, ...)
+        end
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          return buffer.state[map].changed_while_hidden
+        end, "the hidden map to hear the change")
+        t.eq(asked, 0, "no map asked for while hidden")
+        -- Shown again in a window half the editor's width: drawn with the pin moved, for that window.
+        vim.cmd("vsplit")
+        vim.cmd("buffer " .. map)
+        local width = vim.api.nvim_win_get_width(0)
+        t.wait(30000, function()
+          local pin = mine()
+          return pin and pin.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          return "my pin at Berlin on the map shown again: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(buffer.state[map].size.width < width, ("drawn for its window: %d cells in a window of %d"):format(buffer.state[map].size.width, width))
+      end)
+      rpc.request = request
+      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+      vim.cmd("only")
+      vim.cmd("bwipeout! " .. map)
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     "a list's quiet re-fetch answered after a logout elsewhere leaves it waiting for a login",
     function()
       vim.cmd("OnTheMap")

@@ -218,6 +218,17 @@ local function size(buf)
   }
 end
 
+--- Draws the map of `buf` again quietly at the view it shows (`M.load(buf, true)`), if a window
+--- shows it; a hidden map is only marked, and drawn again when shown (follow_size): with no window
+--- it would be drawn for the whole editor, and each change would cost a request.
+function M.redraw_quietly(buf)
+  if #vim.fn.win_findbuf(buf) == 0 then
+    buffer.state[buf].changed_while_hidden = true
+  else
+    M.load(buf, true)
+  end
+end
+
 --- Asks the daemon for the map of `state.view` sized to the window showing `buf`, and paints it
 --- under the title naming `state.where`. A place's name is looked up first, so the title can say
 --- which place it found ("Atlantis, Western Cape, South Africa"). `quiet` (the daemon's list
@@ -308,7 +319,7 @@ function M.load(buf, quiet)
     local known = require("onthemap.status").status
     follow.filled(buf, known and known.students and known.students.refreshedAt)
     if heard < (state.changes_heard or 0) then
-      M.load(buf, true)
+      M.redraw_quietly(buf)
     end
   end)
 end
@@ -351,6 +362,30 @@ local function follow_size(buf)
           end))
         end
       end
+    end,
+  })
+  -- A map shown again (`:b`, <C-o>): drawn again for its window when a change was heard while it
+  -- was hidden (`changed` skips hidden maps: with no window, it would be drawn for the whole
+  -- editor), or when its window is not the size it was drawn for.
+  vim.api.nvim_create_autocmd("BufWinEnter", {
+    group = resize_group,
+    callback = function(args)
+      local map_buf = args.buf
+      if not resize_timers[map_buf] then
+        return
+      end
+      vim.schedule(function()
+        local state = vim.api.nvim_buf_is_valid(map_buf) and buffer.state[map_buf]
+        if not state or vim.fn.bufwinid(map_buf) == -1 then
+          return
+        end
+        if state.changed_while_hidden and state.camera and not state.problem then
+          state.changed_while_hidden = false
+          M.load(map_buf, true)
+        elseif size_changed(map_buf) then
+          M.load(map_buf)
+        end
+      end)
     end,
   })
 end
@@ -458,7 +493,7 @@ function M.buffer()
         state.changes_heard = (state.changes_heard or 0) + 1
       end
       if state and state.camera and not state.problem then
-        M.load(buf, true)
+        M.redraw_quietly(buf)
       end
     end,
   })
