@@ -75,6 +75,8 @@ struct MapCommandTests {
             lines[28].wholeMatch(of: /legend: [0-9]+ more: `onthemap map \| less`/) != nil,
             "\(lines.joined(separator: "\n"))")
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 40 }, "\(lines.joined(separator: "\n"))")
+        // A link shows with 20 cells or not at all: names and places before "https://www.link…".
+        #expect(!lines.contains { $0.contains("https://") }, "\(lines.joined(separator: "\n"))")
 
         // A few pins: their whole legend, under a map shorter by as many lines.
         let near = try TmuxSession(
