@@ -541,6 +541,51 @@ return {
     end,
   },
   {
+    "a map on another tab page is drawn on a change for its own window, not for the whole editor",
+    function()
+      local me = t.cli_json({ "status" }).account.key
+      local map, tab
+      local function mine()
+        for _, pin in pairs(buffer.state[map].items) do
+          if pin.uniqueKey == me then
+            return pin
+          end
+        end
+      end
+      t.finally(function()
+        vim.cmd("vsplit")
+        vim.cmd("OnTheMap map Berlin, Germany 1500")
+        map = vim.api.nvim_get_current_buf()
+        local width = vim.api.nvim_win_get_width(0)
+        t.wait(30000, function()
+          return mine() ~= nil and buffer.state[map].size.width < width
+        end, function()
+          return "my pin on the map, drawn for its window: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(mine().mapString:find("Paris", 1, true), "my pin at Paris first: " .. mine().mapString)
+        vim.cmd("tabnew")
+        tab = vim.api.nvim_get_current_tabpage()
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          local pin = mine()
+          return pin and pin.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          return "my pin at Berlin on the map on the other tab page: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(buffer.state[map].size.width < width, ("drawn for its window: %d cells in a window of %d"):format(buffer.state[map].size.width, width))
+      end, function()
+        t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+        if tab and vim.api.nvim_tabpage_is_valid(tab) then
+          vim.cmd("tabclose! " .. vim.api.nvim_tabpage_get_number(tab))
+        end
+        vim.cmd("only")
+        if map and vim.api.nvim_buf_is_valid(map) then
+          vim.cmd("bwipeout! " .. map)
+        end
+      end)
+    end,
+  },
+  {
     "a list's quiet re-fetch answered after a logout elsewhere leaves it waiting for a login",
     function()
       vim.cmd("OnTheMap")

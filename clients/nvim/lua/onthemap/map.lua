@@ -202,9 +202,20 @@ local function show_problem(buf, message)
   buffer.set_problem(buf, "OnTheMap: " .. message, "r tries again, q closes, g? lists the keys.", M.namespace)
 end
 
+--- A window showing `buf`, on this tab page if one is here, else on any (-1: none). A map on
+--- another tab page is still shown (redraw_quietly draws it on a change), and is measured by its
+--- own window: drawn for the whole editor, it kept that drawing when its tab page came back.
+local function window_of(buf)
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    win = vim.fn.win_findbuf(buf)[1] or -1
+  end
+  return win
+end
+
 --- The cells the map gets in the window showing `buf`: { width, height, legend }.
 local function size(buf)
-  local win = vim.fn.bufwinid(buf)
+  local win = window_of(buf)
   local width, height = vim.o.columns, vim.o.lines - 2
   if win ~= -1 then
     local info = vim.fn.getwininfo(win)[1]
@@ -222,7 +233,7 @@ end
 --- shows it; a hidden map is only marked, and drawn again when shown (follow_size): with no window
 --- it would be drawn for the whole editor, and each change would cost a request.
 function M.redraw_quietly(buf)
-  if #vim.fn.win_findbuf(buf) == 0 then
+  if window_of(buf) == -1 then
     buffer.state[buf].changed_while_hidden = true
   else
     M.load(buf, true)
@@ -333,7 +344,7 @@ local resize_group
 --- Whether the map drawn in `buf` was drawn for another size than its window has now.
 local function size_changed(buf)
   local state = buffer.state[buf]
-  if not state or not state.size or state.problem or vim.fn.bufwinid(buf) == -1 then
+  if not state or not state.size or state.problem or window_of(buf) == -1 then
     return false
   end
   local now = size(buf)
@@ -376,7 +387,7 @@ local function follow_size(buf)
       end
       vim.schedule(function()
         local state = vim.api.nvim_buf_is_valid(map_buf) and buffer.state[map_buf]
-        if not state or vim.fn.bufwinid(map_buf) == -1 then
+        if not state or window_of(map_buf) == -1 then
           return
         end
         if state.changed_while_hidden and state.camera and not state.problem then
