@@ -938,7 +938,7 @@ alone, as the CLI's bars show it."
           ;; Another window first, so that no resize draws the map again meanwhile.
           (setq map-window (selected-window)
                 here (split-window))
-          (setq map (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500)))
+          (setq map (onthemap-map '(:near "52.52,13.41" :radiusKm 1500)))
           (with-current-buffer map
             (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
             (should (string-search "Paris" (plist-get (onthemap-tests--my-pin map me) :mapString)))
@@ -969,6 +969,36 @@ alone, as the CLI's bars show it."
       (dolist (buffer (list map (get-buffer "onthemap-tests elsewhere")))
         (when (buffer-live-p buffer) (kill-buffer buffer))))))
 
+(ert-deftest onthemap-test-09ea-a-map-opened-first-is-asked-for-once ()
+  ;; The first connection of all is made by the first command, whose own request is under way:
+  ;; its first status is no change to catch up on, and the map is asked for (and drawn) once.
+  (skip-unless (member "map" (onthemap-tests--map-methods)))
+  (let ((onthemap--status-caught-up nil)
+        (me (plist-get (plist-get (onthemap-tests--cli-json "status") :account) :key))
+        (asked 0)
+        map)
+    (cl-flet ((count (request method params on-success &optional on-error)
+                (when (eq method 'map) (setq asked (1+ asked)))
+                (funcall request method params on-success on-error)))
+      (unwind-protect
+          (progn
+            (onthemap-status-mode -1)
+            (should (eq onthemap--status-state 'idle))
+            (advice-add 'onthemap-request :around #'count)
+            (delete-other-windows)
+            ;; Shown, as a map must be to follow a change; coordinates, so that its map request
+            ;; is sent at once (a place's name is looked up first, after the first status).
+            (setq map (onthemap-map '(:near "52.52,13.41" :radiusKm 1500)))
+            (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
+            (onthemap-tests--wait "the subscription online" (lambda () (eq onthemap--status-state 'online)))
+            ;; The catch-up would be sent on the next turn (onthemap--later), its map at once.
+            (onthemap-tests--wait "the subscription's first status handled" (lambda () onthemap--status-caught-up))
+            (accept-process-output nil 0.2)
+            (should (= asked 1)))
+        (advice-remove 'onthemap-request #'count)
+        (when (buffer-live-p map) (kill-buffer map))
+        (onthemap-status-mode 1)))))
+
 ;; The race of a key and a change: the zoom's answer, drawn from the list as it was, must not
 ;; be the map's last word.  It is held back here, as a busy daemon would send it late.
 (ert-deftest onthemap-test-09e-a-map-zoomed-just-before-a-change-shows-it ()
@@ -986,7 +1016,7 @@ alone, as the CLI's bars show it."
       (unwind-protect
           (progn
             (delete-other-windows)
-            (setq map (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500)))
+            (setq map (onthemap-map '(:near "52.52,13.41" :radiusKm 1500)))
             (with-current-buffer map
               (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
               (should (string-search "Paris" (plist-get (onthemap-tests--my-pin map me) :mapString)))

@@ -2390,7 +2390,8 @@ lists and maps), then ask for the status."
 
 (defvar onthemap--status-caught-up nil
   "The subscription's connection whose first status was handled.
-The open lists and maps were fetched again then.")
+Nil before the first.  On a reconnection the open lists and maps
+were fetched again then.")
 
 (defun onthemap--status-ask (connection)
   "Ask the daemon on CONNECTION for its status: once connected, and when quiet.
@@ -2404,13 +2405,18 @@ and the mode line shows offline until the daemon answers again."
                                          (onthemap--status-heard connection)
                                          (onthemap--status-set 'online status)
                                          (unless (eq onthemap--status-caught-up connection)
-                                           ;; A connection's first status: while none was open (a
-                                           ;; daemon restarted), the list may have changed with
-                                           ;; nobody subscribed to hear it, and this status's
-                                           ;; refreshedAt would say "refreshed just now" over the
-                                           ;; rows shown.  Fetched again quietly, as on a change.
-                                           (setq onthemap--status-caught-up connection)
-                                           (onthemap--later #'onthemap--students-changed)))
+                                           ;; A connection's first status after another's: while
+                                           ;; none was open (a daemon restarted), the list may
+                                           ;; have changed with nobody subscribed to hear it, and
+                                           ;; this status's refreshedAt would say "refreshed just
+                                           ;; now" over the rows shown.  Fetched again quietly, as
+                                           ;; on a change.  Not on the first connection of all:
+                                           ;; the first command made it, its own request is under
+                                           ;; way, and a map opened first was drawn twice.
+                                           (let ((reconnected onthemap--status-caught-up))
+                                             (setq onthemap--status-caught-up connection)
+                                             (when reconnected
+                                               (onthemap--later #'onthemap--students-changed)))))
                            :error-fn (lambda (_) (onthemap--status-drop connection))
                            :timeout-fn (lambda () (onthemap--status-drop connection)))))
 

@@ -446,6 +446,34 @@ return {
     end,
   },
   {
+    "a map opened as the first command is asked for once, not again on the subscription's first status",
+    function()
+      screen.with({}, function(s)
+        s:lua([[
+          local rpc = require("onthemap.rpc")
+          local request = rpc.request
+          _G.maps_asked = 0
+          rpc.request = function(method, ...)
+            if method == "map" then
+              _G.maps_asked = _G.maps_asked + 1
+            end
+            return request(method, ...)
+          end
+        ]])
+        s:command("OnTheMap map 52.52,13.41 1500")
+        s:wait_for(" · <CR> opens · ")
+        -- Once the subscription has had its first status, handled on the main loop, and the map
+        -- its answer: a second request would have been sent by then (the map's answer asks for
+        -- it at once, or the status does).
+        s:poll("the subscription online", function()
+          return s:lua("return require('onthemap.status').state") == "online"
+        end)
+        s:lua("return 1")
+        t.eq(s:lua("return _G.maps_asked"), 1, "map requests")
+      end)
+    end,
+  },
+  {
     "the map's legend starts on screen, under the map",
     function()
       screen.with({}, function(s)

@@ -327,8 +327,11 @@ function M.load(buf, quiet)
     if kept then
       buffer.restore_cursors(buf, kept)
     end
+    -- Drawn with pins before the subscription's first status (the first command of a session):
+    -- the daemon's list is there, and that status need not draw the map again.
     local known = require("onthemap.status").status
-    follow.filled(buf, known and known.students and known.students.refreshedAt)
+    local refreshed = known and known.students and known.students.refreshedAt
+    follow.filled(buf, refreshed or (not known and #(result.pins or {}) > 0 and "before the first status") or nil)
     if heard < (state.changes_heard or 0) then
       M.redraw_quietly(buf)
     end

@@ -18,8 +18,9 @@ M.state = "idle"
 M.status = nil
 
 local pipe, retry_timer, answer_timer, quiet_timer
--- The connection whose first status was handled: the open lists and maps were told to fetch again
--- then (see `receive`).
+-- The connection whose first status was handled (nil before the first): the open lists and maps
+-- were told to fetch again then, on a reconnection (see `receive`). Kept by M.stop: what is open
+-- may have missed a change while stopped.
 local caught_up
 local delay
 -- After `M.quiet_ms` without a word, the daemon is asked for its status: a stopped or stuck daemon
@@ -169,12 +170,17 @@ local function receive(line)
     M.state, M.status = "online", message.result
     changed()
     if caught_up ~= pipe then
-      -- A connection's first status: while none was open (a daemon restarted), the list may
-      -- have changed with nobody subscribed to hear it, and this status's refreshedAt would say
-      -- "refreshed just now" over the rows shown. The open lists and maps fetch again, quietly,
-      -- as on `studentsChanged`, once the status is handled.
+      -- A connection's first status after another's: while none was open (a daemon restarted),
+      -- the list may have changed with nobody subscribed to hear it, and this status's
+      -- refreshedAt would say "refreshed just now" over the rows shown. The open lists and maps
+      -- fetch again, quietly, as on `studentsChanged`, once the status is handled. Not on the
+      -- first connection of all: it is made by the first command, whose own request is under
+      -- way, and a map opened first was asked for (and drawn) twice.
+      local reconnected = caught_up ~= nil
       caught_up = pipe
-      students_changed()
+      if reconnected then
+        students_changed()
+      end
     end
   elseif message.method == "statusChanged" and message.params then
     M.state, M.status = "online", message.params
