@@ -428,8 +428,8 @@ return {
     "a map zoomed just before a post made elsewhere shows the pin moved: the zoom's answer is not the last word",
     function()
       local me = t.cli_json({ "status" }).account.key
-      vim.cmd("OnTheMap map Berlin, Germany 1500")
-      local map = vim.api.nvim_get_current_buf()
+      local map
+      local request = rpc.request
       local function mine()
         for _, pin in pairs(buffer.state[map].items) do
           if pin.uniqueKey == me then
@@ -437,26 +437,30 @@ return {
           end
         end
       end
-      t.wait(30000, function()
-        return mine() ~= nil
-      end, function()
-        return "my pin on the map: " .. vim.inspect(t.lines(map))
-      end)
-      t.ok(mine().mapString:find("Paris", 1, true), "my pin at Paris first: " .. mine().mapString)
-      local zoom = buffer.state[map].camera.zoom
-      -- The zoom's answer is held back, as from a busy daemon: it is drawn from the list as it was
-      -- when the key was pressed, and read only after the map followed the change.
-      local request, held = rpc.request, nil
-      rpc.request = function(method, params, callback, opts)
-        rpc.request = request
-        return request(method, params, function(...)
-          local answer = { ... }
-          held = function()
-            callback(unpack(answer, 1, 2))
-          end
-        end, opts)
-      end
-      local ok, err = pcall(function()
+      -- Whatever fails, rpc.request is put back (a stub never called would swallow every later
+      -- spec's first request), the pin goes back to Paris and the map is wiped.
+      t.finally(function()
+        vim.cmd("OnTheMap map Berlin, Germany 1500")
+        map = vim.api.nvim_get_current_buf()
+        t.wait(30000, function()
+          return mine() ~= nil
+        end, function()
+          return "my pin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(mine().mapString:find("Paris", 1, true), "my pin at Paris first: " .. mine().mapString)
+        local zoom = buffer.state[map].camera.zoom
+        -- The zoom's answer is held back, as from a busy daemon: it is drawn from the list as it
+        -- was when the key was pressed, and read only after the map followed the change.
+        local held
+        rpc.request = function(method, params, callback, opts)
+          rpc.request = request
+          return request(method, params, function(...)
+            local answer = { ... }
+            held = function()
+              callback(unpack(answer, 1, 2))
+            end
+          end, opts)
+        end
         t.feed("-")
         t.eq(rpc.request, request, "the zoom asked for its map")
         -- Another client moves the pin: the map follows at the zoom it shows.
@@ -478,12 +482,13 @@ return {
           local pin = mine()
           return ("my pin at Berlin on the zoomed-out map; got %q, my pin %s"):format(t.lines(map)[1], pin and pin.mapString or "not in view")
         end)
+      end, function()
+        rpc.request = request
+        t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+        if map and vim.api.nvim_buf_is_valid(map) then
+          vim.cmd("bwipeout! " .. map)
+        end
       end)
-      t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
-      vim.cmd("bwipeout " .. map)
-      if not ok then
-        error(err, 0)
-      end
     end,
   },
   {
