@@ -227,6 +227,20 @@ return {
         check("OnTheMap", "OnTheMap: cannot reach", ("Tried %s (Connection refused)."):format(socket))
         -- A usage error, told while its command runs.
         check("OnTheMap bogus", "see :help :OnTheMap", ":OnTheMap map [pins | {place} [km]] (see :help :OnTheMap)")
+        -- A message shown shorter, then a short one in the same turn: the short one is the last
+        -- word on the command line, and comes after the other in :messages.
+        local long = "OnTheMap: cannot reach onthemapd: tried the first socket and the second (No such file or directory)"
+        s:lua([[
+          local notify = require("onthemap.notify")
+          notify.show(..., vim.log.levels.ERROR)
+          notify.show("OnTheMap: posted", vim.log.levels.INFO)
+        ]], long)
+        s:wait("the later message on the command line", function(lines)
+          return lines[#lines] == "OnTheMap: posted"
+        end)
+        local messages = s:lua("return vim.fn.execute('messages')")
+        local whole, posted = messages:find(long, 1, true), messages:find("OnTheMap: posted\n*$")
+        t.ok(whole and posted and whole < posted, "in the order said, in :messages:\n" .. messages)
       end)
     end,
   },

@@ -84,6 +84,18 @@ local function when_command_line_is_free(show)
   end
 end
 
+-- Messages put off to the main loop's own time (M.remember) and not yet shown. Main loop only.
+local pending = 0
+
+--- Runs `show` on the main loop's own time (vim.schedule), counted in `pending`.
+local function later(show)
+  pending = pending + 1
+  vim.schedule(function()
+    pending = pending - 1
+    show()
+  end)
+end
+
 -- The highlight vim.notify gives each level on Neovim's command line.
 local groups = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "WarningMsg" }
 
@@ -94,7 +106,7 @@ local groups = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "W
 --- T: "OnTheMap: cannot...directory)."), which `shown` then replaces. Only on the main loop's own
 --- time: while a command runs, or after an error, a wide message scrolls and asks for ENTER.
 function M.remember(text, shown, level)
-  vim.schedule(function()
+  later(function()
     when_command_line_is_free(function()
       if M.scrolled then
         -- Not now (M.after_inputlist): shown shorter, as it fits.
@@ -162,7 +174,7 @@ function M.show(text, level, summaries, opts)
       table.remove(M.long, 1)
     end
   end
-  when_command_line_is_free(function()
+  local function say()
     if shown == text or M.scrolled then
       vim.notify(shown, level, { title = "OnTheMap" })
     elseif notify_is_neovims() then
@@ -170,6 +182,16 @@ function M.show(text, level, summaries, opts)
     else
       vim.notify(shown, level, { title = "OnTheMap" })
       M.remember(text, nil, level)
+    end
+  end
+  when_command_line_is_free(function()
+    -- After a message put off (a shortened one, M.remember), one said in the same turn waits its
+    -- turn too: shown at once, it was overwritten by the earlier one's short form, and came
+    -- before it in :messages.
+    if pending > 0 then
+      later(say)
+    else
+      say()
     end
   end)
 end
