@@ -546,6 +546,48 @@ return {
     end,
   },
   {
+    "a hidden map drawn again by a reload (a login) is not drawn again for the change when shown",
+    function()
+      local me = t.cli_json({ "status" }).account.key
+      local map
+      local function mine()
+        for _, pin in pairs(buffer.state[map].items) do
+          if pin.uniqueKey == me then
+            return pin
+          end
+        end
+      end
+      t.finally(function()
+        vim.cmd("OnTheMap map Berlin, Germany 1500")
+        map = vim.api.nvim_get_current_buf()
+        t.wait(30000, function()
+          return mine() ~= nil
+        end, function()
+          return "my pin on the map: " .. vim.inspect(t.lines(map))
+        end)
+        vim.cmd("enew")
+        t.cli({ "post", "Berlin", "https://example.com/b", "--yes", "--overwrite" })
+        t.wait(30000, function()
+          return buffer.state[map].changed_while_hidden
+        end, "the hidden map to hear the change")
+        -- What a login's reload does (follow's reload): the map is drawn from the list as it is.
+        require("onthemap.map").load(map)
+        t.wait(30000, function()
+          local pin = mine()
+          return pin and pin.mapString:find("Berlin", 1, true) ~= nil
+        end, function()
+          return "my pin at Berlin on the reloaded map: " .. vim.inspect(t.lines(map))
+        end)
+        t.ok(not buffer.state[map].changed_while_hidden, "no change left to draw when shown")
+      end, function()
+        t.cli({ "post", "Paris", "https://ada.example/paris", "--yes", "--overwrite" })
+        if map and vim.api.nvim_buf_is_valid(map) then
+          vim.cmd("bwipeout! " .. map)
+        end
+      end)
+    end,
+  },
+  {
     "a map on another tab page is drawn on a change for its own window, not for the whole editor",
     function()
       local me = t.cli_json({ "status" }).account.key

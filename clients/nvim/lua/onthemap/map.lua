@@ -308,6 +308,11 @@ function M.load(buf, quiet)
     state.camera = camera.from_view(result.view)
     state.size = cells
     state.problem = nil
+    if heard == (state.changes_heard or 0) then
+      -- Drawn from the list as it is now (a login's reload while hidden): shown again, it need
+      -- not be drawn again for a change it already shows.
+      state.changed_while_hidden = nil
+    end
     local shown = type(result.view) == "table" and result.view or {}
     -- Coordinates typed are named by the place the daemon names nearest them; a name looked up
     -- here keeps its own (Atlantis's centre is nearest a larger "Cape Town" on the daemon's map).
