@@ -938,7 +938,7 @@ alone, as the CLI's bars show it."
           ;; Another window first, so that no resize draws the map again meanwhile.
           (setq map-window (selected-window)
                 here (split-window))
-          (setq map (onthemap-map '(:near "52.52,13.41" :radiusKm 1500)))
+          (setq map (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500)))
           (with-current-buffer map
             (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
             (should (string-search "Paris" (plist-get (onthemap-tests--my-pin map me) :mapString)))
@@ -1016,7 +1016,7 @@ alone, as the CLI's bars show it."
       (unwind-protect
           (progn
             (delete-other-windows)
-            (setq map (onthemap-map '(:near "52.52,13.41" :radiusKm 1500)))
+            (setq map (onthemap-map '(:near "Berlin, Germany" :radiusKm 1500)))
             (with-current-buffer map
               (onthemap-tests--wait "my pin on the map" (lambda () (onthemap-tests--my-pin map me)))
               (should (string-search "Paris" (plist-get (onthemap-tests--my-pin map me) :mapString)))
