@@ -542,15 +542,21 @@ return {
             end
             return rows
           end
+          -- Laid out again for 30 columns once the split is seen (until then the window shows the
+          -- 60-column lines cut at its edge): the titles end with UPDATED, and your row is there.
           t.wait(15000, function()
-            for _, row in ipairs(left()) do
+            local rows = left()
+            if not (rows[2] and rows[2]:find("UPDATED$")) then
+              return false
+            end
+            for _, row in ipairs(rows) do
               if row:find(" (you)", 1, true) then
                 return true
               end
             end
             return false
           end, function()
-            return "your row with its (you) in 30 columns:\n" .. s:text()
+            return "the titles ending with UPDATED and your row with its (you) in 30 columns:\n" .. s:text()
           end)
           local rows = left()
           t.ok(rows[2]:find("UPDATED$"), "the titles end with UPDATED:\n" .. s:text())
