@@ -139,6 +139,15 @@ function M.cli_json(args)
   return vim.json.decode(M.cli(vim.list_extend(vim.deepcopy(args), { "--json" })), { luanil = { object = true, array = true } })
 end
 
+--- The pin of the account `key` among the items of `buf` (a map), and its line; nil when not there.
+function M.pin_of(buf, key)
+  for line, pin in pairs(require("onthemap.buffer").state[buf].items) do
+    if pin.uniqueKey == key then
+      return pin, line
+    end
+  end
+end
+
 function M.lines(buf)
   return vim.api.nvim_buf_get_lines(buf or 0, 0, -1, false)
 end

@@ -381,11 +381,8 @@ return {
         vim.cmd("OnTheMap map Berlin, Germany 1500")
         map = vim.api.nvim_get_current_buf()
         local function mine()
-          for line, pin in pairs(buffer.state[map].items) do
-            if pin.uniqueKey == me then
-              return line, pin
-            end
-          end
+          local pin, line = t.pin_of(map, me)
+          return line, pin
         end
         t.wait(30000, function()
           return mine() ~= nil
@@ -431,11 +428,7 @@ return {
       local map
       local request = rpc.request
       local function mine()
-        for _, pin in pairs(buffer.state[map].items) do
-          if pin.uniqueKey == me then
-            return pin
-          end
-        end
+        return (t.pin_of(map, me))
       end
       -- Whatever fails, rpc.request is put back (a stub never called would swallow every later
       -- spec's first request), the pin goes back to Paris and the map is wiped.
@@ -499,11 +492,7 @@ return {
       local map = vim.api.nvim_get_current_buf()
       local request, asked = rpc.request, 0
       local function mine()
-        for _, pin in pairs(buffer.state[map].items) do
-          if pin.uniqueKey == me then
-            return pin
-          end
-        end
+        return (t.pin_of(map, me))
       end
       local ok, err = pcall(function()
         t.wait(30000, function()
@@ -551,11 +540,7 @@ return {
       local me = t.cli_json({ "status" }).account.key
       local map
       local function mine()
-        for _, pin in pairs(buffer.state[map].items) do
-          if pin.uniqueKey == me then
-            return pin
-          end
-        end
+        return (t.pin_of(map, me))
       end
       t.finally(function()
         vim.cmd("OnTheMap map Berlin, Germany 1500")
@@ -593,11 +578,7 @@ return {
       local me = t.cli_json({ "status" }).account.key
       local map, tab
       local function mine()
-        for _, pin in pairs(buffer.state[map].items) do
-          if pin.uniqueKey == me then
-            return pin
-          end
-        end
+        return (t.pin_of(map, me))
       end
       t.finally(function()
         vim.cmd("vsplit")
