@@ -665,6 +665,8 @@ def touch_targets():
     """On a phone every control is at least 44 pixels a side."""
     b.size(390, 844, True)
     b.open()
+    signup = wait(lambda: b.shown("signup") and js("var r=document.getElementById('signup').getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)]"))
+    check(signup and min(signup) >= 44, "390x844: the login's Sign up link is at least 44 px a side: %s" % signup)
     b.log_in_by_keyboard()
     wait(lambda: b.shown("map-tab"))
     sizes = js("""return ['map-tab','list-tab','refresh','post-open','logout','zoom-in','zoom-out','zoom-world','search'].map(function(id){
@@ -680,6 +682,8 @@ def touch_targets():
     key(Keys.ENTER)
     close = wait(lambda: b.shown("popup") and js("var r=document.getElementById('close').getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)]"))
     check(close and min(close) >= 44, "390x844: the popup's Close is at least 44 px a side: %s" % close)
+    links = js("return Array.from(document.querySelectorAll('#popup a[href]')).map(function(a){var r=a.getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)];})")
+    check(links and all(min(l) >= 44 for l in links), "390x844: each link in the popup is at least 44 px a side: %s" % links)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 

@@ -14,6 +14,10 @@ private func brokenUpstream() -> some ApplicationProtocol {
         switch request.uri.queryParameters.get("uniqueKey") {
         case "500":
             Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: #"{"status":500,"error":"database on fire"}"#)))
+        case "503":
+            // The real server's words when its database is out (RequestFailure.unavailableMessage).
+            Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(
+                string: #"{"status":503,"error":"The database is unavailable; try again in a few seconds."}"#)))
         case "502":
             Response(status: .badGateway, body: .init(byteBuffer: ByteBuffer(string: "<html>Bad Gateway</html>")))
         case "html":
@@ -66,6 +70,13 @@ struct TransportErrorTests {
             }
             let withMessage = await apiError { _ = try await client.studentLocations(StudentLocationQuery(uniqueKey: "500")) }
             #expect(withMessage?.message.contains("database on fire") == true)
+            #expect(withMessage?.message.hasSuffix("Try again later.") == true, "our advice, as the server gave none")
+            // The server's advice is said once, with one full stop: not "… a few seconds.. Try again later."
+            let advised = await apiError { _ = try await client.studentLocations(StudentLocationQuery(uniqueKey: "503")) }
+            let said = try #require(advised?.message)
+            #expect(said.hasSuffix("The database is unavailable; try again in a few seconds."), "\(said)")
+            #expect(!said.contains(".."), "\(said)")
+            #expect(!said.lowercased().contains("try again later"), "\(said)")
             try await client.shutdown()
         }
     }

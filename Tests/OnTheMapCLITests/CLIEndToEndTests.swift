@@ -111,6 +111,9 @@ struct CLIEndToEndTests {
         for post in [["post", "Paris", "https://ada.example"], ["post", "Paris", "https://ada.example", "--yes"]] {
             let refused = try bed.run(post)
             #expect(refused.status == 3 && refused.stderr.contains("onthemap login"), "\(post): \(refused.stderr)")
+            // Said before the place is looked up or the link read: nothing of either is printed.
+            let said = refused.stdout + refused.stderr
+            #expect(!said.contains("place:") && !said.contains("link:") && !said.contains("Paris"), "\(post): \(said)")
         }
         // A wrong password is a daemon error, and no secret in argv is accepted.
         let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")

@@ -100,6 +100,21 @@ struct DailyUseRoundThreeTests {
         #expect(forced.status == 0 && forced.stderr == "logged in as Ada Lovelace\n", "\(forced.stderr)")
     }
 
+    /// An account the server's operator disabled is told so, with the right password, and is not sent
+    /// to check its email and password.
+    @Test func aDisabledAccountIsToldItIsDisabled() throws {
+        let bed = try CLITestBed(login: false)
+        let disable = try runCommand(
+            BuiltProducts.path("onthemap-server"),
+            ["user", "disable", "demo@onthemap.example", "--yes", "--database", bed.server.databasePath])
+        #expect(disable.status == 0, "\(disable.stderr)")
+        let refused = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(
+            refused.stderr == "onthemap: this account is disabled; ask the server's operator.\n", "\(refused.stderr)")
+        #expect(try bed.run(["status", "--json"]).stdout.contains(#""loggedIn":false"#))
+    }
+
     /// On a terminal it asks first; no is no, yes asks for the email and password.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func aSecondLoginOnATerminalAsksFirst() throws {
@@ -189,5 +204,38 @@ struct DailyUseRoundThreeTests {
         let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch"], environment: environment)
         defer { watch.stop() }
         #expect(watch.waitForLine { $0 + "\n" == expected }, "\(watch.lines)")
+    }
+}
+
+/// Issue 40, lists beyond the cache: the daemon caches the 100 newest of the server's 120; a search
+/// and `--near` look at all 120 (a pin older than the cache is found), and with the server down the
+/// 100 cached are looked at and the note says so.
+@Suite("Lists beyond the cache", .ownThreads)
+struct ListsBeyondTheCacheTests {
+    private func students(_ result: CommandResult) throws -> [StudentLocation] {
+        try WireCoding.decoder().decode([StudentLocation].self, from: Data(result.stdout.utf8))
+    }
+
+    @Test func aSearchAndNearFindAStudentOlderThanTheCache() throws {
+        let bed = try CLITestBed()
+        let all = try students(try bed.run(["students", "--limit", "120", "--json"]))
+        #expect(all.count == 120)
+        let oldest = try #require(all.last)
+        let cached = try students(try bed.run(["students", "--limit", "100", "--json"]))
+        #expect(cached.count == 100 && !cached.contains { $0.objectId == oldest.objectId }, "the oldest is not cached")
+
+        let found = try bed.run(["students", "--search", oldest.fullName, "--json"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(try students(found).contains { $0.objectId == oldest.objectId }, "\(found.stdout.prefix(300))")
+        let point = "\(oldest.latitude),\(oldest.longitude)"
+        let near = try bed.run(["students", "--near", point, "--radius", "1", "--json"])
+        #expect(near.status == 0, "\(near.stderr)")
+        #expect(try students(near).contains { $0.objectId == oldest.objectId }, "\(near.stdout.prefix(300))")
+        #expect(!found.stderr.contains("looked at") && !near.stderr.contains("looked at"), "\(found.stderr)\(near.stderr)")
+
+        // The server gone: the cache answers, and says it is all that was looked at.
+        _ = bed.server.stopServer()
+        let offline = try bed.run(["students", "--search", oldest.fullName])
+        #expect(offline.stderr.contains("the server could not be reached: only the 100 cached students were looked at"), "\(offline.stderr)")
     }
 }

@@ -276,6 +276,9 @@ struct DailyUseTests {
         let pointJSON = try JSONSerialization.jsonObject(with: Data(try bed.run(["geocode", "40.7,-74", "--json"]).stdout.utf8)) as? [[String: Any]]
         #expect(pointJSON?.first?["latitude"] as? Double == 40.7 && pointJSON?.first?["precision"] as? String == "coordinates", "\(String(describing: pointJSON))")
         #expect(try bed.run(["geocode", "95,200"]).status == 64)
+        // A place's kind in words people use: Paris is "a town or city", never the geocoder's "locality".
+        let paris = try bed.run(["geocode", "Paris, France"])
+        #expect(paris.status == 0 && paris.stdout.contains("a town or city") && !paris.stdout.contains("locality"), "\(paris.stdout)")
 
         // A wrong password says what to do; a second logout says there was nothing to end.
         let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "nope\n")

@@ -119,6 +119,8 @@ struct FormatGoldenTests {
         ("ok", status(ada, students: .init(count: 100, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "London, UK")),
         ("stale", status(ada, students: .init(count: 100, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API"), place: nil)),
         ("logged-out", status(nil, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
+        // Logged in, the first list not fetched yet: neither a count nor "refreshed" is known.
+        ("fetching", status(ada, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
         ("offline", nil),
         // A place written by someone else, with polybar's click action and a terminal's escapes in it.
         ("ok", status(ada, students: .init(count: 7, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "%{A1:touch /tmp/x:}Lima\u{1B}]0;owned\u{7}, Peru%{A}")),

@@ -101,6 +101,14 @@ struct HostileOutputTests {
                 let polybar = try shown(["status", "--format", "polybar"]).trimmingCharacters(in: .newlines)
                 let inner = try #require(polybar.wholeMatch(of: /%\{F#[0-9a-f]{6}\}(.*)%\{F-\}/)?.1, "\(polybar.debugDescription)")
                 #expect(!inner.contains("%{"), "a tag of the place's own: \(polybar.debugDescription)")
+                // watch, as polybar runs it (`tail = true`, a pipe): the same line, no tag of the place's own.
+                let watch = try RunningProcess(BuiltProducts.path("onthemap"), ["watch", "--format", "polybar"], environment: environment)
+                defer { watch.stop() }
+                #expect(watch.waitForLine { $0.contains("Home") }, "\(watch.lines)")
+                for line in watch.lines {
+                    let tags = line.ranges(of: "%{").count
+                    #expect(tags == 2 && PseudoTerminal.controls(in: Array(line.utf8), tabs: false).isEmpty, "\(line.debugDescription)")
+                }
 
                 let table = try shown(["students"])
                 for visible in ["Lima", "Oslo", "Home", "Tab here"] { #expect(table.contains(visible), "\(visible): \(table.debugDescription)") }

@@ -90,7 +90,9 @@ struct WebAppBrowserTests {
     /// Issue 41, point 2: login, the map's pins, a popup, the tabs, the list, a link, posting and moving
     /// a pin, logging out, by the keyboard alone; axe-core on every screen, at both sizes, light and dark.
     @Test func byTheKeyboardAloneWithAxeOnEveryScreen() throws {
-        let fixture = try ServerFixture(arguments: ["--web-poll-seconds", "1", "--web-pins", "240"])
+        let fixture = try ServerFixture(arguments: [
+            "--web-poll-seconds", "1", "--web-pins", "240", "--signup-url", "https://signup.onthemap.example/join",
+        ])
         defer { fixture.tearDown() }
         try fixture.seedDemo(count: 240)
         try fixture.addUser(email: "grace@onthemap.example", password: "password-grace", first: "Grace", last: "Hopper")
@@ -113,6 +115,7 @@ struct WebAppBrowserTests {
             "ok   #/post opens its view", "ok   an address of a pin not on the map says so and shows the map",
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
             "ok   390x844: pins and clusters are touch targets of at least 44 px", "ok   390x844: the popup's Close is at least 44 px a side",
+            "ok   390x844: each link in the popup is at least 44 px a side", "ok   390x844: the login's Sign up link is at least 44 px a side",
             "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
             "ok   1400x900: the rows are placed again when the screen's width changes their height",
             "ok   no errors in the console",

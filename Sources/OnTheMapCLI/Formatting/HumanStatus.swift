@@ -15,8 +15,9 @@ enum HumanStatus {
         let students = status.students
         // Logged out, the daemon holds no list: "students: 0, refreshed —" would only puzzle.
         if status.account != nil || students.count > 0 || students.refreshedAt != nil {
-            let refreshed = students.refreshedAt.map { ", refreshed " + RelativeTime.describe($0, now: now) } ?? ", not fetched yet"
-            var line = "students: " + String(students.count) + " newest" + refreshed
+            // Before the first fetch the count is not known: "0 newest" would read as an empty class.
+            var line = students.refreshedAt.map { "students: \(students.count) newest, refreshed " + RelativeTime.describe($0, now: now) }
+                ?? (students.count > 0 ? "students: \(students.count) newest, not fetched yet" : "students: not fetched yet")
             if students.stale {
                 line += " " + style.yellow("(stale: \(DisplayText.clean(students.lastError ?? "not refreshed lately")))")
             }
