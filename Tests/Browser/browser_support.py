@@ -1,6 +1,6 @@
 """What the browser checks share (web_keyboard_check.py, web_offline_check.py, web_scale_check.py):
 headless Chromium driven by Selenium with no way out of this machine, checks printed one a line, and
-axe-core run in the page.
+axe-core run in the page (export_map_check.py runs it too, through `axe_violations`).
 
 A check prints "ok   …" or "FAIL …" (a screenshot of a failure goes to the output folder), a figure
 "measure NAME VALUE UNIT", and a timing "time …" — judged like a check only with --judge-timings
@@ -157,13 +157,7 @@ class Browser:
     # axe-core.
     def axe(self, where, context=None):
         """Runs axe-core (4.12, vendored) in the page; checks that it finds no violation."""
-        if not self.js("return !!window.axe"):
-            with open(AXE, encoding="utf-8") as source:
-                self.js(source.read() + ";window.axe=axe;")
-        result = self.driver.execute_async_script("""var done=arguments[arguments.length-1];
-            axe.run(arguments[0]||document,{resultTypes:['violations']}).then(function(r){done(r.violations.map(function(v){
-            return {id:v.id,impact:v.impact,nodes:v.nodes.slice(0,3).map(function(n){return n.target.join(' ')+': '+n.failureSummary.slice(0,160);})};}));},
-            function(e){done([{id:'axe failed',impact:String(e),nodes:[]}]);});""", context)
+        result = axe_violations(self.driver, context)
         self.check(not result, "%s: axe-core finds no violation %s" % (where, json.dumps(result)[:900] if result else ""))
         return result
 
@@ -175,6 +169,18 @@ class Browser:
             self.driver.quit()
         finally:
             sys.exit(1 if self.failures else 0)
+
+
+def axe_violations(driver, context=None):
+    """axe-core (4.12, vendored) run in the page driver shows, loaded there first if need be; its
+    violations, each with up to three of the elements it found."""
+    if not driver.execute_script("return !!window.axe"):
+        with open(AXE, encoding="utf-8") as source:
+            driver.execute_script(source.read() + ";window.axe=axe;")
+    return driver.execute_async_script("""var done=arguments[arguments.length-1];
+        axe.run(arguments[0]||document,{resultTypes:['violations']}).then(function(r){done(r.violations.map(function(v){
+        return {id:v.id,impact:v.impact,nodes:v.nodes.slice(0,3).map(function(n){return n.target.join(' ')+': '+n.failureSummary.slice(0,160);})};}));},
+        function(e){done([{id:'axe failed',impact:String(e),nodes:[]}]);});""", context)
 
 
 def poll_until(condition, timeout):

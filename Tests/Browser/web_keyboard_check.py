@@ -105,6 +105,7 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: b.by_id("login-error").text and active().get("id") == "login-password"),
           "%s: a wrong password from the Log in button says so, the focus back in the password: %s" % (where, active()))
+    b.axe("%s: a login error" % where)
     js("document.getElementById('login-username').value='';document.getElementById('login-password').value='';"
        "document.getElementById('login-username').focus()")
     check(b.log_in_by_keyboard(account), "%s: typing the email, Tab, the password and Enter logs in" % where)
@@ -344,6 +345,7 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: "2,048" in (b.by_id("alert-text").text if b.shown("alert") else "")) and active().get("testid") == "post-link",
           "%s: a link over 2,048 characters is refused at Find, in words, the focus back on it" % where)
+    b.axe("%s: an alert" % where)
     # A link the server would refuse after the place was found (a port no connection can use): refused here.
     js("document.getElementById('post-link').value=''")
     b.type("https://example.com:99999/me")
@@ -477,19 +479,51 @@ def own_pins(account):
 
 
 def dark(where, phone):
-    """Dark, as the device asks: no contrast or other violation on the map and the list."""
+    """Dark, as the device asks: no contrast or other violation on the login screen, a login error, the
+    map, a pin's popup, the list, the post form and an alert in it."""
     b.size(*((390, 844, True) if phone else (1400, 900, False)))
     b.dark(True)
     b.open()
+    b.axe("%s, dark: the login screen" % where)
+    b.wait(lambda: active().get("id") == "login-username")
+    b.select_all()
+    b.type(DEMO[0])
+    key(Keys.TAB)
+    b.select_all()
+    b.type("not the password")
+    key(Keys.ENTER)
+    check(wait(lambda: b.by_id("login-error").text), "%s, dark: a wrong password says so" % where)
+    b.axe("%s, dark: a login error" % where)
+    js("document.getElementById('login-password').value='';document.getElementById('login-username').focus()")
     b.log_in_by_keyboard()
-    wait(lambda: b.driver.find_elements("css selector", '[data-testid="marker"]'), 20)
+    wait(lambda: b.driver.find_elements("css selector", '#markers .marker'), 20)
     time.sleep(0.5)
     background = js("return getComputedStyle(document.getElementById('bar')).backgroundColor")
     check(background != "rgb(255, 255, 255)", "%s, dark: the page is dark (%s)" % (where, background))
     b.axe("%s, dark: the map" % where)
+    js("document.querySelector('#markers .marker').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: popup_state()[2] is not None, 5), "%s, dark: Enter on a pin opens its popup" % where)
+    b.axe("%s, dark: a pin's popup" % where)
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup"))
     js("document.getElementById('list-tab').click()")
     wait(lambda: b.shown("list-view"))
     b.axe("%s, dark: the list" % where)
+    js("document.getElementById('map-tab').click()")
+    wait(lambda: not b.shown("list-view"))
+    js("document.getElementById('post-open').click()")
+    check(wait(lambda: active().get("testid") == "post-place"), "%s, dark: Post opens the form" % where)
+    b.axe("%s, dark: the post form" % where)
+    js("document.getElementById('post-place').value='Lima, Peru';document.getElementById('post-link').value='https://example.com/my page';"
+       "document.getElementById('post-link').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: b.shown("alert") and "space" in b.by_id("alert-text").text),
+          "%s, dark: a link with a space is refused in an alert" % where)
+    b.axe("%s, dark: an alert" % where)
+    js("document.getElementById('post-place').value='';document.getElementById('post-link').value=''")
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("post"))
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
     b.dark(False)
@@ -570,6 +604,7 @@ def clusters(where, phone):
     heading = js("return document.getElementById('popup-heading').textContent")
     check(heading == "%d students in %s" % (first[3], place),
           "%s: the popup of a cluster zooming cannot split names their place: \"%s\"" % (where, heading))
+    b.axe("%s: a cluster's popup" % where)
     # The popup leaves the cluster it lists in sight: what is at the cluster's centre is the cluster
     # (on a phone the popup, kept inside the screen on its right, covered it).
     seen = js("""var c=document.querySelector('#clusters .cluster.selected');if(!c)return 'no cluster selected';

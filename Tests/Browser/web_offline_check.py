@@ -129,6 +129,10 @@ def offline_with_a_session():
     check(banner and "Cannot reach the server since" in banner and len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS,
           "the server stopped: the map stays, and a banner says so: %s" % banner)
     b.axe("1400x900: the banner")
+    b.size(390, 844, True)
+    time.sleep(0.5)
+    b.axe("390x844: the banner")
+    b.size(1400, 900, False)
     # A place looked up meanwhile: an alert says it could not be, beside the banner, not over it.
     b.by_id("post-open").click()
     b.wait(lambda: b.active().get("testid") == "post-place")
@@ -180,6 +184,7 @@ def offline_without_a_session():
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)
     check(error.startswith("Cannot reach the server") and shown,
           "logging in says the server cannot be reached, over the last map seen: %s" % b.by_id("offline-text").text)
+    b.axe("1400x900: the login screen, offline")
     b.size(390, 844, True)
     time.sleep(0.5)
     b.axe("390x844: the login screen, offline")

@@ -57,8 +57,11 @@ struct BrowserExportTests {
             "ok   a cluster is a button too", "ok   after Enter zoomed into the cluster, the focus is on what it became",
             "ok   the first view names", "ok   the zoom-in button zooms in", "ok   the zoom-out button zooms out",
             "ok   the whole-world button shows the world's width", "ok   an empty search shows the first view again",
+            "ok   1280x800: the map: axe-core finds no violation", "ok   1280x800, dark: the map: axe-core finds no violation",
+            "ok   1280x800: a student's popup: axe-core finds no violation",
         ] + ["390x844", "844x390"].flatMap({ phone in
             [
+                "ok   \(phone): the map: axe-core finds no violation",
                 "ok   \(phone): the header is one line", "ok   \(phone): the map fills the screen under it",
                 "ok   \(phone): the world fills the map, no letterboxing", "ok   \(phone): your pin is whole on the first view",
                 "ok   \(phone): dragging reaches every student whole on the screen",

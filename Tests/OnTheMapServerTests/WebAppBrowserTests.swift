@@ -111,6 +111,11 @@ struct WebAppBrowserTests {
             "ok   1400x900: Log out returns to the login screen, the focus in Email, and the toast is gone",
             "ok   390x844: Finish posts the pin", "ok   390x844: the question does not cover the place it asks about",
             "ok   390x844: every control is at least 44 px a side", "ok   1400x900, dark: the page is dark",
+            "ok   390x844, dark: the page is dark", "ok   1400x900, dark: a wrong password says so",
+            "ok   390x844, dark: a wrong password says so", "ok   1400x900, dark: Enter on a pin opens its popup",
+            "ok   390x844, dark: Enter on a pin opens its popup", "ok   1400x900, dark: Post opens the form",
+            "ok   390x844, dark: Post opens the form", "ok   1400x900, dark: a link with a space is refused in an alert",
+            "ok   390x844, dark: a link with a space is refused in an alert",
             "ok   a copied #/pin/ address opens that pin's popup after login", "ok   #/list opens its view",
             "ok   #/post opens its view", "ok   an address of a pin not on the map says so and shows the map",
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
@@ -122,13 +127,13 @@ struct WebAppBrowserTests {
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
         }
-        for screen in ["the login screen", "the map", "a pin's popup", "the list", "the list, nothing found", "the post form",
-                       "the place found", "replace your pin?"] {
+        for screen in ["the login screen", "a login error", "the map", "a pin's popup", "a cluster's popup", "the list",
+                       "the list, nothing found", "the post form", "an alert", "the place found", "replace your pin?"] {
             for size in ["1400x900", "390x844"] {
                 #expect(result.stdout.contains("ok   \(size): \(screen): axe-core finds no violation"), "\(size): \(screen)")
             }
         }
-        for screen in ["the map", "the list"] {
+        for screen in ["the login screen", "a login error", "the map", "a pin's popup", "the list", "the post form", "an alert"] {
             for size in ["1400x900", "390x844"] {
                 #expect(result.stdout.contains("ok   \(size), dark: \(screen): axe-core finds no violation"), "dark \(size): \(screen)")
             }
@@ -190,7 +195,9 @@ struct WebAppBrowserTests {
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",
             "ok   logging in says the server cannot be reached, over the last map seen",
             "ok   the server back, the login screen's banner and its sentence go by themselves",
-            "ok   1400x900: the banner: axe-core finds no violation", "ok   390x844: the login screen, offline: axe-core finds no violation",
+            "ok   1400x900: the banner: axe-core finds no violation", "ok   390x844: the banner: axe-core finds no violation",
+            "ok   1400x900: the login screen, offline: axe-core finds no violation",
+            "ok   390x844: the login screen, offline: axe-core finds no violation",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)\n\(result.stdout)")
         }
