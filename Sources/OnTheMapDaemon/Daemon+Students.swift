@@ -110,14 +110,16 @@ extension Daemon {
         let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count)
         if needsServer {
             let wanted = selection.needsWholeList ? StudentsParams.maximumFetched : min(selection.end, StudentsParams.maximumFetched)
+            // Where the bound cuts what was asked for, one student more is asked for: a server
+            // holding exactly `wanted` has no more, and "the server has more" would be untrue.
+            let probing = selection.needsWholeList || selection.end > wanted
             do {
                 let fetched = try await upstream("students", session: session) {
-                    try await Self.fetchNewest(wanted, from: self.api)
+                    try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
                 }
-                if let list = fetched?.list {
-                    // A full fetch may have left older students behind.
-                    let received = list.results.count + list.skipped.count
-                    let more = received >= wanted && (selection.needsWholeList || selection.end > wanted)
+                if let whole = fetched?.list {
+                    let more = probing && whole.results.count + whole.skipped.count > wanted
+                    let list = whole.cut(to: wanted)
                     return try await Self.work.perform {
                         try selection.answer(
                             from: StudentList(list.results, accountKey: account.key, encodingPins: false),

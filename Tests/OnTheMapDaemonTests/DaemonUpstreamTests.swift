@@ -310,6 +310,22 @@ struct DaemonPagingTests {
         #expect(all["limitedTo"] == nil)
     }
 
+    /// A search looks at the server's newest 10,000 (`StudentsParams.maximumFetched`), and says so only
+    /// when the server holds more: a server of exactly 10,000 was said to have "more".
+    @Test func aSearchSaysTheServerHasMoreOnlyWhenItDoes() throws {
+        let bed = try DaemonTestBed(students: StudentsParams.maximumFetched)
+        defer { bed.tearDown() }
+        try bed.login()
+        let search = params(("search", .string("a")), ("limit", .integer(1)))
+        let exactly = try bed.result("students", search)
+        #expect(exactly["source"] == .string("server"))
+        #expect(exactly["limitedTo"] == nil, "\(exactly["limitedTo"] ?? .null)")
+        // One more pin (the demo account has none yet): now the server has more than is looked at.
+        _ = try bed.result("postPin", params(("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://example.com/ada"))))
+        let beyond = try bed.result("students", search)
+        #expect(beyond["limitedTo"] == .integer(StudentsParams.maximumFetched), "\(beyond["limitedTo"] ?? .null)")
+    }
+
     /// A list shorter than the cache size ends at its first short page: a refresh of 1,500 with
     /// room for 10,000 asks for the first page, then three at a time (`Daemon.pagesAtOnce`), and
     /// stops there: four pages, not ten. The next refresh sends the list's ETag: the server answers
