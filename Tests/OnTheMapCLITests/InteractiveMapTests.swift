@@ -254,6 +254,48 @@ struct InteractiveMapTests {
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 
+    /// Issue 40's own case: a daemon stopped normally, as `systemctl --user restart` stops it
+    /// (SIGTERM: it closes its connections and removes its socket), is waited for as a crash is.
+    /// The map keeps running and its status line says the daemon is gone; started again, the map
+    /// comes back and picks anew.
+    @Test func aDaemonStoppedAndStartedAgainIsWaitedFor() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 100, height: 30)
+        defer { tmux.tearDown() }
+        _ = try pickTheFirstPinOfTheWorld(tmux)
+
+        #expect(bed.daemon.stop() == 0, "onthemapd's exit status after SIGTERM")
+        var (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("onthemapd went away; waiting for it (q quits)") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        // Still away after an attempt to reach it: how to start it again, over the map.
+        (shown, lines) = try tmux.waitForScreen { $0.contains { $0.hasPrefix(" Start it again as it was started:") } }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        #expect(status(lines).hasPrefix("onthemapd went away; waiting for it (q quits)"), "\(status(lines))")
+        #expect(try tmux.display("#{pane_dead}") == "0", "still running")
+        #expect(!(try tmux.screen(history: true)).contains { $0.hasPrefix("EXITED=") }, "map -i ended")
+        // The pick went with the daemon: Enter opens nothing.
+        try tmux.send("Enter")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first (n, p or Tab)") }
+        #expect(shown, "\(status(lines))")
+
+        try bed.daemon.start()
+        (shown, lines) = try tmux.waitForScreen(timeout: 30) { self.status($0).hasPrefix("onthemapd is back") }
+        #expect(shown, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.hasPrefix(" Start it again as it was started:") }, "\(lines.joined(separator: "\n"))")
+        // Where it was: at the world's zoom, centred on the pin picked before (so not every pin is in
+        // view).
+        try tmux.send("Escape")
+        (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown, "the map is back: \(status(lines))")
+        try tmux.send("n")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).contains(#/^1/[0-9]+  /#) }
+        #expect(shown, "picking works again: \(status(lines))")
+        #expect(!FileManager.default.fileExists(atPath: bed.cacheHome.file("opened.txt")))
+
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
+
     /// Once the whole world is shown, `n` picks its first pin; the screen then.
     private func pickTheFirstPinOfTheWorld(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         var (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
@@ -265,21 +307,24 @@ struct InteractiveMapTests {
     }
 
     /// After `n` picks a pin and `/` goes elsewhere, the pick is gone: Enter opens nothing nobody
-    /// can see.
-    @Test func aPickTheMapMovedAwayFromIsDropped() throws {
+    /// can see. Issue 40's own case is a place looked up by name, `/ Springfield`: the map goes to
+    /// the first of the places of that name without asking which, and names it; the pick (pin 1 of
+    /// the world) is not in that view. The other goes to coordinates, far from every pin of the
+    /// demo data (the South Pacific).
+    @Test(arguments: zip(["Springfield", "-50,-130"], ["→ Springfield, ", "→ -50, -130"]))
+    func aPickTheMapMovedAwayFromIsDropped(typed: String, said: String) throws {
         let bed = try CLITestBed()
         let tmux = try start(bed, width: 100, height: 30)
         defer { tmux.tearDown() }
-        _ = try pickTheFirstPinOfTheWorld(tmux)
-        // Far from every pin of the demo data: the South Pacific.
-        try tmux.send("/", "-50,-130", "Enter")
-        var (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("→ -50, -130") }
+        let picked = status(try pickTheFirstPinOfTheWorld(tmux))
+        try tmux.send("/", typed, "Enter")
+        var (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix(said) }
         #expect(shown, "\(status(lines))")
         // What a person does next: Enter, to open the pin they picked (which the map no longer shows).
         try tmux.send("Enter")
-        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first") }
-        #expect(shown, "\(status(lines))")
-        #expect(!FileManager.default.fileExists(atPath: bed.cacheHome.file("opened.txt")), "Enter opened the old pick")
+        (shown, lines) = try tmux.waitForScreen { self.status($0).hasPrefix("pick a pin first (n, p or Tab)") }
+        #expect(shown, "after \(picked): \(status(lines))")
+        #expect(!FileManager.default.fileExists(atPath: bed.cacheHome.file("opened.txt")), "Enter opened the old pick, \(picked)")
         try tmux.send("q")
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
