@@ -118,6 +118,7 @@ extension Daemon {
                     try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
                 }
                 if let whole = fetched?.list {
+                    defer { memoryTrimmer.largeAnswerSent() }
                     let more = probing && whole.results.count + whole.skipped.count > wanted
                     let list = whole.cut(to: wanted)
                     return try await Self.work.perform {

@@ -66,4 +66,23 @@ struct MemoryTrimmerTests {
         }, "RssAnon \(beforeIndex / 1024) KiB before the index, \(withIndex / 1024) with it, \(unused / 1024) once unused")
         #expect(try bed.result("geocode", params(("query", .string("Lima, Peru")))) == lima)
     }
+
+    @Test("a search over the server's 10,000 students leaves the daemon's memory as it was, without more connections")
+    func aSearchBeyondTheCacheGivesItsMemoryBack() throws {
+        let bed = try DaemonTestBed(students: 10_000)
+        defer { bed.tearDown() }
+        try bed.login()
+        let pid = bed.daemon.pid
+        _ = try bed.result("students", params(("limit", .integer(1))))
+        let before = try #require(ProcessMemory.anonymousResident(pid: pid))
+        let found = try bed.result("students", params(("search", .string("a")), ("limit", .integer(1))))
+        #expect(found["source"] == .string("server"))
+        // Given back a moment after the answer (`MemoryTrimmer.largeAnswerSent`); no client connects
+        // meanwhile, so the trim after a burst of connections cannot be what gives it back.
+        var after = Int.max
+        #expect(eventually(timeout: .seconds(30)) {
+            after = ProcessMemory.anonymousResident(pid: pid) ?? Int.max
+            return after < before + 2 * 1024 * 1024
+        }, "RssAnon \(before / 1024) KiB before the search, \(after / 1024) after it")
+    }
 }
