@@ -173,6 +173,12 @@ struct FormatGoldenTests {
         check(text, "status-human.txt")
     }
 
+    /// Counts in sentences are grouped by three ("only the newest 10,000 students were looked at").
+    @Test func countsAreGroupedByThree() {
+        #expect([0, 950, 1000, 10_000, 1_234_567, -20_100].map(NumberText.grouped) == ["0", "950", "1,000", "10,000", "1,234,567", "-20,100"])
+        #expect(StudentTable.kilometres(12_345.4) == "12,345" && StudentTable.kilometres(3.14) == "3.1")
+    }
+
     @Test func globalSocketOptionMovesAfterTheSubcommand() {
         #expect(OnTheMapMain.hoistingGlobalOptions(["--socket", "/s", "status", "--json"]) == ["status", "--socket", "/s", "--json"])
         #expect(OnTheMapMain.hoistingGlobalOptions(["--socket=/s", "students"]) == ["students", "--socket=/s"])

@@ -99,13 +99,13 @@ struct StudentsCommand: ReportingCommand {
         // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
         // every student "matches" a nearness, and the note came every time.)
         if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
-            Output.error("onthemap: \(rows.count) of \(result.total) matches shown; --limit \(result.total) shows them all")
+            Output.error("onthemap: \(rows.count) of \(NumberText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
         }
         if let looked = result.limitedTo {
             Output.error(
                 result.source == .cache
-                    ? "onthemap: the server could not be reached: only the \(looked) cached students were looked at"
-                    : "onthemap: only the newest \(looked) students were looked at; the server has more")
+                    ? "onthemap: the server could not be reached: only the \(NumberText.grouped(looked)) cached students were looked at"
+                    : "onthemap: only the newest \(NumberText.grouped(looked)) students were looked at; the server has more")
         }
         if refresh, result.stale {
             let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")

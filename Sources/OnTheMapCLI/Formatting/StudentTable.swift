@@ -40,13 +40,6 @@ enum StudentTable {
     /// "0.8", "12", "1,234": a decimal only below 10 km.
     static func kilometres(_ distance: Double) -> String {
         if distance < 10 { return String((distance * 10).rounded() / 10) }
-        let whole = Int(distance.rounded())
-        var digits = String(whole)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        return digits + grouped
+        return NumberText.grouped(Int(distance.rounded()))
     }
 }
