@@ -1173,7 +1173,18 @@ The mode line must have shown it offline meanwhile."
           (let ((help (get-text-property 1 'help-echo (onthemap-status-string))))
             (should (stringp help))
             (should (string-search (concat "your pin: " place ";") help))
-            (should (string-search "; stale: " help))))
+            (should (string-search "; stale: " help)))
+          ;; A search needs the server's 150, which it cannot reach: the 100 cached are
+          ;; searched, and the list says so, as the CLI's note does.
+          (let ((buffer (onthemap-search "a")))
+            (unwind-protect
+                (with-current-buffer buffer
+                  (onthemap-tests--wait (lambda () (format "the search list; summary %S" (onthemap-tests--summary)))
+                                        (lambda () (and onthemap--shown
+                                                        (string-search "server unreachable: only the 100 cached looked at"
+                                                                       (onthemap-tests--summary))))
+                                        30))
+              (kill-buffer buffer))))
       (onthemap-tests--control "server-start" "server-started"))
     (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")))
     (onthemap-tests--mode-line-is expected 30)

@@ -797,6 +797,22 @@ return {
         local text = t.health()
         t.ok(text:find("your pin: " .. place, 1, true), "the whole place:\n" .. text)
         t.ok(text:find("the student list is stale: ", 1, true), "why it is stale:\n" .. text)
+        -- A search needs the server's 150, which it cannot reach: the 100 cached are searched, and
+        -- the list says so, as the CLI's note does (in a window wide enough for the whole line).
+        local columns = vim.o.columns
+        vim.o.columns = 160
+        vim.cmd("OnTheMap search a")
+        local buf = vim.api.nvim_get_current_buf()
+        t.finally(function()
+          t.wait(30000, function()
+            return (t.lines(buf)[1] or ""):find("server unreachable: only the 100 cached looked at", 1, true) ~= nil
+          end, function()
+            return "the search list: " .. vim.inspect(t.lines(buf))
+          end)
+        end, function()
+          vim.cmd("bwipeout " .. buf)
+          vim.o.columns = columns
+        end)
       end)
       t.control("server-start", "server-started")
       t.cli({ "refresh" })

@@ -32,6 +32,12 @@ local function summary(result, near, search, room)
   else
     text = ("%d of %d students, newest first"):format(#students, result.total or #students)
   end
+  -- Fewer looked at than the server has: said, so no list is silently short (the CLI's notes).
+  if result.limitedTo then
+    text = text .. (result.source == "cache"
+      and (" · server unreachable: only the %d cached looked at")
+      or (" · only the newest %d looked at")):format(result.limitedTo)
+  end
   text = text .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
   return room and format.truncate(text, room) or text
 end
