@@ -109,6 +109,8 @@ extension Daemon {
         let cacheHasAll = snapshot.refreshedAt != nil && snapshot.students.count < cacheSize
         let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count)
         if needsServer {
+            // Up to 10,000 students decoded for this answer, answered or failed halfway: let go.
+            defer { memoryTrimmer.serverListReleased() }
             let wanted = selection.needsWholeList ? StudentsParams.maximumFetched : min(selection.end, StudentsParams.maximumFetched)
             // Where the bound cuts what was asked for, one student more is asked for: a server
             // holding exactly `wanted` has no more, and "the server has more" would be untrue.
@@ -118,7 +120,6 @@ extension Daemon {
                     try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
                 }
                 if let whole = fetched?.list {
-                    defer { memoryTrimmer.largeAnswerSent() }
                     let more = probing && whole.results.count + whole.skipped.count > wanted
                     let list = whole.cut(to: wanted)
                     return try await Self.work.perform {

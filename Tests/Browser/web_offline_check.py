@@ -130,7 +130,7 @@ def offline_with_a_session():
           "the server stopped: the map stays, and a banner says so: %s" % banner)
     b.axe("1400x900: the banner")
     b.size(390, 844, True)
-    time.sleep(0.5)
+    wait(lambda: js("return innerWidth") == 390, 10)
     b.axe("390x844: the banner")
     b.size(1400, 900, False)
     # A place looked up meanwhile: an alert says it could not be, beside the banner, not over it.
@@ -186,7 +186,7 @@ def offline_without_a_session():
           "logging in says the server cannot be reached, over the last map seen: %s" % b.by_id("offline-text").text)
     b.axe("1400x900: the login screen, offline")
     b.size(390, 844, True)
-    time.sleep(0.5)
+    wait(lambda: js("return innerWidth") == 390, 10)
     b.axe("390x844: the login screen, offline")
     server.start()
     # Back: the banner and the login screen's sentence go by themselves, with nothing typed.

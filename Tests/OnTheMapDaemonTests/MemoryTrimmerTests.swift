@@ -6,8 +6,9 @@ import Testing
 
 @testable import OnTheMapDaemon
 
-/// The daemon drops the geocoder's index once it goes unused, and only then.
-@Suite("The geocoder's index given back when unused", .ownThreads)
+/// The daemon drops the geocoder's index once it goes unused, and only then; and gives back the
+/// memory of a list fetched from the server for one answer.
+@Suite("Memory given back: the geocoder's index when unused, a server list once answered", .ownThreads)
 struct MemoryTrimmerTests {
     /// Timers the test fires by hand, in the order they were set.
     final class ManualScheduler: Sendable {
@@ -48,6 +49,18 @@ struct MemoryTrimmerTests {
         #expect(timers.count == 0)
     }
 
+    @Test("a server list let go sets one trim at a time; once it has run, the next sets another")
+    func oneTrimPendingAfterServerLists() {
+        let timers = ManualScheduler()
+        let trimmer = MemoryTrimmer(dropGeocoder: {}, schedule: timers.schedule)
+        for _ in 0..<50 { trimmer.serverListReleased() }
+        #expect(timers.count == 1)
+        timers.fire()
+        #expect(timers.count == 0)
+        trimmer.serverListReleased()
+        #expect(timers.count == 1)
+    }
+
     @Test("after a geocode, the daemon gives the index's memory back once it goes unused, and geocodes on")
     func unusedIndexIsGivenBack() async throws {
         let bed = try DaemonTestBed(students: 100)
@@ -77,7 +90,7 @@ struct MemoryTrimmerTests {
         let before = try #require(ProcessMemory.anonymousResident(pid: pid))
         let found = try bed.result("students", params(("search", .string("a")), ("limit", .integer(1))))
         #expect(found["source"] == .string("server"))
-        // Given back a moment after the answer (`MemoryTrimmer.largeAnswerSent`); no client connects
+        // Given back a moment after the answer (`MemoryTrimmer.serverListReleased`); no client connects
         // meanwhile, so the trim after a burst of connections cannot be what gives it back.
         var after = Int.max
         #expect(eventually(timeout: .seconds(30)) {

@@ -953,17 +953,19 @@ Then, when there are none, a line that says so."
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
     (concat (format "%d of %d students" shown (or (plist-get result :total) shown))
+            ;; Fewer looked at than the server has: said right after the count it qualifies,
+            ;; so no list is silently short (the CLI's notes).
+            (when-let ((looked (plist-get result :limitedTo)))
+              (cond ((not (equal (plist-get result :source) "cache"))
+                     (format " (only the newest %d looked at)" looked))
+                    ((zerop looked) " (server unreachable, and nothing cached yet)")
+                    (t (format " (server unreachable: only the %d cached looked at)" looked))))
             (when onthemap--search (format " matching \"%s\"" (onthemap--clean onthemap--search)))
             (when onthemap--near
               (format " %s %s%s" (if sort-key "near" "nearest to") (onthemap--clean (nth 2 onthemap--near))
                       (if (nth 3 onthemap--near) (format " (within %s km)" (onthemap--radius-text (nth 3 onthemap--near))) "")))
             (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
                   ((not onthemap--near) ", newest first"))
-            ;; Fewer looked at than the server has: said, so no list is silently short (the CLI's notes).
-            (when-let ((looked (plist-get result :limitedTo)))
-              (if (equal (plist-get result :source) "cache")
-                  (format " · server unreachable: only the %d cached looked at" looked)
-                (format " · only the newest %d looked at" looked)))
             (format " · refreshed %s" (onthemap--age (plist-get result :refreshedAt)))
             (if (onthemap--true-p (plist-get result :stale)) " (stale: the daemon could not refresh)" "")
             (when (zerop shown)

@@ -99,14 +99,9 @@ struct StudentsCommand: ReportingCommand {
         // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
         // every student "matches" a nearness, and the note came every time.)
         if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
-            Output.error("onthemap: \(rows.count) of \(NumberText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
+            Output.error("onthemap: \(NumberText.grouped(rows.count)) of \(NumberText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
         }
-        if let looked = result.limitedTo {
-            Output.error(
-                result.source == .cache
-                    ? "onthemap: the server could not be reached: only the \(NumberText.grouped(looked)) cached students were looked at"
-                    : "onthemap: only the newest \(NumberText.grouped(looked)) students were looked at; the server has more")
-        }
+        if let looked = result.limitedTo { Output.error("onthemap: " + Self.onlyLookedAt(looked, source: result.source)) }
         if refresh, result.stale {
             let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")
             let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""
@@ -114,6 +109,15 @@ struct StudentsCommand: ReportingCommand {
         }
         if table, result.stale {
             Output.error("onthemap: the list may be stale; `onthemap status` says why")
+        }
+    }
+
+    /// Why a list may be shorter than asked for: fewer students were looked at than the server holds.
+    static func onlyLookedAt(_ looked: Int, source: StudentsResult.Source) -> String {
+        switch source {
+        case .server: "only the newest \(NumberText.grouped(looked)) students were looked at; the server has more"
+        case .cache where looked == 0: "the server could not be reached, and no students are cached yet"
+        case .cache: "the server could not be reached: only the \(NumberText.grouped(looked)) cached students were looked at"
         }
     }
 

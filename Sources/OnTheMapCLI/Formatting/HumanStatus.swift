@@ -16,8 +16,9 @@ enum HumanStatus {
         // Logged out, the daemon holds no list: "students: 0, refreshed —" would only puzzle.
         if status.account != nil || students.count > 0 || students.refreshedAt != nil {
             // Before the first fetch the count is not known: "0 newest" would read as an empty class.
-            var line = students.refreshedAt.map { "students: \(students.count) newest, refreshed " + RelativeTime.describe($0, now: now) }
-                ?? (students.count > 0 ? "students: \(students.count) newest, not fetched yet" : "students: not fetched yet")
+            let count = NumberText.grouped(students.count)
+            var line = students.refreshedAt.map { "students: \(count) newest, refreshed " + RelativeTime.describe($0, now: now) }
+                ?? (students.count > 0 ? "students: \(count) newest, not fetched yet" : "students: not fetched yet")
             if students.stale {
                 line += " " + style.yellow("(stale: \(DisplayText.clean(students.lastError ?? "not refreshed lately")))")
             }

@@ -31,7 +31,7 @@ public final class MemoryTrimmer: Sendable {
     private let geocodes = Atomic<Int>(0)
     /// Whether a check is scheduled: at most one is.
     private let checkScheduled = Atomic<Bool>(false)
-    /// Whether a trim after a large answer is scheduled: at most one is.
+    /// Whether a trim after a server list let go is scheduled: at most one is.
     private let trimScheduled = Atomic<Bool>(false)
     private let geocoderIdlePeriod: Duration
     private let dropGeocoder: @Sendable () -> Void
@@ -64,11 +64,12 @@ public final class MemoryTrimmer: Sendable {
         schedule(.seconds(1)) { onthemap_malloc_trim() }
     }
 
-    /// Records an answer built from the server's list rather than the cache (`students` beyond it: up
-    /// to 10,000 students decoded and dropped): a trim a moment after it, as after a burst of
-    /// connections. Without it the 13 MiB such an answer had used stayed with the daemon until 64
-    /// more connections had closed (16.4 MiB anonymous after a search over 10,000, 3.5 after a trim).
-    func largeAnswerSent() {
+    /// Records that a list fetched from the server for one answer was let go (`students` beyond the
+    /// cache: up to 10,000 students decoded, answered or failed halfway): a trim a moment later, as
+    /// after a burst of connections. Without it the ~12 MiB such an answer had used stayed with the
+    /// daemon until 64 more connections had closed (docs/benchmarks.md, Memory). One trim is pending
+    /// at a time; one let go while it is pending is trimmed by it, a second later at most.
+    func serverListReleased() {
         guard trimScheduled.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         else { return }
         schedule(.seconds(1)) { [self] in

@@ -13,8 +13,8 @@ public struct StudentsResult: RPCResultType, Equatable {
     /// Where the answer came from: `cache` (the daemon's cached newest students) or `server` (asked
     /// for more than the cache holds, so fetched from the server for this request).
     public var source: Source
-    /// Set when the answer looked at only the newest this many students while the server may hold
-    /// more: the server could not be reached (the cache's count), or a search or `near` went past
+    /// Set when the answer looked at only the newest this many students: the server could not be
+    /// reached (the cache's count, while the server may hold more), or it holds more than
     /// `StudentsParams.maximumFetched`. Absent when every student that could match was looked at.
     public var limitedTo: Int?
 

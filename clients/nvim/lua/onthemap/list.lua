@@ -23,20 +23,23 @@ local near_limits = { 30, 34, 8, 56, 12 }
 --- refreshed; cut with "…" to `room` cells (a window's edge cut it bare: "…Westphalia, German").
 local function summary(result, near, search, room)
   local students = result.students or {}
+  local count = ("%d of %d students"):format(#students, result.total or #students)
+  -- Fewer looked at than the server has: said right after the count it qualifies, where a narrow
+  -- window's edge does not cut it, so no list is silently short (the CLI's notes).
+  if result.limitedTo == 0 and result.source == "cache" then
+    count = count .. " (server unreachable, and nothing cached yet)"
+  elseif result.limitedTo then
+    count = count .. (result.source == "cache"
+      and " (server unreachable: only the %d cached looked at)"
+      or " (only the newest %d looked at)"):format(result.limitedTo)
+  end
   local text
   if search then
-    text = ('%d of %d students matching "%s", newest first'):format(#students, result.total or #students, search)
+    text = ('%s matching "%s", newest first'):format(count, search)
   elseif near then
-    text = ("%d of %d students nearest to %s%s"):format(#students, result.total or #students, near.label,
-      near.km and (" (within %g km)"):format(near.km) or "")
+    text = ("%s nearest to %s%s"):format(count, near.label, near.km and (" (within %g km)"):format(near.km) or "")
   else
-    text = ("%d of %d students, newest first"):format(#students, result.total or #students)
-  end
-  -- Fewer looked at than the server has: said, so no list is silently short (the CLI's notes).
-  if result.limitedTo then
-    text = text .. (result.source == "cache"
-      and (" · server unreachable: only the %d cached looked at")
-      or (" · only the newest %d looked at")):format(result.limitedTo)
+    text = count .. ", newest first"
   end
   text = text .. " · refreshed " .. format.age(result.refreshedAt) .. (result.stale and " (stale: the daemon could not refresh)" or "")
   return room and format.truncate(text, room) or text
