@@ -107,6 +107,10 @@ def the_map(where, expected, phone):
     check(not under, "%s: the first view: no pin or cluster under the zoom buttons or the count %s" % (where, under[:4]))
     count = b.by_id("count").text
     check(count.startswith("{:,} newest students".format(expected)), "%s: the map's count: %s" % (where, count))
+    # A roving tabindex among them all: one pin or cluster in the Tab order, however many students.
+    stops = js("""return Array.from(document.querySelectorAll('#markers [tabindex], #clusters [tabindex]'))
+        .filter(function(e){return e.getAttribute('tabindex')!=='-1';}).length""")
+    check(stops == 1, "%s: of %d students, one pin or cluster is a Tab stop: %s" % (where, expected, stops))
     found = js("""var s=document.getElementById('map').getBoundingClientRect();
         function box(e){var r=e.getBoundingClientRect();return [r.left,r.top,r.right,r.bottom];}
         var names=Array.from(document.querySelectorAll('#names text')).map(function(t){return {text:t.textContent,kind:t.getAttribute('class'),box:box(t)};});

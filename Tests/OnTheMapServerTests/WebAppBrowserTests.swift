@@ -217,6 +217,7 @@ struct WebAppBrowserTests {
         for size in ["1400x900", "390x844"] {
             for line in [
                 "ok   \(size): the map's count: \(count) newest students", "ok   \(size): the map names",
+                "ok   \(size): of \(students) students, one pin or cluster is a Tab stop: 1",
                 "ok   \(size): #/pin/",
                 "ok   \(size): every cluster's count", "ok   \(size): the zoom buttons zoom in and out",
                 "ok   \(size): zoomed to Australia, its largest places are named",
