@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
@@ -51,6 +52,24 @@ struct NarrowTableTests {
                     "\(what) at \(width): a time with no UPDATED:\n\(shown)", sourceLocation: sourceLocation)
             }
         }
+    }
+
+    /// The narrowest case: a `--near` list of 100 rows (a three-digit `#`), your row's name cut to
+    /// "A… (you)", a distance of five digits: at 20 columns with two spaces between columns it was one
+    /// column too wide, and its lines wrapped; the columns go one space apart.
+    @Test func aNearListOfAHundredFitsTwentyColumns() {
+        let rows = (0..<100).map { index in
+            StudentPin(
+                student: StudentLocation(
+                    objectId: "o\(index)", uniqueKey: "k\(index)", firstName: "Ada", lastName: "Lovelace \(index)",
+                    mapString: "Sydney, New South Wales, Australia", mediaURL: "https://example.com/\(index)",
+                    latitude: -33.87, longitude: 151.21, createdAt: nil, updatedAt: nil),
+                mine: index == 0, distanceKm: 16_990 + Double(index))
+        }
+        let lines = StudentTable.render(rows, width: 20, now: Date(), style: Style(enabled: false)).split(separator: "\n").map(String.init)
+        Self.checkFits(lines, width: 20, header: true, "students --near")
+        #expect(lines.first == "  # NAME         KM", "\(lines.prefix(3))")
+        #expect(lines.dropFirst().first == "  1 A… (you) 16,990", "\(lines.prefix(3))")
     }
 
     @Test func everyTableFitsTheWidth() throws {

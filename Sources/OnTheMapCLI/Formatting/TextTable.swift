@@ -4,7 +4,9 @@
 /// With a width every line fits it, down to `narrowest` columns (below that, lines are laid out for
 /// it): first the cuttable columns are cut, the one with most to spare first, down to their
 /// `minimum` (a cell's own text; its kept words come on top); if that is not enough, whole columns are left out (`dropOrder`, lowest first) and the
-/// rest fitted again; and last, cuttable columns are cut further, to one character and "…". A cell
+/// rest fitted again; then cuttable columns are cut further, to one character and "…"; and last,
+/// the columns are one space apart instead of two (a `--near` list of 100 rows at 20 columns, your
+/// row "A… (you)" and a distance of "12,345"). A cell
 /// that is not cuttable (a number, a time) is shown whole or not at all. A cell's `kept` suffix
 /// ("(you)") stays whole when the cell is cut: `A… (you)`. Without a width (not a terminal) nothing
 /// is cut but to a column's `maximum`.
@@ -37,7 +39,7 @@ struct TextTable {
     /// The lines, each cell padded to its column and no line ending in spaces. `paint` styles a cut,
     /// padded cell: row nil for the header, column as given in `columns` (whichever are left out).
     func lines(width: Int?, paint: (_ row: Int?, _ column: Int, _ text: String) -> String = { $2 }) -> [String] {
-        let (shown, widths) = layout(width: width.map { max($0, Self.narrowest) })
+        let (shown, widths, gap) = layout(width: width.map { max($0, Self.narrowest) })
         let rows = columns.first?.cells.count ?? 0
         var lines: [String] = []
         for row in (showsHeader ? [nil] : []) + (0..<rows).map(Optional.some) {
@@ -47,7 +49,7 @@ struct TextTable {
                 let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(text)))
                 let last = position == shown.count - 1
                 let padded = columns[column].rightAligned ? padding + text : last ? text : text + padding
-                line += (position == 0 ? "" : String(repeating: " ", count: Self.gap)) + paint(row, column, padded)
+                line += (position == 0 ? "" : String(repeating: " ", count: gap)) + paint(row, column, padded)
             }
             while line.hasSuffix(" ") { line.removeLast() }
             lines.append(line)
@@ -55,22 +57,22 @@ struct TextTable {
         return lines
     }
 
-    /// The columns shown (indices into `columns`) and every column's width.
-    func layout(width: Int?) -> (shown: [Int], widths: [Int]) {
+    /// The columns shown (indices into `columns`), every column's width, and the spaces between columns.
+    func layout(width: Int?) -> (shown: [Int], widths: [Int], gap: Int) {
         var shown = Array(columns.indices)
-        guard let width else { return (shown, columns.indices.map(natural)) }
+        guard let width else { return (shown, columns.indices.map(natural), Self.gap) }
         while true {
             var widths = columns.indices.map(natural)
             let cuttable = shown.filter { columns[$0].minimum != nil }
             Self.shrink(&widths, shown, cuttable, to: { columns[$0].minimum! + widestSuffix($0) }, fit: width)
-            if Self.total(widths, shown) <= width { return (shown, widths) }
+            if Self.total(widths, shown) <= width { return (shown, widths, Self.gap) }
             let droppable = shown.filter { columns[$0].dropOrder != nil }
             if let drop = droppable.min(by: { columns[$0].dropOrder! < columns[$1].dropOrder! }) {
                 shown.removeAll { $0 == drop }
                 continue
             }
             Self.shrink(&widths, shown, cuttable, to: floor, fit: width)
-            return (shown, widths)
+            return (shown, widths, Self.total(widths, shown) <= width ? Self.gap : 1)
         }
     }
 
