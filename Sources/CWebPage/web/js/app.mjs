@@ -207,7 +207,8 @@ async function loadNames() {
     const answer = await fetch(new URL("../names.json", import.meta.url));
     if (answer.ok) ui.view.setNames(await answer.json());
   } catch (e) {
-    // offline, and not kept: the map shows no names
+    // Neither the server nor the service worker's copy (sw.js keeps names.json with the page's
+    // files, once it is installed; a browser without service workers keeps nothing): no names.
   }
 }
 setTimeout(loadNames, 0);
