@@ -38,9 +38,9 @@ extension Daemon {
     /// overlaps the next pages' transfer, and a list that turns out short costs at most that many
     /// pages more.
     static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, ifNoneMatch: String? = nil) async throws
-        -> (list: StudentLocationList, etag: String?)?
+        -> (list: StudentLocationList, etag: String?, received: Int)?
     {
-        guard count > 0 else { return (StudentLocationList(results: []), nil) }
+        guard count > 0 else { return (StudentLocationList(results: []), nil, 0) }
         let pageSize = min(count, 1000)
         func size(skip: Int) -> Int { min(pageSize, count - skip) }
         func query(skip: Int) -> StudentLocationQuery {
@@ -72,19 +72,32 @@ extension Daemon {
                 ask(&group)
             }
         }
-        // In order, up to and including the first short page; a student seen on an earlier page is
-        // left out (a pin posted meanwhile moves the pages by one).
-        var results: [StudentLocation] = []
-        var skipped: [SkippedRecord] = []
-        var seen = Set<String>()
+        // In order, up to and including the first short page.
+        var inOrder: [(skip: Int, page: StudentLocationList)] = []
         var skip = 0
         while let page = pages[skip] {
-            results += page.results.filter { seen.insert($0.objectId).inserted }
-            skipped += page.skipped.map { SkippedRecord(index: $0.index + skip, objectId: $0.objectId, reason: $0.reason) }
+            inOrder.append((skip, page))
             if isShort(page, skip: skip) { break }
             skip += pageSize
         }
-        return (StudentLocationList(results: results, skipped: skipped), etag)
+        let (list, received) = joined(inOrder)
+        return (list, etag, received)
+    }
+
+    /// Pages, in order, as one list: a student seen on an earlier page is left out (a pin posted
+    /// or moved meanwhile moves the pages by one, and is sent twice). `received` counts every
+    /// record the pages held, the repeats too: that many were on the server, whatever moved.
+    static func joined(_ pages: [(skip: Int, page: StudentLocationList)]) -> (list: StudentLocationList, received: Int) {
+        var results: [StudentLocation] = []
+        var skipped: [SkippedRecord] = []
+        var seen = Set<String>()
+        var received = 0
+        for (skip, page) in pages {
+            received += page.results.count + page.skipped.count
+            results += page.results.filter { seen.insert($0.objectId).inserted }
+            skipped += page.skipped.map { SkippedRecord(index: $0.index + skip, objectId: $0.objectId, reason: $0.reason) }
+        }
+        return (StudentLocationList(results: results, skipped: skipped), received)
     }
 
     /// How many pages `fetchNewest` asks for at a time after the first.
@@ -119,9 +132,9 @@ extension Daemon {
                 let fetched = try await upstream("students", session: session) {
                     try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
                 }
-                if let whole = fetched?.list {
-                    let more = probing && whole.results.count + whole.skipped.count > wanted
-                    let list = whole.cut(to: wanted)
+                if let fetched {
+                    let more = probing && fetched.received > wanted
+                    let list = fetched.list.cut(to: wanted)
                     return try await Self.work.perform {
                         try selection.answer(
                             from: StudentList(list.results, accountKey: account.key, encodingPins: false),

@@ -117,7 +117,7 @@ struct FormatGoldenTests {
 
     static let statuses: [(String, StatusResult?)] = [
         ("ok", status(ada, students: .init(count: 100, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "London, UK")),
-        ("stale", status(ada, students: .init(count: 100, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API"), place: nil)),
+        ("stale", status(ada, students: .init(count: 10_000, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API"), place: nil)),
         ("logged-out", status(nil, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
         // Logged in, the first list not fetched yet: neither a count nor "refreshed" is known.
         ("fetching", status(ada, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),

@@ -316,14 +316,20 @@ struct DaemonPagingTests {
         let bed = try DaemonTestBed(students: StudentsParams.maximumFetched)
         defer { bed.tearDown() }
         try bed.login()
+        // A search looks at the whole list; a limit beyond the bound asks for more than it.
         let search = params(("search", .string("a")), ("limit", .integer(1)))
-        let exactly = try bed.result("students", search)
-        #expect(exactly["source"] == .string("server"))
-        #expect(exactly["limitedTo"] == nil, "\(exactly["limitedTo"] ?? .null)")
+        let beyondTheBound = params(("limit", .integer(StudentsParams.maximumFetched * 10)))
+        for asked in [search, beyondTheBound] {
+            let exactly = try bed.result("students", asked)
+            #expect(exactly["source"] == .string("server"))
+            #expect(exactly["limitedTo"] == nil, "\(exactly["limitedTo"] ?? .null)")
+        }
         // One more pin (the demo account has none yet): now the server has more than is looked at.
         _ = try bed.result("postPin", params(("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://example.com/ada"))))
-        let beyond = try bed.result("students", search)
-        #expect(beyond["limitedTo"] == .integer(StudentsParams.maximumFetched), "\(beyond["limitedTo"] ?? .null)")
+        for asked in [search, beyondTheBound] {
+            let beyond = try bed.result("students", asked)
+            #expect(beyond["limitedTo"] == .integer(StudentsParams.maximumFetched), "\(beyond["limitedTo"] ?? .null)")
+        }
     }
 
     /// A list shorter than the cache size ends at its first short page: a refresh of 1,500 with

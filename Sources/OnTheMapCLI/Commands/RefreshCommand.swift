@@ -12,6 +12,6 @@ struct RefreshCommand: ReportingCommand {
 
     func execute() throws {
         let result = try global.result(RefreshParams())
-        if json { try Output.json(result) } else { Output.error("fetched the \(result.count) newest students") }
+        if json { try Output.json(result) } else { Output.error("fetched the \(NumberText.grouped(result.count)) newest students") }
     }
 }
