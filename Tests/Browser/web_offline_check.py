@@ -2,7 +2,7 @@
 """onthemap-server's web page as an app a phone installs, and without its server, in real headless
 Chromium (issue 41, points 3 and 6): the manifest and icons, the service worker, what it keeps and
 what it never keeps, the last map shown when the server cannot be reached (since when, said), the
-banner while the server is down, gone by itself once it is back.
+banner while the server is down, gone by itself once it is back; after Log out, no map kept at all.
 
     python3 Tests/Browser/web_offline_check.py OUT_DIR --server PROGRAM --db FILE [--pins N]
 
@@ -165,23 +165,57 @@ def offline_with_a_session():
                           "return s.dataset.name==='Grace Hopper';})"), 15), "and a pin posted meanwhile shows without a Refresh")
 
 
-def offline_without_a_session():
-    """Opened from the home screen with no server: the login screen over the last map, saying so."""
-    # Log out with the server down: the page forgets the session all the same, and says the server
-    # still holds it (a shared computer must be left logged out).
+def markers():
+    return len(b.driver.find_elements("css selector", '[data-testid="marker"]'))
+
+
+def kept_lists():
+    """The lists the service worker keeps (none: it could give no map to a page opened offline)."""
+    return [e for e in kept() if e.startswith("onthemap-lists ")]
+
+
+def logged_out_offline():
+    """Log out on a shared device, the server down: the page forgets the session all the same, and
+    the list it kept, so whoever opens it next offline finds the login screen and no map."""
     server.stop()
+    lists = kept_lists()
+    check(lists, "logged in, the service worker keeps the list seen, for a page opened offline")
     js("document.getElementById('logout').click()")
     check(wait(lambda: b.shown("login") and "Logged out on this device" in b.by_id("login-error").text),
           "with the server down, Log out forgets the session here all the same, saying the server still holds it")
+    check(wait(lambda: not kept_lists()), "and the list kept for offline use: %s" % kept_lists()[:2])
     b.driver.refresh()
     check(wait(lambda: b.shown("login")), "no server, no session: the page opens on its login screen")
-    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)
+    banner = wait(lambda: b.shown("offline") and b.by_id("offline-text").text, 15)
+    # The page asks the service worker for the list once it knows the server is down: the check asks
+    # too, after it, for the very address it kept before, and gets no copy either.
+    copy = b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        fetch(arguments[0]).then(function(a){done('a copy: '+a.status);},function(){done('none');});""",
+        lists[0].split(" ", 2)[2] if lists else BASE)
+    check(banner and "since" not in banner and copy == "none" and markers() == 0,
+          "reloaded offline after Log out: the login screen alone, no map behind it, no copy (%s), the banner says no "
+          "'since': %s" % (copy, banner))
+    b.axe("1400x900: the login screen, offline, after Log out")
+    server.start()
+    check(wait(lambda: not b.shown("offline"), 20), "the server back, the banner goes by itself")
+
+
+def offline_without_a_session():
+    """Opened from the home screen with no server, no session in it (this tab never logged in, as an
+    installed app opened again): the login screen over the last map, saying so."""
+    b.log_in_by_keyboard(DEMO)
+    check(wait(lambda: markers() >= PINS and kept_lists(), 30), "logged in again, %d pins, the list kept" % PINS)
+    js("sessionStorage.clear()")
+    server.stop()
+    b.driver.refresh()
+    check(wait(lambda: b.shown("login")), "no server, no session: the page opens on its login screen")
+    shown = wait(lambda: markers() >= PINS and b.shown("offline"), 15)
     check(shown and not b.by_id("login-error").text,
           "and says at once, with nothing typed, that the server cannot be reached, over the last map seen: %s"
           % (b.by_id("offline-text").text if b.shown("offline") else "no banner"))
     b.log_in_by_keyboard(DEMO)
     error = wait(lambda: b.by_id("login-error").text, 10)
-    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 15)
+    shown = wait(lambda: markers() >= PINS and b.shown("offline"), 15)
     check(error.startswith("Cannot reach the server") and shown,
           "logging in says the server cannot be reached, over the last map seen: %s" % b.by_id("offline-text").text)
     b.axe("1400x900: the login screen, offline")
@@ -197,6 +231,7 @@ def offline_without_a_session():
 try:
     installable()
     offline_with_a_session()
+    logged_out_offline()
     offline_without_a_session()
 except Exception as error:
     import traceback

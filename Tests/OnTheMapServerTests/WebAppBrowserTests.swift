@@ -172,8 +172,8 @@ struct WebAppBrowserTests {
     }
 
     /// Issue 41, points 3 and 6: installable (manifest, icons, service worker), the last map without the
-    /// server, the banner while it is down, gone by itself once it is back. The check starts and stops
-    /// the server itself, on the fixture's database.
+    /// server (none after Log out), the banner while it is down, gone by itself once it is back. The
+    /// check starts and stops the server itself, on the fixture's database.
     @Test func installableAndUsefulOffline() throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }
@@ -190,6 +190,8 @@ struct WebAppBrowserTests {
             "ok   the server stopped: the map stays, and a banner says so",
             "ok   the lookup's alert and the banner both show, apart",
             "ok   with the server down, Log out forgets the session here all the same",
+            "ok   and the list kept for offline use", "ok   reloaded offline after Log out: the login screen alone, no map behind it",
+            "ok   1400x900: the login screen, offline, after Log out: axe-core finds no violation",
             "ok   and says at once, with nothing typed, that the server cannot be reached, over the last map seen",
             "ok   reloaded without the server: the last map seen, offline since then",
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",

@@ -3,10 +3,11 @@
 // root (its scope), filled in with this version's files (WebAssets): {{assets}} and {{files}}.
 //
 // It keeps: the page and its files (this version's; an older version's are deleted once this one
-// runs), and the last answer of each page of the newest pins (GET v1/StudentLocation, the list the
-// map shows). It answers from what it kept only when the server cannot be reached, marking such an
-// answer `X-OnTheMap-Offline: <when it was kept>` so the page says since when it is offline. It
-// never keeps the session, a user, a place lookup, a pin's owner's query, or any write.
+// runs), and the last answer of each page of the newest pins (GET v1/StudentLocation, the list the map
+// shows; the page deletes them at Log out, session.mjs). It answers from what it kept only when the
+// server cannot be reached, marking such an answer `X-OnTheMap-Offline: <when it was kept>` so the
+// page says since when it is offline. It never keeps the session, a user, a place lookup, a pin's
+// owner's query, or any write.
 
 "use strict";
 

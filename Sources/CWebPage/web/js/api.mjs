@@ -129,7 +129,7 @@ function lastCurrent() {
 }
 
 /** No answer (or only the service worker's copy, made at `copied`): says so until the server
- *  answers again, and since when: the time the copy's pins were last known current. */
+ *  answers again, and, with pins shown, since when: the time the copy's pins were last known current. */
 function unreachable(copied) {
   const current = copied && Math.max(copied, lastCurrent());
   if (connection.up) {
@@ -138,11 +138,16 @@ function unreachable(copied) {
   } else if (current && current < connection.since) {
     connection.since = current;
   }
-  const at = document.createElement("time");
-  at.dateTime = new Date(connection.since).toISOString();
-  at.textContent = sinceText(connection.since);
-  $("offline-text").replaceChildren("Cannot reach the server since ", at, ": the map shows the pins seen then. " +
-    "This goes once the server answers again.");
+  const back = "This goes once the server answers again.";
+  // No pins to show (the login screen after Log out, which deleted the copy): since when says nothing.
+  if (!copied && !state.students.length) {
+    $("offline-text").replaceChildren("Cannot reach the server. " + back);
+  } else {
+    const at = document.createElement("time");
+    at.dateTime = new Date(connection.since).toISOString();
+    at.textContent = sinceText(connection.since);
+    $("offline-text").replaceChildren("Cannot reach the server since ", at, ": the map shows the pins seen then. " + back);
+  }
   $("offline").hidden = false;
   probeSoon();
 }

@@ -13,6 +13,8 @@ import { closePost } from "./post.mjs";
 import { $, state, ui } from "./state.mjs";
 
 const SESSION_KEY = "onthemap.session";
+/** The cache where the service worker keeps the last list seen (sw.js, LISTS). */
+const KEPT_LISTS = "onthemap-lists";
 
 export function loadSession() {
   try {
@@ -116,8 +118,10 @@ export function enter() {
   ui.applyRoute(true);
 }
 
-/** Back to the login screen, forgetting the session and everything shown with it. */
-export function leave(message) {
+/** Back to the login screen, forgetting the session and everything shown with it. `forgotten`
+ *  (Log out): resolves once the list the page kept for offline use is deleted, which the last map
+ *  seen behind the login is read after. */
+export function leave(message, forgotten) {
   state.epoch++;
   stopPoll();
   saveSession(null);
@@ -140,7 +144,7 @@ export function leave(message) {
   // The server cannot be reached (the phone is offline, or the server down): said at once, with
   // the last map seen behind the login, if the page has kept one (sw.js).
   const epoch = state.epoch;
-  serverAnswers().then((up) => { if (!up && epoch === state.epoch) loadPins(true); });
+  Promise.all([serverAnswers(), forgotten]).then(([up]) => { if (!up && epoch === state.epoch) loadPins(true); });
 }
 
 export function expired() {
@@ -150,17 +154,14 @@ export function expired() {
 export async function logout() {
   const s = state.session;
   if (!s) {
-    forgetDraft();
-    leave();
+    loggedOut();
     return;
   }
   try {
     const a = await api("DELETE", "v1/session", { headers: { "X-XSRF-TOKEN": s.xsrf || "" } });
     // 403: the server no longer knows the session (revoked, or logged out elsewhere).
-    if (a.status === 200 || a.status === 401 || a.status === 403) {
-      forgetDraft();
-      leave();
-    } else showAlert("Could not log out: " + failure(a));
+    if (a.status === 200 || a.status === 401 || a.status === 403) loggedOut();
+    else showAlert("Could not log out: " + failure(a));
   } catch (a) {
     if (!a.network) {
       showAlert("Could not log out: " + failure(a));
@@ -168,18 +169,29 @@ export async function logout() {
     }
     // No server: the page forgets the session all the same (whoever leaves a shared computer must
     // leave it logged out), and says what the server still holds.
-    forgetDraft();
-    leave("Logged out on this device. The server could not be reached, so your session stays valid there until it expires.");
+    loggedOut("Logged out on this device. The server could not be reached, so your session stays valid there until it expires.");
   }
 }
 
-/** What the next person must not find: the place and link typed in the post form by this one, and
- *  the view in the address (a pin's popup opened again at the next login on this tab). Only on Log
- *  out: an expired session, logging the same person back in, keeps both. */
+/** Logged out: the login screen, and nothing of this person's for the next one to find (`forgetDraft`). */
+function loggedOut(message) {
+  const forgotten = forgetDraft();
+  leave(message, forgotten);
+}
+
+/** What the next person must not find: the place and link typed in the post form by this one, the
+ *  view in the address (a pin's popup opened again at the next login on this tab), and the list the
+ *  service worker kept (sw.js), which a page opened offline showed behind the login. Only on Log
+ *  out: an expired session, logging the same person back in, keeps them. Resolves once the list is
+ *  deleted. */
 function forgetDraft() {
   $("post-place").value = "";
   $("post-link").value = "";
   history.replaceState(null, "", "#/");
+  // No `caches` on a page that is not a secure context (plain http from another machine): no
+  // service worker there either, so nothing kept.
+  if (typeof caches === "undefined") return Promise.resolve();
+  return caches.delete(KEPT_LISTS).catch(() => {});
 }
 
 /** Whether the session is still live; an ended one goes back to the login screen. No answer counts
