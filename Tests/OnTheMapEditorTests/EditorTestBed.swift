@@ -28,10 +28,11 @@ final class EditorTestBed: @unchecked Sendable {
     let foreignSocket: String?
     let control: String
 
-    init() throws {
+    /// `students` on the server; `daemonArguments` added to the daemon's command line.
+    init(students: Int = 150, daemonArguments: [String] = []) throws {
         server = try ServerFixture()
-        try server.seedDemo(count: 150)
-        daemon = try DaemonProcess(apiURL: server.baseURL)
+        try server.seedDemo(count: students)
+        daemon = try DaemonProcess(apiURL: server.baseURL, arguments: daemonArguments)
         hungDaemon = try DaemonProcess(apiURL: server.baseURL)
         hungDaemon.signal(SIGSTOP)
         scratch = try TemporaryDirectory(prefix: "onthemap-editor")
@@ -49,6 +50,13 @@ final class EditorTestBed: @unchecked Sendable {
         control = scratch.file("control")
         try FileManager.default.createDirectory(atPath: control, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch.file("home"), withIntermediateDirectories: true)
+    }
+
+    /// A bed of thousands, for the counts the editors group by three as the CLI does: 10,001
+    /// students on the server (a search looks at "only the newest 10,000") and 1,100 in the
+    /// daemon's cache ("📍 1,100", "100 of 1,100 students").
+    static func thousands() throws -> EditorTestBed {
+        try EditorTestBed(students: 10_001, daemonArguments: ["--cache-size", "1100"])
     }
 
     /// The editors' environment: the sockets, the account, the CLI, and a home of their own so no

@@ -45,7 +45,15 @@ struct EmacsPackageTests {
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
     func ertTestsAgainstRealDaemon() async throws {
-        try await runERT(selector: "(not (or (tag root) (tag hostile) (tag width)))")
+        try await runERT(selector: "(not (or (tag root) (tag hostile) (tag width) (tag thousands)))")
+    }
+
+    /// The ERT tests tagged `thousands`, against a bed of thousands (EditorTestBed.thousands): the
+    /// counts a person reads are grouped by three ("1,100").
+    @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
+    func ertTestsGroupThousands() async throws {
+        let summary = try await runERT(selector: "(tag thousands)", bed: EditorTestBed.thousands)
+        #expect(summary?.hasPrefix("Ran 1 tests, 1 results as expected") == true, "\(summary ?? "no summary")")
     }
 
     /// The ERT tests tagged `hostile`, against a daemon whose upstream stores control characters
@@ -72,14 +80,16 @@ struct EmacsPackageTests {
         #expect(summary?.hasPrefix("Ran 1 tests, 1 results as expected") == true, "\(summary ?? "no summary")")
     }
 
-    /// Runs the ERT tests that `selector` picks against a test bed of its own, expects none to fail
+    /// Runs the ERT tests that `selector` picks against a test bed of its own (made by `bed`), expects none to fail
     /// and prints ERT's summary line (with "N skipped" when an `ert-skip` ran), then each skipped
     /// test with its reason. Returns the summary line.
     @discardableResult
-    private func runERT(selector: String) async throws -> String? {
+    private func runERT(selector: String, bed makeBed: @escaping @Sendable () throws -> EditorTestBed = { try EditorTestBed() })
+        async throws -> String?
+    {
         // A thread of its own, as for Neovim: the run blocks for a minute.
         let result = try await onOwnThread {
-            let bed = try EditorTestBed()
+            let bed = try makeBed()
             defer { bed.tearDown() }
             return try bed.runEditor(
                 Self.emacs!, Self.ertArguments(selector: selector),

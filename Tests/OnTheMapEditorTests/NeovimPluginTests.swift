@@ -22,6 +22,13 @@ struct NeovimPluginTests {
         try await runSpecs(only: "root_spec")
     }
 
+    /// thousands_spec.lua, which run.lua leaves out of its default list, against a bed of thousands
+    /// (EditorTestBed.thousands): the counts a person reads are grouped by three ("1,100").
+    @Test(.enabled(if: nvim != nil, "nvim is not installed (Debian: apt-get install neovim): the Neovim plugin is not tested"))
+    func pluginInHeadlessNeovimGroupsThousands() async throws {
+        try await runSpecs(only: "thousands_spec", bed: EditorTestBed.thousands)
+    }
+
     /// hostile_spec.lua, which run.lua leaves out of its default list, against a daemon whose
     /// upstream stores control characters and bidi overrides in names, places and links.
     @Test(.enabled(if: nvim != nil, "nvim is not installed (Debian: apt-get install neovim): the Neovim plugin is not tested"))
@@ -43,13 +50,15 @@ struct NeovimPluginTests {
         print((label.map { "\($0): " } ?? "") + (summary.map(String.init) ?? "no summary line from nvim"))
     }
 
-    /// Runs run.lua (all of its default specs, or `only` one) against a test bed of its own and
-    /// expects every case to pass.
-    private func runSpecs(only: String? = nil) async throws {
+    /// Runs run.lua (all of its default specs, or `only` one) against a test bed of its own (made
+    /// by `bed`) and expects every case to pass.
+    private func runSpecs(only: String? = nil, bed makeBed: @escaping @Sendable () throws -> EditorTestBed = { try EditorTestBed() })
+        async throws
+    {
         // A thread of its own for the whole run: blocking one of the two cooperative threads for a
         // minute would starve the rest of the test run.
         let result = try await onOwnThread {
-            let bed = try EditorTestBed()
+            let bed = try makeBed()
             defer { bed.tearDown() }
             return try bed.runEditor(Self.nvim!, Self.arguments, environment: only.map { ["ONTHEMAP_TEST_ONLY": $0] } ?? [:])
         }

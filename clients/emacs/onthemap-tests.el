@@ -1671,7 +1671,22 @@ Return the session: a plist of its :dir, :socket and :messages file."
       (should (equal header-line-format " Map of Paris, France · zoom 2048 (as close as the map goes)"))
       (should (string-search "\n1 pin in view" (buffer-string)))
       (should (equal (get-text-property 3 'face) 'onthemap-label))
+      ;; Thousands of pins are counted as the CLI counts them, grouped by three.
+      (onthemap-map-render buffer (list :rows ["⠀Paris*⠀"] :styles [" nnnnnp "]
+                                        :pins (apply #'vector
+                                                     (cl-loop for n from 1 to 1234
+                                                              collect (list :n n :row 0 :col 6 :firstName "Ada" :mapString "Paris"
+                                                                            :mediaURL "https://a.example")))
+                                        :view (list :west 0 :south 40 :east 10 :north 50 :zoom 2))
+                           "Paris, France" 5)
+      (should (string-search "\n1,234 pins in view (1,229 more below)" (buffer-string)))
       (kill-buffer))))
+
+(ert-deftest onthemap-test-20d-counts-grouped-by-three ()
+  ;; As the CLI's NumberText.grouped writes them.
+  (dolist (case '((0 . "0") (7 . "7") (950 . "950") (1000 . "1,000") (1234 . "1,234") (10000 . "10,000")
+                  (123456 . "123,456") (1234567 . "1,234,567") (-1234 . "-1,234") (-100 . "-100")))
+    (should (equal (onthemap--grouped (car case)) (cdr case)))))
 
 (ert-deftest onthemap-test-20a-map-camera ()
   (let ((camera (onthemap--camera '(:west -10 :east 10 :north 10 :south -10 :zoom 18))))
@@ -2101,6 +2116,49 @@ The TSV's values are shown by the CLI's rule (DisplayText)."
       (kill-buffer))
     (dolist (message onthemap-tests--messages)
       (onthemap-tests--all-safe "a message" message))))
+
+;;;; Against a server of thousands
+
+(defun onthemap-tests--search-summary-matches (regexp)
+  "Open a search for \"a\"; wait until its summary matches REGEXP; close it."
+  (let ((buffer (onthemap-search "a")))
+    (unwind-protect
+        (with-current-buffer buffer
+          (onthemap-tests--wait (lambda () (format "the search list; summary %S" (onthemap-tests--summary)))
+                                (lambda () (and onthemap--shown (string-match-p regexp (onthemap-tests--summary))))
+                                60))
+      (kill-buffer buffer))))
+
+(ert-deftest onthemap-test-60-counts-of-thousands-are-grouped ()
+  ;; Against 10,001 students on the server and a daemon caching 1,100 (EditorTestBed.thousands):
+  ;; the mode line, its help-echo, a list's first line and the notes say "1,100" and "10,000",
+  ;; as the CLI writes them.
+  :tags '(thousands)
+  (onthemap-status-mode 1)
+  (with-temp-buffer
+    (insert onthemap-tests--password "\n")
+    (should (eql 0 (call-process-region (point-min) (point-max) (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil
+                                        "login" "--username" (onthemap-tests--env "ONTHEMAP_TEST_EMAIL") "--password-stdin"))))
+  (onthemap-tests--wait (lambda () (format "\" 📍 1,100\" in the mode line, got %S" (onthemap-status-string)))
+                        (lambda () (string-prefix-p " 📍 1,100" (onthemap-status-string)))
+                        60)
+  (should (string-prefix-p "OnTheMap: 1,100 newest students; " (get-text-property 1 'help-echo (onthemap-status-string))))
+  (let ((buffer (onthemap)))
+    (unwind-protect
+        (with-current-buffer buffer
+          (onthemap-tests--wait (lambda () (format "the list; summary %S" (onthemap-tests--summary)))
+                                (lambda () (and onthemap--shown
+                                                (string-prefix-p "100 of 1,100 students, newest first · " (onthemap-tests--summary))))
+                                60))
+      (kill-buffer buffer)))
+  ;; A search needs the whole list: the daemon asks the server for the newest 10,000 (of 10,001).
+  (onthemap-tests--search-summary-matches
+   "\\`[0-9,]+ of [0-9]\\{1,3\\},[0-9]\\{3\\} students (only the newest 10,000 looked at) matching \"a\"")
+  (onthemap-tests--control "server-stop" "server-stopped")
+  (unwind-protect
+      (onthemap-tests--search-summary-matches
+       "\\`[0-9,]+ of [0-9,]+ students (server unreachable: only the 1,100 cached looked at) matching \"a\"")
+    (onthemap-tests--control "server-start" "server-started")))
 
 (provide 'onthemap-tests)
 ;;; onthemap-tests.el ends here

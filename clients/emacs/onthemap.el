@@ -503,6 +503,17 @@ was there (a space, or nothing for a bidi control)."
                                                 (plist-get student :lastName)))
                                 " ")))
 
+(defun onthemap--grouped (count)
+  "COUNT for a person, grouped by three as the CLI writes it: \"10,000\".
+As its NumberText.grouped: \"1,234\", \"950\".  Row and pin numbers,
+which a person types back, stay bare."
+  (let ((digits (number-to-string (abs count)))
+        (groups '()))
+    (while (> (length digits) 3)
+      (push (substring digits -3) groups)
+      (setq digits (substring digits 0 -3)))
+    (concat (if (< count 0) "-" "") (string-join (cons digits groups) ","))))
+
 (defun onthemap--age (timestamp)
   "How long ago TIMESTAMP was: \"just now\", \"5 min ago\", \"3 h ago\"."
   (if-let ((time (and (stringp timestamp) (ignore-errors (date-to-time timestamp)))))
@@ -952,14 +963,14 @@ Then, when there are none, a line that says so."
   (let* ((result onthemap--shown)
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
-    (concat (format "%d of %d students" shown (or (plist-get result :total) shown))
+    (concat (format "%s of %s students" (onthemap--grouped shown) (onthemap--grouped (or (plist-get result :total) shown)))
             ;; Fewer looked at than the server has: said right after the count it qualifies,
             ;; so no list is silently short (the CLI's notes).
             (when-let ((looked (plist-get result :limitedTo)))
               (cond ((not (equal (plist-get result :source) "cache"))
-                     (format " (only the newest %d looked at)" looked))
+                     (format " (only the newest %s looked at)" (onthemap--grouped looked)))
                     ((zerop looked) " (server unreachable, and nothing cached yet)")
-                    (t (format " (server unreachable: only the %d cached looked at)" looked))))
+                    (t (format " (server unreachable: only the %s cached looked at)" (onthemap--grouped looked)))))
             (when onthemap--search (format " matching \"%s\"" (onthemap--clean onthemap--search)))
             (when onthemap--near
               (format " %s %s%s" (if sort-key "near" "nearest to") (onthemap--clean (nth 2 onthemap--near))
@@ -1715,7 +1726,7 @@ dropped takes its style code with it."
 
 (defun onthemap--pins-text (count)
   "Say how many pins: COUNT pins, as \"3 pins\" or \"1 pin\"."
-  (if (= count 1) "1 pin" (format "%d pins" count)))
+  (if (= count 1) "1 pin" (format "%s pins" (onthemap--grouped count))))
 
 (defun onthemap--map-title (where view capped)
   "The header line of a map of WHERE, drawn as VIEW; CAPPED: at the closest zoom.
@@ -1741,7 +1752,7 @@ says the zoom asked for was closer than the map goes."
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
       (setq onthemap--map-summary (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
                                           (if (and legend (> (length pins) legend))
-                                              (format " (%d more below)" (- (length pins) legend))
+                                              (format " (%s more below)" (onthemap--grouped (- (length pins) legend)))
                                             "")
                                           " · RET opens · +/- zoom · H J K L pan · ? keys"))
       (if (markerp onthemap--map-legend)
@@ -2166,8 +2177,8 @@ counts them."
 just now\", or why the list is stale."
   (let ((students (plist-get status :students))
         (place (plist-get (plist-get status :myPin) :mapString)))
-    (format "OnTheMap: %d newest students; %s; %s"
-            (or (plist-get students :count) 0)
+    (format "OnTheMap: %s newest students; %s; %s"
+            (onthemap--grouped (or (plist-get students :count) 0))
             (if place (concat "your pin: " (onthemap--clean place)) "no pin of yours")
             (if (onthemap--true-p (plist-get students :stale))
                 (concat "stale: " (onthemap--clean (or (plist-get students :lastError) "not refreshed lately")))
@@ -2190,7 +2201,7 @@ A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
                (if (not (or (plist-get students :refreshedAt) (plist-get students :lastError)))
                    (propertize (concat " " icon " …") 'help-echo "OnTheMap: fetching the student list")
                  (propertize
-                  (concat " " icon " " (number-to-string (or (plist-get students :count) 0))
+                  (concat " " icon " " (onthemap--grouped (or (plist-get students :count) 0))
                           (if place (concat " · " (string-replace "%" "%%" (onthemap--short-place (onthemap--clean place)))) "")
                           (if (onthemap--true-p (plist-get students :stale)) " !" ""))
                   'help-echo (onthemap--status-help status))))))))

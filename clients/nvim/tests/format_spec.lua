@@ -6,6 +6,15 @@ local buffer = require("onthemap.buffer")
 
 return {
   {
+    "counts are grouped by three, as the CLI's NumberText.grouped writes them",
+    function()
+      for count, text in pairs({ [0] = "0", [7] = "7", [950] = "950", [1000] = "1,000", [1234] = "1,234", [10000] = "10,000",
+        [123456] = "123,456", [1234567] = "1,234,567", [-1234] = "-1,234", [-100] = "-100" }) do
+        t.eq(format.grouped(count), text, tostring(count))
+      end
+    end,
+  },
+  {
     "columns align by display width, wide characters included",
     function()
       local lines = format.columns({ { "NAME", "PLACE", "LINK" }, { "Ada", "東京", "https://a" }, { "Grace Hopper", "Köln", "x" } })
@@ -231,6 +240,17 @@ return {
       t.eq(lines[1], "Map of Paris, France · zoom 2048 (as close as the map goes)", "the title")
       t.ok(lines[3]:find("^1 pin in view"), "one pin: " .. lines[3])
       t.eq(marks[1][4].hl_group, "OnTheMapLabel", "a label's cells")
+      -- Thousands of pins are counted as the CLI counts them, grouped by three.
+      local pins = {}
+      for n = 1, 1234 do
+        pins[n] = { n = n, row = 0, col = 6, firstName = "Ada", mapString = "Paris", mediaURL = "https://a.example" }
+      end
+      result.pins = pins
+      buf = map.buffer()
+      map.render(buf, result, "Paris, France", 5, true)
+      lines = t.lines(buf)
+      buffer.close(buf)
+      t.ok(lines[3]:find("^1,234 pins in view %(1,229 more below%)"), "1,234 pins: " .. lines[3])
     end,
   },
   {

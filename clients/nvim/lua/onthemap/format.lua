@@ -74,6 +74,14 @@ function M.shell_quote(text)
   return "'" .. text:gsub("'", [['\'']]) .. "'"
 end
 
+--- A count for a person, grouped by three as the CLI writes it (its NumberText.grouped):
+--- "10,000", "1,234", "950". Row and pin numbers, which a person types back, stay bare.
+function M.grouped(count)
+  local sign, digits = tostring(math.floor(count)):match("^(-?)(%d+)$")
+  local grouped = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return sign .. grouped
+end
+
 --- The display width of `text` (wide and combining characters counted as Neovim draws them).
 function M.width(text)
   return vim.fn.strdisplaywidth(text)

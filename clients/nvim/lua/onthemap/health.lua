@@ -77,9 +77,9 @@ function M.check()
     local students = status.students or {}
     -- Your pin's whole place: the statusline shows its name alone.
     local pin = status.myPin and status.myPin.mapString
-    report.ok(("logged in as %s; %d students cached; %s"):format(
+    report.ok(("logged in as %s; %s students cached; %s"):format(
       format.name(account),
-      students.count or 0,
+      format.grouped(students.count or 0),
       pin and ("your pin: " .. format.clean(pin)) or "no pin of yours"
     ))
     if students.stale then

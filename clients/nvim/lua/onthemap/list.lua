@@ -23,15 +23,15 @@ local near_limits = { 30, 34, 8, 56, 12 }
 --- refreshed; cut with "…" to `room` cells (a window's edge cut it bare: "…Westphalia, German").
 local function summary(result, near, search, room)
   local students = result.students or {}
-  local count = ("%d of %d students"):format(#students, result.total or #students)
+  local count = ("%s of %s students"):format(format.grouped(#students), format.grouped(result.total or #students))
   -- Fewer looked at than the server has: said right after the count it qualifies, where a narrow
   -- window's edge does not cut it, so no list is silently short (the CLI's notes).
   if result.limitedTo == 0 and result.source == "cache" then
     count = count .. " (server unreachable, and nothing cached yet)"
   elseif result.limitedTo then
     count = count .. (result.source == "cache"
-      and " (server unreachable: only the %d cached looked at)"
-      or " (only the newest %d looked at)"):format(result.limitedTo)
+      and " (server unreachable: only the %s cached looked at)"
+      or " (only the newest %s looked at)"):format(format.grouped(result.limitedTo))
   end
   local text
   if search then

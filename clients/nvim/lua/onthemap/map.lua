@@ -78,7 +78,7 @@ end
 
 --- "3 pins", "1 pin".
 local function pins_text(count)
-  return count == 1 and "1 pin" or (count .. " pins")
+  return count == 1 and "1 pin" or (format.grouped(count) .. " pins")
 end
 
 --- The title line: what the map shows and at which zoom.
@@ -106,7 +106,7 @@ function M.render(buf, result, where, legend_room, capped)
   local pins = result.pins or {}
   local summary = #pins == 0 and "No pin in view" or (pins_text(#pins) .. " in view")
   if legend_room and #pins > legend_room then
-    summary = summary .. (" (%d more below)"):format(#pins - legend_room)
+    summary = summary .. (" (%s more below)"):format(format.grouped(#pins - legend_room))
   end
   -- The hint gives way to the window, as Emacs's does: its middle first, then cut with "…" (the
   -- window's edge cut it bare).

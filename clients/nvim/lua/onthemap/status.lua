@@ -288,7 +288,7 @@ function M.text()
   if students.refreshedAt == nil and students.lastError == nil then
     return icon .. " …"
   end
-  local text = icon .. " " .. tostring(students.count or 0)
+  local text = icon .. " " .. format.grouped(students.count or 0)
   if status.myPin and status.myPin.mapString then
     text = text .. " · " .. M.short_place(format.clean(status.myPin.mapString))
   end
