@@ -122,6 +122,10 @@ static const unsigned char web_js_names_mjs[] = {
 #embed "web/js/names.mjs"
 };
 
+static const unsigned char web_js_pin_link_mjs[] = {
+#embed "web/js/pin-link.mjs"
+};
+
 static const unsigned char web_js_pins_mjs[] = {
 #embed "web/js/pins.mjs"
 };
@@ -187,6 +191,7 @@ static const struct onthemap_web_file files[] = {
     {"js/messages.mjs", web_js_messages_mjs, sizeof web_js_messages_mjs},
     {"js/name-layer.mjs", web_js_name_layer_mjs, sizeof web_js_name_layer_mjs},
     {"js/names.mjs", web_js_names_mjs, sizeof web_js_names_mjs},
+    {"js/pin-link.mjs", web_js_pin_link_mjs, sizeof web_js_pin_link_mjs},
     {"js/pins.mjs", web_js_pins_mjs, sizeof web_js_pins_mjs},
     {"js/popup.mjs", web_js_popup_mjs, sizeof web_js_popup_mjs},
     {"js/post.mjs", web_js_post_mjs, sizeof web_js_post_mjs},

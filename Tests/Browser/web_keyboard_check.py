@@ -7,10 +7,10 @@ on every screen, at 1400x900 and on a phone (390x844, touch), light and dark (is
 BASE_URL is the server's root, started with `--web-poll-seconds 1 --web-pins N` on a database of its
 own with the demo data (N students; 240 by default) and the account grace@onthemap.example
 (password-grace), without a pin. The check logs in as the demo account (as Grace on the phone), opens
-the list, opens a link, posts a pin, moves it and logs out with keys only (Tab, arrows, Enter,
-Escape, typing), checking at each step where the focus went; only what is on the screen takes the
-focus. Prints one line per check; exits 0 when all pass, 1 when one fails, 77 (skip) without
-Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
+the list, opens a link, copies a pin's address, posts a pin, moves it and logs out with keys only
+(Tab, arrows, Enter, Escape, typing), checking at each step where the focus went; only what is on the
+screen takes the focus. Prints one line per check; exits 0 when all pass, 1 when one fails, 77 (skip)
+without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
 """
 
 import re
@@ -564,6 +564,59 @@ def addresses():
     wait(lambda: b.shown("login"))
 
 
+def copying_a_pins_link():
+    """A pin's popup: Tab reaches its Copy link, Enter copies the pin's whole address and says so, and
+    that address opens the pin's popup after login (an installed app has no address bar to copy it
+    from). The clipboard is Chromium's own, read back through the page's clipboard API with the
+    permissions a person would grant; a clipboard refused is said too."""
+    b.size(1400, 900, False)
+    b.open()
+    b.log_in_by_keyboard()
+    wait(lambda: b.driver.find_elements("css selector", "#markers .marker"), 30)
+    origin = re.match(r"https?://[^/]+", BASE).group(0)
+    b.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin,
+                                                          "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    object_id = js("return document.querySelector('#markers .marker').getAttribute('data-object-id')")
+    name = js("return document.querySelector('#markers .marker .student').dataset.name")
+    focus_object(object_id)
+    key(Keys.ENTER)
+    wait(lambda: popup_state()[2] is not None, 5)
+    presses = b.tab_to(lambda a: "copy-link" in a.get("cls", ""), 4)
+    label = active().get("label")
+    check(presses is not None and label == "Copy link to the pin of " + name,
+          "a pin's popup: Tab reaches its Copy link (%s presses), named \"%s\"" % (presses, label))
+    key(Keys.ENTER)
+    said = wait(lambda: b.shown("toast") and b.by_id("toast").text, 5)
+    copied = b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        navigator.clipboard.readText().then(done,function(e){done('not read: '+e);});""")
+    check(said == "Link copied." and copied == BASE.rstrip("/") + "/#/pin/" + object_id,
+          "Enter on it copies the pin's address (%s) and says so: %s" % (copied, said))
+    check("copy-link" in active().get("cls", "") and "copied" in active().get("cls", "") and popup_state()[0],
+          "the popup stays open, the focus on Copy link, marked copied (on a phone the popup covers the toast): %s"
+          % active().get("cls"))
+    # Refused (the person said no to the clipboard): said in the toast.
+    js("document.getElementById('toast').hidden=true")
+    b.driver.execute_cdp_cmd("Browser.setPermission", {"origin": origin, "permission": {"name": "clipboard-write"}, "setting": "denied"})
+    key(Keys.ENTER)
+    refused = wait(lambda: b.shown("toast") and b.by_id("toast").text, 5)
+    check(refused and refused.startswith("Could not copy the link") and "copied" not in active().get("cls", ""),
+          "a clipboard refused is said, the button no longer marked copied: %s" % refused)
+    b.driver.execute_cdp_cmd("Browser.resetPermissions", {})
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("popup"))
+    # The address copied, opened in a new page after Log out: the login, then that pin's popup.
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+    b.driver.get("about:blank")
+    b.driver.get(copied)
+    wait(lambda: b.shown("login"), 15)
+    b.log_in_by_keyboard()
+    opened = wait(lambda: b.shown("popup") and js("return document.querySelector('#popup-list li').student.dataset.objectId") == object_id, 20)
+    check(opened and b.driver.current_url == copied, "the copied address opens that pin's popup after login (%s)" % name)
+    js("document.getElementById('logout').click()")
+    wait(lambda: b.shown("login"))
+
+
 def crowded_place():
     """The demo place with the most students close enough to stay one cluster at the closest zoom (a
     few kilometres apart: within 8 map units, where a cluster reaches 10 at 1400 pixels), and their
@@ -719,6 +772,8 @@ def touch_targets():
     check(close and min(close) >= 44, "390x844: the popup's Close is at least 44 px a side: %s" % close)
     links = js("return Array.from(document.querySelectorAll('#popup a[href]')).map(function(a){var r=a.getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)];})")
     check(links and all(min(l) >= 44 for l in links), "390x844: each link in the popup is at least 44 px a side: %s" % links)
+    copy = js("return Array.from(document.querySelectorAll('#popup .copy-link')).map(function(a){var r=a.getBoundingClientRect();return [Math.round(r.width),Math.round(r.height)];})")
+    check(copy and all(min(c) >= 44 for c in copy), "390x844: each Copy link in the popup is at least 44 px a side: %s" % copy)
     js("document.getElementById('logout').click()")
     wait(lambda: b.shown("login"))
 
@@ -730,6 +785,7 @@ try:
     clusters("1400x900", False)
     clusters("390x844", True)
     addresses()
+    copying_a_pins_link()
     dark("1400x900", False)
     dark("390x844", True)
     touch_targets()

@@ -87,8 +87,9 @@ struct WebAppBrowserTests {
         }
     }
 
-    /// Issue 41, point 2: login, the map's pins, a popup, the tabs, the list, a link, posting and moving
-    /// a pin, logging out, by the keyboard alone; axe-core on every screen, at both sizes, light and dark.
+    /// Issue 41, point 2: login, the map's pins, a popup (its Copy link), the tabs, the list, a link,
+    /// posting and moving a pin, logging out, by the keyboard alone; axe-core on every screen, at both
+    /// sizes, light and dark.
     @Test func byTheKeyboardAloneWithAxeOnEveryScreen() throws {
         let fixture = try ServerFixture(arguments: [
             "--web-poll-seconds", "1", "--web-pins", "240", "--signup-url", "https://signup.onthemap.example/join",
@@ -121,6 +122,9 @@ struct WebAppBrowserTests {
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
             "ok   390x844: pins and clusters are touch targets of at least 44 px", "ok   390x844: the popup's Close is at least 44 px a side",
             "ok   390x844: each link in the popup is at least 44 px a side", "ok   390x844: the login's Sign up link is at least 44 px a side",
+            "ok   a pin's popup: Tab reaches its Copy link", "ok   Enter on it copies the pin's address",
+            "ok   the popup stays open, the focus on Copy link, marked copied", "ok   a clipboard refused is said",
+            "ok   the copied address opens that pin's popup after login", "ok   390x844: each Copy link in the popup is at least 44 px a side",
             "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
             "ok   1400x900: the rows are placed again when the screen's width changes their height",
             "ok   no errors in the console",

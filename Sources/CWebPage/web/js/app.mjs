@@ -6,6 +6,7 @@
 import { hideAlert, toast } from "./api.mjs";
 import { listKey, listScrolled, listShown, openRow, showTab } from "./list.mjs";
 import { mapView } from "./map-view.mjs";
+import { copyPinLink } from "./pin-link.mjs";
 import { openPin, refresh, search, syncMapSearch } from "./pins.mjs";
 import { answered, closePost, find, finish, followZoom, openPost, previewLayer } from "./post.mjs";
 import { parseRoute, routeHash } from "./routes.mjs";
@@ -172,6 +173,13 @@ $("search").addEventListener("input", search);
 $("refresh").addEventListener("click", () => refresh());
 $("post-open").addEventListener("click", () => go({ view: "post" }));
 $("logout").addEventListener("click", logout);
+
+/* A pin's popup: each student's Copy link (index.html's popup entry). */
+$("popup-list").addEventListener("click", (ev) => {
+  const copy = ev.target.closest(".copy-link");
+  // Marked on the button too (app.css): on a phone the popup covers the toast.
+  if (copy) copyPinLink(copy.closest("li").student.dataset.objectId).then((done) => copy.classList.toggle("copied", done));
+});
 
 /* The map's own buttons. */
 $("zoom-in").addEventListener("click", () => ui.view.zoomBy(2));

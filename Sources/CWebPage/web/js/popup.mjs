@@ -27,12 +27,16 @@ export function mapPopup(map) {
     li.querySelector(".place").textContent = s.dataset.place;
     a.textContent = shownText(url);
     if (isWebLink(url)) a.href = url;
+    // The server's page has a button to copy the pin's address (app.mjs); the exported map's has not.
+    const copy = li.querySelector(".copy-link");
+    if (copy) copy.setAttribute("aria-label", "Copy link to the pin of " + s.dataset.name);
     return li;
   }
   /** Opens the popup on a marker or cluster; `pinned`: it stays when the pointer leaves; `chosen`: the
    *  person opened it (a click, Enter, an address), so the focus goes into it; `anchor`: the marker
    *  in a cluster asked for (an address), listed first. A popup shown again as the markers regroup
-   *  or change leaves the focus where it is, on the same student's link if the list is written again. */
+   *  or change leaves the focus where it is, on the same student's link (or button) if the list is
+   *  written again. */
   function show(m, pinned, chosen, anchor) {
     if (p.selected && p.selected !== m) p.selected.classList.remove("selected");
     p.selected = m;
@@ -49,7 +53,8 @@ export function mapPopup(map) {
     const said = here.map(saying);
     if (!showing || showing.cluster !== !!m.members || showing.whole !== !!m.whole || showing.here.length !== here.length
         || here.some((s, i) => s !== showing.here[i] || said[i] !== showing.said[i])) {
-      const focused = list.contains(document.activeElement) ? document.activeElement.closest("li").student : null;
+      const at = list.contains(document.activeElement) ? document.activeElement : null;
+      const focused = at ? at.closest("li").student : null, sameKind = at && at.matches(".copy-link") ? ".copy-link" : "a[href]";
       showing = { cluster: !!m.members, whole: !!m.whole, here, said };
       heading.textContent = headingOf(m, here);
       heading.hidden = here.length < 2;
@@ -57,7 +62,7 @@ export function mapPopup(map) {
       box = null;
       if (focused && !chosen) {
         const again = Array.from(list.children).find((li) => li.student === focused);
-        ((again && again.querySelector("a[href]")) || list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
+        ((again && again.querySelector(sameKind)) || list.querySelector("a[href]") || o.close).focus({ preventScroll: true });
       }
     }
     popup.setAttribute("aria-label", here.length === 1 ? here[0].dataset.name + ", " + here[0].dataset.place : heading.textContent);

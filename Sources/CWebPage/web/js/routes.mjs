@@ -1,5 +1,6 @@
 // The page's addresses: `#/` the map, `#/list`, `#/post`, `#/pin/OBJECTID` (that pin's popup). Back
-// and Forward move between them, and a copied address opens the same view after login (app.mjs).
+// and Forward move between them, and a copied address opens the same view after login (app.mjs;
+// a popup's Copy link copies its pin's, pin-link.mjs).
 // Pure: node tests it (Tests/Browser/js/routes.test.mjs).
 
 /** The view an address names: {view: "map" | "list" | "post" | "pin", id (a pin's objectId)}. An
@@ -28,4 +29,9 @@ export function routeHash(route) {
     case "pin": return "#/pin/" + encodeURIComponent(route.id);
     default: return "#/";
   }
+}
+
+/** The whole address of a view, on the page at `page` (its address, whatever view it shows). */
+export function routeAddress(route, page) {
+  return new URL(routeHash(route), page).href;
 }
