@@ -136,12 +136,15 @@ def offline_with_a_session():
     # A place looked up meanwhile: an alert says it could not be, beside the banner, not over it.
     b.by_id("post-open").click()
     b.wait(lambda: b.active().get("testid") == "post-place")
-    b.type("Oslo\n")
+    b.type("Oslo")
+    b.tab_to(lambda a: a.get("testid") == "post-link")
+    b.type("https://grace.example\n")
     alert = wait(lambda: b.shown("alert") and b.by_id("alert").text, 10)
     boxes = js("return ['alert','offline'].map(function(i){var r=document.getElementById(i).getBoundingClientRect();"
                "return [r.left,r.top,r.right,r.bottom];})")
     apart = boxes[0][3] <= boxes[1][1] or boxes[1][3] <= boxes[0][1] or boxes[0][2] <= boxes[1][0] or boxes[1][2] <= boxes[0][0]
-    check(alert and b.shown("offline") and apart, "the lookup's alert and the banner both show, apart: %s %s" % (alert, boxes))
+    check(alert and alert.startswith("Could not look the place up") and b.shown("offline") and apart,
+          "the lookup's alert and the banner both show, apart: %s %s" % (alert, boxes))
     b.key(Keys.ESCAPE)
     b.wait(lambda: not b.shown("post"))
     # Reloaded while the server is down: the last map, with the time it was seen.

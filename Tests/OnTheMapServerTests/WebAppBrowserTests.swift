@@ -176,17 +176,18 @@ struct WebAppBrowserTests {
     }
 
     /// Issue 41, points 3 and 6: installable (manifest, icons, service worker), the last map without the
-    /// server (none after Log out), the banner while it is down, gone by itself once it is back. The
-    /// check starts and stops the server itself, on the fixture's database.
-    @Test func installableAndUsefulOffline() throws {
+    /// server (none after Log out), the banner while it is down, gone by itself once it is back; with
+    /// 240 and with 10,000 students (ten pages kept). The check starts and stops the server itself, on
+    /// the fixture's database.
+    @Test(arguments: [240, 10_000]) func installableAndUsefulOffline(students: Int) throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }
-        try fixture.seedDemo(count: 240)
+        try fixture.seedDemo(count: students)
         try fixture.addUser(email: "grace@onthemap.example", password: "password-grace", first: "Grace", last: "Hopper")
         _ = fixture.stopServer()
         let result = try Self.check(
             "web_offline_check.py",
-            [BrowserTools.artefacts, "--server", BuiltProducts.path("onthemap-server"), "--db", fixture.databasePath, "--pins", "240"])
+            [BrowserTools.artefacts, "--server", BuiltProducts.path("onthemap-server"), "--db", fixture.databasePath, "--pins", String(students)])
         for line in [
             "ok   the web app manifest is served", "ok   its icons, from the project's pin", "ok   the page's service worker runs",
             "ok   Chromium finds the page installable", "ok   it keeps the list seen",
