@@ -9,9 +9,9 @@ final class CLITestBed: @unchecked Sendable {
     let daemon: DaemonProcess
     let cacheHome: TemporaryDirectory
 
-    init(login: Bool = true, daemonArguments: [String] = []) throws {
+    init(login: Bool = true, students: Int = 120, daemonArguments: [String] = []) throws {
         server = try ServerFixture()
-        try server.seedDemo(count: 120)
+        try server.seedDemo(count: students)
         daemon = try DaemonProcess(apiURL: server.baseURL, arguments: daemonArguments)
         cacheHome = try TemporaryDirectory(prefix: "onthemap-cli")
         if login {

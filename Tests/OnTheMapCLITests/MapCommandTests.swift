@@ -9,6 +9,19 @@ import Testing
 /// `onthemap map` and `onthemap export`, through the real binary, daemon and server.
 @Suite("onthemap map and export", .ownThreads)
 struct MapCommandTests {
+    /// Counts of a thousand and more are grouped by three wherever a person reads them, as the
+    /// editors and the web page write them; `--json` keeps the number.
+    @Test func countsOfThousandsAreGrouped() throws {
+        let bed = try CLITestBed(students: 1200, daemonArguments: ["--cache-size", "1100"])
+        #expect(try bed.run(["refresh"]).stderr == "fetched the 1,100 newest students\n")
+        let map = try bed.run(["map", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
+        let summary = map.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
+        #expect(summary.firstMatch(of: /^1,[0-9]{3} pins in view/) != nil, "\(summary)")
+        #expect(try bed.run(["status"]).stdout.contains("students: 1,100 newest"))
+        #expect(try bed.run(["status", "--format", "i3blocks"]).stdout.hasPrefix("📍 1,100"))
+        #expect(try bed.run(["status", "--json"]).stdout.contains(#""count":1100"#))
+    }
+
     @Test func aMapWithItsLegend() throws {
         let bed = try CLITestBed()
         let result = try bed.run(["map", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
