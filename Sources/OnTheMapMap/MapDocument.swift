@@ -23,7 +23,7 @@ public enum MapDocument {
             WebFiles.text("export.html"),
             [
                 "title": escape(title), "style": MapDocumentAssets.exportStyle, "script": MapDocumentAssets.exportScript,
-                "count": "\(grouped(pins.count)) \(pins.count == 1 ? "student" : "students")", "legend": legend,
+                "count": "\(CountText.grouped(pins.count)) \(pins.count == 1 ? "student" : "students")", "legend": legend,
                 "world": worldSVG(world: world),
                 // In a <script> element: "</" would end it.
                 "names": MapLabels.embedded.webJSON().replacing("</", with: "<\\/"),
@@ -111,8 +111,9 @@ public enum MapDocument {
             text += #" data-url="\#(escape(pin.student.mediaURL))"/>"#
         }
         text += "</g>"
-        // A shared point has no single link to open; its tooltip lists everyone's.
-        guard standalone, pins.count == 1, isWebLink(pins[0].student.mediaURL) else { return text }
+        // A shared point has no single link to open; its tooltip lists everyone's. Only a web link
+        // by the one rule (`WebLink`: http or https, no control character or bidi override) is one.
+        guard standalone, pins.count == 1, WebLink.isValid(pins[0].student.mediaURL) else { return text }
         return #"<a href="\#(escape(pins[0].student.mediaURL))" target="_blank">"# + text + "</a>"
     }
 
@@ -122,24 +123,6 @@ public enum MapDocument {
 
     private static func tooltip(_ pin: StudentPin) -> String {
         escape(name(pin)) + " — " + escape(pin.student.mapString) + (pin.student.mediaURL.isEmpty ? "" : " — " + escape(pin.student.mediaURL))
-    }
-
-    /// Only http and https links become clickable.
-    static func isWebLink(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
-    }
-
-    /// A count as people read it: "10,000" (the page's `countText`).
-    static func grouped(_ count: Int) -> String {
-        let digits = String(count)
-        guard digits.count > 3 else { return digits }
-        var text = ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return text
     }
 
     private static func format(_ value: Double) -> String {

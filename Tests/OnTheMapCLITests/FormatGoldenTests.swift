@@ -175,7 +175,7 @@ struct FormatGoldenTests {
 
     /// Counts in sentences are grouped by three ("only the newest 10,000 students were looked at").
     @Test func countsAreGroupedByThree() {
-        #expect([0, 950, 1000, 10_000, 1_234_567, -20_100].map(NumberText.grouped) == ["0", "950", "1,000", "10,000", "1,234,567", "-20,100"])
+        #expect([0, 950, 1000, 10_000, 1_234_567, -20_100].map(CountText.grouped) == ["0", "950", "1,000", "10,000", "1,234,567", "-20,100"])
         #expect(StudentTable.kilometres(12_345.4) == "12,345" && StudentTable.kilometres(3.14) == "3.1")
         #expect(StudentsCommand.onlyLookedAt(10_000, source: .server) == "only the newest 10,000 students were looked at; the server has more")
         #expect(StudentsCommand.onlyLookedAt(0, source: .cache) == "the server could not be reached, and no students are cached yet")

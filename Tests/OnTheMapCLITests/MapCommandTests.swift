@@ -17,6 +17,10 @@ struct MapCommandTests {
         let map = try bed.run(["map", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
         let summary = map.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
         #expect(summary.firstMatch(of: /^1,[0-9]{3} pins in view/) != nil, "\(summary)")
+        // Around one city, most of them are outside the view, and so counted.
+        let near = try bed.run(["map", "--near", "Lima, Peru", "--radius", "500", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
+        let nearSummary = near.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
+        #expect(nearSummary.firstMatch(of: /, 1,[0-9]{3} outside it/) != nil, "\(nearSummary)")
         #expect(try bed.run(["status"]).stdout.contains("students: 1,100 newest"))
         #expect(try bed.run(["status", "--format", "i3blocks"]).stdout.hasPrefix("📍 1,100"))
         #expect(try bed.run(["status", "--json"]).stdout.contains(#""count":1100"#))

@@ -59,4 +59,21 @@ struct MapDocumentTests {
         #expect(svg.ranges(of: "<a href=").count == 1)
         #expect(svg.contains(#"<a href="https://b.example""#))
     }
+
+    /// A lone student's link is a link only by the one rule for links: one that shows a file name
+    /// backwards (a right-to-left override) or runs a script is text in the tooltip, not an <a>.
+    @Test func inTheSVGOnlyAWebLinkLinks() {
+        for link in ["https://evil.example/\u{202E}gnp.exe", "javascript:alert(1)", "https://evil.example/a\u{0}b", "https://"] {
+            var pin = Self.pin("e", "Eve", at: Self.lima)
+            pin.student.mediaURL = link
+            let svg = MapDocument.svg(pins: [pin])
+            #expect(!svg.contains("<a href="), "\(link.debugDescription) became a link")
+        }
+    }
+
+    @Test func countsAreGroupedByTheOneRule() {
+        #expect([0, 950, 1000, 10_000, -100, -20_100].map(CountText.grouped) == ["0", "950", "1,000", "10,000", "-100", "-20,100"])
+        let page = MapDocument.html(pins: (0..<1234).map { Self.pin("p\($0)", "P", at: Self.lima) }, title: "t")
+        #expect(page.contains("1,234 students"))
+    }
 }

@@ -1683,9 +1683,9 @@ Return the session: a plist of its :dir, :socket and :messages file."
       (kill-buffer))))
 
 (ert-deftest onthemap-test-20d-counts-grouped-by-three ()
-  ;; As the CLI's NumberText.grouped writes them.
+  ;; As the CLI's CountText.grouped writes them; a float (JSON's numbers may be) as its whole.
   (dolist (case '((0 . "0") (7 . "7") (950 . "950") (1000 . "1,000") (1234 . "1,234") (10000 . "10,000")
-                  (123456 . "123,456") (1234567 . "1,234,567") (-1234 . "-1,234") (-100 . "-100")))
+                  (123456 . "123,456") (1234567 . "1,234,567") (-1234 . "-1,234") (-100 . "-100") (1100.0 . "1,100")))
     (should (equal (onthemap--grouped (car case)) (cdr case)))))
 
 (ert-deftest onthemap-test-20a-map-camera ()

@@ -505,9 +505,9 @@ was there (a space, or nothing for a bidi control)."
 
 (defun onthemap--grouped (count)
   "COUNT for a person, grouped by three as the CLI writes it: \"10,000\".
-As its NumberText.grouped: \"1,234\", \"950\".  Row and pin numbers,
+As its CountText.grouped: \"1,234\", \"950\".  Row and pin numbers,
 which a person types back, stay bare."
-  (let ((digits (number-to-string (abs count)))
+  (let ((digits (number-to-string (abs (truncate count))))
         (groups '()))
     (while (> (length digits) 3)
       (push (substring digits -3) groups)

@@ -134,8 +134,8 @@ struct MapCommand: ReportingCommand {
     /// `heightGiven`: the height came from --height, which then is what shows more, not the terminal.
     static func summary(_ result: MapResult, world: Bool, width: Int? = nil, heightGiven: Bool = false) -> String {
         let inView = result.pins.count
-        var text = "\(NumberText.grouped(inView)) \(inView == 1 ? "pin" : "pins") in view"
-        if result.outside > 0 { text += ", \(NumberText.grouped(result.outside)) outside it" }
+        var text = "\(CountText.grouped(inView)) \(inView == 1 ? "pin" : "pins") in view"
+        if result.outside > 0 { text += ", \(CountText.grouped(result.outside)) outside it" }
         if let near = result.near { text += " around \(DisplayText.clean(near))" }
         let view = result.view
         var cut = ""

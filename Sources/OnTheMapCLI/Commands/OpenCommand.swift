@@ -99,7 +99,7 @@ struct OpenCommand: ReportingCommand {
         // which of them these are.
         let shown = DisplayText.clean(name)
         let count = result.total > result.students.count ? result.total : candidates.count
-        var matched: [FittedSentence.Part] = [.words("\(NumberText.grouped(count)) students match"), .quoted(shown, after: ";")]
+        var matched: [FittedSentence.Part] = [.words("\(CountText.grouped(count)) students match"), .quoted(shown, after: ";")]
         if result.total > result.students.count { matched.append(.words("\(candidates.count) of them, newest first;")) }
         let style = Style(enabled: Terminal.colorOnStderr)
         if json {

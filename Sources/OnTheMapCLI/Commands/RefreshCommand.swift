@@ -1,4 +1,5 @@
 import ArgumentParser
+import OnTheMapModels
 import OnTheMapRPC
 
 /// `onthemap refresh`.
@@ -12,6 +13,6 @@ struct RefreshCommand: ReportingCommand {
 
     func execute() throws {
         let result = try global.result(RefreshParams())
-        if json { try Output.json(result) } else { Output.error("fetched the \(NumberText.grouped(result.count)) newest students") }
+        if json { try Output.json(result) } else { Output.error("fetched the \(CountText.grouped(result.count)) newest students") }
     }
 }

@@ -99,7 +99,7 @@ struct StudentsCommand: ReportingCommand {
         // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
         // every student "matches" a nearness, and the note came every time.)
         if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
-            Output.error("onthemap: \(NumberText.grouped(rows.count)) of \(NumberText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
+            Output.error("onthemap: \(CountText.grouped(rows.count)) of \(CountText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
         }
         if let looked = result.limitedTo { Output.error("onthemap: " + Self.onlyLookedAt(looked, source: result.source)) }
         if refresh, result.stale {
@@ -115,9 +115,9 @@ struct StudentsCommand: ReportingCommand {
     /// Why a list may be shorter than asked for: fewer students were looked at than the server holds.
     static func onlyLookedAt(_ looked: Int, source: StudentsResult.Source) -> String {
         switch source {
-        case .server: "only the newest \(NumberText.grouped(looked)) students were looked at; the server has more"
+        case .server: "only the newest \(CountText.grouped(looked)) students were looked at; the server has more"
         case .cache where looked == 0: "the server could not be reached, and no students are cached yet"
-        case .cache: "the server could not be reached: only the \(NumberText.grouped(looked)) cached students were looked at"
+        case .cache: "the server could not be reached: only the \(CountText.grouped(looked)) cached students were looked at"
         }
     }
 

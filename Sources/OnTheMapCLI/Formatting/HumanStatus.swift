@@ -16,7 +16,7 @@ enum HumanStatus {
         // Logged out, the daemon holds no list: "students: 0, refreshed —" would only puzzle.
         if status.account != nil || students.count > 0 || students.refreshedAt != nil {
             // Before the first fetch the count is not known: "0 newest" would read as an empty class.
-            let count = NumberText.grouped(students.count)
+            let count = CountText.grouped(students.count)
             var line = students.refreshedAt.map { "students: \(count) newest, refreshed " + RelativeTime.describe($0, now: now) }
                 ?? (students.count > 0 ? "students: \(count) newest, not fetched yet" : "students: not fetched yet")
             if students.stale {

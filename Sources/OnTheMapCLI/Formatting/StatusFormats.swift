@@ -68,7 +68,7 @@ struct StatusSummary {
         case .offline: "📍 offline"
         case .loggedOut: "📍 logged out"
         case .fetching: "📍 …"
-        case .ok, .stale: "📍 \(NumberText.grouped(count))" + (shortPlace.map { " · \($0)" } ?? "") + (state == .stale ? " !" : "")
+        case .ok, .stale: "📍 \(CountText.grouped(count))" + (shortPlace.map { " · \($0)" } ?? "") + (state == .stale ? " !" : "")
         }
     }
 
@@ -93,7 +93,7 @@ struct StatusSummary {
             offlineAdvice.map { detail + ". " + DisplayText.clean($0) } ?? detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
         case .loggedOut, .fetching: detail
         case .ok, .stale:
-            "\(NumberText.grouped(count)) newest students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
+            "\(CountText.grouped(count)) newest students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
         }
     }
 
@@ -126,7 +126,7 @@ struct StatusSummary {
     /// count (a "0" or a "-") would.
     var shortText: String {
         switch state {
-        case .ok, .stale: "📍 \(NumberText.grouped(count))"
+        case .ok, .stale: "📍 \(CountText.grouped(count))"
         case .offline, .loggedOut, .fetching: text
         }
     }

@@ -40,6 +40,6 @@ enum StudentTable {
     /// "0.8", "12", "1,234": a decimal only below 10 km.
     static func kilometres(_ distance: Double) -> String {
         if distance < 10 { return String((distance * 10).rounded() / 10) }
-        return NumberText.grouped(Int(distance.rounded()))
+        return CountText.grouped(Int(distance.rounded()))
     }
 }

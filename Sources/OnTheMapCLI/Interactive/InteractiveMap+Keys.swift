@@ -73,7 +73,7 @@ extension InteractiveMap {
                 switch try call(RefreshParams()) {
                 case .success(let result)?:
                     let count = result.count
-                    screen.message = "refreshed: \(NumberText.grouped(count)) \(count == 1 ? "student" : "students")"
+                    screen.message = "refreshed: \(CountText.grouped(count)) \(count == 1 ? "student" : "students")"
                 case .failure(let error)?:
                     screen.message = CLIFailure.message(for: error)
                 case nil:

@@ -178,7 +178,7 @@ struct MapScreen {
             text = "\(picked + 1)/\(pickOrder.count)  \(name) — \(DisplayText.clean(student.mapString)) — \(DisplayText.clean(student.mediaURL))"
         } else {
             let count = result?.pins.count ?? 0
-            let counted = "\(NumberText.grouped(count)) \(count == 1 ? "pin" : "pins")"
+            let counted = "\(CountText.grouped(count)) \(count == 1 ? "pin" : "pins")"
             var zoomed = "zoom \(NumberText.of((zoom * 10).rounded() / 10))"
             if result?.view.isAtMaxZoom == true { zoomed += " (closest)" }
             var line = [counted, zoomed, centre].filter { !$0.isEmpty }.joined(separator: " · ")

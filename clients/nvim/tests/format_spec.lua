@@ -6,10 +6,11 @@ local buffer = require("onthemap.buffer")
 
 return {
   {
-    "counts are grouped by three, as the CLI's NumberText.grouped writes them",
+    "counts are grouped by three, as the CLI's CountText.grouped writes them",
     function()
       for count, text in pairs({ [0] = "0", [7] = "7", [950] = "950", [1000] = "1,000", [1234] = "1,234", [10000] = "10,000",
-        [123456] = "123,456", [1234567] = "1,234,567", [-1234] = "-1,234", [-100] = "-100" }) do
+        [123456] = "123,456", [1234567] = "1,234,567", [-1234] = "-1,234", [-100] = "-100", [1100.5] = "1,100",
+        [1e15] = "1,000,000,000,000,000" }) do
         t.eq(format.grouped(count), text, tostring(count))
       end
     end,

@@ -74,10 +74,11 @@ function M.shell_quote(text)
   return "'" .. text:gsub("'", [['\'']]) .. "'"
 end
 
---- A count for a person, grouped by three as the CLI writes it (its NumberText.grouped):
+--- A count for a person, grouped by three as the CLI writes it (its CountText.grouped):
 --- "10,000", "1,234", "950". Row and pin numbers, which a person types back, stay bare.
 function M.grouped(count)
-  local sign, digits = tostring(math.floor(count)):match("^(-?)(%d+)$")
+  -- %d, not tostring: a float of 1e15 and more would be written in exponent form.
+  local sign, digits = ("%d"):format(math.floor(count)):match("^(-?)(%d+)$")
   local grouped = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
   return sign .. grouped
 end
