@@ -581,10 +581,18 @@ def copying_a_pins_link():
     focus_object(object_id)
     key(Keys.ENTER)
     wait(lambda: popup_state()[2] is not None, 5)
+    # Next in the Tab order after the student's link, when they have one.
+    linked = active().get("tag") == "a" and js("return document.activeElement.closest('#popup-list li')===document.querySelector('#popup-list li')")
     presses = b.tab_to(lambda a: "copy-link" in a.get("cls", ""), 4)
     label = active().get("label")
-    check(presses is not None and label == "Copy link to the pin of " + name,
-          "a pin's popup: Tab reaches its Copy link (%s presses), named \"%s\"" % (presses, label))
+    check(presses == (1 if linked else presses) and presses is not None and label == "Copy link to the pin of " + name,
+          "a pin's popup: Copy link is %s Tab press(es) after %s, named \"%s\"" % (presses, "the student's link" if linked else "the focus", label))
+    # The toast is said through a status region that is always in the accessibility tree, and the
+    # same words said again are a change a screen reader says again: emptied, then set.
+    js("""var t=document.getElementById('toast');window.toastSeen=[];
+        new MutationObserver(function(){window.toastSeen.push(t.textContent);}).observe(t,{childList:true,characterData:true,subtree:true});""")
+    live = js("var t=document.getElementById('toast'),r=t.closest('[role=status]');return !!r&&!r.closest('[hidden]')")
+    check(live, "the toast's status region is there before a toast shows (not hidden with it)")
     key(Keys.ENTER)
     said = wait(lambda: b.shown("toast") and b.by_id("toast").text, 5)
     copied = b.driver.execute_async_script("""var done=arguments[arguments.length-1];
@@ -594,14 +602,44 @@ def copying_a_pins_link():
     check("copy-link" in active().get("cls", "") and "copied" in active().get("cls", "") and popup_state()[0],
           "the popup stays open, the focus on Copy link, marked copied (on a phone the popup covers the toast): %s"
           % active().get("cls"))
-    # Refused (the person said no to the clipboard): said in the toast.
+    js("window.toastSeen=[]")
+    key(Keys.ENTER)
+    again = wait(lambda: (lambda seen: seen[-2:] == ["", "Link copied."] and seen)(js("return window.toastSeen")), 5)
+    check(again, "pressed again, the toast's words are emptied and set again, so a screen reader says them again: %s"
+          % js("return window.toastSeen"))
+    b.axe("1400x900: a pin's link copied")
+    # Refused (the person said no to the clipboard): said in the alert, above the popup (on a phone
+    # it covers the toast), with the address to copy by hand.
     js("document.getElementById('toast').hidden=true")
     b.driver.execute_cdp_cmd("Browser.setPermission", {"origin": origin, "permission": {"name": "clipboard-write"}, "setting": "denied"})
     key(Keys.ENTER)
-    refused = wait(lambda: b.shown("toast") and b.by_id("toast").text, 5)
-    check(refused and refused.startswith("Could not copy the link") and "copied" not in active().get("cls", ""),
-          "a clipboard refused is said, the button no longer marked copied: %s" % refused)
+    refused = wait(lambda: b.shown("alert") and b.by_id("alert-text").text, 5)
+    check(refused and refused.startswith("Could not copy the link: the browser did not allow the page to use the clipboard.")
+          and refused.endswith(copied) and "copied" not in active().get("cls", ""),
+          "a clipboard refused is said in the alert, with the address, the button no longer marked copied: %s" % refused)
     b.driver.execute_cdp_cmd("Browser.resetPermissions", {})
+    js("document.getElementById('alert-close').click()")
+    # No clipboard API (a page over plain http): the selected address is copied the older way; and
+    # when that fails too, the alert says why in plain words and gives the address.
+    b.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin,
+                                                          "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        navigator.clipboard.writeText('nothing yet').then(function(){done(1);},function(){done(0);});""")
+    js("Object.defineProperty(navigator,'clipboard',{value:undefined,configurable:true})")
+    key(Keys.ENTER)
+    said = wait(lambda: b.shown("toast") and b.by_id("toast").text, 5)
+    js("delete navigator.clipboard")
+    fallback = b.driver.execute_async_script("""var done=arguments[arguments.length-1];
+        navigator.clipboard.readText().then(done,function(e){done('not read: '+e);});""")
+    check(said == "Link copied." and fallback == copied and "copy-link" in active().get("cls", ""),
+          "without a clipboard API, the address is copied all the same (%s), said, the focus kept: %s" % (fallback, said))
+    js("Object.defineProperty(navigator,'clipboard',{value:undefined,configurable:true});document.execCommand=function(){return false;}")
+    key(Keys.ENTER)
+    told = wait(lambda: b.shown("alert") and b.by_id("alert-text").text, 5)
+    js("delete navigator.clipboard;delete document.execCommand")
+    check(told and told.startswith("Could not copy the link: this browser did not let the page copy it.") and told.endswith(copied),
+          "and when that fails too, the alert says so and gives the address to copy by hand: %s" % told)
+    js("document.getElementById('alert-close').click()")
     key(Keys.ESCAPE)
     wait(lambda: not b.shown("popup"))
     # The address copied, opened in a new page after Log out: the login, then that pin's popup.

@@ -13,6 +13,7 @@ starts it again on the same port. Prints one line per check; exits 0 when all pa
 """
 
 import json
+import math
 import os
 import re
 import signal
@@ -114,6 +115,11 @@ def offline_with_a_session():
     entries = kept()
     lists = [e for e in entries if "/v1/StudentLocation" in e]
     check(lists and all(e.split(" ")[1] == "GET" for e in entries), "it keeps the list seen: %s" % lists[:2])
+    # Every page of it: the page asks for the newest PINS a thousand at a time (the poll's limit=1 aside).
+    pages = sorted(e.split("?", 1)[1] for e in lists if not re.search(r"[?&]limit=1(&|$)", e))
+    wanted = sorted("limit=%d&order=-updatedAt%s" % (min(1000, PINS - skip), "&skip=%d" % skip if skip else "")
+                    for skip in range(0, PINS, 1000))
+    check(pages == wanted, "its %d pages (%d of 1,000 at most): %s" % (len(pages), math.ceil(PINS / 1000), pages[:3]))
     never = [e for e in entries if re.search(r"/v1/(session|users|geocode)|uniqueKey=", e)]
     check(not never, "and never the session, a user, a place lookup or a pin's owner's query: %s" % never)
     check(any(e.endswith("/app.mjs") for e in entries) and any(e.endswith("/names.json") for e in entries),
@@ -126,7 +132,7 @@ def offline_with_a_session():
     # The server stops: the map stays, a banner says so, and goes by itself once the server is back.
     server.stop()
     banner = wait(lambda: b.shown("offline") and b.by_id("offline-text").text, 10)
-    check(banner and "Cannot reach the server since" in banner and len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS,
+    check(banner and "Cannot reach the server since" in banner and "This message goes away once the server answers again." in banner and len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS,
           "the server stopped: the map stays, and a banner says so: %s" % banner)
     b.axe("1400x900: the banner")
     b.size(390, 844, True)
@@ -175,6 +181,34 @@ def markers():
 def kept_lists():
     """The lists the service worker keeps (none: it could give no map to a page opened offline)."""
     return [e for e in kept() if e.startswith("onthemap-lists ")]
+
+
+def logged_out_while_loading():
+    """Log out pressed while the list is still loading (at once after Refresh, the server up): a page
+    of the list that arrives after Log out is not kept again for the next person to find offline."""
+    check(wait(lambda: markers() >= PINS and kept_lists(), 30), "logged in, the list kept")
+    pages = math.ceil(PINS / 1000)
+    # Log out once the first page has come, while the rest still load (the browser sends six at a
+    # time, and Log out's request waits behind them: pressed at once, it is answered after them all).
+    js("""performance.clearResourceTimings();performance.setResourceTimingBufferSize(1000);
+        var out=function(){document.getElementById('logout').click();};
+        if(arguments[0]<2){document.getElementById('refresh').click();out();return;}
+        new PerformanceObserver(function(list,observer){if(list.getEntries().some(function(e){
+          return /StudentLocation\\?limit=1000/.test(e.name);})){observer.disconnect();out();}}).observe({type:'resource'});
+        document.getElementById('refresh').click();""", pages)
+    check(wait(lambda: b.shown("login"), 20), "Refresh, then Log out while the list loads: the login screen")
+    # Every page the Refresh asked for has come (the page's busy count is back to nought)...
+    timings = """var all=performance.getEntriesByType('resource');
+        var out=all.filter(function(e){return /\\/v1\\/session$/.test(e.name);}).map(function(e){return e.responseEnd;});
+        var lists=all.filter(function(e){return /StudentLocation\\?limit=(?!1&)/.test(e.name)&&!/uniqueKey/.test(e.name);});
+        return [lists.length,lists.filter(function(e){return e.responseEnd>Math.max.apply(null,out);}).length,
+        document.body.getAttribute('aria-busy')];"""
+    came = wait(lambda: (lambda t: t[0] >= pages and t[2] == "false" and t)(js(timings)), 30)
+    # ...and the service worker has had time to keep the last of them: none was kept.
+    back = wait(lambda: kept_lists(), 3)
+    check(came and not back, "the %d page(s) asked for came (%s of them after Log out's answer), and none is kept "
+          "after Log out: %s" % (pages, came and came[1], (back or [])[:2]))
+    b.log_in_by_keyboard(DEMO)
 
 
 def logged_out_offline():
@@ -234,6 +268,7 @@ def offline_without_a_session():
 try:
     installable()
     offline_with_a_session()
+    logged_out_while_loading()
     logged_out_offline()
     offline_without_a_session()
 except Exception as error:

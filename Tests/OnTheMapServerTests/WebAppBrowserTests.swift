@@ -122,8 +122,13 @@ struct WebAppBrowserTests {
             "ok   390x844: the post form: every Tab stop is on the screen", "ok   390x844: the popup is above the zoom buttons and the toast",
             "ok   390x844: pins and clusters are touch targets of at least 44 px", "ok   390x844: the popup's Close is at least 44 px a side",
             "ok   390x844: each link in the popup is at least 44 px a side", "ok   390x844: the login's Sign up link is at least 44 px a side",
-            "ok   a pin's popup: Tab reaches its Copy link", "ok   Enter on it copies the pin's address",
-            "ok   the popup stays open, the focus on Copy link, marked copied", "ok   a clipboard refused is said",
+            "ok   a pin's popup: Copy link is 1 Tab press(es) after the student's link",
+            "ok   the toast's status region is there before a toast shows", "ok   Enter on it copies the pin's address",
+            "ok   the popup stays open, the focus on Copy link, marked copied",
+            "ok   pressed again, the toast's words are emptied and set again", "ok   1400x900: a pin's link copied: axe-core finds no violation",
+            "ok   a clipboard refused is said in the alert, with the address",
+            "ok   without a clipboard API, the address is copied all the same",
+            "ok   and when that fails too, the alert says so and gives the address to copy by hand",
             "ok   the copied address opens that pin's popup after login", "ok   390x844: each Copy link in the popup is at least 44 px a side",
             "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
             "ok   1400x900: the rows are placed again when the screen's width changes their height",
@@ -185,12 +190,14 @@ struct WebAppBrowserTests {
         try fixture.seedDemo(count: students)
         try fixture.addUser(email: "grace@onthemap.example", password: "password-grace", first: "Grace", last: "Hopper")
         _ = fixture.stopServer()
+        let pages = (students + 999) / 1000
         let result = try Self.check(
             "web_offline_check.py",
             [BrowserTools.artefacts, "--server", BuiltProducts.path("onthemap-server"), "--db", fixture.databasePath, "--pins", String(students)])
         for line in [
             "ok   the web app manifest is served", "ok   its icons, from the project's pin", "ok   the page's service worker runs",
-            "ok   Chromium finds the page installable", "ok   it keeps the list seen",
+            "ok   Chromium finds the page installable", "ok   it keeps the list seen", "ok   its \(pages) pages",
+            "ok   Refresh, then Log out while the list loads: the login screen", "ok   the \(pages) page(s) asked for came",
             "ok   and never the session, a user, a place lookup or a pin's owner's query",
             "ok   the server stopped: the map stays, and a banner says so",
             "ok   the lookup's alert and the banner both show, apart",

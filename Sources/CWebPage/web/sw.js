@@ -4,10 +4,10 @@
 //
 // It keeps: the page and its files (this version's; an older version's are deleted once this one
 // runs), and the last answer of each page of the newest pins (GET v1/StudentLocation, the list the map
-// shows; the page deletes them at Log out, session.mjs). It answers from what it kept only when the
-// server cannot be reached, marking such an answer `X-OnTheMap-Offline: <when it was kept>` so the
-// page says since when it is offline. It never keeps the session, a user, a place lookup, a pin's
-// owner's query, or any write.
+// shows; deleted at Log out, when the page asks, session.mjs: a page still arriving then is not kept).
+// It answers from what it kept only when the server cannot be reached, marking such an answer
+// `X-OnTheMap-Offline: <when it was kept>` so the page says since when it is offline. It never keeps
+// the session, a user, a place lookup, a pin's owner's query, or any write.
 
 "use strict";
 
@@ -16,6 +16,19 @@ const VERSION = "{{assets}}";
 const FILES = JSON.parse('{{files}}');
 const PAGE = "onthemap-page-" + VERSION;
 const LISTS = "onthemap-lists";
+
+/** How many times the page asked to forget the lists (Log out). A list whose fetch began before the
+ *  last time is not kept: its answer, arriving after the delete, would put the last person's list back. */
+let forgotten = 0;
+
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.forget !== "lists") return;
+  forgotten++;
+  const reply = event.ports[0];
+  event.waitUntil(caches.delete(LISTS).catch(() => false).then(() => {
+    if (reply) reply.postMessage("forgotten");
+  }));
+});
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -55,10 +68,10 @@ self.addEventListener("fetch", (event) => {
 /** The server's answer, kept (a 200) while the page already reads it; without one, the answer kept
  *  last, marked as such. */
 async function networkFirst(event, cacheName, key) {
-  const request = event.request;
+  const request = event.request, asked = forgotten;
   try {
     const answer = await fetch(request);
-    if (answer.status === 200) event.waitUntil(keep(cacheName, key || request, answer.clone()));
+    if (answer.status === 200) event.waitUntil(keep(cacheName, key || request, answer.clone(), asked));
     return answer;
   } catch (error) {
     const cache = await caches.open(cacheName);
@@ -70,9 +83,14 @@ async function networkFirst(event, cacheName, key) {
   }
 }
 
-async function keep(cacheName, key, answer) {
+/** Keeps `answer` once its whole body has come, unless the lists were forgotten since its fetch
+ *  began (`asked`, the count then). The check follows the wait for the body: a delete asked after
+ *  it is asked after this `caches.open`, so it deletes what this puts too. */
+async function keep(cacheName, key, answer, asked) {
   const headers = new Headers(answer.headers);
   headers.set("X-OnTheMap-Kept", new Date().toISOString());
+  const body = await answer.blob();
+  if (cacheName === LISTS && forgotten !== asked) return;
   const cache = await caches.open(cacheName);
-  await cache.put(key, new Response(await answer.blob(), { status: 200, headers }));
+  await cache.put(key, new Response(body, { status: 200, headers }));
 }

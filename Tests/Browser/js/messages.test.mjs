@@ -1,7 +1,7 @@
 // What the page says went wrong (web/js/messages.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { linkProblem } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { copyFailure, linkProblem } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { isWebLink } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("a link with a space says the space is the problem, not the site's name or port", () => {
@@ -17,4 +17,14 @@ test("a bad port or name is still said as one; a good link is no problem", () =>
   assert.match(linkProblem("ftp://example.com/", isWebLink), /starts with http/);
   assert.equal(linkProblem("https://example.com/my%20page", isWebLink), "");
   assert.match(linkProblem("https://" + "x".repeat(2100) + ".example", isWebLink), /2,048/);
+});
+
+test("a link not copied says why in plain words, and gives the address to copy by hand", () => {
+  const address = "http://192.168.1.5:8080/#/pin/abc";
+  assert.equal(copyFailure(address, false, false),
+    "Could not copy the link: this page can copy only when opened over https. Its address, to copy by hand: " + address);
+  assert.equal(copyFailure(address, false, true),
+    "Could not copy the link: this browser did not let the page copy it. Its address, to copy by hand: " + address);
+  assert.equal(copyFailure(address, true, true),
+    "Could not copy the link: the browser did not allow the page to use the clipboard. Its address, to copy by hand: " + address);
 });

@@ -138,7 +138,7 @@ function unreachable(copied) {
   } else if (current && current < connection.since) {
     connection.since = current;
   }
-  const back = "This goes once the server answers again.";
+  const back = "This message goes away once the server answers again.";
   // No pins to show (the login screen after Log out, which deleted the copy): since when says nothing.
   if (!copied && !state.students.length) {
     $("offline-text").replaceChildren("Cannot reach the server. " + back);
@@ -168,18 +168,26 @@ export function hideAlert() {
   unanswered = false;
 }
 
-let toastTimer = 0;
+let toastTimer = 0, toastFrame = 0;
 
-/** A message that goes by itself after four seconds. */
+/** A message that goes by itself after four seconds. Said by a screen reader through `#toast-live`,
+ *  a status region always there (the toast shown inside it): a region shown at the moment its text
+ *  comes is read unreliably. The text is emptied, then set on the next frame, so the same text
+ *  said twice ("Link copied.", the button pressed again) is a change a screen reader says again. */
 export function toast(text) {
   const t = $("toast");
-  t.textContent = text;
-  t.hidden = false;
+  t.textContent = "";
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+  cancelAnimationFrame(toastFrame);
+  toastFrame = requestAnimationFrame(() => {
+    t.textContent = text;
+    t.hidden = false;
+  });
+  toastTimer = setTimeout(hideToast, 4000);
 }
 
 export function hideToast() {
   clearTimeout(toastTimer);
+  cancelAnimationFrame(toastFrame);
   $("toast").hidden = true;
 }

@@ -1,7 +1,7 @@
 // What went wrong with an answer of the API, for a person: pure (an answer is {status, headers,
 // body} or {network: true}), so node tests every sentence (Tests/Browser/js/messages.test.mjs).
 
-import { inWords, shownText } from "./text.mjs";
+import { countText, inWords, shownText } from "./text.mjs";
 
 /** The wait a 429 or 503 asks for, in seconds (`Retry-After`; a minute when it says nothing). */
 export function retryAfter(answer) {
@@ -60,7 +60,7 @@ export function linkProblem(link, isWebLink) {
   }
   if (link.length > MAX_LINK) {
     return "That link is too long: a pin's link may have up to 2,048 characters, and this one has " +
-      link.length.toLocaleString("en") + ". Use a shorter address for the same page.";
+      countText(link.length) + ". Use a shorter address for the same page.";
   }
   return "";
 }
@@ -72,4 +72,14 @@ export function overwriteQuestion(mine, label, link) {
   if (mine.mapString !== label) return "You already have a pin at " + q(mine.mapString) + ". Replace it with " + q(label) + "?";
   if (mine.mediaURL !== link) return "Your pin at " + q(label) + " links to " + q(mine.mediaURL) + ". Link it to " + q(link) + " instead?";
   return "Your pin is already at " + q(label) + " with this link. Post it again, as your newest?";
+}
+
+/** Why a pin's address could not be copied, and the address to copy by hand (pin-link.mjs):
+ *  `refused`, the browser refused the clipboard; otherwise the page has no clipboard API and the
+ *  older way failed too, which a page opened over plain http (`secure` false) cannot help. */
+export function copyFailure(address, refused, secure) {
+  const why = refused ? "the browser did not allow the page to use the clipboard."
+    : secure ? "this browser did not let the page copy it."
+    : "this page can copy only when opened over https.";
+  return "Could not copy the link: " + why + " Its address, to copy by hand: " + address;
 }

@@ -15,6 +15,8 @@ import { $, state, ui } from "./state.mjs";
 const SESSION_KEY = "onthemap.session";
 /** The cache where the service worker keeps the last list seen (sw.js, LISTS). */
 const KEPT_LISTS = "onthemap-lists";
+/** How long Log out waits for the service worker to say the kept lists are deleted. */
+const FORGET_WAIT_MS = 3000;
 
 export function loadSession() {
   try {
@@ -191,7 +193,21 @@ function forgetDraft() {
   // No `caches` on a page that is not a secure context (plain http from another machine): no
   // service worker there either, so nothing kept.
   if (typeof caches === "undefined") return Promise.resolve();
-  return caches.delete(KEPT_LISTS).catch(() => {});
+  const deleted = () => caches.delete(KEPT_LISTS).catch(() => {});
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (!worker) return deleted();
+  // The service worker deletes them itself: a page of the list still arriving, which it would keep
+  // once its whole body came, is then not kept (sw.js, `forgotten`). A worker that does not answer
+  // (an older version's, still running) leaves the page to delete them.
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const late = setTimeout(() => deleted().then(resolve), FORGET_WAIT_MS);
+    channel.port1.onmessage = () => {
+      clearTimeout(late);
+      resolve();
+    };
+    worker.postMessage({ forget: "lists" }, [channel.port2]);
+  });
 }
 
 /** Whether the session is still live; an ended one goes back to the login screen. No answer counts
