@@ -14,13 +14,16 @@ struct MapCommandTests {
     @Test func countsOfThousandsAreGrouped() throws {
         let bed = try CLITestBed(students: 1200, daemonArguments: ["--cache-size", "1100"])
         #expect(try bed.run(["refresh"]).stderr == "fetched the 1,100 newest students\n")
-        let map = try bed.run(["map", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
-        let summary = map.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
-        #expect(summary.firstMatch(of: /^1,[0-9]{3} pins in view/) != nil, "\(summary)")
+        /// The line under the map that `map` draws with `options`.
+        func summary(_ options: [String]) throws -> String {
+            let map = try bed.run(["map", "--width", "80", "--height", "24"] + options, extra: ["LANG": "C.UTF-8"])
+            return map.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
+        }
+        let world = try summary([])
+        #expect(world.firstMatch(of: /^1,[0-9]{3} pins in view/) != nil, "\(world)")
         // Around one city, most of them are outside the view, and so counted.
-        let near = try bed.run(["map", "--near", "Lima, Peru", "--radius", "500", "--width", "80", "--height", "24"], extra: ["LANG": "C.UTF-8"])
-        let nearSummary = near.stdout.split(separator: "\n").first { $0.contains("pins in view") }.map(String.init) ?? ""
-        #expect(nearSummary.firstMatch(of: /, 1,[0-9]{3} outside it/) != nil, "\(nearSummary)")
+        let lima = try summary(["--near", "Lima, Peru", "--radius", "500"])
+        #expect(lima.firstMatch(of: /, 1,[0-9]{3} outside it/) != nil, "\(lima)")
         #expect(try bed.run(["status"]).stdout.contains("students: 1,100 newest"))
         #expect(try bed.run(["status", "--format", "i3blocks"]).stdout.hasPrefix("📍 1,100"))
         #expect(try bed.run(["status", "--json"]).stdout.contains(#""count":1100"#))

@@ -507,12 +507,13 @@ was there (a space, or nothing for a bidi control)."
   "COUNT for a person, grouped by three as the CLI writes it: \"10,000\".
 As its CountText.grouped: \"1,234\", \"950\".  Row and pin numbers,
 which a person types back, stay bare."
-  (let ((digits (number-to-string (abs (truncate count))))
-        (groups '()))
+  (let* ((whole (truncate count))
+         (digits (number-to-string (abs whole)))
+         (groups '()))
     (while (> (length digits) 3)
       (push (substring digits -3) groups)
       (setq digits (substring digits 0 -3)))
-    (concat (if (< count 0) "-" "") (string-join (cons digits groups) ","))))
+    (concat (if (< whole 0) "-" "") (string-join (cons digits groups) ","))))
 
 (defun onthemap--age (timestamp)
   "How long ago TIMESTAMP was: \"just now\", \"5 min ago\", \"3 h ago\"."

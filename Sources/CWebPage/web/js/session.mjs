@@ -175,9 +175,9 @@ export async function logout() {
   }
 }
 
-/** Logged out: the login screen, and nothing of this person's for the next one to find (`forgetDraft`). */
+/** Logged out: the login screen, and nothing of this person's for the next one to find (`forgetForTheNextPerson`). */
 function loggedOut(message) {
-  const forgotten = forgetDraft();
+  const forgotten = forgetForTheNextPerson();
   leave(message, forgotten);
 }
 
@@ -186,7 +186,7 @@ function loggedOut(message) {
  *  service worker kept (sw.js), which a page opened offline showed behind the login. Only on Log
  *  out: an expired session, logging the same person back in, keeps them. Resolves once the list is
  *  deleted. */
-function forgetDraft() {
+function forgetForTheNextPerson() {
   $("post-place").value = "";
   $("post-link").value = "";
   history.replaceState(null, "", "#/");
