@@ -25,7 +25,7 @@ struct NewestListCacheTests {
             // Told by NOTIFY, or at the latest by the watch's once-a-second check.
             #expect(try await Self.within(.seconds(5)) { !(try await Self.newestIDs(fixture.baseURL)).contains(removed) })
         } else {
-            // SQLite: the very next request sees the commit (PRAGMA data_version).
+            // SQLite: the very next request sees the commit (the pins' version, read at each request).
             #expect(try await !Self.newestIDs(fixture.baseURL).contains(removed))
         }
     }

@@ -10,8 +10,8 @@ public protocol LocationChangeWatch: Sendable {
     func mark() -> UInt64?
 }
 
-/// A watch that never knows: every answer is checked against the database (in-memory SQLite in
-/// router tests, where the check is as cheap as the watch would be).
+/// A watch that never knows: every answer is checked against the database's pins' version (SQLite,
+/// where that is one indexed row).
 struct AlwaysAskTheDatabase: LocationChangeWatch {
     func mark() -> UInt64? { nil }
 }

@@ -23,8 +23,6 @@ public struct SQLiteStorage: ServerStorage {
     /// How many duplicate pins opening this storage merged away.
     public let mergedPins: Int
 
-    /// The change watch, once `serve` asked for it.
-    private let watch = NIOLockedValueBox<SQLiteChangeWatch?>(nil)
     /// What to call when an operation meets a damaged page (`whenDamageMet`).
     private let damageMet = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
@@ -52,21 +50,11 @@ public struct SQLiteStorage: ServerStorage {
 
     /// Checkpoints the WAL into the main file and closes the connections (see `closeConnections`).
     public func close() async {
-        watch.withLockedValue { $0?.close() }
         try? database.closeConnections()
     }
 
-    /// `PRAGMA data_version` on a connection of its own, for a file; an in-memory database (one
-    /// connection, router tests) is asked directly.
-    public func locationChangeWatch() -> any LocationChangeWatch {
-        guard let path = (writer as? DatabasePool)?.path else { return AlwaysAskTheDatabase() }
-        return watch.withLockedValue { watch -> any LocationChangeWatch in
-            if let watch { return watch }
-            guard let opened = try? SQLiteChangeWatch(path: path) else { return AlwaysAskTheDatabase() }
-            watch = opened
-            return opened
-        }
-    }
+    /// None: each list request reads the pins' version (one indexed row), so any write is seen next.
+    public func locationChangeWatch() -> any LocationChangeWatch { AlwaysAskTheDatabase() }
 
     public func whenDamageMet(_ action: @escaping @Sendable () -> Void) {
         damageMet.withLockedValue { $0 = action }
