@@ -33,8 +33,8 @@ struct AddUserCommand: AsyncParsableCommand {
                 let account = try await storage.createAccount(
                     NewAccount(email: email, passwordHash: hash, firstName: first, lastName: last))
                 print("added \(email) with account key \(account.key)")
-            } catch let error as StorageError where error.isEmailTaken {
-                throw CommandError(error.description)
+            } catch StorageError.emailTaken(let email) {
+                throw CommandError(StorageError.emailTaken(email).description)
             }
         }
     }

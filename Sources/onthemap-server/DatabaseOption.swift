@@ -52,8 +52,8 @@ extension DatabaseTarget {
             return try await open(
                 pinsPerAccount: pinsPerAccount, poolSize: poolSize, waitForDatabase: waitForDatabase, ifNew: ifNew,
                 logger: logger)
-        } catch let error as StorageError where error.isNotADatabase {
-            throw CommandError(error.description)
+        } catch StorageError.notADatabase(let message) {
+            throw CommandError(message)
         } catch {
             throw CommandError("Cannot open the database at \(self): \(describeStorageFailure(error))")
         }

@@ -32,10 +32,10 @@ enum RequestFailure {
                 level: StorageError.logLevel(for: error), "database unavailable",
                 metadata: ["path": "\(path)", "error": "\(error)"])
             self = .unavailable
-        case let error as StorageError where error.isAccountHasPin:
-            self = .accountHasPin(error.description)
-        case let error as StorageError where error.isEmailTaken:
-            self = .emailTaken(error.description)
+        case StorageError.accountHasPin:
+            self = .accountHasPin("\(error)")
+        case StorageError.emailTaken:
+            self = .emailTaken("\(error)")
         case let error as HTTPError:
             self = .http(error)
         default:

@@ -30,9 +30,9 @@ public enum BackupFile {
         let storage: SQLiteStorage
         do {
             storage = try SQLiteStorage.open(path: copy, pinsPerAccount: nil, ifNew: .refuse)
-        } catch let error as StorageError where error.isNotADatabase {
+        } catch StorageError.notADatabase(let message) {
             // Named as the operator gave it, not as the private copy.
-            throw StorageError.notADatabase(error.description.replacingOccurrences(of: copy, with: path))
+            throw StorageError.notADatabase(message.replacingOccurrences(of: copy, with: path))
         }
         return (try await storage.closing { try await storage.snapshot() }, storage.pinsPerAccount)
     }
