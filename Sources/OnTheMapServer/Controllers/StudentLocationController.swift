@@ -36,7 +36,8 @@ struct StudentLocationController: Sendable {
         if let list = cache.list(for: queryString, version: version, mark: mark) {
             return list.response(ifNoneMatch: ifNoneMatch)
         }
-        let body = Response.jsonBytes(StudentLocationList(results: try await locations.locations(storageQuery)))
+        let pins = try await locations.locations(storageQuery)
+        let body = ByteBuffer(string: WireJSON.object([("results", .array(pins.map(\.wireJSON)))]).serialized)
         return cache.store(body, for: queryString, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
@@ -53,7 +54,7 @@ struct StudentLocationController: Sendable {
         context.logger.debug(
             posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
         return Response.json(
-            CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
+            encoding: CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
             status: .created)
     }
 
@@ -73,7 +74,7 @@ struct StudentLocationController: Sendable {
         {
         case .updated(let updated):
             context.logger.debug("location updated", metadata: ["objectId": "\(objectId)"])
-            return Response.json(UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+            return Response.json(encoding: UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
         case .notFound:
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
         case .ownedByAnother:

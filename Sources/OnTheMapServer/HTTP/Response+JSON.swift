@@ -12,6 +12,11 @@ extension Response {
         json(bytes: jsonBytes(value, prefixed: prefixed), status: status)
     }
 
+    /// A JSON response of a `Codable` value as `WireCoding` writes it (sorted keys, ms timestamps).
+    static func json(encoding value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        json(bytes: ByteBuffer(bytes: (try? WireCoding.encode(value)) ?? []), status: status)
+    }
+
     /// A JSON response from bytes already encoded.
     static func json(bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: bytes))
