@@ -24,9 +24,8 @@ extension Router<ServerRequestContext> {
     /// The operations middleware, outermost so it sees every response in its final form (after
     /// `APIErrorMiddleware` turned errors into bodies), and `/healthz` and `/metrics`.
     func addOperations(_ operations: ServerOperations, probe: StorageProbe) {
-        let recorder = RequestRecorder(metrics: operations.metrics?.requests, accessLog: operations.accessLog)
-        if recorder.isRecording {
-            add(middleware: RequestRecordingMiddleware(recorder: recorder))
+        if operations.metrics != nil || operations.accessLog != nil {
+            add(middleware: RequestRecordingMiddleware(metrics: operations.metrics?.requests, accessLog: operations.accessLog))
         }
         if let metrics = operations.metrics {
             var logins: [String: Set<HTTPRequest.Method>] = ["/v1/session": [.post]]
