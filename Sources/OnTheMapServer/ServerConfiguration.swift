@@ -2,31 +2,32 @@ import Foundation
 import OnTheMapModels
 import OnTheMapSupport
 
-/// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants.
+/// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants (those
+/// of `serve`).
 public struct ServerConfiguration: Sendable {
     /// Interface to bind; loopback unless the map is meant to be public.
-    public var host: String
+    public var host: String = "127.0.0.1"
     /// TCP port; 0 picks a free one (tests read the chosen port from the "listening on" line).
-    public var port: Int
+    public var port: Int = 8080
     /// Accept `POST`/`PUT /StudentLocation` without a session, as the original service did.
-    public var openWrites: Bool
+    public var openWrites: Bool = false
     /// How long a session lasts after login.
-    public var sessionLifetime: Duration
+    public var sessionLifetime: Duration = .seconds(14 * 24 * 3600)
     /// A Graph API `/me`-compatible endpoint that verifies Facebook tokens; nil disables Facebook login.
     public var facebookVerifyURL: String?
     /// Login attempt limits.
-    public var loginLimits: LoginRateLimits
+    public var loginLimits: LoginRateLimits = LoginRateLimits()
     /// bcrypt work factor for new password hashes.
-    public var bcryptCost: UInt8
+    public var bcryptCost: UInt8 = PasswordHasher.defaultCost
     /// Largest request body accepted.
-    public var maxBodyBytes: Int
+    public var maxBodyBytes: Int = 64 * 1024
     /// A connection that sends nothing for this long (no complete request head, or idle between
     /// requests) is closed: Hummingbird's idle timer, which also covers a head that never ends.
-    public var idleTimeout: Duration
+    public var idleTimeout: Duration = .seconds(30)
     /// Peers whose `X-Forwarded-For` names the client (reverse proxies such as nginx).
-    public var trustedProxies: Set<String>
+    public var trustedProxies: Set<String> = []
     /// The application keys the Parse-era paths require.
-    public var parseKeys: ParseKeys
+    public var parseKeys: ParseKeys = ParseKeys()
     /// What a password set through the server (a sign-up path) must be; `user add` and `user passwd`
     /// apply the same rule.
     public var passwordPolicy = PasswordPolicy()
@@ -38,36 +39,10 @@ public struct ServerConfiguration: Sendable {
     /// How often the stored data's integrity is checked after the check at start (nil: only then).
     public var integrityCheckInterval: Duration? = IntegrityMonitor.defaultInterval
     /// The web page at `/`; nil serves none (`--no-web`).
-    public var web: WebSettings?
+    public var web: WebSettings? = WebSettings()
 
-    /// Creates a configuration; the defaults are those of `onthemap-server serve`.
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 8080,
-        openWrites: Bool = false,
-        sessionLifetime: Duration = .seconds(14 * 24 * 3600),
-        facebookVerifyURL: String? = nil,
-        loginLimits: LoginRateLimits = LoginRateLimits(),
-        bcryptCost: UInt8 = PasswordHasher.defaultCost,
-        maxBodyBytes: Int = 64 * 1024,
-        idleTimeout: Duration = .seconds(30),
-        trustedProxies: Set<String> = [],
-        parseKeys: ParseKeys = ParseKeys(),
-        web: WebSettings? = WebSettings()
-    ) {
-        self.host = host
-        self.port = port
-        self.openWrites = openWrites
-        self.sessionLifetime = sessionLifetime
-        self.facebookVerifyURL = facebookVerifyURL
-        self.loginLimits = loginLimits
-        self.bcryptCost = bcryptCost
-        self.maxBodyBytes = maxBodyBytes
-        self.idleTimeout = idleTimeout
-        self.trustedProxies = trustedProxies
-        self.parseKeys = parseKeys
-        self.web = web
-    }
+    /// The defaults, for another module (the synthesised memberwise init is this module's).
+    public static let defaults = ServerConfiguration()
 
     /// `$XDG_DATA_HOME/onthemap-server/onthemap.sqlite`, falling back to `~/.local/share`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment)

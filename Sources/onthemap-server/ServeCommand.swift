@@ -126,19 +126,18 @@ struct ServeCommand: AsyncParsableCommand {
         if storage.mergedPins > 0 {
             logger.notice("one pin per account: merged \(storage.mergedPins) duplicate pins into each account's newest")
         }
-        var configuration = ServerConfiguration(
-            host: host,
-            port: port,
-            openWrites: openWrites,
-            sessionLifetime: .seconds(sessionLifetime),
-            facebookVerifyURL: facebookVerifyURL,
-            loginLimits: LoginRateLimits(
-                failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress),
-            idleTimeout: .seconds(idleTimeout),
-            trustedProxies: Set(trustedProxy),
-            parseKeys: ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey),
-            web: webOptions.settings
-        )
+        var configuration = ServerConfiguration.defaults
+        configuration.host = host
+        configuration.port = port
+        configuration.openWrites = openWrites
+        configuration.sessionLifetime = .seconds(sessionLifetime)
+        configuration.facebookVerifyURL = facebookVerifyURL
+        configuration.loginLimits = LoginRateLimits(
+            failuresPerAccount: maxLoginFailures, attemptsPerAddress: maxLoginAttemptsPerAddress)
+        configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.trustedProxies = Set(trustedProxy)
+        configuration.parseKeys = ParseKeys(applicationID: parseApplicationId, restAPIKey: parseRestApiKey)
+        configuration.web = webOptions.settings
         configuration.passwordPolicy = PasswordPolicy(minimumLength: minPasswordLength)
         configuration.maxConnections = maxConnections
         configuration.maxRequestMemory = maxRequestMemory * 1024 * 1024

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import OnTheMapModels
-import OnTheMapServer
+@testable import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import OnTheMapModels
-import OnTheMapServer
+@testable import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 

@@ -91,7 +91,7 @@ struct OperationsEndpointTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let database = try AppDatabase.open(path: directory.file("db.sqlite"))
-        let router = buildRouter(configuration: ServerConfiguration(), storage: try SQLiteStorage(database: database))
+        let router = buildRouter(configuration: .defaults, storage: try SQLiteStorage(database: database))
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { response in
                 #expect(response.status == .ok)

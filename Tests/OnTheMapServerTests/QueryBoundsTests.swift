@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import OnTheMapServer
+@testable import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
 
