@@ -63,7 +63,7 @@ func buildRouter(
 ) -> Router<ServerRequestContext> {
     // HEAD answered for every GET route, as HTTP asks of a server (uptime monitors use it).
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.addOperations(operations, probe: StorageProbe(storage: storage, integrity: integrity))
+    router.addOperations(operations, storage: storage, integrity: integrity)
     router.add(middleware: NoStoreMiddleware(prefixes: ["/v1"] + ParseRootsMiddleware.roots.map { "/\($0)" }))
     router.add(middleware: APIErrorMiddleware())
     router.add(middleware: RequestLogMiddleware())

@@ -3,7 +3,9 @@ import Logging
 
 /// `GET /healthz` and `GET /metrics`, outside `/v1`: they are for the operator, not the API's clients.
 struct OperationsController {
-    let probe: StorageProbe
+    let storage: any ServerStorage
+    /// The scheduled integrity check's verdicts, when one runs.
+    let integrity: IntegrityMonitor?
     /// Nil when metrics were not bootstrapped (router-level tests): `/metrics` is then not routed.
     let metrics: ServerMetrics?
     /// When set, `/metrics` wants it as a bearer token.
@@ -20,9 +22,9 @@ struct OperationsController {
     /// `{"status":"unavailable",…}` when not.
     @Sendable func health(_ request: Request, context: ServerRequestContext) async -> Response {
         do {
-            try await probe.ping()
+            try await storage.ping()
             // Logged by the monitor when found, not at each check.
-            guard probe.integrityProblems().isEmpty else {
+            guard integrity?.problems.isEmpty ?? true else {
                 return Self.json(.serviceUnavailable, #"{"status":"unavailable","database":"corrupt"}"#)
             }
             return Self.json(.ok, #"{"status":"ok","database":"ok"}"#)
@@ -47,7 +49,7 @@ struct OperationsController {
                     byteBuffer: ByteBuffer(
                         string: "/metrics needs the token this server was given (--metrics-token-file), sent as Authorization: Bearer TOKEN.\n")))
         }
-        let text = await metrics.exposition(counting: probe)
+        let text = await metrics.exposition(storage: storage, integrity: integrity)
         return Response(
             status: .ok,
             // A scrape is a reading of now: no cache between Prometheus and the server keeps one.

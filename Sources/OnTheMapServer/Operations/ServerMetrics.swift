@@ -59,13 +59,16 @@ public struct ServerMetrics: Sendable {
     /// Never fails for the database's sake: while it does not answer, `onthemap_database_up` is 0 and
     /// the pin and session gauges keep their last values (a scrape during an outage is when the
     /// other series matter most).
-    func exposition(counting probe: StorageProbe) async -> String {
-        let answers = (try? await AbandoningDeadline.run(Self.databaseCheckTimeout) { try await probe.ping() }) != nil
-        let up = answers && probe.integrityProblems().isEmpty
-        databaseUp.set(up ? 1.0 : 0.0)
-        if answers, let counts = try? await AbandoningDeadline.run(Self.databaseCheckTimeout, { try await probe.counts() }) {
+    func exposition(storage: any ServerStorage, integrity: IntegrityMonitor?) async -> String {
+        let answers = (try? await AbandoningDeadline.run(Self.databaseCheckTimeout) { try await storage.ping() }) != nil
+        databaseUp.set(answers && (integrity?.problems.isEmpty ?? true) ? 1.0 : 0.0)
+        // Student locations stored, and sessions not yet expired.
+        if answers, let counts = try? await AbandoningDeadline.run(Self.databaseCheckTimeout, {
+            let now = Date()
+            return (pins: try await storage.locationCount(), sessions: try await storage.allSessions(accountKey: nil).filter { $0.expiresAt > now }.count)
+        }) {
             pins.set(Int64(counts.pins))
-            sessions.set(Int64(counts.activeSessions))
+            sessions.set(Int64(counts.sessions))
         }
         process.refresh()
         return registry.emitToString()

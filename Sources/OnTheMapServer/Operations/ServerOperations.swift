@@ -23,7 +23,7 @@ public struct ServerOperations: Sendable {
 extension Router<ServerRequestContext> {
     /// The operations middleware, outermost so it sees every response in its final form (after
     /// `APIErrorMiddleware` turned errors into bodies), and `/healthz` and `/metrics`.
-    func addOperations(_ operations: ServerOperations, probe: StorageProbe) {
+    func addOperations(_ operations: ServerOperations, storage: any ServerStorage, integrity: IntegrityMonitor?) {
         if operations.metrics != nil || operations.accessLog != nil {
             add(middleware: RequestRecordingMiddleware(metrics: operations.metrics?.requests, accessLog: operations.accessLog))
         }
@@ -32,7 +32,7 @@ extension Router<ServerRequestContext> {
             for root in ParseRootsMiddleware.roots { logins["/\(root)/login"] = [.get, .post] }
             add(middleware: OutcomeMetricsMiddleware(loginPaths: logins, metrics: metrics))
         }
-        OperationsController(probe: probe, metrics: operations.metrics, token: operations.metricsToken)
+        OperationsController(storage: storage, integrity: integrity, metrics: operations.metrics, token: operations.metricsToken)
             .addRoutes(to: self)
     }
 }
