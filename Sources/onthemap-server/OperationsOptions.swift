@@ -31,6 +31,6 @@ struct OperationsOptions: ParsableArguments {
             // The file system's answer, not a mistake in the command line: no usage text.
             throw CommandError("\(error)")
         }
-        return ServerOperations(metrics: .bootstrap(), accessLog: accessLog, metricsToken: token)
+        return ServerOperations(metrics: ServerMetrics(), accessLog: accessLog, metricsToken: token)
     }
 }

@@ -23,22 +23,13 @@ struct StudentLocationController: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let queryString = request.uri.query ?? ""
-        let ifNoneMatch = request.headers[.ifNoneMatch]
-        // The mark, then the version, then the list: an answer is never older than what it is
-        // cached under.
-        let mark = cache.mark()
-        if let mark, let list = cache.list(for: queryString, mark: mark) {
-            return list.response(ifNoneMatch: ifNoneMatch)
+        try await cache.answer(
+            request.uri.query ?? "", ifNoneMatch: request.headers[.ifNoneMatch],
+            parse: { try LocationQuery(udacity: request.uri.queryParameters) }, version: { try await locations.locationsVersion() }
+        ) { query in
+            let pins = try await locations.locations(query)
+            return ByteBuffer(string: WireJSON.object([("results", .array(pins.map(\.wireJSON)))]).serialized)
         }
-        let storageQuery = try LocationQuery(udacity: request.uri.queryParameters)
-        let version = try await locations.locationsVersion()
-        if let list = cache.list(for: queryString, version: version, mark: mark) {
-            return list.response(ifNoneMatch: ifNoneMatch)
-        }
-        let pins = try await locations.locations(storageQuery)
-        let body = ByteBuffer(string: WireJSON.object([("results", .array(pins.map(\.wireJSON)))]).serialized)
-        return cache.store(body, for: queryString, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {

@@ -1,3 +1,4 @@
+import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -31,13 +32,24 @@ final class LocationListCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The change watch's mark now; nil when the database must be asked (see `LocationChangeWatch`).
-    func mark() -> UInt64? {
-        changes.mark()
+    /// The answer to the request with the query string `query` (`If-None-Match`: `ifNoneMatch`): the
+    /// watch's mark, then the stored answer checked at it; else `parse` (a bad query throws before
+    /// the database is asked), the pins' `version` and the answer stored at it; else `build`'s bytes,
+    /// stored. The mark, then the version, then the list: an answer is never older than its key.
+    func answer<Query>(
+        _ query: String, ifNoneMatch: String?, parse: () throws -> Query, version: () async throws -> Int64,
+        build: (Query) async throws -> ByteBuffer
+    ) async throws -> Response {
+        let mark = changes.mark()
+        if let mark, let list = list(for: query, mark: mark) { return list.response(ifNoneMatch: ifNoneMatch) }
+        let parsed = try parse()
+        let version = try await version()
+        if let list = list(for: query, version: version, mark: mark) { return list.response(ifNoneMatch: ifNoneMatch) }
+        return store(try await build(parsed), for: query, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     /// The stored answer for the query, if it was checked at `mark` (no query needed).
-    func list(for query: String, mark: UInt64) -> CachedList? {
+    private func list(for query: String, mark: UInt64) -> CachedList? {
         entries.withLockedValue { entries in
             guard let entry = entries[query], entry.checkedAt == mark else { return nil }
             return entry.list
@@ -46,7 +58,7 @@ final class LocationListCache: Sendable {
 
     /// The stored answer for the query, if it was made at `version`; it is then known current as of
     /// `mark` (taken before the version was read).
-    func list(for query: String, version: Int64, mark: UInt64?) -> CachedList? {
+    private func list(for query: String, version: Int64, mark: UInt64?) -> CachedList? {
         entries.withLockedValue { entries in
             guard var entry = entries[query], entry.version == version else { return nil }
             if let mark, mark > (entry.checkedAt ?? 0) || entry.checkedAt == nil {
@@ -59,8 +71,7 @@ final class LocationListCache: Sendable {
 
     /// Stores an answer made at `version` (or later), read after the watch showed `mark`, and returns
     /// it with its entity tag (computed here, once, outside the lock).
-    @discardableResult
-    func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) -> CachedList {
+    private func store(_ body: ByteBuffer, for query: String, version: Int64, mark: UInt64?) -> CachedList {
         let list = CachedList(body: body)
         entries.withLockedValue { entries in
             if entries.count >= capacity, entries[query] == nil { entries.removeAll(keepingCapacity: true) }

@@ -22,13 +22,9 @@ public struct ServerMetrics: Sendable {
     let databaseUp: Gauge
     let process: ProcessMetrics
 
-    /// Makes the registry and the families that exist from the start. (The name is from when this
-    /// bootstrapped swift-metrics, a once-per-process step; it no longer does.)
-    public static func bootstrap() -> ServerMetrics {
-        ServerMetrics(registry: PrometheusCollectorRegistry())
-    }
-
-    init(registry: PrometheusCollectorRegistry) {
+    /// Makes the registry and the families that exist from the start.
+    public init() {
+        let registry = PrometheusCollectorRegistry()
         self.registry = registry
         requests = RequestMetrics(registry: registry)
         let logins = "POST /v1/session and Parse's /login answered: ok (2xx) or failed (4xx but 429)."

@@ -29,24 +29,17 @@ struct ParseController: Sendable {
     /// and a 304 for a client whose `If-None-Match` names it.
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         // A space cannot occur in a request's query string, so no Udacity query shares these keys.
-        let cacheKey = "parse " + (request.uri.query ?? "")
-        let ifNoneMatch = request.headers[.ifNoneMatch]
-        let mark = cache.mark()
-        if let mark, let list = cache.list(for: cacheKey, mark: mark) {
-            return list.response(ifNoneMatch: ifNoneMatch)
+        try await cache.answer(
+            "parse " + (request.uri.query ?? ""), ifNoneMatch: request.headers[.ifNoneMatch],
+            parse: { try ParseQuery(FormQuery.parse(request.uri.query)) }, version: { try await storage.locationsVersion() }
+        ) { parsed in
+            let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
+            var members: [(String, WireJSON)] = [("results", .array(pins.map { Self.project($0, keys: parsed.keys) }))]
+            if parsed.wantsCount {
+                members.append(("count", .integer(try await storage.countLocations(parsed.query))))
+            }
+            return ByteBuffer(string: WireJSON.object(members).serialized)
         }
-        let parsed = try ParseQuery(FormQuery.parse(request.uri.query))
-        let version = try await storage.locationsVersion()
-        if let list = cache.list(for: cacheKey, version: version, mark: mark) {
-            return list.response(ifNoneMatch: ifNoneMatch)
-        }
-        let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
-        var members: [(String, WireJSON)] = [("results", .array(pins.map { Self.project($0, keys: parsed.keys) }))]
-        if parsed.wantsCount {
-            members.append(("count", .integer(try await storage.countLocations(parsed.query))))
-        }
-        let body = ByteBuffer(string: WireJSON.object(members).serialized)
-        return cache.store(body, for: cacheKey, version: version, mark: mark).response(ifNoneMatch: ifNoneMatch)
     }
 
     @Sendable func one(_ request: Request, context: ServerRequestContext) async throws -> Response {
