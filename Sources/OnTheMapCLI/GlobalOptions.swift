@@ -12,8 +12,6 @@ struct GlobalOptions: ParsableArguments {
     )
     var socket: String?
 
-    var socketCandidates: [String] { Self.socketCandidates(flag: socket) }
-
     /// `SocketPath.candidates` over this process's environment.
     static func socketCandidates(flag: String?) -> [String] {
         SocketPath.candidates(flag: flag, environment: Terminal.environment)

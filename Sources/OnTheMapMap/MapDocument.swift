@@ -22,7 +22,10 @@ public enum MapDocument {
         return WebFiles.fill(
             WebFiles.text("export.html"),
             [
-                "title": escape(title), "style": MapDocumentAssets.exportStyle, "script": MapDocumentAssets.exportScript,
+                // The world's colours, the moving map's style, then the export page's own; the export
+                // page's module with the map's modules it imports, as one inline module.
+                "title": escape(title), "style": ["world.css", "map.css", "export.css"].map(WebFiles.text).joined(separator: "\n"),
+                "script": WebFiles.inlinedModule("js/export.mjs"),
                 "count": "\(CountText.grouped(pins.count)) \(pins.count == 1 ? "student" : "students")", "legend": legend,
                 "world": worldSVG(world: world),
                 // In a <script> element: "</" would end it.

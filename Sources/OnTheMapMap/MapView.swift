@@ -44,9 +44,6 @@ public struct MapView: Sendable, Equatable {
             zoom: zoom)
     }
 
-    /// Whether this view is as close as the map draws.
-    public var isAtMaximumZoom: Bool { zoom >= Self.maximumZoom(width: width) }
-
     public var dotsWide: Int { 2 * width }
     public var dotsHigh: Int { 4 * height }
     /// How many dots the whole world's width takes.

@@ -176,7 +176,7 @@ struct LabelTests {
         #expect(MapView.maximumZoom(width: 200) == 81.92)
         let view = MapViewRequest.center(latitude: 52.5, longitude: 13.4, zoom: 4096).resolve(width: 80, height: 24, pins: [])
         #expect(view.zoom == 204.8)
-        #expect(view.isAtMaximumZoom)
+        #expect(view.zoom >= MapView.maximumZoom(width: view.width))
         // The view there still has outlines to draw: the shores of Berlin's lakes and rivers are
         // beyond the data, but a coast is not.
         let coast = MapRenderer.render(

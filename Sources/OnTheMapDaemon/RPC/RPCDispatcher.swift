@@ -15,7 +15,7 @@ struct RPCDispatcher: Sendable {
     let logger: Logger
 
     /// The reply line's bytes, without the newline.
-    func respond(to line: some Collection<UInt8>, connection: any ConnectionControl) async -> [UInt8]? {
+    func respond(to line: some Collection<UInt8>, connection: ConnectionSubscription) async -> [UInt8]? {
         switch RPCIncoming.parse(line) {
         case .failure(let error):
             return Self.line(id: .null, .failure(error))
@@ -46,16 +46,16 @@ struct RPCDispatcher: Sendable {
         }
     }
 
-    private func answer(_ parsed: Result<RPCRequest, RPCError>, connection: any ConnectionControl) async -> [UInt8]? {
+    private func answer(_ parsed: Result<RPCRequest, RPCError>, connection: ConnectionSubscription) async -> [UInt8]? {
         let request: RPCRequest
         switch parsed {
         case .failure(let error): return Self.line(id: .null, .failure(error))
         case .success(let valid): request = valid
         }
         let result: Result<RPCResult, RPCError>
-        if let method = MethodRegistry.byName[request.method] {
+        if let handle = MethodRegistry.byName[request.method] {
             do {
-                result = .success(try await method.handle(request.params, daemon: daemon, connection: connection))
+                result = .success(try await handle(request.params, daemon, connection))
             } catch {
                 let rpcError = RPCError.from(error)
                 if rpcError.code == RPCError.internalErrorCode {

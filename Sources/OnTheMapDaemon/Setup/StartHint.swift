@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import OnTheMapSupport
-import SystemPackage
 
 /// The word a daemon started by hand leaves beside its socket, `SOCKET.how-to-start`: the command
 /// line it was started with, so a client that finds nothing answering there can say how to start it
@@ -33,16 +32,7 @@ enum StartHint {
             return
         }
         let line = commandLine(arguments: arguments, environment: environment, directory: FileManager.default.currentDirectoryPath)
-        let bytes = Array((line + "\n").utf8)
-        let temporary = path + ".tmp-\(getpid())"
-        do {
-            let file = try FileDescriptor.open(
-                FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
-            try file.closeAfter { _ = try file.writeAll(bytes) }
-            guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
-        } catch {
-            unlink(temporary)
-        }
+        try? PrivateFile.writeNow(Array((line + "\n").utf8), to: path)
     }
 
     /// `cd DIR && ONTHEMAP_API_URL=… /path/onthemapd --socket … --api-url …`, each word quoted for a

@@ -62,7 +62,8 @@ enum PrivateFile {
         await queue.perform { _ = unlink(path) }
     }
 
-    private static func writeNow(_ bytes: [UInt8], to path: String) throws {
+    /// Writes `bytes` to `path` (0600) whole or not at all, now, on the caller's thread.
+    static func writeNow(_ bytes: [UInt8], to path: String) throws {
         try makeDirectories(FilePath(path).removingLastComponent())
         let temporary = path + ".tmp-\(getpid())"
         do {

@@ -22,9 +22,6 @@ final class StateFeed: Sendable {
     /// The newest snapshot.
     var latest: DaemonSnapshot { state.withLock { $0.latest } }
 
-    /// The newest snapshot's version.
-    var version: UInt64 { state.withLock { $0.latest.version } }
-
     /// Makes `snapshot` the newest and wakes every waiter.
     func publish(_ snapshot: DaemonSnapshot) {
         let waiters = state.withLock { state in

@@ -14,11 +14,11 @@ struct ConnectionHandler: Sendable {
 
     private func serve(
         _ inbound: NIOAsyncChannelInboundStream<LineFrame>, _ outbound: LineWriter, _ connection: ConnectionSubscription,
-        _ pending: PendingRequests
+        _ idleCloser: IdleCloser
     ) async throws {
         for try await frame in inbound {
             // Counted as read by `IdleCloser`; answered (or found to need no answer) here.
-            defer { pending.end() }
+            defer { idleCloser.answered() }
             switch frame {
             case .tooLong:
                 let error = RPCError.invalidRequest("request too large (over 1 MiB); the connection is closed")
@@ -51,7 +51,7 @@ struct ConnectionHandler: Sendable {
                         }
                     }
                     do {
-                        try await serve(inbound, outbound, connection, idleCloser.pending)
+                        try await serve(inbound, outbound, connection, idleCloser)
                     } catch {
                         logger.debug("connection ended", metadata: ["error": "\(error)"])
                     }

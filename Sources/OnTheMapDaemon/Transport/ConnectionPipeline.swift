@@ -20,7 +20,7 @@ enum ConnectionPipeline {
             ByteToMessageHandler(
                 FramingDecoder(maxLength: ConnectionHandler.maxLineBytes, framing: framing, budget: inputBudget)))
         // A connection waiting for an answer is not idle: the closer counts the requests read.
-        let closer = IdleCloser(pending: PendingRequests())
+        let closer = IdleCloser()
         try handlers.addHandler(closer)
         return closer
     }

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// Closes a connection that has been silent for the idle timeout, unless it is subscribed (a status
 /// bar waiting for notifications is not idle) or waiting for an answer (a login or a first geocode
@@ -10,17 +11,17 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
 
     /// Set by `subscribe`/`unsubscribe`; read on the channel's event loop.
     let subscribed = NIOLockedValueBox(false)
-    /// The connection's requests not answered yet (shared with the connection's task).
-    let pending: PendingRequests
+    /// How many of the connection's requests were read and are not answered yet: counted up as a
+    /// frame passes here, down once the connection's task has answered it (`answered()`).
+    private let pending = Atomic<Int>(0)
 
-    init(pending: PendingRequests) {
-        self.pending = pending
-    }
+    /// The connection's task has answered a request (or found it needs no answer).
+    func answered() { pending.subtract(1, ordering: .releasing) }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The idle handler fires again a timeout later, so a connection busy now is looked at again.
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, !subscribed.withLockedValue({ $0 }),
-            pending.isEmpty
+            pending.load(ordering: .acquiring) == 0
         {
             context.close(promise: nil)
             return
@@ -29,7 +30,7 @@ final class IdleCloser: ChannelInboundHandler, Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        pending.begin()
+        pending.add(1, ordering: .relaxed)
         context.fireChannelRead(data)
     }
 }

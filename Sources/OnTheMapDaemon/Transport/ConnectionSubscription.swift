@@ -2,15 +2,9 @@ import FoundationEssentials
 import NIOConcurrencyHelpers
 import OnTheMapRPC
 
-/// Per-connection state a method may touch: its subscription.
-protocol ConnectionControl: Sendable {
-    func subscribe(_ events: Set<RPCEvent>)
-    func unsubscribe()
-}
-
 /// One client connection's subscription: its place in `Subscribers`, and whether the idle timeout
 /// spares it (a status bar waiting for notifications is not idle).
-struct ConnectionSubscription: ConnectionControl {
+struct ConnectionSubscription: Sendable {
     private let id = UUID()
     let subscribers: Subscribers
     let sink: Subscribers.Sink
