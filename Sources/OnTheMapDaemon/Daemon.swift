@@ -29,8 +29,6 @@ public final class Daemon: Sendable {
     let logger: Logger
     /// Settings SIGHUP may change.
     let live: LiveSettings
-    /// Set once the socket accepts; the watchdog starts pinging only then.
-    let readiness = Readiness()
     /// Whether the upstream answers `GET /session`; false once it said it has no such route.
     let sessionCheckSupported = NIOLockedValueBox(true)
 

@@ -21,7 +21,7 @@ public enum DaemonRunner {
         let listener = RPCListener(daemon: daemon, activatedSocket: activatedSocket, logger: logger) {
             // READY only now: the socket accepts and the persisted state is loaded.
             daemon.notifier.ready(status: daemon.state.feed.latest.statusLine())
-            await daemon.readiness.markReady()
+            await daemon.state.markReady()
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

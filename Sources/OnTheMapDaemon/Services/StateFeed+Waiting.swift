@@ -38,4 +38,14 @@ extension StateFeed {
             }
         }
     }
+
+    /// Returns true once the daemon is ready (`DaemonSnapshot.ready`); false when it stops first.
+    func ready() async -> Bool {
+        var latest = self.latest
+        while !latest.ready {
+            guard case .changed(let newer) = await next(after: latest.version, atMost: nil) else { return false }
+            latest = newer
+        }
+        return true
+    }
 }

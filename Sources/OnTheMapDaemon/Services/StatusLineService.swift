@@ -17,7 +17,7 @@ struct StatusLineService: Service {
             try? await gracefulShutdown()
             return
         }
-        await daemon.readiness.wait()
+        guard await daemon.state.feed.ready() else { return }
         var snapshot = daemon.state.feed.latest
         // What systemd shows now: the line READY=1 carried, or the last one sent since.
         var shown = snapshot.statusLine()

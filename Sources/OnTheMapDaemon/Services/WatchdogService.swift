@@ -12,7 +12,7 @@ struct WatchdogService: Service {
             try? await gracefulShutdown()
             return
         }
-        await daemon.readiness.wait()
+        guard await daemon.state.feed.ready() else { return }
         while !Task.isCancelled {
             await daemon.state.answer()
             daemon.notifier.watchdog()

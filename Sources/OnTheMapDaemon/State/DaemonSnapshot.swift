@@ -11,6 +11,9 @@ import OnTheMapRPC
 struct DaemonSnapshot: Sendable {
     /// Grows by one with every change.
     var version: UInt64 = 0
+    /// Set once the socket accepts and systemd was told READY=1; the watchdog and the status line
+    /// start only then.
+    var ready = false
     /// The session, while logged in (possibly expired: see `liveSession(at:)`).
     var session: APISession?
     var account: AccountInfo?

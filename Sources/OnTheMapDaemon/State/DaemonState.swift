@@ -44,6 +44,9 @@ actor DaemonState {
     /// Answers once the actor runs: the watchdog's sign that it is not wedged.
     func answer() {}
 
+    /// The socket accepts and systemd was told so.
+    func markReady() { change { $0.ready = true } }
+
     /// Applies `change` and publishes the result as the next version.
     private func change(_ change: (inout DaemonSnapshot) -> Void) {
         change(&snapshot)
