@@ -225,6 +225,7 @@ let package = Package(
         .testTarget(
             name: "OnTheMapGeocoderTests",
             dependencies: [
+                "GeocoderQuerySet",
                 "OnTheMapGeocoder",
                 "OnTheMapFolding",
                 "OnTheMapModels",
@@ -272,9 +273,16 @@ let package = Package(
             ],
             path: "Benchmarks/NIOCannedServer"
         ),
+        // The hand-made query set and how an answer is judged: the accuracy test's and the benchmark's.
+        .target(
+            name: "GeocoderQuerySet",
+            dependencies: ["OnTheMapModels"],
+            path: "Benchmarks/GeocoderQuerySet"
+        ),
         .executableTarget(
             name: "geocoder-bench",
             dependencies: [
+                "GeocoderQuerySet",
                 "OnTheMapGeocoder",
                 "OnTheMapModels",
             ],

@@ -5,6 +5,7 @@
 // Prints `key value` lines (for scripts/bench.sh) and, with --failures, every query answered wrongly.
 
 import Foundation
+import GeocoderQuerySet
 import OnTheMapGeocoder
 import OnTheMapModels
 

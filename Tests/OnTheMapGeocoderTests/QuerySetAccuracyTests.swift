@@ -1,4 +1,5 @@
 import Foundation
+import GeocoderQuerySet
 import OnTheMapGeocoder
 import OnTheMapModels
 import OnTheMapTestSupport
