@@ -143,25 +143,8 @@ public enum WireTimestamp {
 
     /// The decimal digits of `value`, zero-padded on the left to `width`.
     private static func pad(_ value: Int64, _ width: Int, into output: inout [UInt8]) {
-        guard value >= 0 else {
-            // Years before 1 BC: as `String(value)` padded, which no real timestamp reaches.
-            let digits = String(value)
-            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.utf8.count)))
-            output.append(contentsOf: digits.utf8)
-            return
-        }
-        var divisor: Int64 = 1
-        var count = 1
-        while divisor <= value / 10 {
-            divisor *= 10
-            count += 1
-        }
-        if width > count { output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
-        var rest = value
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
+        let digits = String(value).utf8
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+        output.append(contentsOf: digits)
     }
 }
