@@ -11,14 +11,8 @@ actor PinWriter {
     /// Runs `body` once every earlier write has finished, and before any later one starts.
     func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquire()
-        do {
-            let result = try await body()
-            release()
-            return result
-        } catch {
-            release()
-            throw error
-        }
+        defer { release() }
+        return try await body()
     }
 
     private func acquire() async {
