@@ -26,7 +26,6 @@ enum CLIFailure {
         case let error as ClientError: (error.message, ExitCode(ExitStatus.unreachable))
         case let error as UsageFailure: (error.message, ExitCode(ExitStatus.usage))
         case let error as CommandFailure: (error.message, ExitCode(ExitStatus.daemonError))
-        case let error as AtomicFile.Failure: (error.message, ExitCode(ExitStatus.daemonError))
         default: ("something went wrong (\(error)); please report it with the command you ran", ExitCode(ExitStatus.daemonError))
         }
     }

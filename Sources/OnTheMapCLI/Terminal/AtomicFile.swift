@@ -5,11 +5,6 @@ import Glibc
 /// a new path is a target: writing "to" a symlink, a FIFO or a device would replace it with a
 /// regular file (as root, `/dev/full` became one), so those are refused.
 enum AtomicFile {
-    /// Why a file was not written, in words, with what to do.
-    struct Failure: Error, Equatable {
-        var message: String
-    }
-
     /// Replaces `path` with `bytes`. A new file gets `mode` less the umask, an existing one keeps its
     /// permissions; with `exactMode`, the file has `mode` either way. A read-only file (no write
     /// permission for its owner, or none for us) is replaced only with `replacingReadOnly`: writing
@@ -18,21 +13,21 @@ enum AtomicFile {
     static func write(
         _ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false, replacingReadOnly: Bool = true,
         forceOption: String = "--force"
-    ) throws(Failure) {
+    ) throws(CommandFailure) {
         var existing = stat()
         var keptMode: mode_t?
         if lstat(path, &existing) == 0 {
             guard existing.st_mode & S_IFMT == S_IFREG else {
-                throw Failure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
+                throw CommandFailure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
             }
             let readOnly = existing.st_mode & S_IWUSR == 0 || access(path, W_OK) != 0
             if readOnly, !replacingReadOnly {
                 let octal = String(existing.st_mode & 0o7777, radix: 8)
-                throw Failure(message: "\(path) is read-only (mode \(octal)): add \(forceOption) to replace it, or choose another path")
+                throw CommandFailure(message: "\(path) is read-only (mode \(octal)): add \(forceOption) to replace it, or choose another path")
             }
             keptMode = existing.st_mode & 0o7777
         } else if errno != ENOENT {
-            throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let folder = self.folder(of: path)
         var template = Array(((folder == "/" ? "" : folder) + "/.onthemap-XXXXXX").utf8CString)
@@ -40,10 +35,10 @@ enum AtomicFile {
         guard fd >= 0 else {
             let code = errno
             switch code {
-            case ENOENT: throw Failure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
-            case ENOTDIR: throw Failure(message: "cannot write \(path): \(folder) is not a folder")
-            case EACCES, EPERM: throw Failure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
-            default: throw Failure(message: "cannot write \(path): \(String(cString: strerror(code)))")
+            case ENOENT: throw CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
+            case ENOTDIR: throw CommandFailure(message: "cannot write \(path): \(folder) is not a folder")
+            case EACCES, EPERM: throw CommandFailure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
+            default: throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(code)))")
             }
         }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -58,7 +53,7 @@ enum AtomicFile {
         if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temporary)
-            throw Failure(message: "cannot write \(path): \(failure)")
+            throw CommandFailure(message: "cannot write \(path): \(failure)")
         }
     }
 
