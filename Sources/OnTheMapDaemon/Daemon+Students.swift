@@ -8,80 +8,91 @@ import OnTheMapSupport
 
 extension Daemon {
     /// Checks the session, then fetches the newest `cacheSize` locations, asking the upstream only
-    /// for what changed (`If-None-Match` with the list's `ETag`: a 304 keeps the cache); concurrent
-    /// calls share one fetch. Every refresh, the refresher's or a client's, checks the session first
-    /// (one `GET /session`), so a revoked one ends at the next refresh, whoever asked for it; the one
-    /// right after a login has no need to.
+    /// for what changed (`If-None-Match` with the list's tags, `ListTags`: 304s keep the cache);
+    /// concurrent calls share one fetch. Every refresh, the refresher's or a client's, checks the
+    /// session first (one `GET /session`), so a revoked one ends at the next refresh, whoever asked
+    /// for it; the one right after a login has no need to.
     func refresh(checkingSession: Bool = true) async throws {
         let (session, account) = try await requireLogin()
         let size = await live.cacheSize
         try await upstream("refresh", session: session) {
             // Inside the shared fetch, so a check that fails is the refresh's failure (`lastError`).
-            try await self.state.refresh(for: session) { etag in
+            try await self.state.refresh(for: session) { tags in
                 if checkingSession { try await self.verifySession(session) }
-                guard let fetched = try await Self.fetchNewest(size, from: self.api, ifNoneMatch: etag) else { return nil }
+                guard let fetched = try await Self.fetchNewest(size, from: self.api, unlessStill: tags) else { return nil }
                 let earlier = self.state.current.students
                 let students = await Self.work.perform {
                     StudentList(fetched.list.results, accountKey: account.key, reusing: earlier)
                 }
-                return FetchedList(students: students, etag: fetched.etag, skipped: fetched.list.skipped)
+                return FetchedList(students: students, tags: fetched.tags, skipped: fetched.list.skipped)
             }
         }
     }
 
     /// Pages through `GET /StudentLocation?order=-updatedAt` until `count` locations are in hand, up
-    /// to 1,000 a page. With `ifNoneMatch`, the first page is asked for only if it changed: nil back
-    /// when it did not (a pin that changes moves to the first page, so that page's tag stands for
-    /// the list). A short page ends the list.
+    /// to 1,000 a page. With `known`, the tags of the list in hand, nil back when the server says its
+    /// first page and its last are both unchanged (`ListTags` says why those two). A short page ends
+    /// the list.
     ///
     /// After a full first page, `pagesAtOnce` pages are asked for at a time: a page's decoding
     /// overlaps the next pages' transfer, and a list that turns out short costs at most that many
     /// pages more.
-    static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, ifNoneMatch: String? = nil) async throws
-        -> (list: StudentLocationList, etag: String?, received: Int)?
+    static func fetchNewest(_ count: Int, from api: OnTheMapAPIClient, unlessStill known: ListTags? = nil) async throws
+        -> (list: StudentLocationList, tags: ListTags?, received: Int)?
     {
         guard count > 0 else { return (StudentLocationList(results: []), nil, 0) }
         let pageSize = min(count, 1000)
         func size(skip: Int) -> Int { min(pageSize, count - skip) }
-        func query(skip: Int) -> StudentLocationQuery {
-            StudentLocationQuery(limit: size(skip: skip), skip: skip, order: "-updatedAt")
+        /// A page and its tag; nil when it is still the page tagged `etag`.
+        func page(skip: Int, unlessStill etag: String? = nil) async throws -> (list: StudentLocationList, etag: String?)? {
+            let query = StudentLocationQuery(limit: size(skip: skip), skip: skip, order: "-updatedAt")
+            switch try await api.studentLocations(query, ifNoneMatch: etag) {
+            case .notModified: return nil
+            case .list(let list, let tag): return (list.cut(to: size(skip: skip)), tag)
+            }
         }
         func isShort(_ page: StudentLocationList, skip: Int) -> Bool {
             page.results.count + page.skipped.count < size(skip: skip)
         }
-        let first: StudentLocationList
-        let etag: String?
-        switch try await api.studentLocations(query(skip: 0), ifNoneMatch: ifNoneMatch) {
-        case .notModified: return nil
-        case .list(let list, let tag): (first, etag) = (list.cut(to: size(skip: 0)), tag)
+        var firstPage = try await page(skip: 0, unlessStill: known?.first)
+        if firstPage == nil {
+            // A deletion below the first page shows only further down: on the last page.
+            guard let last = known?.last, try await page(skip: last.skip, unlessStill: last.etag) != nil else { return nil }
+            firstPage = try await page(skip: 0)
         }
+        guard let first = firstPage else { return nil }
         var pages = [0: first]
-        var end = isShort(first, skip: 0) ? 0 : count  // where the list ends, as far as known
-        try await withThrowingTaskGroup(of: (Int, StudentLocationList).self) { group in
+        var end = isShort(first.list, skip: 0) ? 0 : count  // where the list ends, as far as known
+        try await withThrowingTaskGroup(of: (Int, (list: StudentLocationList, etag: String?)?).self) { group in
             var next = pageSize
-            func ask(_ group: inout ThrowingTaskGroup<(Int, StudentLocationList), any Error>) {
+            func ask(_ group: inout ThrowingTaskGroup<(Int, (list: StudentLocationList, etag: String?)?), any Error>) {
                 guard next < end else { return }
                 let skip = next
                 next += pageSize
-                group.addTask { (skip, try await api.studentLocations(query(skip: skip)).cut(to: size(skip: skip))) }
+                group.addTask { (skip, try await page(skip: skip)) }
             }
             for _ in 0..<pagesAtOnce { ask(&group) }
-            while let (skip, page) = try await group.next() {
-                pages[skip] = page
-                if isShort(page, skip: skip) { end = min(end, skip) }
+            // Asked with no tag, a page is always answered whole (never nil).
+            while let (skip, answer) = try await group.next(), let answer {
+                pages[skip] = answer
+                if isShort(answer.list, skip: skip) { end = min(end, skip) }
                 ask(&group)
             }
         }
         // In order, up to and including the first short page.
         var inOrder: [(skip: Int, page: StudentLocationList)] = []
         var skip = 0
-        while let page = pages[skip] {
+        while let page = pages[skip]?.list {
             inOrder.append((skip, page))
             if isShort(page, skip: skip) { break }
             skip += pageSize
         }
         let (list, received) = joined(inOrder)
-        return (list, etag, received)
+        let last = inOrder.last { $0.skip > 0 && $0.page.results.count + $0.page.skipped.count > 0 }
+        let listTags = first.etag.map { etag in
+            ListTags(first: etag, last: last.flatMap { last in pages[last.skip]?.etag.map { ListTags.Page(skip: last.skip, etag: $0) } })
+        }
+        return (list, listTags, received)
     }
 
     /// Pages, in order, as one list: a student seen on an earlier page is left out (a pin posted

@@ -356,15 +356,30 @@ struct DaemonPagingTests {
         #expect(try bed.result("status")["students"]?["count"] == .integer(1500))
         let refreshed = try bed.result("refresh")
         #expect(refreshed["count"] == .integer(1500))
-        #expect(eventually { listAnswers() == wholeList + [304] }, "\(listAnswers())")
+        // Unchanged: the first page and the last one (of 500, at 1,000) each answered 304.
+        #expect(eventually { listAnswers() == wholeList + [304, 304] }, "\(listAnswers())")
         #expect(try bed.result("status")["students"]?["count"] == .integer(1500))
+
+        // The oldest pin, deleted on the server: the first page is as it was, the last page is not.
+        guard case .array(let students) = try bed.result("students", params(("limit", .integer(1500))))["students"] else {
+            Issue.record("students gave no list")
+            return
+        }
+        let oldest = try #require(students.last?["objectId"]?.stringValue)
+        let removed = try runCommand(
+            BuiltProducts.path("onthemap-server"), ["pin", "remove", oldest, "--yes", "--database", bed.server.databasePath])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try bed.result("refresh")["count"] == .integer(1499))
+        #expect(eventually { listAnswers() == wholeList + [304, 304] + [304, 200] + wholeList }, "\(listAnswers())")
+        let afterDeletion = listAnswers()
+
         // A changed list is fetched whole again.
         _ = try bed.result(
             "postPin", params(("mapString", .string("Lima, Peru")), ("mediaURL", .string("https://ada.example")),
                 ("latitude", .number(-12.05)), ("longitude", .number(-77.04))))
         _ = try bed.result("refresh")
         // One more GET finds your pin for the write (200), then the whole list again.
-        #expect(eventually { listAnswers() == wholeList + [304, 200] + wholeList }, "\(listAnswers())")
+        #expect(eventually { listAnswers() == afterDeletion + [200] + wholeList }, "\(listAnswers())")
     }
 
     @Test func sigtermAnswersInFlightRequestsAndExits() throws {

@@ -2,12 +2,12 @@ import FoundationEssentials
 import OnTheMapModels
 
 /// The student list as `students.json` keeps it between runs, written and read through
-/// `WireCoding`: `{"etag":…,"locations":[…],"refreshedAt":"…","skipped":N,"skippedWhy":…}`.
+/// `WireCoding`: `{"locations":[…],"refreshedAt":"…","skipped":N,"skippedWhy":…,"tags":{…}}`.
 struct CachedList: Codable, Equatable {
     var locations: [StudentLocation]
     var refreshedAt: Date
-    /// The list's `ETag`, for the first refresh after a restart.
-    var etag: String?
+    /// The list's tags, for the first refresh after a restart (a file with none is fetched whole).
+    var tags: ListTags?
     var skipped: Int
     var skippedWhy: String?
 
@@ -18,10 +18,10 @@ struct CachedList: Codable, Equatable {
         self = read
     }
 
-    init(locations: [StudentLocation], refreshedAt: Date, etag: String?, skipped: Int, skippedWhy: String?) {
+    init(locations: [StudentLocation], refreshedAt: Date, tags: ListTags?, skipped: Int, skippedWhy: String?) {
         self.locations = locations
         self.refreshedAt = refreshedAt
-        self.etag = etag
+        self.tags = tags
         self.skipped = skipped
         self.skippedWhy = skippedWhy
     }

@@ -24,8 +24,8 @@ struct DaemonSnapshot: Sendable {
     /// Grows when `students` is replaced or cleared, not when a refresh finds nothing new.
     var listVersion: UInt64 = 0
     var refreshedAt: Date?
-    /// The list's `ETag`, sent as `If-None-Match` by the next refresh: a 304 keeps the list.
-    var listETag: String?
+    /// The list's tags, sent as `If-None-Match` by the next refresh: 304s keep the list.
+    var listTags: ListTags?
     /// Records of the last refresh left out (a required field missing, a coordinate out of range).
     var skipped = 0
     /// Why, naming the fields (`SkippedRecord.summary`).
@@ -61,7 +61,7 @@ struct DaemonSnapshot: Sendable {
     mutating func takeList(_ students: StudentList, as file: CachedList) {
         self.students = students
         listVersion += 1
-        listETag = file.etag
+        listTags = file.tags
         refreshedAt = file.refreshedAt
         skipped = file.skipped
         skippedWhy = file.skippedWhy
@@ -71,7 +71,7 @@ struct DaemonSnapshot: Sendable {
     mutating func forgetList() {
         students = .empty
         listVersion += 1
-        listETag = nil
+        listTags = nil
         refreshedAt = nil
         skipped = 0
         skippedWhy = nil

@@ -181,28 +181,28 @@ actor DaemonState {
 
     // MARK: The list
 
-    /// Fetches the list for `session` with `fetch` (given the `ETag` of the list in hand; nil back:
+    /// Fetches the list for `session` with `fetch` (given the tags of the list in hand; nil back:
     /// nothing changed since) and installs it; callers for the same session while one runs share it.
     /// A failure keeps the old list, sets `lastError`, and is thrown.
     func refresh(
-        for session: APISession, _ fetch: @escaping @Sendable (_ etag: String?) async throws -> FetchedList?
+        for session: APISession, _ fetch: @escaping @Sendable (_ tags: ListTags?) async throws -> FetchedList?
     ) async throws {
         if let inFlightRefresh, inFlightRefresh.sessionID == session.sessionID {
             return try await inFlightRefresh.task.value
         }
-        let etag = snapshot.listETag
-        let task = Task { try await self.runRefresh(for: session, etag: etag, fetch) }
+        let tags = snapshot.listTags
+        let task = Task { try await self.runRefresh(for: session, tags: tags, fetch) }
         inFlightRefresh = (session.sessionID, task)
         defer { if inFlightRefresh?.task == task { inFlightRefresh = nil } }
         try await task.value
     }
 
     private func runRefresh(
-        for session: APISession, etag: String?, _ fetch: @Sendable (String?) async throws -> FetchedList?
+        for session: APISession, tags: ListTags?, _ fetch: @Sendable (ListTags?) async throws -> FetchedList?
     ) async throws {
         let fetched: FetchedList?
         do {
-            fetched = try await fetch(etag)
+            fetched = try await fetch(tags)
         } catch {
             if isCurrent(session) { change { $0.lastError = "\(error)" } }
             throw error
@@ -222,7 +222,7 @@ actor DaemonState {
         let skippedWhy = SkippedRecord.summary(fetched.skipped)
         if let skippedWhy { logger.notice("the list has records no map can show: \(skippedWhy)") }
         let file = CachedList(
-            locations: list.locations, refreshedAt: now, etag: fetched.etag, skipped: fetched.skipped.count,
+            locations: list.locations, refreshedAt: now, tags: fetched.tags, skipped: fetched.skipped.count,
             skippedWhy: skippedWhy)
         change { state in
             state.takeList(list, as: file)
@@ -266,21 +266,21 @@ actor DaemonState {
                 state.students = list
                 state.listVersion += 1
                 // The server's list changed with this write: the tag in hand no longer names it.
-                state.listETag = nil
+                state.listTags = nil
             }
         }
         guard placed, let refreshedAt = snapshot.refreshedAt else { return }
         // Saved as a refresh's list is: a daemon restarted before the next refresh shows this pin,
         // not the one it replaced.
         let file = CachedList(
-            locations: list.locations, refreshedAt: refreshedAt, etag: nil, skipped: snapshot.skipped, skippedWhy: snapshot.skippedWhy)
+            locations: list.locations, refreshedAt: refreshedAt, tags: nil, skipped: snapshot.skipped, skippedWhy: snapshot.skippedWhy)
         saveSoon(file)
     }
 }
 
-/// A list fetched by a refresh: the students, built off the actor, their `ETag`, and the records left out.
+/// A list fetched by a refresh: the students, built off the actor, their tags, and the records left out.
 struct FetchedList: Sendable {
     var students: StudentList
-    var etag: String?
+    var tags: ListTags?
     var skipped: [SkippedRecord]
 }
