@@ -54,6 +54,7 @@ extension Daemon {
         func isShort(_ page: StudentLocationList, skip: Int) -> Bool {
             page.results.count + page.skipped.count < size(skip: skip)
         }
+        let known = known?.count == count ? known : nil
         var firstPage = try await page(skip: 0, unlessStill: known?.first)
         if firstPage == nil {
             // A deletion below the first page shows only further down: on the last page.
@@ -90,7 +91,7 @@ extension Daemon {
         let (list, received) = joined(inOrder)
         let last = inOrder.last { $0.skip > 0 && $0.page.results.count + $0.page.skipped.count > 0 }
         let listTags = first.etag.map { etag in
-            ListTags(first: etag, last: last.flatMap { last in pages[last.skip]?.etag.map { ListTags.Page(skip: last.skip, etag: $0) } })
+            ListTags(count: count, first: etag, last: last.flatMap { last in pages[last.skip]?.etag.map { ListTags.Page(skip: last.skip, etag: $0) } })
         }
         return (list, listTags, received)
     }

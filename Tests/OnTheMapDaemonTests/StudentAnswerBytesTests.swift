@@ -97,7 +97,7 @@ struct StudentAnswerBytesTests {
     @Test func cacheFileReadsBack() throws {
         let file = CachedList(
             locations: Self.locations, refreshedAt: Date(timeIntervalSince1970: 1_700_000_000.125),
-            tags: ListTags(first: "\"abc\"", last: ListTags.Page(skip: 1000, etag: "\"def\"")), skipped: 3,
+            tags: ListTags(count: 2000, first: "\"abc\"", last: ListTags.Page(skip: 1000, etag: "\"def\"")), skipped: 3,
             skippedWhy: "3 records left out: firstName is missing (3)")
         #expect(CachedList(fileContents: try file.bytes()) == file)
         #expect(CachedList(fileContents: Array("{\"locations\":[{}]}".utf8)) == nil)

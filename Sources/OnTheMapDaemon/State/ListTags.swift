@@ -8,6 +8,9 @@ struct ListTags: Codable, Equatable, Sendable {
         var etag: String
     }
 
+    /// How many students the list was asked for (the cache size then): the pages are of that query,
+    /// so tags taken at another size are not sent (a SIGHUP or a restart may change it).
+    var count: Int
     var first: String
     /// The last page with students on it, after the first; nil for a list of one page.
     var last: Page?

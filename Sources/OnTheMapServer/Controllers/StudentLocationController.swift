@@ -44,7 +44,7 @@ struct StudentLocationController: Sendable {
         let posted = try await locations.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
         context.logger.debug(
             posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
-        return Response.json(
+        return try Response.json(
             encoding: CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
             status: .created)
     }
@@ -65,7 +65,7 @@ struct StudentLocationController: Sendable {
         {
         case .updated(let updated):
             context.logger.debug("location updated", metadata: ["objectId": "\(objectId)"])
-            return Response.json(encoding: UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+            return try Response.json(encoding: UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
         case .notFound:
             throw APIFailure(.notFound, "No StudentLocation has the objectId \(objectId).")
         case .ownedByAnother:

@@ -13,8 +13,8 @@ extension Response {
     }
 
     /// A JSON response of a `Codable` value as `WireCoding` writes it (sorted keys, ms timestamps).
-    static func json(encoding value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        json(bytes: ByteBuffer(bytes: (try? WireCoding.encode(value)) ?? []), status: status)
+    static func json(encoding value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        json(bytes: ByteBuffer(bytes: try WireCoding.encode(value)), status: status)
     }
 
     /// A JSON response from bytes already encoded.

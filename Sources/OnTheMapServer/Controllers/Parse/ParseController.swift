@@ -59,7 +59,7 @@ struct ParseController: Sendable {
         }
         let posted = try await storage.postLocation(draft, objectId: SecretGenerator.objectID(), now: Date())
         context.logger.debug(posted.moved ? "location moved" : "location created", metadata: ["objectId": "\(posted.objectId)"])
-        return Response.json(
+        return try Response.json(
             encoding: CreatedLocation(createdAt: WireTimestamp.milliseconds(posted.createdAt), objectId: posted.objectId),
             status: .created)
     }
@@ -82,7 +82,7 @@ struct ParseController: Sendable {
                 objectId: objectId, with: draft, ownedBy: session?.accountKey, ifUpdatedAt: existing.updatedAt, now: Date())
             {
             case .updated(let updated):
-                return Response.json(encoding: UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
+                return try Response.json(encoding: UpdatedLocation(updatedAt: WireTimestamp.milliseconds(updated.updatedAt!)))
             case .notFound: throw ParseFailure.objectNotFound(objectId)
             case .ownedByAnother: throw ParseFailure.forbidden("you can only change your own location")
             case .changedSinceRead: continue
