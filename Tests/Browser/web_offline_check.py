@@ -157,7 +157,9 @@ def offline_with_a_session():
     b.driver.refresh()
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
     text = b.by_id("offline-text").text if b.shown("offline") else ""
-    check(shown and re.search(r"since \d{1,2}:\d\d", text), "reloaded without the server: the last map seen, offline since then: %s" % text)
+    # The time of day, with its day when that was not today ("since Mon, Nov 30, 11:59 PM" after midnight).
+    check(shown and re.search(r"since (\w+, \w+ \d{1,2}, )?\d{1,2}:\d\d", text),
+          "reloaded without the server: the last map seen, offline since then: %s" % text)
     since = js("var t=document.querySelector('#offline-text time');return t?Date.parse(t.dateTime):0")
     check(current and since >= current, "since the last poll that found the pins current, not when the copy was made "
           "(%s ms after that poll)" % (current and since - current))
