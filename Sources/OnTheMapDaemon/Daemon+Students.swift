@@ -43,8 +43,9 @@ extension Daemon {
         guard count > 0 else { return (StudentLocationList(results: []), nil, 0) }
         let pageSize = min(count, 1000)
         func size(skip: Int) -> Int { min(pageSize, count - skip) }
+        typealias Page = (list: StudentLocationList, etag: String?)
         /// A page and its tag; nil when it is still the page tagged `etag`.
-        func page(skip: Int, unlessStill etag: String? = nil) async throws -> (list: StudentLocationList, etag: String?)? {
+        func page(skip: Int, unlessStill etag: String? = nil) async throws -> Page? {
             let query = StudentLocationQuery(limit: size(skip: skip), skip: skip, order: "-updatedAt")
             switch try await api.studentLocations(query, ifNoneMatch: etag) {
             case .notModified: return nil
@@ -64,9 +65,9 @@ extension Daemon {
         guard let first = firstPage else { return nil }
         var pages = [0: first]
         var end = isShort(first.list, skip: 0) ? 0 : count  // where the list ends, as far as known
-        try await withThrowingTaskGroup(of: (Int, (list: StudentLocationList, etag: String?)?).self) { group in
+        try await withThrowingTaskGroup(of: (Int, Page?).self) { group in
             var next = pageSize
-            func ask(_ group: inout ThrowingTaskGroup<(Int, (list: StudentLocationList, etag: String?)?), any Error>) {
+            func ask(_ group: inout ThrowingTaskGroup<(Int, Page?), any Error>) {
                 guard next < end else { return }
                 let skip = next
                 next += pageSize
@@ -89,10 +90,10 @@ extension Daemon {
             skip += pageSize
         }
         let (list, received) = joined(inOrder)
-        let last = inOrder.last { $0.skip > 0 && $0.page.results.count + $0.page.skipped.count > 0 }
-        let listTags = first.etag.map { etag in
-            ListTags(count: count, first: etag, last: last.flatMap { last in pages[last.skip]?.etag.map { ListTags.Page(skip: last.skip, etag: $0) } })
-        }
+        // The last page with students on it, after the first (a list of exactly N pages ends with an empty one).
+        let lastSkip = inOrder.last { $0.skip > 0 && $0.page.results.count + $0.page.skipped.count > 0 }?.skip
+        let lastPage = lastSkip.flatMap { skip in pages[skip]?.etag.map { ListTags.Page(skip: skip, etag: $0) } }
+        let listTags = first.etag.map { ListTags(count: count, first: $0, last: lastPage) }
         return (list, listTags, received)
     }
 
