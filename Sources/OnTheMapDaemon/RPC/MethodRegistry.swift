@@ -27,8 +27,7 @@ enum MethodRegistry {
         // Concurrent refreshes share one upstream request.
         on(RefreshParams.self) { _, daemon, _ in
             try await daemon.refresh()
-            let snapshot = daemon.state.current
-            return .result(RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt))
+            return .result(daemon.state.current.refreshResult)
         },
         on(GeocodeParams.self) { request, daemon, _ in .result(try await daemon.geocode(request)) },
         on(MyPinParams.self) { _, daemon, _ in .result(try await daemon.myPin()) },

@@ -21,7 +21,7 @@ struct NotificationService: Service {
                 subscribers.publish(.session, SessionChange(snapshot))
             }
             if snapshot.listVersion != seen.listVersion {
-                subscribers.publish(.students, RefreshResult(count: snapshot.students.count, refreshedAt: snapshot.refreshedAt))
+                subscribers.publish(.students, snapshot.refreshResult)
             }
             let newStatus = withoutUptime(snapshot)
             if newStatus != status {

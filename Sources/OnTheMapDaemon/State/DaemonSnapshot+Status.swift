@@ -22,6 +22,9 @@ extension DaemonSnapshot {
             busy: busy, uptime: uptime)
     }
 
+    /// What `refresh` answers and the `students` notification says: the list as of this snapshot.
+    var refreshResult: RefreshResult { RefreshResult(count: students.count, refreshedAt: refreshedAt) }
+
     /// The short line `systemctl --user status` shows.
     func statusLine(now: Date = Date()) -> String {
         guard let account = liveSession(at: now)?.account else { return "logged out" }
