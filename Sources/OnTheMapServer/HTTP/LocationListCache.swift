@@ -7,9 +7,11 @@ import NIOCore
 /// Each answer is stored with the pins' version (a counter the database's triggers bump on every pin
 /// write, whichever replica or command makes it) and the change watch's mark it was last checked at.
 /// While the watch's mark is unchanged (PostgreSQL's, told by NOTIFY) the answer is sent from memory
-/// with no query at all; once it moves, or when the watch cannot tell (SQLite's, which always asks),
-/// the version is read — one tiny query — and the answer is kept if the version still matches. The mark is taken before the version and the version before
-/// the list, so an answer is never older than the mark or version it is stored under.
+/// with no query at all; once it moves, or when the watch cannot tell (SQLite's, which always asks:
+/// about 120 µs of CPU a request, the hand-off to GRDB's reader, docs/benchmarks.md), the version is
+/// read — one tiny query — and the answer is kept if the version still matches. The mark is taken
+/// before the version and the version before the list, so an answer is never older than the mark or
+/// version it is stored under.
 final class LocationListCache: Sendable {
     private struct Entry {
         var version: Int64
