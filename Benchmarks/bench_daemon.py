@@ -469,7 +469,7 @@ def stall(api):
         daemon.stop()
     say("| `status` | asked | p50 ms | p99 ms | slowest ms |")
     say("| --- | ---: | ---: | ---: | ---: |")
-    for name, waits in (("with nothing else running", alone), (f"beside the worst batch and map ({rounds[0]} rounds finished)", loaded)):
+    for name, waits in (("with nothing else running", alone), (f"beside the worst batch and map ({rounds[0]} round{'' if rounds[0] == 1 else 's'} finished)", loaded)):
         say(f"| {name} | {len(waits)} | {statistics.median(waits):.2f} | {benchkit.percentile(waits, 0.99):.2f} "
             f"| {max(waits):.2f} |")
     say()
