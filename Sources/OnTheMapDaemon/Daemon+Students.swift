@@ -90,9 +90,16 @@ extension Daemon {
             skip += pageSize
         }
         let (list, received) = joined(inOrder)
-        // The last page with students on it, after the first (a list of exactly N pages ends with an empty one).
-        let lastSkip = inOrder.last { $0.skip > 0 && $0.page.results.count + $0.page.skipped.count > 0 }?.skip
-        let lastPage = lastSkip.flatMap { skip in pages[skip]?.etag.map { ListTags.Page(skip: skip, etag: $0) } }
+        // The page that ends the list, after the first. A list of exactly N pages ends with an empty
+        // page, which a deletion leaves empty (the page before it loses one) and a student added at
+        // the end fills: its tag is of the page one student back (asked once more), which both change.
+        var lastPage: ListTags.Page?
+        if let end = inOrder.last, end.skip > 0 {
+            let endsEmpty = end.page.results.isEmpty && end.page.skipped.isEmpty
+            let skip = endsEmpty ? end.skip - 1 : end.skip
+            let etag = endsEmpty ? try await page(skip: skip)?.etag : pages[skip]?.etag
+            lastPage = etag.map { ListTags.Page(skip: skip, etag: $0) }
+        }
         let listTags = first.etag.map { ListTags(count: count, first: $0, last: lastPage) }
         return (list, listTags, received)
     }

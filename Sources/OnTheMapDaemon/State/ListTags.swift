@@ -1,7 +1,8 @@
 /// What the daemon asks the upstream with to learn whether its list changed (`If-None-Match`): the
 /// first page's `ETag`, since a pin posted or moved goes to the first page; and, for a list of more
 /// than one page, the last page's, since a pin deleted further down moves every later page by one,
-/// so the last changes while the first does not.
+/// and one added below every other (an older pin put in the database) joins the last page, so the
+/// last changes while the first does not.
 struct ListTags: Codable, Equatable, Sendable {
     struct Page: Codable, Equatable, Sendable {
         var skip: Int
@@ -12,6 +13,8 @@ struct ListTags: Codable, Equatable, Sendable {
     /// so tags taken at another size are not sent (a SIGHUP or a restart may change it).
     var count: Int
     var first: String
-    /// The last page with students on it, after the first; nil for a list of one page.
+    /// The page that ends the list, after the first; nil for a list of one page. A list that ends
+    /// exactly at a page's end has the page one student back here (a skip of 999, 1999, …): it
+    /// changes both when a student is deleted and when one is added at the end.
     var last: Page?
 }
