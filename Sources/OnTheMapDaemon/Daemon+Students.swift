@@ -93,8 +93,9 @@ extension Daemon {
         // The page that ends the list, after the first. A list of exactly N pages ends with an empty
         // page, which a deletion leaves empty (the page before it loses one) and a student added at
         // the end fills: its tag is of the page one student back (asked once more), which both change.
+        // An upstream that tags no page (Udacity's) is not asked.
         var lastPage: ListTags.Page?
-        if let end = inOrder.last, end.skip > 0 {
+        if first.etag != nil, let end = inOrder.last, end.skip > 0 {
             let endsEmpty = end.page.results.isEmpty && end.page.skipped.isEmpty
             let skip = endsEmpty ? end.skip - 1 : end.skip
             let etag = endsEmpty ? try await page(skip: skip)?.etag : pages[skip]?.etag
