@@ -71,7 +71,7 @@ struct ListTagsTests {
     private static func sql(_ database: String, _ statement: String) throws {
         let script = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()"
         let result = try runCommand("/usr/bin/env", ["python3", "-c", script, database, statement])
-        #expect(result.status == 0, "\(result.stderr)")
+        try #require(result.status == 0, "python3 could not change the database: \(result.stderr)")
     }
 
     private static func checkSizes(_ api: OnTheMapAPIClient) async throws {
