@@ -31,18 +31,8 @@ struct LogLineBoundTests {
 
     @Test func theHandlerCutsAndEscapes() throws {
         let written = Mutex<[LogEvent]>([])
-        struct Capture: LogHandler {
-            let written: @Sendable (LogEvent) -> Void
-            var logLevel: Logger.Level = .trace
-            var metadata: Logger.Metadata = [:]
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) { written(event) }
-        }
         let logger = Logger(label: "test") { _ in
-            BoundedLogHandler(Capture(written: { event in written.withLock { $0.append(event) } }))
+            BoundedLogHandler(LogCapture(record: { event in written.withLock { $0.append(event) } }))
         }
         logger.error(
             "\(String(repeating: "x", count: 45_000))\nforged line",

@@ -55,7 +55,10 @@ final class PostgresDatabase: Sendable {
             if poolLogger.logLevel > .debug { poolLogger.logLevel = .warning }
             let client = PostgresClient(
                 configuration: location.poolConfiguration(maximumConnections: poolSize), backgroundLogger: poolLogger)
-            state.client = (client, Task { await client.run() })
+            // `Task.immediate` runs `run()` here, up to its first suspension, so the pool counts as
+            // running before anyone leases from it. A plain `Task` raced the first query, and PostgresNIO
+            // then warned "`run()` hasn't been called yet" into the output of admin commands.
+            state.client = (client, Task.immediate { await client.run() })
             return client
         }
     }
