@@ -75,10 +75,7 @@ extension Daemon {
                 return (StudentLocation(objectId: created.objectId, draft: draft, createdAt: date, updatedAt: date), true)
             }
         }
-        let snapshot = state.current
-        let capacity = await live.cacheSize
-        let list = await Self.work.perform { snapshot.students.placing(pin, accountKey: account.key, capacity: capacity) }
-        await state.recordPostedPin(pin, list: list, basedOn: snapshot.listVersion, for: session)
+        await state.recordPostedPin(pin, capacity: await live.cacheSize, for: session)
         logger.info(created ? "pin created" : "pin moved", metadata: ["objectId": "\(pin.objectId)"])
         return PostPinResult(pin: StudentPin(student: pin, mine: true), created: created)
     }

@@ -24,7 +24,7 @@ extension Daemon {
                 let students = await Self.work.perform {
                     StudentList(fetched.list.results, accountKey: account.key, reusing: earlier)
                 }
-                return FetchedList(students: students, tags: fetched.tags, skipped: fetched.list.skipped)
+                return FetchedList(students: students, capacity: size, tags: fetched.tags, skipped: fetched.list.skipped)
             }
         }
     }

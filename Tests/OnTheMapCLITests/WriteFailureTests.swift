@@ -25,12 +25,36 @@ struct WriteFailureTests {
         }
     }
 
+    /// A file that cannot be written whole (here a file-size limit of 1 KiB, which fails the write
+    /// as a full disk would, after the first bytes) is an error, and leaves no part of a file: neither
+    /// a new one nor a change to the one that was there.
+    @Test func aFileThatCannotBeWrittenWholeIsAnErrorAndLeavesNothing() throws {
+        let bed = try CLITestBed()
+        let directory = try TemporaryDirectory(prefix: "onthemap-efbig")
+        defer { directory.remove() }
+        let kept = directory.file("kept.html")
+        try "the earlier export\n".write(toFile: kept, atomically: true, encoding: .utf8)
+        for target in [directory.file("new.html"), kept] {
+            let result = try runCommand(
+                "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" export --html \"$1\" --force", BuiltProducts.path("onthemap"), target],
+                environment: bed.environment)
+            #expect(result.status == 1, "\(target): \(result.status) \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+            #expect(result.stderr.contains("File too large"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("new.html")), "a part of the new file was left")
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "the earlier export\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["kept.html"], "files left behind: \(left)")
+    }
+
     @Test func aReaderThatGoesAwayEndsItQuietly() throws {
         let bed = try CLITestBed()
         let result = try runCommand(
-            "/bin/sh", ["-c", "\"$0\" students --limit 120 --tsv | head -1; echo \"status ${PIPESTATUS:-}\"", BuiltProducts.path("onthemap")],
+            "/bin/bash", ["-c", "\"$0\" students --limit 120 --tsv | head -1; echo \"status ${PIPESTATUS[0]}\"", BuiltProducts.path("onthemap")],
             environment: bed.environment)
         #expect(result.stdout.hasPrefix("firstName\tlastName"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("status 0\n"), "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 

@@ -75,6 +75,7 @@ struct IntegrityHealthTests {
         #expect(
             try await eventually { try await ServerHTTP.send(.GET, root + "/healthz").status == 503 },
             "\(server.log)")
+        #expect(sample(try await ServerHTTP.send(.GET, root + "/metrics").body, "onthemap_database_up") == 0)
         #expect(server.log.components(separatedBy: "failed its integrity check").count - 1 == 1, "\(server.log)")
     }
 

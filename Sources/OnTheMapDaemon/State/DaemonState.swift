@@ -3,6 +3,7 @@ import Logging
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// The one owner of the daemon's state: session and account, the cached students, your pin, what is
 /// busy, the last error and when the list was refreshed. Every change makes a new `DaemonSnapshot`
@@ -26,6 +27,9 @@ actor DaemonState {
     private var ending: Set<String> = []
     /// The refresh under way, which later callers for the same session share.
     private var inFlightRefresh: (sessionID: String, task: Task<Void, any Error>)?
+    /// Pins posted so far (`recordPostedPin`). A refresh that fetched while one was posted may have
+    /// read the list before the write, with the pin at its old place or not at all.
+    private var postsRecorded = 0
 
     init(paths: StatePaths, apiURL: String, staleAfter: TimeInterval, logger: Logger) {
         snapshot = DaemonSnapshot(staleAfter: staleAfter)
@@ -200,6 +204,7 @@ actor DaemonState {
     private func runRefresh(
         for session: APISession, tags: ListTags?, _ fetch: @Sendable (ListTags?) async throws -> FetchedList?
     ) async throws {
+        var postsPlaced = postsRecorded
         let fetched: FetchedList?
         do {
             fetched = try await fetch(tags)
@@ -218,7 +223,17 @@ actor DaemonState {
             }
             return
         }
-        let list = fetched.students
+        var list = fetched.students
+        // Your pin as the posts made during the fetch left it, placed off the actor (another post
+        // may come meanwhile).
+        while postsPlaced != postsRecorded, let mine = snapshot.myPin {
+            postsPlaced = postsRecorded
+            let unplaced = list
+            list = await Daemon.work.perform {
+                unplaced.placing(mine, accountKey: account.key, capacity: fetched.capacity)
+            }
+        }
+        guard isCurrent(session) else { return }
         let skippedWhy = SkippedRecord.summary(fetched.skipped)
         if let skippedWhy { logger.notice("the list has records no map can show: \(skippedWhy)") }
         let file = CachedList(
@@ -253,34 +268,39 @@ actor DaemonState {
         change { $0.myPin = pin }
     }
 
-    /// Puts the pin the server just confirmed into the cached list for `session` (`list`: the cached
-    /// list with it, made by the caller off the actor from `basedOn`), and records it as yours. Made
-    /// for the list of version `basedOn`: if another refresh replaced it meanwhile, only the pin is
-    /// recorded (that refresh's list is as new).
-    func recordPostedPin(_ pin: StudentLocation, list: StudentList, basedOn listVersion: UInt64, for session: APISession) {
-        guard isCurrent(session) else { return }
-        let placed = snapshot.listVersion == listVersion
-        change { state in
-            state.myPin = pin
-            if placed {
+    /// Puts the pin the server just confirmed first in the cached list for `session` (placed off the
+    /// actor, `Daemon.work`), and records it as yours. A refresh that lands meanwhile may have read
+    /// the server's list before the write: the pin is placed again, in its list.
+    func recordPostedPin(_ pin: StudentLocation, capacity: Int, for session: APISession) async {
+        while isCurrent(session), let account = snapshot.account {
+            let (listVersion, students) = (snapshot.listVersion, snapshot.students)
+            let list = await Daemon.work.perform { students.placing(pin, accountKey: account.key, capacity: capacity) }
+            guard snapshot.listVersion == listVersion else { continue }
+            postsRecorded += 1
+            change { state in
+                state.myPin = pin
                 state.students = list
                 state.listVersion += 1
                 // The server's list changed with this write: the tag in hand no longer names it.
                 state.listTags = nil
             }
+            guard let refreshedAt = snapshot.refreshedAt else { return }
+            // Saved as a refresh's list is: a daemon restarted before the next refresh shows this pin,
+            // not the one it replaced.
+            let file = CachedList(
+                locations: list.locations, refreshedAt: refreshedAt, tags: nil, skipped: snapshot.skipped,
+                skippedWhy: snapshot.skippedWhy)
+            saveSoon(file)
+            return
         }
-        guard placed, let refreshedAt = snapshot.refreshedAt else { return }
-        // Saved as a refresh's list is: a daemon restarted before the next refresh shows this pin,
-        // not the one it replaced.
-        let file = CachedList(
-            locations: list.locations, refreshedAt: refreshedAt, tags: nil, skipped: snapshot.skipped, skippedWhy: snapshot.skippedWhy)
-        saveSoon(file)
     }
 }
 
 /// A list fetched by a refresh: the students, built off the actor, their tags, and the records left out.
 struct FetchedList: Sendable {
     var students: StudentList
+    /// The cache size it was fetched for: the most students it may hold.
+    var capacity: Int
     var tags: ListTags?
     var skipped: [SkippedRecord]
 }

@@ -7,7 +7,7 @@ import OnTheMapModels
 ///
 /// Why: encoding 10,000 pins per request took about 60 ms of CPU (`JSONEncoder`, 0.5 µs a value);
 /// written from the cache's bytes, a `students {limit: 10000}` answer is a copy. A test holds the
-/// bytes to the typed result's own encoding, read back (PinListAnswerTests).
+/// bytes to the typed result's own encoding, read back (StudentAnswerBytesTests).
 enum PinListAnswer {
     /// `result` encoded, its array `key` (written `"key":[]`, empty) holding `pins`.
     static func bytes(_ result: some Encodable, key: String, pins: [[UInt8]]) throws -> [UInt8] {

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import OnTheMapAPI
+import OnTheMapModels
+import OnTheMapRPC
+import OnTheMapTestSupport
+import Testing
+
+@testable import OnTheMapDaemon
+
+/// A pin posted while a refresh is fetching stays in the cached list when that refresh lands. The
+/// refresh may have read the server's list before the write: it then holds the pin at its old place,
+/// or not at all, and it used to replace the list that had the new pin, so `students` and `map`
+/// showed the old place (and `mypin` too) until the next refresh, five minutes later.
+@Suite("A posted pin and a refresh at the same time")
+struct PostedPinTests {
+    static let account = AccountInfo(key: "u-ada", firstName: "Ada", lastName: "Lovelace")
+    static let session = APISession(accountKey: account.key, sessionID: "s-1", xsrfToken: nil, expiration: nil)
+
+    static func pin(_ objectId: String, of key: String, at place: String, minutesAgo: Double) -> StudentLocation {
+        let date = Date(timeIntervalSinceNow: -minutesAgo * 60)
+        return StudentLocation(
+            objectId: objectId, uniqueKey: key, firstName: "F\(objectId)", lastName: "L", mapString: place,
+            mediaURL: "https://example.com/\(objectId)", latitude: 10, longitude: 20, createdAt: date, updatedAt: date)
+    }
+
+    /// The list as the refresh read it, before the write: Ada's pin at its old place.
+    static let readBeforeTheWrite = [
+        pin("o-1", of: "u-1", at: "Lima, Peru", minutesAgo: 1),
+        pin("o-ada", of: account.key, at: "Paris, France", minutesAgo: 2),
+        pin("o-2", of: "u-2", at: "Oslo, Norway", minutesAgo: 3),
+    ]
+
+    @Test(arguments: [true, false])
+    func thePostedPinOutlivesARefreshThatReadTheListBefore(pinWasListed: Bool) async throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-posted")
+        defer { home.remove() }
+        let state = DaemonState(
+            paths: StatePaths(
+                sessionFile: home.file("session"), cacheFile: home.file("cache"), configFile: home.file("config")),
+            apiURL: "http://127.0.0.1:9", staleAfter: 300, logger: Logger(label: "test"))
+        await state.logIn(Self.session, account: Self.account)
+        let read =
+            pinWasListed ? Self.readBeforeTheWrite : Self.readBeforeTheWrite.filter { $0.uniqueKey != Self.account.key }
+        try await state.refresh(for: Self.session) { _ in Self.fetched(read) }
+
+        // A refresh whose fetch has read the list and not yet landed.
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let refresh = Task {
+            try await state.refresh(for: Self.session) { _ in
+                startedSignal.yield()
+                for await _ in release { break }
+                return Self.fetched(read)
+            }
+        }
+        for await _ in started { break }
+        let moved = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0)
+        await state.recordPostedPin(moved, capacity: 100, for: Self.session)
+        #expect(state.current.students.newestLocation(ofAccount: Self.account.key)?.mapString == "Kyoto, Japan")
+        releaseSignal.yield()
+        try await refresh.value
+
+        let landed = state.current
+        let adas = landed.students.locations.filter { $0.uniqueKey == Self.account.key }
+        let places = landed.students.locations.map(\.mapString)
+        #expect(adas.map(\.mapString) == ["Kyoto, Japan"], "after the refresh landed: \(places)")
+        #expect(landed.students.locations.first?.objectId == "o-ada", "the newest pin comes first")
+        #expect(landed.myPin?.mapString == "Kyoto, Japan")
+        #expect(landed.students.count == read.count + (pinWasListed ? 0 : 1))
+    }
+
+    static func fetched(_ locations: [StudentLocation]) -> FetchedList {
+        FetchedList(students: StudentList(locations, accountKey: account.key), capacity: 100, tags: nil, skipped: [])
+    }
+}
