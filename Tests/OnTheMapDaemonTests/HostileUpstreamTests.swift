@@ -26,9 +26,11 @@ struct HostileUpstreamTests {
     }
 
     /// Logs in, then lists one student per hostile link, and one with a real link; with
-    /// `ignoringLimit`, that many students on every page, whatever `limit` and `skip` asked for.
+    /// `ignoringLimit`, that many students on every page, whatever `limit` and `skip` asked for; with
+    /// `withBrokenRecords`, two more records, one without `firstName` and one with `latitude` null.
     private static func application(
-        rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts(), ignoringLimit: Int? = nil
+        rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts(), ignoringLimit: Int? = nil,
+        withBrokenRecords: Bool = false
     ) -> some ApplicationProtocol {
         let router = Router()
         router.delete("v1/session") { _, _ -> Response in
@@ -59,7 +61,7 @@ struct HostileUpstreamTests {
         }
         router.get("v1/StudentLocation") { _, _ -> Response in
             let links = ignoringLimit.map { count in (0..<count).map { "https://ok.example/\($0)" } } ?? hostileLinks + ["https://ok.example/me"]
-            let records = links.enumerated().map { index, link in
+            var records = links.enumerated().map { index, link in
                 let day = "2026-01-0\(index % 9 + 1)T00:00:00.000Z"
                 return WireJSON.object([
                     ("createdAt", .string(day)), ("firstName", .string("S\(index)")),
@@ -67,6 +69,20 @@ struct HostileUpstreamTests {
                     ("mapString", .string("Somewhere")), ("mediaURL", .string(link)), ("objectId", .string("o\(index)")),
                     ("uniqueKey", .string("u\(index)")), ("updatedAt", .string(day)),
                 ])
+            }
+            if withBrokenRecords {
+                let day = "2026-01-09T00:00:00.000Z"
+                records.append(.object([
+                    ("createdAt", .string(day)), ("lastName", .string("Nameless")), ("latitude", .number(3)),
+                    ("longitude", .number(4)), ("mapString", .string("Nowhere")), ("mediaURL", .string("https://ok.example/n")),
+                    ("objectId", .string("NoFirstName")), ("uniqueKey", .string("u-n")), ("updatedAt", .string(day)),
+                ]))
+                records.append(.object([
+                    ("createdAt", .string(day)), ("firstName", .string("Null")), ("lastName", .string("Island")),
+                    ("latitude", .null), ("longitude", .number(0)), ("mapString", .string("Null Island")),
+                    ("mediaURL", .string("https://ok.example/z")), ("objectId", .string("NullLatitude")),
+                    ("uniqueKey", .string("u-z")), ("updatedAt", .string(day)),
+                ]))
             }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: WireJSON.object([("results", .array(records))]).serialized)))
         }
@@ -86,6 +102,33 @@ struct HostileUpstreamTests {
             #expect(links.count == Self.hostileLinks.count + 1)
             #expect(Set(links) == ["", "https://ok.example/me"], "\(links)")
             #expect(Set(map.pins.map(\.student.mediaURL)).isSubset(of: ["", "https://ok.example/me"]))
+        }
+    }
+
+    /// A record without a required field is left out and counted, the field named in `status` and
+    /// in the daemon's log; it never becomes a student with an empty name or a pin at 0,0.
+    @Test func recordsWithoutARequiredFieldAreLeftOutAndNamed() async throws {
+        try await Self.application(rateLimited: false, withBrokenRecords: true).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            let (students, map, status) = try await onOwnThread { () throws -> (StudentsResult, MapResult, StatusResult) in
+                let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                _ = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
+                return (
+                    try client.result(StudentsParams()), try client.result(MapParams(width: 40, height: 12)),
+                    try client.result(StatusParams())
+                )
+            }
+            let why = "2 records left out: firstName is missing (1), latitude is null (1)"
+            #expect(status.students.skipped == 2)
+            #expect(status.students.skippedWhy == why)
+            #expect(status.students.count == Self.hostileLinks.count + 1)
+            let ids = Set(students.students.map(\.student.objectId))
+            #expect(ids.isDisjoint(with: ["NoFirstName", "NullLatitude"]), "\(ids)")
+            #expect(students.students.allSatisfy { !$0.student.firstName.isEmpty })
+            let pins = map.pins.map(\.student)
+            #expect(!pins.contains { $0.latitude == 0 && $0.longitude == 0 }, "a pin at 0,0")
+            #expect(eventually { daemon.log.contains(why) }, "the log names the fields: \(daemon.log)")
         }
     }
 
