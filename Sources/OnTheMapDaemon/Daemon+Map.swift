@@ -6,7 +6,8 @@ import OnTheMapSupport
 
 extension Daemon {
     /// Draws the cached students on the world map, on `Daemon.work` (a large map takes milliseconds),
-    /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`).
+    /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`). A full
+    /// cache is said (`limitedTo`): the server may have more students than the map shows.
     func map(_ params: MapParams) async throws -> RPCResult {
         _ = try await requireLogin()
         let (view, near) = try await viewRequest(params)
@@ -14,7 +15,9 @@ extension Daemon {
         let height = params.height ?? MapParams.defaultSize.height
         let charset: MapCharset = params.charset == .ascii ? .ascii : .braille
         let labels = params.labels ?? true
-        let students = state.current.students
+        let snapshot = state.current
+        let students = snapshot.students
+        let limitedTo = snapshot.cacheIsFull(cacheSize: await live.cacheSize) ? students.count : nil
         return try await Self.work.perform {
             let entries = students.entries
             let picture = MapRenderer.render(
@@ -27,7 +30,7 @@ extension Daemon {
                 view: MapResult.View(
                     west: bounds.west, south: bounds.south, east: bounds.east, north: bounds.north, zoom: picture.view.zoom,
                     maxZoom: MapView.maximumZoom(width: width), place: picture.placeName),
-                near: near?.label)
+                near: near?.label, limitedTo: limitedTo)
             let pins = try picture.placements.map { placement in
                 let entry = entries[placement.index]
                 let pinJSON = try entry.pinJSON ?? WireCoding.encode(entry.pin)

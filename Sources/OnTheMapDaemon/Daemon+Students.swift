@@ -139,8 +139,7 @@ extension Daemon {
         let snapshot = state.current
         let selection = StudentSelection(params)
         let cacheSize = await live.cacheSize
-        // The cache holds the newest `cacheSize`; fewer means the upstream has no more.
-        let cacheHasAll = snapshot.refreshedAt != nil && snapshot.students.count < cacheSize
+        let cacheHasAll = snapshot.refreshedAt != nil && !snapshot.cacheIsFull(cacheSize: cacheSize)
         let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count)
         if needsServer {
             // Up to 10,000 students decoded for this answer, answered or failed halfway: let go.

@@ -21,6 +21,8 @@ struct MapCommandTests {
         }
         let world = try summary([])
         #expect(world.firstMatch(of: /^1,[0-9]{3} pins in view/) != nil, "\(world)")
+        // The daemon caches 1,100 of the server's 1,200: the map says it draws only those.
+        #expect(world.contains(" (only the newest 1,100 students); `onthemap open N`"), "\(world)")
         // Around one city, most of them are outside the view, and so counted.
         let lima = try summary(["--near", "Lima, Peru", "--radius", "500"])
         #expect(lima.firstMatch(of: /, 1,[0-9]{3} outside it/) != nil, "\(lima)")

@@ -34,6 +34,8 @@ final class MapMethodTests {
         let styles = strings(map["styles"])
         #expect(rows.count == 120)
         #expect(styles.count == 120)
+        // The cache (200) holds every student (150): none left undrawn, none said to be.
+        #expect(map["limitedTo"] == nil)
         #expect(rows.allSatisfy { $0.unicodeScalars.count == 120 })
         #expect(styles.allSatisfy { $0.unicodeScalars.count == 120 })
         // A 120×120 view is taller than the world: every demo student is in it.

@@ -1253,7 +1253,8 @@ The mode line must have shown it offline meanwhile."
         ;; 0: the world; - there says it is all in view.
         (setq camera onthemap--map-camera)
         (onthemap-tests--type (lambda () (not (eq onthemap--map-camera camera))) "0" '<f12>)
-        (should (equal header-line-format " Map of the world · zoom 1"))
+        ;; The server has more students than the daemon's 100: the title says only those are drawn.
+        (should (equal header-line-format " Map of the world · zoom 1 · only the newest 100 students"))
         (onthemap-tests--type nil "-")
         (should (equal (car onthemap-tests--messages) "OnTheMap: the whole world is in view")))
       (kill-buffer))
@@ -1680,6 +1681,13 @@ Return the session: a plist of its :dir, :socket and :messages file."
                                         :view (list :west 0 :south 40 :east 10 :north 50 :zoom 2))
                            "Paris, France" 5)
       (should (string-search "\n1,234 pins in view (1,229 more below)" (buffer-string)))
+      ;; A daemon whose cache is full draws only the newest students, and the line says so.
+      (onthemap-map-render buffer (list :rows ["⠀Paris*⠀"] :styles [" nnnnnp "] :limitedTo 1500
+                                        :pins (vector (list :n 1 :row 0 :col 6 :firstName "Ada" :mapString "Paris"
+                                                            :mediaURL "https://a.example"))
+                                        :view (list :west 0 :south 40 :east 10 :north 50 :zoom 2))
+                           "Paris, France" 5)
+      (should (equal header-line-format " Map of Paris, France · zoom 2 · only the newest 1,500 students"))
       (kill-buffer))))
 
 (ert-deftest onthemap-test-20d-counts-grouped-by-three ()

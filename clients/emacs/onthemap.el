@@ -1729,12 +1729,15 @@ dropped takes its style code with it."
   "Say how many pins: COUNT pins, as \"3 pins\" or \"1 pin\"."
   (if (= count 1) "1 pin" (format "%s pins" (onthemap--grouped count))))
 
-(defun onthemap--map-title (where view capped)
+(defun onthemap--map-title (where view capped &optional limited)
   "The header line of a map of WHERE, drawn as VIEW; CAPPED: at the closest zoom.
-A mode-line construct: a \"%\" in WHERE is doubled."
+LIMITED, the map's `limitedTo': a full cache, whose newest students alone are
+drawn while the server may have more.  A mode-line construct: a \"%\" in WHERE
+is doubled."
   (concat " Map of " (string-replace "%" "%%" (onthemap--clean where))
           (when (plist-get view :zoom) (concat " · zoom " (onthemap--zoom-text (plist-get view :zoom))))
-          (when capped " (as close as the map goes)")))
+          (when capped " (as close as the map goes)")
+          (when (numberp limited) (format " · only the newest %s students" (onthemap--grouped limited)))))
 
 (defun onthemap-map-render (buffer result &optional where legend capped)
   "Paint the `map' RESULT (rows, styles, pins, view) into BUFFER.
@@ -1748,7 +1751,8 @@ says the zoom asked for was closer than the map goes."
           (pins (append (plist-get result :pins) nil)))
       (erase-buffer)
       (setq onthemap--map-problem-text nil
-            header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped))
+            header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped
+                                                     (plist-get result :limitedTo)))
       (dotimes (i (length rows))
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
       (setq onthemap--map-summary (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")

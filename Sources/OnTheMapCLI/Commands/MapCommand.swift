@@ -128,7 +128,8 @@ struct MapCommand: ReportingCommand {
         return params
     }
 
-    /// The line under the map: how many pins are in view and how many are not, the place a `--near`
+    /// The line under the map: how many pins are in view and how many are not (and that only the
+    /// newest students are drawn, when the daemon's cache is full), the place a `--near`
     /// name was found to be, and whether the world was cut to fit the terminal; within `width` columns
     /// when given (a wrapped line would push the map's top off the screen).
     /// `heightGiven`: the height came from --height, which then is what shows more, not the terminal.
@@ -148,10 +149,16 @@ struct MapCommand: ReportingCommand {
             shortCut = " (cut at \(north), \(south))"
         }
         let closest = view.isAtMaxZoom ? " (as close as the map draws)" : ""
+        let drawn = result.limitedTo.map(CountText.grouped)
+        let newest = drawn.map { " (only the newest \($0) students)" } ?? ""
+        let shortNewest = drawn.map { " (newest \($0))" } ?? ""
         let hint = "; `onthemap open N` opens pin N"
-        let candidates = [text + cut + closest + hint, text + shortCut + closest + hint, text + shortCut + closest]
+        let candidates = [
+            text + cut + closest + newest + hint, text + shortCut + closest + newest + hint,
+            text + shortCut + closest + shortNewest + hint, text + shortCut + closest + shortNewest,
+        ]
         guard let width else { return candidates[0] }
-        return candidates.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(candidates[2], to: width)
+        return candidates.first { DisplayWidth.of($0) <= width } ?? DisplayWidth.truncate(candidates[3], to: width)
     }
 
     /// The line under a legend cut short: how many pins it leaves out and how to see them all, in

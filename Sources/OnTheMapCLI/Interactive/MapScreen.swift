@@ -179,9 +179,11 @@ struct MapScreen {
         } else {
             let count = result?.pins.count ?? 0
             let counted = "\(CountText.grouped(count)) \(count == 1 ? "pin" : "pins")"
+            // A full cache: the server may have more students than the map draws.
+            let newest = result?.limitedTo.map { "newest \(CountText.grouped($0)) only" } ?? ""
             var zoomed = "zoom \(NumberText.of((zoom * 10).rounded() / 10))"
             if result?.view.isAtMaxZoom == true { zoomed += " (closest)" }
-            var line = [counted, zoomed, centre].filter { !$0.isEmpty }.joined(separator: " · ")
+            var line = [counted, zoomed, centre, newest].filter { !$0.isEmpty }.joined(separator: " · ")
             var keys: [String] = []
             for key in Self.statusKeys {
                 let candidate = line + " · " + (keys + [key]).joined(separator: "  ")

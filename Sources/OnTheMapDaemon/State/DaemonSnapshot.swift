@@ -51,6 +51,10 @@ struct DaemonSnapshot: Sendable {
         return (session, account)
     }
 
+    /// Whether the cache holds as many students as it may: the newest `cacheSize`, while the server
+    /// may hold more (a cache holding fewer holds every student the server had).
+    func cacheIsFull(cacheSize: Int) -> Bool { students.count >= cacheSize }
+
     /// Whether the list may be out of date: the last refresh failed, or it is older than expected.
     func isStale(at now: Date = Date()) -> Bool {
         guard let refreshedAt else { return lastError != nil }

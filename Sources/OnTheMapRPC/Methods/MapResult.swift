@@ -42,13 +42,20 @@ public struct MapResult: RPCResultType, Equatable {
     public var view: View
     /// When `near` named a place: the place it was found to be ("Atlantis, Western Cape, South Africa").
     public var near: String?
+    /// Set when the map holds only the newest this many students, those the daemon caches: its cache
+    /// is full, and the server may hold more. Absent when every student is drawn.
+    public var limitedTo: Int?
 
-    public init(rows: [String], styles: [String], pins: [StudentPin], outside: Int = 0, view: View, near: String? = nil) {
+    public init(
+        rows: [String], styles: [String], pins: [StudentPin], outside: Int = 0, view: View, near: String? = nil,
+        limitedTo: Int? = nil
+    ) {
         self.rows = rows
         self.styles = styles
         self.pins = pins
         self.outside = outside
         self.view = view
         self.near = near
+        self.limitedTo = limitedTo
     }
 }

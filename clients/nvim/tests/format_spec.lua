@@ -252,6 +252,21 @@ return {
       lines = t.lines(buf)
       buffer.close(buf)
       t.ok(lines[3]:find("^1,234 pins in view %(1,229 more below%)"), "1,234 pins: " .. lines[3])
+      -- A daemon whose cache is full draws only the newest students, and the line says so.
+      result.limitedTo = 1500
+      buf = map.buffer()
+      map.render(buf, result, "Paris, France", 5, false)
+      lines = t.lines(buf)
+      buffer.close(buf)
+      t.eq(lines[1], "Map of Paris, France · zoom 2048 · only the newest 1,500 students", "limited")
+      -- A title wider than the window is cut to it, with "…".
+      result.view.zoom = 2048.4
+      t.eq(map.title("Paris, France", result.view, true, 1500):len() > 80, true, "a title over 80 columns")
+      buf = map.buffer()
+      map.render(buf, result, "Paris, France", 5, true)
+      lines = t.lines(buf)
+      buffer.close(buf)
+      t.ok(vim.fn.strdisplaywidth(lines[1]) <= vim.o.columns and vim.endswith(lines[1], "…"), "cut: " .. lines[1])
     end,
   },
   {

@@ -81,8 +81,9 @@ local function pins_text(count)
   return count == 1 and "1 pin" or (format.grouped(count) .. " pins")
 end
 
---- The title line: what the map shows and at which zoom.
-function M.title(where, view, capped)
+--- The title line: what the map shows and at which zoom, and `limited`, the `map` result's
+--- `limitedTo`: a full cache, whose newest students alone are drawn while the server may have more.
+function M.title(where, view, capped, limited)
   local text = "Map of " .. where
   if type(view) == "table" and type(view.zoom) == "number" then
     text = text .. " · zoom " .. camera.zoom_text(view.zoom)
@@ -90,13 +91,19 @@ function M.title(where, view, capped)
   if capped then
     text = text .. " (as close as the map goes)"
   end
+  if type(limited) == "number" then
+    text = text .. (" · only the newest %s students"):format(format.grouped(limited))
+  end
   return text
 end
 
 --- Paints a `map` result into `buf` under the title naming `where`: the rows, coloured by
 --- `styles`, then the pins in view. `legend_room`: legend lines that fit on screen.
 function M.render(buf, result, where, legend_room, capped)
-  local lines, highlights, items = { M.title(where, result.view, capped) }, { { "Title", 0, 0, -1 } }, {}
+  -- Cut to the window, as the hint line below is: a split narrows the map, and its title with it.
+  local room = buffer.room(buf)
+  local title = format.truncate(M.title(where, result.view, capped, result.limitedTo), room)
+  local lines, highlights, items = { title }, { { "Title", 0, 0, -1 } }, {}
   local rows, styles = result.rows or {}, result.styles or {}
   for index, row in ipairs(rows) do
     local text = format.clean(row)
@@ -110,7 +117,6 @@ function M.render(buf, result, where, legend_room, capped)
   end
   -- The hint gives way to the window, as Emacs's does: its middle first, then cut with "…" (the
   -- window's edge cut it bare).
-  local room = buffer.room(buf)
   local hint = summary .. " · g? keys"
   for _, each in ipairs({ " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · +/- zoom · HJKL pan · g? keys" }) do
     if format.width(summary .. each) <= room then
