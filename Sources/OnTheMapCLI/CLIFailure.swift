@@ -43,10 +43,9 @@ enum CLIFailure {
         let mismatch = "onthemap and onthemapd may be of different versions: compare `onthemap --version` and `onthemapd --version`"
         switch error.code {
         case RPCError.invalidParamsCode:
-            // "Invalid params: query is required." names the protocol's field; the commands check
-            // what people type before sending, so reaching this is a mismatch, not a typo.
-            let detail = Self.detail(of: error.message, after: "Invalid params: ")
-            return "onthemapd did not accept the request (\(detail)); \(mismatch)"
+            // "Invalid params: query is required." names the protocol's field, not anything the
+            // user typed: the commands check that before sending, so reaching this is a mismatch.
+            return "onthemapd did not accept the request; \(mismatch)"
         case RPCError.parseErrorCode, RPCError.invalidRequestCode, RPCError.methodNotFoundCode:
             return "onthemapd did not understand the request; \(mismatch)"
         case RPCError.internalErrorCode:

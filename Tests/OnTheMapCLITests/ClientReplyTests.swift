@@ -39,6 +39,24 @@ struct ClientReplyTests {
             try connection.call("status")
         }
     }
+
+    /// A daemon of another version that refuses a request's params: the message names no field of
+    /// the protocol (the user typed none of them) and says what to compare.
+    @Test func refusedParamsAreAVersionMismatchInTheUsersWords() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("d.sock")
+        let daemon = try StandInDaemon(path: path, replies: [
+            Array(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: query is required."}}"#.utf8) + [0x0A]
+        ])
+        defer { daemon.stop() }
+        let result = try runCommand(
+            BuiltProducts.path("onthemap"), ["geocode", "Paris"], environment: ["ONTHEMAP_SOCKET": path, "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        #expect(
+            result.stderr == "onthemap: onthemapd did not accept the request; onthemap and onthemapd may be of different versions: "
+                + "compare `onthemap --version` and `onthemapd --version`\n", "\(result.stderr)")
+    }
 }
 
 /// A Unix socket that accepts one connection and writes `replies[n]` after the n-th line it reads.
