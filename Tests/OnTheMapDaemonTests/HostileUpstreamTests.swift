@@ -19,6 +19,21 @@ struct HostileUpstreamTests {
     /// What `GET /users/42` answers.
     enum Profile: CaseIterable { case ada, failing, garbled }
 
+    /// Holds the list's requests until opened.
+    actor Gate {
+        private var isOpen = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        func pass() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        func open() {
+            isOpen = true
+            waiting.forEach { $0.resume() }
+            waiting = []
+        }
+    }
+
     /// Counts the sessions ended (`DELETE /session`).
     actor Logouts {
         var count = 0
@@ -30,7 +45,7 @@ struct HostileUpstreamTests {
     /// `withBrokenRecords`, two more records, one without `firstName` and one with `latitude` null.
     private static func application(
         rateLimited: Bool, profile: Profile = .ada, logouts: Logouts = Logouts(), ignoringLimit: Int? = nil,
-        withBrokenRecords: Bool = false
+        withBrokenRecords: Bool = false, listGate: Gate? = nil
     ) -> some ApplicationProtocol {
         let router = Router()
         router.delete("v1/session") { _, _ -> Response in
@@ -60,6 +75,7 @@ struct HostileUpstreamTests {
             }
         }
         router.get("v1/StudentLocation") { _, _ -> Response in
+            await listGate?.pass()
             let links = ignoringLimit.map { count in (0..<count).map { "https://ok.example/\($0)" } } ?? hostileLinks + ["https://ok.example/me"]
             var records = links.enumerated().map { index, link in
                 let day = "2026-01-0\(index % 9 + 1)T00:00:00.000Z"
@@ -129,6 +145,39 @@ struct HostileUpstreamTests {
             let pins = map.pins.map(\.student)
             #expect(!pins.contains { $0.latitude == 0 && $0.longitude == 0 }, "a pin at 0,0")
             #expect(eventually { daemon.log.contains(why) }, "the log names the fields: \(daemon.log)")
+        }
+    }
+
+    /// Between a login and the first list, a status bar says the list is on its way: grey, "📍 …",
+    /// "fetching the student list", not a green "📍 0" (issue 40). Read by the real CLI, as a bar
+    /// runs it, while the upstream holds the list back; then green with the count.
+    @Test func theBarSaysFetchingUntilTheFirstListArrives() async throws {
+        let gate = Gate()
+        try await Self.application(rateLimited: false, listGate: gate).test(.live) { server in
+            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
+            defer { daemon.tearDown() }
+            let bar = { () throws -> [String: String] in
+                let result = try runCommand(
+                    BuiltProducts.path("onthemap"), ["status", "--format", "waybar"],
+                    environment: ["ONTHEMAP_SOCKET": daemon.socketPath, "PATH": "/usr/bin:/bin"])
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                return (object ?? [:]).compactMapValues { $0 as? String }
+            }
+            let login = Task {
+                try await onOwnThread {
+                    try RPCConnection(path: daemon.socketPath, timeout: .seconds(60))
+                        .call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
+                }
+            }
+            var fetching: [String: String] = [:]
+            #expect(try eventually { fetching = try bar(); return fetching["class"] == "fetching" }, "\(fetching)")
+            #expect(fetching["text"] == "📍 …", "\(fetching)")
+            #expect(fetching["tooltip"]?.contains("fetching the student list") == true, "\(fetching)")
+            await gate.open()
+            _ = try await login.value
+            var ok: [String: String] = [:]
+            #expect(try eventually { ok = try bar(); return ok["class"] == "ok" }, "\(ok)")
+            #expect(ok["text"] == "📍 \(Self.hostileLinks.count + 1)", "\(ok)")
         }
     }
 
