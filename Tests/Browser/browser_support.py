@@ -43,6 +43,7 @@ class Browser:
         self.out = out
         self.judge = judge_timings
         self.failures = []
+        self.dark_on = False
         os.makedirs(out, exist_ok=True)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -111,6 +112,7 @@ class Browser:
         self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5 if phone else 1})
 
     def dark(self, on):
+        self.dark_on = on
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
 
@@ -156,10 +158,22 @@ class Browser:
 
     # axe-core.
     def axe(self, where, context=None):
-        """Runs axe-core (4.12, vendored) in the page; checks that it finds no violation."""
-        result = axe_violations(self.driver, context)
-        self.check(not result, "%s: axe-core finds no violation %s" % (where, json.dumps(result)[:900] if result else ""))
-        return result
+        """Runs axe-core (4.12, vendored) in the page, light and dark (the device's setting, switched
+        in place: the page follows it without a reload); checks that it finds no violation in either."""
+        found = []
+        first = self.dark_on
+        for dark in (first, not first):
+            if dark != self.dark_on:
+                self.dark(dark)
+                # The styles of the other scheme applied: two frames later.
+                self.driver.execute_async_script(
+                    "var done=arguments[0];requestAnimationFrame(function(){requestAnimationFrame(function(){done();});});")
+            result = axe_violations(self.driver, context)
+            label = where if dark == first else "%s (%s)" % (where, "dark" if dark else "light")
+            self.check(not result, "%s: axe-core finds no violation %s" % (label, json.dumps(result)[:900] if result else ""))
+            found += result
+        self.dark(first)  # back to the scheme the check was in
+        return found
 
     def console_errors(self):
         return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]]

@@ -405,7 +405,7 @@ def screens(where, phone, account, other):
     wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
     key(Keys.ESCAPE)
     # Escape in the form: back to the map, the focus on Post.
-    js("document.getElementById('post-open').focus()")
+    check(b.tab_to(lambda a: a.get("testid") == "post-open", 20) is not None, "%s: from the map, Tab reaches Post" % where)
     key(Keys.ENTER)
     wait(lambda: active().get("testid") == "post-place")
     key(Keys.ESCAPE)
@@ -422,13 +422,16 @@ def screens(where, phone, account, other):
     # Your row says "you" and when, as it shows them; the map's count names you only while your pin is
     # among those the search leaves.
     key(Keys.ESCAPE)
-    js("document.getElementById('list-tab').click()")
+    # The tabs are one Tab stop, the selected one's; the arrow keys move between them.
+    check(b.tab_to(lambda a: a.get("id") == "map-tab", 20) is not None, "%s: from the map, Tab reaches the Map tab" % where)
+    key(Keys.ARROW_RIGHT)
     mine = wait(lambda: js("""var r=Array.from(document.querySelectorAll('#student-list li')).filter(function(li){
         return !li.querySelector('.you').hidden;})[0];return r&&[r.querySelector('.row').getAttribute('aria-label'),r.querySelector('.updated').textContent]"""))
     check(mine and ", you," in mine[0] and mine[1] and mine[1] in mine[0],
           "%s: your row's name says you and when (\"%s\")" % (where, mine and mine[0]))
-    js("document.getElementById('map-tab').click()")
-    js("document.getElementById('search').focus()")
+    key(Keys.ARROW_LEFT)
+    check(wait(lambda: not b.shown("list-view") and active().get("id") == "map-tab"), "%s: Left on the List tab shows the map" % where)
+    check(b.tab_to(lambda a: a.get("id") == "search", 20) is not None, "%s: Tab reaches the search" % where)
     b.type("qqzzxx")
     count = wait(lambda: b.by_id("count").text.startswith("0 of") and b.by_id("count").text)
     check(count and "you" not in count, "%s: a search that leaves out your pin: the count does not name you (%s)" % (where, count))
@@ -436,7 +439,7 @@ def screens(where, phone, account, other):
     wait(lambda: "you" in b.by_id("count").text)
     # A draft left in the post form: the next person to log in here must not find it.
     js("document.getElementById('post-place').value='My draft place';document.getElementById('post-link').value='https://draft.example'")
-    js("document.getElementById('logout').focus()")
+    check(b.tab_to(lambda a: a.get("id") == "logout", 20) is not None, "%s: Tab reaches Log out" % where)
     key(Keys.ENTER)
     check(wait(lambda: b.shown("login") and active().get("id") == "login-username") and not b.shown("toast"),
           "%s: Log out returns to the login screen, the focus in Email, and the toast is gone" % where)

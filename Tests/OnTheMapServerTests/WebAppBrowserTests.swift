@@ -140,6 +140,8 @@ struct WebAppBrowserTests {
                        "the list, nothing found", "the post form", "an alert", "the place found", "replace your pin?"] {
             for size in ["1400x900", "390x844"] {
                 #expect(result.stdout.contains("ok   \(size): \(screen): axe-core finds no violation"), "\(size): \(screen)")
+                // Each screen checked again as the device's dark setting shows it.
+                #expect(result.stdout.contains("ok   \(size): \(screen) (dark): axe-core finds no violation"), "\(size): \(screen), dark")
             }
         }
         for screen in ["the login screen", "a login error", "the map", "a pin's popup", "the list", "the post form", "an alert"] {
@@ -174,6 +176,9 @@ struct WebAppBrowserTests {
                 "and Forward opens the pin's popup again",
                 "a pin's popup left for a cluster that zooms in",
                 "a row is a link (role link",
+                // Reached by Tab, not focused by the script: Post, the tabs, the search, Log out.
+                "from the map, Tab reaches Post", "from the map, Tab reaches the Map tab", "Left on the List tab shows the map",
+                "Tab reaches the search", "Tab reaches Log out",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }
