@@ -60,6 +60,7 @@ for stale in [name for name in os.listdir(OUT) if name.startswith("fail-") and n
     os.remove(os.path.join(OUT, stale))  # from an earlier run: only this run's failures are left to look at
 failures = []
 requested = []  # every URL the browser asked for, from Chromium's network log
+list_answers = []  # (Content-Encoding, Content-Length) of each list answer the page got, from the same log
 
 
 def timing(condition, what):
@@ -134,6 +135,10 @@ def drain_network():
             # The page's own requests: not those of a tab a link opened, nor of Chromium's error page.
             if message["method"] == "Network.requestWillBeSent" and message["params"].get("documentURL", "").startswith(ORIGIN):
                 requested.append(message["params"]["request"]["url"])
+            # How each list answer came: its Content-Encoding and, when plain, its length.
+            if message["method"] == "Network.responseReceived" and "/StudentLocation" in message["params"]["response"]["url"]:
+                headers = {k.lower(): v for k, v in message["params"]["response"].get("headers", {}).items()}
+                list_answers.append((headers.get("content-encoding"), int(headers.get("content-length") or 0)))
     return events
 
 
@@ -345,6 +350,13 @@ def login_screen():
 def map_screen():
     ids = [m.get_attribute("data-object-id") for m in markers()]
     check(all(ids) and len(set(ids)) == len(ids), "every marker has its own data-object-id")
+    # The page's own list requests came gzipped (through its service worker too): none of 1 KB or
+    # more came plain.
+    drain_network()
+    zipped = [a for a in list_answers if a[0] == "gzip"]
+    plain = [a for a in list_answers if a[0] is None and a[1] >= 1024]
+    check(zipped and not plain, "the page's student lists came gzipped (%d answers gzipped, plain ones of 1 KB or more: %s)"
+          % (len(zipped), plain))
     _, _, data = http("GET", "v1/StudentLocation?limit=100&order=-updatedAt")
     newest = [s["objectId"] for s in api_json(data)["results"]]
     check(set(ids) == set(newest), "the markers are the server's 100 newest pins")

@@ -410,6 +410,12 @@ def screens(where, phone, account, other):
     wait(lambda: active().get("testid") == "post-place")
     key(Keys.ESCAPE)
     check(wait(lambda: not b.shown("post") and active().get("testid") == "post-open"), "%s: Escape closes the form, the focus back on Post" % where)
+    # Cancel, reached by Tab: the same.
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-place")
+    check(b.tab_to(lambda a: a.get("testid") == "post-cancel", 6) is not None, "%s: Tab reaches Cancel in the form" % where)
+    key(Keys.ENTER)
+    check(wait(lambda: not b.shown("post") and active().get("testid") == "post-open"), "%s: Cancel closes the form, the focus back on Post" % where)
 
     # Log out by the keyboard, the toast of the move still up: it goes with the session.
     find_place("Lima, Peru")

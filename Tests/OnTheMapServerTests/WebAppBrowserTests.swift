@@ -36,7 +36,8 @@ struct WebAppBrowserTests {
             "ok   the page opens on the login screen", "ok   a wrong password says so",
             "ok   with the network down it says the server cannot be reached",
             "ok   the rate limit's wait in words: Too many login attempts. Try again in ",
-            "ok   with the newest 100 pins", "ok   a click on a marker opens its popup", "ok   the wheel zooms in",
+            "ok   with the newest 100 pins", "ok   the page's student lists came gzipped",
+            "ok   a click on a marker opens its popup", "ok   the wheel zooms in",
             "ok   dragging pans", "ok   searching \"", "ok   the list holds the same 100 pins, newest first",
             "ok   tapping a row opens its link in a new tab", "ok   a busy bar shows while a request runs",
             "ok   a pin posted elsewhere appears without a reload", "ok   quiet for 5 s:",
@@ -178,7 +179,8 @@ struct WebAppBrowserTests {
                 "a row is a link (role link",
                 // Reached by Tab, not focused by the script: Post, the tabs, the search, Log out.
                 "from the map, Tab reaches Post", "from the map, Tab reaches the Map tab", "Left on the List tab shows the map",
-                "Tab reaches the search", "Tab reaches Log out",
+                "Tab reaches the search", "Tab reaches Log out", "Tab reaches Cancel in the form",
+                "Cancel closes the form, the focus back on Post",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }
