@@ -244,6 +244,7 @@ struct WebAppBrowserTests {
                 "ok   \(size): zoomed to Australia, its largest places are named",
                 "ok   \(size): turned to",
                 "ok   \(size): the list of \(students) shows its first rows", "ok   \(size): it says how many: \(count) students",
+                "ok   \(size): the list opens again, all \(students) in it",
                 "ok   \(size): End reaches row \(students) of \(students)", "ok   \(size): the list of \(students): axe-core finds no violation",
                 "ok   \(size): a search that matches nothing says so", "ok   \(size): back on the map, the search leaves",
                 "ok   \(size): a pin moved elsewhere: the popup stays open", "ok   \(size): a pin moved elsewhere: the focus stays on its row",
