@@ -163,6 +163,20 @@ def offline_with_a_session():
     since = js("var t=document.querySelector('#offline-text time');return t?Date.parse(t.dateTime):0")
     check(current and since >= current, "since the last poll that found the pins current, not when the copy was made "
           "(%s ms after that poll)" % (current and since - current))
+    # On a phone whose network is off (the browser itself offline, as in airplane mode), reloaded: the same.
+    b.size(390, 844, True)
+    wait(lambda: js("return innerWidth") == 390, 10)
+    b.driver.execute_cdp_cmd("Network.enable", {})
+    conditions = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    b.driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(conditions, offline=True))
+    b.driver.refresh()
+    shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
+    text = b.by_id("offline-text").text if b.shown("offline") else ""
+    check(shown and re.search(r"since (\w+, \w+ \d{1,2}, )?\d{1,2}:\d\d", text),
+          "390x844, the browser offline, reloaded: the last map seen, offline since then: %s" % text)
+    b.axe("390x844: the last map, offline")
+    b.driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(conditions, offline=False))
+    b.size(1400, 900, False)
     # Back: the banner goes by itself, and a pin posted meanwhile shows without a Refresh.
     server.start()
     status, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": GRACE[0], "password": GRACE[1]}})

@@ -213,6 +213,8 @@ struct WebAppBrowserTests {
             "ok   1400x900: the login screen, offline, after Log out: axe-core finds no violation",
             "ok   and says at once, with nothing typed, that the server cannot be reached, over the last map seen",
             "ok   reloaded without the server: the last map seen, offline since then",
+            "ok   390x844, the browser offline, reloaded: the last map seen, offline since then",
+            "ok   390x844: the last map, offline: axe-core finds no violation",
             "ok   the server back, the banner goes by itself", "ok   and a pin posted meanwhile shows without a Refresh",
             "ok   logging in says the server cannot be reached, over the last map seen",
             "ok   the server back, the login screen's banner and its sentence go by themselves",
