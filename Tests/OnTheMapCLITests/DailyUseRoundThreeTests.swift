@@ -238,4 +238,16 @@ struct ListsBeyondTheCacheTests {
         let offline = try bed.run(["students", "--search", oldest.fullName])
         #expect(offline.stderr.contains("the server could not be reached: only the 100 cached students were looked at"), "\(offline.stderr)")
     }
+
+    /// A server holding more than the 10,000 a search looks at: the CLI says so on stderr, after the
+    /// note of the matches cut by --limit, and the list itself stays clean for a pipe.
+    @Test func aSearchOverMoreThanTenThousandSaysSo() throws {
+        let bed = try CLITestBed(students: 10_001, daemonArguments: ["--cache-size", "1100"])
+        let found = try bed.run(["students", "--search", "a", "--limit", "5", "--tsv"])
+        #expect(found.status == 0, "\(found.stderr)")
+        let notes = found.stderr.split(separator: "\n").map(String.init)
+        #expect(notes.count == 2 && notes[0].hasPrefix("onthemap: 5 of "), "\(found.stderr)")
+        #expect(notes.last == "onthemap: only the newest 10,000 students were looked at; the server has more", "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n").count == 6, "a header and 5 rows: \(found.stdout.prefix(300))")
+    }
 }
