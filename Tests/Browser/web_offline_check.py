@@ -170,6 +170,7 @@ def offline_with_a_session():
     conditions = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
     b.driver.execute_cdp_cmd("Network.emulateNetworkConditions", dict(conditions, offline=True))
     b.driver.refresh()
+    check(wait(lambda: js("return navigator.onLine") is False, 10), "390x844: the browser is offline")
     shown = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= PINS and b.shown("offline"), 20)
     text = b.by_id("offline-text").text if b.shown("offline") else ""
     check(shown and re.search(r"since (\w+, \w+ \d{1,2}, )?\d{1,2}:\d\d", text),

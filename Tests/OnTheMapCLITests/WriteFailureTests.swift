@@ -25,7 +25,7 @@ struct WriteFailureTests {
         }
     }
 
-    /// A file that cannot be written whole (here a file-size limit of 1 KiB, which fails the write
+    /// A file that cannot be written whole (here a file-size limit of one block, which fails the write
     /// as a full disk would, after the first bytes) is an error, and leaves no part of a file: neither
     /// a new one nor a change to the one that was there.
     @Test func aFileThatCannotBeWrittenWholeIsAnErrorAndLeavesNothing() throws {
@@ -51,10 +51,10 @@ struct WriteFailureTests {
     @Test func aReaderThatGoesAwayEndsItQuietly() throws {
         let bed = try CLITestBed()
         let result = try runCommand(
-            "/bin/bash", ["-c", "\"$0\" students --limit 120 --tsv | head -1; echo \"status ${PIPESTATUS[0]}\"", BuiltProducts.path("onthemap")],
+            // `true` reads nothing and exits at once: the list's first write meets a closed pipe.
+            "/bin/bash", ["-c", "\"$0\" students --limit 120 --tsv | true; echo \"status ${PIPESTATUS[0]}\"", BuiltProducts.path("onthemap")],
             environment: bed.environment)
-        #expect(result.stdout.hasPrefix("firstName\tlastName"), "\(result.stdout)")
-        #expect(result.stdout.hasSuffix("status 0\n"), "\(result.stdout)")
+        #expect(result.stdout == "status 0\n", "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 

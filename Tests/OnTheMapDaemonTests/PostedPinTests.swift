@@ -70,6 +70,39 @@ struct PostedPinTests {
         #expect(landed.students.count == read.count + (pinWasListed ? 0 : 1))
     }
 
+    /// A refresh that read the list after the write (and after another student posted) already
+    /// holds the pin: it keeps the list as read, newest first, rather than putting the pin first.
+    @Test func aRefreshThatReadTheListAfterTheWriteKeepsItsOrder() async throws {
+        let home = try TemporaryDirectory(prefix: "onthemapd-posted")
+        defer { home.remove() }
+        let state = DaemonState(
+            paths: StatePaths(
+                sessionFile: home.file("session"), cacheFile: home.file("cache"), configFile: home.file("config")),
+            apiURL: "http://127.0.0.1:9", staleAfter: 300, logger: Logger(label: "test"))
+        await state.logIn(Self.session, account: Self.account)
+        try await state.refresh(for: Self.session) { _ in Self.fetched(Self.readBeforeTheWrite) }
+
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let moved = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0)
+        let newer = Self.pin("o-3", of: "u-3", at: "Accra, Ghana", minutesAgo: -0.5)
+        let readAfter = [newer, moved] + Self.readBeforeTheWrite.filter { $0.uniqueKey != Self.account.key }
+        let refresh = Task {
+            try await state.refresh(for: Self.session) { _ in
+                startedSignal.yield()
+                for await _ in release { break }
+                return Self.fetched(readAfter)
+            }
+        }
+        for await _ in started { break }
+        await state.recordPostedPin(moved, capacity: 100, for: Self.session)
+        releaseSignal.yield()
+        try await refresh.value
+        let order = state.current.students.locations.map(\.objectId)
+        #expect(order == ["o-3", "o-ada", "o-1", "o-2"], "\(order)")
+        #expect(state.current.myPin?.mapString == "Kyoto, Japan")
+    }
+
     static func fetched(_ locations: [StudentLocation]) -> FetchedList {
         FetchedList(students: StudentList(locations, accountKey: account.key), capacity: 100, tags: nil, skipped: [])
     }

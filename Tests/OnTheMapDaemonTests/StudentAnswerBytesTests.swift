@@ -69,11 +69,18 @@ struct StudentAnswerBytesTests {
         var moved = Self.locations[1]
         moved.mapString = "Lima"
         moved.mediaURL = "https://ada.example"
+        moved.updatedAt = Date()
         let placed = Self.list.placing(moved, accountKey: "mine", capacity: 2)
         #expect(placed.entries.map(\.location.mapString) == ["Lima", "São Paulo, Brasil"])
         var new = moved
         new.objectId = "c3"
+        new.updatedAt = Date(timeIntervalSinceNow: 1)
         #expect(placed.placing(new, accountKey: "mine", capacity: 2).entries.map(\.location.objectId) == ["c3", "b2"])
+        // A pin older than another in the list (placed again in a list a refresh read after others
+        // posted) goes in its place, newest first, not first.
+        var older = Self.locations[1]
+        older.updatedAt = Date(timeIntervalSince1970: 1_000_000_000)
+        #expect(placed.placing(older, accountKey: "mine", capacity: 2).entries.map(\.location.objectId) == ["a\"1", "b2"])
     }
 
     /// A refresh keeps what was made of a pin that came back as it was, and makes anew only what

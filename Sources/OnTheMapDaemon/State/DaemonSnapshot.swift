@@ -52,8 +52,9 @@ struct DaemonSnapshot: Sendable {
     }
 
     /// Whether the cache holds as many students as it may: the newest `cacheSize`, while the server
-    /// may hold more (a cache holding fewer holds every student the server had).
-    func cacheIsFull(cacheSize: Int) -> Bool { students.count >= cacheSize }
+    /// may hold more (a cache holding fewer, the records left out counted, holds every student the
+    /// server had).
+    func cacheIsFull(cacheSize: Int) -> Bool { students.count + skipped >= cacheSize }
 
     /// Whether the list may be out of date: the last refresh failed, or it is older than expected.
     func isStale(at now: Date = Date()) -> Bool {

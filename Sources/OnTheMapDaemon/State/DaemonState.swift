@@ -13,7 +13,9 @@ import OnTheMapSupport
 /// Actor-isolated. Mutations are synchronous (no `await` between reading and writing the snapshot),
 /// so the actor's reentrancy cannot interleave two of them; where a change depends on an upstream
 /// answer that arrived after an `await` (a refresh, a posted pin), it names the session it was made
-/// for and is dropped when that session has ended meanwhile.
+/// for and is dropped when that session has ended meanwhile. The two that place a pin in the list
+/// off the actor check again after that `await`: the session, and whether the list they placed it
+/// in is still the one in hand.
 actor DaemonState {
     nonisolated let feed: StateFeed
     private var snapshot: DaemonSnapshot
@@ -225,9 +227,10 @@ actor DaemonState {
         }
         var list = fetched.students
         // Your pin as the posts made during the fetch left it, placed off the actor (another post
-        // may come meanwhile).
+        // may come meanwhile), unless the list holds it as new already.
         while postsPlaced != postsRecorded, let mine = snapshot.myPin {
             postsPlaced = postsRecorded
+            guard list.holdsOlder(than: mine, ofAccount: account.key) else { continue }
             let unplaced = list
             list = await Daemon.work.perform {
                 unplaced.placing(mine, accountKey: account.key, capacity: fetched.capacity)
@@ -273,8 +276,14 @@ actor DaemonState {
     /// the server's list before the write: the pin is placed again, in its list.
     func recordPostedPin(_ pin: StudentLocation, capacity: Int, for session: APISession) async {
         while isCurrent(session), let account = snapshot.account {
+            // A later post of the same pin, recorded first, is not undone.
+            if let mine = snapshot.myPin, mine.objectId == pin.objectId, pin.isOlder(than: mine) {
+                return
+            }
             let (listVersion, students) = (snapshot.listVersion, snapshot.students)
             let list = await Daemon.work.perform { students.placing(pin, accountKey: account.key, capacity: capacity) }
+            // Ended meanwhile (its files going), or the list replaced: nothing, or placed again.
+            guard isCurrent(session) else { return }
             guard snapshot.listVersion == listVersion else { continue }
             postsRecorded += 1
             change { state in

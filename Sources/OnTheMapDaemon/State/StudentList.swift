@@ -81,15 +81,30 @@ extension StudentLocation {
 }
 
 extension StudentList {
-    /// The list with `location` first, as the newest (any earlier entry of the same pin taken out),
-    /// and only its pin encoded anew: what a confirmed write changes in the cache. A cache holding
-    /// the newest `capacity` keeps that many: the oldest goes.
+    /// The list with `location` in its place, newest first (first, for a pin just written; any
+    /// earlier entry of the same pin taken out), and only its pin encoded anew: what a confirmed
+    /// write changes in the cache. A cache holding the newest `capacity` keeps that many: the oldest
+    /// goes.
     func placing(_ location: StudentLocation, accountKey: String, capacity: Int) -> StudentList {
         var list = self
         let placed = StudentList([location], accountKey: accountKey)
         list.entries.removeAll { $0.location.objectId == location.objectId }
-        list.entries.insert(contentsOf: placed.entries, at: 0)
+        let place = list.entries.firstIndex { !location.isOlder(than: $0.location) } ?? list.entries.count
+        list.entries.insert(contentsOf: placed.entries, at: place)
         if list.entries.count > max(capacity, count) { list.entries.removeLast(list.entries.count - max(capacity, count)) }
         return list
+    }
+
+    /// Whether the list shows the account's pin older than `pin`, or not at all: placing `pin`
+    /// would make it newer.
+    func holdsOlder(than pin: StudentLocation, ofAccount key: String) -> Bool {
+        newestLocation(ofAccount: key).map { $0.isOlder(than: pin) } ?? true
+    }
+}
+
+extension StudentLocation {
+    /// Whether this was updated before `other` (a location never updated counts as the oldest).
+    func isOlder(than other: StudentLocation) -> Bool {
+        (updatedAt ?? .distantPast) < (other.updatedAt ?? .distantPast)
     }
 }

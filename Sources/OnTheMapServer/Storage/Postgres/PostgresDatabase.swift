@@ -57,7 +57,9 @@ final class PostgresDatabase: Sendable {
                 configuration: location.poolConfiguration(maximumConnections: poolSize), backgroundLogger: poolLogger)
             // `Task.immediate` runs `run()` here, up to its first suspension, so the pool counts as
             // running before anyone leases from it. A plain `Task` raced the first query, and PostgresNIO
-            // then warned "`run()` hasn't been called yet" into the output of admin commands.
+            // then warned "`run()` hasn't been called yet" into the output of admin commands. Under the
+            // lock, so no caller gets the client before that: `run()` sets its flag and starts its pool
+            // without calling back into this class.
             state.client = (client, Task.immediate { await client.run() })
             return client
         }
