@@ -35,31 +35,13 @@ struct PostedPinTests {
     func thePostedPinOutlivesARefreshThatReadTheListBefore(pinWasListed: Bool) async throws {
         let home = try TemporaryDirectory(prefix: "onthemapd-posted")
         defer { home.remove() }
-        let state = DaemonState(
-            paths: StatePaths(
-                sessionFile: home.file("session"), cacheFile: home.file("cache"), configFile: home.file("config")),
-            apiURL: "http://127.0.0.1:9", staleAfter: 300, logger: Logger(label: "test"))
-        await state.logIn(Self.session, account: Self.account)
         let read =
             pinWasListed ? Self.readBeforeTheWrite : Self.readBeforeTheWrite.filter { $0.uniqueKey != Self.account.key }
-        try await state.refresh(for: Self.session) { _ in Self.fetched(read) }
-
-        // A refresh whose fetch has read the list and not yet landed.
-        let (started, startedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let refresh = Task {
-            try await state.refresh(for: Self.session) { _ in
-                startedSignal.yield()
-                for await _ in release { break }
-                return Self.fetched(read)
-            }
-        }
-        for await _ in started { break }
+        let state = try await Self.loggedIn(home, listing: read)
         let moved = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0)
-        await state.recordPostedPin(moved, capacity: 100, for: Self.session)
-        #expect(state.current.students.newestLocation(ofAccount: Self.account.key)?.mapString == "Kyoto, Japan")
-        releaseSignal.yield()
-        try await refresh.value
+        try await Self.post(moved, to: state, whileARefreshReads: read) {
+            #expect(state.current.students.newestLocation(ofAccount: Self.account.key)?.mapString == "Kyoto, Japan")
+        }
 
         let landed = state.current
         let adas = landed.students.locations.filter { $0.uniqueKey == Self.account.key }
@@ -75,32 +57,47 @@ struct PostedPinTests {
     @Test func aRefreshThatReadTheListAfterTheWriteKeepsItsOrder() async throws {
         let home = try TemporaryDirectory(prefix: "onthemapd-posted")
         defer { home.remove() }
+        let state = try await Self.loggedIn(home, listing: Self.readBeforeTheWrite)
+        let moved = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0)
+        let newer = Self.pin("o-3", of: "u-3", at: "Accra, Ghana", minutesAgo: -0.5)
+        let readAfter = [newer, moved] + Self.readBeforeTheWrite.filter { $0.uniqueKey != Self.account.key }
+        try await Self.post(moved, to: state, whileARefreshReads: readAfter)
+        let order = state.current.students.locations.map(\.objectId)
+        #expect(order == ["o-3", "o-ada", "o-1", "o-2"], "\(order)")
+        #expect(state.current.myPin?.mapString == "Kyoto, Japan")
+    }
+
+    /// The daemon's state in `home`, logged in as Ada, its list `initial`.
+    static func loggedIn(_ home: TemporaryDirectory, listing initial: [StudentLocation]) async throws -> DaemonState {
         let state = DaemonState(
             paths: StatePaths(
                 sessionFile: home.file("session"), cacheFile: home.file("cache"), configFile: home.file("config")),
             apiURL: "http://127.0.0.1:9", staleAfter: 300, logger: Logger(label: "test"))
-        await state.logIn(Self.session, account: Self.account)
-        try await state.refresh(for: Self.session) { _ in Self.fetched(Self.readBeforeTheWrite) }
+        await state.logIn(session, account: account)
+        try await state.refresh(for: session) { _ in fetched(initial) }
+        return state
+    }
 
+    /// Posts `pin` while a refresh's fetch holds `read` and has not landed; `beforeItLands` runs once
+    /// the pin is recorded, then the refresh lands.
+    static func post(
+        _ pin: StudentLocation, to state: DaemonState, whileARefreshReads read: [StudentLocation],
+        beforeItLands: () -> Void = {}
+    ) async throws {
         let (started, startedSignal) = AsyncStream<Void>.makeStream()
         let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let moved = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0)
-        let newer = Self.pin("o-3", of: "u-3", at: "Accra, Ghana", minutesAgo: -0.5)
-        let readAfter = [newer, moved] + Self.readBeforeTheWrite.filter { $0.uniqueKey != Self.account.key }
         let refresh = Task {
-            try await state.refresh(for: Self.session) { _ in
+            try await state.refresh(for: session) { _ in
                 startedSignal.yield()
                 for await _ in release { break }
-                return Self.fetched(readAfter)
+                return fetched(read)
             }
         }
         for await _ in started { break }
-        await state.recordPostedPin(moved, capacity: 100, for: Self.session)
+        await state.recordPostedPin(pin, capacity: 100, for: session)
+        beforeItLands()
         releaseSignal.yield()
         try await refresh.value
-        let order = state.current.students.locations.map(\.objectId)
-        #expect(order == ["o-3", "o-ada", "o-1", "o-2"], "\(order)")
-        #expect(state.current.myPin?.mapString == "Kyoto, Japan")
     }
 
     static func fetched(_ locations: [StudentLocation]) -> FetchedList {
