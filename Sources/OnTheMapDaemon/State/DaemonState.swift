@@ -305,7 +305,8 @@ actor DaemonState {
     }
 }
 
-/// A list fetched by a refresh: the students, built off the actor, their tags, and the records left out.
+/// A list fetched by a refresh: the students, built off the actor, the cache size it was fetched for,
+/// their tags, and the records left out.
 struct FetchedList: Sendable {
     var students: StudentList
     /// The cache size it was fetched for: the most students it may hold.
