@@ -107,7 +107,13 @@ struct MapCommandTests {
             command: "\(BuiltProducts.path("onthemap")) map --near -12.05,-77.04 --radius 100; sleep 60", width: 100, height: 30,
             environment: environment)
         defer { near.tearDown() }
-        (ended, lines) = try near.waitForScreen { $0.contains { $0.contains("in view") } }
+        // Waits for the whole legend: the count line can be on screen before the rows under it.
+        (ended, lines) = try near.waitForScreen { screen in
+            guard let count = screen.firstIndex(where: { $0.contains("in view") }),
+                let shown = screen[count].firstMatch(of: /^([0-9]+) pins? in view/).map({ Int($0.1)! })
+            else { return false }
+            return screen.count > count + shown && screen[count + shown].hasPrefix("\(shown)  ")
+        }
         #expect(ended, "\(lines.joined(separator: "\n"))")
         let countLine = try #require(lines.firstIndex { $0.contains("in view") })
         let inView = try #require(lines[countLine].firstMatch(of: /^([0-9]+) pins? in view/).map { Int($0.1)! }, "\(lines[countLine])")
