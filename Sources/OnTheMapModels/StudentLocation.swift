@@ -2,10 +2,9 @@ import FoundationEssentials
 
 /// One student's pin, in the shape of the `StudentLocation` API.
 ///
-/// Coded by Swift's synthesized `Codable` through `WireCoding` (keys sorted, which is the order Parse,
-/// the original backend, wrote them in; timestamps to the millisecond). The server writes its list
-/// pages through `wireJSON` below (docs/ARCHITECTURE.md says why): a new field is a property, its
-/// place in `init`, and its line there, all in this file.
+/// Coded by Swift's synthesized `Codable` through `WireCoding`, its one writer and reader in every
+/// program (keys sorted, which is the order Parse, the original backend, wrote them in; timestamps to
+/// the millisecond): a new field is a property and its place in `init`, both in this file.
 /// Decoding is strict: a record without a required field fails with the field named
 /// (`DecodingError.keyNotFound`), and `StudentLocationList` skips and counts it.
 public struct StudentLocation: Sendable, Hashable, Codable {
@@ -76,24 +75,5 @@ public struct StudentLocation: Sendable, Hashable, Codable {
             latitude: latitude,
             longitude: longitude
         )
-    }
-}
-
-extension StudentLocation: WireJSONRepresentable {
-    /// Parse's order: alphabetical, timestamps in milliseconds.
-    public var wireJSON: WireJSON {
-        var members: [(String, WireJSON)] = []
-        members.reserveCapacity(10)
-        if let createdAt { members.append(("createdAt", .string(WireTimestamp.milliseconds(createdAt)))) }
-        members.append(("firstName", .string(firstName)))
-        members.append(("lastName", .string(lastName)))
-        members.append(("latitude", .number(latitude)))
-        members.append(("longitude", .number(longitude)))
-        members.append(("mapString", .string(mapString)))
-        members.append(("mediaURL", .string(mediaURL)))
-        members.append(("objectId", .string(objectId)))
-        members.append(("uniqueKey", .string(uniqueKey)))
-        if let updatedAt { members.append(("updatedAt", .string(WireTimestamp.milliseconds(updatedAt)))) }
-        return .object(members)
     }
 }

@@ -12,11 +12,11 @@ struct OutputTable {
 
     func print(json: Bool) {
         if json {
+            // Keys in alphabetical order, as every JSON the programs write.
             let objects = rows.map { row in
-                Dictionary(uniqueKeysWithValues: zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) })
+                WireJSON.object(zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) }.sorted { $0.0 < $1.0 })
             }
-            let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-            Swift.print(String(decoding: data, as: UTF8.self))
+            Swift.print(WireJSON.array(objects).serialized)
             return
         }
         // Cells hold what other people wrote (names, places, links, a browser's User-Agent), and
@@ -35,12 +35,12 @@ struct OutputTable {
         }
     }
 
-    private func jsonValue(_ cell: String, _ column: String) -> Any {
-        guard numericColumns.contains(column) else { return cell }
-        if cell.isEmpty { return NSNull() }
-        if let whole = Int(cell) { return whole }
-        if let number = Double(cell), number.isFinite { return number }
-        return cell
+    private func jsonValue(_ cell: String, _ column: String) -> WireJSON {
+        guard numericColumns.contains(column) else { return .string(cell) }
+        if cell.isEmpty { return .null }
+        if let whole = Int(cell) { return .integer(whole) }
+        if let number = Double(cell), number.isFinite { return .number(number) }
+        return .string(cell)
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OnTheMapModels
 import SystemPackage
 
 /// An access log: one JSON object per line, appended to a file (or written to stdout).
@@ -23,13 +23,6 @@ public final class AccessLog: Sendable {
 
     private let file: FileDescriptor
     private let ownsFile: Bool
-    /// Guards the encoder, which is not thread-safe. Keys sorted, so every line has them in one
-    /// order (they came in a different order from line to line), and paths with their slashes.
-    private let encoder = Mutex({
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }())
 
     /// Opens `path` for appending (created 0600: client addresses are personal data); `-` is stdout.
     public init(path: String) throws {
@@ -52,7 +45,8 @@ public final class AccessLog: Sendable {
     }
 
     func write(_ entry: Entry) {
-        guard var line = encoder.withLock({ try? $0.encode(entry) }) else { return }
+        // `WireCoding`: keys sorted, so every line has them in one order, and paths with their slashes.
+        guard var line = try? WireCoding.encode(entry) else { return }
         line.append(UInt8(ascii: "\n"))
         // One write(2), not a loop that could interleave with another request's line. A failed
         // write (disk full) must not fail the request; the line is lost.

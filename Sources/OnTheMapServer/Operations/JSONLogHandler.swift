@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OnTheMapModels
 
 /// A swift-log handler that writes one JSON object per line to standard error:
 /// `{"time":…,"level":…,"label":…,"message":…}` and the line's metadata under their own keys.
@@ -26,25 +27,27 @@ public struct JSONLogHandler: LogHandler {
         var fields = metadata
         if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
         if let own = event.metadata { fields.merge(own) { $1 } }
-        var object: [String: Any] = [:]
+        var object: [String: WireJSON] = [:]
         for (key, value) in fields { object[key] = Self.json(value) }
         // The fixed fields last, so metadata cannot overwrite them.
-        object["time"] = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
-        object["level"] = event.level.rawValue
-        object["label"] = label
-        object["message"] = event.message.description
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        line.append(UInt8(ascii: "\n"))
-        FileHandle.standardError.write(line)
+        object["time"] = .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date()))
+        object["level"] = .string(event.level.rawValue)
+        object["label"] = .string(label)
+        object["message"] = .string(event.message.description)
+        FileHandle.standardError.write(Data((Self.sorted(object).serialized + "\n").utf8))
     }
 
-    private static func json(_ value: Logger.Metadata.Value) -> Any {
+    /// Keys in alphabetical order, so every line has them in one order.
+    private static func sorted(_ object: [String: WireJSON]) -> WireJSON {
+        .object(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    private static func json(_ value: Logger.Metadata.Value) -> WireJSON {
         switch value {
-        case .string(let text): text
-        case .stringConvertible(let convertible): convertible.description
-        case .array(let values): values.map(json)
-        case .dictionary(let values): values.mapValues(json)
+        case .string(let text): .string(text)
+        case .stringConvertible(let convertible): .string(convertible.description)
+        case .array(let values): .array(values.map(json))
+        case .dictionary(let values): sorted(values.mapValues(json))
         }
     }
 }

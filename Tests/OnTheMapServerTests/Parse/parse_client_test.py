@@ -60,13 +60,17 @@ def call(method, path, body=None, headers=None, root="/1"):
 
 status, body = call("GET", "?limit=2&order=-updatedAt,objectId&count=1&keys=firstName", root="/parse")
 check(status == 200 and len(body["results"]) == 2 and body["count"] == 40, "/parse root, count: %r" % body)
-check(set(body["results"][0]) == {"objectId", "createdAt", "updatedAt", "firstName"}, "keys projects")
+check(list(body) == ["results", "count"], "the list, then its count: %r" % list(body))
+check(list(body["results"][0]) == ["createdAt", "firstName", "objectId", "updatedAt"],
+      "keys projects, in Parse's order (alphabetical): %r" % list(body["results"][0]))
 newest = body["results"][0]["updatedAt"]
 where = json.dumps({"updatedAt": {"$gte": {"__type": "Date", "iso": newest}}})
 status, body = call("GET", "?where=" + urllib.request.quote(where))
 check(status == 200 and body["results"] and all(r["updatedAt"] >= newest for r in body["results"]), "dates compare")
 status, body = call("GET", "?limit=1&skip=1&order=-updatedAt")
 check(status == 200 and body["results"][0]["updatedAt"] <= newest, "skip")
+check(list(body["results"][0]) == sorted(body["results"][0]) and len(body["results"][0]) == 10,
+      "a whole pin, its keys in alphabetical order: %r" % list(body["results"][0]))
 
 status, body = call("GET", "", headers={"X-Parse-Application-Id": "wrong"})
 check(status == 401 and body["code"] == 119, "wrong application id: %r %r" % (status, body))

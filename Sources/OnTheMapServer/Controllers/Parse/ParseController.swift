@@ -34,7 +34,7 @@ struct ParseController: Sendable {
             parse: { try ParseQuery(FormQuery.parse(request.uri.query)) }, version: { try await storage.locationsVersion() }
         ) { parsed in
             let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
-            var members: [(String, WireJSON)] = [("results", .array(pins.map { Self.project($0, keys: parsed.keys) }))]
+            var members: [(String, WireJSON)] = [("results", .array(try pins.map { try Self.project($0, keys: parsed.keys) }))]
             if parsed.wantsCount {
                 members.append(("count", .integer(try await storage.countLocations(parsed.query))))
             }
@@ -46,7 +46,7 @@ struct ParseController: Sendable {
         let objectId = try context.parameters.require("objectId")
         guard let pin = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
         let keys = FormQuery.parse(request.uri.query)["keys"].map { Set($0.split(separator: ",").map(String.init)) }
-        return Self.json(Self.project(pin, keys: keys))
+        return Self.json(try Self.project(pin, keys: keys))
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -129,11 +129,15 @@ struct ParseController: Sendable {
         return members
     }
 
-    /// The pin as Parse writes it, reduced to `keys` (objectId and the timestamps are always kept).
-    static func project(_ pin: StudentLocation, keys: Set<String>?) -> WireJSON {
-        guard let keys, case .object(let members) = pin.wireJSON else { return pin.wireJSON }
-        let kept = keys.union(["objectId", "createdAt", "updatedAt"])
-        return .object(members.filter { kept.contains($0.0) })
+    /// The pin as Parse writes it (its one encoding, `WireCoding`: keys in alphabetical order), reduced to
+    /// `keys` (objectId and the timestamps are always kept). Read back as a tree to leave keys out, and
+    /// sorted again (a decoder gives an object's keys in no set order); the list's answer is cached until
+    /// a pin changes.
+    static func project(_ pin: StudentLocation, keys: Set<String>?) throws -> WireJSON {
+        let whole = try WireCoding.decode(WireJSON.self, from: WireCoding.encode(pin))
+        guard case .object(let members) = whole else { return whole }
+        let kept = keys?.union(["objectId", "createdAt", "updatedAt"])
+        return .object(members.filter { kept?.contains($0.0) ?? true }.sorted { $0.0 < $1.0 })
     }
 
     static func json(_ value: WireJSON, status: HTTPResponse.Status = .ok) -> Response {
