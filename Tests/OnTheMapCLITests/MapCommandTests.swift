@@ -183,6 +183,60 @@ struct MapCommandTests {
         #expect(cells.contains { $0.character == "*" && $0.attributes.isSuperset(of: ["1", "31"]) }, "a red pin")
     }
 
+    /// A wide terminal without colour, through the CLI: countries by their names and only where drawn
+    /// large enough ("Australia", never "Auz."; no "Saint Pierre and Miquelon" on a dot of land), and
+    /// every number on the map is one pin's or one group's, never two run together ("324422").
+    @Test("Wide maps without colour: large countries named in full, tiny ones not, numbers apart", arguments: [(200, 60), (300, 80)])
+    func wideMapsWithoutColour(width: Int, height: Int) throws {
+        let bed = try CLITestBed()
+        let size = ["map", "--width", String(width), "--height", String(height)]
+        let shown = try bed.run(size, extra: ["NO_COLOR": "1", "LANG": "C.UTF-8"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let rows = shown.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map { Array($0) }
+        let map = rows.map { String($0) }.joined(separator: "\n")
+        #expect(map.contains("Australia"), "\(map)")
+        for tiny in ["Auz.", "Saint Pierre and Miquelon", "St. Pierre", "South Georgia", "S. Geo.", "Pitcairn", "Niue", "Cook Islands"] {
+            #expect(!map.contains(tiny), "\(tiny) named at \(width)×\(height)")
+        }
+        // Where each pin is, from the same map as JSON.
+        let json = try WireCoding.decoder().decode(WireJSON.self, from: Data(try bed.run(size + ["--json"]).stdout.utf8))
+        guard case .array(let pins)? = json["pins"] else {
+            Issue.record("no pins in the map's JSON")
+            return
+        }
+        var numbered: [[Int]: Int] = [:]
+        var grouped: [[Int]: Int] = [:]
+        for pin in pins {
+            guard let row = pin["row"]?.intValue, let col = pin["col"]?.intValue, let n = pin["n"]?.intValue else { continue }
+            numbered[[row, col]] = n
+            grouped[[row, col], default: 0] += 1
+        }
+        #expect(grouped.values.contains { $0 > 1 }, "no group to look at: \(grouped.count) cells")
+        // A run of digits after a pin ("*" or your "@") is that pin's number; any other is the count
+        // of the group in its first cell.
+        var runs = 0
+        for (row, cells) in rows.enumerated() {
+            var col = 0
+            while col < cells.count {
+                guard cells[col].isASCII, cells[col].isNumber else {
+                    col += 1
+                    continue
+                }
+                var end = col
+                while end < cells.count, cells[end].isASCII, cells[end].isNumber { end += 1 }
+                let number = Int(String(cells[col..<end]))
+                if col > 0, cells[col - 1] == "*" || cells[col - 1] == "@" {
+                    #expect(grouped[[row, col - 1]] == 1 && numbered[[row, col - 1]] == number, "row \(row), column \(col): \(String(cells))")
+                } else {
+                    #expect(grouped[[row, col]] == number, "row \(row), column \(col) reads \(number ?? 0): \(String(cells))")
+                }
+                runs += 1
+                col = end
+            }
+        }
+        #expect(runs >= 10, "\(map)")
+    }
+
     @Test func asciiWhenTheLocaleIsNotUTF8() throws {
         let bed = try CLITestBed()
         for (environment, arguments) in [(["LANG": "C", "LC_ALL": ""], [String]()), (["LANG": "C.UTF-8"], ["--ascii"])] {
