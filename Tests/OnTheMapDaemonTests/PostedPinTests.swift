@@ -67,6 +67,43 @@ struct PostedPinTests {
         #expect(state.current.myPin?.mapString == "Kyoto, Japan")
     }
 
+    /// Two posts of your pin recorded at once (`onthemap post` and an editor's, one after the other):
+    /// each places the pin off the actor, on the list it read. The one that finds the list changed
+    /// meanwhile places its pin again on the newer list, or gives way to a newer pin already recorded;
+    /// it used to be dropped, and with it the newer place.
+    @Test func twoPostsRecordedAtOnceKeepTheNewerPlacedOnce() async throws {
+        let older = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0.5)
+        let newer = Self.pin("o-ada", of: Self.account.key, at: "Accra, Ghana", minutesAgo: 0)
+        // Ten times, as the two tasks may reach the actor in either order.
+        for round in 1...10 {
+            let home = try TemporaryDirectory(prefix: "onthemapd-posted")
+            defer { home.remove() }
+            let state = try await Self.loggedIn(home, listing: Self.readBeforeTheWrite)
+            // The placing queue held, so both read the same list before either is placed; then let go.
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let release = DispatchSemaphore(value: 0)
+            Daemon.work.async {
+                holding.yield()
+                release.wait()
+            }
+            for await _ in held { break }
+            let first = Task { await state.recordPostedPin(older, capacity: 100, for: Self.session) }
+            let second = Task { await state.recordPostedPin(newer, capacity: 100, for: Self.session) }
+            // Time for both to reach the queue: were one late, it would read the list the other left,
+            // and the outcome checked below is the same.
+            for _ in 0..<1000 { await Task.yield() }
+            release.signal()
+            await first.value
+            await second.value
+
+            let places = state.current.students.locations.map(\.mapString)
+            let adas = state.current.students.locations.filter { $0.uniqueKey == Self.account.key }
+            #expect(adas.map(\.mapString) == ["Accra, Ghana"], "round \(round): \(places)")
+            #expect(state.current.myPin?.mapString == "Accra, Ghana", "round \(round)")
+            #expect(state.current.students.count == Self.readBeforeTheWrite.count, "round \(round): \(places)")
+        }
+    }
+
     /// The daemon's state in `home`, logged in as Ada, its list `initial`.
     static func loggedIn(_ home: TemporaryDirectory, listing initial: [StudentLocation]) async throws -> DaemonState {
         let state = DaemonState(
