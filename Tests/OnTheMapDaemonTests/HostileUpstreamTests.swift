@@ -144,7 +144,25 @@ struct HostileUpstreamTests {
             #expect(students.students.allSatisfy { !$0.student.firstName.isEmpty })
             let pins = map.pins.map(\.student)
             #expect(!pins.contains { $0.latitude == 0 && $0.longitude == 0 }, "a pin at 0,0")
+            #expect(map.limitedTo == nil, "a cache of 100 holding \(status.students.count) is not full")
             #expect(eventually { daemon.log.contains(why) }, "the log names the fields: \(daemon.log)")
+        }
+    }
+
+    /// A cache whose size the list filled counts the records it left out: it holds fewer students
+    /// than its size, yet the server may have more, and the map says it shows only the newest.
+    @Test func aCacheFilledWithRecordsLeftOutIsFull() async throws {
+        try await Self.application(rateLimited: false, withBrokenRecords: true).test(.live) { server in
+            let served = Self.hostileLinks.count + 3
+            let daemon = try DaemonProcess(
+                apiURL: "http://127.0.0.1:\(try #require(server.port))/v1", arguments: ["--cache-size", String(served)])
+            defer { daemon.tearDown() }
+            let map = try await onOwnThread { () throws -> MapResult in
+                let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(30))
+                _ = try client.call("login", params: params(("username", .string("ada@example.com")), ("password", .string("pw")))).get()
+                return try client.result(MapParams(width: 40, height: 12))
+            }
+            #expect(map.limitedTo == served - 2, "\(String(describing: map.limitedTo)) of \(served) served, 2 left out")
         }
     }
 
