@@ -809,6 +809,13 @@ def touch_targets():
     small = [s for s in sizes if s[1] < 44 or s[2] < 44]
     check(not small, "390x844: every control is at least 44 px a side: %s" % (small or sizes))
     wait(lambda: b.driver.find_elements("css selector", '#markers .marker') and b.driver.find_elements("css selector", '#clusters .cluster'), 20)
+    # The first view after login keeps your pin, or the cluster holding it, whole on the narrow screen
+    # (it was cut off at the left edge).
+    yours = wait(lambda: js("""var s=document.getElementById('map').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.marker.mine,.cluster.mine')).filter(function(e){return e.getClientRects().length;})
+        .map(function(e){var r=e.querySelector('circle').getBoundingClientRect();
+        return r.left>=s.left&&r.right<=s.right&&r.top>=s.top&&r.bottom<=s.bottom;})"""), 10)
+    check(yours and all(yours), "390x844: your pin or the cluster holding it is whole on the first view after login: %s" % yours)
     pins = js("""function least(sel){var w=Array.from(document.querySelectorAll(sel)).map(function(e){var r=e.getBoundingClientRect();
         return Math.min(r.width,r.height);});return w.length?Math.round(Math.min.apply(null,w)):null;}
         return [least('#markers .marker'),least('#clusters .cluster')]""")
