@@ -310,6 +310,21 @@ def screens(where, phone, account, other):
           "%s: Space on a row opens its link, the list left where it was" % where)
     if opened:
         close_other_tab()
+    # Tab from the row reaches its Map button, the list's other stop; Enter there shows that student on
+    # the map: the pin's address, its popup open with the student in it and the focus in it. Back
+    # returns to the list.
+    student = js("return document.activeElement.closest('li').student.name")
+    key(Keys.TAB)
+    button = active()
+    check(button.get("testid") == "list-on-map" and button.get("label") == "Show %s on the map" % student,
+          "%s: Tab from a row reaches its Map button: %s" % (where, button))
+    key(Keys.ENTER)
+    shown = wait(lambda: not b.shown("list-view") and "#/pin/" in b.driver.current_url and popup_state()[2] is not None, 5)
+    names = js("return Array.from(document.querySelectorAll('#popup .name')).map(function(n){return n.textContent;})")
+    check(shown and student in names, "%s: Enter on it shows %s's pin on the map, its popup open, the focus in it: %s, %s"
+          % (where, student, names[:5], popup_state()))
+    b.driver.back()
+    check(wait(lambda: b.shown("list-view") and b.driver.current_url.endswith("#/list")), "%s: Back returns to the list" % where)
     # The search, then one that matches nothing.
     js("document.getElementById('search').focus()")
     b.type("qqzzxx")

@@ -4,7 +4,7 @@
 // its own: session.mjs, pins.mjs (the map's pins), list.mjs, post.mjs; routes.mjs the addresses.
 
 import { hideAlert, toast } from "./api.mjs";
-import { listKey, listScrolled, listShown, openRow, showTab } from "./list.mjs";
+import { listFocused, listKey, listScrolled, listShown, onMapOf, openRow, showTab } from "./list.mjs";
 import { mapView } from "./map-view.mjs";
 import { copyPinLink } from "./pin-link.mjs";
 import { openPin, refresh, search, syncMapSearch } from "./pins.mjs";
@@ -187,12 +187,16 @@ $("zoom-out").addEventListener("click", () => ui.view.zoomBy(0.5));
 $("zoom-world").addEventListener("click", () => ui.view.world());
 
 /* The list. */
-// A row is a link (list.mjs): the browser opens it; a row without one opens nothing.
+// A row is a link (list.mjs): the browser opens it; a row without one opens nothing. Its Map button
+// opens its pin's address: the map, that pin's popup open.
 $("student-list").addEventListener("click", (ev) => {
+  const shown = onMapOf(ev.target);
+  if (shown) return go({ view: "pin", id: shown.objectId });
   if (ev.target.closest("a[href]")) return;
   openRow(ev.target.closest("li"));
 });
 $("student-list").addEventListener("keydown", listKey);
+$("student-list").addEventListener("focusin", listFocused);
 $("list-view").addEventListener("scroll", listScrolled, { passive: true });
 // A phone turned, a window resized: the rows may have another height (app.css, --row).
 window.addEventListener("resize", () => { if (listShown()) listScrolled(); });

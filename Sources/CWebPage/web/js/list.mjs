@@ -1,13 +1,13 @@
 // The list: name, place, link and when each pin was updated, newest first (the order the server
 // sends); a row opens its link in a new tab, as the seeds' table does. Each row is a list item holding
 // one link, the row itself (a screen reader says "link" and its name; the browser's own ways of opening
-// a link work on it).
+// a link work on it), and a button that shows that student's pin on the map (its address, #/pin/ID).
 //
 // Ten thousand students make ten thousand rows, so only the rows on the screen are made (a virtual
 // list: rows of one height, `--row` in app.css, placed in a list as tall as all of them), and the
 // search reads each student's key (its name and place folded once, pins.mjs), not the page. The
 // keyboard moves through the rows with the arrow keys, Home, End and the page keys (one row in the
-// Tab order: a roving tabindex); Enter opens a row's link.
+// Tab order, and its Map button after it: a roving tabindex); Enter opens a row's link.
 
 import { isMine } from "./pins.mjs";
 import { $, state, ui } from "./state.mjs";
@@ -98,7 +98,7 @@ function draw(q = $("search").value) {
     }
     rows.set(i, li);
     li.setAttribute("aria-setsize", matches.length);
-    li.firstElementChild.tabIndex = i === focusAt ? 0 : -1;
+    li.firstElementChild.tabIndex = li.lastElementChild.tabIndex = i === focusAt ? 0 : -1;
   }
   for (const li of made.values()) {
     li.remove();
@@ -170,6 +170,13 @@ function fill(li, s, i) {
   time.dateTime = s.updatedAt;
   time.textContent = updated;
   time.title = isNaN(when) ? "" : new Date(when).toLocaleString();
+  li.lastElementChild.setAttribute("aria-label", "Show " + s.name.slice(0, 120) + " on the map");
+}
+
+/** The student of a row's Map button, or null: `target` is what was clicked or pressed. */
+export function onMapOf(target) {
+  const button = target.closest(".on-map"), li = button && button.closest("li");
+  return li && li.student ? li.student : null;
 }
 
 export function openRow(li) {
@@ -180,6 +187,8 @@ export function openRow(li) {
 export function listKey(ev) {
   const li = ev.target.closest("li");
   if (!li || li.index == null) return;
+  // On the Map button, Enter and Space press it.
+  if ((ev.key === "Enter" || ev.key === " ") && onMapOf(ev.target)) return;
   if (ev.key === "Enter" || ev.key === " ") {
     // Space too: it would scroll the list away from the row.
     ev.preventDefault();
@@ -199,6 +208,17 @@ export function listKey(ev) {
   draw();
   const row = rows.get(focusAt);
   if (row) row.firstElementChild.focus();
+}
+
+/** A row focused by other means than the keys (a click, a tap) becomes the one in the Tab order, and
+ *  its Map button with it: Tab from it reaches that button. */
+export function listFocused(ev) {
+  const li = ev.target.closest("li");
+  if (!li || li.index == null || li.index === focusAt) return;
+  const before = rows.get(focusAt);
+  if (before) before.firstElementChild.tabIndex = before.lastElementChild.tabIndex = -1;
+  focusAt = li.index;
+  li.firstElementChild.tabIndex = li.lastElementChild.tabIndex = 0;
 }
 
 let scrolled = 0;
