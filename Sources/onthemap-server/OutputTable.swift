@@ -12,9 +12,10 @@ struct OutputTable {
 
     func print(json: Bool) {
         if json {
-            // Keys in alphabetical order, as every JSON the programs write.
+            // Keys in alphabetical order, as the rows' objects always were.
             let objects = rows.map { row in
-                WireJSON.object(zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) }.sorted { $0.0 < $1.0 })
+                let cells = zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) }
+                return WireJSON.object(cells.sorted { $0.0 < $1.0 })
             }
             Swift.print(WireJSON.array(objects).serialized)
             return

@@ -74,7 +74,7 @@ struct PostedPinTests {
     @Test func twoPostsRecordedAtOnceKeepTheNewerPlacedOnce() async throws {
         let older = Self.pin("o-ada", of: Self.account.key, at: "Kyoto, Japan", minutesAgo: 0.5)
         let newer = Self.pin("o-ada", of: Self.account.key, at: "Accra, Ghana", minutesAgo: 0)
-        // Ten times, as the two tasks may reach the actor in either order.
+        // Ten times, as the two tasks may reach the actor, and come back to it, in either order.
         for round in 1...10 {
             let home = try TemporaryDirectory(prefix: "onthemapd-posted")
             defer { home.remove() }
@@ -89,10 +89,10 @@ struct PostedPinTests {
             for await _ in held { break }
             let first = Task { await state.recordPostedPin(older, capacity: 100, for: Self.session) }
             let second = Task { await state.recordPostedPin(newer, capacity: 100, for: Self.session) }
-            // Time for both to reach the queue: were one late, it would read the list the other left,
-            // and the outcome checked below is the same.
-            for _ in 0..<1000 { await Task.yield() }
+            // Both read the list and wait for the queue.
+            let bothWaiting = await eventually { await state.postsBeingPlaced == 2 }
             release.signal()
+            #expect(bothWaiting, "round \(round): the two posts did not both wait to be placed")
             await first.value
             await second.value
 

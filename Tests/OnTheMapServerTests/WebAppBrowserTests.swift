@@ -116,7 +116,7 @@ struct WebAppBrowserTests {
             "ok   1400x900: Log out returns to the login screen, the focus in Email, and the toast is gone",
             "ok   390x844: Finish posts the pin", "ok   390x844: the question does not cover the place it asks about",
             "ok   390x844: every control is at least 44 px a side",
-            "ok   390x844: your pin or the cluster holding it is whole on the first view after login: [True]", "ok   1400x900, dark: the page is dark",
+            "ok   390x844: your pin or the cluster holding it is whole on the first view after login", "ok   1400x900, dark: the page is dark",
             "ok   390x844, dark: the page is dark", "ok   1400x900, dark: a wrong password says so",
             "ok   390x844, dark: a wrong password says so", "ok   1400x900, dark: Enter on a pin opens its popup",
             "ok   390x844, dark: Enter on a pin opens its popup", "ok   1400x900, dark: Post opens the form",

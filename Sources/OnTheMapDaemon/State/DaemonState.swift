@@ -32,6 +32,8 @@ actor DaemonState {
     /// Pins posted so far (`recordPostedPin`). A refresh that fetched while one was posted may have
     /// read the list before the write, with the pin at its old place or not at all.
     private var postsRecorded = 0
+    /// Posted pins being placed off the actor right now (what a test of two posts at once waits for).
+    private(set) var postsBeingPlaced = 0
 
     init(paths: StatePaths, apiURL: String, staleAfter: TimeInterval, logger: Logger) {
         snapshot = DaemonSnapshot(staleAfter: staleAfter)
@@ -281,7 +283,9 @@ actor DaemonState {
                 return
             }
             let (listVersion, students) = (snapshot.listVersion, snapshot.students)
+            postsBeingPlaced += 1
             let list = await Daemon.work.perform { students.placing(pin, accountKey: account.key, capacity: capacity) }
+            postsBeingPlaced -= 1
             // Ended meanwhile (its files going), or the list replaced: nothing, or placed again.
             guard isCurrent(session) else { return }
             guard snapshot.listVersion == listVersion else { continue }

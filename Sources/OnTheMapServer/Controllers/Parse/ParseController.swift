@@ -33,12 +33,14 @@ struct ParseController: Sendable {
             "parse " + (request.uri.query ?? ""), ifNoneMatch: request.headers[.ifNoneMatch],
             parse: { try ParseQuery(FormQuery.parse(request.uri.query)) }, version: { try await storage.locationsVersion() }
         ) { parsed in
-            let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
-            var members: [(String, WireJSON)] = [("results", .array(try pins.map { try Self.project($0, keys: parsed.keys) }))]
-            if parsed.wantsCount {
-                members.append(("count", .integer(try await storage.countLocations(parsed.query))))
-            }
-            return ByteBuffer(string: WireJSON.object(members).serialized)
+            let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query).writable
+            // Parse's order, the list before its count: {"results":[…],"count":N}.
+            var page = ByteBuffer(string: #"{"results":"#)
+            let results = try parsed.keys.map { try WireCoding.encode(Self.reduced(pins, to: $0)) } ?? WireCoding.encode(pins)
+            page.writeBytes(results)
+            if parsed.wantsCount { page.writeString(#","count":\#(try await storage.countLocations(parsed.query))"#) }
+            page.writeString("}")
+            return page
         }
     }
 
@@ -46,7 +48,8 @@ struct ParseController: Sendable {
         let objectId = try context.parameters.require("objectId")
         guard let pin = try await storage.location(objectId: objectId) else { throw ParseFailure.objectNotFound(objectId) }
         let keys = FormQuery.parse(request.uri.query)["keys"].map { Set($0.split(separator: ",").map(String.init)) }
-        return Self.json(try Self.project(pin, keys: keys))
+        let body = try keys.map { try WireCoding.encode(Self.reduced([pin], to: $0)[0]) } ?? WireCoding.encode(pin)
+        return Response.json(bytes: ByteBuffer(bytes: body))
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -129,15 +132,15 @@ struct ParseController: Sendable {
         return members
     }
 
-    /// The pin as Parse writes it (its one encoding, `WireCoding`: keys in alphabetical order), reduced to
-    /// `keys` (objectId and the timestamps are always kept). Read back as a tree to leave keys out, and
-    /// sorted again (a decoder gives an object's keys in no set order); the list's answer is cached until
-    /// a pin changes.
-    static func project(_ pin: StudentLocation, keys: Set<String>?) throws -> WireJSON {
-        let whole = try WireCoding.decode(WireJSON.self, from: WireCoding.encode(pin))
-        guard case .object(let members) = whole else { return whole }
-        let kept = keys?.union(["objectId", "createdAt", "updatedAt"])
-        return .object(members.filter { kept?.contains($0.0) ?? true }.sorted { $0.0 < $1.0 })
+    /// Pins as Parse writes them (their one encoding, `WireCoding`), each reduced to `keys` (objectId
+    /// and the timestamps are always kept): the encoding read back once as trees, to leave keys out,
+    /// and encoded again (in alphabetical order, as `WireCoding` writes every object).
+    static func reduced(_ pins: [StudentLocation], to keys: Set<String>) throws -> [WireJSON] {
+        let kept = keys.union(["objectId", "createdAt", "updatedAt"])
+        return try WireCoding.decode([WireJSON].self, from: WireCoding.encode(pins)).map { pin in
+            guard case .object(let members) = pin else { return pin }
+            return .object(members.filter { kept.contains($0.0) })
+        }
     }
 
     static func json(_ value: WireJSON, status: HTTPResponse.Status = .ok) -> Response {
