@@ -12,6 +12,11 @@ public enum WireCoding {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSON has no NaN or infinity. Written as text rather than failed: one such coordinate (a
+        // PostgreSQL row written by hand can hold one) would fail every list page holding it, where
+        // as text a reader leaves that record out and counts it ("latitude is not a number").
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(WireTimestamp.milliseconds(date))

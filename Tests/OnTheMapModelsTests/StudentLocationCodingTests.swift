@@ -40,6 +40,22 @@ struct StudentLocationCodingTests {
         #expect(SkippedRecord.summary(list.skipped) == "7 records left out: firstName is missing (1), firstName is null (1), latitude is not a number (1), …")
     }
 
+    /// JSON has no NaN: a list holding a pin with one is still written (its coordinate as text), and a
+    /// reader leaves that record out, counted, and keeps the others.
+    @Test func aCoordinateThatIsNotANumberLeavesOnlyItsRecordOut() throws {
+        let good = StudentLocation(
+            objectId: "good", uniqueKey: "1", firstName: "Ada", lastName: "L", mapString: "Lima", mediaURL: "",
+            latitude: -12, longitude: -77, createdAt: nil, updatedAt: nil)
+        var bad = good
+        bad.objectId = "bad"
+        bad.latitude = .nan
+        let written = try WireCoding.encode(StudentLocationList(results: [good, bad]))
+        #expect(String(decoding: written, as: UTF8.self).contains(#""latitude":"NaN""#))
+        let read = try WireCoding.decode(StudentLocationList.self, from: written)
+        #expect(read.results.map(\.objectId) == ["good"])
+        #expect(read.skipped.map(\.reason) == ["latitude is not a number"], "\(read.skipped)")
+    }
+
     @Test func missingResultsIsAnError() {
         #expect(throws: DecodingError.self) {
             try WireCoding.decode(StudentLocationList.self, from: Array(#"{"error":"nope"}"#.utf8))

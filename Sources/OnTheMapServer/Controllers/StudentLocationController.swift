@@ -28,7 +28,7 @@ struct StudentLocationController: Sendable {
             parse: { try LocationQuery(udacity: request.uri.queryParameters) }, version: { try await locations.locationsVersion() }
         ) { query in
             let pins = try await locations.locations(query)
-            return ByteBuffer(bytes: try WireCoding.encode(StudentLocationList(results: pins.writable)))
+            return ByteBuffer(bytes: try WireCoding.encode(StudentLocationList(results: pins)))
         }
     }
 

@@ -33,7 +33,7 @@ struct ParseController: Sendable {
             "parse " + (request.uri.query ?? ""), ifNoneMatch: request.headers[.ifNoneMatch],
             parse: { try ParseQuery(FormQuery.parse(request.uri.query)) }, version: { try await storage.locationsVersion() }
         ) { parsed in
-            let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query).writable
+            let pins = parsed.query.limit == 0 ? [] : try await storage.locations(parsed.query)
             // Parse's order, the list before its count: {"results":[…],"count":N}.
             var page = ByteBuffer(string: #"{"results":"#)
             let results = try parsed.keys.map { try WireCoding.encode(Self.reduced(pins, to: $0)) } ?? WireCoding.encode(pins)
