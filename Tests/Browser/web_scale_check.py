@@ -10,9 +10,10 @@ reaches every row, axe-core checks it, and how long it takes.
 BASE_URL is the server's root, started with `--web-pins N` on a database of its own with N demo
 students (10,000 for the figures). Prints one line per check and the figures as "measure NAME VALUE
 UNIT": the list opening (from the tab's click to the rows drawn, ≤ 200 ms), a keystroke in its search
-(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile and as the map follows the
-search (Long Tasks API, ≤ 50 ms), judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one fails, 77
-(skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
+(from the key to the next frame, ≤ 50 ms), and the longest task meanwhile, as the map follows the
+search and as the first map after login is drawn (the worst of three logins) (Long Tasks API, ≤ 50
+ms), judged only with --judge-timings (scripts/bench-web.sh). Exits 0 when all pass, 1 when one
+fails, 77 (skip) without Selenium, Chromium or chromedriver. Run by OnTheMapServerTests' WebAppBrowserTests.
 """
 
 import statistics
@@ -191,17 +192,45 @@ def names_in_australia(where, phone):
     b.by_id("zoom-world").click()
 
 
+# How many logins the first map after login is timed over (the worst judged): one login's longest task
+# was noise on a loaded machine (63, 74, then 0 ms in three runs at 10,000 students).
+LOGINS = 3
+
+MARKERS = "return document.querySelectorAll('[data-testid=marker]').length"
+
+
+def first_map(where, expected, again):
+    """Logs in by keyboard (`again`: logs out first, by keyboard, and in again in the same page) and
+    waits for the first map of `expected` pins, its markers made and grouped a slice at a time; the
+    longest task (Long Tasks API) from the login to a second after that first drawing, or None when
+    the pins did not come."""
+    if again:
+        out = b.tab_to(lambda a: a.get("id") == "logout", 20) is not None
+        b.key(Keys.ENTER)
+        # The markers of the session left are taken off the map: the logout's work, not the login's.
+        check(out and wait(lambda: b.shown("login") and js(MARKERS) == 0, 30),
+              "%s: Log out by the keyboard, to log in again" % where)
+        idle_frames(5)
+        js("performance.clearMarks('pins-drawn')")
+    watch_long_tasks()
+    b.log_in_by_keyboard()
+    # Counted in the page: Selenium's elements for ten thousand markers were a task of 0.6–1.3 s in it.
+    if not wait(lambda: js(MARKERS) >= expected, 90):
+        return None
+    wait(lambda: js("return performance.getEntriesByName('pins-drawn').length"), 30)
+    time.sleep(1)
+    return longest_task()
+
+
 def run(where, phone, expected):
     b.size(*((390, 844, True) if phone else (1400, 900, False)))
     b.open()
-    watch_long_tasks()
-    b.log_in_by_keyboard()
-    loaded = wait(lambda: len(b.driver.find_elements("css selector", '[data-testid="marker"]')) >= expected, 90)
-    check(loaded, "%s: %d pins on the map" % (where, expected))
-    # The first drawing after login, its markers made and grouped a slice at a time: its longest task.
-    wait(lambda: js("return performance.getEntriesByName('pins-drawn').length"), 30)
-    time.sleep(1)
-    first_task = longest_task()
+    # The first map after login, `LOGINS` times (the page's first and logins after a logout): its
+    # longest task each time, the worst judged.
+    first_tasks = [first_map(where, expected, n > 0) for n in range(LOGINS)]
+    loaded = None not in first_tasks
+    check(loaded, "%s: %d pins on the map, at each of %d logins" % (where, expected, LOGINS))
+    first_task = max(t or 0 for t in first_tasks)
     # The list's pages, a thousand pins each, asked for at once: each asked before the first came.
     pages = js("""return performance.getEntriesByType('resource').filter(function(e){return /StudentLocation\\?limit=\\d+&order/.test(e.name);})
         .map(function(e){return [e.startTime,e.responseEnd];})""")
@@ -306,7 +335,9 @@ def run(where, phone, expected):
     b.measure("list_longest_task_%d_%s" % (expected, tag), "%.0f" % longest, unit)
     b.measure("map_after_search_longest_task_%d_%s" % (expected, tag), "%.0f" % back, unit)
     b.measure("change_longest_task_%d_%s" % (expected, tag), "%.0f" % change_task, unit)
-    b.measure("first_draw_longest_task_%d_%s" % (expected, tag), "%.0f" % first_task, unit)
+    each = ", ".join("%.0f" % (t or 0) for t in first_tasks)
+    b.measure("first_draw_longest_task_%d_%s" % (expected, tag), "%.0f" % first_task,
+              "%s (worst of %d logins: %s)" % (unit, LOGINS, each))
     if quiet > CALM:
         print("skip %s: the list's timings not judged: the machine was busy (idle frames up to %.0f ms)" % (where, quiet))
         return
@@ -316,7 +347,8 @@ def run(where, phone, expected):
              % (where, max(keys), statistics.median(keys)))
     b.timing(longest <= 50, "%s: no task over 50 ms meanwhile (the longest %.0f ms)" % (where, longest))
     b.timing(back <= 50, "%s: no task over 50 ms as the map follows the search (the longest %.0f ms)" % (where, back))
-    b.timing(first_task <= 50, "%s: no task over 50 ms as the first map after login is drawn (the longest %.0f ms)" % (where, first_task))
+    b.timing(first_task <= 50, "%s: no task over 50 ms as the first map after login is drawn, in %d logins "
+             "(the longest %.0f ms; each login's %s)" % (where, LOGINS, first_task, each))
     b.timing(change_task <= 50, "%s: no task over 50 ms as a pin moved elsewhere is drawn (the longest %.0f ms)" % (where, change_task))
 
 

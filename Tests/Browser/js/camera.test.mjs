@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  between, centreKeeping, clampCamera, densest, EDGE, firstView, fitView, mapPoint, pictureTransform, screenPoint, viewOf,
-  worldView, zoomCamera, zoomRange,
+  between, centreKeeping, clampCamera, densest, EDGE, firstUnit, firstView, fitView, mapPoint, pictureTransform,
+  screenPoint, viewOf, worldView, zoomCamera, zoomRange,
 } from "../../../Sources/CWebPage/web/js/camera.mjs";
 import { WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
 
@@ -94,6 +94,19 @@ test("the first view shows the band across the screen, where most markers are, w
   assert.ok(v.x <= 50000 && v.x + v.width >= 50200, "the crowd is in view");
   const yours = firstView([...crowd, m(48000, 20000, true)], phone, band), w = viewOf(yours, phone);
   assert.ok(w.x + 40 * yours.unit <= 48000, "your pin is a cluster's width inside the left edge");
+});
+
+test("the first view's scale needs no marker: the band's height, the world's width, or the closest zoom", () => {
+  const band = { top: 10000, bottom: 50000 };
+  close(firstUnit(phone, band), 40000 / 844, "on a phone, the band's height");
+  close(firstUnit(wide, band), 40000 / 900, "1400x900, the band's height");
+  close(firstUnit({ w: 844, h: 390 }, band), WORLD / 844, "a phone turned, the world's width (less than the band)");
+  close(firstUnit(wide, { top: 20000, bottom: 20100 }), 500 / 1400, "a thin band, as close as the map goes");
+  // A login's map groups the markers at this scale's level before it knows where the view goes.
+  const m = (x, y, mine = false) => ({ at: { x, y }, mine });
+  for (const size of [wide, phone, { w: 844, h: 390 }]) {
+    assert.equal(firstView([m(50000, 20000), m(5000, 40000, true)], size, band).unit, firstUnit(size, band));
+  }
 });
 
 test("fitting points shows them all, inside the margin", () => {

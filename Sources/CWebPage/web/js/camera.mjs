@@ -83,12 +83,18 @@ export function densest(values, span, lo, hi) {
   return between(at, lo + span / 2, hi - span / 2);
 }
 
-/** The first view of `markers` ({at, mine}): the band `top`…`bottom` (map units) across the screen, or
- *  the world's width if that is less, slid to where the most markers are, with your own whole on the
- *  screen, a cluster's width from its edge (at 390 pixels the window with the most pins could cut it
- *  off at the left). */
+/** The first view's scale, in map units per pixel: the band `top`…`bottom` (map units) across the
+ *  screen, or the world's width if that is less, as close as the map goes at most. No marker decides
+ *  it, so the first view's zoom level is known before where the view goes (map-view.mjs, setMarkers). */
+export function firstUnit(size, band) {
+  return Math.max(Math.min(WORLD / size.w, (band.bottom - band.top) / size.h), zoomRange(size)[0]);
+}
+
+/** The first view of `markers` ({at, mine}): at `firstUnit`, slid to where the most markers are, with
+ *  your own whole on the screen, a cluster's width from its edge (at 390 pixels the window with the most
+ *  pins could cut it off at the left). */
 export function firstView(markers, size, band) {
-  const u = Math.max(Math.min(WORLD / size.w, (band.bottom - band.top) / size.h), zoomRange(size)[0]);
+  const u = firstUnit(size, band);
   const cam = {
     x: densest(markers.map((m) => m.at.x), size.w * u, -EDGE * u, WORLD + EDGE * u),
     y: densest(markers.map((m) => m.at.y), size.h * u, band.top, band.bottom),

@@ -18,7 +18,9 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import { between, clampCamera, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
+import {
+  between, clampCamera, firstUnit, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange,
+} from "./camera.mjs";
 import { zoomLevel } from "./clusters.mjs";
 import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
@@ -60,8 +62,9 @@ export function mapView(o) {
   // scale (`trend`) and the scale before it (`last`), for the groupings foreseen.
   let fitted = false, box = null, drawn = null, settle = 0, widen = 0, trend = 0, last = 0, marking = 0;
   // The first view as fitted (`fit`), while the camera is still there: the person has not moved the
-  // map since, so a new size of the element shows the first view for that size.
-  let firstCam = null;
+  // map since, so a new size of the element shows the first view for that size. `placing`: how many
+  // times a first view was asked for (a login's waits for idle time, `placeFirst`; a newer one ends it).
+  let firstCam = null, placing = 0;
 
   /* The element's box, read once and again only when it changes size: each read after a change to
      the markers made the browser lay the page out again, there and then. */
@@ -181,6 +184,7 @@ export function mapView(o) {
   function refit() {
     measure();
     fitted = true;
+    placing++;
     Object.assign(cam, firstView(shown(), size, band));
     apply();
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
@@ -194,16 +198,20 @@ export function mapView(o) {
     map.markers = list;
     if (popup.anchor && list.indexOf(popup.anchor) < 0) popup.hide();
     if (refit && list.length > 2000) {
-      // Thousands at once (a login): the first view's camera now, its groups in idle time, then the
-      // view shown with them (grouping and drawing them at once was a task of a tenth of a second).
+      // Thousands at once (a login): the first view's zoom now (the element's size sets it), where it
+      // looks in idle time (`placeFirst`), its groups in idle time too, then the view shown with them
+      // (grouping and drawing them at once was a task of a tenth of a second). Where it looks, worked
+      // out here, was 18–30 ms of this task (of 28–50 ms) at 10,000 students: code run for the first
+      // time over ten thousand points.
       popup.hide();
       measure();
       fitted = true;
-      Object.assign(cam, firstView(list.filter((m) => !m.filtered), size, band));
-      clampCamera(cam, size);
-      firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+      cam.unit = firstUnit(size, band);
       map.groups.level = zoomLevel(cam.unit);
+      const run = ++placing;
+      whenIdle(() => placeFirst(run));
       map.groups.renew(list, () => {
+        placeFirst(run);
         map.groups.level = null;
         apply();
         firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
@@ -220,6 +228,16 @@ export function mapView(o) {
       map.groups.renew(list, () => group());
     }
     if (drawn) drawn();
+  }
+  /* Where a login's first view looks (camera.mjs, firstView), for the markers the search leaves then:
+     once for the run `run`, in idle time or, if its groups came first, before they are shown; nothing
+     once a newer first view was asked for. */
+  function placeFirst(run) {
+    if (run !== placing) return;
+    placing++;
+    Object.assign(cam, firstView(shown(), size, band));
+    clampCamera(cam, size);
+    firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
      it at once; the others' classes follow (students.mjs, markSearch), and the level drawn is grouped

@@ -64,11 +64,14 @@ export function markerDrawing(map) {
    *  focus on one kept), those written anew since (`fresh`) or new are read again, and the others
    *  go. A new one waits outside the SVG until it is drawn, put there a slice at a time (`stashFrom`). */
   function take(list) {
-    const keep = new Set(list);
-    for (const m of map.markers) {
-      if (!keep.has(m)) {
-        m.remove();
-        m.drawn = false;
+    // None before (a login): ten thousand markers put in a set for nothing were 1.5–3.5 ms of the task.
+    if (map.markers.length) {
+      const keep = new Set(list);
+      for (const m of map.markers) {
+        if (!keep.has(m)) {
+          m.remove();
+          m.drawn = false;
+        }
       }
     }
     for (const m of list) if (m.fresh !== false) readMarker(m, o.layer);

@@ -201,8 +201,7 @@ export async function drawStudents(list) {
     changed.push(s.marker);
   }
   // A list that took slices is given to the map in a task of its own: the map's taking ten thousand
-  // markers and working out their first view (map-view.mjs, setMarkers) came on top of the last
-  // slice's 10 ms.
+  // markers (map-view.mjs, setMarkers) came on top of the last slice's 10 ms.
   if (sliced) {
     await nextTask();
     if (run !== drawing || epoch !== state.epoch) return;
