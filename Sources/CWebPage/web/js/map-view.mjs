@@ -18,9 +18,7 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import {
-  between, clampCamera, firstUnit, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange,
-} from "./camera.mjs";
+import { between, clampCamera, firstUnit, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
 import { zoomLevel } from "./clusters.mjs";
 import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
