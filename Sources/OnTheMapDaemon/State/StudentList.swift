@@ -40,7 +40,7 @@ struct StudentList: Sendable {
     /// A location that comes back as it is in `earlier` keeps its entry there: a refresh of 10,000
     /// locations in which one pin moved encodes one pin, not 10,000.
     init(_ locations: [StudentLocation], accountKey: String, encodingPins: Bool = true, reusing earlier: StudentList = .empty) {
-        let sorted = locations.sorted { ($0.updatedAt ?? .distantPast) > ($1.updatedAt ?? .distantPast) }
+        let sorted = locations.sorted { $1.isOlder(than: $0) }
         let encoder = WireCoding.encoder()
         let kept = Dictionary(earlier.entries.map { ($0.location.objectId, $0) }, uniquingKeysWith: { first, _ in first })
         entries = sorted.map { location in
