@@ -98,7 +98,7 @@ function draw(q = $("search").value) {
     }
     rows.set(i, li);
     li.setAttribute("aria-setsize", matches.length);
-    li.firstElementChild.tabIndex = li.lastElementChild.tabIndex = i === focusAt ? 0 : -1;
+    tabStop(li, i === focusAt);
   }
   for (const li of made.values()) {
     li.remove();
@@ -187,9 +187,9 @@ export function openRow(li) {
 export function listKey(ev) {
   const li = ev.target.closest("li");
   if (!li || li.index == null) return;
-  // On the Map button, Enter and Space press it.
-  if ((ev.key === "Enter" || ev.key === " ") && onMapOf(ev.target)) return;
   if (ev.key === "Enter" || ev.key === " ") {
+    // On the Map button, they press it.
+    if (onMapOf(ev.target)) return;
     // Space too: it would scroll the list away from the row.
     ev.preventDefault();
     openRow(li);
@@ -216,9 +216,14 @@ export function listFocused(ev) {
   const li = ev.target.closest("li");
   if (!li || li.index == null || li.index === focusAt) return;
   const before = rows.get(focusAt);
-  if (before) before.firstElementChild.tabIndex = before.lastElementChild.tabIndex = -1;
+  if (before) tabStop(before, false);
   focusAt = li.index;
-  li.firstElementChild.tabIndex = li.lastElementChild.tabIndex = 0;
+  tabStop(li, true);
+}
+
+/** Puts a row, and its Map button after it, in the Tab order or takes them out. */
+function tabStop(li, on) {
+  li.firstElementChild.tabIndex = li.lastElementChild.tabIndex = on ? 0 : -1;
 }
 
 let scrolled = 0;
