@@ -55,6 +55,8 @@ let package = Package(
                 "OnTheMapModels",
                 // NumberRange's usage error; every program that links this module parses options with it.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // FilePath: the XDG folders, and every path the programs join.
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -333,6 +335,7 @@ let package = Package(
                 "OnTheMapSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             linkerSettings: concurrencyHooksObject.map { [.unsafeFlags([$0])] } ?? []
         ),
@@ -354,6 +357,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -364,6 +368,7 @@ let package = Package(
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 "OnTheMapSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -379,6 +384,7 @@ let package = Package(
                 "OnTheMapModels",
                 "OnTheMapRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(

@@ -12,18 +12,13 @@ struct GlobalOptions: ParsableArguments {
     )
     var socket: String?
 
-    /// `SocketPath.candidates` over this process's environment.
-    static func socketCandidates(flag: String?) -> [String] {
-        SocketPath.candidates(flag: flag, environment: Terminal.environment)
-    }
-
     func connect(timeout: Duration? = .seconds(60)) throws -> RPCConnection {
         try Self.connect(flag: socket, timeout: timeout)
     }
 
-    /// The first daemon that answers among `socketCandidates(flag:)`.
+    /// The first daemon that answers among `SocketPath.candidates` over this process's environment.
     static func connect(flag: String?, timeout: Duration? = .seconds(60)) throws -> RPCConnection {
-        try RPCConnection.firstAnswering(socketCandidates(flag: flag), timeout: timeout)
+        try RPCConnection.firstAnswering(SocketPath.candidates(flag: flag, environment: Terminal.environment), timeout: timeout)
     }
 
     /// One call on a fresh connection, its result read into its declared type; RPC errors are thrown.

@@ -124,12 +124,6 @@ public final class RPCConnection {
         }
     }
 
-    /// The next line read as any JSON value (a response or a notification); nil when the daemon
-    /// closed the connection.
-    public func readMessage() throws -> WireJSON? {
-        try read(WireJSON.self)
-    }
-
     /// Calls `method` and waits for its answer, skipping notifications that arrive meanwhile: the
     /// result read as `Result`, or the daemon's error.
     public func call<Result: Decodable>(

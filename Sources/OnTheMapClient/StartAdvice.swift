@@ -1,6 +1,7 @@
 import Glibc
 import OnTheMapModels
 import OnTheMapSupport
+import SystemPackage
 
 /// What to do when no daemon answers: one sentence, decided here once for every client (the CLI's
 /// messages, the bars' tooltips, and through `onthemap status` both editors), from what this machine
@@ -80,19 +81,21 @@ public enum StartAdvice {
     static func userManager() -> UserManager {
         guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return .none }
         var status = stat()
-        guard stat(runtime + "/systemd/private", &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return .none }
-        return .usable(unitInstalled: unitDirectories().contains { access($0 + "/onthemapd.socket", F_OK) == 0 })
+        guard stat(FilePath(runtime).appending("systemd/private").string, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK
+        else { return .none }
+        return .usable(unitInstalled: unitDirectories().contains { access($0.appending("onthemapd.socket").string, F_OK) == 0 })
     }
 
     /// Where a user manager looks for units (systemd.unit(5), "User Unit Search Path"), less the
     /// runtime ones nobody installs into.
-    static func unitDirectories() -> [String] {
-        let home = environment("HOME") ?? ""
-        let config = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-        let data = environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+    static func unitDirectories() -> [FilePath] {
+        var xdg: [String: String] = [:]
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] { xdg[name] = environment(name) }
+        let config = XDGDirectory.path("XDG_CONFIG_HOME", fallback: ".config", environment: xdg)
+        let data = XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: xdg)
         let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map { String($0) + "/systemd/user" }
-        return [config + "/systemd/user", "/etc/systemd/user", data + "/systemd/user"] + dataDirectories
+            .split(separator: ":").map { FilePath(String($0)) }
+        return ([config, "/etc", data] + dataDirectories).map { $0.appending("systemd/user") }
             + ["/usr/local/lib/systemd/user", "/usr/lib/systemd/user", "/lib/systemd/user"]
     }
 

@@ -3,6 +3,7 @@ import Logging
 import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapSupport
+import SystemPackage
 
 /// Everything `onthemapd` can be told. Flags win over the environment, which wins over the file,
 /// which wins over the defaults.
@@ -79,7 +80,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
         flags: [String: String], environment: [String: String], fileText: String?, paths: StatePaths,
         defaultSocketPath: String
     ) throws -> DaemonConfiguration {
-        let file = try fileText.map { try parseFile($0, path: paths.configFile) } ?? [:]
+        let file = try fileText.map { try parseFile($0, path: paths.configFile.string) } ?? [:]
         func value(_ key: String) -> Given? {
             if let flag = flags[key] { return Given(text: flag, source: "--\(key)", fromCommandLine: true) }
             let variable = "ONTHEMAP_" + key.uppercased().replacing("-", with: "_")

@@ -1,6 +1,7 @@
 import Foundation
 import OnTheMapModels
 import OnTheMapSupport
+import SystemPackage
 
 /// Everything `onthemap-server serve` can be told, with the defaults a self-hosted map wants (those
 /// of `serve`).
@@ -51,6 +52,6 @@ public struct ServerConfiguration: Sendable {
         var environment = environment
         environment["HOME"] = environment["HOME"] ?? NSHomeDirectory()
         return XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
-            + "/onthemap-server/onthemap.sqlite"
+            .appending("onthemap-server/onthemap.sqlite").string
     }
 }

@@ -8,7 +8,8 @@ public struct TemporaryDirectory: Sendable {
     /// Creates the directory in `parent` (the system temp dir by default); `prefix` helps tell
     /// tests apart when one leaks.
     public init(prefix: String = "onthemap-test", in parent: String = NSTemporaryDirectory()) throws {
-        var template = Array((parent + "/\(prefix).XXXXXX").utf8CString)
+        // Joined without a doubled slash ("/tmp/" is the usual parent): programs print paths normalised.
+        var template = Array(URL(fileURLWithPath: parent).appendingPathComponent("\(prefix).XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template) else {
             throw CocoaError(.fileWriteUnknown)
         }

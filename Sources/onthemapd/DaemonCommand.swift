@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import OnTheMapDaemon
 import OnTheMapRPC
+import SystemPackage
 
 /// `onthemapd`: the per-user OnTheMap daemon.
 struct DaemonCommand: ParsableCommand {
@@ -82,7 +83,7 @@ struct DaemonCommand: ParsableCommand {
     func resolveConfiguration() throws -> DaemonConfiguration {
         let environment = ProcessInfo.processInfo.environment
         var paths = StatePaths.fromEnvironment(environment)
-        if let config { paths.configFile = config }
+        if let config { paths.configFile = FilePath(config) }
         // Keyed by option name: `resolve` reports `--key`, and looks up ONTHEMAP_KEY and the file's `key`.
         let flags: [String: String] = [
             "socket": socket, "api-url": apiURL, "cache-size": cacheSize.map(String.init),
@@ -91,8 +92,8 @@ struct DaemonCommand: ParsableCommand {
             "geocoder-fallback": geocoderFallback,
         ].compactMapValues { $0 }
         let fileText: String?
-        if FileManager.default.fileExists(atPath: paths.configFile) {
-            guard let text = try? String(contentsOfFile: paths.configFile, encoding: .utf8) else {
+        if FileManager.default.fileExists(atPath: paths.configFile.string) {
+            guard let text = try? String(contentsOfFile: paths.configFile.string, encoding: .utf8) else {
                 throw ConfigurationError("Cannot read \(paths.configFile): it is not readable, or not UTF-8 text.")
             }
             fileText = text

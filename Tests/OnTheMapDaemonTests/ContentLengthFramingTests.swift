@@ -48,7 +48,7 @@ final class ContentLengthFramingTests {
         let framed = try connect()
         let body = #"{"jsonrpc":"2.0","id":"é","method":"status"}"#
         framed.send(String(format: headerFormat, body.utf8.count) + body)
-        let reply = try #require(try framed.readMessage())
+        let reply = try #require(try framed.read(WireJSON.self))
         #expect(reply["id"] == .string("é"))
         #expect(reply["result"]?["version"] != nil)
     }
@@ -57,15 +57,15 @@ final class ContentLengthFramingTests {
         let framed = try connect()
         // What Emacs's jsonrpc.el sends for a call without params.
         framed.request(#"{"jsonrpc":"2.0","id":1,"method":"status","params":null}"#)
-        #expect(try framed.readMessage()?["result"]?["version"] != nil)
+        #expect(try framed.read(WireJSON.self)?["result"]?["version"] != nil)
         framed.request(#"{"jsonrpc":"2.0","id":2,"method":"geocode","params":null}"#)
-        let missing = try #require(try framed.readMessage())
+        let missing = try #require(try framed.read(WireJSON.self))
         #expect(missing["error"]?["code"] == .integer(-32602))
         #expect(missing["error"]?["data"]?["field"] == .string("query"))
         // The same on a newline connection.
         let lines = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         try lines.send(line: #"{"jsonrpc":"2.0","id":3,"method":"status","params":null}"#)
-        #expect(try lines.readMessage()?["result"]?["version"] != nil)
+        #expect(try lines.read(WireJSON.self)?["result"]?["version"] != nil)
     }
 
     @Test func pipelinedMessagesBatchesAndNotificationsInPieces() throws {
@@ -82,12 +82,12 @@ final class ContentLengthFramingTests {
         for start in stride(from: 0, to: bytes.count, by: 7) {
             framed.send(String(decoding: bytes[start..<min(start + 7, bytes.count)], as: UTF8.self))
         }
-        #expect(try framed.readMessage()?["result"]?["openrpc"] != nil)
-        let batch = arrayOf(try framed.readMessage())
+        #expect(try framed.read(WireJSON.self)?["result"]?["openrpc"] != nil)
+        let batch = arrayOf(try framed.read(WireJSON.self))
         #expect(batch.count == 2)
         #expect(batch.first?["id"] == .integer(2))
         #expect(batch.last?["error"]?["code"] == .integer(-32601))
-        #expect(try framed.readMessage()?["id"] == .integer(4))
+        #expect(try framed.read(WireJSON.self)?["id"] == .integer(4))
     }
 
     @Test func fastPathAnswersAreFramedToo() throws {
@@ -96,7 +96,7 @@ final class ContentLengthFramingTests {
         // CLI's canonical form, are answered from them on the event loop.
         for id in 1...3 {
             framed.request(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
-            let reply = try #require(try framed.readMessage())
+            let reply = try #require(try framed.read(WireJSON.self))
             #expect(reply["id"] == .integer(id))
             #expect(reply["result"]?["loggedIn"] == .bool(false))
         }
@@ -117,7 +117,7 @@ final class ContentLengthFramingTests {
     func brokenFramingIsAnsweredThenClosed(bytes: String, expected: String) throws {
         let framed = try connect()
         framed.send(bytes.replacingOccurrences(of: "x{9000}", with: String(repeating: "x", count: 9000)))
-        let reply = try #require(try framed.readMessage())
+        let reply = try #require(try framed.read(WireJSON.self))
         #expect(reply["id"] == .null)
         #expect(reply["error"]?["code"] == .integer(-32600))
         let message = reply["error"]?["message"]?.stringValue ?? ""
@@ -132,8 +132,8 @@ final class ContentLengthFramingTests {
         framed.request(#"{"jsonrpc":"2.0","id":1,"method":"status"}"#)
         framed.send("Content-Length: 50\r\n\r\n{\"jsonrpc\"")
         framed.shutdownWrite()
-        #expect(try framed.readMessage()?["id"] == .integer(1))
-        let reply = try #require(try framed.readMessage())
+        #expect(try framed.read(WireJSON.self)?["id"] == .integer(1))
+        let reply = try #require(try framed.read(WireJSON.self))
         #expect(reply["error"]?["code"] == .integer(-32600))
         #expect(reply["error"]?["message"]?.stringValue?.contains("ended after 10 of the 50 bytes announced") == true)
         #expect(try framed.readFrame() == nil)
@@ -143,7 +143,7 @@ final class ContentLengthFramingTests {
         let framed = try connect()
         framed.send("Content-Length: 5\r\n")
         framed.shutdownWrite()
-        let reply = try #require(try framed.readMessage())
+        let reply = try #require(try framed.read(WireJSON.self))
         #expect(reply["error"]?["message"]?.stringValue?.contains("ended inside the headers") == true)
         #expect(try framed.readFrame() == nil)
     }
@@ -158,14 +158,14 @@ final class ContentLengthFramingTests {
         oversized.send("Content-Length: 5000000\r\n\r\n")
         let garbage = try connect()
         garbage.send("Content-Whatever\r\n\r\n")
-        #expect(try oversized.readMessage()?["error"]?["code"] == .integer(-32600))
-        #expect(try garbage.readMessage()?["error"]?["code"] == .integer(-32600))
+        #expect(try oversized.read(WireJSON.self)?["error"]?["code"] == .integer(-32600))
+        #expect(try garbage.read(WireJSON.self)?["error"]?["code"] == .integer(-32600))
         let started = ContinuousClock.now
         for id in 1...5 {
             framed.request(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
-            #expect(try framed.readMessage()?["id"] == .integer(id))
+            #expect(try framed.read(WireJSON.self)?["id"] == .integer(id))
             try lines.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
-            #expect(try lines.readMessage()?["id"] == .integer(id))
+            #expect(try lines.read(WireJSON.self)?["id"] == .integer(id))
         }
         // Not waiting on the stalled client, which would be closed as idle only after 300 s: a bound
         // that ends a hung test, far above any machine's load.
@@ -173,7 +173,7 @@ final class ContentLengthFramingTests {
         // The stalled client, once it finishes its body, is answered normally.
         let rest = #""2.0","id":9,"method":"status"}"#
         stalled.send(String(repeating: " ", count: 100 - #"{"jsonrpc":"#.utf8.count - rest.utf8.count) + rest)
-        #expect(try stalled.readMessage()?["id"] == .integer(9))
+        #expect(try stalled.read(WireJSON.self)?["id"] == .integer(9))
     }
 }
 
@@ -184,11 +184,11 @@ struct ContentLengthNotificationTests {
         defer { bed.tearDown() }
         let framed = try FramedSocket(path: bed.daemon.socketPath, timeout: 30)
         framed.request(#"{"jsonrpc":"2.0","id":1,"method":"subscribe","params":null}"#)
-        #expect(try framed.readMessage()?["result"]?["events"] == .array([.string("students"), .string("session"), .string("status")]))
+        #expect(try framed.read(WireJSON.self)?["result"]?["events"] == .array([.string("students"), .string("session"), .string("status")]))
         try bed.login()
         var methods: Set<String> = []
         while !methods.contains("sessionChanged") {
-            let message = try #require(try framed.readMessage())
+            let message = try #require(try framed.read(WireJSON.self))
             #expect(message["id"] == nil)
             if let method = message["method"]?.stringValue { methods.insert(method) }
             if method(message) == "sessionChanged" {
@@ -199,7 +199,7 @@ struct ContentLengthNotificationTests {
         framed.request(#"{"jsonrpc":"2.0","id":2,"method":"myPin"}"#)
         var reply: WireJSON?
         while reply == nil {
-            let message = try #require(try framed.readMessage())
+            let message = try #require(try framed.read(WireJSON.self))
             if message["id"] == .integer(2) { reply = message }
         }
         #expect(reply?["result"]?["pin"] == nil)

@@ -21,7 +21,7 @@ struct DaemonBehaviourTests {
             ["session", "revoke", "--database", bed.server.databasePath, "--user", bed.demoKey, "--yes"])
         #expect(revoke.status == 0, "\(revoke.stderr)")
         #expect(try bed.error("refresh").code == RPCError.sessionExpiredCode)
-        let change = try #require(try subscriber.readMessage())
+        let change = try #require(try subscriber.read(WireJSON.self))
         #expect(change["method"] == .string("sessionChanged"))
         #expect(change["params"]?["reason"] == .string("rejected"))
         #expect(try bed.result("status")["loggedIn"] == .bool(false))

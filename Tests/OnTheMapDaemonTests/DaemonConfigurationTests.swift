@@ -1,12 +1,24 @@
 import Foundation
 import Logging
-import OnTheMapDaemon
 import OnTheMapTestSupport
+import SystemPackage
 import Testing
+
+@testable import OnTheMapDaemon
 
 @Suite("Configuration precedence", .ownThreads)
 struct DaemonConfigurationTests {
     let paths = StatePaths(sessionFile: "/s", cacheFile: "/c", configFile: "/etc/onthemapd.conf")
+
+    /// The state files go where the XDG base directories say; a relative one is ignored, as the
+    /// specification asks, and `$HOME`'s default taken instead.
+    @Test func stateFilesFollowTheXDGBaseDirectories() {
+        let paths = StatePaths.fromEnvironment(
+            ["HOME": "/home/ada", "XDG_STATE_HOME": "/var/state/", "XDG_CACHE_HOME": "cache", "XDG_CONFIG_HOME": ""])
+        #expect(paths.sessionFile == "/var/state/onthemap/session.json")
+        #expect(paths.cacheFile == "/home/ada/.cache/onthemap/students.json")
+        #expect(paths.configFile == "/home/ada/.config/onthemap/onthemapd.conf")
+    }
 
     @Test func flagsBeatEnvironmentBeatFileBeatDefaults() throws {
         let file = """

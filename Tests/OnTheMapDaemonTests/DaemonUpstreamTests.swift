@@ -212,7 +212,7 @@ struct DaemonUpstreamTests {
         let error = try bed.error("postPin", params(("mapString", .string("Paris")), ("mediaURL", .string("https://a.example"))))
         #expect(error.code == RPCError.sessionExpiredCode)
         #expect(try bed.result("status")["loggedIn"] == .bool(false))
-        let notification = try #require(try subscriber.readMessage())
+        let notification = try #require(try subscriber.read(WireJSON.self))
         #expect(notification["method"] == .string("sessionChanged"))
         #expect(notification["params"]?["loggedIn"] == .bool(false))
     }
@@ -403,7 +403,7 @@ struct DaemonPagingTests {
         #expect(eventually { (try? observer.result(StatusParams()))?.busy.contains("login") == true }, "the login is in flight")
         let started = ContinuousClock.now
         daemon.signal(SIGTERM)
-        let reply = try #require(try client.readMessage())
+        let reply = try #require(try client.read(WireJSON.self))
         #expect(reply["id"] == .integer(1))
         #expect(reply["error"] != nil)
         #expect(daemon.stop(timeout: 20) == 0)

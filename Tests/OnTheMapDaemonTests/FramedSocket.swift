@@ -106,8 +106,8 @@ final class FramedSocket {
         return (headers, body)
     }
 
-    /// The next framed message, parsed; nil at end of stream.
-    func readMessage() throws -> WireJSON? {
+    /// The next framed message, parsed; nil at end of stream (as `RPCConnection.read` reads a line).
+    func read(_: WireJSON.Type) throws -> WireJSON? {
         guard let frame = try readFrame() else { return nil }
         return try JSONText.parse(frame.body.utf8)
     }

@@ -23,7 +23,7 @@ final class JSONRPCConformanceTests {
     private func exchange(_ lines: [String], expecting count: Int) throws -> [WireJSON] {
         let connection = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         for line in lines { try connection.send(line: line) }
-        return try (0..<count).map { _ in try #require(try connection.readMessage()) }
+        return try (0..<count).map { _ in try #require(try connection.read(WireJSON.self)) }
     }
 
     private func single(_ line: String) throws -> WireJSON {
@@ -117,7 +117,7 @@ final class JSONRPCConformanceTests {
         let connection = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         try connection.send(line: lines.joined(separator: "\n"))
         for expected in 1...20 {
-            #expect(try connection.readMessage()?["id"] == .integer(expected))
+            #expect(try connection.read(WireJSON.self)?["id"] == .integer(expected))
         }
     }
 
@@ -125,7 +125,7 @@ final class JSONRPCConformanceTests {
         let connection = try RPCConnection(path: daemon.socketPath, timeout: .seconds(10))
         let huge = #"{"jsonrpc":"2.0","id":1,"method":"geocode","params":{"query":""# + String(repeating: "x", count: 1_100_000) + #""}}"#
         try? connection.send(line: huge)
-        let reply = try #require(try connection.readMessage())
+        let reply = try #require(try connection.read(WireJSON.self))
         #expect(reply["error"]?["code"] == .integer(-32600))
         #expect(reply["error"]?["message"]?.stringValue?.contains("request too large") == true)
         #expect(try connection.readLine() == nil)  // closed
@@ -142,7 +142,7 @@ final class JSONRPCConformanceTests {
         // Answered before the stalled clients timed out (2 s): the silent one is still open, and is
         // answered when it speaks. Had the answer waited for them, the daemon would have closed it.
         try stalled.send(line: #"{"jsonrpc":"2.0","id":3,"method":"status"}"#)
-        #expect(try stalled.readMessage()?["id"] == .integer(3))
+        #expect(try stalled.read(WireJSON.self)?["id"] == .integer(3))
     }
 
     @Test func idleConnectionsCloseUnlessSubscribed() throws {
@@ -165,7 +165,7 @@ final class JSONRPCConformanceTests {
             try connection.send(line: #"{"jsonrpc":"2.0","id":\#(index),"method":"status"}"#)
         }
         for (index, connection) in connections.enumerated() {
-            #expect(try connection.readMessage()?["id"] == .integer(index))
+            #expect(try connection.read(WireJSON.self)?["id"] == .integer(index))
         }
     }
 

@@ -4,6 +4,7 @@ import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapTestSupport
+import SystemPackage
 import Testing
 
 @testable import OnTheMapDaemon
@@ -108,7 +109,8 @@ struct PostedPinTests {
     static func loggedIn(_ home: TemporaryDirectory, listing initial: [StudentLocation]) async throws -> DaemonState {
         let state = DaemonState(
             paths: StatePaths(
-                sessionFile: home.file("session"), cacheFile: home.file("cache"), configFile: home.file("config")),
+                sessionFile: .init(home.file("session")), cacheFile: .init(home.file("cache")),
+                configFile: .init(home.file("config"))),
             apiURL: "http://127.0.0.1:9", staleAfter: 300, logger: Logger(label: "test"))
         await state.logIn(session, account: account)
         try await state.refresh(for: session) { _ in fetched(initial) }

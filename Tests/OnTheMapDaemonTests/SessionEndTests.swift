@@ -21,7 +21,7 @@ struct SessionEndTests {
 
     /// Reads notifications until a `sessionChanged` arrives; its params.
     private func nextSessionChange(_ connection: RPCConnection) throws -> WireJSON? {
-        while let message = try connection.readMessage() {
+        while let message = try connection.read(WireJSON.self) {
             if message["method"] == .string("sessionChanged") { return message["params"] }
         }
         return nil

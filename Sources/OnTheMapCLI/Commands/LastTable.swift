@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OnTheMapModels
 import OnTheMapSupport
+import SystemPackage
 
 import Glibc
 
@@ -28,16 +29,16 @@ enum LastTable {
         case rows([Row])
     }
 
-    static var path: String { directory + "/last-table.jsonl" }
+    static var path: FilePath { directory.appending("last-table.jsonl") }
 
     /// The TSV an older client wrote (readable by others, breakable by its data): removed when a
     /// new table is saved.
-    static var formerPath: String { directory + "/last-table.tsv" }
+    static var formerPath: FilePath { directory.appending("last-table.tsv") }
 
-    private static var directory: String {
+    private static var directory: FilePath {
         var environment: [String: String] = [:]
         for name in ["XDG_CACHE_HOME", "HOME"] { environment[name] = Terminal.environment(name) }
-        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment) + "/onthemap"
+        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment).appending("onthemap")
     }
 
     /// Saves `rows` as the last table if they went to a person: `shownOn` is the descriptor they were
@@ -63,10 +64,10 @@ enum LastTable {
             text += line + [UInt8(ascii: "\n")]
         }
         try? FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        guard (try? AtomicFile.write(text, to: path, mode: 0o600, exactMode: true)) != nil else { return }
+            atPath: directory.string, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard (try? AtomicFile.write(text, to: path.string, mode: 0o600, exactMode: true)) != nil else { return }
         // A table an older client left: readable by others, and breakable by its data.
-        unlink(formerPath)
+        unlink(formerPath.string)
     }
 
     /// What `open` completes to: the last table's row numbers, then its names (each once), those
@@ -82,7 +83,7 @@ enum LastTable {
 
     /// The last table's rows.
     static func load() -> Contents {
-        guard let data = FileManager.default.contents(atPath: path) else { return .none }
+        guard let data = FileManager.default.contents(atPath: path.string) else { return .none }
         var rows: [Row] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let row = try? WireCoding.decode(Row.self, from: line) else { return .unreadable }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Writes a file whole or not at all: into a new temporary file in the target's own folder, then
 /// renamed over the target, so a reader (or a crash) never meets half a file. Only a regular file or
@@ -30,7 +31,7 @@ enum AtomicFile {
             throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let folder = self.folder(of: path)
-        var template = Array(((folder == "/" ? "" : folder) + "/.onthemap-XXXXXX").utf8CString)
+        var template = Array(folder.appending(".onthemap-XXXXXX").string.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             let code = errno
@@ -58,10 +59,9 @@ enum AtomicFile {
     }
 
     /// The folder a path is in: "." for a bare name.
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
+    static func folder(of path: String) -> FilePath {
+        let folder = FilePath(path).removingLastComponent()
+        return folder.isEmpty ? "." : folder
     }
 
     /// "a symbolic link", "a FIFO", …: what is at a path that is not a regular file.

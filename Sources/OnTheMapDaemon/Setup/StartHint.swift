@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import OnTheMapSupport
+import SystemPackage
 
 /// The word a daemon started by hand leaves beside its socket, `SOCKET.how-to-start`: the command
 /// line it was started with, so a client that finds nothing answering there can say how to start it
@@ -32,7 +33,7 @@ enum StartHint {
             return
         }
         let line = commandLine(arguments: arguments, environment: environment, directory: FileManager.default.currentDirectoryPath)
-        try? PrivateFile.writeNow(Array((line + "\n").utf8), to: path)
+        try? PrivateFile.writeNow(Array((line + "\n").utf8), to: FilePath(path))
     }
 
     /// `cd DIR && ONTHEMAP_API_URL=… /path/onthemapd --socket … --api-url …`, each word quoted for a

@@ -16,14 +16,8 @@ enum PrivateFile {
     private static let queue = DispatchQueue(label: "onthemap.state-files")
 
     /// Returns once `bytes` are on disk at `path`.
-    nonisolated(nonsending) static func write(_ bytes: [UInt8], to path: String) async throws {
+    nonisolated(nonsending) static func write(_ bytes: [UInt8], to path: FilePath) async throws {
         try await queue.perform { try writeNow(bytes, to: path) }
-    }
-
-    /// Returns once `value`, encoded through `WireCoding` (on the files' queue, not the caller's
-    /// thread: a list of 10,000 takes tens of milliseconds), is on disk at `path`.
-    nonisolated(nonsending) static func write(_ value: some Encodable & Sendable, to path: String) async throws {
-        try await queue.perform { try writeNow(try WireCoding.encode(value), to: path) }
     }
 
     /// Asks for the write of `value` (encoded on the files' queue) and returns at once; `failed` is
@@ -31,7 +25,7 @@ enum PrivateFile {
     /// waiting for the file of a list of 10,000 (3 MB, ~0.1 s), and a removal asked for after this
     /// call still comes after the write.
     static func writeSoon(
-        _ value: some Encodable & Sendable, to path: String, failed: @escaping @Sendable (any Error) -> Void
+        _ value: some Encodable & Sendable, to path: FilePath, failed: @escaping @Sendable (any Error) -> Void
     ) {
         queue.async {
             do { try writeNow(try WireCoding.encode(value), to: path) } catch { failed(error) }
@@ -44,8 +38,8 @@ enum PrivateFile {
     }
 
     /// The whole file at `path`, or nil when it cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
-        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return nil }
+    static func read(_ path: FilePath) -> [UInt8]? {
+        guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
         return try? file.closeAfter {
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -58,25 +52,25 @@ enum PrivateFile {
     }
 
     /// Returns once `path` is removed, after every write asked for before.
-    nonisolated(nonsending) static func remove(_ path: String) async {
-        await queue.perform { _ = unlink(path) }
+    nonisolated(nonsending) static func remove(_ path: FilePath) async {
+        await queue.perform { _ = unlink(path.string) }
     }
 
     /// Writes `bytes` to `path` (0600) whole or not at all, now, on the caller's thread.
-    static func writeNow(_ bytes: [UInt8], to path: String) throws {
-        try makeDirectories(FilePath(path).removingLastComponent())
-        let temporary = path + ".tmp-\(getpid())"
+    static func writeNow(_ bytes: [UInt8], to path: FilePath) throws {
+        try makeDirectories(path.removingLastComponent())
+        let temporary = FilePath(path.string + ".tmp-\(getpid())")
         do {
             let file = try FileDescriptor.open(
-                FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
+                temporary, .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
             try file.closeAfter {
                 _ = try file.writeAll(bytes)
                 // swift-system has no fsync or rename: the two calls it leaves to Glibc.
                 guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: errno) }
             }
-            guard rename(temporary, path) == 0 else { throw Errno(rawValue: errno) }
+            guard rename(temporary.string, path.string) == 0 else { throw Errno(rawValue: errno) }
         } catch {
-            unlink(temporary)
+            unlink(temporary.string)
             throw error
         }
     }
@@ -85,8 +79,8 @@ enum PrivateFile {
     /// enter it: the files in it are 0600, but a folder others can write lets them replace those
     /// files. Returns what was done, for the log; nil when nothing was (missing, private already, or
     /// not ours: then a write there fails and says so).
-    static func tightenDirectory(of path: String) -> String? {
-        let directory = FilePath(path).removingLastComponent()
+    static func tightenDirectory(of path: FilePath) -> String? {
+        let directory = path.removingLastComponent()
         guard let info = try? Stat(directory, followTargetSymlink: false), info.type == .directory,
             info.userID.rawValue == geteuid(), !info.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute])
         else { return nil }
