@@ -347,11 +347,31 @@ def screens(where, phone, account, other):
     # Post by the keyboard: a new pin, then move it.
     key_of = login_api(account)
     check(not own_pins(key_of), "%s: %s has no pin yet" % (where, account[0]))
-    presses = b.tab_to(lambda a: a.get("testid") == "post-open", 8)
+    # On a phone the form is a sheet over the map's bottom. The map's Tab stop is first put low on the
+    # map, where the sheet will cover it: Tab to it, then Up, which goes to the next pin above or, with
+    # none there, pans a quarter of the screen (the pin, still focused, moves down), until it is low.
+    # With the sheet open the stop must be above it, or there is none (no pin above it to stop at).
+    stop_low = None
+    if phone:
+        b.tab_to(lambda a: "marker" in a.get("cls", "") or "cluster" in a.get("cls", ""), 12)
+        low = "var r=document.activeElement.getBoundingClientRect();return r.top+r.height/2"
+        for _ in range(30):
+            if js(low) > 0.75 * js("return innerHeight"):
+                break
+            key(Keys.ARROW_UP)
+        stop_low = js(low)
+    presses = b.tab_to(lambda a: a.get("testid") == "post-open", 8, backwards=phone)
     check(presses is not None, "%s: Tab reaches Post" % where)
     key(Keys.ENTER)
     check(wait(lambda: active().get("testid") == "post-place"), "%s: Post opens the form with the focus in Place" % where)
     check(b.driver.current_url.endswith("#/post"), "%s: the form has its address" % where)
+    if phone:
+        sheet = js("return document.getElementById('post').getBoundingClientRect().top")
+        check(stop_low > sheet, "%s: the map's Tab stop was put where the sheet opens (%s px; the sheet from %s px)"
+              % (where, stop_low, sheet))
+        stop = "var s=document.querySelector('#map [tabindex=\"0\"]');return s?s.getBoundingClientRect().bottom:-1"
+        check(wait(lambda: js(stop) <= sheet), "%s: with the sheet open, the map's Tab stop is a pin above it, or "
+              "none (its bottom at %s px, -1: none; the sheet from %s px)" % (where, js(stop), sheet))
     tab_cycle("%s: the post form" % where)
     js("document.getElementById('post-place').focus()")
     b.axe("%s: the post form" % where)
@@ -399,7 +419,23 @@ def screens(where, phone, account, other):
           "%s: Finish posts the pin; its popup opens with the focus in it" % where)
     check(wait(lambda: posted and b.driver.current_url.endswith("#/pin/" + posted[0]["objectId"])),
           "%s: the address is the new pin's: %s" % (where, b.driver.current_url))
+    wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 10)
     key(Keys.ESCAPE)
+    # Down from the new pin to the last pin below, then on: the map pans, and the focus goes with the Tab
+    # stop to a pin still on the screen, or to the map itself when none is; never to a pin out of sight.
+    check(wait(lambda: re.search(r"\b(marker|cluster)\b", active().get("cls", ""))),
+          "%s: Escape closes the new pin's popup, the focus on the pin or its cluster: %s" % (where, active()))
+    for _ in range(30):
+        before = active()
+        key(Keys.ARROW_DOWN)
+        if active() == before:
+            break
+    key(Keys.ARROW_DOWN, 8)
+    now = active()
+    check(now.get("id") == "map" or (("marker" in now.get("cls", "") or "cluster" in now.get("cls", ""))
+                                      and js("return (function(){" + VISIBLE + "})()")),
+          "%s: Down past the last pin pans; the focus stays on the screen, on a pin or the map: %s" % (where, now))
+    key("0")  # the first view again
     # Move it: Finish asks first; the dialog covers neither the place nor the map beside it.
     find_place("Oslo, Norway")
     key(Keys.ENTER)

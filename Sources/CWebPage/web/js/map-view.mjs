@@ -35,6 +35,9 @@ export const CLUSTER_REACH = 28;
 
 export function mapView(o) {
   const svg = o.svg, view = o.layer.parentNode;
+  // Focusable by script only: the keyboard's focus rests on the map itself when the arrows have panned
+  // every marker out of sight (roving-focus.mjs); Tab from there goes to the marker in the Tab order.
+  svg.setAttribute("tabindex", "-1");
   // The band shown first: the world's first viewBox, as the server or the export drew it.
   const first = o.world ? o.world.viewBox.baseVal : { y: 0, height: WORLD };
   const band = { top: o.top ?? first.y, bottom: o.bottom ?? first.y + first.height };
@@ -63,6 +66,9 @@ export function mapView(o) {
   // map since, so a new size of the element shows the first view for that size. `placing`: how many
   // times a first view was asked for (a login's waits for idle time, `placeFirst`; a newer one ends it).
   let firstCam = null, placing = 0;
+  // Pixels at the element's bottom that a sheet is drawn over (the phone's post form): the markers
+  // under it are not on the screen, for the keyboard (svg.view, markers.mjs onScreen).
+  let covered = 0;
 
   /* The element's box, read once and again only when it changes size: each read after a change to
      the markers made the browser lay the page out again, there and then. */
@@ -98,7 +104,7 @@ export function mapView(o) {
     const u = cam.unit;
     if (moving && last && u !== last) trend = last / u;
     last = u;
-    Object.assign(svg.view || (svg.view = {}), viewOf(cam, size));
+    Object.assign(svg.view || (svg.view = {}), viewOf(cam, size)).height -= Math.min(covered, size.h) * u;
     // While a drag, pinch or wheel moves the view, the markers' SVG as drawn is moved and scaled (the
     // compositor moves the picture) while it serves (in-view.mjs). Past that, and when the view
     // comes to rest (`rest`), they are drawn for real.
@@ -128,6 +134,8 @@ export function mapView(o) {
     map.names.scaleTo(u);
     if (zoomLevel(u) !== map.groups.level) group(narrow);
     else if (redrawDue(map.near, cam, size, narrow)) map.drawing.draw(narrow);
+    // Moved, or covered, without drawing again: the Tab stop goes to a marker still on the screen.
+    else map.focus.rove();
     clearTimeout(widen);
     if (map.near.narrow) widen = setTimeout(() => { if (map.near.narrow) map.drawing.draw(false); }, 300);
     map.groups.foresee(u, trend, zoomRange(size));
@@ -307,6 +315,12 @@ export function mapView(o) {
      *  for, listed first, its link focused. */
     show(m, anchor) {
       popup.show(m, true, true, anchor);
+    },
+    /** A sheet is drawn over the element's bottom `px` pixels now (0: none). */
+    coverBottom(px) {
+      if (px === covered) return;
+      covered = px;
+      apply();
     },
     /** The whole world's width: the "whole world" button. */
     world() {

@@ -27,13 +27,17 @@ export const previewLayer = document.createElementNS(SVG_NS, "g");
 previewLayer.setAttribute("id", "preview");
 
 /* On a phone the form is a sheet over the bottom of the map (app.css, under 640 pixels): while it is
-   open, the zoom buttons under it are inert, so no Tab stop hides under the sheet. The map above it
-   still moves under a finger, to look around the place found. */
+   open, the zoom buttons under it are inert, and the map's Tab stop is a marker above it, so no Tab
+   stop hides under the sheet. The map above it still moves under a finger, to look around the place
+   found. The sheet grows and shrinks with its steps: the map follows its height. */
 const sheet = matchMedia("(max-width: 640px)");
 function coverMap() {
-  cover(document.querySelector("#map-panel .zoom"), "post", !$("post").hidden && sheet.matches);
+  const covering = !$("post").hidden && sheet.matches;
+  cover(document.querySelector("#map-panel .zoom"), "post", covering);
+  ui.view.coverBottom(covering ? Math.max(0, $("map").getBoundingClientRect().bottom - $("post").getBoundingClientRect().top) : 0);
 }
 sheet.addEventListener("change", coverMap);
+if (window.ResizeObserver) new ResizeObserver(coverMap).observe($("post"));
 
 export function openPost() {
   if (!state.session) return;

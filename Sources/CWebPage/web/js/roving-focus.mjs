@@ -28,14 +28,15 @@ export function rovingFocus(map) {
     return focused && (focused.members ? focused.members[0] : focused);
   }
   /** Keeps one marker or cluster on the screen in the Tab order: the one there, else the one nearest
-   *  the view's centre; the focus follows `follow` (from `following`) to what it became. */
+   *  the view's centre. The focus follows `follow` (from `following`) to what it became, and goes with
+   *  the Tab stop when the view left the marker it was on (the arrows pan past the last one; it left
+   *  the SVG): to the map itself when no marker is on the screen, never to one out of sight. */
   function rove(follow) {
-    if (follow) {
-      const now = follow.cluster || (map.drawing.inSvg(follow) ? follow : null);
-      if (now && now !== document.activeElement) focusOn(now);
-    }
-    if (stop && map.drawing.onScreen(stop)) return;
-    setStop(nearestTo(map.drawing.reachable(), map.cam, pointOf));
+    const now = follow && (follow.cluster || (map.drawing.inSvg(follow) ? follow : null));
+    if (now && now !== document.activeElement) focusOn(now);
+    const carried = (follow && !now) || (stop !== null && stop === document.activeElement);
+    if (!stop || !map.drawing.onScreen(stop)) setStop(nearestTo(map.drawing.reachable(), map.cam, pointOf));
+    if (carried && stop !== document.activeElement) (stop || map.svg).focus({ preventScroll: true });
   }
   /** The marker or cluster on the screen next from `from` in an arrow key's direction, or null. */
   function neighbour(from, key) {
