@@ -55,7 +55,7 @@ let package = Package(
                 "OnTheMapModels",
                 // NumberRange's usage error; every program that links this module parses options with it.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // FilePath: the XDG folders, and every path the programs join.
+                // FilePath: the XDG folders, and the paths the daemon and the CLI join.
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -94,7 +94,7 @@ public enum StartAdvice {
         let config = XDGDirectory.path("XDG_CONFIG_HOME", fallback: ".config", environment: xdg)
         let data = XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: xdg)
         let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .split(separator: ":").map { FilePath(String($0)) }
+            .split(separator: ":").map { FilePath(String($0)) }.filter(\.isAbsolute)
         return ([config, "/etc", data] + dataDirectories).map { $0.appending("systemd/user") }
             + ["/usr/local/lib/systemd/user", "/usr/lib/systemd/user", "/lib/systemd/user"]
     }

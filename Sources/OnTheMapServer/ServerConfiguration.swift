@@ -49,9 +49,7 @@ public struct ServerConfiguration: Sendable {
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
-        var environment = environment
-        environment["HOME"] = environment["HOME"] ?? NSHomeDirectory()
-        return XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+        XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
             .appending("onthemap-server/onthemap.sqlite").string
     }
 }

@@ -18,6 +18,12 @@ struct DaemonConfigurationTests {
         #expect(paths.sessionFile == "/var/state/onthemap/session.json")
         #expect(paths.cacheFile == "/home/ada/.cache/onthemap/students.json")
         #expect(paths.configFile == "/home/ada/.config/onthemap/onthemapd.conf")
+        // An empty or relative HOME is not a home: the secret would go to the folder the daemon started in.
+        for home in ["", "ada"] {
+            let fallback = StatePaths.fromEnvironment(["HOME": home])
+            #expect(fallback.sessionFile.isAbsolute, "\(fallback.sessionFile)")
+            #expect(fallback.sessionFile.string.hasSuffix("/.local/state/onthemap/session.json"))
+        }
     }
 
     @Test func flagsBeatEnvironmentBeatFileBeatDefaults() throws {

@@ -30,7 +30,8 @@ enum AtomicFile {
         } else if errno != ENOENT {
             throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        let folder = self.folder(of: path)
+        // The folder the target is in: "." for a bare name.
+        let parent = FilePath(path).removingLastComponent(), folder = parent.isEmpty ? FilePath(".") : parent
         var template = Array(folder.appending(".onthemap-XXXXXX").string.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
@@ -56,12 +57,6 @@ enum AtomicFile {
             unlink(temporary)
             throw CommandFailure(message: "cannot write \(path): \(failure)")
         }
-    }
-
-    /// The folder a path is in: "." for a bare name.
-    static func folder(of path: String) -> FilePath {
-        let folder = FilePath(path).removingLastComponent()
-        return folder.isEmpty ? "." : folder
     }
 
     /// "a symbolic link", "a FIFO", …: what is at a path that is not a regular file.

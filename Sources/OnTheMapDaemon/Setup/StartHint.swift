@@ -48,7 +48,7 @@ enum StartHint {
             words.append(name + "=" + ShellWord.quoted(withoutUserInfo(value)))
         }
         var program = arguments.first ?? "onthemapd"
-        if program.contains("/"), !program.hasPrefix("/") { program = directory + "/" + program }
+        if program.contains("/"), !program.hasPrefix("/") { program = FilePath(directory).appending(program).string }
         words.append(ShellWord.quoted(program))
         var takesPath = false
         for argument in arguments.dropFirst() {

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import OnTheMapSupport
 import SystemPackage
 
@@ -13,8 +12,6 @@ public struct StatePaths: Sendable, Hashable {
 
     /// The XDG locations for this environment.
     public static func fromEnvironment(_ environment: [String: String]) -> StatePaths {
-        var environment = environment
-        environment["HOME"] = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         func file(_ variable: String, _ fallback: String, _ name: String) -> FilePath {
             XDGDirectory.path(variable, fallback: fallback, environment: environment).appending("onthemap/" + name)
         }

@@ -87,11 +87,14 @@ export function mapPopup(map) {
     const place = m.members && !m.whole ? "" : sharedPlace(here);
     return here.length + (place ? " students in " + place : m.members ? " students near here" : " students here");
   }
-  /** Closes the popup; the focus, if it was in it, goes back to its pin (or the cluster it is in). */
+  /** Closes the popup; the focus, if it was in it, goes back to its pin (or the cluster it is in), and
+   *  while that is not drawn (the markers being grouped again for a new list), to the map's Tab stop. */
   function close() {
-    const a = p.anchor, back = popup.contains(document.activeElement) && a ? a.cluster || (map.drawing.inSvg(a) ? a : null) : null;
+    const a = p.anchor, had = popup.contains(document.activeElement);
+    const back = had && a ? a.cluster || (map.drawing.inSvg(a) ? a : null) : null;
     dismiss();
     if (back) map.focus.focusOn(back);
+    else if (had) map.focus.rest();
   }
   /** Closed by the person (Close, Escape, a tap beside it), not by a change of view: `o.onPopup` hears. */
   function dismiss() {

@@ -38,9 +38,14 @@ export function rovingFocus(map) {
     if (!stop || !map.drawing.onScreen(stop)) setStop(nearestTo(map.drawing.reachable(), map.cam, pointOf));
     if (carried && stop !== document.activeElement) (stop || map.svg).focus({ preventScroll: true });
   }
+  /** Puts the focus on the Tab stop, or on the map itself when no marker is on the screen. */
+  function rest() {
+    rove();
+    (stop || map.svg).focus({ preventScroll: true });
+  }
   /** The marker or cluster on the screen next from `from` in an arrow key's direction, or null. */
   function neighbour(from, key) {
     return nextThatWay(from, map.drawing.reachable(), key, map.cam.unit, pointOf);
   }
-  return { focusOn, following, rove, neighbour };
+  return { focusOn, following, rove, rest, neighbour };
 }
