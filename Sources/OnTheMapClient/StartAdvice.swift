@@ -89,10 +89,8 @@ public enum StartAdvice {
     /// Where a user manager looks for units (systemd.unit(5), "User Unit Search Path"), less the
     /// runtime ones nobody installs into.
     static func unitDirectories() -> [FilePath] {
-        var xdg: [String: String] = [:]
-        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] { xdg[name] = environment(name) }
-        let config = XDGDirectory.path("XDG_CONFIG_HOME", fallback: ".config", environment: xdg)
-        let data = XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: xdg)
+        let config = XDGDirectory.path("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
+        let data = XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
         let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map { FilePath(String($0)) }.filter(\.isAbsolute)
         return ([config, "/etc", data] + dataDirectories).map { $0.appending("systemd/user") }

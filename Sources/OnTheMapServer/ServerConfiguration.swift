@@ -49,7 +49,7 @@ public struct ServerConfiguration: Sendable {
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
-        XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+        XDGDirectory.path("XDG_DATA_HOME", fallback: ".local/share", environment: { environment[$0] })
             .appending("onthemap-server/onthemap.sqlite").string
     }
 }

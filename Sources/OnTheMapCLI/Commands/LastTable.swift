@@ -36,9 +36,7 @@ enum LastTable {
     static var formerPath: FilePath { directory.appending("last-table.tsv") }
 
     private static var directory: FilePath {
-        var environment: [String: String] = [:]
-        for name in ["XDG_CACHE_HOME", "HOME"] { environment[name] = Terminal.environment(name) }
-        return XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: environment).appending("onthemap")
+        XDGDirectory.path("XDG_CACHE_HOME", fallback: ".cache", environment: Terminal.environment).appending("onthemap")
     }
 
     /// Saves `rows` as the last table if they went to a person: `shownOn` is the descriptor they were

@@ -13,7 +13,7 @@ public struct StatePaths: Sendable, Hashable {
     /// The XDG locations for this environment.
     public static func fromEnvironment(_ environment: [String: String]) -> StatePaths {
         func file(_ variable: String, _ fallback: String, _ name: String) -> FilePath {
-            XDGDirectory.path(variable, fallback: fallback, environment: environment).appending("onthemap/" + name)
+            XDGDirectory.path(variable, fallback: fallback, environment: { environment[$0] }).appending("onthemap/" + name)
         }
         return StatePaths(
             sessionFile: file("XDG_STATE_HOME", ".local/state", "session.json"),

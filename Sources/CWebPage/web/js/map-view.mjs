@@ -338,9 +338,7 @@ export function mapView(o) {
     /** The markers left by the search (all, without one). */
     shown,
     /** The marker or cluster a student's marker is drawn as now, or null. */
-    drawnAs(m) {
-      return m.cluster || (map.drawing.inSvg(m) ? m : null);
-    },
+    drawnAs: map.drawing.drawnAs,
     /** Centres the view on a map point at `unit` map units per pixel (or the closest allowed). */
     look(x, y, unit) {
       measure();

@@ -223,6 +223,10 @@ export function markerDrawing(map) {
   function inSvg(el) {
     return el.parentNode === o.layer || el.parentNode === layer;
   }
+  /** What a marker is drawn as now: the cluster it is in, itself, or null (not drawn). */
+  function drawnAs(m) {
+    return m.cluster || (inSvg(m) ? m : null);
+  }
   /** Whether a marker or cluster is drawn and on the screen. */
   function onScreen(el) {
     return inSvg(el) && inView(pointOf(el), map.svg.view);
@@ -234,5 +238,5 @@ export function markerDrawing(map) {
     for (const c of layer.children) if (onScreen(c)) found.push(c);
     return found;
   }
-  return { stash, take, group, draw, inSvg, onScreen, reachable };
+  return { stash, take, group, draw, drawnAs, onScreen, reachable };
 }

@@ -91,7 +91,7 @@ export function mapPopup(map) {
    *  while that is not drawn (the markers being grouped again for a new list), to the map's Tab stop. */
   function close() {
     const a = p.anchor, had = popup.contains(document.activeElement);
-    const back = had && a ? a.cluster || (map.drawing.inSvg(a) ? a : null) : null;
+    const back = had && a ? map.drawing.drawnAs(a) : null;
     dismiss();
     if (back) map.focus.focusOn(back);
     else if (had) map.focus.rest();

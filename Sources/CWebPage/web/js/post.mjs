@@ -34,9 +34,9 @@ const sheet = matchMedia("(max-width: 640px)");
 function coverMap() {
   const covering = !$("post").hidden && sheet.matches;
   cover(document.querySelector("#map-panel .zoom"), "post", covering);
-  // The map's box, not its markers' SVG, which a drag or pinch under way moves and scales.
-  const map = $("map").parentNode.getBoundingClientRect();
-  ui.view.coverBottom(covering ? Math.max(0, map.bottom - $("post").getBoundingClientRect().top) : 0);
+  // The map's box, not its markers' SVG, which a drag or pinch under way moves and scales; read only
+  // while covered (each read lays the page out).
+  ui.view.coverBottom(covering ? Math.max(0, $("map").parentNode.getBoundingClientRect().bottom - $("post").getBoundingClientRect().top) : 0);
 }
 sheet.addEventListener("change", coverMap);
 if (window.ResizeObserver) new ResizeObserver(coverMap).observe($("post"));

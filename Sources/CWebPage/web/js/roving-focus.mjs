@@ -32,15 +32,18 @@ export function rovingFocus(map) {
    *  the Tab stop when the view left the marker it was on (the arrows pan past the last one; it left
    *  the SVG): to the map itself when no marker is on the screen, never to one out of sight. */
   function rove(follow) {
-    const now = follow && (follow.cluster || (map.drawing.inSvg(follow) ? follow : null));
+    const now = follow && map.drawing.drawnAs(follow);
     if (now && now !== document.activeElement) focusOn(now);
     const carried = (follow && !now) || (stop !== null && stop === document.activeElement);
     if (!stop || !map.drawing.onScreen(stop)) setStop(nearestTo(map.drawing.reachable(), map.cam, pointOf));
-    if (carried && stop !== document.activeElement) (stop || map.svg).focus({ preventScroll: true });
+    if (carried && stop !== document.activeElement) focusStop();
   }
   /** Puts the focus on the Tab stop, or on the map itself when no marker is on the screen. */
   function rest() {
     rove();
+    focusStop();
+  }
+  function focusStop() {
     (stop || map.svg).focus({ preventScroll: true });
   }
   /** The marker or cluster on the screen next from `from` in an arrow key's direction, or null. */
