@@ -49,6 +49,14 @@ struct ExportTargetTests {
         let missing = try bed.run(["export", "--html", "/nonexistent/x.html"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "onthemap: cannot write /nonexistent/x.html: the folder /nonexistent does not exist; create it first or choose another\n")
+        // A folder's path, whether the folder is there or not: no file is named.
+        for slashed in [folder + "/", folder + "/missing/"] {
+            let refused = try bed.run(["export", "--html", slashed])
+            #expect(refused.status == 1)
+            #expect(refused.stderr == "onthemap: \(slashed) ends in a slash, the path of a folder: give the path of a file to write\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["link.html", "pipe.html", "precious.txt", "students.html"],
+                "nothing written in the folder")
         if getuid() != 0 {
             let locked = folder + "/locked"
             try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])

@@ -15,6 +15,11 @@ enum AtomicFile {
         _ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false, replacingReadOnly: Bool = true,
         forceOption: String = "--force"
     ) throws(CommandFailure) {
+        // A folder's path names no file to write (and FilePath would drop the slash, as if a file in
+        // the current folder were meant).
+        guard !path.hasSuffix("/") else {
+            throw CommandFailure(message: "\(path) ends in a slash, the path of a folder: give the path of a file to write")
+        }
         var existing = stat()
         var keptMode: mode_t?
         if lstat(path, &existing) == 0 {

@@ -134,16 +134,22 @@ export function mapInput(map) {
       map.focus.focusOn(next);
       return;
     }
+    if (ev.key === "Escape") {
+      map.popup.dismiss();
+      return;
+    }
     if (ev.key === "+" || ev.key === "=") map.zoom(1.5, map.centre());
     else if (ev.key === "-") map.zoom(1 / 1.5, map.centre());
-    else if (ev.key === "Escape") map.popup.dismiss();
     else if (ev.key === "0") map.fit();
     else if (/^Arrow/.test(ev.key)) {
       ev.preventDefault();
       cam.x += ev.key === "ArrowLeft" ? -step : ev.key === "ArrowRight" ? step : 0;
       cam.y += ev.key === "ArrowUp" ? -step : ev.key === "ArrowDown" ? step : 0;
       map.apply();
-    }
+    } else return;
+    // The map itself holds the focus only while no marker is on the screen: once a key brings one
+    // into view, the focus goes back to the markers, where the arrows step between them again.
+    if (t === svg) map.focus.rest();
   });
   return { moving, gesture };
 }

@@ -212,10 +212,14 @@ export function markerDrawing(map) {
     }
     return c;
   }
-  /* Whether zooming in can split a group: at the closest zoom, a member lies beyond a cluster's reach
-     of the first (students a few kilometres apart are one cluster even there). */
+  /* Whether zooming in can split a group: not when its groups are the closest zoom's already (where
+     clusters whose discs would overlap were merged, ten thousand students' cities among them), nor
+     when every member is within a cluster's reach of the first at the closest zoom (students a few
+     kilometres apart are one cluster even there). */
   function zoomSplits(hd) {
-    const far = map.reach * Math.pow(2, zoomLevel(zoomRange(map.size)[0]) / 8), a = hd.members[0].at;
+    const closest = zoomLevel(zoomRange(map.size)[0]);
+    if (zoomLevel(map.placed.unit) <= closest) return false;
+    const far = map.reach * Math.pow(2, closest / 8), a = hd.members[0].at;
     return hd.members.some((m) => Math.abs(m.at.x - a.x) > far || Math.abs(m.at.y - a.y) > far);
   }
 
