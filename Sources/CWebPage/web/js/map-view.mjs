@@ -289,18 +289,10 @@ export function mapView(o) {
     Object.assign(cam, fitView(members.map((m) => m.at), size));
     popup.dismiss();
     apply();
-    // Fitted, they may still be one where discs that would overlap were merged: closer, a doubling at
-    // a time, until they part or the map goes no closer. `members`, not `c.members`: the element may
-    // hold another cluster once regrouped.
-    while (together(members) && cam.unit > zoomRange(size)[0]) zoom(2, centre());
-    const still = together(members);
-    if (still) popup.show(still, true, true);
+    // `members`, not `c.members`: the element may hold another cluster once regrouped.
+    const still = members[0].cluster;
+    if (still && members.every((m) => m.cluster === still)) popup.show(still, true, true);
     else map.focus.focusOn(members[0].cluster || members[0]);
-  }
-  /** The cluster all of `members` are drawn in, or null. */
-  function together(members) {
-    const c = members[0].cluster;
-    return c && members.every((m) => m.cluster === c) ? c : null;
   }
   /* Zooms in by f (out when below 1) keeping the map point `at` where it is on screen. */
   function zoom(f, at, moving) {
