@@ -20,7 +20,7 @@ import re
 import sys
 import time
 
-from browser_support import DEMO, MARKER_AT_PLACE, Browser, Keys, api_json, http, move_pin
+from browser_support import DEMO, MARKER_AT_PLACE, Browser, Keys, api_json, http, move_pin, webdriver
 
 GRACE = ("grace@onthemap.example", "password-grace")
 # Among more than 1,000 students: a third account, whose pin is the lone one opened.
@@ -157,7 +157,8 @@ def screens(where, phone, account, other):
             key("+")
         time.sleep(0.3)
     check("marker" in active().get("cls", "") and pin_focused(),
-          "%s: the keys reach a student's own pin, the focus on it: %s" % (where, active().get("label")))
+          "%s: the keys reach a student's own pin (%s), the focus on it: %s"
+          % (where, "from the List" if PINS > 1000 else "the arrows, + and Enter on clusters", active().get("label")))
     before = active()
     key(Keys.ENTER)
     inside = wait(lambda: js("return document.getElementById('popup').contains(document.activeElement)"), 5)
@@ -379,7 +380,7 @@ def screens(where, phone, account, other):
                 break
             key(Keys.ARROW_UP)
             if js(low) == y:
-                key("+")  # the view went no higher (the world's top is on the screen): closer, it can
+                key("+")  # Up pans no further (the world's top is on the screen): zoomed in, it can
         stop_low = js(low)
     presses = b.tab_to(lambda a: a.get("testid") == "post-open", 8, backwards=phone)
     check(presses is not None, "%s: Tab reaches Post" % where)
@@ -462,15 +463,22 @@ def screens(where, phone, account, other):
                                                       and js("return (function(){" + VISIBLE + "})()"))),
           "%s: Down past the last pin pans; the focus goes on the screen, to a pin or the map: %s (from %s)"
           % (where, now, last.get("label")))
-    # Up pans back: once a pin is on the screen again the focus is on one, not left on the map.
-    on_map = now.get("id") == "map"
+    # Up pans back: once a pin is on the screen again the focus is on one, not left on the map. (Down
+    # went on until the focus was on the map: a pin further south takes it on the way.)
+    for _ in range(20):
+        if active().get("id") == "map":
+            break
+        key(Keys.ARROW_DOWN)
+    on_map = active().get("id") == "map"
     for _ in range(12):
         if pin_focused():
             break
         key(Keys.ARROW_UP)
-    check(pin_focused() and js("return (function(){" + VISIBLE + "})()"),
+    check(on_map and pin_focused() and js("return (function(){" + VISIBLE + "})()"),
           "%s: Up pans back, and the focus is on a pin on the screen again (from %s): %s"
-          % (where, "the map" if on_map else "a pin", active().get("label")))
+          % (where, "the map" if on_map else "a pin: the map never had it", active().get("label")))
+    if not phone:
+        clicking_the_map_then_the_arrows(where)
     key("0")  # the first view again
     # Move it: Finish asks first; the dialog covers neither the place nor the map beside it.
     find_place("Oslo, Norway")
@@ -542,6 +550,26 @@ def screens(where, phone, account, other):
           "%s: and the post form's draft is gone with the session" % where)
 
 
+def clicking_the_map_then_the_arrows(where):
+    """A click on the map's background gives the map the focus, and the arrows then pan it, as on any
+    web map: the focus stays on the map, not handed to a pin (that is only for a focus the map holds
+    because no pin was on the screen)."""
+    spot = js("""var m=document.getElementById('map').getBoundingClientRect();for(var y=m.top+60;y<m.bottom-60;y+=37){
+        for(var x=m.left+60;x<m.right-60;x+=41){var e=document.elementFromPoint(x,y);
+        if(e&&e.closest('#map')&&!e.closest('.marker,.cluster,text'))return [Math.round(x-m.left-m.width/2),Math.round(y-m.top-m.height/2)];}}
+        return null""")
+    webdriver.ActionChains(b.driver).move_to_element_with_offset(b.by_id("map"), spot[0], spot[1]).click().perform()
+    view = "var v=document.getElementById('map').view;return [Math.round(v.x),Math.round(v.y)]"
+    clicked, before = active().get("id"), js(view)
+    key(Keys.ARROW_RIGHT)
+    once = js(view)
+    key(Keys.ARROW_RIGHT)
+    twice = js(view)
+    check(clicked == "map" and before[0] < once[0] < twice[0] and active().get("id") == "map",
+          "%s: after a click on the map, the arrows pan it twice, the focus left on it: %s, %s, %s; the focus on %s"
+          % (where, before, once, twice, active().get("id") or active().get("label")))
+
+
 def lone_pin_from_the_list(where):
     """Among 10,000 students every demo city's are one cluster even at the closest zoom (a few
     kilometres apart; Enter on one lists them): the lone pin to open is a third student's (not the
@@ -566,8 +594,10 @@ def lone_pin_from_the_list(where):
     label = active().get("label")
     key(Keys.ENTER)
     opened = wait(lambda: not b.shown("list-view") and popup_state()[2] is not None, 10)
+    popup_name = popup_state()[1]
     key(Keys.ESCAPE)
-    check(opened and label == "Show Lone Student on the map" and wait(lambda: "marker" in active().get("cls", "")),
+    check(opened and label == "Show Lone Student on the map" and popup_name == "Lone Student, Easter Island, Chile"
+          and wait(lambda: active().get("object") == lone_pin[0]),
           "%s: of %d students, the newest row's Map button shows its pin; Escape puts the focus on it: %s, %s"
           % (where, PINS, label, active().get("label")))
 
@@ -907,8 +937,11 @@ def leaving_a_pin_for_a_cluster(where, place):
     time.sleep(0.5)
     pin = js(OPEN_SINGLE_PIN, lone_pin[0])
     wait(lambda: b.driver.current_url.endswith("#/pin/" + pin), 5)
+    # One whose students name several places: zooming to fit them parts them (among 10,000, one city's
+    # students, merged as one at the closest zoom, would open their list instead).
     zoomed = js("""var c=Array.from(document.querySelectorAll('#clusters .cluster')).filter(function(c){
-        return /zoom in$/.test(c.getAttribute('aria-label')||'');})[0];if(!c)return null;
+        var places={};c.members.forEach(function(m){m.querySelectorAll('.student').forEach(function(s){places[s.dataset.place]=1;});});
+        return /zoom in$/.test(c.getAttribute('aria-label')||'')&&Object.keys(places).length>1;})[0];if(!c)return null;
         var label=c.getAttribute('aria-label');c.dispatchEvent(new MouseEvent('click',{bubbles:true}));return label""")
     back = wait(lambda: b.driver.current_url.endswith("#/"), 5)
     check(zoomed and back and not popup_state()[0],

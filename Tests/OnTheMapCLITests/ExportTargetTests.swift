@@ -53,7 +53,7 @@ struct ExportTargetTests {
         for slashed in [folder + "/", folder + "/missing/"] {
             let refused = try bed.run(["export", "--html", slashed])
             #expect(refused.status == 1)
-            #expect(refused.stderr == "onthemap: \(slashed) ends in a slash, the path of a folder: give the path of a file to write\n")
+            #expect(refused.stderr == "onthemap: \(slashed) ends in a slash, so it names a folder: give the path of a file to write\n")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["link.html", "pipe.html", "precious.txt", "students.html"],
                 "nothing written in the folder")

@@ -160,6 +160,7 @@ struct WebAppBrowserTests {
             "ok   390x844: each link in the popup is at least 44 px a side", "ok   390x844: the login's Sign up link is at least 44 px a side",
             "ok   390x844: each Copy link in the popup is at least 44 px a side",
             "ok   1400x900: a pin opened from the post form leaves the form, as its address says",
+            "ok   1400x900: after a click on the map, the arrows pan it twice, the focus left on it",
             "ok   1400x900: the rows are placed again when the screen's width changes their height",
             "ok   no errors in the console",
         ] {
@@ -200,7 +201,8 @@ struct WebAppBrowserTests {
                 "and Forward opens the pin's popup again",
                 "a pin's popup left for a cluster that zooms in",
                 // The map itself holds the focus only while no pin is on the screen.
-                "Down past the last pin pans; the focus goes on the screen", "Up pans back, and the focus is on a pin on the screen again",
+                "Down past the last pin pans; the focus goes on the screen",
+                "Up pans back, and the focus is on a pin on the screen again (from the map)",
                 "a row is a link (role link",
                 // Reached by Tab, not focused by the script: Post, the tabs, the search, Log out.
                 "from the map, Tab reaches Post", "from the map, Tab reaches the Map tab", "Left on the List tab shows the map",

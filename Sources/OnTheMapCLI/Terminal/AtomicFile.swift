@@ -18,7 +18,7 @@ enum AtomicFile {
         // A folder's path names no file to write (and FilePath would drop the slash, as if a file in
         // the current folder were meant).
         guard !path.hasSuffix("/") else {
-            throw CommandFailure(message: "\(path) ends in a slash, the path of a folder: give the path of a file to write")
+            throw CommandFailure(message: "\(path) ends in a slash, so it names a folder: give the path of a file to write")
         }
         var existing = stat()
         var keptMode: mode_t?

@@ -1,7 +1,7 @@
 // The map's clustering (web/js/clusters.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { advanceGrouping, clusterRadius, groupMarkers, startGrouping, zoomLevel } from "../../../Sources/CWebPage/web/js/clusters.mjs";
+import { advanceGrouping, clusterRadius, groupMarkers, startGrouping, zoomCanSplit, zoomLevel } from "../../../Sources/CWebPage/web/js/clusters.mjs";
 
 const at = (x, y, extra = {}) => ({ at: { x, y }, filtered: false, mine: false, ...extra });
 
@@ -136,4 +136,14 @@ test("grouping ten thousand markers, overlaps merged, goes on where it stopped, 
     assert.ok(slices > 10, "it stopped and went on: " + slices);
     assert.deepEqual(job.heads.map((h) => [h.members.length, h.n]), whole.map((h) => [h.members.length, h.n]));
   }
+});
+
+test("zooming in can split a group only above the closest zoom, and only members beyond a cluster's reach there", () => {
+  const closest = zoomLevel(500 / 1400), reach = 30, far = reach * Math.pow(2, closest / 8);
+  const near = [{ at: { x: 100, y: 100 } }, { at: { x: 100 + far / 2, y: 100 } }];
+  const apart = [{ at: { x: 100, y: 100 } }, { at: { x: 100 + far * 3, y: 100 } }];
+  assert.equal(zoomCanSplit(apart, closest + 8, closest, reach), true);
+  assert.equal(zoomCanSplit(near, closest + 8, closest, reach), false);
+  // At the closest zoom nothing is closer: a group merged there (its discs would overlap) stays one.
+  assert.equal(zoomCanSplit(apart, closest, closest, reach), false);
 });

@@ -12,6 +12,16 @@ export function zoomLevel(unit) {
   return Math.round(Math.log2(unit) * 8);
 }
 
+/** Whether zooming in from `level` can split a group of `members` (markers, the first its head): not
+ *  at the closest zoom's level `closest` or past it (nothing is closer; there clusters whose discs
+ *  would overlap were merged too), nor when every member is within `reach` pixels of the first at
+ *  that zoom (students a few kilometres apart are one cluster even there). */
+export function zoomCanSplit(members, level, closest, reach) {
+  if (level <= closest) return false;
+  const far = reach * Math.pow(2, closest / 8), a = members[0].at;
+  return members.some((m) => Math.abs(m.at.x - a.x) > far || Math.abs(m.at.y - a.y) > far);
+}
+
 /** The grouping of `markers` at zoom level `level`, to be worked out by `advanceGrouping`. Markers
  *  go into square cells `far` map units on a side and look for a head in the 3×3 cells around theirs.
  *  A cell holds one head at most (a marker in a head's cell is within its reach), and its key is a

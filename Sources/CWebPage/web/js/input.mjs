@@ -1,8 +1,9 @@
 // What moves the map and opens its markers: zoom by wheel, `+`/`-`, double-click and two-finger pinch;
 // pan by drag and the arrow keys; `0`: the first view again. Markers and clusters take the keyboard
 // focus (roving-focus.mjs): from one, an arrow goes to the next that way on the screen, and pans where
-// there is none; Enter or Space does what a click does; Escape closes the popup. Markers and clusters
-// are found from the event's target: one listener for ten thousand.
+// there is none (the focus resting on the map itself once none is on the screen, until a key brings
+// one back); Enter or Space does what a click does; Escape closes the popup. Markers and clusters are
+// found from the event's target: one listener for ten thousand.
 
 import { between, centreKeeping, mapPoint, zoomRange } from "./camera.mjs";
 
@@ -134,10 +135,13 @@ export function mapInput(map) {
       map.focus.focusOn(next);
       return;
     }
-    if (ev.key === "Escape") {
-      map.popup.dismiss();
-      return;
-    }
+    if (ev.key === "Escape") map.popup.dismiss();
+    // The focus the map itself held while no marker was on the screen goes to the marker in the Tab
+    // order once the key has brought one into view: the arrows step between markers again.
+    else if (moveView(ev, step)) map.focus.leaveMap();
+  });
+  /** Moves the view for `+`, `-`, `0` or an arrow (by `step` map units); whether the key was one. */
+  function moveView(ev, step) {
     if (ev.key === "+" || ev.key === "=") map.zoom(1.5, map.centre());
     else if (ev.key === "-") map.zoom(1 / 1.5, map.centre());
     else if (ev.key === "0") map.fit();
@@ -146,10 +150,8 @@ export function mapInput(map) {
       cam.x += ev.key === "ArrowLeft" ? -step : ev.key === "ArrowRight" ? step : 0;
       cam.y += ev.key === "ArrowUp" ? -step : ev.key === "ArrowDown" ? step : 0;
       map.apply();
-    } else return;
-    // The map itself holds the focus only while no marker is on the screen: once a key brings one
-    // into view, the focus goes back to the markers, where the arrows step between them again.
-    if (t === svg) map.focus.rest();
-  });
+    } else return false;
+    return true;
+  }
   return { moving, gesture };
 }

@@ -35,8 +35,9 @@ export const CLUSTER_REACH = 28;
 
 export function mapView(o) {
   const svg = o.svg, view = o.layer.parentNode;
-  // Focusable by script only: the keyboard's focus rests on the map itself when the arrows have panned
-  // every marker out of sight (roving-focus.mjs); Tab from there goes to the marker in the Tab order.
+  // Out of the Tab order: the keyboard's focus rests on the map itself when the arrows have panned
+  // every marker out of sight (roving-focus.mjs), and a click on the map gives it the focus, so the
+  // arrows pan it; Tab from there goes to the marker in the Tab order.
   svg.setAttribute("tabindex", "-1");
   // The band shown first: the world's first viewBox, as the server or the export drew it.
   const first = o.world ? o.world.viewBox.baseVal : { y: 0, height: WORLD };
@@ -281,8 +282,8 @@ export function mapView(o) {
     Object.assign(cam, fitView(list.map((m) => m.at), size));
     apply();
   }
-  /* A click on a cluster: zooms in to fit its markers, or, when they stay one cluster at the closest
-     zoom, pins its list. A popup open before is left by the person (`o.onPopup` hears, and the page's
+  /* A click on a cluster: zooms in to fit its markers, or, when they stay one cluster there (at the
+     closest zoom, or their discs merged), pins its list. A popup open before is left by the person (`o.onPopup` hears, and the page's
      address leaves that pin). */
   function expand(c) {
     const members = c.members;

@@ -10,7 +10,7 @@
 // group of the SVG it laid out and walked all ten thousand every frame.
 
 import { between, zoomRange } from "./camera.mjs";
-import { centreOf, clusterRadius, zoomLevel } from "./clusters.mjs";
+import { centreOf, clusterRadius, zoomCanSplit, zoomLevel } from "./clusters.mjs";
 import { whenIdle } from "./grouping.mjs";
 import { drawnReach, inView, within } from "./in-view.mjs";
 import { countOf, markSearch, sharedPlace, shownStudents } from "./students.mjs";
@@ -212,15 +212,9 @@ export function markerDrawing(map) {
     }
     return c;
   }
-  /* Whether zooming in can split a group: not when its groups are the closest zoom's already (where
-     clusters whose discs would overlap were merged, ten thousand students' cities among them), nor
-     when every member is within a cluster's reach of the first at the closest zoom (students a few
-     kilometres apart are one cluster even there). */
+  /* Whether zooming in can split a group, from the level it is drawn at (clusters.mjs). */
   function zoomSplits(hd) {
-    const closest = zoomLevel(zoomRange(map.size)[0]);
-    if (zoomLevel(map.placed.unit) <= closest) return false;
-    const far = map.reach * Math.pow(2, closest / 8), a = hd.members[0].at;
-    return hd.members.some((m) => Math.abs(m.at.x - a.x) > far || Math.abs(m.at.y - a.y) > far);
+    return zoomCanSplit(hd.members, zoomLevel(map.placed.unit), zoomLevel(zoomRange(map.size)[0]), map.reach);
   }
 
   /** Whether a marker or cluster is drawn. */

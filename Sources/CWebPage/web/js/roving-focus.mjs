@@ -9,6 +9,11 @@ import { pointOf } from "./markers.mjs";
 export function rovingFocus(map) {
   // The one marker or cluster in the Tab order.
   let stop = null;
+  // Whether the focus is on the map itself for want of a marker on the screen (`focusStop` put it
+  // there), not because a click on the map gave it the focus: only then do the keys that move the
+  // view hand it back to a marker (`leaveMap`); after a click, the arrows pan, as on any web map.
+  let parked = false;
+  map.svg.addEventListener("blur", () => { parked = false; });
 
   function setStop(el) {
     if (stop === el) return;
@@ -45,10 +50,16 @@ export function rovingFocus(map) {
   }
   function focusStop() {
     (stop || map.svg).focus({ preventScroll: true });
+    parked = !stop;
+  }
+  /** After a key moved the view: the focus the map held for want of a marker goes to the marker now
+   *  in the Tab order, when one is on the screen. */
+  function leaveMap() {
+    if (parked && document.activeElement === map.svg) rest();
   }
   /** The marker or cluster on the screen next from `from` in an arrow key's direction, or null. */
   function neighbour(from, key) {
     return nextThatWay(from, map.drawing.reachable(), key, map.cam.unit, pointOf);
   }
-  return { focusOn, following, rove, rest, neighbour };
+  return { focusOn, following, rove, rest, leaveMap, neighbour };
 }
