@@ -135,27 +135,8 @@ def screens(where, phone, account, other):
     check(presses is not None and presses <= 6, "%s: from the Map tab, %s Tabs reach the map's pins" % (where, presses))
     if PINS > 1000:
         lone_pin_from_the_list(where)
-    # A lone student's marker to open: the arrows look for one on the screen; meanwhile Enter on a
-    # cluster zooms into it, the focus on what its first student's marker became (+ alone may zoom
-    # into the sea, where the focus rests on the map until + and the arrows bring a pin back), and one
-    # zooming cannot split opens its list, which Escape closes.
-    for _ in range(0 if PINS > 1000 else 16):
-        for arrow in (None, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_UP):
-            if arrow:
-                key(arrow)
-            if "marker" in active().get("cls", ""):
-                break
-        if "marker" in active().get("cls", ""):
-            break
-        if "cluster" in active().get("cls", ""):
-            key(Keys.ENTER)
-            time.sleep(0.3)
-            if b.shown("popup"):
-                key(Keys.ESCAPE)
-                key("+")
-        else:
-            key("+")
-        time.sleep(0.3)
+    else:
+        lone_pin_by_the_keys()
     check("marker" in active().get("cls", "") and pin_focused(),
           "%s: the keys reach a student's own pin (%s), the focus on it: %s"
           % (where, "from the List" if PINS > 1000 else "the arrows, + and Enter on clusters", active().get("label")))
@@ -241,9 +222,8 @@ def screens(where, phone, account, other):
     js("location.hash='#/pin/'+arguments[0]", object_id)
     wait(lambda: b.shown("popup"))
     place = "Moved in place %d" % moves[0]
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": other[0], "password": other[1]}})
     status, _, _ = http(BASE, "PUT", "v1/StudentLocation/" + object_id, {
-        "uniqueKey": api_json(data)["account"]["key"], "firstName": "Other", "lastName": "Student", "mapString": place,
+        "uniqueKey": login_api(other), "firstName": "Other", "lastName": "Student", "mapString": place,
         "mediaURL": "https://other.example/moved", "latitude": -30.5, "longitude": 24.5}, {"X-OnTheMap-Session": session})
     said = lambda: js("var e=document.querySelector('#popup li .place');return e&&e.textContent")
     check(status == 200 and wait(lambda: said() == place, 15),
@@ -570,16 +550,38 @@ def clicking_the_map_then_the_arrows(where):
           % (where, before, once, twice, active().get("id") or active().get("label")))
 
 
+def lone_pin_by_the_keys():
+    """A lone student's marker to open: the arrows look for one on the screen; meanwhile Enter on a
+    cluster zooms into it, the focus on what its first student's marker became (+ alone may zoom into
+    the sea, where the focus rests on the map until + and the arrows bring a pin back), and one
+    zooming cannot split opens its list, which Escape closes."""
+    for _ in range(16):
+        for arrow in (None, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_LEFT, Keys.ARROW_UP):
+            if arrow:
+                key(arrow)
+            if "marker" in active().get("cls", ""):
+                return
+        if "cluster" in active().get("cls", ""):
+            key(Keys.ENTER)
+            time.sleep(0.3)
+            if b.shown("popup"):
+                key(Keys.ESCAPE)
+                key("+")
+        else:
+            key("+")
+        time.sleep(0.3)
+
+
 def lone_pin_from_the_list(where):
     """Among 10,000 students every demo city's are one cluster even at the closest zoom (a few
     kilometres apart; Enter on one lists them): the lone pin to open is a third student's (not the
     one `other_moves` moves: their popup follows their pin), just posted far from the cities, found
     as a person finds one among thousands: first in the List (newest first), its Map button, Enter
     (its popup, the focus in it), Escape (the focus on its pin)."""
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": LONE[0], "password": LONE[1]}})
-    login = api_json(data)
+    login = api_login(LONE)
     # Posted once, then written again: the newest, and still one pin, alone on the world's view.
-    status, _, data = http(BASE, "PUT" if lone_pin[0] else "POST", "v1/StudentLocation" + ("/" + lone_pin[0] if lone_pin[0] else ""), {
+    method, path = ("PUT", "v1/StudentLocation/" + lone_pin[0]) if lone_pin[0] else ("POST", "v1/StudentLocation")
+    status, _, data = http(BASE, method, path, {
         "uniqueKey": login["account"]["key"], "firstName": "Lone", "lastName": "Student", "mapString": "Easter Island, Chile",
         "mediaURL": "https://lone.example", "latitude": -27.12, "longitude": -109.35}, {"X-OnTheMap-Session": login["session"]["id"]})
     lone_pin[0] = lone_pin[0] or api_json(data)["objectId"]
@@ -625,10 +627,15 @@ def find_place(place):
     wait(lambda: active().get("testid") == "post-finish")
 
 
+def api_login(account):
+    """A login of the check's own, through the API: its account (key) and session (id)."""
+    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": account[0], "password": account[1]}})
+    return api_json(data)
+
+
 def login_api(account):
     """The account's key, from a login of the check's own."""
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": account[0], "password": account[1]}})
-    return api_json(data)["account"]["key"]
+    return api_login(account)["account"]["key"]
 
 
 def own_pins(account):
@@ -954,8 +961,7 @@ def touch_targets():
     first view."""
     # Yours far from where most students are (Honolulu): the first view shows the most students, and
     # must still show yours whole.
-    _, _, data = http(BASE, "POST", "v1/session", {"udacity": {"username": DEMO[0], "password": DEMO[1]}})
-    login = api_json(data)
+    login = api_login(DEMO)
     status, _, _ = http(BASE, "POST", "v1/StudentLocation", {
         "uniqueKey": login["account"]["key"], "firstName": "Ada", "lastName": "Lovelace",
         "mapString": "Honolulu, Hawaii", "mediaURL": "https://ada.example", "latitude": 21.31, "longitude": -157.86},

@@ -283,8 +283,8 @@ export function mapView(o) {
     apply();
   }
   /* A click on a cluster: zooms in to fit its markers, or, when they stay one cluster there (at the
-     closest zoom, or their discs merged), pins its list. A popup open before is left by the person (`o.onPopup` hears, and the page's
-     address leaves that pin). */
+     closest zoom, or their discs merged), pins its list. A popup open before is left by the person
+     (`o.onPopup` hears, and the page's address leaves that pin). */
   function expand(c) {
     const members = c.members;
     Object.assign(cam, fitView(members.map((m) => m.at), size));
