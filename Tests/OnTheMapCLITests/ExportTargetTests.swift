@@ -57,6 +57,12 @@ struct ExportTargetTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["link.html", "pipe.html", "precious.txt", "students.html"],
                 "nothing written in the folder")
+        // Refused before the daemon is asked to draw: with no daemon at all, the path is what is wrong.
+        let noDaemon = ["ONTHEMAP_SOCKET": bed.cacheHome.file("nope.sock")]
+        for (path, said) in [(folder + "/", "ends in a slash"), ("/nonexistent/x.html", "does not exist"), (link, "symbolic link")] {
+            let refused = try bed.run(["export", "--html", path], extra: noDaemon)
+            #expect(refused.status == 1 && refused.stderr.contains(said), "\(path): \(refused.stderr)")
+        }
         if getuid() != 0 {
             let locked = folder + "/locked"
             try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])

@@ -47,6 +47,8 @@ struct ExportCommand: ReportingCommand {
 
     func execute() throws {
         let (format, path): (ExportMapParams.Format, String) = html.map { (.html, $0) } ?? (.svg, svg!)
+        // A path that cannot be written is refused before the daemon draws the map.
+        if path != "-" { try AtomicFile.check(path, replacingReadOnly: force) }
         let result = try global.result(ExportMapParams(format: format))
         if path == "-" {
             Output.out(result.document)

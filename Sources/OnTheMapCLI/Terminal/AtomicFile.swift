@@ -15,39 +15,11 @@ enum AtomicFile {
         _ bytes: [UInt8], to path: String, mode: mode_t, exactMode: Bool = false, replacingReadOnly: Bool = true,
         forceOption: String = "--force"
     ) throws(CommandFailure) {
-        // A folder's path names no file to write (and FilePath would drop the slash, as if a file in
-        // the current folder were meant).
-        guard !path.hasSuffix("/") else {
-            throw CommandFailure(message: "\(path) ends in a slash, so it names a folder: give the path of a file to write")
-        }
-        var existing = stat()
-        var keptMode: mode_t?
-        if lstat(path, &existing) == 0 {
-            guard existing.st_mode & S_IFMT == S_IFREG else {
-                throw CommandFailure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
-            }
-            let readOnly = existing.st_mode & S_IWUSR == 0 || access(path, W_OK) != 0
-            if readOnly, !replacingReadOnly {
-                let octal = String(existing.st_mode & 0o7777, radix: 8)
-                throw CommandFailure(message: "\(path) is read-only (mode \(octal)): add \(forceOption) to replace it, or choose another path")
-            }
-            keptMode = existing.st_mode & 0o7777
-        } else if errno != ENOENT {
-            throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        // The folder the target is in: "." for a bare name.
-        let parent = FilePath(path).removingLastComponent(), folder = parent.isEmpty ? FilePath(".") : parent
+        let keptMode = try check(path, replacingReadOnly: replacingReadOnly, forceOption: forceOption)
+        let folder = folder(of: path)
         var template = Array(folder.appending(".onthemap-XXXXXX").string.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT: throw CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
-            case ENOTDIR: throw CommandFailure(message: "cannot write \(path): \(folder) is not a folder")
-            case EACCES, EPERM: throw CommandFailure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
-            default: throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(code)))")
-            }
-        }
+        guard fd >= 0 else { throw folderRefusal(errno, path: path, folder: folder) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let finalMode = exactMode ? mode : keptMode ?? mode & ~currentUmask()
         var failure: String?
@@ -61,6 +33,51 @@ enum AtomicFile {
         if let failure {
             unlink(temporary)
             throw CommandFailure(message: "cannot write \(path): \(failure)")
+        }
+    }
+
+    /// Refuses a path `write` would refuse for what is there (a folder's path, a symlink, a FIFO, a
+    /// read-only file without `replacingReadOnly`), so a command can say so before the work of
+    /// making the bytes; `write` checks again, as the path may change meanwhile. Returns an existing
+    /// file's permissions, nil for a new path.
+    @discardableResult
+    static func check(_ path: String, replacingReadOnly: Bool = true, forceOption: String = "--force") throws(CommandFailure) -> mode_t? {
+        // A folder's path names no file to write (and FilePath would drop the slash, as if a file in
+        // the current folder were meant).
+        guard !path.hasSuffix("/") else {
+            throw CommandFailure(message: "\(path) ends in a slash, so it names a folder: give the path of a file to write")
+        }
+        let folder = folder(of: path)
+        guard access(folder.string, W_OK | X_OK) == 0 else { throw folderRefusal(errno, path: path, folder: folder) }
+        var existing = stat()
+        guard lstat(path, &existing) == 0 else {
+            guard errno == ENOENT else { throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            return nil
+        }
+        guard existing.st_mode & S_IFMT == S_IFREG else {
+            throw CommandFailure(message: "\(path) is \(kind(existing.st_mode)), not a regular file: give the path of a file to write")
+        }
+        let readOnly = existing.st_mode & S_IWUSR == 0 || access(path, W_OK) != 0
+        if readOnly, !replacingReadOnly {
+            let octal = String(existing.st_mode & 0o7777, radix: 8)
+            throw CommandFailure(message: "\(path) is read-only (mode \(octal)): add \(forceOption) to replace it, or choose another path")
+        }
+        return existing.st_mode & 0o7777
+    }
+
+    /// The folder `path` is in: "." for a bare name.
+    private static func folder(of path: String) -> FilePath {
+        let parent = FilePath(path).removingLastComponent()
+        return parent.isEmpty ? FilePath(".") : parent
+    }
+
+    /// Why no file can be made in `folder`, from the `errno` of trying.
+    private static func folderRefusal(_ code: Int32, path: String, folder: FilePath) -> CommandFailure {
+        switch code {
+        case ENOENT: CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
+        case ENOTDIR: CommandFailure(message: "cannot write \(path): \(folder) is not a folder")
+        case EACCES, EPERM: CommandFailure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
+        default: CommandFailure(message: "cannot write \(path): \(String(cString: strerror(code)))")
         }
     }
 
