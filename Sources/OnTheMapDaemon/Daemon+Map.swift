@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 extension Daemon {
-    /// Draws the cached students on the world map, on `Daemon.work` (a large map takes milliseconds),
+    /// Draws the cached students on the world map, as `Daemon.clientWork` (a large map takes milliseconds),
     /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`). A full
     /// cache is said (`limitedTo`): the server may have more students than the map shows.
     func map(_ params: MapParams) async throws -> RPCResult {
@@ -18,7 +18,7 @@ extension Daemon {
         let snapshot = state.current
         let students = snapshot.students
         let limitedTo = snapshot.cacheIsFull(cacheSize: await live.cacheSize) ? students.count : nil
-        return try await Self.work.perform {
+        return try await Self.clientWork.perform {
             let entries = students.entries
             let picture = MapRenderer.render(
                 width: width, height: height, request: view, charset: charset,
@@ -67,7 +67,7 @@ extension Daemon {
     func exportMap(_ params: ExportMapParams) async throws -> ExportMapResult {
         let (_, account) = try await requireLogin()
         let students = state.current.students
-        let document = await Self.work.perform {
+        let document = try await Self.clientWork.perform {
             let pins = students.entries.map(\.pin)
             switch params.format {
             case .svg: return MapDocument.svg(pins: pins)

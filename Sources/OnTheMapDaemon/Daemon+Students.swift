@@ -149,26 +149,32 @@ extension Daemon {
             // holding exactly `wanted` has no more, and "the server has more" would be untrue.
             let probing = selection.needsWholeList || selection.end > wanted
             do {
-                let fetched = try await upstream("students", session: session) {
-                    try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
-                }
-                if let fetched {
+                // Up to ten pages fetched and read, a few clients' at a time (`ClientWork`).
+                let answer = try await Self.clientWork.fetching { () async throws -> RPCResult? in
+                    let fetched = try await upstream("students", session: session) {
+                        try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
+                    }
+                    guard let fetched else { return nil }
                     let more = probing && fetched.received > wanted
                     let list = fetched.list.cut(to: wanted)
-                    return try await Self.work.perform {
+                    return try await Self.clientWork.perform {
                         try selection.answer(
                             from: StudentList(list.results, accountKey: account.key, encodingPins: false),
                             refreshedAt: Date(), stale: false, source: .server, limitedTo: more ? wanted : nil)
                     }
                 }
+                if let answer { return answer }
             } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
                 logger.notice("students: the server could not be reached; answering from the cache", metadata: ["error": "\(error.message)"])
             }
         }
-        return try await Self.work.perform {
+        let answer = { @Sendable in
             try selection.answer(
                 from: snapshot.students, refreshedAt: snapshot.refreshedAt, stale: snapshot.isStale(),
                 source: .cache, limitedTo: needsServer ? snapshot.students.count : nil)
         }
+        // A page of the newest, searched for nothing, is a copy of its pins' JSON: answered here, it
+        // waits for no one's search (an editor's list stayed fast while other programs searched).
+        return try selection.isCheap ? answer() : await Self.clientWork.perform(answer)
     }
 }

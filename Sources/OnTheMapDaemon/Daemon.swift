@@ -76,8 +76,12 @@ public final class Daemon: Sendable {
     /// connection and the state actor, so such work never holds up another client's `status`. Each
     /// connection has one request at work at a time, and the queue takes work in the order it comes,
     /// so clients take turns: one client's batch of searches waits behind another's one search, not
-    /// the other way round. A serial queue: see `DispatchQueue.perform` for why.
+    /// the other way round. A serial queue: see `DispatchQueue.perform` for why. Clients' work goes
+    /// through `clientWork`.
     static let work = DispatchQueue(label: "onthemap.work")
+
+    /// Clients' share of `work`: bounded, and dropped for a client that has gone (`ClientWork`).
+    static let clientWork = ClientWork(on: work)
 
     /// Closes the HTTP clients, and returns once the state files asked for are written.
     public func shutdown() async {

@@ -5,6 +5,8 @@ import OnTheMapRPC
 import OnTheMapTestSupport
 import Testing
 
+@testable import OnTheMapDaemon
+
 /// One client cannot stall another (issue 39): while a client sends the worst request the limits
 /// allow, a batch of them (64 searches of 200 bytes each through 10,000 cached students; a batch of
 /// 256 only lasts longer, as the work queue takes one of them at a time), then a 1000×1000 map of
@@ -20,18 +22,9 @@ struct StallTests {
         try bed.login()
         #expect(try bed.result("status")["students"]?["count"] == .integer(10_000))
 
-        // Distinct short words, 200 bytes in all: each is looked for in every student that matched
-        // the ones before it.
-        var words: [String] = []
-        let letters = Array("aeiounrstl")
-        for first in letters { for second in letters { words.append(String([first, second])) } }
-        var search = words.joined(separator: " ")
-        search = String(search.prefix(200))
-        if search.hasSuffix(" ") { search.removeLast() }
-        search += String(repeating: "a", count: 200 - search.utf8.count)
+        let search = Self.worstSearch()
         #expect(search.utf8.count == 200)
-        let batch = "[" + (1...64).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"students","params":{"search":"\#(search)","limit":1}}"# }
-            .joined(separator: ",") + "]"
+        let batch = Self.worstBatch(64)
 
         let path = bed.daemon.socketPath
         let done = LockedFlag()
@@ -65,6 +58,95 @@ struct StallTests {
         #expect(tooLong.code == RPCError.invalidParamsCode)
         #expect(tooLong.message == "search is too long (at most 200 bytes).")
     }
+
+    /// Work left by clients that closed their connections is dropped, and however many clients
+    /// search at once, another's list of the newest is answered at once: 256 connections' batches
+    /// of searches, sent and left, kept the daemon busy for minutes and another client's list
+    /// waiting 51 s.
+    @Test func manyClientsSearchingCannotStallAnotherOrOutliveTheirConnections() throws {
+        let bed = try DaemonTestBed(students: 10_000, daemonArguments: ["--cache-size", "10000"])
+        defer { bed.tearDown() }
+        try bed.login()
+        let path = bed.daemon.socketPath
+        let batch = Self.worstBatch(256)
+        let victim = try RPCConnection(path: path, timeout: .seconds(600))
+        let clock = ContinuousClock()
+        let search = params(("search", .string("berlin")), ("limit", .integer(1)))
+
+        // Sent and left: the connections close as soon as their batches are written.
+        for _ in 0..<8 {
+            let gone = try RPCConnection(path: path)
+            try gone.send(line: batch)
+        }
+        var start = clock.now
+        #expect(try victim.call("students", params: search).get()["total"] != nil)
+        #expect(clock.now - start < .seconds(30), "a search after 8 left batches of 256 waited \(clock.now - start)")
+        // At most one request of each left batch was under way: the daemon soon rests (it worked
+        // through all 2,048 searches, for minutes).
+        let pid = bed.daemon.pid
+        #expect(eventually(timeout: .seconds(60)) { Self.busyFraction(of: pid, over: .seconds(2)) < 0.2 },
+                "the daemon rests once the searches' clients have gone (\(Self.busyFraction(of: pid, over: .seconds(2))) of a core)")
+
+        // 32 connections searching without pause, a batch of 256 at a time.
+        let searching = try (0..<32).map { _ in SearchingClient(try RPCConnection(path: path, timeout: .seconds(600))) }
+        let searchers = searching.map { client in
+            Thread {
+                while (try? client.connection.send(line: batch)) != nil, (try? client.connection.readLine()) != nil {}
+            }
+        }
+        searchers.forEach { $0.start() }
+        // A list of the newest waits for no search.
+        for _ in 0..<5 {
+            let asked = clock.now
+            let rows = try victim.call("students", params: params(("limit", .integer(10)))).get()["students"]
+            #expect(rows.map { if case .array(let rows) = $0 { rows.count } else { -1 } } == 10)
+            #expect(clock.now - asked < .seconds(2), "a list of 10 beside 32 searching clients took \(clock.now - asked)")
+            usleep(200_000)
+        }
+        // The searchers go, each in the middle of its batch: what they leave is dropped.
+        for client in searching { shutdown(client.connection.fileDescriptor, Int32(SHUT_RDWR)) }
+        start = clock.now
+        #expect(try victim.call("students", params: search).get()["total"] != nil)
+        #expect(clock.now - start < .seconds(30), "a search after 32 searching clients left took \(clock.now - start)")
+    }
+
+    /// How much of a core process `pid` used over `span`, from its CPU time in /proc.
+    static func busyFraction(of pid: Int32, over span: Duration) -> Double {
+        func ticks() -> Double {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return 0 }
+            // After the name: state, then 10 fields, then utime and stime (fields 14 and 15).
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+        }
+        let before = ticks()
+        usleep(UInt32(span.components.seconds * 1_000_000))
+        return (ticks() - before) / Double(sysconf(Int32(_SC_CLK_TCK))) / Double(span.components.seconds)
+    }
+
+    /// Distinct short words, 200 bytes in all: each is looked for in every student that matched the
+    /// ones before it.
+    static func worstSearch() -> String {
+        var words: [String] = []
+        let letters = Array("aeiounrstl")
+        for first in letters { for second in letters { words.append(String([first, second])) } }
+        var search = String(words.joined(separator: " ").prefix(200))
+        if search.hasSuffix(" ") { search.removeLast() }
+        return search + String(repeating: "a", count: 200 - search.utf8.count)
+    }
+
+    /// `count` of the worst search, in one batch line.
+    static func worstBatch(_ count: Int) -> String {
+        let search = worstSearch()
+        return "[" + (1...count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"students","params":{"search":"\#(search)","limit":1}}"# }
+            .joined(separator: ",") + "]"
+    }
+}
+
+/// A connection used by one thread only, and shut down from the test's.
+private final class SearchingClient: @unchecked Sendable {
+    let connection: RPCConnection
+    init(_ connection: RPCConnection) { self.connection = connection }
 }
 
 /// A flag set on one thread and read on another.

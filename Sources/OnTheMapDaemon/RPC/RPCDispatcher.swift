@@ -55,7 +55,11 @@ struct RPCDispatcher: Sendable {
         let result: Result<RPCResult, RPCError>
         if let handle = MethodRegistry.byName[request.method] {
             do {
-                result = .success(try await handle(request.params, daemon, connection))
+                // Work its client has left by the time its turn comes is dropped (`ClientWork`).
+                result = .success(
+                    try await ClientWork.$clientIsThere.withValue(connection.isOpen) {
+                        try await handle(request.params, daemon, connection)
+                    })
             } catch {
                 let rpcError = RPCError.from(error)
                 if rpcError.code == RPCError.internalErrorCode {

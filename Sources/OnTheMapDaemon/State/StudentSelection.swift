@@ -6,7 +6,7 @@ import OnTheMapRPC
 
 /// What a `students` request picks from a list: the students whose name or place holds every word
 /// searched for, nearest first with distances when `near` is given, then the page (`skip`, `limit`).
-/// Runs on `Daemon.work`: a search goes through the whole list.
+/// Runs on `Daemon.clientWork` (a search goes through the whole list), but for a page of the newest.
 struct StudentSelection: Sendable {
     /// The words searched for, folded as the list's search keys are.
     let words: [Substring]
@@ -32,6 +32,10 @@ struct StudentSelection: Sendable {
     /// How many of the newest students a page without a search or distances needs.
     var end: Int { skip + limit }
 
+    /// Whether answering costs no more than copying a page of up to 1,000 pins' JSON (the newest,
+    /// searched for nothing): quick enough to answer where the request is read.
+    var isCheap: Bool { !needsWholeList && limit <= 1000 }
+
     /// The answer's bytes: the typed result, its pins written from the list's encoded pins.
     func answer(
         from list: StudentList, refreshedAt: Date?, stale: Bool, source: StudentsResult.Source, limitedTo: Int?
@@ -49,13 +53,13 @@ struct StudentSelection: Sendable {
             matches = measured.map(\.0)[...]
             distances = measured.map(\.1)
         }
-        let range = min(skip, matches.count)..<min(skip + limit, matches.count)
-        let page = Array(matches)[range]
+        let start = min(skip, matches.count)
+        let page = Array(matches.dropFirst(start).prefix(limit))
         let pins = try page.indices.map { index in
             let entry = page[index]
             let pinJSON = try entry.pinJSON ?? WireCoding.encode(entry.pin)
             guard let distances else { return pinJSON }
-            return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(distanceKm: distances[index]))
+            return PinListAnswer.pin(pinJSON, adding: PinListAnswer.members(distanceKm: distances[start + index]))
         }
         let result = StudentsResult(
             students: [], total: matches.count, refreshedAt: refreshedAt, stale: stale, source: source, limitedTo: limitedTo)

@@ -38,7 +38,9 @@ struct ConnectionHandler: Sendable {
 
     func run(_ channel: NIOAsyncChannel<LineFrame, ByteBuffer>, idleCloser: IdleCloser) async {
         let (notifications, sink) = AsyncStream<RPCNotification>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let connection = ConnectionSubscription(subscribers: daemon.subscribers, sink: sink, idleCloser: idleCloser)
+        let underlying = channel.channel
+        let connection = ConnectionSubscription(
+            subscribers: daemon.subscribers, sink: sink, idleCloser: idleCloser, isOpen: { underlying.isActive })
         do {
             let outbound = LineWriter(channel: channel.channel)
             try await channel.executeThenClose { inbound, _ in

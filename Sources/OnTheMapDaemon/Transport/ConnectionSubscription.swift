@@ -9,6 +9,9 @@ struct ConnectionSubscription: Sendable {
     let subscribers: Subscribers
     let sink: Subscribers.Sink
     let idleCloser: IdleCloser
+    /// Whether the client is still connected (its channel open): a client that closed the
+    /// connection, not only its sending side, is gone.
+    let isOpen: @Sendable () -> Bool
 
     func subscribe(_ events: Set<RPCEvent>) {
         idleCloser.subscribed.withLockedValue { $0 = true }
