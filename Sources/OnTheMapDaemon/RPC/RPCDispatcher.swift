@@ -60,6 +60,9 @@ struct RPCDispatcher: Sendable {
                     try await ClientWork.$clientIsThere.withValue(connection.isOpen) {
                         try await handle(request.params, daemon, connection)
                     })
+            } catch is ClientWork.ClientGone {
+                // No one to answer, and nothing went wrong.
+                return nil
             } catch {
                 let rpcError = RPCError.from(error)
                 if rpcError.code == RPCError.internalErrorCode {
