@@ -297,6 +297,11 @@ try:
           "searching \"%s\" leaves %d students" % (name, len(visible)))
     check(driver.find_element(By.ID, "count").text == "%d of %d students" % (len(visible), expected),
           "the count says how many: %s" % driver.find_element(By.ID, "count").text)
+    # A search that leaves no one says so in words, as the server page's List does.
+    type_in_search("zzqxj")
+    check(driver.find_element(By.ID, "count").text == "No student\u2019s name or place holds \u201czzqxj\u201d.",
+          "a search that matches no one says so: %s" % driver.find_element(By.ID, "count").text)
+    type_in_search(name)
     type_in_search(" ")
 
     # Names from the terminal map's data: countries at the first view, more places closer in, none

@@ -1,7 +1,7 @@
 // What the page says went wrong (web/js/messages.mjs): node --test, run by WebScriptTests.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { copyFailure, linkProblem } from "../../../Sources/CWebPage/web/js/messages.mjs";
+import { copyFailure, linkProblem, postedText } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { isWebLink } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("a link with a space says the space is the problem, not the site's name or port", () => {
@@ -27,4 +27,13 @@ test("a link not copied says why in plain words, and gives the address to copy b
     "Could not copy the link: this browser did not let the page copy it. Its address, to copy by hand: " + address);
   assert.equal(copyFailure(address, true, true),
     "Could not copy the link: the browser did not allow the page to use the clipboard. Its address, to copy by hand: " + address);
+});
+
+test("a posted pin is said as what changed: a new pin, a move, a new link, or the same pin posted again", () => {
+  const mine = { mapString: "Lima, Peru", mediaURL: "https://ada.example" };
+  assert.equal(postedText(null, "Lima, Peru", "https://ada.example"), "Your pin is on the map at Lima, Peru.");
+  assert.equal(postedText(mine, "Cusco, Peru", "https://ada.example"), "Your pin moved to Cusco, Peru.");
+  assert.equal(postedText(mine, "Lima, Peru", "https://ada.example/new"), "Your pin at Lima, Peru links to the new address.");
+  // Not "moved": it is where it was.
+  assert.equal(postedText(mine, "Lima, Peru", "https://ada.example"), "Your pin at Lima, Peru is posted again, as your newest.");
 });

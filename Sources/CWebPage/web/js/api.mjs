@@ -146,7 +146,7 @@ function unreachable(copied) {
     const at = document.createElement("time");
     at.dateTime = new Date(connection.since).toISOString();
     at.textContent = sinceText(connection.since);
-    $("offline-text").replaceChildren("Cannot reach the server since ", at, ": the map shows the pins seen then. " + back);
+    $("offline-text").replaceChildren("Cannot reach the server since ", at, ": showing the pins seen then. " + back);
   }
   $("offline").hidden = false;
   probeSoon();

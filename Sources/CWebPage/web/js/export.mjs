@@ -5,7 +5,7 @@
 // it works offline.
 
 import { mapView } from "./map-view.mjs";
-import { countText } from "./text.mjs";
+import { countText, noMatchText } from "./text.mjs";
 
 const byId = (id) => document.getElementById(id);
 const search = byId("search"), count = byId("count");
@@ -25,7 +25,8 @@ byId("zoom-world").addEventListener("click", () => view.world());
 let fitting = 0;
 search.addEventListener("input", () => {
   const q = search.value.trim(), found = view.filter(q);
-  count.textContent = (q ? countText(found) + " of " + countText(total) : countText(total)) + (total === 1 ? " student" : " students");
+  count.textContent = q && !found ? noMatchText(q)
+    : (q ? countText(found) + " of " + countText(total) : countText(total)) + (total === 1 ? " student" : " students");
   // Once typing pauses, the matches are shown whole on the screen; no search: the first view.
   clearTimeout(fitting);
   fitting = setTimeout(() => (q ? view.fitTo(view.shown()) : view.fit()), 300);

@@ -11,7 +11,7 @@
 
 import { isMine } from "./pins.mjs";
 import { $, state, ui } from "./state.mjs";
-import { ago, countText, foldText, isWebLink, shownText } from "./text.mjs";
+import { ago, countText, foldText, isWebLink, noMatchText, shownText } from "./text.mjs";
 
 /** Rows made beyond each edge of the screen, so a scroll shows rows already there. */
 const AHEAD = 6;
@@ -108,7 +108,7 @@ function draw(q = $("search").value) {
   inOrder(ol, focused);
   const empty = $("list-empty");
   empty.textContent = !state.students.length ? "No pins yet. Post yours with the pin button."
-    : !matches.length ? "No student\u2019s name or place holds \u201c" + q.trim() + "\u201d." : "";
+    : !matches.length ? noMatchText(q) : "";
   empty.hidden = !!matches.length;
   const n = state.students.length;
   $("list-summary").textContent = query ? countText(matches.length) + " of " + countText(n) + " students"

@@ -74,6 +74,15 @@ export function overwriteQuestion(mine, label, link) {
   return "Your pin is already at " + q(label) + " with this link. Post it again, as your newest?";
 }
 
+/** What the page says once a pin is posted: `mine`, the pin it replaced ({mapString, mediaURL}) or
+ *  null; `label` and `link`, what was posted. Said as what changed, as the question before it asked. */
+export function postedText(mine, label, link) {
+  if (!mine) return "Your pin is on the map at " + label + ".";
+  if (mine.mapString !== label) return "Your pin moved to " + label + ".";
+  if (mine.mediaURL !== link) return "Your pin at " + label + " links to the new address.";
+  return "Your pin at " + label + " is posted again, as your newest.";
+}
+
 /** Why a pin's address could not be copied, and the address to copy by hand (pin-link.mjs):
  *  `refused`, the browser refused the clipboard; otherwise the page has no clipboard API and the
  *  older way failed too, which a page opened over plain http (`secure` false) cannot help. */

@@ -11,7 +11,7 @@
 import { api, hideAlert, showAlert, toast } from "./api.mjs";
 import { cover } from "./cover.mjs";
 import { showTab } from "./list.mjs";
-import { failure, linkProblem, overwriteQuestion } from "./messages.mjs";
+import { failure, linkProblem, overwriteQuestion, postedText } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { loadMine, loadPins } from "./pins.mjs";
 import { expired, loadProfile } from "./session.mjs";
@@ -236,7 +236,7 @@ async function send(mine, p) {
     posting.camera = null;
     closePost(false);
     $("post-place").value = "";
-    toast(mine ? "Your pin moved to " + p.label + "." : "Your pin is on the map at " + p.label + ".");
+    toast(postedText(mine, p.label, body.mediaURL));
     await Promise.all([loadPins(), loadMine()]);
     // Your pin, its popup open and the focus in it; the address is the pin's, in place of #/post.
     const id = mine ? mine.objectId : a.body && a.body.objectId;

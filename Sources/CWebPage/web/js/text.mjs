@@ -72,3 +72,8 @@ export function sinceText(t, now = Date.now(), locale = []) {
 export function countText(n) {
   return n.toLocaleString("en");
 }
+
+/** What a search that leaves no student says, in the List and the exported map's count. */
+export function noMatchText(q) {
+  return "No student\u2019s name or place holds \u201c" + q.trim() + "\u201d.";
+}
