@@ -73,7 +73,10 @@ if running server; then
     echo "==> onthemap-server already running on $API"
 else
     echo "==> starting onthemap-server on $API"
-    "$BIN/onthemap-server" serve --db "$RUN/onthemap.sqlite" --port "$PORT" >"$RUN/server.log" 2>&1 &
+    # Emptied here, not by the job's own redirection: that runs after the fork, and the wait below
+    # could meet the last run's "listening" first.
+    : >"$RUN/server.log"
+    "$BIN/onthemap-server" serve --db "$RUN/onthemap.sqlite" --port "$PORT" >>"$RUN/server.log" 2>&1 &
     echo $! >"$RUN/server.pid"
     if ! wait_for "$RUN/server.log" "listening on" "$(cat "$RUN/server.pid")"; then
         rm -f "$RUN/server.pid"
@@ -88,7 +91,8 @@ if running daemon; then
     echo "==> onthemapd already running on $ONTHEMAP_SOCKET"
 else
     echo "==> starting onthemapd on $ONTHEMAP_SOCKET"
-    "$BIN/onthemapd" --socket "$ONTHEMAP_SOCKET" --api-url "$API" >"$RUN/daemon.log" 2>&1 &
+    : >"$RUN/daemon.log"
+    "$BIN/onthemapd" --socket "$ONTHEMAP_SOCKET" --api-url "$API" >>"$RUN/daemon.log" 2>&1 &
     echo $! >"$RUN/daemon.pid"
     wait_for "$RUN/daemon.log" "listening" "$(cat "$RUN/daemon.pid")" || { rm -f "$RUN/daemon.pid"; exit 1; }
 fi

@@ -9,9 +9,10 @@ extension Daemon {
         return status(of: state.current)
     }
 
-    /// What `status` says of `snapshot`, with the uptime as of now.
+    /// What `status` says of `snapshot`, with the uptime as of now. The API's URL without a user
+    /// and password in it: clients show it (`status`, `signup`, an offline `logout`).
     func status(of snapshot: DaemonSnapshot) -> StatusResult {
-        snapshot.status(version: Self.version, apiURL: configuration.apiURL, uptime: uptime())
+        snapshot.status(version: Self.version, apiURL: StartHint.withoutUserInfo(configuration.apiURL), uptime: uptime())
     }
 
     /// Seconds since the daemon started, to the millisecond.

@@ -15,9 +15,15 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         guard !FileManager.default.fileExists(atPath: to) else { throw CommandError("\(to) exists; give a new file.") }
         let (snapshot, rule) = try await database.with { (try await $0.snapshot(), $0.pinsPerAccount) }
-        let backup = try await DatabaseTarget.sqlite(to).open(
-            pinsPerAccount: rule, ifNew: .create, logger: Logger(label: "onthemap-server"))
-        try await backup.closing { try await backup.restore(snapshot) }
+        do {
+            let backup = try await DatabaseTarget.sqlite(to).open(
+                pinsPerAccount: rule, ifNew: .create, logger: Logger(label: "onthemap-server"))
+            try await backup.closing { try await backup.restore(snapshot) }
+        } catch {
+            // A backup that failed (a full disk) is no backup: nothing is left to be taken for one.
+            for file in [to, to + "-wal", to + "-shm", to + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
+            throw error
+        }
         print("backed up \(snapshot.counts) to \(to) (checksum \(snapshot.checksum))")
     }
 }

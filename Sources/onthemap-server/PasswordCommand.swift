@@ -22,7 +22,7 @@ struct PasswordCommand: AsyncParsableCommand {
                 // After the new hash is stored: a session made with the old password before this
                 // point is ended here, and none can be made with it after.
                 let ended = try await storage.revokeSessions(accountKey: record.key)
-                print("password changed for \(name); ended \(counted(ended, "session"))")
+                print("password changed for \(name); " + (ended == 0 ? "no session was live" : "ended \(counted(ended, "session"))"))
             }
         }
     }

@@ -20,7 +20,8 @@ struct RevokeSessionCommand: AsyncParsableCommand {
             if let user {
                 let record = try await findAccount(user, in: storage)
                 try Confirmation.require("End every session of \(record.email ?? record.key)?", yes: yes)
-                print("revoked \(counted(try await storage.revokeSessions(accountKey: record.key), "session"))")
+                let ended = try await storage.revokeSessions(accountKey: record.key)
+                print(ended == 0 ? "\(record.email ?? record.key) had no live session" : "revoked \(counted(ended, "session"))")
                 return
             }
             let matches = try await storage.allSessions(accountKey: nil).filter { SessionPrefix.of($0.id) == session }

@@ -158,6 +158,7 @@ struct DailyUseRoundThreeTests {
         #expect(said.contains("it stays valid there until it expires"), "\(said)")
         #expect(said.hasSuffix("`onthemap-server session revoke --user \(key)`.\n"), "one sentence, ended: \(said)")
         #expect(!said.contains("retry"), "the reason alone, not a request's advice to retry: \(said)")
+        #expect(said.contains("did not end the session (cannot reach "), "the reason as a clause of the sentence: \(said)")
         #expect(try bed.run(["status"]).stdout.hasPrefix("logged out"), "forgotten here")
     }
 

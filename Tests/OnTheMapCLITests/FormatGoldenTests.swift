@@ -117,7 +117,7 @@ struct FormatGoldenTests {
 
     static let statuses: [(String, StatusResult?)] = [
         ("ok", status(ada, students: .init(count: 100, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "London, UK")),
-        ("stale", status(ada, students: .init(count: 10_000, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API"), place: nil)),
+        ("stale", status(ada, students: .init(count: 10_000, skipped: 2, skippedWhy: "2 records left out: firstName is missing (2)", refreshedAt: WireTimestamp.parse("2026-11-22T10:00:00.000Z"), stale: true, lastError: "Cannot reach the OnTheMap API at http://127.0.0.1:8080/v1: the connection was refused. Check the network and the API URL, then retry."), place: nil)),
         ("logged-out", status(nil, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
         // Logged in, the first list not fetched yet: neither a count nor "refreshed" is known.
         ("fetching", status(ada, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
@@ -193,5 +193,14 @@ struct FormatGoldenTests {
         #expect(RelativeTime.describe("2026-11-22T09:00:00.000Z", now: Self.now) == "3 h ago")
         #expect(RelativeTime.describe("2026-11-10T12:00:00.000Z", now: Self.now) == "12 d ago")
         #expect(RelativeTime.describe(nil, now: Self.now) == "—")
+    }
+
+    /// A message quoted inside a sentence is a clause of it: its first sentence, no full stop of its
+    /// own, in lower case but for a word in capitals ("stale: Cannot reach … then retry.; refreshed").
+    @Test func aQuotedMessageIsAClause() {
+        #expect(Clause.of("Cannot reach the API at x: refused. Check the network, then retry.") == "cannot reach the API at x: refused")
+        #expect(Clause.of("API down.") == "API down")
+        #expect(Clause.of("not refreshed lately") == "not refreshed lately")
+        #expect(!Clause.of("Bell\u{7} rung.").unicodeScalars.contains("\u{7}"), "shown safe")
     }
 }

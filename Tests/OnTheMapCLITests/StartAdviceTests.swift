@@ -200,6 +200,9 @@ struct StartAdviceTests {
         #expect(line.hasSuffix("\n") && line.split(separator: "\n").count == 1, "\(line)")
         #expect(line.contains(BuiltProducts.path("onthemapd") + " --socket " + daemon.socketPath + " --api-url " + server.baseURL), "\(line)")
         #expect(!line.contains("secret"), "no password in the file: \(line)")
+        // Nor in what clients show of the API.
+        let shown = try runCommand(BuiltProducts.path("onthemap"), ["status", "--json"], environment: ["ONTHEMAP_SOCKET": daemon.socketPath])
+        #expect(shown.stdout.contains("\"apiURL\":\"\(server.baseURL)\"") && !shown.stdout.contains("secret"), "\(shown.stdout)")
         // Where its session is: started again without it, it would come back logged out.
         #expect(line.contains("XDG_STATE_HOME=" + daemon.home.file("state") + " "), "\(line)")
         #expect((try FileManager.default.attributesOfItem(atPath: hint)[.posixPermissions] as? NSNumber)?.intValue == 0o600)

@@ -75,6 +75,9 @@ struct AdminCommandTests {
         #expect(try await eventually(timeout: .seconds(5)) { try await ServerHTTP.pins(fixture.baseURL, of: key).isEmpty })
         let revoked = try runCommand(server, ["session", "revoke", "--user", key, "--yes"] + db)
         #expect(revoked.stdout == "revoked 1 session\n", "\(revoked.stdout)\(revoked.stderr)")
+        // Again: nothing to end, said as such (it said "revoked 0 sessions").
+        let again = try runCommand(server, ["session", "revoke", "--user", key, "--yes"] + db)
+        #expect(again.status == 0 && again.stdout == "grace@example.com had no live session\n", "\(again.stdout)\(again.stderr)")
         #expect(try runCommand(server, ["user", "remove", "grace@example.com", "--yes"] + db).status == 0)
         #expect(try runCommand(server, ["user", "show", key] + db).status != 0)
     }
@@ -121,5 +124,21 @@ struct AdminCommandTests {
         defer { copy.stop() }
         let after = try await ServerHTTP.send(.GET, copy.baseURL + "/StudentLocation?limit=1000&order=objectId")
         #expect(after.body == before.body)
+    }
+
+    /// A backup that fails on a full disk leaves no file behind, which would pass for a backup.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs (a disk that fills)"))
+    func aFailedBackupLeavesNoFile() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        try fixture.seedDemo(count: 2000)
+        let small = fixture.directory.file("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let mounted = try runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small])
+        try #require(mounted.status == 0, "mount: \(mounted.stderr)")
+        defer { _ = try? runCommand("/bin/umount", [small]) }
+        let failed = try runCommand(server, ["backup", "--database", fixture.databasePath, "--to", small + "/b.sqlite"])
+        #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small) == [], "nothing left in the full folder")
     }
 }

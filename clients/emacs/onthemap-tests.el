@@ -574,6 +574,58 @@ The list it made is killed."
   ;; One function writes a radius: the title's, and the refusal's range.
   (should (equal (mapcar #'onthemap--radius-text '(1000.0 1000 0.5 0.1 20100 2.5)) '("1000" "1000" "0.5" "0.1" "20100" "2.5"))))
 
+(defun onthemap-tests--near-koln (room)
+  "Type a near list for Köln within 300 km where a line has ROOM columns.
+That is the frame's one window, when it has that room, else the left
+of two, made that wide.  Return its first line as (LINE PLACE): PLACE
+is what it names.  The list is killed."
+  (delete-other-windows)
+  (switch-to-buffer "*scratch*")
+  (unless (= (1- (window-max-chars-per-line)) room)
+    (split-window-right (+ room 3))
+    (window-resize nil (- (1+ room) (window-max-chars-per-line)) t))
+  (should (= (1- (window-max-chars-per-line)) room))
+  (onthemap-tests--type (lambda () (and (get-buffer "*OnTheMap near*")
+                                        (buffer-local-value 'onthemap--shown (get-buffer "*OnTheMap near*"))))
+                        'M-x "onthemap-near" 'RET "Köln" 'RET "300" 'RET '<f12>)
+  (with-current-buffer "*OnTheMap near*"
+    (should (eq (get-buffer-window) (selected-window)))
+    (let ((line (car (split-string (onthemap-tests--summary) "\n"))))
+      (kill-buffer)
+      ;; The radius and the age whole, whatever the place gave way.
+      (should (string-match "\\`[0-9,]+ of [0-9,]+ students nearest to \\(.+\\) (within 300 km) · refreshed [a-z0-9 ]+\\'" line))
+      (list line (match-string 1 line)))))
+
+(ert-deftest onthemap-test-06i-near-summary-fits-the-window ()
+  ;; M-x onthemap-near RET Köln RET 300 RET in a frame of 80 columns: the first line was cut at
+  ;; the window's edge, "… nearest to Köln, North Rhine-Westphalia, Germany (within 300 km", with
+  ;; no ")" and no age.  The place gives way, as the mode line shortens your pin's ("Köln"), and in
+  ;; a narrower window it is cut with "…": the rest of the line stays whole, within the window.
+  (let ((frame-width (frame-width))
+        (label "Köln, North Rhine-Westphalia, Germany"))
+    (unwind-protect
+        (progn
+          ;; Wide enough: the place whole.
+          (set-frame-width nil 130)
+          (pcase-let ((`(,line ,place) (onthemap-tests--near-koln 128)))
+            (should (equal place label))
+            (should (<= (string-width line) 128)))
+          (set-frame-width nil 80)
+          (pcase-let* ((`(,line ,place) (onthemap-tests--near-koln 78))
+                       (rest (- (string-width line) (string-width place))))
+            ;; The whole place does not fit 80 columns: its name alone, as the mode line has it.
+            (should (> (+ rest (string-width label)) 78))
+            (should (equal place "Köln"))
+            (should (<= (string-width line) 78))
+            ;; Too narrow for "Köln" too: cut, "Kö…", in a window with room for 3 columns of it.
+            (pcase-let ((`(,line ,place) (onthemap-tests--near-koln (+ rest 3))))
+              (should (string-suffix-p "…" place))
+              (should (string-prefix-p (substring place 0 -1) "Köln"))
+              (should (> (length place) 1))
+              (should (<= (string-width line) (+ rest 3))))))
+      (delete-other-windows)
+      (set-frame-width nil frame-width))))
+
 (defun onthemap-tests--geocode (place)
   "The geocoder's matches for PLACE, as the CLI gets them."
   (let ((answer (onthemap-tests--cli-json "geocode" place)))

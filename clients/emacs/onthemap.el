@@ -958,9 +958,11 @@ was when it answered."
                     (onthemap--age (plist-get student :updatedAt)))))))
    students))
 
-(defun onthemap--summary ()
+(defun onthemap--summary (&optional place)
   "The first line of a students list: how many, in which order, how fresh.
-Then, when there are none, a line that says so."
+Then, when there are none, a line that says so.  A near list names
+PLACE there, when given, in place of its whole place
+\(`onthemap--fitted-summary')."
   (let* ((result onthemap--shown)
          (shown (length (plist-get result :students)))
          (sort-key (car tabulated-list-sort-key)))
@@ -974,7 +976,7 @@ Then, when there are none, a line that says so."
                     (t (format " (server unreachable: only the %s cached looked at)" (onthemap--grouped looked)))))
             (when onthemap--search (format " matching \"%s\"" (onthemap--clean onthemap--search)))
             (when onthemap--near
-              (format " %s %s%s" (if sort-key "near" "nearest to") (onthemap--clean (nth 2 onthemap--near))
+              (format " %s %s%s" (if sort-key "near" "nearest to") (or place (onthemap--clean (nth 2 onthemap--near)))
                       (if (nth 3 onthemap--near) (format " (within %s km)" (onthemap--radius-text (nth 3 onthemap--near))) "")))
             (cond (sort-key (format ", sorted by %s%s" sort-key (if (cdr tabulated-list-sort-key) " (reversed)" "")))
                   ((not onthemap--near) ", newest first"))
@@ -984,6 +986,26 @@ Then, when there are none, a line that says so."
               (concat "\n" (cond (onthemap--search (format "No student matches \"%s\"." (onthemap--clean onthemap--search)))
                                  (onthemap--near "No student there: try a larger radius.")
                                  (t "No students yet.")))))))
+
+(defun onthemap--fitted-summary (tail)
+  "The summary and then TAIL, its first line within the window if it can.
+A near list's place too long for it is shortened as the mode line
+shortens your pin's (`onthemap--short-place': \"Köln\" of \"Köln,
+North Rhine-Westphalia, Germany\"), then cut with \"…\" as far as the
+window needs (`onthemap--truncate'), so that the radius and how fresh
+the list is stay whole.  Coordinates typed (\"48.85, 2.35\") are only
+cut, never shortened to their first number.  What does not fit even
+so is cut at the window's edge, as the other lists' summaries are."
+  (let ((whole (concat (onthemap--summary) tail))
+        (room (onthemap--list-room))
+        (place (and onthemap--near (onthemap--clean (nth 2 onthemap--near)))))
+    (if (or (null place) (<= (string-width (car (split-string whole "\n"))) room))
+        whole
+      (let* ((short (onthemap--short-place place))
+             ;; "48.85, 2.35" is no name and a region: no letter in what is left.
+             (short (if (string-match-p "[[:alpha:]]" short) short place))
+             (rest (string-width (car (split-string (concat (onthemap--summary "") tail) "\n")))))
+        (concat (onthemap--summary (onthemap--truncate short (max 2 (- room rest)))) tail)))))
 
 (defun onthemap--wrap-words (text width)
   "The words of TEXT for `onthemap--wrap', at most WIDTH columns wide.
@@ -1023,7 +1045,7 @@ it is on screen (what to do, after the first words, included)."
   (cond (onthemap--problem
          (concat (propertize (onthemap--wrap (car onthemap--problem) (onthemap--list-room)) 'face (cdr onthemap--problem))
                  (propertize (if (> onthemap--fetching 0) "\nTrying again…" "\ng tries again, q quits.") 'face 'shadow)))
-        (onthemap--shown (propertize (concat (onthemap--summary) (if (> onthemap--fetching 0) " · fetching…" ""))
+        (onthemap--shown (propertize (onthemap--fitted-summary (if (> onthemap--fetching 0) " · fetching…" ""))
                                      'face 'shadow))
         (t (propertize "Loading students…" 'face 'shadow))))
 

@@ -43,10 +43,7 @@ struct LogoutCommand: ReportingCommand {
             // check the network and retry is for a request to try again, and a logout is done.
             var why = ""
             if let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close {
-                let said = text[text.index(after: open)..<close]
-                var reason = said.firstRange(of: ". ").map { said[..<$0.lowerBound] } ?? said
-                while reason.last == "." { reason = reason.dropLast() }
-                why = " (" + DisplayText.clean(String(reason)) + ")"
+                why = " (" + Clause.of(String(text[text.index(after: open)..<close])) + ")"
             }
             let server = apiURL.isEmpty ? "the server" : "the server at \(DisplayText.clean(apiURL))"
             // Unreachable, or an answer that was an error: either way the server did not end it.

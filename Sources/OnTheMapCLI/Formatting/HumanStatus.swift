@@ -20,7 +20,7 @@ enum HumanStatus {
             var line = students.refreshedAt.map { "students: \(count) newest, refreshed " + RelativeTime.describe($0, now: now) }
                 ?? (students.count > 0 ? "students: \(count) newest, not fetched yet" : "students: not fetched yet")
             if students.stale {
-                line += " " + style.yellow("(stale: \(DisplayText.clean(students.lastError ?? "not refreshed lately")))")
+                line += " " + style.yellow("(stale: \(Clause.of(students.lastError ?? "not refreshed lately")))")
             }
             if students.skipped > 0 {
                 line += "; " + DisplayText.clean(students.skippedWhy ?? "\(students.skipped) records left out")

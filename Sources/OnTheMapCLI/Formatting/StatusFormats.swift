@@ -53,7 +53,7 @@ struct StatusSummary {
         } else if status.students.stale {
             state = .stale
             // How old the list is matters most when it is stale.
-            detail = "stale: " + DisplayText.clean(status.students.lastError ?? "not refreshed lately")
+            detail = "stale: " + Clause.of(status.students.lastError ?? "not refreshed lately")
                 + (status.students.refreshedAt.map { "; refreshed " + RelativeTime.describe($0, now: now) } ?? "")
         } else {
             state = .ok

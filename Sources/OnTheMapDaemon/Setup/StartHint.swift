@@ -42,8 +42,11 @@ enum StartHint {
     static func commandLine(arguments: [String], environment: [String: String], directory: String) -> String {
         var words: [String] = []
         var relative = false
+        // A flag wins over its variable, so a variable whose flag is given is no part of how the
+        // daemon was started (written too, the command named two sockets).
+        let given = Set(arguments.dropFirst().map { split($0).0 })
         for name in environmentSettings {
-            guard let value = environment[name] else { continue }
+            guard let value = environment[name], !given.contains(flag(of: name)) else { continue }
             if name == "ONTHEMAP_SOCKET", !value.hasPrefix("/") { relative = true }
             words.append(name + "=" + ShellWord.quoted(withoutUserInfo(value)))
         }
@@ -60,6 +63,13 @@ enum StartHint {
         }
         let command = words.joined(separator: " ")
         return relative ? "cd " + ShellWord.quoted(directory) + " && " + command : command
+    }
+
+    /// The flag that overrides an `ONTHEMAP_` variable (`ONTHEMAP_API_URL`: `--api-url`); none for
+    /// the XDG folders.
+    static func flag(of variable: String) -> String {
+        guard variable.hasPrefix("ONTHEMAP_") else { return "" }
+        return "--" + variable.dropFirst("ONTHEMAP_".count).lowercased().replacing("_", with: "-")
     }
 
     /// `--name=value` as its two parts; any other word as itself.

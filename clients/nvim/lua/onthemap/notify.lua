@@ -18,7 +18,9 @@ M.long = {}
 -- Enough to find the one a notice pointed to after a few more messages.
 local kept = 5
 
-local pointer = " (see :checkhealth onthemap)"
+--- What a notice shown shorter says after its words, where the whole of it is.
+M.pointer = " (see :checkhealth onthemap)"
+local pointer = M.pointer
 
 --- The widest message shown: 'columns' less a margin, clear of 'showcmd' at the end of the command
 --- line (a message that reaches the last column scrolls).

@@ -5,6 +5,26 @@ local notify = require("onthemap.notify")
 
 local M = {}
 
+--- What to show when xdg-open found no browser (exit 3), most telling first, for notify.show: the
+--- link, which the user now opens themselves (the CLI says "open it in a browser yourself"), whole
+--- in each; only a link too long for all of them on the command line is cut, with "…", and then
+--- points to :checkhealth when that leaves room for a useful part of it (the whole is there, and in
+--- :messages).
+function M.no_browser_forms(url)
+  local short = "OnTheMap: no browser: open %s yourself"
+  local forms = { ("OnTheMap: xdg-open found no browser: open %s yourself"):format(url), short:format(url) }
+  local room = notify.room()
+  if format.width(forms[2]) > room then
+    local cut = room - format.width(short:format(""))
+    -- notify.shorten puts the pointer after a form that leaves room for it.
+    if cut - format.width(notify.pointer) >= 30 then
+      cut = cut - format.width(notify.pointer)
+    end
+    forms[3] = short:format(format.truncate(url, cut))
+  end
+  return forms
+end
+
 --- Whether `url` may be opened: an http(s) link with nothing that is not shown as it is (no
 --- space, no control character, no bidi override). The link is someone else's text: a NUL cuts it
 --- short for the opener while the screen shows all of it, and an override hides what it says.
@@ -45,12 +65,12 @@ function M.open(url, who)
         if code ~= 0 then
           local why = ({ [3] = "no browser is set up for this session", [4] = "the browser failed" })[code]
             or ("it exited with %d"):format(code)
-          local short = ({ [3] = "xdg-open found no browser", [4] = "xdg-open: the browser failed" })[code]
-            or ("xdg-open exited with %d"):format(code)
+          local short = ({ [4] = "xdg-open: the browser failed" })[code] or ("xdg-open exited with %d"):format(code)
           notify.show(
             ("OnTheMap: xdg-open could not open %s: %s. Set one up, or the `opener` option (:help onthemap-options)"):format(url, why),
             vim.log.levels.ERROR,
-            { ("OnTheMap: xdg-open could not open %s: %s"):format(url, why), "OnTheMap: " .. short }
+            code == 3 and M.no_browser_forms(url)
+              or { ("OnTheMap: xdg-open could not open %s: %s"):format(url, why), "OnTheMap: " .. short }
           )
         end
       end,
