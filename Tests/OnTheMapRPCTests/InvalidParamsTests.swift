@@ -23,7 +23,10 @@ struct InvalidParamsTests {
     @Test(arguments: [
         // Wrong JSON types name the param.
         (GeocodeParams.method, #"{"query":5}"#, "query", "query must be a string, not a number."),
-        (GeocodeParams.method, #"{"query":"Lima","limit":"2"}"#, "limit", "limit must be a whole number, not a string."),
+        (GeocodeParams.method, #"{"query":"Lima","limit":"2"}"#, "limit", "limit must be a whole number between 1 and 50, not a string."),
+        // A number, but no whole one: said as given (it said "not a number").
+        (StudentsParams.method, #"{"limit":1.5}"#, "limit", "limit must be a whole number between 0 and 100000, not 1.5."),
+        (StudentsParams.method, #"{"skip":1e30}"#, "skip", "skip must be a whole number between 0 and 2147483647, not 1e+30."),
         (GeocodeParams.method, #"{"query":"Lima","limit":51}"#, "limit", "limit must be between 1 and 50."),
         (GeocodeParams.method, #"{"query":"  "}"#, "query", "query is required."),
         (GeocodeParams.method, #"{"query":"Lima","verbose":true}"#, "verbose", "verbose is not a parameter of this method."),

@@ -56,7 +56,11 @@ public struct RPCParams: Sendable {
 
     public func int(_ name: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let value = value(name) else { return nil }
-        guard let integer = value.intValue else { throw .invalidParams(field: name, "must be a whole number, not \(value.typeDescription)") }
+        guard let integer = value.intValue else {
+            // A number that is not whole (1.5), or past any whole number's size (1e30): said as given.
+            let given = value.doubleValue.map { WireJSON.format($0) } ?? value.typeDescription
+            throw .invalidParams(field: name, "must be a whole number between \(range.lowerBound) and \(range.upperBound), not \(given)")
+        }
         guard range.contains(integer) else {
             throw .invalidParams(field: name, "must be between \(range.lowerBound) and \(range.upperBound)")
         }
