@@ -59,6 +59,8 @@ struct MapScreen {
     /// After the user moved the map, the pins `n` steps through are those now in view.
     mutating func show(_ result: MapResult) {
         self.result = result
+        // Back after a logout: what the status line said then ("pick a pin first") is of no map here.
+        if loggedOut { message = nil }
         loggedOut = false
         if let pin = pickedPin, !result.pins.contains(where: { $0.student.objectId == pin.student.objectId }) {
             dropPick()
