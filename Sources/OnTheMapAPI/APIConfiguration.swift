@@ -34,4 +34,15 @@ public struct APIConfiguration: Sendable, Hashable {
         self.maxResponseBytes = maxResponseBytes
         self.userAgent = userAgent
     }
+
+    /// The base URL as messages and clients show it: without a user and password in it.
+    public var shownURL: String { Self.withoutUserInfo(baseURL) }
+
+    /// `https://user:secret@host/v1` as `https://host/v1`; any other text as it is.
+    public static func withoutUserInfo(_ text: String) -> String {
+        guard let scheme = text.firstRange(of: "://") else { return text }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
+    }
 }

@@ -24,7 +24,7 @@ extension OnTheMapAPIClient {
         } catch is NIOTooManyBytesError {
             return nil
         } catch {
-            throw APIError.unreachable(error, baseURL: configuration.baseURL)
+            throw APIError.unreachable(error, baseURL: configuration.shownURL)
         }
         return page.flatMap { Self.signUpURL(inPage: String(buffer: $0)) }
     }

@@ -67,13 +67,13 @@ extension OnTheMapAPIClient {
             _ = error
             throw APIError(
                 .malformedResponse,
-                "The server at \(configuration.baseURL) sent a response larger than \(configuration.maxResponseBytes) bytes.")
+                "The server at \(configuration.shownURL) sent a response larger than \(configuration.maxResponseBytes) bytes.")
         } catch {
-            throw APIError.unreachable(error, baseURL: configuration.baseURL)
+            throw APIError.unreachable(error, baseURL: configuration.shownURL)
         }
         logger.debug("response", metadata: ["path": "\(path)", "status": "\(reply.status)"])
         guard (200..<300).contains(reply.status) || accepted.contains(reply.status) else {
-            throw APIError.fromStatus(reply, purpose: purpose, baseURL: configuration.baseURL)
+            throw APIError.fromStatus(reply, purpose: purpose, baseURL: configuration.shownURL)
         }
         return reply
     }
@@ -86,7 +86,7 @@ extension OnTheMapAPIClient {
         } catch {
             throw APIError(
                 .malformedResponse,
-                "The server at \(configuration.baseURL) answered with something that is not the OnTheMap API's format (\(Self.summary(of: error))).",
+                "The server at \(configuration.shownURL) answered with something that is not the OnTheMap API's format (\(Self.summary(of: error))).",
                 status: reply.status)
         }
     }

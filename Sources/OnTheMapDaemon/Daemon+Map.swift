@@ -5,7 +5,7 @@ import OnTheMapRPC
 import OnTheMapSupport
 
 extension Daemon {
-    /// Draws the cached students on the world map, as `Daemon.clientWork` (a large map takes milliseconds),
+    /// Draws the cached students on the world map, on `Daemon.clientWork` (a large map takes milliseconds),
     /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`). A full
     /// cache is said (`limitedTo`): the server may have more students than the map shows.
     func map(_ params: MapParams) async throws -> RPCResult {

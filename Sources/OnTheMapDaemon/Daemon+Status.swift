@@ -1,3 +1,4 @@
+import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
 
@@ -12,7 +13,7 @@ extension Daemon {
     /// What `status` says of `snapshot`, with the uptime as of now. The API's URL without a user
     /// and password in it: clients show it (`status`, `signup`, an offline `logout`).
     func status(of snapshot: DaemonSnapshot) -> StatusResult {
-        snapshot.status(version: Self.version, apiURL: StartHint.withoutUserInfo(configuration.apiURL), uptime: uptime())
+        snapshot.status(version: Self.version, apiURL: APIConfiguration.withoutUserInfo(configuration.apiURL), uptime: uptime())
     }
 
     /// Seconds since the daemon started, to the millisecond.

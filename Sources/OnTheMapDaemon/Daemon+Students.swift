@@ -140,7 +140,9 @@ extension Daemon {
         let selection = StudentSelection(params)
         let cacheSize = await live.cacheSize
         let cacheHasAll = snapshot.refreshedAt != nil && !snapshot.cacheIsFull(cacheSize: cacheSize)
-        let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count)
+        // Records the cache left out (unreadable) are no more readable from the server: a page within
+        // the newest `cacheSize` is the cache's (an editor's list of 100 went to the server each time).
+        let needsServer = !cacheHasAll && (selection.needsWholeList || selection.end > snapshot.students.count + snapshot.skipped)
         if needsServer {
             // Up to 10,000 students decoded for this answer, answered or failed halfway: let go.
             defer { memoryTrimmer.serverListReleased() }
@@ -148,21 +150,24 @@ extension Daemon {
             // Where the bound cuts what was asked for, one student more is asked for: a server
             // holding exactly `wanted` has no more, and "the server has more" would be untrue.
             let probing = selection.needsWholeList || selection.end > wanted
-            do {
-                // Up to ten pages fetched and read, a few clients' at a time (`ClientWork`).
-                let answer = try await Self.clientWork.fetching { () async throws -> RPCResult? in
-                    let fetched = try await upstream("students", session: session) {
-                        try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
-                    }
-                    guard let fetched else { return nil }
-                    let more = probing && fetched.received > wanted
-                    let list = fetched.list.cut(to: wanted)
-                    return try await Self.clientWork.perform {
-                        try selection.answer(
-                            from: StudentList(list.results, accountKey: account.key, encodingPins: false),
-                            refreshedAt: Date(), stale: false, source: .server, limitedTo: more ? wanted : nil)
-                    }
+            func fetchAndAnswer() async throws -> RPCResult? {
+                let fetched = try await upstream("students", session: session) {
+                    try await Self.fetchNewest(wanted + (probing ? 1 : 0), from: self.api)
                 }
+                guard let fetched else { return nil }
+                let more = probing && fetched.received > wanted
+                let list = fetched.list.cut(to: wanted)
+                return try await Self.clientWork.perform {
+                    try selection.answer(
+                        from: StudentList(list.results, accountKey: account.key, encodingPins: false),
+                        refreshedAt: Date(), stale: false, source: .server, limitedTo: more ? wanted : nil)
+                }
+            }
+            do {
+                // A search's or a long page's ten pages, a few clients' at a time (`ClientWork`); a
+                // page of the newest beyond the cache, at once.
+                let pages = (wanted + 999) / 1000
+                let answer = pages > 1 ? try await Self.clientWork.fetching(fetchAndAnswer) : try await fetchAndAnswer()
                 if let answer { return answer }
             } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
                 logger.notice("students: the server could not be reached; answering from the cache", metadata: ["error": "\(error.message)"])

@@ -42,7 +42,7 @@ public final class Daemon: Sendable {
         let interval = TimeInterval(configuration.refreshInterval.components.seconds)
         self.state = DaemonState(
             // Named without user info: the URL goes into the session file and the log.
-            paths: configuration.paths, apiURL: StartHint.withoutUserInfo(configuration.apiURL),
+            paths: configuration.paths, apiURL: APIConfiguration.withoutUserInfo(configuration.apiURL),
             staleAfter: max(2 * interval, 60), logger: logger)
         switch (geocoder, configuration.geocoder) {
         case (let geocoder?, _):

@@ -46,9 +46,15 @@ public enum ShownText {
         return nil
     }
 
-    /// Why a first or last name may not be stored (nil: it may): empty (or only spaces), or `problem(in:)`.
+    /// The longest first or last name, in code points: not letters as drawn, which can carry any
+    /// number of marks (a 100-letter name of 30 KB, drawn over the rows around it in a terminal).
+    public static let maxNameLength = 100
+
+    /// Why a first or last name may not be stored (nil: it may): empty (or only spaces), longer than
+    /// `maxNameLength`, or `problem(in:)`.
     public static func problem(inName value: String) -> String? {
         if value.trimmingWhitespace().isEmpty { return "is empty: every student on the map has a first and a last name" }
+        if value.unicodeScalars.count > maxNameLength { return "is longer than \(maxNameLength) characters" }
         return problem(in: value, kind: .name)
     }
 

@@ -17,7 +17,8 @@ struct OutputTable {
                 let cells = zip(columns, row).map { column, cell in (column, jsonValue(cell, column)) }
                 return WireJSON.object(cells.sorted { $0.0 < $1.0 })
             }
-            Swift.print(WireJSON.array(objects).serialized)
+            // Exact data, with nothing in it a terminal obeys or that reorders the line, as `onthemap --json`.
+            Swift.print(String(decoding: DisplayText.escapedInJSON(Array(WireJSON.array(objects).serialized.utf8)), as: UTF8.self))
             return
         }
         // Cells hold what other people wrote (names, places, links, a browser's User-Agent), and

@@ -200,6 +200,7 @@ struct FormatGoldenTests {
     @Test func aQuotedMessageIsAClause() {
         #expect(Clause.of("Cannot reach the API at x: refused. Check the network, then retry.") == "cannot reach the API at x: refused")
         #expect(Clause.of("API down.") == "API down")
+        #expect(Clause.of("A server error.") == "a server error")
         #expect(Clause.of("not refreshed lately") == "not refreshed lately")
         #expect(!Clause.of("Bell\u{7} rung.").unicodeScalars.contains("\u{7}"), "shown safe")
     }

@@ -201,8 +201,22 @@ struct StartAdviceTests {
         #expect(line.contains(BuiltProducts.path("onthemapd") + " --socket " + daemon.socketPath + " --api-url " + server.baseURL), "\(line)")
         #expect(!line.contains("secret"), "no password in the file: \(line)")
         // Nor in what clients show of the API.
-        let shown = try runCommand(BuiltProducts.path("onthemap"), ["status", "--json"], environment: ["ONTHEMAP_SOCKET": daemon.socketPath])
+        let client = ["ONTHEMAP_SOCKET": daemon.socketPath]
+        let shown = try runCommand(BuiltProducts.path("onthemap"), ["status", "--json"], environment: client)
         #expect(shown.stdout.contains("\"apiURL\":\"\(server.baseURL)\"") && !shown.stdout.contains("secret"), "\(shown.stdout)")
+        // Nor in what it says when the API cannot be reached: the error, and the status's last error.
+        try server.seedDemo(count: 10)
+        let login = try runCommand(
+            BuiltProducts.path("onthemap"), ["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n",
+            environment: client)
+        #expect(login.status == 0, "\(login.stderr)")
+        server.stopServer()
+        let refresh = try runCommand(BuiltProducts.path("onthemap"), ["refresh"], environment: client)
+        #expect(refresh.status != 0 && refresh.stderr.contains("reach the OnTheMap API at \(server.baseURL)")
+                && !refresh.stderr.contains("secret"), "\(refresh.stderr)")
+        let stale = try runCommand(BuiltProducts.path("onthemap"), ["status", "--json"], environment: client)
+        #expect(stale.stdout.contains("\"lastError\":\"Cannot reach the OnTheMap API at \(server.baseURL)") && !stale.stdout.contains("secret"),
+                "\(stale.stdout)")
         // Where its session is: started again without it, it would come back logged out.
         #expect(line.contains("XDG_STATE_HOME=" + daemon.home.file("state") + " "), "\(line)")
         #expect((try FileManager.default.attributesOfItem(atPath: hint)[.posixPermissions] as? NSNumber)?.intValue == 0o600)

@@ -57,6 +57,27 @@ struct StudentAnswerBytesTests {
         #expect(result.source == .server && result.limitedTo == 5)
     }
 
+    /// A page past the first (`skip`) pairs each student with its own distance.
+    @Test func aPageOfNearAnswersKeepsEachDistanceWithItsStudent() throws {
+        let locations = (0..<12).map { index in
+            StudentLocation(
+                objectId: "s\(index)", uniqueKey: "k\(index)", firstName: "S", lastName: "\(index)", mapString: "Sea",
+                mediaURL: "https://example.org/\(index)", latitude: Double(index), longitude: 0, createdAt: nil, updatedAt: nil)
+        }
+        let list = StudentList(locations.shuffled(), accountKey: "none")
+        let near = StudentsParams.Near(latitude: 0, longitude: 0)
+        let all = try Self.read(
+            StudentSelection(StudentsParams(limit: 12, near: near)).answer(from: list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil),
+            as: StudentsResult.self)
+        let page = try Self.read(
+            StudentSelection(StudentsParams(limit: 4, skip: 5, near: near)).answer(from: list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil),
+            as: StudentsResult.self)
+        #expect(page.students.map(\.student.objectId) == ["s5", "s6", "s7", "s8"])
+        #expect(page.students.map(\.distanceKm) == Array(all.students[5..<9]).map(\.distanceKm))
+        #expect(page.students.map(\.distanceKm) == [556, 667.2, 778.4, 889.6], "\(page.students.map(\.distanceKm))")
+        #expect(page.total == 12)
+    }
+
     @Test func aSearchFoldsAccentsAndCase() throws {
         for search in ["SAO paulo", "são", "zoe  brien"] {
             let answer = try StudentSelection(StudentsParams(search: search)).answer(

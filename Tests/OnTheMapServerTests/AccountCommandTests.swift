@@ -71,6 +71,8 @@ struct AccountCommandTests {
             (["--first", "Ada", "--last", " "], "--last is empty"),
             (["--first", "Ada\u{1B}[2J", "--last", "Lovelace"], "--first contains a control character (U+001B)"),
             (["--first", "Ada", "--last", "Love\u{9B}lace"], "--last contains a control character (U+009B)"),
+            // One letter as drawn, 200 marks stacked on it: as long as the 201 code points it is.
+            (["--first", "Z" + String(repeating: "\u{301}", count: 200), "--last", "Lovelace"], "--first is longer than 100 characters"),
         ]
         for (names, message) in refusals {
             let result = try runCommand(server, add + names, stdin: "analytical\n")
@@ -136,6 +138,10 @@ struct AccountCommandTests {
         let sessions = try runCommand(server, ["session", "list", "--json"] + db).stdout
         let agents = try JSONDecoder().decode([[String: String?]].self, from: Data(sessions.utf8)).compactMap { $0["userAgent"] ?? nil }
         #expect(agents == [hostileAgent], "exact in JSON: \(sessions.debugDescription)")
+        // Exact, and escaped where JSON would leave them raw (C1, bidi): read on a terminal, nothing acts.
+        #expect(!sessions.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\n" || DisplayText.isBidiControl($0) },
+                "\(sessions.debugDescription)")
+        #expect(sessions.contains(#"\u009b"#) && sessions.contains(#"\u202e"#), "\(sessions)")
     }
 
     /// Counts read as people say them: "1 session", "2 sessions".

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import Hummingbird
 import HummingbirdTesting
+import OnTheMapModels
 import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
@@ -33,7 +34,7 @@ struct OperationsEndpointTests {
         // Secrets in headers: the session and the XSRF cookie and token.
         let list = try await ServerHTTP.send(
             .GET, server.baseURL + "/StudentLocation?limit=3",
-            headers: [("X-OnTheMap-Session", String(sessionID)), ("Cookie", "XSRF-TOKEN=\(xsrf)"), ("User-Agent", "ops-test/1")])
+            headers: [("X-OnTheMap-Session", String(sessionID)), ("Cookie", "XSRF-TOKEN=\(xsrf)"), ("User-Agent", Self.hostileAgent)])
         #expect(list.status == 200)
         #expect(try await ServerHTTP.send(.GET, server.baseURL + "/nowhere").status == 404)
         // A huge path and user agent: each line of the log stays short.
@@ -71,7 +72,11 @@ struct OperationsEndpointTests {
         #expect(entries[1]["path"] as? String == "/v1/session" && entries[1]["method"] as? String == "POST")
         #expect(entries[4]["path"] as? String == "/v1/StudentLocation", "the query string stays out")
         #expect(entries[4]["route"] as? String == "/v1/StudentLocation")
-        #expect(entries[4]["userAgent"] as? String == "ops-test/1")
+        #expect(entries[4]["userAgent"] as? String == Self.hostileAgent, "exact, once parsed")
+        // Written escaped where JSON would leave it raw: `tail` of the log on a terminal obeys nothing.
+        #expect(!log.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\n" || DisplayText.isBidiControl($0) || DisplayText.isLineSeparator($0) },
+                "\(lines[4])")
+        #expect(lines[4].contains(#"ops-test/1\u009b2J\u202egnp.exe\u2028x"#), "\(lines[4])")
         #expect(entries.allSatisfy { $0["remote"] as? String == "127.0.0.1" && $0["durationMs"] is Double && $0["time"] is String })
         for secret in [DemoSeed.password, "wrong-horse-1", "wrong-horse-2", String(sessionID), String(xsrf), "XSRF-TOKEN", "Cookie"] {
             #expect(!log.contains(secret), "the access log holds \(secret)")
@@ -86,6 +91,9 @@ struct OperationsEndpointTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: accessLog)
         #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
     }
+
+    /// A user agent with a C1 command (CSI), a right-to-left override and a line separator.
+    static let hostileAgent = "ops-test/1\u{9B}2J\u{202E}gnp.exe\u{2028}x"
 
     @Test func healthIs503WhenTheDatabaseIsGone() async throws {
         let directory = try TemporaryDirectory()

@@ -29,6 +29,9 @@ struct ShownTextTests {
         ("firstName", "", "is empty"),
         ("lastName", "", "is empty"),
         ("lastName", "   ", "is empty"),
+        // One letter as drawn, with 200 marks stacked on it: counted as the 201 code points it is.
+        ("firstName", "Z" + String(repeating: "\u{301}", count: 200), "longer than 100 characters"),
+        ("mapString", "L" + String(repeating: "\u{303}", count: 300), "longer than 200 characters"),
     ]
 
     @Test func theUdacityPathsRefuseThemNamingTheField() async throws {

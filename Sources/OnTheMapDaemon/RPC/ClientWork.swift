@@ -7,11 +7,11 @@ import OnTheMapSupport
 /// server's list at most `maximumFetches` at a time. Each connection has one request at work at a
 /// time, so clients take turns, and nothing waiting holds a thread. A request whose client has closed
 /// its connection is dropped when its turn comes: batches of 256 searches, sent and left by 8
-/// connections, kept the worker busy for minutes. The daemon's own work (building a fetched list)
-/// goes to `Daemon.work` directly.
+/// connections, kept the worker busy for minutes. Work whose effect must outlast the client (a
+/// refresh's list, a posted pin placed in it) goes to `Daemon.work` directly.
 struct ClientWork: Sendable {
-    /// Fetches of the server's whole list (up to ten pages) under way at once for clients: each
-    /// holds a list of up to 10,000 students while it is read.
+    /// Fetches of the server's list longer than a page (up to ten) under way at once for clients:
+    /// each holds a list of up to 10,000 students while it is read.
     static let maximumFetches = 2
 
     /// Whether the client that asked is still connected; nil (always) outside a connection. The

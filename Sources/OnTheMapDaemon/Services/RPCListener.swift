@@ -98,7 +98,12 @@ struct RPCListener: Service {
             server.channel.close(promise: nil)
             // Stop reading from clients; requests already read are still answered, then each closes.
             for channel in openChannels.withLockedValue({ Array($0.values) }) {
-                channel.close(mode: .input).whenFailure { _ in channel.close(promise: nil) }
+                // A client that closed its sending side already (socat, `nc -N`) has no input to
+                // close: it waits for its answers like the others.
+                channel.close(mode: .input).whenFailure { error in
+                    if case ChannelError.inputClosed = error { return }
+                    channel.close(promise: nil)
+                }
             }
         }
         if activatedSocket == nil { unlink(path) }

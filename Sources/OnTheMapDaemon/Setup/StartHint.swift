@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import OnTheMapAPI
 import OnTheMapSupport
 import SystemPackage
 
@@ -48,7 +49,7 @@ enum StartHint {
         for name in environmentSettings {
             guard let value = environment[name], !given.contains(flag(of: name)) else { continue }
             if name == "ONTHEMAP_SOCKET", !value.hasPrefix("/") { relative = true }
-            words.append(name + "=" + ShellWord.quoted(withoutUserInfo(value)))
+            words.append(name + "=" + ShellWord.quoted(APIConfiguration.withoutUserInfo(value)))
         }
         var program = arguments.first ?? "onthemapd"
         if program.contains("/"), !program.hasPrefix("/") { program = FilePath(directory).appending(program).string }
@@ -59,7 +60,7 @@ enum StartHint {
             if takesPath, !argument.hasPrefix("/") { relative = true }
             if let value, ["--socket", "--config"].contains(option), !value.hasPrefix("/") { relative = true }
             takesPath = ["--socket", "--config"].contains(argument)
-            words.append(ShellWord.quoted(value.map { option + "=" + withoutUserInfo($0) } ?? withoutUserInfo(argument)))
+            words.append(ShellWord.quoted(value.map { option + "=" + APIConfiguration.withoutUserInfo($0) } ?? APIConfiguration.withoutUserInfo(argument)))
         }
         let command = words.joined(separator: " ")
         return relative ? "cd " + ShellWord.quoted(directory) + " && " + command : command
@@ -76,13 +77,5 @@ enum StartHint {
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
-    /// `https://user:secret@host/v1` as `https://host/v1`; any other text as it is.
-    static func withoutUserInfo(_ text: String) -> String {
-        guard let scheme = text.firstRange(of: "://") else { return text }
-        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
     }
 }

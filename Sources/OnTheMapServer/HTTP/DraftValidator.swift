@@ -4,7 +4,6 @@ import OnTheMapModels
 /// Checks a `POST`/`PUT /StudentLocation` body before anything is stored. Values are stored as sent.
 enum DraftValidator {
     static let maxKeyLength = 64
-    static let maxNameLength = 100
     static let maxMapStringLength = 200
     static let maxURLLength = 2048
 
@@ -26,19 +25,17 @@ enum DraftValidator {
     }
 
     private static func name(_ value: String, field: String) throws {
-        guard value.count <= maxNameLength else {
-            throw APIFailure.badRequest("The field \(field) is longer than \(maxNameLength) characters.")
-        }
         if let problem = ShownText.problem(inName: value) {
             throw APIFailure.badRequest("The field \(field) \(problem).")
         }
     }
 
+    /// The length in code points, as a name's (`ShownText.maxNameLength`).
     private static func text(_ value: String, field: String, maxLength: Int, kind: ShownText.Kind) throws {
         if value.trimmingWhitespace().isEmpty {
             throw APIFailure.badRequest("The field \(field) is required and must not be empty.")
         }
-        guard value.count <= maxLength else {
+        guard value.unicodeScalars.count <= maxLength else {
             throw APIFailure.badRequest("The field \(field) is longer than \(maxLength) characters.")
         }
         if let problem = ShownText.problem(in: value, kind: kind) {

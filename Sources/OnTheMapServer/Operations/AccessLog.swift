@@ -46,7 +46,9 @@ public final class AccessLog: Sendable {
 
     func write(_ entry: Entry) {
         // `WireCoding`: keys sorted, so every line has them in one order, and paths with their slashes.
-        guard var line = try? WireCoding.encode(entry) else { return }
+        // What clients sent (a path, a user agent) with C1 and bidi controls and line separators
+        // escaped: a log is read on terminals (`tail`, `--access-log -`).
+        guard var line = (try? WireCoding.encode(entry)).map(DisplayText.escapedInJSON) else { return }
         line.append(UInt8(ascii: "\n"))
         // One write(2), not a loop that could interleave with another request's line. A failed
         // write (disk full) must not fail the request; the line is lost.

@@ -34,7 +34,8 @@ public struct JSONLogHandler: LogHandler {
         object["level"] = .string(event.level.rawValue)
         object["label"] = .string(label)
         object["message"] = .string(event.message.description)
-        FileHandle.standardError.write(Data((Self.sorted(object).serialized + "\n").utf8))
+        // Escaped as the access log's lines are (`DisplayText.escapedInJSON`): read on terminals.
+        FileHandle.standardError.write(Data(DisplayText.escapedInJSON(Array((Self.sorted(object).serialized + "\n").utf8))))
     }
 
     /// Keys in alphabetical order, so every line has them in one order.
