@@ -8,7 +8,7 @@ extension Daemon {
     /// Draws the cached students on the world map, on `Daemon.clientWork` (a large map takes milliseconds),
     /// and lists the pins in view written from the cache's encoded pins (`PinListAnswer`). A full
     /// cache is said (`limitedTo`): the server may have more students than the map shows.
-    func map(_ params: MapParams) async throws -> RPCResult {
+    func map(_ params: MapParams, for clientIsThere: @escaping ClientWork.ClientIsThere = { true }) async throws -> RPCResult {
         _ = try await requireLogin()
         let (view, near) = try await viewRequest(params)
         let width = params.width ?? MapParams.defaultSize.width
@@ -18,7 +18,7 @@ extension Daemon {
         let snapshot = state.current
         let students = snapshot.students
         let limitedTo = snapshot.cacheIsFull(cacheSize: await live.cacheSize) ? students.count : nil
-        return try await Self.clientWork.perform {
+        return try await Self.clientWork.perform(for: clientIsThere) {
             let entries = students.entries
             let picture = MapRenderer.render(
                 width: width, height: height, request: view, charset: charset,
@@ -64,10 +64,10 @@ extension Daemon {
     }
 
     /// Every cached student in an HTML page or an SVG image.
-    func exportMap(_ params: ExportMapParams) async throws -> ExportMapResult {
+    func exportMap(_ params: ExportMapParams, for clientIsThere: @escaping ClientWork.ClientIsThere = { true }) async throws -> ExportMapResult {
         let (_, account) = try await requireLogin()
         let students = state.current.students
-        let document = try await Self.clientWork.perform {
+        let document = try await Self.clientWork.perform(for: clientIsThere) {
             let pins = students.entries.map(\.pin)
             switch params.format {
             case .svg: return MapDocument.svg(pins: pins)

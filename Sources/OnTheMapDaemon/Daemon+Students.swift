@@ -128,7 +128,7 @@ extension Daemon {
     /// for this request (more asked for than the cache holds, or a search or distances over more
     /// students than it holds). When the server cannot be reached, from the cache, saying how many
     /// were looked at (`limitedTo`).
-    func students(_ params: StudentsParams) async throws -> RPCResult {
+    func students(_ params: StudentsParams, for clientIsThere: @escaping ClientWork.ClientIsThere = { true }) async throws -> RPCResult {
         let (session, account) = try await requireLogin()
         if params.refresh == true {
             do { try await refresh() } catch let error as APIError {
@@ -157,7 +157,7 @@ extension Daemon {
                 guard let fetched else { return nil }
                 let more = probing && fetched.received > wanted
                 let list = fetched.list.cut(to: wanted)
-                return try await Self.clientWork.perform {
+                return try await Self.clientWork.perform(for: clientIsThere) {
                     try selection.answer(
                         from: StudentList(list.results, accountKey: account.key, encodingPins: false),
                         refreshedAt: Date(), stale: false, source: .server, limitedTo: more ? wanted : nil)
@@ -167,7 +167,7 @@ extension Daemon {
                 // A search's or a long page's ten pages, a few clients' at a time (`ClientWork`); a
                 // page of the newest beyond the cache, at once.
                 let pages = (wanted + 999) / 1000
-                let answer = pages > 1 ? try await Self.clientWork.fetching(fetchAndAnswer) : try await fetchAndAnswer()
+                let answer = pages > 1 ? try await Self.clientWork.fetching(for: clientIsThere, fetchAndAnswer) : try await fetchAndAnswer()
                 if let answer { return answer }
             } catch let error as APIError where error.kind == .unreachable || error.isRetryable {
                 logger.notice("students: the server could not be reached; answering from the cache", metadata: ["error": "\(error.message)"])
@@ -180,6 +180,6 @@ extension Daemon {
         }
         // A page of the newest, searched for nothing, is a copy of its pins' JSON: answered here, it
         // waits for no one's search (an editor's list stayed fast while other programs searched).
-        return try selection.isCheap ? answer() : await Self.clientWork.perform(answer)
+        return try selection.isCheap ? answer() : await Self.clientWork.perform(for: clientIsThere, answer)
     }
 }

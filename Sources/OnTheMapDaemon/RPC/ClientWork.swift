@@ -14,9 +14,10 @@ struct ClientWork: Sendable {
     /// each holds a list of up to 10,000 students while it is read.
     static let maximumFetches = 2
 
-    /// Whether the client that asked is still connected; nil (always) outside a connection. The
-    /// dispatcher sets it for each request it carries out.
-    @TaskLocal static var clientIsThere: (@Sendable () -> Bool)?
+    /// Whether the client that asked is still connected (`ConnectionSubscription.isOpen`), given by
+    /// the method's handler: not a task local, which the release daemon's statically linked runtime,
+    /// running tasks on the event loops, could not push (it crashed at the first request).
+    typealias ClientIsThere = @Sendable () -> Bool
 
     let queue: DispatchQueue
     private let fetches = NIOLockedValueBox(Turns(free: maximumFetches))
@@ -24,17 +25,16 @@ struct ClientWork: Sendable {
     init(on queue: DispatchQueue) { self.queue = queue }
 
     /// Runs `work` on the queue when its turn comes; not for a client that has gone by then.
-    func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let clientIsThere = Self.clientIsThere
-        return try await queue.perform { () throws -> T in
-            guard clientIsThere?() ?? true else { throw ClientGone() }
+    func perform<T: Sendable>(for clientIsThere: @escaping ClientIsThere, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await queue.perform { () throws -> T in
+            guard clientIsThere() else { throw ClientGone() }
             return try work()
         }
     }
 
     /// Carries out `body`, which fetches the server's list, once one of `maximumFetches` turns is
     /// free (waiting in order for one); not for a client that has gone by then.
-    func fetching<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    func fetching<T: Sendable>(for clientIsThere: ClientIsThere, _ body: () async throws -> T) async throws -> T {
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
             let now = fetches.withLockedValue { turns -> Bool in
                 guard turns.free > 0 else {
@@ -56,7 +56,7 @@ struct ClientWork: Sendable {
             }
             next?.resume()
         }
-        guard Self.clientIsThere?() ?? true else { throw ClientGone() }
+        guard clientIsThere() else { throw ClientGone() }
         return try await body()
     }
 

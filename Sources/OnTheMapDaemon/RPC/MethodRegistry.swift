@@ -23,7 +23,7 @@ enum MethodRegistry {
         on(LoginParams.self) { request, daemon, _ in .result(try await daemon.login(request)) },
         // Ends the upstream session if reachable; always forgets it here.
         on(LogoutParams.self) { _, daemon, _ in .result(await daemon.logout()) },
-        on(StudentsParams.self) { request, daemon, _ in try await daemon.students(request) },
+        on(StudentsParams.self) { request, daemon, connection in try await daemon.students(request, for: connection.isOpen) },
         // Concurrent refreshes share one upstream request.
         on(RefreshParams.self) { _, daemon, _ in
             try await daemon.refresh()
@@ -41,8 +41,8 @@ enum MethodRegistry {
             connection.unsubscribe()
             return .result(SubscribeResult(events: []))
         },
-        on(MapParams.self) { request, daemon, _ in try await daemon.map(request) },
-        on(ExportMapParams.self) { request, daemon, _ in .result(try await daemon.exportMap(request)) },
+        on(MapParams.self) { request, daemon, connection in try await daemon.map(request, for: connection.isOpen) },
+        on(ExportMapParams.self) { request, daemon, connection in .result(try await daemon.exportMap(request, for: connection.isOpen)) },
         // Read from the server's web page when asked: a person asks once, when they need an account.
         on(SignUpParams.self) { _, daemon, _ in .result(SignUpResult(url: try await daemon.api.signUpURL())) },
         on(DiscoverParams.self) { _, _, _ in .result(discoverDocument) },

@@ -55,13 +55,10 @@ struct RPCDispatcher: Sendable {
         let result: Result<RPCResult, RPCError>
         if let handle = MethodRegistry.byName[request.method] {
             do {
-                // Work its client has left by the time its turn comes is dropped (`ClientWork`).
-                result = .success(
-                    try await ClientWork.$clientIsThere.withValue(connection.isOpen) {
-                        try await handle(request.params, daemon, connection)
-                    })
+                result = .success(try await handle(request.params, daemon, connection))
             } catch is ClientWork.ClientGone {
-                // No one to answer, and nothing went wrong.
+                // Work its client had left by its turn was dropped (`ClientWork`): no one to
+                // answer, and nothing went wrong.
                 return nil
             } catch {
                 let rpcError = RPCError.from(error)
