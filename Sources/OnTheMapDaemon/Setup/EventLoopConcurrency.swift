@@ -14,7 +14,9 @@ import NIOPosix
 /// statically, whose archives are linked with their symbols hidden, so its build links the runtime's
 /// own hooks object as a plain object, which exports them (scripts/swift-build-static.sh).
 /// Sleeps still go through `EventLoopTimer` (a `Task.sleep` wakes on libdispatch), and blocking
-/// work goes to serial Dispatch queues, whose threads the pool monitor does not watch.
+/// work goes to serial Dispatch queues, whose threads the pool monitor does not watch. The daemon
+/// binds no task local (`TaskLocal.withValue`): in that release build, one bound in a connection's
+/// task crashed in `swift_task_localValuePush` (41e96a2), while the debug build ran it.
 public enum EventLoopConcurrency {
     /// Call once, first thing in `main`, before any task exists; false when the hook was not found.
     public static func install() -> Bool {
