@@ -29,6 +29,9 @@ extension Daemon {
         }
     }
 
+    /// The most locations the API hands out in one page (Parse's and the Udacity API's limit).
+    static let listPageSize = 1000
+
     /// Pages through `GET /StudentLocation?order=-updatedAt` until `count` locations are in hand, up
     /// to 1,000 a page. With `known`, the tags of the list in hand, nil back when the server says its
     /// first page and its last are both unchanged (`ListTags` says why those two). A short page ends
@@ -41,7 +44,7 @@ extension Daemon {
         -> (list: StudentLocationList, tags: ListTags?, received: Int)?
     {
         guard count > 0 else { return (StudentLocationList(results: []), nil, 0) }
-        let pageSize = min(count, 1000)
+        let pageSize = min(count, Self.listPageSize)
         func size(skip: Int) -> Int { min(pageSize, count - skip) }
         typealias Page = (list: StudentLocationList, etag: String?)
         /// A page and its tag; nil when it is still the page tagged `etag`.
@@ -166,7 +169,7 @@ extension Daemon {
             do {
                 // A search's or a long page's ten pages, a few clients' at a time (`ClientWork`); a
                 // page of the newest beyond the cache, at once.
-                let pages = (wanted + 999) / 1000
+                let pages = (wanted + Self.listPageSize - 1) / Self.listPageSize
                 let answer = pages > 1 ? try await Self.clientWork.fetching(for: clientIsThere, fetchAndAnswer) : try await fetchAndAnswer()
                 if let answer { return answer }
             } catch let error as APIError where error.kind == .unreachable || error.isRetryable {

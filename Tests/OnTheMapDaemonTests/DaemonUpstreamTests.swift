@@ -382,10 +382,10 @@ struct DaemonPagingTests {
         #expect(eventually { listAnswers() == afterDeletion + [200] + wholeList }, "\(listAnswers())")
     }
 
-    @Test func sigtermAnswersInFlightRequestsAndExits() throws {
-        // An upstream that accepts connections and never answers keeps `refresh` in flight.
+    /// A port that accepts connections and never answers: a request sent there stays in flight.
+    /// The socket stays open (and the port silent) as long as the returned descriptor is.
+    private func silentUpstream() -> (descriptor: Int32, port: UInt16) {
         let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(silent) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -393,8 +393,13 @@ struct DaemonPagingTests {
         _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
         listen(silent, 16)
-        let port = UInt16(bigEndian: address.sin_port)
+        return (silent, UInt16(bigEndian: address.sin_port))
+    }
 
+    @Test func sigtermAnswersInFlightRequestsAndExits() throws {
+        // An upstream that never answers keeps the login in flight.
+        let (silent, port) = silentUpstream()
+        defer { close(silent) }
         let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(port)/v1")
         defer { daemon.tearDown() }
         let client = try RPCConnection(path: daemon.socketPath, timeout: .seconds(20))
@@ -413,6 +418,28 @@ struct DaemonPagingTests {
         // (The log is read from the daemon's output as it comes: its last lines may follow the exit.)
         #expect(eventually { daemon.log.contains("stopping: answering the requests already read, then exiting") }, "\(daemon.log)")
         #expect(eventually { daemon.log.contains("stopped") }, "\(daemon.log)")
+    }
+
+    /// A client that closed its sending side after its request (`nc -N`, socat, a script's `printf |`)
+    /// still gets its answer when the daemon stops: there is no input left to close (the attempt
+    /// fails), and that failure must not close the connection with the answer still to come.
+    @Test func sigtermAnswersAClientThatClosedItsSendingSide() throws {
+        let (silent, port) = silentUpstream()
+        defer { close(silent) }
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(port)/v1")
+        defer { daemon.tearDown() }
+        let client = try RawSocket(path: daemon.socketPath)
+        try client.sendAll(#"{"jsonrpc":"2.0","id":7,"method":"login","params":{"username":"a@b.c","password":"p"}}"# + "\n")
+        shutdown(client.fd, Int32(SHUT_WR))
+        // The login is read (its end of input with it, in the same read) and waits on the upstream.
+        let observer = try RPCConnection(path: daemon.socketPath)
+        #expect(eventually { (try? observer.result(StatusParams()))?.busy.contains("login") == true }, "the login is in flight")
+        daemon.signal(SIGTERM)
+        let reply = client.receive(timeout: .seconds(25)) { $0.last == UInt8(ascii: "\n") }
+        let answer = try WireCoding.decode(WireJSON.self, from: reply)
+        #expect(answer["id"] == .integer(7), "reply: \(String(decoding: reply, as: UTF8.self)); log: \(daemon.log)")
+        #expect(answer["error"] != nil)
+        #expect(daemon.stop(timeout: 20) == 0)
     }
 }
 
