@@ -90,3 +90,20 @@ test("a country drawn smaller than the rule's pixels is not named, as the termin
   };
   assert.deepEqual(layoutNames(data, world, [], width).map((n) => n.text), ["Land"]);
 });
+
+test("a name beside its dot keeps the dot's other side free: no \"Ankara • Kırıkkale\"", () => {
+  // Ankara with a cluster on it, too near the screen's right edge for its name on the right: named
+  // left of its point, with a dot there. Kale, 40 pixels east, centred on its point, started 11
+  // pixels past Ankara's dot, closer than Ankara's name (15 pixels), as if the dot were Kale's.
+  const [sx, sy] = [1216, 500];
+  const cluster = { left: sx - 15, right: sx + 15, top: sy - 15, bottom: sy + 15 };
+  const data = { rule, countries: [], places: [[...at(sx, sy), 9000000, "Ankara"], [...at(sx + 40, sy), 8500000, "Kale"]] };
+  const names = layoutNames(data, world, [cluster], width);
+  assert.equal(names[0].text, "Ankara");
+  assert.equal(names[0].anchor, "end");
+  const gap = -names[0].dx;
+  for (const n of names.slice(1)) {
+    const left = sx + 40 + n.dx - (n.anchor === "middle" ? width(n.text) / 2 : n.anchor === "end" ? width(n.text) : 0);
+    assert.ok(left >= sx + 2 * gap, n.text + " starts " + (left - sx) + " pixels past Ankara's dot, Ankara's name ends " + gap + " before it");
+  }
+});

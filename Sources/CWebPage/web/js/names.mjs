@@ -7,7 +7,8 @@
 // terminal cell is about 8 pixels wide). Countries are placed first, most prominent first, each
 // centred on its label point (a large one's also a line above or below it; else its short name,
 // else none); then places, most populous first, centred on their point, else beside it (right,
-// then left, clear of a pin or cluster on it); a place whose point is under a name
+// then left, clear of a pin or cluster on it, with a dot at the point and the dot's other side kept
+// free of names); a place whose point is under a name
 // already placed is not named, and a name goes only where it covers no pin, no cluster and no other
 // name, within the screen.
 
@@ -102,6 +103,11 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
     for (const [anchor, dx] of [["middle", 0], ["start", Math.max(14, clear.right + 4)], ["end", -Math.max(14, clear.left + 4)]]) {
       const box = boxAt(sx, sy, w, anchor, dx);
       if (!fits(box)) continue;
+      // Beside its point, the name has a dot there (name-layer.mjs), and the dot's other side is kept
+      // free twice as far: "Ankara • Kırıkkale", a neighbour's name just past Ankara's dot, read as
+      // if the dot were Kırıkkale's, or both one place's.
+      if (anchor === "start") box.left = sx - 2 * dx;
+      if (anchor === "end") box.right = sx - 2 * dx;
       taken.push(box);
       named.push(box);
       placed.push({ text: name, kind: "place", x, y, anchor, dx, dy: 0 });
