@@ -55,6 +55,10 @@ struct GeocodeEndpointTests {
                         #expect(response.status == .badRequest, "\(bad)")
                     }
                 }
+                try await client.execute(uri: "/v1/geocode?q=x&limit=21", method: .get, headers: headers) { response in
+                    let said = String(buffer: response.body)
+                    #expect(said == #"{"status":400,"error":"limit must be a whole number between 1 and 20, not 21."}"#, "\(said)")
+                }
             }
         }
     }

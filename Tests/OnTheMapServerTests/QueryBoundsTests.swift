@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOHTTP1
 @testable import OnTheMapServer
 import OnTheMapTestSupport
 import Testing
@@ -57,6 +58,41 @@ struct QueryBoundsTests {
             let hundred = (0..<100).map { "\"k\($0)\"" }.joined(separator: ",")
             #expect(try await get(Self.encoded(#"{"uniqueKey":{"$in":[\#(hundred)]}}"#)).0 == 200)
             #expect(try await get("order=" + Self.allKeys.joined(separator: ",") + "&keys=" + Self.allKeys.joined(separator: ",")).0 == 200)
+        }
+    }
+
+    /// `skip` and `limit` out of their range say the range and what was given, on both dialects of a
+    /// real server (issue 39: `skip=2147483648`, a whole number, was told "must be a whole number, 0
+    /// or more"); text that is no number is described, not repeated.
+    @Test func skipAndLimitSayTheirRangeAndWhatWasGiven() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let root = String(fixture.baseURL.dropLast("/v1".count))
+        let refused: [(String, String)] = [
+            ("skip=2147483648", "skip must be a whole number between 0 and 2147483647, not 2147483648"),
+            ("skip=-1", "skip must be a whole number between 0 and 2147483647, not -1"),
+            ("skip=1.5", "skip must be a whole number between 0 and 2147483647, not 1.5"),
+            ("limit=1001", "limit must be a whole number between 0 and 1000, not 1001"),
+            ("limit=-1", "limit must be a whole number between 0 and 1000, not -1"),
+            ("limit=1.5", "limit must be a whole number between 0 and 1000, not 1.5"),
+            ("limit=", "limit must be a whole number between 0 and 1000, not nothing"),
+            ("limit=%1B%5B2J", "limit must be a whole number between 0 and 1000, not text that is no number"),
+        ]
+        for (query, message) in refused {
+            let udacity = try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?" + query)
+            #expect(udacity.status == 400, "\(query): \(udacity.body)")
+            #expect(udacity.json["error"] as? String == message + ".", "\(query): \(udacity.body)")
+            #expect(udacity.json["status"] as? Int == 400, "the API's error shape: \(udacity.body)")
+            let parse = try await ServerHTTP.send(.GET, root + "/parse/classes/StudentLocation?" + query, headers: ServerHTTP.parseHeaders())
+            #expect(parse.status == 400, "\(query): \(parse.body)")
+            #expect(parse.json["code"] as? Int == 102, "\(parse.body)")
+            #expect(parse.json["error"] as? String == "invalid query: " + message, "\(query): \(parse.body)")
+        }
+        for query in ["skip=2147483647", "skip=0&limit=0", "limit=1000"] {
+            #expect(try await ServerHTTP.send(.GET, fixture.baseURL + "/StudentLocation?" + query).status == 200, "\(query)")
+            #expect(
+                try await ServerHTTP.send(.GET, root + "/parse/classes/StudentLocation?" + query, headers: ServerHTTP.parseHeaders()).status == 200,
+                "\(query)")
         }
     }
 

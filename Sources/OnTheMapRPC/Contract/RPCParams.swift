@@ -59,7 +59,7 @@ public struct RPCParams: Sendable {
         guard let integer = value.intValue else {
             // A number that is not whole (1.5), or past any whole number's size (1e30): said as given.
             let given = value.doubleValue.map { WireJSON.format($0) } ?? value.typeDescription
-            throw .invalidParams(field: name, "must be a whole number between \(range.lowerBound) and \(range.upperBound), not \(given)")
+            throw .invalidParams(field: name, WholeNumberRule.requirement(range, given: given))
         }
         guard range.contains(integer) else {
             throw .invalidParams(field: name, "must be between \(range.lowerBound) and \(range.upperBound)")

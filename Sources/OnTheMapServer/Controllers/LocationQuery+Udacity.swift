@@ -6,14 +6,14 @@ extension LocationQuery {
     init(udacity parameters: Parameters) throws {
         self.init(order: [SortTerm(column: "createdAt", descending: false)], uniqueKey: parameters.get("uniqueKey"))
         if let text = parameters.get("limit") {
-            guard let value = Int(text), (0...Self.maxLimit).contains(value) else {
-                throw APIFailure.badRequest("limit must be a whole number from 0 to \(Self.maxLimit).")
+            guard let value = WholeNumberRule.read(text, in: Self.limitRange) else {
+                throw APIFailure.badRequest("limit " + WholeNumberRule.requirement(Self.limitRange, given: WholeNumberRule.shown(text)) + ".")
             }
             limit = value
         }
         if let text = parameters.get("skip") {
-            guard let value = Int(text), value >= 0, value <= Int(Int32.max) else {
-                throw APIFailure.badRequest("skip must be a whole number, 0 or more.")
+            guard let value = WholeNumberRule.read(text, in: Self.skipRange) else {
+                throw APIFailure.badRequest("skip " + WholeNumberRule.requirement(Self.skipRange, given: WholeNumberRule.shown(text)) + ".")
             }
             skip = value
         }

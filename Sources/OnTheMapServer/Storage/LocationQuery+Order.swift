@@ -9,6 +9,10 @@ struct OrderProblem: Error {
 extension LocationQuery {
     /// The most pins a list request of either dialect may ask for (`limit`).
     static let maxLimit = 1000
+    /// The `limit` a list request may give.
+    static let limitRange = 0...maxLimit
+    /// The `skip` a list request may give.
+    static let skipRange = 0...Int(Int32.max)
 
     /// The most terms an `order` may have: each sortable key once.
     static var maxOrderTerms: Int { sortableColumns.count }

@@ -15,6 +15,8 @@ struct GeocodeController: Sendable {
     /// Lookups allowed per account per minute: far more than a person types, far fewer than a
     /// script scraping the gazetteer would like.
     static let perMinute = 30
+    /// How many places one lookup may ask for.
+    static let limitRange = 1...20
     /// The longest query: the longest `mapString` a pin may have.
     static let maxQueryLength = 200
 
@@ -32,8 +34,8 @@ struct GeocodeController: Sendable {
         }
         var limit = 5
         if let text = parameters.get("limit") {
-            guard let value = Int(text), (1...20).contains(value) else {
-                throw APIFailure.badRequest("limit must be a whole number from 1 to 20.")
+            guard let value = WholeNumberRule.read(text, in: Self.limitRange) else {
+                throw APIFailure.badRequest("limit " + WholeNumberRule.requirement(Self.limitRange, given: WholeNumberRule.shown(text)) + ".")
             }
             limit = value
         }

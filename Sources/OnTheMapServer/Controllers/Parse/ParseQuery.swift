@@ -22,14 +22,14 @@ struct ParseQuery {
 
     init(_ parameters: [String: String]) throws(ParseFailure) {
         if let text = parameters["limit"] {
-            guard let limit = Int(text), (0...LocationQuery.maxLimit).contains(limit) else {
-                throw .invalidQuery("limit must be a whole number from 0 to \(LocationQuery.maxLimit)")
+            guard let limit = WholeNumberRule.read(text, in: LocationQuery.limitRange) else {
+                throw .invalidQuery("limit " + WholeNumberRule.requirement(LocationQuery.limitRange, given: WholeNumberRule.shown(text)))
             }
             query.limit = limit
         }
         if let text = parameters["skip"] {
-            guard let skip = Int(text), skip >= 0, skip <= Int(Int32.max) else {
-                throw .invalidQuery("skip must be a whole number, 0 or more")
+            guard let skip = WholeNumberRule.read(text, in: LocationQuery.skipRange) else {
+                throw .invalidQuery("skip " + WholeNumberRule.requirement(LocationQuery.skipRange, given: WholeNumberRule.shown(text)))
             }
             query.skip = skip
         }
