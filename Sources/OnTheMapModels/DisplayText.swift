@@ -51,6 +51,19 @@ public enum DisplayText {
         }
     }
 
+    /// Unicode's format characters (general category Cf): most show as nothing (the zero-width space
+    /// U+200B, the joiners U+200C and U+200D, the word joiner U+2060, U+FEFF, the bidi controls), so
+    /// a link holding one can look like another. Text that is ASCII is answered without the look-up.
+    public static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0xAD && scalar.properties.generalCategory == .format
+    }
+
+    /// `U+001B`, as Unicode charts write a code point.
+    public static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// A character as a log line shows it: a control character or a bidi control written as its code
     /// point (`\u{1B}`), so no text from elsewhere (a request, an upstream's error) can move the
     /// cursor of whoever reads the log, reorder the line, or start a line of its own.

@@ -6,8 +6,10 @@
 /// them (ESC starts a command, CR returns to the start of the line), and the line separators U+2028
 /// and U+2029, which break a status bar's or a page's line; and in links and emails the bidirectional
 /// controls (U+202A–U+202E, U+2066–U+2069 and the marks), which make a link ending in U+202E `gnp.exe` read as
-/// one ending in `exe.png`.
-/// Names and places may hold them: right-to-left names need them, and what shows them neutralises them.
+/// one ending in `exe.png`, and the other format characters (Cf: U+200B, U+2060, U+FEFF …), which
+/// show as nothing, so `https://x.example/\u{200B}` looks like `https://x.example/`.
+/// Names and places may hold them: right-to-left names need the bidi marks, emoji and Persian or
+/// Indic names the joiners (U+200C, U+200D), and what shows them neutralises them.
 public enum ShownText {
     /// What a value is, for the rule and for the message.
     public enum Kind: Sendable {
@@ -42,6 +44,10 @@ public enum ShownText {
                 let what = kind == .link ? "a link" : "an address"
                 return "contains a bidirectional control (\(code(scalar))), which can make \(what) read as another"
             }
+            if kind == .link || kind == .email, DisplayText.isFormat(scalar) {
+                let what = kind == .link ? "a link" : "an address"
+                return "contains an invisible character (\(code(scalar))), which can make \(what) read as another"
+            }
         }
         return nil
     }
@@ -50,17 +56,15 @@ public enum ShownText {
     /// number of marks (a 100-letter name of 30 KB, drawn over the rows around it in a terminal).
     public static let maxNameLength = 100
 
-    /// Why a first or last name may not be stored (nil: it may): empty (or only spaces), longer than
-    /// `maxNameLength`, or `problem(in:)`.
+    /// Why a first or last name may not be stored (nil: it may): longer than `maxNameLength`,
+    /// `problem(in:)`, or empty (or only spaces). A control character is named before emptiness is
+    /// judged: U+0085 is a control and a line end, and a name of it alone was "empty".
     public static func problem(inName value: String) -> String? {
-        if value.trimmingWhitespace().isEmpty { return "is empty: every student on the map has a first and a last name" }
         if value.unicodeScalars.count > maxNameLength { return "is longer than \(maxNameLength) characters" }
-        return problem(in: value, kind: .name)
+        if let problem = problem(in: value, kind: .name) { return problem }
+        if value.trimmingWhitespace().isEmpty { return "is empty: every student on the map has a first and a last name" }
+        return nil
     }
 
-    /// `U+001B`, as Unicode charts write a code point.
-    private static func code(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    private static func code(_ scalar: Unicode.Scalar) -> String { DisplayText.codePoint(scalar) }
 }

@@ -71,6 +71,8 @@ struct AccountCommandTests {
             (["--first", "Ada", "--last", " "], "--last is empty"),
             (["--first", "Ada\u{1B}[2J", "--last", "Lovelace"], "--first contains a control character (U+001B)"),
             (["--first", "Ada", "--last", "Love\u{9B}lace"], "--last contains a control character (U+009B)"),
+            // Only U+0085, a control character that is also a line end: not "empty".
+            (["--first", "Ada", "--last", "\u{85}"], "--last contains a control character (U+0085)"),
             // One letter as drawn, 200 marks stacked on it: as long as the 201 code points it is.
             (["--first", "Z" + String(repeating: "\u{301}", count: 200), "--last", "Lovelace"], "--first is longer than 100 characters"),
         ]
@@ -104,7 +106,7 @@ struct AccountCommandTests {
             })
     }
 
-    /// An email is checked like a link (no control, no bidi control), and what other people wrote
+    /// An email is checked like a link (no control, no bidi or other invisible character), and what other people wrote
     /// (a name, a browser's User-Agent) reaches the operator's terminal shown, never obeyed: the
     /// tables and messages go through the one sanitiser; `--json` keeps the data exact.
     @Test func whatOthersWroteIsShownNotObeyed() async throws {
@@ -115,6 +117,7 @@ struct AccountCommandTests {
         for (email, message) in [
             ("e\u{1B}[2K@x.example", "--email contains a control character (U+001B)"),
             ("evil\u{202E}moc.x@x.example", "--email contains a bidirectional control (U+202E), which can make an address read as another"),
+            ("ada\u{200B}@x.example", "--email contains an invisible character (U+200B), which can make an address read as another"),
         ] {
             let refused = try runCommand(server, add + ["--email", email], stdin: "analytical\n")
             #expect(refused.status == 64 && refused.stderr.hasPrefix("Error: \(message)"), "\(refused.stderr)")

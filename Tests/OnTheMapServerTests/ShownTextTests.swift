@@ -9,7 +9,7 @@ import OnTheMapTestSupport
 import Testing
 
 /// What no one should store: control characters in names, places and links, bidirectional controls
-/// in links, an empty first or last name. Refused on both dialects with a message naming the field
+/// and other invisible format characters in links, an empty first or last name. Refused on both dialects with a message naming the field
 /// and why; what people do write (right-to-left names with their marks) is kept.
 @Suite("Names, places and links the server refuses", .ownThreads)
 struct ShownTextTests {
@@ -26,6 +26,14 @@ struct ShownTextTests {
         ("mapString", "Lima\u{0}, Peru", "control character (U+0000)"),
         ("mediaURL", "https://example.com/\u{202E}gnp.exe", "bidirectional control (U+202E)"),
         ("mediaURL", "https://example.com/\u{2066}x\u{2069}", "bidirectional control (U+2066)"),
+        // Invisible: the link would look like https://x.example/ (issue 39).
+        ("mediaURL", "https://x.example/\u{200B}", "invisible character (U+200B), which can make a link read as another"),
+        ("mediaURL", "https://x.example/a\u{2060}b", "invisible character (U+2060)"),
+        ("mediaURL", "https://x\u{200C}.example/", "invisible character (U+200C)"),
+        ("mediaURL", "https://\u{FEFF}x.example/", "invisible character (U+FEFF)"),
+        // U+0085 is a control character and a line end: a name of it alone was refused as "empty".
+        ("lastName", "\u{85}", "contains a control character (U+0085)"),
+        ("firstName", " \u{85} ", "contains a control character (U+0085)"),
         ("firstName", "", "is empty"),
         ("lastName", "", "is empty"),
         ("lastName", "   ", "is empty"),
@@ -80,6 +88,12 @@ struct ShownTextTests {
             pin["mapString"] = "\u{2067}תל אביב\u{2069}, Israel"
             let reply = try await send(client, .post, "/v1/StudentLocation", json: pin)
             #expect(reply.status == 201, "\(reply.raw)")
+            // Names keep the joiners: a Persian name with its ZWNJ, an emoji sequence with its ZWJ.
+            pin["uniqueKey"] = "44"
+            pin["firstName"] = "نی\u{200C}لوفر"
+            pin["lastName"] = "Coder 👩\u{200D}💻"
+            let joined = try await send(client, .post, "/v1/StudentLocation", json: pin)
+            #expect(joined.status == 201, "\(joined.raw)")
         }
     }
 
@@ -93,6 +107,9 @@ struct ShownTextTests {
         #expect(ShownText.problem(inName: "A\u{2029}B")?.contains("U+2029") == true)
         #expect(ShownText.problem(inName: " \t") != nil)
         #expect(ShownText.problem(inName: "Ada") == nil)
+        #expect(ShownText.problem(inName: "\u{85}")?.contains("control character (U+0085)") == true)
+        #expect(ShownText.problem(in: "https://x.example/\u{AD}", kind: .link)?.contains("U+00AD") == true)
+        #expect(ShownText.problem(in: "Zero\u{200B}Width", kind: .place) == nil)
     }
 
     static let parseHeaders: HTTPFields = [
