@@ -18,6 +18,9 @@ public struct StudentLocation: Sendable, Hashable, Codable {
     public var longitude: Double
     public var createdAt: Date?
     public var updatedAt: Date?
+    /// Set by the daemon alone, in what it gives clients: why it left `mediaURL` empty (`WebLink.problem`:
+    /// "it holds a hidden character (U+202E)"), so `onthemap open` can say it; absent everywhere else.
+    public var mediaURLDropped: String?
 
     /// Creates a location from already-clean values.
     public init(

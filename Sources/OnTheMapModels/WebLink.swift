@@ -3,8 +3,9 @@ import FoundationEssentials
 /// The one rule for a pin's `mediaURL`, shared by the server and the daemon.
 public enum WebLink {
     /// Whether the text is an absolute http(s) URL with a host, no whitespace, and no control
-    /// character or bidi override (`DisplayText`): a link that shows one thing and opens another is
-    /// never a web link here, nor one an opener would cut short at a NUL.
+    /// character, bidi override or other invisible format character (`DisplayText`): a link that
+    /// shows one thing and opens another is never a web link here, nor one an opener would cut short
+    /// at a NUL.
     public static func isValid(_ text: String) -> Bool {
         problem(text) == nil
     }
@@ -13,7 +14,9 @@ public enum WebLink {
     /// not one a connection can use"; nil when it is one.
     public static func problem(_ text: String) -> String? {
         if containsWhitespace(text) { return "it has a space in it" }
-        if DisplayText.holdsControls(text) { return "it has hidden characters (control or bidirectional)" }
+        if let hidden = text.unicodeScalars.first(where: { DisplayText.isControl($0) || DisplayText.isFormat($0) }) {
+            return "it holds a hidden character (\(DisplayText.codePoint(hidden)))"
+        }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
         else { return "it is not an http:// or https:// address" }

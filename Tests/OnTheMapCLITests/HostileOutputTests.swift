@@ -121,9 +121,9 @@ struct HostileOutputTests {
                 #expect(table.split(separator: "\n").count == Self.records.count + 1, "one line a student: \(table.debugDescription)")
 
                 // open N's messages quote the student of the table just shown: a link the daemon
-                // blanked (it held ESC and BEL), and one opened.
+                // blanked (it held ESC and BEL, and says so), and one opened.
                 let refused = try shown(["open", "1"], status: 1)
-                #expect(refused.contains("Eve") && refused.contains("has no web link to open"), "\(refused.debugDescription)")
+                #expect(refused.contains("Eve") && refused.contains("link: it holds a hidden character (U+001B)"), "\(refused.debugDescription)")
                 let opened = try shown(["open", "2"])
                 #expect(opened.contains("opened https://oslo.example/me"), "\(opened.debugDescription)")
 

@@ -14,10 +14,12 @@ import Glibc
 /// pipe (a pager, `grep`: the numbers still show); output sent to a file or /dev/null is not
 /// "the last table", so `open 1` never opens a row nobody saw.
 enum LastTable {
-    /// One row: whose link, and the link as the daemon sent it.
+    /// One row: whose link, the link as the daemon sent it, and why the daemon dropped it, if it did
+    /// (absent in a table an older client wrote).
     struct Row: Equatable, Codable {
         var name: String
         var link: String
+        var dropped: String?
     }
 
     /// What is left of the last table.
@@ -43,7 +45,7 @@ enum LastTable {
     /// written to (stdout for a table or map).
     static func save(_ pins: [StudentPin], shownOn fd: Int32 = STDOUT_FILENO) {
         guard shownToAPerson(fd) else { return }
-        save(rows: pins.map { Row(name: $0.student.fullName, link: $0.student.mediaURL) })
+        save(rows: pins.map { Row(name: $0.student.fullName, link: $0.student.mediaURL, dropped: $0.student.mediaURLDropped) })
     }
 
     /// A terminal, or a pipe (a pager, `grep`); not a file, /dev/null or another device.

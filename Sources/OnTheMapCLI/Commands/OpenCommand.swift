@@ -82,7 +82,7 @@ struct OpenCommand: ReportingCommand {
             guard number >= 1, number <= rows.count else {
                 throw CommandFailure(message: "no row \(number): the last table or map has rows 1 to \(rows.count)")
             }
-            try open(rows[number - 1].link, of: rows[number - 1].name)
+            try open(rows[number - 1].link, dropped: rows[number - 1].dropped, of: rows[number - 1].name)
         }
     }
 
@@ -93,7 +93,7 @@ struct OpenCommand: ReportingCommand {
         guard let first = candidates.first?.student else {
             throw CommandFailure(message: "no student matches \"\(name)\": `onthemap students` lists them all")
         }
-        guard candidates.count > 1 else { return try open(first.mediaURL, of: first.fullName) }
+        guard candidates.count > 1 else { return try open(first.mediaURL, dropped: first.mediaURLDropped, of: first.fullName) }
         // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
         // Only the newest `candidateLimit` of the students the search found are listed: one count, and
         // which of them these are.
@@ -119,8 +119,8 @@ struct OpenCommand: ReportingCommand {
         throw ExitCode(ExitStatus.daemonError)
     }
 
-    private func open(_ link: String, of name: String) throws {
-        let opened = try URLOpener.open(link, student: name, json: json)
+    private func open(_ link: String, dropped: String?, of name: String) throws {
+        let opened = try URLOpener.open(link, dropped: dropped, student: name, json: json)
         if json { try Output.json(OpenedLink(name: name, link: opened)) }
     }
 

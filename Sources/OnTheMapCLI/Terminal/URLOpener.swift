@@ -13,11 +13,14 @@ import Glibc
 /// '--'" and exits 1), and an http(s) URL starts with a letter, so it can never read as an option.
 enum URLOpener {
     /// Opens `link`, the link of `student` (named when it is refused), and returns the URL opened.
+    /// `dropped`: why the daemon dropped the link, when it did (`StudentLocation.mediaURLDropped`).
     /// `announce`: say "opened URL" on stderr (not while a full-screen map owns the terminal).
     /// `json`: stdout is `--json`'s alone, so what the opener prints goes to stderr.
     @discardableResult
-    static func open(_ link: String, announce: Bool = true, student: String? = nil, json: Bool = false) throws -> String {
-        guard let url = WebLink.opening(link) else { throw refusal(link, student: student) }
+    static func open(
+        _ link: String, dropped: String? = nil, announce: Bool = true, student: String? = nil, json: Bool = false
+    ) throws -> String {
+        guard let url = WebLink.opening(link) else { throw refusal(link, dropped: dropped, student: student) }
         let opener = program
         let outcome = run(opener, on: url) { actions in
             if json { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
@@ -64,15 +67,20 @@ enum URLOpener {
         return .failed(exited ? "exit status \(code)" : "signal \(status & 0x7f)")
     }
 
-    /// Why a link was not opened, naming the student; the link shown only as far as it is printable.
-    static func refusal(_ link: String, student: String?) -> CommandFailure {
+    /// Why a link was not opened, naming the student and the reason (`WebLink.problem`, the daemon's
+    /// when it dropped the link: `dropped`); the link shown only as far as it is printable.
+    static func refusal(_ link: String, dropped: String? = nil, student: String?) -> CommandFailure {
         let whose = student.map { DisplayText.clean($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let trimmed = link.trimmingWhitespace()
+        let what = whose.map { $0 + "'s link" } ?? "the link"
         guard !trimmed.isEmpty else {
+            if let dropped = dropped.map({ DisplayWidth.truncate(DisplayText.clean($0), to: 100) }), !dropped.isEmpty {
+                return CommandFailure(message: "not opening \(what): \(dropped)")
+            }
             return CommandFailure(message: "\(whose ?? "this student") has no web link to open (only http and https links are kept)")
         }
         let shown = DisplayWidth.truncate(DisplayText.clean(trimmed), to: 60)
-        return CommandFailure(
-            message: "not opening \(whose.map { $0 + "'s" } ?? "the") link \"\(shown)\": only http and https links are opened")
+        let why = WebLink.problem(trimmed) ?? "it is not an http:// or https:// address"
+        return CommandFailure(message: "not opening \(what) \"\(shown)\": \(why)")
     }
 }

@@ -22,6 +22,18 @@ struct StudentList: Sendable {
         /// `StudentPin(location, mine)` encoded through `WireCoding`; nil in a list made for one
         /// answer only, which encodes the pins it lists.
         var pinJSON: [UInt8]?
+        /// The link as the upstream stored it, when it was dropped: the cache file keeps it, so a
+        /// daemon started again finds why (`mediaURLDropped`) from the link, not from the file.
+        var droppedLink: String?
+
+        /// The location as the upstream sent it.
+        var upstream: StudentLocation {
+            guard let droppedLink else { return location }
+            var original = location
+            original.mediaURL = droppedLink
+            original.mediaURLDropped = nil
+            return original
+        }
 
         var pin: StudentPin { StudentPin(student: location, mine: mine) }
     }
@@ -46,7 +58,8 @@ struct StudentList: Sendable {
         entries = sorted.map { location in
             let safe = location.withWebLinkOnly
             let pin = StudentPin(safe, accountKey: accountKey)
-            if let same = kept[safe.objectId], same.location == safe, same.mine == pin.mine,
+            let droppedLink = safe.mediaURLDropped == nil ? nil : location.mediaURL
+            if let same = kept[safe.objectId], same.location == safe, same.mine == pin.mine, same.droppedLink == droppedLink,
                 (same.pinJSON != nil) == encodingPins
             {
                 return same
@@ -55,14 +68,15 @@ struct StudentList: Sendable {
                 location: safe, mine: pin.mine,
                 searchKey: SearchFolding.fold("\(location.firstName) \(location.lastName) \(location.mapString)"),
                 // A pin is made of JSON values only: encoding it cannot fail.
-                pinJSON: encodingPins ? (try? encoder.encode(pin)).map(Array.init) : nil)
+                pinJSON: encodingPins ? (try? encoder.encode(pin)).map(Array.init) : nil, droppedLink: droppedLink)
         }
     }
 
     var count: Int { entries.count }
 
-    /// The locations, as they are kept between runs.
-    var locations: [StudentLocation] { entries.map(\.location) }
+    /// The locations, as they are kept between runs: as the upstream sent them, each link dropped
+    /// again (and why) when the list is read back.
+    var locations: [StudentLocation] { entries.map(\.upstream) }
 
     /// The newest pin of an account among these locations.
     func newestLocation(ofAccount key: String) -> StudentLocation? {
@@ -72,10 +86,15 @@ struct StudentList: Sendable {
 
 extension StudentLocation {
     /// The location as clients get it: its link dropped (left empty) unless it is a web link
-    /// (`WebLink`: http or https, no control or bidi character), whatever the upstream stored.
+    /// (`WebLink`: http or https, no control, bidi or other invisible character), whatever the
+    /// upstream stored, and why it was dropped in `mediaURLDropped` (what the upstream sent there is
+    /// never passed on).
     var withWebLinkOnly: StudentLocation {
         var safe = self
-        safe.mediaURL = WebLink.opening(mediaURL) ?? ""
+        let link = mediaURL.trimmingWhitespace()
+        let problem = link.isEmpty ? nil : WebLink.problem(link)
+        safe.mediaURL = problem == nil ? link : ""
+        safe.mediaURLDropped = problem
         return safe
     }
 }
