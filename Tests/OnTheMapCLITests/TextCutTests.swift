@@ -54,4 +54,39 @@ struct TextCutTests {
             #expect(Self.columns(line[..<start.lowerBound]) == place, "\(table.stdout)")
         }
     }
+
+    /// Format characters that show as nothing (U+200B, U+200C, U+2060, U+FEFF) take no column, so a
+    /// row holding them lines up with the others (issue 39: each counted one, and the row's later
+    /// columns came out short); a ZWJ emoji is still its parts, the soft hyphen one column.
+    @Test func invisibleCharactersTakeNoColumn() throws {
+        #expect(DisplayWidth.of("a\u{200B}b\u{200C}c\u{2060}d\u{FEFF}") == 4)
+        #expect(DisplayWidth.of("👩\u{200D}💻") == 4)
+        #expect(DisplayWidth.of("co\u{AD}op") == 5)
+        #expect(DisplayWidth.truncate("Zero\u{200B}Width", to: 9) == "Zero\u{200B}Width")
+
+        let bed = try CLITestBed(login: false)
+        let people = [("Zero\u{200B}Width", "Join\u{2060}er\u{FEFF}"), ("Plain", "Name"), ("Non\u{200C}joiner", "X")]
+        for (index, person) in people.enumerated() {
+            let email = "invisible\(index)@example.com"
+            try bed.server.addUser(email: email, password: "invisible-\(index)", first: person.0, last: person.1)
+            #expect(try bed.run(["login", "--force", "--username", email, "--password-stdin"], stdin: "invisible-\(index)\n").status == 0)
+            let posted = try bed.run(["post", "Paris, France", "https://invisible.example/\(index)", "--yes", "--overwrite"])
+            #expect(posted.status == 0, "\(posted.stderr)")
+        }
+        let table = try bed.run(["students", "--limit", "3"], extra: ["COLUMNS": "100"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        let header = try #require(lines.first)
+        let placeTitle = try #require(header.range(of: "PLACE"), "\(table.stdout)")
+        // The test's own count: these four characters draw nothing, everything else here one column.
+        func columns(_ text: Substring) -> Int {
+            text.unicodeScalars.filter { ![0x200B, 0x200C, 0x2060, 0xFEFF].contains($0.value) }.count
+        }
+        let place = columns(header[..<placeTitle.lowerBound])
+        #expect(lines.count == 4, "\(table.stdout)")
+        for line in lines.dropFirst() {
+            let start = try #require(line.range(of: "Paris"), "\(line)")
+            #expect(columns(line[..<start.lowerBound]) == place, "\(table.stdout.debugDescription)")
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /// How many terminal columns text takes, by the rule the editor clients follow too (docs/EDITORS.md,
 /// "Text width"): East Asian wide characters and emoji shown as pictures (Emoji_Presentation: 🚀, ✨,
-/// ☕) take two, combining marks none, everything else one; a cut keeps whole characters, a letter
-/// with its accents.
+/// ☕) take two, combining marks none, format characters that show as nothing (Cf: U+200B, the
+/// joiners U+200C and U+200D, U+2060, U+FEFF) none, everything else one; a cut keeps whole
+/// characters, a letter with its accents.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width($1) }
@@ -9,8 +10,11 @@ enum DisplayWidth {
 
     static func width(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
-            || value == 0x200D || (0xFE00...0xFE0F).contains(value)
+        // ASCII takes one column: no look-up for nearly every character of a table.
+        if value >= 0x20, value < 0x7F { return 1 }
+        let category = scalar.properties.generalCategory
+        if category == .nonspacingMark || category == .enclosingMark || (0xFE00...0xFE0F).contains(value)
+            || (category == .format && !showsAsFormat(value))
         {
             return 0
         }
@@ -20,6 +24,15 @@ enum DisplayWidth {
             0x1F900...0x1F9FF, 0x20000...0x3FFFD,
         ]
         return scalar.properties.isEmojiPresentation || wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// The format characters a terminal draws: the soft hyphen U+00AD (as a hyphen) and Unicode's
+    /// prepended concatenation marks (the Arabic number signs U+0600–U+0605 …).
+    private static func showsAsFormat(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xAD, 0x0600...0x0605, 0x06DD, 0x070F, 0x0890...0x0891, 0x08E2, 0x110BD, 0x110CD: true
+        default: false
+        }
     }
 
     /// The longest prefix that fits `columns`, with "…" when cut.
