@@ -122,6 +122,8 @@ struct HostileLinkTests {
                 // Started again on its cache file (which keeps the links as the upstream sent them, so
                 // the reasons are found again, never read from a field the upstream could fill).
                 #expect(daemon.stop() == 0)
+                let cache = try String(contentsOfFile: daemon.cacheFile, encoding: .utf8)
+                #expect(cache.contains("gnp.exe") && !cache.contains("mediaURLDropped"), "the links as sent: \(cache.prefix(600))")
                 try daemon.start()
                 try expectRefusals("after a restart")
             }
