@@ -102,10 +102,28 @@ UNDER_CONTROLS = """function box(e){var r=e.getBoundingClientRect();return [r.le
         return (m.members?m.dataset.count+' students near ':'')+s.dataset.place;});"""
 
 
+# The clusters whose disc the map's edge cuts, or the zoom buttons' column covers in part or whole,
+# each as its name and box on the screen: none on the first view (at 390x844 among 10,000, Western
+# Europe's was 2 pixels at the left edge, Perth's cut at the right, under the zoom buttons).
+CUT_DISCS = """var m=document.getElementById('map').parentNode.getBoundingClientRect();
+    var column=Array.from(document.querySelectorAll('#map-panel .zoom')).filter(function(c){return c.getClientRects().length;})
+        .map(function(c){return c.getBoundingClientRect();});
+    return Array.from(document.querySelectorAll('#clusters .cluster')).map(function(c){var r=c.firstChild.getBoundingClientRect();
+        var off=r.right<=m.left||r.left>=m.right||r.bottom<=m.top||r.top>=m.bottom;
+        var whole=r.left>=m.left&&r.right<=m.right&&r.top>=m.top&&r.bottom<=m.bottom&&!column.some(function(p){
+            return r.right>p.left&&r.left<p.right&&r.bottom>p.top&&r.top<p.bottom;});
+        return off||whole?null:c.getAttribute('aria-label')+' at '+[r.left,r.top,r.right,r.bottom].map(Math.round).join('…');})
+        .filter(function(d){return d;});"""
+
+
 def the_map(where, expected, phone):
     """Names, clusters' counts and the zoom buttons, on the first view of `expected` pins."""
     under = js(UNDER_CONTROLS)
     check(not under, "%s: the first view: no pin or cluster under the zoom buttons or the count %s" % (where, under[:4]))
+    cut = js(CUT_DISCS)
+    check(not cut, "%s: the first view: every cluster's disc whole on the map or off it, none under the zoom buttons %s"
+          % (where, cut[:4]))
+    b.driver.save_screenshot("%s/first-view-%s.png" % (OUT, where))
     count = b.by_id("count").text
     check(count.startswith("{:,} newest students".format(expected)), "%s: the map's count: %s" % (where, count))
     # A roving tabindex among them all: one pin or cluster in the Tab order, however many students.

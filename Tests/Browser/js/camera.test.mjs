@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  between, centreKeeping, clampCamera, densest, EDGE, firstUnit, firstView, fitView, mapPoint, pictureTransform,
+  between, centreKeeping, clampCamera, clearView, densest, EDGE, firstUnit, firstView, fitView, mapPoint, pictureTransform,
   screenPoint, viewOf, worldView, zoomCamera, zoomRange,
 } from "../../../Sources/CWebPage/web/js/camera.mjs";
 import { WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
@@ -126,4 +126,43 @@ test("a picture drawn for one camera is moved and scaled to show another", () =>
   assert.equal(pictureTransform(drawn, { x: 30400, y: 19600, unit: 4 }, wide), "translate(-100px,100px)");
   // Zoomed in twice around the same centre: twice the size, its top left corner half a screen out.
   assert.equal(pictureTransform(drawn, { x: 30000, y: 20000, unit: 2 }, wide), "translate(-700px,-450px) scale(2)");
+});
+
+// Where a disc is on the screen, in pixels, and whether the view cuts it: partly on the screen, or
+// partly under a box of `controls`.
+function cut(cam, size, d, controls) {
+  const p = screenPoint(cam, size, d), r = d.r;
+  const off = p.x + r <= 0 || p.x - r >= size.w || p.y + r <= 0 || p.y - r >= size.h;
+  const whole = p.x - r >= 0 && p.x + r <= size.w && p.y - r >= 0 && p.y + r <= size.h &&
+    !controls.some((b) => p.x + r > b.left && p.x - r < b.right && p.y + r > b.top && p.y - r < b.bottom);
+  return !off && !whole;
+}
+
+test("the first view on a phone cuts no cluster at an edge nor hides one under the zoom buttons", () => {
+  // At 390x844, as the page showed 10,000 students: a disc of 16 pixels at x −14 (2 pixels on the
+  // screen), one at 387 (cut at the right) and one at 380 low down, under the zoom buttons' column.
+  const cam = { x: 30000, y: 22000, unit: 40 }, controls = [{ left: 326, top: 660, right: 380, bottom: 834 }];
+  const at = (sx, sy, r) => Object.assign(mapPoint(cam, phone, sx, sy), { r });
+  const discs = [at(-14, 300, 16), at(387, 200, 13), at(360, 700, 13), at(200, 420, 19), at(120, 600, 13)];
+  assert.equal(discs.filter((d) => cut(cam, phone, d, controls)).length, 3, "the view as it was cuts three");
+  const clear = clearView(cam, phone, discs, controls, [40, 41, 42]);
+  const still = discs.filter((d) => cut(clear, phone, d, controls));
+  assert.deepEqual(still, [], "cut: " + JSON.stringify(still.map((d) => screenPoint(clear, phone, d))));
+  // A small move: a quarter of the screen at most, at a scale a little further out at most.
+  assert.ok(Math.abs(clear.x - cam.x) <= phone.w / 4 * clear.unit && Math.abs(clear.y - cam.y) <= phone.h / 4 * clear.unit);
+  assert.ok(clear.unit >= 40 && clear.unit <= 42);
+  // Nothing cut: the camera stays.
+  const fine = [at(200, 420, 19)];
+  assert.deepEqual(clearView(cam, phone, fine, controls, [40, 41]), clampCamera({ ...cam }, phone));
+});
+
+test("the view clear of the edges keeps yours whole, and cuts the fewest where none is clear", () => {
+  const cam = { x: 30000, y: 22000, unit: 40 }, controls = [];
+  const at = (sx, sy, r) => Object.assign(mapPoint(cam, phone, sx, sy), { r });
+  // Discs side by side along the left edge, every 20 pixels: some is cut wherever the edge goes.
+  const row = [-40, -20, 0, 20, 40, 60, 80].map((sx) => at(sx, 400, 13));
+  const mine = at(30, 200, 13);
+  const clear = clearView(cam, phone, [...row, mine], controls, [40], mine);
+  assert.ok(!cut(clear, phone, mine, controls) && screenPoint(clear, phone, mine).x - 13 >= 0, "yours whole");
+  assert.ok(row.filter((d) => cut(clear, phone, d, controls)).length <= 1);
 });

@@ -108,6 +108,80 @@ export function firstView(markers, size, band) {
   return cam;
 }
 
+/** The camera nearest `cam` that cuts no disc in two: each of `discs` ({x, y}: its point in map units;
+ *  r: its radius in pixels) whole on the screen and clear of every box of `controls` (the map's own
+ *  buttons over it, {left, top, right, bottom} in pixels from the element's top left corner), or
+ *  wholly off the screen. At 390 pixels the view with the most pins cut Western Europe's cluster to a
+ *  sliver at the left edge and put Perth's under the zoom buttons. Tried: pans of up to an eighth of
+ *  the screen each way, at each scale of `units` (the camera's and a little further out), the least
+ *  move first; where none clears them all, the one that cuts the fewest. `keep` (yours, or null) stays
+ *  whole on the screen. The camera returned is a new one, within the world (`clampCamera`). */
+export function clearView(cam, size, discs, controls, units = [cam.unit], keep = null) {
+  const { w, h } = size, far = Math.max(...units) / cam.unit;
+  // How far a move goes at most, in pixels of the camera's scale: an eighth of the screen, and what
+  // the scale furthest out brings in at the edges.
+  const rx = w / 8 + w / 2 * (far - 1), ry = h / 8 + h / 2 * (far - 1);
+  // Only the discs such a move can bring to an edge or a button (a world's clusters are hundreds, and
+  // each place tried is tried against each disc): the others stay as they are, whole or off.
+  const near = (a0, a1, b0, b1) => a0 < b1 && b0 < a1;
+  discs = discs.filter((d) => {
+    if (d === keep) return true;
+    const sx = (d.x - cam.x) / cam.unit + w / 2, sy = (d.y - cam.y) / cam.unit + h / 2, x0 = sx - d.r - rx, x1 = sx + d.r + rx;
+    const y0 = sy - d.r - ry, y1 = sy + d.r + ry;
+    if (x1 < 0 || x0 > w || y1 < 0 || y0 > h) return false;
+    return x0 < 0 || x1 > w || y0 < 0 || y1 > h || controls.some((b) => near(x0, x1, b.left, b.right) && near(y0, y1, b.top, b.bottom));
+  });
+  // How many discs the view cuts (yours off the screen or cut counts as more than all of them).
+  function cuts(c) {
+    let n = 0;
+    for (const d of discs) {
+      const sx = (d.x - c.x) / c.unit + w / 2, sy = (d.y - c.y) / c.unit + h / 2, r = d.r;
+      const off = sx + r <= 0 || sx - r >= w || sy + r <= 0 || sy - r >= h;
+      const whole = sx - r >= 0 && sx + r <= w && sy - r >= 0 && sy + r <= h &&
+        !controls.some((b) => sx + r > b.left && sx - r < b.right && sy + r > b.top && sy - r < b.bottom);
+      if (d === keep ? !whole : !whole && !off) n += d === keep ? discs.length + 1 : 1;
+    }
+    return n;
+  }
+  // The centres (x or y, map units) at which a disc comes just whole or just off at an edge or a
+  // button: where the count of discs cut can change.
+  function stops(axis, c, u) {
+    const half = (axis === "x" ? w : h) / 2, reach = (axis === "x" ? rx : ry) * cam.unit, out = [c[axis]];
+    const lo = axis === "x" ? "left" : "top", hi = axis === "x" ? "right" : "bottom";
+    const edges = [0, 2 * half, ...controls.flatMap((b) => [b[lo], b[hi]])];
+    for (const d of discs) {
+      const p = d[axis], r = d.r + 1;
+      for (const edge of edges) {
+        for (const v of [p - (edge - half - r) * u, p - (edge - half + r) * u]) {
+          if (Math.abs(v - cam[axis]) <= reach) out.push(v);
+        }
+      }
+    }
+    return out;
+  }
+  const moved = (c) => Math.abs(c.x - cam.x) / (w * cam.unit) + Math.abs(c.y - cam.y) / (h * cam.unit) + (c.unit - cam.unit) / cam.unit;
+  let best = null;
+  for (const u of units) {
+    const c = clampCamera({ x: cam.x, y: cam.y, unit: u }, size);
+    let n = cuts(c);
+    // Each axis in turn: the best place across, then down, then across again.
+    for (const axis of ["x", "y", "x"]) {
+      if (!n) break;
+      let pick = null;
+      for (const v of stops(axis, c, u)) {
+        const t = clampCamera({ x: c.x, y: c.y, unit: u, [axis]: v }, size), k = cuts(t), m = moved(t);
+        if (!pick || k < pick.n || (k === pick.n && m < pick.moved)) pick = { n: k, moved: m, cam: t };
+      }
+      c.x = pick.cam.x;
+      c.y = pick.cam.y;
+      n = pick.n;
+    }
+    if (!best || n < best.n || (n === best.n && moved(c) < best.moved)) best = { n, moved: moved(c), cam: c };
+    if (!n) break;
+  }
+  return best.cam;
+}
+
 /** The whole world's width across the screen (the "whole world" button), the band `top`…`bottom`
  *  (map units) in the middle of its height where the screen shows less than the world's height. */
 export function worldView(size, band) {

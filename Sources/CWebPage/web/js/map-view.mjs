@@ -18,8 +18,8 @@
 // and drawn for real every half screen, when the zoom has doubled or halved since, and when the
 // view rests; the world likewise, drawn anew when the view rests.
 
-import { between, clampCamera, firstUnit, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
-import { zoomLevel } from "./clusters.mjs";
+import { between, clampCamera, clearView, firstUnit, firstView, fitView, pictureTransform, viewOf, worldView, zoomCamera, zoomRange } from "./camera.mjs";
+import { centreOf, clusterRadius, zoomLevel } from "./clusters.mjs";
 import { groupingStore, whenIdle } from "./grouping.mjs";
 import { pictureHolds, redrawDue } from "./in-view.mjs";
 import { mapInput } from "./input.mjs";
@@ -193,6 +193,7 @@ export function mapView(o) {
     fitted = true;
     placing++;
     Object.assign(cam, firstView(shown(), size, band));
+    clearEdges();
     apply();
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
   }
@@ -220,6 +221,7 @@ export function mapView(o) {
       map.groups.renew(list, () => {
         placeFirst(run);
         map.groups.level = null;
+        clearEdges();
         apply();
         firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
         if (drawn) drawn();
@@ -245,6 +247,32 @@ export function mapView(o) {
     Object.assign(cam, firstView(shown(), size, band));
     clampCamera(cam, size);
     firstCam = { x: cam.x, y: cam.y, unit: cam.unit };
+  }
+  /* The first view moved a little, if need be, so that it cuts no cluster's disc at the element's
+     edge nor hides one under the map's buttons (camera.mjs, clearView): the groups of its level are
+     worked out for it (and kept), the level drawn left as it was. Yours stays whole on the screen. A
+     disc's box is its ring's (3 pixels) and a pixel more. */
+  function clearEdges() {
+    measure();
+    const level = zoomLevel(cam.unit), before = map.groups.level, heads = map.groups.at(level), discs = [];
+    map.groups.level = before;
+    let keep = null;
+    for (const hd of heads) {
+      if (!hd.members.length) continue;
+      const lone = hd.members.length < 2;
+      if (lone && !hd.members[0].mine) continue;
+      const at = lone ? hd.members[0].at : centreOf(hd, countOf), d = { x: at.x, y: at.y, r: lone ? 8 : clusterRadius(hd.n) + 4 };
+      discs.push(d);
+      if (lone || hd.mine) keep = d;
+    }
+    const frame = svg.parentNode.getBoundingClientRect(), controls = [];
+    for (const c of svg.parentNode.querySelectorAll(".zoom")) {
+      const r = c.getBoundingClientRect();
+      if (r.width) controls.push({ left: r.left - frame.left, top: r.top - frame.top, right: r.right - frame.left, bottom: r.bottom - frame.top });
+    }
+    // A little further out too, at the same level (its groups): an eighth of a doubling at most.
+    const units = [1, 2, 3].map((k) => cam.unit * Math.pow(2, k / 32)).filter((u) => zoomLevel(u) === level && u <= zoomRange(size)[1]);
+    Object.assign(cam, clearView(cam, size, discs, controls, [cam.unit, ...units], keep));
   }
   /* Leaves the students whose name or place holds `text`; returns how many. The markers drawn show
      it at once; the others' classes follow (students.mjs, markSearch), and the level drawn is grouped
