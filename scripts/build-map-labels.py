@@ -7,7 +7,8 @@ Natural Earth.
 
 Names come from the gazetteer the daemon already embeds (Sources/CGazetteer/gazetteer.tsv, GeoNames,
 CC BY 4.0): every country's English name, and every place of 50,000 or more inhabitants but a city's
-districts (within 5 km of a more populous place of the same country). Where a
+districts (near a more populous place of the same country, or named after a place near it:
+without_districts). Where a
 country's name goes comes from Natural Earth's 1:50m countries (public domain), the same outlines the
 map draws: sp's label point of each country (the centre of its largest ring, so "France" sits in
 France, not between it and French Guiana), its label rank (how prominent cartographers make it), and
@@ -21,6 +22,7 @@ first, then their names; a country's record says how large it is drawn (its exte
 import importlib.util
 import math
 import os
+import re
 import struct
 import sys
 import unicodedata
@@ -128,23 +130,64 @@ def gazetteer():
 
 
 DISTRICT_KM = 5.0
+# A place within DISTRICT_KM_PER_ROOT_MILLION × √(millions of inhabitants) km of a place at least
+# DISTRICT_RATIO times as populous is part of it: Bucharest's sectors, 5–8 km from its point, Brooklyn.
+DISTRICT_KM_PER_ROOT_MILLION = 6.0
+DISTRICT_RATIO = 2
+# A place named after a place within NAMED_DISTRICT_KM is a part of that one ("New South Memphis").
+NAMED_DISTRICT_KM = 15.0
+
+
+def words(name):
+    return re.findall(r"\w+", name.casefold())
+
+
+def named_after(place, other):
+    """Whether `place`'s name holds `other`'s whole words, and more ("New South Memphis", "Memphis")."""
+    mine, theirs = words(place["name"]), words(other["name"])
+    return len(theirs) < len(mine) and any(mine[i:i + len(theirs)] == theirs for i in range(len(mine) - len(theirs) + 1))
+
+
+def district_of(place, other):
+    """Whether `place` is one of `other`'s districts, `other` more populous (or as populous) and of the
+    same country."""
+    km = distance_km(other, place)
+    return km < DISTRICT_KM or (
+        other["population"] >= DISTRICT_RATIO * place["population"]
+        and km < DISTRICT_KM_PER_ROOT_MILLION * math.sqrt(other["population"] / 1e6))
 
 
 def without_districts(places):
-    """The places, most populous first, less those within DISTRICT_KM of a more populous one in the same
-    country: GeoNames lists a city's districts as places of their own ("Mitte", at Berlin's point;
-    "Hamburg-Mitte"), and on a map, or as the name of a view's centre, they would stand for the city."""
-    kept, cells = [], {}
+    """The places, most populous first, less a city's districts: GeoNames lists them as places of their
+    own ("Mitte", at Berlin's point; "Sector 3", beside Bucharest; "New South Memphis", more populous
+    than Memphis), and on a map, or as the name of a view's centre, they would stand for the city. A
+    district is within DISTRICT_KM of a more populous place of the same country, or within a radius
+    that grows with a city at least DISTRICT_RATIO times as populous, or named after a place near it."""
+    # Cells of half a degree, and the places in the 3×5 around a place's: at least 38 km each way up to
+    # 70°N, past the widest radius (Shanghai's, 30 km).
+    cells = {}
+
+    def near(place):
+        cell = (math.floor(place["lat"] / 0.5), math.floor(place["lon"] / 0.5))
+        for dy in (-1, 0, 1):
+            for dx in (-2, -1, 0, 1, 2):
+                yield from cells.get((cell[0] + dy, cell[1] + dx), ())
+
+    def add(place):
+        cells.setdefault((math.floor(place["lat"] / 0.5), math.floor(place["lon"] / 0.5)), []).append(place)
+
     for place in places:
-        lat, lon = place["lat"], place["lon"]
-        cell = (math.floor(lat / 0.1), math.floor(lon / 0.1))
-        near = (
-            other for dy in (-1, 0, 1) for dx in (-1, 0, 1) for other in cells.get((cell[0] + dy, cell[1] + dx), ())
-        )
-        if any(other["country"] == place["country"] and distance_km(other, place) < DISTRICT_KM for other in near):
-            continue
-        kept.append(place)
-        cells.setdefault(cell, []).append(place)
+        add(place)
+    named = {id(place) for place in places for other in near(place) if other is not place
+             and other["country"] == place["country"] and named_after(place, other) and distance_km(other, place) < NAMED_DISTRICT_KM}
+    # Each place against every more populous one, kept or not: Hellersdorf, beside Marzahn, stays a
+    # district of Berlin when Marzahn is one.
+    cells = {}
+    kept = []
+    for place in places:
+        if id(place) not in named and not any(other["country"] == place["country"] and district_of(place, other) for other in near(place)):
+            kept.append(place)
+        add(place)
     return kept
 
 
