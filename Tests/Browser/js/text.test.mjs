@@ -15,6 +15,8 @@ test("only http and https addresses with a host become links", () => {
     // Control and bidi characters, as the daemon's WebLink rule: old data on a server may hold them.
     "https://ok.example/\u202egnp.exe", "https://ok.example/\u001b[2J", "https://ok.example/a\u0000evil",
     "https://ok.example/\u2066x", "https://ok.example/\u200fx", "https://ok.example/\u0085x", "https://ok.example/\u007fx",
+    // Invisible format characters (stored before the server refused them): one link reads as another.
+    "https://ok.example/\u200b", "https://o\u200bk.example/", "https://ok.example/\ufeffx", "https://ok.example/\u2060x",
     // What the server refuses as no address: a port no connection can use, a host no browser reads.
     "https://example.com:99999/me", "https://a.example:0/", "https://%%%",
   ]) {

@@ -1,7 +1,7 @@
 // What went wrong with an answer of the API, for a person: pure (an answer is {status, headers,
 // body} or {network: true}), so node tests every sentence (Tests/Browser/js/messages.test.mjs).
 
-import { countText, inWords, shownText } from "./text.mjs";
+import { countText, hiddenCharacter, inWords, shownText } from "./text.mjs";
 
 /** The wait a 429 or 503 asks for, in seconds (`Retry-After`; a minute when it says nothing). */
 export function retryAfter(answer) {
@@ -51,6 +51,10 @@ export const MAX_LINK = 2048;
 /** What is wrong with a link typed for a pin, or "" when nothing is. */
 export function linkProblem(link, isWebLink) {
   if (!isWebLink(link)) {
+    // Copied with the address from a page or a chat, unseen: said, as no other reason would fit
+    // (a tab or a line break is said as the space it looks like, below).
+    const hidden = hiddenCharacter(link.replace(/[\t\n\r]/g, " "));
+    if (hidden) return "The link holds a hidden character (" + hidden + "), which can make it read as another address: type it again rather than paste it.";
     // A space (pasted with the address, or typed in a page's name): said as such, not as a wrong name
     // or port, which is what the address's shape says of it.
     if (/\s/.test(link)) return "A link cannot hold spaces: take them out, or write each one as %20.";

@@ -9,12 +9,23 @@ export function foldText(text) {
  *  marks), which make "…/\u202egnp.exe" read as "…/exe.png": the daemon's rule (DisplayText). */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** Whether `url` may become a link: http or https with a host, no spaces, no control or bidi
- *  character (the daemon's WebLink rule: old data on a server may hold any of them), and an
+/** Unicode's invisible format characters (Cf: U+200B, U+2060, U+FEFF …), which make one link read as
+ *  another: the daemon's WebLink rule refuses them in links as it refuses bidi controls. */
+const INVISIBLE = /\p{Cf}/u;
+
+/** The first hidden character of `text` (a control, bidi or invisible format character) as Unicode
+ *  charts write it ("U+200B"), or "" when it holds none: what a pasted link may carry unseen. */
+export function hiddenCharacter(text) {
+  const found = text.match(new RegExp(CONTROLS.source + "|" + INVISIBLE.source, "u"));
+  return found ? "U+" + found[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
+}
+
+/** Whether `url` may become a link: http or https with a host, no spaces, no control, bidi or
+ *  invisible format character (the daemon's WebLink rule: old data on a server may hold any of them), and an
  *  address a browser can read, its port one a connection can use (the server refuses the rest:
  *  "https://example.com:99999/me", "https://%%%"). */
 export function isWebLink(url) {
-  if (typeof url !== "string" || CONTROLS.test(url) || !/^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url)) return false;
+  if (typeof url !== "string" || CONTROLS.test(url) || INVISIBLE.test(url) || !/^https?:\/\/[^\s\/?#@]+(?:[\/?#]\S*)?$/i.test(url)) return false;
   try {
     return new URL(url).port !== "0";
   } catch (e) {
