@@ -7,25 +7,44 @@
 /// `…/exe.png`. So: tab, line feed and carriage return become a space (a field stays one field on one
 /// line), and so do the line and paragraph separators U+2028 and U+2029; every other C0 control, DEL
 /// and every C1 control becomes U+FFFD (the text shows that something was there), and bidi overrides
-/// and isolates are dropped. Everything else, accents and
-/// scripts of every language included, is kept. `--json` keeps the data exact instead: JSON escapes
+/// and isolates are dropped, and so are combining marks past the fourth on one character. Everything
+/// else, accents and scripts of every language included, is kept. `--json` keeps the data exact instead: JSON escapes
 /// what it must.
 public enum DisplayText {
     /// `text` as it may be shown.
     public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) || isLineSeparator($0) }) else {
-            return text
+        var marksInARow = 0
+        let needsCleaning = text.unicodeScalars.contains { scalar in
+            marksInARow = isCombiningMark(scalar) ? marksInARow + 1 : 0
+            return isControl(scalar) || isBidiControl(scalar) || isLineSeparator(scalar) || marksInARow > maxMarksInARow
         }
+        guard needsCleaning else { return text }
         var scalars = String.UnicodeScalarView()
+        marksInARow = 0
         for scalar in text.unicodeScalars {
+            marksInARow = isCombiningMark(scalar) ? marksInARow + 1 : 0
             switch scalar.value {
             case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
             case _ where isControl(scalar): scalars.append("\u{FFFD}")
             case _ where isBidiControl(scalar): continue
+            case _ where marksInARow > maxMarksInARow: continue
             default: scalars.append(scalar)
             }
         }
         return String(scalars)
+    }
+
+    /// The most combining marks kept on one character. Written languages stack up to three or four
+    /// (Vietnamese two, pointed Hebrew with cantillation four); "Zalgo" text stacks dozens, drawn
+    /// over the rows above and below in a terminal, a bar or an editor.
+    public static let maxMarksInARow = 4
+
+    /// A mark drawn on the character before it (Unicode's Mn and Me: accents, vowel points).
+    /// Looked up only past U+02FF, where the first marks are: names and links are mostly below.
+    public static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0x300 else { return false }
+        let category = scalar.properties.generalCategory
+        return category == .nonspacingMark || category == .enclosingMark
     }
 
     /// C0 controls, DEL and C1 controls (Unicode's general category Cc, which is these 65 code

@@ -50,6 +50,16 @@ struct WordsAndLinksTests {
         #expect(!DisplayText.holdsControls("São Paulo 東京 🗺"))
     }
 
+    /// "Zalgo" text keeps four marks a character, as much as a written language stacks; the rest,
+    /// drawn over the rows around it, goes.
+    @Test func displayTextKeepsFourCombiningMarksACharacter() {
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 40) + "oe" + String(repeating: "\u{20DD}", count: 6)
+        #expect(DisplayText.clean(zalgo) == "Z\u{0301}\u{0301}\u{0301}\u{0301}oe\u{20DD}\u{20DD}\u{20DD}\u{20DD}")
+        for kept in ["Nguyê\u{0303}n", "Tiê\u{0301}ng Viê\u{0323}t", "שָׁלֹ֑ום", "b\u{0301}\u{0302}\u{0303}\u{0304}b", "São Paulo"] {
+            #expect(DisplayText.clean(kept) == kept, "\(kept.unicodeScalars.map(\.value))")
+        }
+    }
+
     /// JSON for a terminal: what JSON leaves raw and a terminal obeys is escaped, and reads back as it was.
     @Test func jsonEscapesWhatATerminalWouldObeyAndKeepsTheData() throws {
         let text = "del\u{7F} csi\u{9B}31m \u{202E}gnp.exe \u{2066}x\u{2069} Lima\u{2028}Peru São Paulo 東京 🗺 \u{1B}[2J"

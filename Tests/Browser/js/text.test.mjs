@@ -33,6 +33,9 @@ test("other people's text is shown as the daemon shows it: controls as U+FFFD, l
   assert.equal(shownText("a\u009bb\u0000c\u007fd"), "a\ufffdb\ufffdc\ufffdd");
   assert.equal(shownText("\u2066x\u2069\u200e\u061c"), "x");
   assert.equal(shownText("Lima\u2028Peru\u2029"), "Lima Peru ");
+  // "Zalgo": four marks a character kept (as much as a language stacks), the rest dropped.
+  assert.equal(shownText("Z" + "\u0301".repeat(40) + "oe" + "\u20dd".repeat(6)), "Z" + "\u0301".repeat(4) + "oe" + "\u20dd".repeat(4));
+  assert.equal(shownText("Tiê\u0301ng Viê\u0323t \u05e9\u05b8\u05c1"), "Tiê\u0301ng Viê\u0323t \u05e9\u05b8\u05c1");
 });
 
 test("search folds accents and case", () => {

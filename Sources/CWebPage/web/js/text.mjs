@@ -35,12 +35,16 @@ export function isWebLink(url) {
 
 /** Text someone else wrote, as it may be shown, as the daemon's DisplayText.clean shows it: tab,
  *  line feed, carriage return and the line separators U+2028 and U+2029 become a space, any other control U+FFFD, bidi controls are dropped
- *  (a name cannot turn the text after it around). */
+ *  (a name cannot turn the text after it around), and so are combining marks past the fourth on a character. */
 export function shownText(text) {
-  if (!CONTROLS.test(text)) return text;
+  if (!CONTROLS.test(text) && !MARKS_PAST_FOUR.test(text)) return text;
   return text.replace(/[\t\n\r\u2028\u2029]/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")
-    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").replace(new RegExp(MARKS_PAST_FOUR.source, "gu"), "$1");
 }
+
+/** Combining marks past the fourth on one character ("Zalgo" text, drawn over the lines around it),
+ *  as DisplayText.maxMarksInARow: four is as many as a written language stacks. */
+const MARKS_PAST_FOUR = /((?:\p{Mn}|\p{Me}){4})(?:\p{Mn}|\p{Me})+/u;
 
 /** "1 student", "2 students". */
 export function plural(n, word) {
