@@ -107,3 +107,19 @@ test("a name beside its dot keeps the dot's other side free: no \"Ankara • Kı
     assert.ok(left >= sx + 2 * gap, n.text + " starts " + (left - sx) + " pixels past Ankara's dot, Ankara's name ends " + gap + " before it");
   }
 });
+
+test("a name is not put beside its dot just past a neighbour's name: no \"Yozgat • Sorgun\"", () => {
+  // Yozgat named first, centred on its point; Sorgun, 40 pixels east with a cluster on it, named
+  // right of its dot there, the dot just past Yozgat's name, read as if it were Yozgat's.
+  const [sx, sy] = [700, 500];
+  const cluster = { left: sx + 40 - 15, right: sx + 40 + 15, top: sy - 15, bottom: sy + 15 };
+  const data = { rule, countries: [], places: [[...at(sx, sy), 9000000, "Yozgat"], [...at(sx + 40, sy), 8500000, "Sorgun"]] };
+  const names = layoutNames(data, world, [cluster], width);
+  assert.equal(names[0].text, "Yozgat");
+  const yozgatRight = sx + width("Yozgat") / 2;
+  for (const n of names.slice(1)) {
+    if (n.anchor === "middle") continue;
+    const gap = Math.abs(n.dx);
+    assert.ok(sx + 40 - yozgatRight >= 2 * gap, n.text + "'s dot is " + (sx + 40 - yozgatRight) + " pixels past Yozgat's name, its own name " + gap + " away");
+  }
+});

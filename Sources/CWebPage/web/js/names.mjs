@@ -104,10 +104,11 @@ export function layoutNames(data, view, obstacles, width, height = 16) {
       const box = boxAt(sx, sy, w, anchor, dx);
       if (!fits(box)) continue;
       // Beside its point, the name has a dot there (name-layer.mjs), and the dot's other side is kept
-      // free twice as far: "Ankara • Kırıkkale", a neighbour's name just past Ankara's dot, read as
-      // if the dot were Kırıkkale's, or both one place's.
+      // free of names twice as far, before and after: "Ankara • Kırıkkale", a neighbour's name just
+      // past the dot, read as if the dot were the neighbour's.
       if (anchor === "start") box.left = sx - 2 * dx;
       if (anchor === "end") box.right = sx - 2 * dx;
+      if (anchor !== "middle" && named.some((b) => overlaps(box, b))) continue;
       taken.push(box);
       named.push(box);
       placed.push({ text: name, kind: "place", x, y, anchor, dx, dy: 0 });
