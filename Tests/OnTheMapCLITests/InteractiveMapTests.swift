@@ -366,7 +366,9 @@ struct InteractiveMapTests {
         #expect(shown, "\(lines.joined(separator: "\n"))")
     }
 
-    /// At 60×12 the list of keys does not fit: it scrolls, and every key can be read.
+    /// At 60×12 the list of keys does not fit: it scrolls, line by line, and every key can be read,
+    /// each description whole: one too long for the box goes on under the description column (as
+    /// Neovim's `g?` list does); two were cut with "…".
     @Test func theKeysScrollOnASmallTerminal() throws {
         let bed = try CLITestBed()
         let tmux = try start(bed, width: 60, height: 12)
@@ -376,17 +378,40 @@ struct InteractiveMapTests {
         try tmux.send("?")
         (shown, lines) = try tmux.waitForScreen { self.wholeHelpBox($0) }
         #expect(shown, "\(lines.joined(separator: "\n"))")
-        var seen = Set<String>()
-        for _ in 0..<MapKey.keyList.count {
-            for key in MapKey.keyList where lines.contains(where: { $0.contains("| " + key.keys + " ") }) { seen.insert(key.keys) }
-            if lines.contains(where: { $0.contains("↓") }) {
-                let before = lines
-                try tmux.send("j")
-                (shown, lines) = try tmux.waitForScreen { $0 != before && self.wholeHelpBox($0) }
-            }
+        // The list's lines as they scroll by, one line a `j`: the box at offset n shows line n first.
+        var list: [String] = []
+        var offset = 0
+        while true {
+            let rows = helpBoxRows(lines)
+            #expect(!rows.isEmpty, "\(lines.joined(separator: "\n"))")
+            for (index, row) in rows.enumerated() where offset + index >= list.count { list.append(row) }
+            guard lines.contains(where: { $0.contains("↓") }), offset < 40 else { break }
+            let before = lines
+            try tmux.send("j")
+            offset += 1
+            (shown, lines) = try tmux.waitForScreen { $0 != before && self.wholeHelpBox($0) }
+            #expect(shown, "\(lines.joined(separator: "\n"))")
         }
-        #expect(seen == Set(MapKey.keyList.map(\.keys)), "not shown: \(Set(MapKey.keyList.map(\.keys)).subtracting(seen))")
         #expect(lines.contains { $0.contains("↑") && !$0.contains("↓") }, "at the end: \(lines.joined(separator: "\n"))")
+        #expect(!list.contains { $0.contains("…") }, "cut: \(list.joined(separator: "\n"))")
+        // Each key with its whole description, the lines after its first under the description column.
+        let column = (MapKey.keyList.map(\.keys.count).max() ?? 0) + 2
+        for key in MapKey.keyList {
+            guard let first = list.firstIndex(where: { $0.hasPrefix(key.keys + " ") }) else {
+                Issue.record("\(key.keys) not shown: \(list.joined(separator: "\n"))")
+                continue
+            }
+            var words = [String(list[first].dropFirst(column))]
+            var next = first + 1
+            while next < list.count, list[next].hasPrefix(String(repeating: " ", count: column)), list[next].dropFirst(column).first != " " {
+                words.append(String(list[next].dropFirst(column)))
+                next += 1
+            }
+            #expect(words.joined(separator: " ") == key.what, "\(key.keys): \(words)")
+        }
+        // The two that were cut go on over a second line.
+        #expect(list.contains(String(repeating: " ", count: column) + "it"), "\(list.joined(separator: "\n"))")
+        #expect(list.contains(String(repeating: " ", count: column) + "LAT,LON"), "\(list.joined(separator: "\n"))")
         // Any other key closes it.
         try tmux.send("x")
         (shown, lines) = try tmux.waitForScreen { !$0.joined().contains("Keys (") }
@@ -395,17 +420,40 @@ struct InteractiveMapTests {
         try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
     }
 
-    /// The scrolling help box, drawn to its bottom border. A frame is one write, but tmux may show it
-    /// half applied: the map redrawn over the top of the box, the box not yet over it.
-    private func wholeHelpBox(_ lines: [String]) -> Bool {
-        guard let title = lines.firstIndex(where: { $0.contains("Keys (j/k or arrows scroll, any other key closes)") }),
-            let bottom = lines[(title + 1)...].firstIndex(where: { $0.contains("+---") })
-        else { return false }
-        return lines[(title + 1)..<bottom].allSatisfy { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("|") && trimmed.hasSuffix("|")
+    /// The scrolling help box's rows, title to bottom border, each as the text between its borders;
+    /// nil until it is drawn whole. A frame is one write, but tmux may show it half applied: the map
+    /// redrawn over the top of the box, the box not yet over it. The map shows either side of a box
+    /// narrower than the screen: the borders are found by the columns of the top one.
+    private func helpBox(_ lines: [String]) -> [String]? {
+        guard let title = lines.firstIndex(where: { $0.contains("Keys (j/k or arrows scroll, any other key closes)") }), title > 0
+        else { return nil }
+        let top = Array(lines[title - 1])
+        guard let left = top.firstIndex(of: "+"), let right = top.lastIndex(of: "+"), right > left + 1,
+            top[(left + 1)..<right].allSatisfy({ $0 == "-" })
+        else { return nil }
+        var rows: [String] = []
+        for line in lines[title...].map(Array.init) {
+            guard line.count > right else { return nil }
+            if line[left] == "+" && line[right] == "+" { return rows }
+            guard line[left] == "|" && line[right] == "|" else { return nil }
+            rows.append(String(line[(left + 1)..<right]))
+        }
+        return nil
+    }
+
+    /// The rows of the list the scrolling help box shows (between its title and its "more" line),
+    /// each without the space either side.
+    private func helpBoxRows(_ lines: [String]) -> [String] {
+        guard let rows = helpBox(lines), rows.count > 2 else { return [] }
+        return rows.dropFirst().dropLast().map { row in
+            var text = Substring(row)
+            if text.first == " " { text = text.dropFirst() }
+            while text.last == " " { text = text.dropLast() }
+            return String(text)
         }
     }
+
+    private func wholeHelpBox(_ lines: [String]) -> Bool { helpBox(lines) != nil }
 
     /// A wide terminal's world view names no centre: it was "Algiers, Algeria".
     @Test func theWorldOnAWideTerminalIsNoOnePlace() throws {

@@ -13,8 +13,8 @@ extension InteractiveMap {
                 // The mouse moving over the list leaves it; a scrolling key scrolls it while it does
                 // not fit; any other key closes it.
                 if case .mouse = key { continue }
-                if MapHelp.visibleKeys(rows: screen.rows) < MapKey.keyList.count, let step = MapHelp.scrollStep(for: key) {
-                    help.scroll(by: step, rows: screen.rows)
+                if MapHelp.scrolls(columns: screen.columns, rows: screen.rows), let step = MapHelp.scrollStep(for: key) {
+                    help.scroll(by: step, columns: screen.columns, rows: screen.rows)
                     screen.help = help
                     screen.paint()
                     continue
