@@ -2,6 +2,7 @@ import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// Prints a failure on stderr and turns it into the matching exit code.
 ///
@@ -13,9 +14,12 @@ enum CLIFailure {
     static func exit(for error: any Error) -> ExitCode {
         if let error = error as? ExitCode { return error }
         let (sentence, code) = said(for: error)
-        Output.error(Style(enabled: Terminal.colorOnStderr).red("onthemap: ") + sentence)
+        Output.error(prefix + sentence)
         return code
     }
+
+    /// "onthemap: ", red on a terminal: what every message on stderr begins with.
+    static var prefix: String { Style(enabled: Terminal.colorOnStderr).red("onthemap: ") }
 
     /// What `error` says after "onthemap: ", and its exit code.
     private static func said(for error: any Error) -> (String, ExitCode) {
@@ -66,9 +70,7 @@ enum CLIFailure {
     /// ("onthemap: not logged in: …" beside "onthemap: no place matches …"); a word that is a name,
     /// capitals inside ("OnTheMap", "API"), keeps them. The editors show the sentence as it is.
     static func continuingThePrefix(_ sentence: String) -> String {
-        let word = sentence.prefix { $0.isLetter }
-        guard let first = word.first, first.isUppercase, word.count > 1, word.dropFirst().allSatisfy(\.isLowercase) else { return sentence }
-        return first.lowercased() + sentence.dropFirst()
+        ArgumentFailure.continuingThePrefix(sentence)
     }
 
     /// `message` without its protocol prefix and final full stop.

@@ -54,7 +54,7 @@ struct OnTheMapServerCommand: AsyncParsableCommand {
             if let blame = expansion.blame(error, parse: { try parseAsRoot($0) }) {
                 Failure.fail(blame, status: Failure.usage)
             }
-            exit(withError: error)
+            Failure.failParsing(error)
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import OnTheMapDaemon
 import OnTheMapRPC
+import OnTheMapSupport
 import SystemPackage
 
 /// `onthemapd`: the per-user OnTheMap daemon.
@@ -58,7 +59,9 @@ struct DaemonCommand: ParsableCommand {
         do {
             try await parse().run(activatedSocket: activatedSocket, concurrencyOnEventLoops: concurrencyOnEventLoops)
         } catch {
-            exit(withError: error)
+            // As ArgumentParser ends (help and the version on stdout, a usage error with the usage
+            // text and 64), every message after "onthemapd: " rather than its "Error: ".
+            ArgumentFailure.exit(error, of: DaemonCommand.self, prefix: "onthemapd: ")
         }
     }
 

@@ -10,14 +10,41 @@ struct DailyUseRoundThreeTests {
     @Test func aMistypedCommandIsToldTheOneMeant() throws {
         let typo = try runCommand(BuiltProducts.path("onthemap"), ["stauts"])
         #expect(typo.status == 64)
-        #expect(typo.stderr.hasPrefix("Error: Unknown command 'stauts'. Did you mean 'status'?\n"), "\(typo.stderr)")
+        // After "onthemap: ", as every other message, not ArgumentParser's "Error: "; the usage follows.
+        #expect(typo.stderr.hasPrefix("onthemap: unknown command 'stauts'. Did you mean 'status'?\nUsage: onthemap "), "\(typo.stderr)")
         #expect(typo.stdout.isEmpty)
         // Options first, as `onthemap --socket PATH stauts` is written.
         let moved = try runCommand(BuiltProducts.path("onthemap"), ["--socket", "/nonexistent", "mpyin"])
         #expect(moved.status == 64 && moved.stderr.contains("Did you mean 'mypin'?"), "\(moved.stderr)")
         // Nothing close: the list of commands is one `--help` away.
         let far = try runCommand(BuiltProducts.path("onthemap"), ["frobnicate"])
-        #expect(far.status == 64 && far.stderr.contains("Unknown command 'frobnicate'. `onthemap --help` lists the commands."), "\(far.stderr)")
+        #expect(far.status == 64 && far.stderr.hasPrefix("onthemap: unknown command 'frobnicate'. `onthemap --help` lists the commands."), "\(far.stderr)")
+    }
+
+    /// ArgumentParser's own errors (an option mistyped, a value missing) begin "onthemap: " too, with
+    /// the usage after them and status 64; help and the version are as ever, on stdout, status 0.
+    @Test func usageErrorsBeginWithTheProgramsName() throws {
+        let environment = ["ONTHEMAP_SOCKET": "/nonexistent/sock"]
+        for (arguments, first) in [
+            (["students", "--limt", "3"], "onthemap: unknown option '--limt'. Did you mean '--limit'?"),
+            (["geocode"], "onthemap: missing expected argument '<place>'"),
+            (["students", "--limit", "many"], "onthemap: the value 'many' is invalid for '--limit <limit>'"),
+            (["status", "--format", "bogus"], "onthemap: the value 'bogus' is invalid for '--format <format>'"),
+            (["post", "Paris", "https://ada.example/", "--json", "--yes", "--frob"], "onthemap: unknown option '--frob'"),
+        ] {
+            let run = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: environment)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix(first), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("\nUsage: onthemap \(arguments[0]) "), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("Error:") && run.stdout.isEmpty, "\(arguments): \(run.stderr)")
+        }
+        for arguments in [["--help"], ["help"], ["students", "--help"], ["help", "post"]] {
+            let help = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: environment)
+            #expect(help.status == 0 && help.stderr.isEmpty, "\(arguments): \(help.stderr)")
+            #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("USAGE: onthemap"), "\(arguments): \(help.stdout)")
+        }
+        let version = try runCommand(BuiltProducts.path("onthemap"), ["--version"], environment: environment)
+        #expect(version.status == 0 && version.stderr.isEmpty && version.stdout.hasSuffix("\n") && !version.stdout.contains(" "), "\(version.stdout)")
     }
 
     /// Text longer than the daemon reads is a usage error in the user's words, said before anything is
@@ -28,13 +55,13 @@ struct DailyUseRoundThreeTests {
             (["students", "--search", long], "--search is too long: at most 200 bytes, and it has 400."),
             (["students", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
             (["map", "--near", long], "--near is too long: at most 300 bytes, and it has 400."),
-            (["geocode", long], "The place is too long: at most 300 bytes, and it has 400."),
-            (["post", long, "https://example.com/me", "--yes"], "The place is too long: at most 300 bytes, and it has 400."),
-            (["open", long], "The name is too long: at most 200 bytes, and it has 400."),
+            (["geocode", long], "the place is too long: at most 300 bytes, and it has 400."),
+            (["post", long, "https://example.com/me", "--yes"], "the place is too long: at most 300 bytes, and it has 400."),
+            (["open", long], "the name is too long: at most 200 bytes, and it has 400."),
         ] {
             let run = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: ["ONTHEMAP_SOCKET": "/nonexistent/sock"])
             #expect(run.status == 64, "\(arguments[0]): \(run.stderr)")
-            #expect(run.stderr.hasPrefix("Error: " + what), "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("onthemap: " + what), "\(arguments[0]): \(run.stderr)")
             #expect(!run.stderr.contains("query") && !run.stderr.contains("versions"), "\(run.stderr)")
         }
     }

@@ -118,7 +118,8 @@ struct RefusedSettingsTests {
     func aNumberOutOfRangeOnTheCommandLineIsAUsageError(option: String, value: String, message: String) throws {
         let result = try run([option, value])
         #expect(result.status == 64, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: onthemapd "), "\(result.stderr)")
+        // After "onthemapd: ", as the daemon's other messages, not ArgumentParser's "Error: ".
+        #expect(result.stderr.hasPrefix("onthemapd: \(message)\nUsage: onthemapd "), "\(result.stderr)")
     }
 
     @Test(arguments: [
@@ -136,7 +137,7 @@ struct RefusedSettingsTests {
     func aBadSettingInTheFileOrTheEnvironmentIsSaidAlone(file: String?, environment: [String: String], message: String) throws {
         let result = try run([], file: file, environment: environment)
         #expect(result.status == 1, "\(result.status): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("onthemapd: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         #expect(!result.stderr.contains("Usage:"), "the usage text is about the command line: \(result.stderr)")
     }
@@ -145,7 +146,26 @@ struct RefusedSettingsTests {
     @Test func aMissingConfigurationFileIsSaidAlone() throws {
         let result = try run(["--config", "/nonexistent/onthemapd.conf"])
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr == "Error: No configuration file at /nonexistent/onthemapd.conf.\n", "\(result.stderr)")
+        #expect(result.stderr == "onthemapd: No configuration file at /nonexistent/onthemapd.conf.\n", "\(result.stderr)")
+    }
+
+    /// ArgumentParser's own errors begin "onthemapd: " too (status 64, the usage after them); help and
+    /// the version are as ever, on stdout, status 0.
+    @Test func usageErrorsBeginWithTheProgramsName() throws {
+        for (arguments, first) in [
+            (["--cache-sise", "5"], "onthemapd: Unknown option '--cache-sise'. Did you mean '--cache-size'?\n"),
+            (["--cache-size"], "onthemapd: Missing value for '--cache-size <cache-size>'\n"),
+        ] {
+            let result = try run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(first) && result.stderr.contains("Usage: onthemapd "), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+        }
+        for arguments in [["--help"], ["--version"]] {
+            let result = try run(arguments)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(arguments == ["--help"] ? result.stdout.hasPrefix("OVERVIEW: The OnTheMap daemon") : result.stdout == Daemon.version + "\n", "\(result.stdout)")
+        }
     }
 }
 

@@ -17,7 +17,7 @@ struct AccountCommandTests {
         let add = ["user", "add", "--email", "ada@example.com", "--first", "Ada", "--last", "Lovelace", "--password-stdin"] + db
         let short = try runCommand(server, add, stdin: "1234567\n")
         #expect(short.status == 1)
-        #expect(short.stderr == "Error: The password is too short: use at least 8 characters. Nothing changed.\n", "\(short.stderr)")
+        #expect(short.stderr == "onthemap-server: The password is too short: use at least 8 characters. Nothing changed.\n", "\(short.stderr)")
         #expect(try runCommand(server, ["user", "show", "ada@example.com", "--database", fixture.databasePath]).status == 1)
         // Characters, not bytes: eight of them, sixteen bytes.
         #expect(try runCommand(server, add, stdin: "éééééééé\n").status == 0)
@@ -79,7 +79,7 @@ struct AccountCommandTests {
         for (names, message) in refusals {
             let result = try runCommand(server, add + names, stdin: "analytical\n")
             #expect(result.status == 64, "\(names): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("onthemap-server: \(message)"), "\(result.stderr)")
         }
         #expect(try runCommand(server, ["user", "show", "ada@example.com"] + db).status == 1, "no account was added")
 
@@ -90,7 +90,7 @@ struct AccountCommandTests {
                 .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)]
             ).status == 201)
         let refused = try runCommand(server, ["user", "rename", key, "--last", "x\u{7}"] + db)
-        #expect(refused.status == 64 && refused.stderr.hasPrefix("Error: --last contains a control character (U+0007)"), "\(refused.stderr)")
+        #expect(refused.status == 64 && refused.stderr.hasPrefix("onthemap-server: --last contains a control character (U+0007)"), "\(refused.stderr)")
         let neither = try runCommand(server, ["user", "rename", key] + db)
         #expect(neither.status == 64 && neither.stderr.contains("--first, --last or both"), "\(neither.stderr)")
 
@@ -120,7 +120,7 @@ struct AccountCommandTests {
             ("ada\u{200B}@x.example", "--email contains an invisible character (U+200B), which can make an address read as another"),
         ] {
             let refused = try runCommand(server, add + ["--email", email], stdin: "analytical\n")
-            #expect(refused.status == 64 && refused.stderr.hasPrefix("Error: \(message)"), "\(refused.stderr)")
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("onthemap-server: \(message)"), "\(refused.stderr)")
         }
         let key = try fixture.addUser(email: "ada@example.com", password: "analytical", first: "Ada", last: "Lovelace")
         // Names may hold bidi controls (right-to-left names need them); shown, they are dropped.

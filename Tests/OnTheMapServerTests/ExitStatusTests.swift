@@ -26,7 +26,8 @@ struct ExitStatusTests {
             #expect(result.status == 64, "\(spelling): \(result.stdout)\(result.stderr)")
             let expected = Int(port) == nil
                 ? "The value '\(port)' is invalid for '--port <port>'" : "--port must be from 1 to 65535, or 0 for any free port."
-            #expect(result.stderr.hasPrefix("Error: \(expected)"), "\(spelling): \(result.stderr)")
+            // After "onthemap-server: ", as every message of the server, not ArgumentParser's "Error: ".
+            #expect(result.stderr.hasPrefix("onthemap-server: \(expected)"), "\(spelling): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")))
         }
     }
@@ -58,7 +59,7 @@ struct ExitStatusTests {
         // Under `timeout`: a `serve` let through would serve until killed (124).
         let result = try runCommand("/usr/bin/timeout", ["20", server] + arguments + ["--db", directory.file("db.sqlite")], stdin: "")
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: onthemap-server "), "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("onthemap-server: \(message)\nUsage: onthemap-server "), "\(arguments): \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("db.sqlite")), "\(arguments)")
     }
 
@@ -83,7 +84,7 @@ struct ExitStatusTests {
         ]
         for (what, result, message) in failures {
             #expect(result.status == 1, "\(what): \(result.status)")
-            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(what): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("onthemap-server: ") && result.stderr.contains(message), "\(what): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(what): one line, not \(result.stderr)")
             #expect(!result.stderr.contains("Usage:"), "\(what): \(result.stderr)")
         }
@@ -110,7 +111,7 @@ struct ExitStatusTests {
             // No --port here: the command line's would win over the file's (as it should).
             let result = try runCommand("/usr/bin/timeout", ["20", server, "serve", "--config", settings])
             #expect(result.status == 64, "\(line): \(result.status) \(result.stderr)")
-            #expect(result.stderr.hasPrefix("Error: \(settings) \(message)"), "\(line): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("onthemap-server: \(settings) \(message)"), "\(line): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(line): \(result.stderr)")
             #expect(!result.stderr.contains("Usage:"), "\(line): \(result.stderr)")
         }

@@ -25,7 +25,7 @@ struct MissingDatabaseTests {
             // Under `timeout`: a serve that did start would serve until killed.
             let result = try runCommand("/usr/bin/timeout", ["20", server] + command + ["--db", typo])
             #expect(result.status == 1, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr == "Error: No database at \(typo): check the path, or create one there with `onthemap-server migrate --create`.\n",
+            #expect(result.stderr == "onthemap-server: No database at \(typo): check the path, or create one there with `onthemap-server migrate --create`.\n",
                     "\(command): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
         }

@@ -34,7 +34,7 @@ struct PostgresRefusalTests {
                 let lines = result.stderr.split(separator: "\n")
                 #expect(lines.count == 1, "one line: \(result.stderr)")
                 #expect(
-                    result.stderr.hasPrefix("Error: Cannot open the database at \(url): PostgreSQL refused the connection: \(quoted)"),
+                    result.stderr.hasPrefix("onthemap-server: Cannot open the database at \(url): PostgreSQL refused the connection: \(quoted)"),
                     "\(result.stderr)")
                 #expect(!result.stderr.contains("PSQLError") && !result.stderr.contains("did not answer"), "\(result.stderr)")
             }

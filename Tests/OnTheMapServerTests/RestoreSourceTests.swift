@@ -67,7 +67,7 @@ struct RestoreSourceTests {
         let target = directory.file("restored.sqlite")
         let missing = try runCommand(server, ["restore", "--from", directory.file("nope.sqlite"), "--db", target])
         #expect(missing.status == 1)
-        #expect(missing.stderr == "Error: No backup file at \(directory.file("nope.sqlite")).\n", "\(missing.stderr)")
+        #expect(missing.stderr == "onthemap-server: No backup file at \(directory.file("nope.sqlite")).\n", "\(missing.stderr)")
         let empty = directory.file("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let refused = try runCommand(server, ["restore", "--from", empty, "--db", target])

@@ -52,14 +52,28 @@ public enum OnTheMapMain {
                 // Logged out: said on stdout already, the status alone is left.
                 exit(code.rawValue)
             } catch {
-                OnTheMapCommand.exit(withError: error)
+                fail(error)
             }
         }
         let commands = OnTheMapCommand.configuration.subcommands.map { $0._commandName }
         if let word = arguments.first, let error = CommandSuggestion.error(for: word, commands: commands) {
-            OnTheMapCommand.exit(withError: error)
+            fail(error)
         }
-        OnTheMapCommand.main(arguments)
+        // ArgumentParser's `main`, but for its "Error: ": a usage error says "onthemap: " first, as
+        // every other message does.
+        do {
+            var command = try OnTheMapCommand.parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Ends on `error` as ArgumentParser would (help and the version on stdout; usage errors with the
+    /// usage text and status 64), each message after "onthemap: " and begun in lower case, as the
+    /// CLI's own are ("onthemap: unknown option '--limt'" beside "onthemap: not logged in").
+    static func fail(_ error: any Error) -> Never {
+        ArgumentFailure.exit(error, of: OnTheMapCommand.self, prefix: CLIFailure.prefix, lowercased: true)
     }
 
     /// `onthemap --socket PATH status` works like `onthemap status --socket PATH`: the option is
