@@ -137,9 +137,11 @@ struct CLIEndToEndTests {
         #expect(posted.stdout == "pin posted at Lima, Peru (-12.05, -77.03)\n" || posted.stdout == "pin posted at Lima, Peru (-12.04, -77.03)\n", "\(posted.stdout)")
         #expect(posted.stderr.hasPrefix("place: Lima, Peru  ("), "\(posted.stderr)")
 
-        let again = try bed.run(["post", "Paris", "https://ada.example", "--yes"])
+        // Refused over the pin you have, and said first: no place looked up or named, no link completed.
+        let again = try bed.run(["post", "Paris", "ada.example/again", "--yes"])
         #expect(again.status == 1)
-        #expect(again.stderr.contains("--overwrite"))
+        #expect(again.stderr == "onthemap: you already have a pin at \"Lima, Peru\": add --overwrite to move it\n", "\(again.stderr)")
+        #expect(again.stdout.isEmpty, "\(again.stdout)")
 
         let moved = try bed.run(["post", "Paris", "https://ada.example/2", "--yes", "--overwrite", "--json"])
         #expect(moved.status == 0)

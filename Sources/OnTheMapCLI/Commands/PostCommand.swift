@@ -58,6 +58,13 @@ struct PostCommand: ReportingCommand {
                 message: "\"\(DisplayText.clean(url))\" is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me")
         }
         if !yes, !Terminal.stdinIsTTY { throw UsageFailure(message: "no terminal to confirm on: add --yes to post at the best match") }
+        // --yes without --overwrite would be refused over a pin of yours: said first, with nothing
+        // looked up or said about the place. Asked upstream (`myPin`), as the post itself asks, not
+        // from the cached list, which may not hold it or may hold one removed since; when it cannot
+        // be asked, the post's own refusal below still says it.
+        if yes, !overwrite, let mine = (try? connection.result(MyPinParams()))?.pin {
+            throw Self.pinExists(at: mine.student.mapString)
+        }
         if link != url.trimmingWhitespace() { Output.error("link: \(link)") }
         let found = try Place.candidates(place, limit: yes ? 1 : Self.choices, on: connection)
         guard !found.isEmpty else { throw Place.notFound(place) }
@@ -71,9 +78,7 @@ struct PostCommand: ReportingCommand {
             // The error's data holds the pin in hand, as every answer writes a pin.
             let pin = error.data?["pin"].flatMap { try? WireCoding.decode(StudentPin.self, from: WireCoding.encode($0)) }
             let existing = DisplayText.clean(pin?.student.mapString ?? "somewhere")
-            guard Terminal.stdinIsTTY, !yes else {
-                throw CommandFailure(message: "you already have a pin at \"\(existing)\": add --overwrite to move it")
-            }
+            guard Terminal.stdinIsTTY, !yes else { throw Self.pinExists(at: pin?.student.mapString ?? "somewhere") }
             guard Terminal.confirm(Self.overwriteQuestion(pin?.student, label: chosen.label, link: link)) else {
                 throw CommandFailure(message: "nothing posted: your pin stays at \"\(existing)\"")
             }
@@ -82,6 +87,11 @@ struct PostCommand: ReportingCommand {
         }
         let posted = try answer.get()
         if json { try Output.json(posted) } else { Output.line(Self.sentence(posted)) }
+    }
+
+    /// The refusal of a post without --overwrite over your pin at `place`.
+    static func pinExists(at place: String) -> CommandFailure {
+        CommandFailure(message: "you already have a pin at \"\(DisplayText.clean(place))\": add --overwrite to move it")
     }
 
     /// What to ask before `pin` is replaced by one at `label` with `link`: about what would change,
