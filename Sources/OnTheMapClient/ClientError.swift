@@ -36,23 +36,54 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Attempt: Sendable, Hashable {
         public var path: String
         public var reason: String
+        /// The user the socket belongs to, when it is another user's and connecting was not
+        /// permitted (its 0600 mode, as the daemon makes it): not ours to use.
+        public var otherUser: UInt32? = nil
     }
+
+    /// For `cannotConnect`: the user another user's socket belongs to, when that is what was tried
+    /// (and not permitted): a bar shows it as refused, not as a daemon that is not running.
+    public var otherUser: UInt32? { attempts.lazy.compactMap(\.otherUser).first }
 
     /// Nothing answered at any of the paths tried: what happened in three words, what to do
     /// (`StartAdvice`), then each path tried with its reason. What to do comes before the paths:
     /// where the line is cut at a window's edge (an editor's list, a narrow terminal), three long
     /// paths pushed it out of sight. One path tried is one named by hand (the defaults are at least
     /// two).
+    ///
+    /// Another user's socket (not permitted) is not a daemon to start: it says whose it is and how
+    /// to use your own instead; the paths are listed only when there were others.
     static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
-        let advice = StartAdvice.advice(for: attempts.map(\.path), named: attempts.count == 1)
+        let named = attempts.count == 1
         let tried = "Tried " + attempts.map { "\($0.path) (\($0.reason))" }.joined(separator: "; ") + "."
+        if let theirs = attempts.first(where: { $0.otherUser != nil }), let uid = theirs.otherUser {
+            let advice = StartAdvice.useYourOwn(instead: theirs.path, named: named)
+            var error = ClientError(
+                kind: .cannotConnect,
+                message: "cannot use \(theirs.path): the socket belongs to another user (uid \(uid)), so its onthemapd is not yours. "
+                    + advice + (named ? "" : " " + tried),
+                attempts: attempts)
+            error.advice = advice
+            return error
+        }
+        let advice = StartAdvice.advice(for: attempts.map(\.path), named: named)
         var error = ClientError(kind: .cannotConnect, message: "cannot reach onthemapd. " + advice + " " + tried, attempts: attempts)
         error.advice = advice
         return error
     }
 
     static func cannotConnect(_ path: String, errno code: Int32) -> ClientError {
-        cannotConnect([Attempt(path: path, reason: String(cString: strerror(code)))])
+        cannotConnect([Attempt(path: path, reason: String(cString: strerror(code)), otherUser: otherUsersSocket(path, errno: code))])
+    }
+
+    /// The uid another user's socket at `path` belongs to, when connecting to it failed for want of
+    /// permission (EACCES, EPERM); nil for anything else (a missing path, a refused connection, a
+    /// socket of our own, a folder we cannot look into).
+    static func otherUsersSocket(_ path: String, errno code: Int32) -> UInt32? {
+        guard code == EACCES || code == EPERM else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid != getuid() else { return nil }
+        return info.st_uid
     }
 
     static func untrustedPeer(_ path: String, uid: UInt32) -> ClientError {

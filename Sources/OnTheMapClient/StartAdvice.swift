@@ -40,6 +40,16 @@ public enum StartAdvice {
         }
     }
 
+    /// What to do when `path` is another user's socket: use your own daemon, as it was named (no
+    /// start advice: theirs may well be running, and starting one there is not yours to do).
+    public static func useYourOwn(instead path: String, named: Bool) -> String {
+        if named, environment("ONTHEMAP_SOCKET") == path {
+            return "To use your own, unset ONTHEMAP_SOCKET, or set it to your own daemon's socket."
+        }
+        if named { return "To use your own, leave out --socket, or give it your own daemon's socket." }
+        return "To use your own, name its socket with --socket or ONTHEMAP_SOCKET ($XDG_RUNTIME_DIR may be another user's, as after `su`)."
+    }
+
     /// Where the daemon's log is: systemd's journal for the installed service, else the standard
     /// error of whatever started it by hand (a terminal, `make demo`'s run/daemon.log).
     public static var whereItsLogIs: String {

@@ -145,6 +145,9 @@ struct FormatGoldenTests {
         for (state, status) in Self.statuses {
             text += "## \(state)\n" + (try format.render(Self.summary(status), status: status)) + "\n"
         }
+        // Another user's daemon, which refused this user (-32010): running, so not "offline".
+        let refused = StatusSummary(.failure(RPCError.refused(ownUID: 0)), now: Self.now)
+        text += "## refused\n" + (try format.render(refused, status: nil)) + "\n"
         check(text, "status-\(format.rawValue).txt")
         #expect(!text.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\n" }, "no control character from the data")
         if format == .polybar {

@@ -110,6 +110,79 @@ struct SocketSecurityTests {
             #expect(!result.stderr.contains("closed"), "stderr: \(result.stderr)")
         }
         #expect(eventually { daemon.log.contains("refused a client of another user") })
+
+        // The bars: the daemon is running and refused this user; "not running" contradicted itself.
+        let bar = try runAsNobody(["status", "--format", "waybar", "--socket", daemon.socketPath])
+        #expect(bar.status == 0, "\(bar.stderr)")
+        let line = try waybar(bar.stdout)
+        #expect(line["class"] == "refused" && line["text"] == "📍 refused", "\(bar.stdout)")
+        #expect(line["tooltip"]?.hasPrefix("refused: this onthemapd serves only its own user (uid 0)") == true, "\(bar.stdout)")
+        #expect(!bar.stdout.contains("not running"), "\(bar.stdout)")
+        let polybar = try runAsNobody(["status", "--format", "polybar", "--socket", daemon.socketPath])
+        #expect(polybar.stdout == "%{F#f38ba8}📍 refused%{F-}\n", "\(polybar.stdout)")
+        let json = try runAsNobody(["status", "--format", "json", "--socket", daemon.socketPath])
+        #expect(json.stdout.contains("\"refused\":true") && json.stdout.contains("serves only its own user (uid 0)"), "\(json.stdout)")
+        // `watch` shows it too, and goes on asking (it ended with the error).
+        let watch = try RunningProcess(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap"), "watch", "--format", "waybar",
+             "--socket", daemon.socketPath],
+            environment: ["HOME": "/tmp"])
+        defer { watch.stop() }
+        #expect(watch.waitForLine { $0.contains(#""class":"refused""#) && $0.contains("serves only its own user (uid 0)") }, "\(watch.lines)")
+        // It did not end there: it asks again, now and then (each time refused anew).
+        func refusals() -> Int { daemon.log.components(separatedBy: "refused a client of another user").count - 1 }
+        let seen = refusals()
+        #expect(eventually { refusals() >= seen + 2 }, "\(watch.lines)")
+    }
+
+    /// `onthemap ARGUMENTS` as `nobody`, with `environment`.
+    private func runAsNobody(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        try runCommand(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap")] + arguments,
+            environment: ["HOME": "/tmp"].merging(environment) { $1 })
+    }
+
+    /// The waybar line `status --format waybar` printed, read.
+    private func waybar(_ line: String) throws -> [String: String] {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+        return object.compactMapValues { $0 as? String }
+    }
+
+    @Test(
+        "Another user's socket (0600, theirs) is named as theirs, with how to use your own: no advice to start one there",
+        .enabled(if: getuid() == 0, "needs root to run a client as another user")
+    )
+    func anotherUsersSocketIsNotOneToStart() throws {
+        let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:9/v1")
+        defer { daemon.tearDown() }
+        // Folders others may pass through, not list; the socket as the daemon made it (0600, root's).
+        // Only the test's own folders (the daemon's home and the socket's folder in it), never above.
+        let socketFolder = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().path
+        for folder in [daemon.home.path, socketFolder] { chmod(folder, 0o711) }
+        let path = daemon.socketPath
+        let theirs = "onthemap: cannot use \(path): the socket belongs to another user (uid 0), so its onthemapd is not yours. "
+
+        let named = try runAsNobody(["status"], environment: ["ONTHEMAP_SOCKET": path])
+        #expect(named.status == 2, "\(named.stderr)")
+        #expect(named.stderr == theirs + "To use your own, unset ONTHEMAP_SOCKET, or set it to your own daemon's socket.\n", "\(named.stderr)")
+        let flag = try runAsNobody(["status", "--socket", path])
+        #expect(flag.status == 2, "\(flag.stderr)")
+        #expect(flag.stderr == theirs + "To use your own, leave out --socket, or give it your own daemon's socket.\n", "\(flag.stderr)")
+        for result in [named, flag] { #expect(!result.stderr.contains("Start") && !result.stderr.contains("onthemapd --socket"), "\(result.stderr)") }
+
+        // The bars: refused, in red, not "not running".
+        let bar = try runAsNobody(["status", "--format", "waybar"], environment: ["ONTHEMAP_SOCKET": path])
+        #expect(bar.status == 0, "\(bar.stderr)")
+        let line = try waybar(bar.stdout)
+        #expect(line["class"] == "refused" && line["text"] == "📍 refused", "\(bar.stdout)")
+        #expect(
+            line["tooltip"] == "refused: the socket belongs to another user (uid 0). To use your own, unset ONTHEMAP_SOCKET, or set it to your own daemon's socket.",
+            "\(bar.stdout)")
+        let i3blocks = try runAsNobody(["status", "--format", "i3blocks"], environment: ["ONTHEMAP_SOCKET": path])
+        #expect(i3blocks.stdout == "📍 refused\n📍 refused\n#f38ba8\n", "\(i3blocks.stdout)")
+        // And the daemon was never reached.
+        #expect(!daemon.log.contains("refused a client of another user"), "\(daemon.log)")
     }
 
     @Test("The client tries each default path in turn and names every one it tried")

@@ -72,6 +72,10 @@ struct WatchCommand: ParsableCommand {
                 try emit(.failure(ClientError(kind: .closed, message: "onthemapd closed the connection")))
             } catch let error as ClientError {
                 try emit(.failure(error))
+            } catch let error as RPCError where error.code == RPCError.refusedPeerCode {
+                // Another user's daemon: the bar says refused, and asks again now and then (its
+                // socket may be given back to its owner, or ours started there).
+                try emit(.failure(error))
             }
             Output.wait(forInputOn: nil, milliseconds: Int32(backoff * 1000))
             backoff = min(backoff * 2, 5)

@@ -9,6 +9,9 @@ struct StatusSummary {
         /// Logged in, the first list not fetched yet (just after a login).
         case fetching
         case ok, stale, loggedOut = "logged-out", offline
+        /// The daemon there is another user's: its socket is not ours to open, or it answered that
+        /// it serves only its own user (-32010). It may well be running: not "offline".
+        case refused
     }
 
     var state: State
@@ -25,10 +28,19 @@ struct StatusSummary {
     init(_ answer: Result<StatusResult, any Error>, now: Date) {
         switch answer {
         case .success(let status): self.init(status: status, now: now)
+        case .failure(let error as RPCError) where error.code == RPCError.refusedPeerCode:
+            // "This onthemapd serves only its own user (uid 0); start your own with …"
+            self.init(status: nil, now: now, reason: error.message)
+            state = .refused
+            detail = "refused: " + Clause.of(error.message)
         case .failure(let error):
             let client = error as? ClientError
             self.init(status: nil, now: now, reason: client?.message ?? "\(error)", hung: client?.kind == .timeout)
             offlineAdvice = client?.advice
+            if let uid = client?.otherUser {
+                state = .refused
+                detail = "refused: the socket belongs to another user (uid \(uid))"
+            }
         }
     }
 
@@ -66,6 +78,7 @@ struct StatusSummary {
     var text: String {
         switch state {
         case .offline: "📍 offline"
+        case .refused: "📍 refused"
         case .loggedOut: "📍 logged out"
         case .fetching: "📍 …"
         case .ok, .stale: "📍 \(CountText.grouped(count))" + (shortPlace.map { " · \($0)" } ?? "") + (state == .stale ? " !" : "")
@@ -91,6 +104,9 @@ struct StatusSummary {
         // are for `onthemap status` to list.
         case .offline:
             offlineAdvice.map { detail + ". " + DisplayText.clean($0) } ?? detail + (offlineReason.map { " (\(DisplayText.clean($0)))" } ?? "")
+        // What was refused, and what to do: use your own daemon (the daemon's own words when it was
+        // the daemon that refused).
+        case .refused: offlineAdvice.map { detail + ". " + DisplayText.clean($0) } ?? detail
         case .loggedOut, .fetching: detail
         case .ok, .stale:
             "\(CountText.grouped(count)) newest students" + (myPlace.map { "; your pin: \($0)" } ?? "; no pin of yours") + "; \(detail)"
@@ -98,13 +114,13 @@ struct StatusSummary {
     }
 
     /// Green, yellow when stale, grey when logged out or fetching (nothing is wrong), red when the
-    /// daemon is not there.
+    /// daemon is not there, or not ours.
     var color: String {
         switch state {
         case .ok: "#a6e3a1"
         case .stale: "#f9e2af"
         case .loggedOut, .fetching: "#9399b2"
-        case .offline: "#f38ba8"
+        case .offline, .refused: "#f38ba8"
         }
     }
 
@@ -127,7 +143,7 @@ struct StatusSummary {
     var shortText: String {
         switch state {
         case .ok, .stale: "📍 \(CountText.grouped(count))"
-        case .offline, .loggedOut, .fetching: text
+        case .offline, .refused, .loggedOut, .fetching: text
         }
     }
 
@@ -136,7 +152,7 @@ struct StatusSummary {
     var sentence: String {
         switch state {
         case .offline: detail + "; waiting for it"
-        case .loggedOut, .fetching: detail
+        case .refused, .loggedOut, .fetching: detail
         case .ok, .stale: tooltip
         }
     }
@@ -168,7 +184,7 @@ enum StatusBarFormat: String, CaseIterable {
             return "%{F\(summary.color)}" + summary.text.replacing("%{", with: "%\u{200B}{") + "%{F-}"
         case .json:
             if let status { return try Self.line(status) }
-            return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail))
+            return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail, refused: summary.state == .refused ? true : nil))
         }
     }
 
@@ -189,5 +205,7 @@ enum StatusBarFormat: String, CaseIterable {
     struct Offline: Codable {
         var offline = true
         var reason: String
+        /// Present (true) when the daemon there is another user's (`StatusSummary.State.refused`).
+        var refused: Bool?
     }
 }
