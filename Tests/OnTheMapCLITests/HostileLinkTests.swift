@@ -119,6 +119,21 @@ struct HostileLinkTests {
                     #expect(byName.stderr == "onthemap: not opening Bidi L's link: it holds a hidden character (U+202E)\n", "\(when): \(byName.stderr)")
                 }
                 try expectRefusals("as fetched")
+                // The full-screen map says it too, of the pin picked (any: each link was dropped).
+                if TmuxSession.isAvailable {
+                    let map = try TmuxSession(
+                        command: "\(BuiltProducts.path("onthemap")) map -i", environment: client.environment.merging(client.recordingOpener.merging(["LANG": "C.UTF-8"]) { $1 }) { $1 })
+                    defer { map.tearDown() }
+                    _ = try map.waitForScreen { $0.joined().contains("zoom") }
+                    try map.send("n")
+                    try map.send("Enter")
+                    let (said, lines) = try map.waitForScreen { $0.joined().contains("not opening ") }
+                    let line = lines.first { $0.contains("not opening ") } ?? ""
+                    #expect(said && dropped.contains { line.contains("not opening \($0.first) L's link: \($0.why)") }, "\(lines.joined(separator: "\n"))")
+                    #expect(client.takeRecorded().isEmpty)
+                } else {
+                    print("skipped: the full-screen map's refusal needs tmux (/usr/bin/tmux), not installed")
+                }
                 // Started again on its cache file (which keeps the links as the upstream sent them, so
                 // the reasons are found again, never read from a field the upstream could fill).
                 #expect(daemon.stop() == 0)

@@ -196,7 +196,10 @@ extension InteractiveMap {
             return screen.paintStatus()
         }
         guard !pin.mediaURL.isEmpty else {
-            screen.message = "\(DisplayText.clean(pin.fullName)) has no link to open"
+            // A link the daemon dropped says why, as `onthemap open` does.
+            screen.message = pin.mediaURLDropped == nil
+                ? "\(DisplayText.clean(pin.fullName)) has no link to open"
+                : URLOpener.refusal(pin.mediaURL, dropped: pin.mediaURLDropped, student: pin.fullName).message
             return screen.paintStatus()
         }
         screen.message = "opening \(DisplayText.clean(pin.mediaURL))…"
