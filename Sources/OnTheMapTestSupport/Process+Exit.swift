@@ -39,9 +39,21 @@ extension Process {
     /// Tests run on threads of their own (`.ownThreads`) and start processes at the same moment;
     /// Foundation's `Process.run()` is not safe to call concurrently on Linux: one CI run crashed in
     /// its `memcpy` with a bad pointer while several tests launched children together.
+    ///
+    /// The child starts with no signal blocked. A child inherits the blocked signals of the thread
+    /// that starts it, and the test runner's threads block nearly all of them (SIGTERM, SIGINT,
+    /// SIGHUP, SIGALRM: `SigBlk: fffffffe3bfbea27` in a CI run): a `sh -c` loop then ignored the
+    /// SIGTERM meant to end it, and `timeout N` inside a test never fired (its SIGALRM blocked), so
+    /// a backstop meant to end a hung command did not. Foundation's `Process` has no setting for
+    /// it and spawns on the calling thread, so that thread unblocks them for the launch.
     public func spawn() throws {
         ProcessLaunches.gate.wait()
         defer { ProcessLaunches.gate.signal() }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var blocked = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &blocked)
+        defer { pthread_sigmask(SIG_SETMASK, &blocked, nil) }
         try run()
     }
 }
