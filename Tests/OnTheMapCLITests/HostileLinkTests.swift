@@ -48,39 +48,49 @@ struct HostileLinkTests {
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
-    @Test func openHandsTheOpenerWebLinksOnlyAndNamesCannotMoveThem() async throws {
-        try await Self.upstream().test(.live) { server in
+    /// A client of a daemon of `upstream`, logged in (as Ada, account 42), for `body` on a thread of
+    /// its own: the daemon is stopped and the client's folder removed after.
+    private static func withLoggedInClient(
+        of upstream: some ApplicationProtocol, _ body: @escaping @Sendable (DaemonProcess, ClientRun) throws -> Void
+    ) async throws {
+        try await upstream.test(.live) { server in
             let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
             defer { daemon.tearDown() }
             try await onOwnThread {
                 let client = try ClientRun(socket: daemon.socketPath)
                 defer { client.remove() }
                 #expect(try client.run(["login", "--username", "ada@example.com", "--password-stdin"], stdin: "pw\n").status == 0)
-                let table = try client.run(["students"])
-                #expect(table.status == 0, "\(table.stderr)")
-                #expect(table.stdout.split(separator: "\n").count == Self.records.count + 1, "one line a student: \(table.stdout.prefix(400))")
-
-                for (index, record) in Self.records.enumerated() {
-                    let opened = try client.run(["open", String(index + 1)], extra: client.recordingOpener)
-                    let handed = client.takeRecorded()
-                    if record.link.hasPrefix("https://") {
-                        #expect(opened.status == 0, "row \(index + 1): \(opened.stderr)")
-                        #expect(handed == [[record.link]], "row \(index + 1) handed \(handed)")
-                    } else {
-                        #expect(opened.status == 1, "row \(index + 1) (\(record.link)): \(opened.stderr)")
-                        #expect(handed.isEmpty, "row \(index + 1) handed \(handed) to the opener")
-                        #expect(opened.stderr.contains(record.first + " L"), "names the student: \(opened.stderr)")
-                    }
-                }
-                // The same by name.
-                let byName = try client.run(["open", "H1"], extra: client.recordingOpener)
-                #expect(byName.status == 1 && client.takeRecorded().isEmpty, "\(byName.stderr)")
-                #expect(byName.stderr.contains("H1 L"), "\(byName.stderr)")
-                // xdg-open itself never sees a link as an option.
-                let real = try client.run(["open", "6"], extra: ["ONTHEMAP_OPENER": ""])
-                #expect(real.status == 1)
-                #expect(!real.stderr.contains("xdg-open"), "the link was refused before any opener ran: \(real.stderr)")
+                try body(daemon, client)
             }
+        }
+    }
+
+    @Test func openHandsTheOpenerWebLinksOnlyAndNamesCannotMoveThem() async throws {
+        try await Self.withLoggedInClient(of: Self.upstream()) { _, client in
+            let table = try client.run(["students"])
+            #expect(table.status == 0, "\(table.stderr)")
+            #expect(table.stdout.split(separator: "\n").count == Self.records.count + 1, "one line a student: \(table.stdout.prefix(400))")
+
+            for (index, record) in Self.records.enumerated() {
+                let opened = try client.run(["open", String(index + 1)], extra: client.recordingOpener)
+                let handed = client.takeRecorded()
+                if record.link.hasPrefix("https://") {
+                    #expect(opened.status == 0, "row \(index + 1): \(opened.stderr)")
+                    #expect(handed == [[record.link]], "row \(index + 1) handed \(handed)")
+                } else {
+                    #expect(opened.status == 1, "row \(index + 1) (\(record.link)): \(opened.stderr)")
+                    #expect(handed.isEmpty, "row \(index + 1) handed \(handed) to the opener")
+                    #expect(opened.stderr.contains(record.first + " L"), "names the student: \(opened.stderr)")
+                }
+            }
+            // The same by name.
+            let byName = try client.run(["open", "H1"], extra: client.recordingOpener)
+            #expect(byName.status == 1 && client.takeRecorded().isEmpty, "\(byName.stderr)")
+            #expect(byName.stderr.contains("H1 L"), "\(byName.stderr)")
+            // xdg-open itself never sees a link as an option.
+            let real = try client.run(["open", "6"], extra: ["ONTHEMAP_OPENER": ""])
+            #expect(real.status == 1)
+            #expect(!real.stderr.contains("xdg-open"), "the link was refused before any opener ran: \(real.stderr)")
         }
     }
 
@@ -95,53 +105,46 @@ struct HostileLinkTests {
             ("Bell", "https://x.example/\u{7}", "it holds a hidden character (U+0007)"),
             ("Script", "javascript:alert(1)", "it is not an http:// or https:// address"),
         ]
-        try await Self.upstream(dropped.map { ($0.first, $0.link) }).test(.live) { server in
-            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
-            defer { daemon.tearDown() }
-            try await onOwnThread {
-                let client = try ClientRun(socket: daemon.socketPath)
-                defer { client.remove() }
-                #expect(try client.run(["login", "--username", "ada@example.com", "--password-stdin"], stdin: "pw\n").status == 0)
-                let json = try client.run(["students", "--json"])
-                let listed = try WireCoding.decoder().decode([StudentLocation].self, from: Data(json.stdout.utf8))
-                #expect(listed.map(\.mediaURL) == Array(repeating: "", count: dropped.count), "no such link is passed on: \(json.stdout)")
-                #expect(listed.map(\.mediaURLDropped) == dropped.map(\.why), "\(json.stdout)")
+        try await Self.withLoggedInClient(of: Self.upstream(dropped.map { ($0.first, $0.link) })) { daemon, client in
+            let json = try client.run(["students", "--json"])
+            let listed = try WireCoding.decoder().decode([StudentLocation].self, from: Data(json.stdout.utf8))
+            #expect(listed.map(\.mediaURL) == Array(repeating: "", count: dropped.count), "no such link is passed on: \(json.stdout)")
+            #expect(listed.map(\.mediaURLDropped) == dropped.map(\.why), "\(json.stdout)")
 
-                func expectRefusals(_ when: String) throws {
-                    #expect(try client.run(["students"]).status == 0)
-                    for (index, record) in dropped.enumerated() {
-                        let opened = try client.run(["open", String(index + 1)], extra: client.recordingOpener)
-                        #expect(opened.status == 1 && client.takeRecorded().isEmpty, "\(when), row \(index + 1): \(opened.stderr)")
-                        #expect(opened.stderr == "onthemap: not opening \(record.first) L's link: \(record.why)\n", "\(when): \(opened.stderr)")
-                    }
-                    let byName = try client.run(["open", "Bidi"], extra: client.recordingOpener)
-                    #expect(byName.status == 1 && client.takeRecorded().isEmpty, "\(when): \(byName.stderr)")
-                    #expect(byName.stderr == "onthemap: not opening Bidi L's link: it holds a hidden character (U+202E)\n", "\(when): \(byName.stderr)")
+            func expectRefusals(_ when: String) throws {
+                #expect(try client.run(["students"]).status == 0)
+                for (index, record) in dropped.enumerated() {
+                    let opened = try client.run(["open", String(index + 1)], extra: client.recordingOpener)
+                    #expect(opened.status == 1 && client.takeRecorded().isEmpty, "\(when), row \(index + 1): \(opened.stderr)")
+                    #expect(opened.stderr == "onthemap: not opening \(record.first) L's link: \(record.why)\n", "\(when): \(opened.stderr)")
                 }
-                try expectRefusals("as fetched")
-                // The full-screen map says it too, of the pin picked (any: each link was dropped).
-                if TmuxSession.isAvailable {
-                    let map = try TmuxSession(
-                        command: "\(BuiltProducts.path("onthemap")) map -i", environment: client.environment.merging(client.recordingOpener.merging(["LANG": "C.UTF-8"]) { $1 }) { $1 })
-                    defer { map.tearDown() }
-                    _ = try map.waitForScreen { $0.joined().contains("zoom") }
-                    try map.send("n")
-                    try map.send("Enter")
-                    let (said, lines) = try map.waitForScreen { $0.joined().contains("not opening ") }
-                    let line = lines.first { $0.contains("not opening ") } ?? ""
-                    #expect(said && dropped.contains { line.contains("not opening \($0.first) L's link: \($0.why)") }, "\(lines.joined(separator: "\n"))")
-                    #expect(client.takeRecorded().isEmpty)
-                } else {
-                    print("skipped: the full-screen map's refusal needs tmux (/usr/bin/tmux), not installed")
-                }
-                // Started again on its cache file (which keeps the links as the upstream sent them, so
-                // the reasons are found again, never read from a field the upstream could fill).
-                #expect(daemon.stop() == 0)
-                let cache = try String(contentsOfFile: daemon.cacheFile, encoding: .utf8)
-                #expect(cache.contains("gnp.exe") && !cache.contains("mediaURLDropped"), "the links as sent: \(cache.prefix(600))")
-                try daemon.start()
-                try expectRefusals("after a restart")
+                let byName = try client.run(["open", "Bidi"], extra: client.recordingOpener)
+                #expect(byName.status == 1 && client.takeRecorded().isEmpty, "\(when): \(byName.stderr)")
+                #expect(byName.stderr == "onthemap: not opening Bidi L's link: it holds a hidden character (U+202E)\n", "\(when): \(byName.stderr)")
             }
+            try expectRefusals("as fetched")
+            // The full-screen map says it too, of the pin picked (any: each link was dropped).
+            if TmuxSession.isAvailable {
+                let map = try TmuxSession(
+                    command: "\(BuiltProducts.path("onthemap")) map -i", environment: client.environment.merging(client.recordingOpener.merging(["LANG": "C.UTF-8"]) { $1 }) { $1 })
+                defer { map.tearDown() }
+                _ = try map.waitForScreen { $0.joined().contains("zoom") }
+                try map.send("n")
+                try map.send("Enter")
+                let (said, lines) = try map.waitForScreen { $0.joined().contains("not opening ") }
+                let line = lines.first { $0.contains("not opening ") } ?? ""
+                #expect(said && dropped.contains { line.contains("not opening \($0.first) L's link: \($0.why)") }, "\(lines.joined(separator: "\n"))")
+                #expect(client.takeRecorded().isEmpty)
+            } else {
+                print("skipped: the full-screen map's refusal needs tmux (/usr/bin/tmux), not installed")
+            }
+            // Started again on its cache file (which keeps the links as the upstream sent them, so
+            // the reasons are found again, never read from a field the upstream could fill).
+            #expect(daemon.stop() == 0)
+            let cache = try String(contentsOfFile: daemon.cacheFile, encoding: .utf8)
+            #expect(cache.contains("gnp.exe") && !cache.contains("mediaURLDropped"), "the links as sent: \(cache.prefix(600))")
+            try daemon.start()
+            try expectRefusals("after a restart")
         }
     }
 
@@ -177,36 +180,29 @@ struct HostileLinkTests {
 
     /// The last table is private, one JSON object a line, and only what a person saw.
     @Test func theLastTableIsPrivateAndOnlyWhatWasShown() async throws {
-        try await Self.upstream().test(.live) { server in
-            let daemon = try DaemonProcess(apiURL: "http://127.0.0.1:\(try #require(server.port))/v1")
-            defer { daemon.tearDown() }
-            try await onOwnThread {
-                let client = try ClientRun(socket: daemon.socketPath)
-                defer { client.remove() }
-                #expect(try client.run(["login", "--username", "ada@example.com", "--password-stdin"], stdin: "pw\n").status == 0)
-                let path = client.cache + "/onthemap/last-table.jsonl"
-                // A table an older client left: removed once a new one is saved.
-                try FileManager.default.createDirectory(atPath: client.cache + "/onthemap", withIntermediateDirectories: true)
-                try "Old\thttps://old.example\n".write(toFile: client.cache + "/onthemap/last-table.tsv", atomically: true, encoding: .utf8)
+        try await Self.withLoggedInClient(of: Self.upstream()) { _, client in
+            let path = client.cache + "/onthemap/last-table.jsonl"
+            // A table an older client left: removed once a new one is saved.
+            try FileManager.default.createDirectory(atPath: client.cache + "/onthemap", withIntermediateDirectories: true)
+            try "Old\thttps://old.example\n".write(toFile: client.cache + "/onthemap/last-table.tsv", atomically: true, encoding: .utf8)
 
-                // Sent to /dev/null or a file: nobody saw it, so there is no last table.
-                for target in ["/dev/null", client.cache + "/out.txt"] {
-                    let hidden = try client.shell("exec \"$ONTHEMAP\" students >'\(target)'")
-                    #expect(hidden.status == 0, "\(hidden.stderr)")
-                    #expect(!FileManager.default.fileExists(atPath: path), "saved a table sent to \(target)")
-                    let open = try client.run(["open", "1"], extra: client.recordingOpener)
-                    #expect(open.status == 1 && open.stderr.contains("no table"), "\(open.stderr)")
-                }
-                // Through a pipe (a pager, grep) the numbers are still seen: saved.
-                #expect(try client.shell("\"$ONTHEMAP\" students | cat >/dev/null").status == 0)
-                let attributes = try FileManager.default.attributesOfItem(atPath: path)
-                #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-                #expect(!FileManager.default.fileExists(atPath: client.cache + "/onthemap/last-table.tsv"))
-                let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-                #expect(lines.count == Self.records.count)
-                let names = try lines.map { try #require(try JSONDecoder().decode(WireJSON.self, from: Data($0.utf8))["name"]?.stringValue) }
-                #expect(names == Self.records.map { $0.first + " L" })
+            // Sent to /dev/null or a file: nobody saw it, so there is no last table.
+            for target in ["/dev/null", client.cache + "/out.txt"] {
+                let hidden = try client.shell("exec \"$ONTHEMAP\" students >'\(target)'")
+                #expect(hidden.status == 0, "\(hidden.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: path), "saved a table sent to \(target)")
+                let open = try client.run(["open", "1"], extra: client.recordingOpener)
+                #expect(open.status == 1 && open.stderr.contains("no table"), "\(open.stderr)")
             }
+            // Through a pipe (a pager, grep) the numbers are still seen: saved.
+            #expect(try client.shell("\"$ONTHEMAP\" students | cat >/dev/null").status == 0)
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            #expect(!FileManager.default.fileExists(atPath: client.cache + "/onthemap/last-table.tsv"))
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == Self.records.count)
+            let names = try lines.map { try #require(try JSONDecoder().decode(WireJSON.self, from: Data($0.utf8))["name"]?.stringValue) }
+            #expect(names == Self.records.map { $0.first + " L" })
         }
     }
 }

@@ -101,10 +101,7 @@ struct SocketSecurityTests {
         // Every time: the daemon answers and closes at once, and a client whose request went out after
         // the close still reads the answer (it was told "the connection was closed" half the time).
         for _ in 0..<12 {
-            let result = try runCommand(
-                "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap"), "status", "--socket", daemon.socketPath],
-                environment: ["HOME": "/tmp"])
+            let result = try runAsNobody(["status", "--socket", daemon.socketPath])
             #expect(result.status == 1)
             #expect(result.stderr.contains("onthemap: this onthemapd serves only its own user (uid 0)"), "stderr: \(result.stderr)")
             #expect(!result.stderr.contains("closed"), "stderr: \(result.stderr)")
@@ -124,9 +121,7 @@ struct SocketSecurityTests {
         #expect(json.stdout.contains("\"refused\":true") && json.stdout.contains("serves only its own user (uid 0)"), "\(json.stdout)")
         // `watch` shows it too, and goes on asking (it ended with the error).
         let watch = try RunningProcess(
-            "/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap"), "watch", "--format", "waybar",
-             "--socket", daemon.socketPath],
+            "/usr/bin/setpriv", Self.asNobody + ["watch", "--format", "waybar", "--socket", daemon.socketPath],
             environment: ["HOME": "/tmp"])
         defer { watch.stop() }
         #expect(watch.waitForLine { $0.contains(#""class":"refused""#) && $0.contains("serves only its own user (uid 0)") }, "\(watch.lines)")
@@ -136,11 +131,14 @@ struct SocketSecurityTests {
         #expect(eventually { refusals() >= seen + 2 }, "\(watch.lines)")
     }
 
+    /// `setpriv`'s arguments that run the client as `nobody`; its own arguments follow.
+    private static var asNobody: [String] {
+        ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap")]
+    }
+
     /// `onthemap ARGUMENTS` as `nobody`, with `environment`.
     private func runAsNobody(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        try runCommand(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.path("onthemap")] + arguments,
-            environment: ["HOME": "/tmp"].merging(environment) { $1 })
+        try runCommand("/usr/bin/setpriv", Self.asNobody + arguments, environment: ["HOME": "/tmp"].merging(environment) { $1 })
     }
 
     /// The waybar line `status --format waybar` printed, read.
