@@ -53,15 +53,15 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     ///
     /// Another user's socket (not permitted) is not a daemon to start: it says whose it is and how
     /// to use your own instead; the paths are listed only when there were others.
-    static func cannotConnect(_ attempts: [Attempt]) -> ClientError {
-        let named = attempts.count == 1
+    static func cannotConnect(_ attempts: [Attempt], named: Bool? = nil) -> ClientError {
+        let named = named ?? (attempts.count == 1)
         let tried = "Tried " + attempts.map { "\($0.path) (\($0.reason))" }.joined(separator: "; ") + "."
         if let theirs = attempts.first(where: { $0.otherUser != nil }), let uid = theirs.otherUser {
             let advice = StartAdvice.useYourOwn(instead: theirs.path, named: named)
             var error = ClientError(
                 kind: .cannotConnect,
                 message: "cannot use \(theirs.path): the socket belongs to another user (uid \(uid)), so its onthemapd is not yours. "
-                    + advice + (named ? "" : " " + tried),
+                    + advice + (attempts.count == 1 ? "" : " " + tried),
                 attempts: attempts)
             error.advice = advice
             return error
@@ -84,6 +84,15 @@ public struct ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid != getuid() else { return nil }
         return info.st_uid
+    }
+
+    /// The daemon at `path`, served by `uid`, answered that it serves only its own user (-32010: its
+    /// socket was opened up to others): the same refusal as a socket of theirs we may not open, in the
+    /// same words, and no advice to start one.
+    static func refused(at path: String, by uid: UInt32) -> ClientError {
+        cannotConnect(
+            [Attempt(path: path, reason: "it serves only its own user", otherUser: uid)],
+            named: !StartAdvice.isDefaultSocket(path))
     }
 
     static func untrustedPeer(_ path: String, uid: UInt32) -> ClientError {

@@ -138,7 +138,7 @@ public final class RPCConnection {
             // the request may go out too late: what the daemon said is still there to read.
             guard let reply = try? read(RPCReply<Result>.self), reply.id == nil || reply.id == .null, let said = reply.error
             else { throw closed }
-            return .failure(said)
+            return .failure(try refusal(said))
         }
         while true {
             guard let reply = try read(RPCReply<Result>.self) else {
@@ -147,7 +147,7 @@ public final class RPCConnection {
             if reply.isNotification { continue }
             // The daemon answers with id null (read as none) when it refuses the connection itself, or
             // could not read the request at all.
-            if reply.id == nil || reply.id == .null, let error = reply.error { return .failure(error) }
+            if reply.id == nil || reply.id == .null, let error = reply.error { return .failure(try refusal(error)) }
             guard reply.id == .integer(id) else {
                 throw ClientError(kind: .malformed, message: "onthemapd answered a different request")
             }
@@ -157,6 +157,14 @@ public final class RPCConnection {
                 return .failure(error)
             }
         }
+    }
+
+    /// `error`, the daemon's answer to no request of ours, unless it refused us as another user's
+    /// client (-32010): that is thrown as the refusal it is (`ClientError.refused`), which every
+    /// client shows as it shows a socket of another user's that it may not open.
+    private func refusal(_ error: RPCError) throws -> RPCError {
+        guard error.code == RPCError.refusedPeerCode else { return error }
+        throw ClientError.refused(at: path, by: peer?.uid ?? 0)
     }
 
     /// Calls `method` and answers its result as plain JSON, whatever its shape (`onthemap call`).

@@ -1,5 +1,6 @@
 import Glibc
 import OnTheMapModels
+import OnTheMapRPC
 import OnTheMapSupport
 import SystemPackage
 
@@ -48,6 +49,12 @@ public enum StartAdvice {
         }
         if named { return "To use your own, leave out --socket, or give it your own daemon's socket." }
         return "To use your own, name its socket with --socket or ONTHEMAP_SOCKET ($XDG_RUNTIME_DIR may be another user's, as after `su`)."
+    }
+
+    /// Whether `path` is one of the sockets tried when none is named (`SocketPath.candidates`), so
+    /// that the advice for it is not "leave out --socket".
+    static func isDefaultSocket(_ path: String) -> Bool {
+        SocketPath.candidates(flag: nil, environment: { $0 == "ONTHEMAP_SOCKET" ? nil : environment($0) }).contains(path)
     }
 
     /// Where the daemon's log is: systemd's journal for the installed service, else the standard

@@ -74,11 +74,13 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
     /// The connection came from another user than the daemon's, and was closed.
     public static let refusedPeerCode = -32010
 
-    /// Sent to a client of another user before its connection is closed.
+    /// Sent to a client of another user before its connection is closed. No advice to start a
+    /// daemon: this one is running, and the client's way to its own socket (a flag, a variable, an
+    /// editor's setting) is the client's to name (`onthemap` says it as for a socket it may not open).
     public static func refused(ownUID: UInt32) -> RPCError {
         application(
             refusedPeerCode,
-            "This onthemapd serves only its own user (uid \(ownUID)); start your own with `onthemapd` or `systemctl --user start onthemapd.socket`.",
+            "This onthemapd belongs to another user (uid \(ownUID)) and serves only them: use your own onthemapd's socket.",
             retryable: false)
     }
 

@@ -5,6 +5,7 @@ import OnTheMapTestSupport
 import Testing
 
 @testable import OnTheMapCLI
+@testable import OnTheMapClient
 
 /// Every format a script or status bar parses, against golden files.
 @Suite("Output formats", .ownThreads)
@@ -146,7 +147,7 @@ struct FormatGoldenTests {
             text += "## \(state)\n" + (try format.render(Self.summary(status), status: status)) + "\n"
         }
         // Another user's daemon, which refused this user (-32010): running, so not "offline".
-        let refused = StatusSummary(.failure(RPCError.refused(ownUID: 0)), now: Self.now)
+        let refused = StatusSummary(.failure(ClientError.refused(at: "/run/user/0/onthemap/onthemapd.sock", by: 0)), now: Self.now)
         text += "## refused\n" + (try format.render(refused, status: nil)) + "\n"
         check(text, "status-\(format.rawValue).txt")
         #expect(!text.unicodeScalars.contains { DisplayText.isControl($0) && $0 != "\n" }, "no control character from the data")

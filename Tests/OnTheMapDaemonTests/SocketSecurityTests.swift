@@ -102,8 +102,12 @@ struct SocketSecurityTests {
         // the close still reads the answer (it was told "the connection was closed" half the time).
         for _ in 0..<12 {
             let result = try runAsNobody(["status", "--socket", daemon.socketPath])
-            #expect(result.status == 1)
-            #expect(result.stderr.contains("onthemap: this onthemapd serves only its own user (uid 0)"), "stderr: \(result.stderr)")
+            // As for its 0600 socket, which this user may not open: whose it is, and how to use your own.
+            #expect(result.status == 2)
+            #expect(
+                result.stderr.contains("onthemap: cannot use \(daemon.socketPath): the socket belongs to another user (uid 0), so its onthemapd is not yours. To use your own, leave out --socket"),
+                "stderr: \(result.stderr)")
+            #expect(!result.stderr.contains("Start"), "no daemon to start: \(result.stderr)")
             #expect(!result.stderr.contains("closed"), "stderr: \(result.stderr)")
         }
         #expect(eventually { daemon.log.contains("refused a client of another user") })
@@ -113,18 +117,18 @@ struct SocketSecurityTests {
         #expect(bar.status == 0, "\(bar.stderr)")
         let line = try waybar(bar.stdout)
         #expect(line["class"] == "refused" && line["text"] == "📍 refused", "\(bar.stdout)")
-        #expect(line["tooltip"]?.hasPrefix("refused: this onthemapd serves only its own user (uid 0)") == true, "\(bar.stdout)")
+        #expect(line["tooltip"]?.hasPrefix("refused: the socket belongs to another user (uid 0)") == true, "\(bar.stdout)")
         #expect(!bar.stdout.contains("not running"), "\(bar.stdout)")
         let polybar = try runAsNobody(["status", "--format", "polybar", "--socket", daemon.socketPath])
         #expect(polybar.stdout == "%{F#f38ba8}📍 refused%{F-}\n", "\(polybar.stdout)")
         let json = try runAsNobody(["status", "--format", "json", "--socket", daemon.socketPath])
-        #expect(json.stdout.contains("\"refused\":true") && json.stdout.contains("serves only its own user (uid 0)"), "\(json.stdout)")
+        #expect(json.stdout.contains("\"refused\":true") && json.stdout.contains("belongs to another user (uid 0)"), "\(json.stdout)")
         // `watch` shows it too, and goes on asking (it ended with the error).
         let watch = try RunningProcess(
             "/usr/bin/setpriv", Self.asNobody + ["watch", "--format", "waybar", "--socket", daemon.socketPath],
             environment: ["HOME": "/tmp"])
         defer { watch.stop() }
-        #expect(watch.waitForLine { $0.contains(#""class":"refused""#) && $0.contains("serves only its own user (uid 0)") }, "\(watch.lines)")
+        #expect(watch.waitForLine { $0.contains(#""class":"refused""#) && $0.contains("belongs to another user (uid 0)") }, "\(watch.lines)")
         // It did not end there: it asks again, now and then (each time refused anew).
         func refusals() -> Int { daemon.log.components(separatedBy: "refused a client of another user").count - 1 }
         let seen = refusals()

@@ -71,10 +71,8 @@ struct WatchCommand: ParsableCommand {
                 try follow(connection, emit: emit)
                 try emit(.failure(ClientError(kind: .closed, message: "onthemapd closed the connection")))
             } catch let error as ClientError {
-                try emit(.failure(error))
-            } catch let error as RPCError where error.code == RPCError.refusedPeerCode {
-                // Another user's daemon: the bar says refused, and asks again now and then (its
-                // socket may be given back to its owner, or ours started there).
+                // Not running, or another user's (refused): the bar says which, and this asks again
+                // with its back-off (a daemon may be started there, or the socket given back).
                 try emit(.failure(error))
             }
             Output.wait(forInputOn: nil, milliseconds: Int32(backoff * 1000))

@@ -10,7 +10,7 @@ struct StatusSummary {
         case fetching
         case ok, stale, loggedOut = "logged-out", offline
         /// The daemon there is another user's: its socket is not ours to open, or it answered that
-        /// it serves only its own user (-32010). It may well be running: not "offline".
+        /// it serves only its own user (`ClientError.refused`). It may well be running: not "offline".
         case refused
     }
 
@@ -28,11 +28,6 @@ struct StatusSummary {
     init(_ answer: Result<StatusResult, any Error>, now: Date) {
         switch answer {
         case .success(let status): self.init(status: status, now: now)
-        case .failure(let error as RPCError) where error.code == RPCError.refusedPeerCode:
-            // "This onthemapd serves only its own user (uid 0); start your own with …"
-            self.init(status: nil, now: now, reason: error.message)
-            state = .refused
-            detail = "refused: " + Clause.of(error.message)
         case .failure(let error):
             let client = error as? ClientError
             self.init(status: nil, now: now, reason: client?.message ?? "\(error)", hung: client?.kind == .timeout)
