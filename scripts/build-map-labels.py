@@ -104,10 +104,16 @@ def extent(rings):
     return min(int(round(math.sqrt(largest))), 0xFFFF)
 
 
-# Natural Earth's abbreviations that read as no abbreviation of the name, or misspell it: the short name
-# is drawn where the full one does not fit, so it must say the same country.
+# Natural Earth's short names that read as no abbreviation of the name, or misspell it: the short name
+# is drawn where the full one does not fit, so it must say the same country to someone who knows only
+# the name. Its ISO-like codes ("Kgz.", "Ury.", "Bwa.") are replaced by the name's first letters, as
+# atlases abbreviate; "" leaves a country only its name (a name of six letters needs no short one).
+# LabelTests.shortNamesReadAsTheirCountry holds every short name to that rule.
 ABBREVIATIONS = {"Auz.": "Austl.", "Tongo": "", "D'inca": "Dom.", "St-Barthlemy": "St. Barth.", "IoMan": "I. of Man",
-                 "Gin.": "Guin."}
+                 "Gin.": "Guin.", "Kgz.": "Kyrg.", "Ury.": "Urug.", "Bwa.": "Bots.", "Bhs.": "Bah.", "Mrt.": "Maur.",
+                 "Mus.": "Maur.", "Mda.": "Mold.", "Syc.": "Sey.", "Tjk.": "Taj.", "Svk.": "Slvk.", "Swz.": "Esw.",
+                 "GnB.": "Guin.-B.", "Nfk. I.": "Norf. I.", "C.Vd.": "C. Verde", "Faeroe Is.": "Faroe Is.",
+                 "Wlf.": "Wallis & Futuna", "Fr. S. Antarctic Lands": "Fr. S. Terr.", "Kwt.": "", "Mco.": "", "Jey.": ""}
 
 
 def gazetteer():
@@ -207,8 +213,10 @@ def build(data_dir):
         # Natural Earth 4 gives France and Norway no ISO code (-99); their names are the gazetteer's.
         gazetteer_entry = named.get(country["iso"]) if country["iso"] else None
         name = gazetteer_entry["name"] if gazetteer_entry else country["name"]
-        short = country["name"] if len(country["name"]) < len(name) else ABBREVIATIONS.get(country["abbrev"], country["abbrev"])
-        countries.append(dict(country, name=name, short=short if short != name else ""))
+        short = country["name"] if len(country["name"]) < len(name) else country["abbrev"]
+        short = ABBREVIATIONS.get(short, short)
+        # A short name no shorter than the name would never be drawn in its place ("Cz. Rep.", Czechia).
+        countries.append(dict(country, name=name, short=short if len(short) < len(name) else ""))
     # The most prominent first and, as prominent, the largest on the map: placed first, their names
     # win where two would meet.
     countries.sort(key=lambda c: (c["rank"], -c["extent"], c["name"]))

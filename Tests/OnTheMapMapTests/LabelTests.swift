@@ -135,6 +135,41 @@ struct LabelTests {
         #expect(MapRenderer.render(width: width, height: width / 4, request: .world, charset: .braille, pins: []).placeName == "")
     }
 
+    /// A country's short name, drawn where its name does not fit, says the same country to someone who
+    /// knows only the name: each of its words is an initial ("U.S.A."), "St." for Saint, the first
+    /// letters of a word of the name ("Kyrg.", "Palestine" for Palestinian Territory), or four letters
+    /// or more of one in order ("Grlnd."); never Natural Earth's ISO-like codes ("Kgz.", "Ury.", "Bwa."
+    /// read as nothing at 300 columns). And it is shorter than the name, or it would never be drawn.
+    @Test func shortNamesReadAsTheirCountry() throws {
+        let labels = MapLabels.embedded
+        func words(_ text: String) -> [Substring] { text.lowercased().split { !$0.isLetter } }
+        func isInOrder(_ letters: Substring, in word: Substring) -> Bool {
+            var rest = word[...]
+            for letter in letters {
+                guard let found = rest.firstIndex(of: letter) else { return false }
+                rest = rest[rest.index(after: found)...]
+            }
+            return true
+        }
+        var checked = 0
+        for index in 0..<labels.countryCount {
+            let entry = labels.entry(index)
+            let name = String(decoding: labels.name(entry, ascii: true), as: UTF8.self)
+            let short = String(decoding: labels.shortName(entry), as: UTF8.self)
+            guard !short.isEmpty else { continue }
+            checked += 1
+            #expect(short.count < name.count, "\(name): \(short)")
+            let nameWords = words(name)
+            for word in words(short) {
+                let reads = word.count == 1 || word == "st"
+                    || nameWords.contains { $0.hasPrefix(word.prefix(5)) && $0.first == word.first }
+                    || (word.count >= 4 && nameWords.contains { $0.first == word.first && isInOrder(word, in: $0) })
+                #expect(reads, "\(name)'s short name \(short): '\(word)' is no abbreviation of it")
+            }
+        }
+        #expect(checked > 100, "the embedded names have \(checked) short names")
+    }
+
     /// The browser's copy of the names carries each country's extent and the size rule, so a page can
     /// name what the terminal names.
     @Test func theBrowsersNamesCarryTheSizeRule() throws {
