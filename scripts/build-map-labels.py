@@ -187,11 +187,13 @@ def without_districts(places):
     named = {id(place) for place in places for other in near(place) if other is not place
              and other["country"] == place["country"] and named_after(place, other) and distance_km(other, place) < NAMED_DISTRICT_KM}
     # Each place against every more populous one, kept or not: Hellersdorf, beside Marzahn, stays a
-    # district of Berlin when Marzahn is one.
+    # district of Berlin when Marzahn is one. But not against its own district: East Pensacola Heights,
+    # more populous than Pensacola and 4 km from it, took Pensacola off the map with itself.
     cells = {}
     kept = []
     for place in places:
-        if id(place) not in named and not any(other["country"] == place["country"] and district_of(place, other) for other in near(place)):
+        if id(place) not in named and not any(other["country"] == place["country"] and district_of(place, other)
+                                              and not named_after(other, place) for other in near(place)):
             kept.append(place)
         add(place)
     return kept

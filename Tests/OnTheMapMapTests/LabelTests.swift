@@ -135,6 +135,20 @@ struct LabelTests {
         #expect(MapRenderer.render(width: width, height: width / 4, request: .world, charset: .braille, pins: []).placeName == "")
     }
 
+    /// A city's districts, which GeoNames lists as places of their own, are not named as places, and
+    /// the city is: a district named after it and more populous ("East Pensacola Heights", 54,104
+    /// beside Pensacola's 53,724) took the city off the map with itself.
+    @Test func citiesAreNamedTheirDistrictsAreNot() {
+        let labels = MapLabels.embedded
+        let places = Set((labels.countryCount..<labels.countryCount + labels.placeCount).map {
+            String(decoding: labels.name(labels.entry($0), ascii: true), as: UTF8.self)
+        })
+        for city in ["Memphis", "Pensacola", "Bucharest", "New York City"] { #expect(places.contains(city), "\(city)") }
+        for district in ["New South Memphis", "East Pensacola Heights", "Sector 3", "Brooklyn"] {
+            #expect(!places.contains(district), "\(district)")
+        }
+    }
+
     /// A country's short name, drawn where its name does not fit, says the same country to someone who
     /// knows only the name: each of its words is an initial ("U.S.A."), "St." for Saint, the first
     /// letters of a word of the name ("Kyrg.", "Palestine" for Palestinian Territory), or four letters
