@@ -45,7 +45,7 @@ struct EmacsPackageTests {
 
     @Test(.enabled(if: emacs != nil, "emacs is not installed (Debian: apt-get install emacs-nox): the Emacs package is not tested"))
     func ertTestsAgainstRealDaemon() async throws {
-        try await runERT(selector: "(not (or (tag root) (tag hostile) (tag width) (tag thousands)))")
+        try await runERT(selector: "(not (or (tag root) (tag hostile) (tag width) (tag thousands) (tag refused)))")
     }
 
     /// The ERT tests tagged `thousands`, against a bed of thousands (EditorTestBed.thousands): the

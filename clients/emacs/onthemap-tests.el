@@ -6,7 +6,8 @@
 ;;   emacs --batch -Q -l onthemap-tests.el --eval "(ert-run-tests-batch-and-exit '(not (tag root)))"
 ;; and, in a Swift test enabled only as root (Swift Testing reports it as
 ;; skipped, with the reason, for anyone else), the tests tagged `root' with
-;; the selector (tag root).
+;; the selector (tag root), and the one tagged `refused' (EditorRefusedTests:
+;; this Emacs as nobody, $ONTHEMAP_SOCKET naming root's onthemapd).
 ;; The environment names a real onthemapd (logged out) in front of a real
 ;; onthemap-server, the demo account, the `onthemap' CLI (a second client),
 ;; a socket nobody listens on, a daemon stopped with SIGSTOP (it accepts and
@@ -1893,7 +1894,69 @@ only as root, which Swift Testing reports as skipped for anyone else."
     (should (string-search "Nothing was sent"
                            (onthemap-tests--message-since
                             mark (format "refusing the socket %s: it belongs to uid 65534" foreign)
-                            onthemap-tests--quick)))))
+                            onthemap-tests--quick)))
+    ;; Not a daemon that is away: refused, as another user's daemon is.
+    (onthemap-status-mode 1)
+    (unwind-protect (onthemap-tests--mode-line-is " 📍 refused" onthemap-tests--quick)
+      (onthemap-status-mode -1))))
+
+;; Tagged `refused': Tests/OnTheMapEditorTests/EditorRefusedTests runs it alone, as
+;; root, with this Emacs run as nobody and $ONTHEMAP_SOCKET naming root's onthemapd:
+;; its socket as the daemon made it (0600: connecting is not permitted), and
+;; opened up (0666: the daemon answers -32010 and closes).
+(ert-deftest onthemap-test-33-another-users-daemon-is-refused ()
+  "Another user's daemon is running and not ours: refused, never one to start."
+  :tags '(refused)
+  (let* ((path (onthemap-tests--env "ONTHEMAP_SOCKET"))
+         (onthemap-socket nil)
+         (onthemap-cli-program (onthemap-tests--env "ONTHEMAP_TEST_CLI"))
+         (onthemap-reconnect-delay 0.1)
+         (whose (concat "OnTheMap: the onthemapd at " path " belongs to another user (uid 0), so it is not yours. "
+                        "To use your own, unset $ONTHEMAP_SOCKET, or set it (or `onthemap-socket') to your own daemon's socket."))
+         (no-start-advice (lambda (text)
+                            (dolist (word '("Start" "start one" "onthemapd --socket" "cannot reach" "not running"))
+                              (should-not (string-search word text)))))
+         (mark (length onthemap-tests--messages))
+         buffer)
+    (onthemap-status-mode 1)
+    (unwind-protect
+        (progn
+          (onthemap-tests--mode-line-is " 📍 refused" 15)
+          (should (equal (get-text-property 1 'help-echo (onthemap-status-string)) whose))
+          ;; A command says whose the daemon is and how to use your own.
+          (onthemap-logout)
+          (let ((message (onthemap-tests--message-since mark "belongs to another user" 15)))
+            (should (equal message (replace-regexp-in-string "\\`OnTheMap: " "OnTheMap: logout: " whose)))
+            (funcall no-start-advice message))
+          (setq mark (length onthemap-tests--messages))
+          (should (< (onthemap-tests--seconds (setq buffer (onthemap))) onthemap-tests--quick))
+          (let ((message (onthemap-tests--message-since mark "belongs to another user" 15)))
+            (should (equal message whose))
+            (funcall no-start-advice message))
+          (with-current-buffer buffer
+            ;; Broken at spaces to the window's width.
+            (onthemap-tests--wait (lambda () (format "the list to say whose the daemon is, got %S" (onthemap-tests--summary)))
+                                  (lambda () (string-search "belongs to another user (uid 0)"
+                                                            (string-join (split-string (onthemap-tests--summary) "\n") " "))))
+            (let ((shown (string-join (split-string (onthemap-tests--summary) "\n") " ")))
+              (should (string-search whose shown))
+              (funcall no-start-advice shown))
+            (kill-buffer))
+          ;; It goes on asking (a daemon of yours may be started there later), quietly.
+          (let* ((asked 0)
+                 (count (lambda (&rest _) (cl-incf asked)))
+                 ;; What reaches the echo area: jsonrpc's "Server exited" is silenced.
+                 (shown nil)
+                 (record (lambda (&rest args) (unless (or inhibit-message (null (car args))) (push (apply #'format-message args) shown)))))
+            (advice-add 'onthemap--status-connect :before count)
+            (advice-add 'message :before record)
+            (unwind-protect
+                (onthemap-tests--wait (lambda () (format "three more attempts, got %d" asked)) (lambda () (>= asked 3)) 20)
+              (advice-remove 'onthemap--status-connect count)
+              (advice-remove 'message record))
+            (should (equal (onthemap-status-string) " 📍 refused"))
+            (should (equal shown nil))))
+      (onthemap-status-mode -1))))
 
 (ert-deftest onthemap-test-31-daemon-never-answers ()
   (let* ((onthemap-socket (onthemap-tests--env "ONTHEMAP_TEST_HUNG_SOCKET"))

@@ -116,6 +116,36 @@ then /tmp/onthemap-UID/onthemapd.sock."
 
 (define-error 'onthemap-unreachable "Cannot reach onthemapd")
 
+(define-error 'onthemap-refused "The onthemapd there is another user's" 'onthemap-unreachable)
+
+(defun onthemap--use-your-own ()
+  "How to use your own daemon, by where the socket path came from.
+The path is `onthemap-socket', $ONTHEMAP_SOCKET or the default rule."
+  (let ((env (getenv "ONTHEMAP_SOCKET")))
+    (cond ((and onthemap-socket (not (string-empty-p onthemap-socket)))
+           "To use your own, set `onthemap-socket' to your own daemon's socket, or to nil.")
+          ((and env (not (string-empty-p env)))
+           "To use your own, unset $ONTHEMAP_SOCKET, or set it (or `onthemap-socket') to your own daemon's socket.")
+          (t "To use your own, set `onthemap-socket' or $ONTHEMAP_SOCKET to your own daemon's socket."))))
+
+(defun onthemap--refused-message (path uid)
+  "Why the daemon at PATH is not yours: it belongs to UID, another user.
+UID is nil when not known.  No advice to start one: it is running."
+  (format "the onthemapd at %s belongs to another user%s, so it is not yours. %s"
+          path (if uid (format " (uid %d)" uid) "") (onthemap--use-your-own)))
+
+(defun onthemap--socket-owner (path)
+  "The uid the file at PATH belongs to, or nil when it cannot be looked at."
+  (file-attribute-user-id (file-attributes path 'integer)))
+
+(defun onthemap--other-user (path)
+  "The uid of another user whose socket at PATH may not be opened, or nil.
+Connecting failed; when the file is another user's (root's included)
+and not writable by you (its 0600 mode, as the daemon makes it), the
+daemon there is running and not yours: not one to start."
+  (let ((uid (onthemap--socket-owner path)))
+    (and uid (/= uid (user-uid)) (file-exists-p path) (not (file-writable-p path)) uid)))
+
 (defun onthemap--shell-quote (string)
   "STRING as one word for a POSIX shell, to paste into a command.
 Bare when made only of [A-Za-z0-9_./-], else in single quotes (a
@@ -201,12 +231,13 @@ and the file's owner is who bound it."
 (defun onthemap--open-socket (name)
   "Connect a process called NAME to the first candidate socket that answers.
 Signal `onthemap-unreachable' when none does, or when a socket
-belongs to another user (then nothing is sent)."
+belongs to another user (then nothing is sent); `onthemap-refused'
+when the socket is another user's and may not be opened."
   (let ((attempts nil) (process nil))
     (cl-loop for path in (onthemap-socket-candidates)
              until process
              do (when-let ((owner (onthemap--foreign-owner path)))
-                  (signal 'onthemap-unreachable
+                  (signal 'onthemap-refused
                           (list (format "refusing the socket %s: it belongs to uid %d, not to you or root, so it is not your onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private directory (XDG_RUNTIME_DIR)."
                                         path owner))))
              (condition-case err
@@ -214,7 +245,9 @@ belongs to another user (then nothing is sent)."
                  ;; against Content-Length (as eglot does); `binary' breaks on "München".
                  (setq process (make-network-process :name name :family 'local :service path
                                                      :coding 'utf-8-emacs-unix :noquery t))
-               (error (push (cons path (if (stringp (nth 2 err)) (nth 2 err) (error-message-string err)))
+               (error (when-let ((uid (onthemap--other-user path)))
+                        (signal 'onthemap-refused (list (onthemap--refused-message path uid))))
+                      (push (cons path (if (stringp (nth 2 err)) (nth 2 err) (error-message-string err)))
                             attempts))))
     (or process
         (signal 'onthemap-unreachable (list (onthemap--unreachable-message (setq attempts (nreverse attempts)))
@@ -262,7 +295,7 @@ Signal `onthemap-unreachable' when nothing answers at the socket."
              (onthemap--discard-buffers connection)
              (when on-shutdown (funcall on-shutdown connection))))))
     (puthash connection process onthemap--processes)
-    (set-process-filter process (onthemap--nul-safe-filter (process-filter process)))
+    (set-process-filter process (onthemap--refusal-filter process (onthemap--nul-safe-filter (process-filter process))))
     ;; jsonrpc announces every closed connection ("Server exited"); a daemon
     ;; closing an idle connection is routine, so that message is kept quiet.
     (let ((sentinel (process-sentinel process)))
@@ -299,6 +332,56 @@ an escape cut in two is seen whole."
              (cut (or (string-match "\\\\+\\(?:u0\\{0,3\\}\\)?\\'" text) (length text))))
         (setq pending (substring text cut))
         (funcall filter process (onthemap--without-nul-escapes (substring text 0 cut)))))))
+
+(defconst onthemap--refused-code -32010
+  "The daemon's error code for a client of another user.
+It says so (id null, one JSON line) and closes the connection.")
+
+(defun onthemap--refusal-filter (process filter)
+  "Return FILTER behind one that notes a refusal on PROCESS.
+A daemon of another user answers a new connection with one JSON line,
+an error of id null and code `onthemap--refused-code', then closes it.
+That line has no Content-Length header, so jsonrpc would not read it:
+it is looked for here, in what comes before any header, and the
+process is marked `onthemap-refused' (`onthemap--refused-p').  Any
+other word marks it `onthemap-heard'."
+  (let ((pending ""))
+    (lambda (proc chunk)
+      (unless (or (string-empty-p chunk) (process-get process 'onthemap-refused))
+        (process-put process 'onthemap-heard t))
+      (when pending
+        (setq pending (concat pending chunk))
+        (cond ((string-prefix-p "Content-Length" pending) (setq pending nil))
+              ((string-match "\\`\\({.*\\)\n" pending)
+               (let ((answer (ignore-errors
+                               (json-parse-string (match-string 1 pending) :object-type 'plist
+                                                  :null-object nil :false-object nil))))
+                 (when (and answer (null (plist-get answer :id))
+                            (eql (plist-get (plist-get answer :error) :code) onthemap--refused-code))
+                   (process-put process 'onthemap-refused t)
+                   (process-put process 'onthemap-heard nil)))
+               (setq pending nil))))
+      (funcall filter proc chunk))))
+
+(defun onthemap--refused-p (connection)
+  "Whether the daemon at CONNECTION refused it: it is another user's.
+It said so, or the connection closed before a word from it and the
+socket file is another user's (root's included): that daemon closes
+at once after saying so, and a request written after the close fails
+\(\"no longer connected\") with its words unread."
+  (let ((process (and connection (onthemap--process connection))))
+    (and process
+         (or (process-get process 'onthemap-refused)
+             (and (not (process-live-p process))
+                  (not (process-get process 'onthemap-heard))
+                  (let ((uid (onthemap--socket-owner (process-contact process :service))))
+                    (and uid (/= uid (user-uid)))))))))
+
+(defun onthemap--refused-error (connection)
+  "The error plist for CONNECTION, refused by another user's daemon."
+  (let ((path (process-contact (onthemap--process connection) :service)))
+    (list :kind 'refused :code onthemap--refused-code
+          :message (onthemap--refused-message path (onthemap--socket-owner path)))))
 
 (defun onthemap--discard-buffers (connection)
   "Kill the helper buffers jsonrpc made for CONNECTION."
@@ -409,7 +492,8 @@ text: it is shown cleaned."
 ON-SUCCESS gets the result.  ON-ERROR (default: a message) gets a
 plist (:code :message :data :kind); :kind is `daemon' when the
 daemon answered with an error (its own code and message),
-`unreachable', `timeout' or `closed'.  Returns at once."
+`unreachable', `refused' (the daemon there is another user's), `timeout'
+or `closed'.  Returns at once."
   (let ((on-error (or on-error #'onthemap--report)))
     (condition-case err
         (let* ((connection (onthemap--request-connection))
@@ -422,12 +506,14 @@ daemon answered with an error (its own code and message),
            (lambda (error)
              (onthemap--later
               on-error
-              (if (eql (plist-get error :code) -1)
-                  (list :kind 'closed :message (format "onthemapd closed the connection before answering %s"
-                                                       (onthemap--about method)))
-                (append (list :kind 'daemon
-                              :message (onthemap--in-emacs-words (plist-get error :code) (plist-get error :message)))
-                        error))))
+              (cond
+               ((onthemap--refused-p connection) (onthemap--refused-error connection))
+               ((eql (plist-get error :code) -1)
+                (list :kind 'closed :message (format "onthemapd closed the connection before answering %s"
+                                                       (onthemap--about method))))
+               (t (append (list :kind 'daemon
+                                :message (onthemap--in-emacs-words (plist-get error :code) (plist-get error :message)))
+                          error)))))
            :timeout-fn
            (lambda ()
              (onthemap--later
@@ -435,6 +521,9 @@ daemon answered with an error (its own code and message),
               (list :kind 'timeout
                     :message (format "onthemapd did not answer %s within %s s (%s)"
                                      (onthemap--about method) onthemap-timeout path))))))
+      (onthemap-refused
+       ;; Running, but another user's: no advice to start one.
+       (onthemap--later on-error (list :kind 'refused :message (cadr err))))
       (onthemap-unreachable
        (let ((error (list :kind 'unreachable :message (cadr err))))
          (if (nth 2 err)
@@ -443,7 +532,9 @@ daemon answered with an error (its own code and message),
                                      (funcall on-error (if advice (plist-put error :message advice) error))))
            (onthemap--later on-error error))))
       (error
-       (onthemap--later on-error (list :kind 'closed :message (error-message-string err)))))
+       (onthemap--later on-error (if (onthemap--refused-p onthemap--connection)
+                                     (onthemap--refused-error onthemap--connection)
+                                   (list :kind 'closed :message (error-message-string err))))))
     nil))
 
 ;;;; Text helpers
@@ -2144,7 +2235,12 @@ with a prefix argument, ask for a place to centre on."
   "The daemon's last `status' result, or nil.")
 
 (defvar onthemap--status-state 'idle
-  "The subscription: `idle', `connecting', `online' or `offline'.")
+  "The subscription: `idle', `connecting', `online', `offline' or `refused'.
+`refused': the daemon at the socket is another user's (see
+`onthemap--status-refusal').")
+
+(defvar onthemap--status-refusal nil
+  "Why the mode line shows refused: whose the daemon is, and what to do.")
 
 (defvar onthemap--status-connection nil
   "The connection subscribed to `statusChanged'.")
@@ -2213,6 +2309,8 @@ just now\", or why the list is stale."
 
 (defun onthemap-status-string ()
   "Return the status for the mode line: \"📍 100 · Munich\", \"📍 offline\".
+\"📍 refused\" when the daemon at the socket is another user's; its
+`help-echo' says whose, and how to use your own.
 The rule of the CLI's bars: your pin's place by its name alone, \" !\"
 when the list is stale (the daemon could not refresh it lately), and
 \"…\" until the first list after a login, rather than a count of 0.
@@ -2221,6 +2319,9 @@ A mode-line construct: a \"%\" in it (a place is anyone's text) is doubled."
   (let ((status onthemap--status)
         (icon onthemap-mode-line-icon))
     (cond ((eq onthemap--status-state 'offline) (concat " " icon " offline"))
+          ((eq onthemap--status-state 'refused)
+           (propertize (concat " " icon " refused") 'help-echo
+                       (concat "OnTheMap: " (string-replace "%" "%%" (onthemap--clean (or onthemap--status-refusal ""))))))
           ((null status) (concat " " icon " …"))
           ((not (onthemap--true-p (plist-get status :loggedIn))) (concat " " icon " logged out"))
           (t (let* ((students (plist-get status :students))
@@ -2338,14 +2439,18 @@ change (`onthemap--map-changes-heard'), for its requests under way."
 (defvar onthemap-status-hook nil
   "Run after the status shown by `onthemap-status-mode' changes.")
 
-(defun onthemap--status-retry ()
+(defun onthemap--status-retry (&optional refusal)
   "Mark the daemon offline and try again later, waiting longer each time.
-Meanwhile a new socket file is looked for each second, so a daemon
-that starts is seen at once."
+With REFUSAL (why: the daemon there is another user's), mark it
+refused instead; it is tried again all the same, as a daemon of yours
+may be started on that path later.  Meanwhile a new socket file is
+looked for each second, so a daemon that starts is seen at once."
   (setq onthemap--status-connection nil)
   (onthemap--status-quiet-stop)
   (when (onthemap--status-wanted-p)
-    (unless (eq onthemap--status-state 'offline) (onthemap--status-set 'offline nil))
+    (let ((state (if refusal 'refused 'offline)))
+      (setq onthemap--status-refusal refusal)
+      (unless (eq onthemap--status-state state) (onthemap--status-set state nil)))
     (when (timerp onthemap--status-timer) (cancel-timer onthemap--status-timer))
     (setq onthemap--status-timer (run-at-time (if onthemap--status-soon 0.25 onthemap--status-delay)
                                               nil #'onthemap--status-connect))
@@ -2397,7 +2502,7 @@ Subscribe to status changes (and to the students', for the open
 lists and maps), then ask for the status."
   (setq onthemap--status-timer nil)
   (when (onthemap--status-wanted-p)
-    (condition-case nil
+    (condition-case err
         (let ((connection
                (onthemap--connect "status"
                                   (lambda (method params)
@@ -2410,13 +2515,19 @@ lists and maps), then ask for the status."
                                        (onthemap--later #'onthemap--students-changed))))
                                   (lambda (connection)
                                     (when (eq connection onthemap--status-connection)
-                                      (onthemap--later #'onthemap--status-retry))))))
+                                      (onthemap--later #'onthemap--status-retry
+                                                       (and (onthemap--refused-p connection)
+                                                            (plist-get (onthemap--refused-error connection)
+                                                                       :message))))))))
           (setq onthemap--status-connection connection)
           (onthemap--status-unwatch)
           (jsonrpc-async-request connection 'subscribe '(:events ["status" "students"]) :timeout onthemap-timeout
                                  :timeout-fn (lambda () (onthemap--status-drop connection)))
           (onthemap--status-ask connection))
-      (error (onthemap--status-retry)))))
+      (onthemap-refused (onthemap--status-retry (cadr err)))
+      (error (onthemap--status-retry (and (onthemap--refused-p onthemap--status-connection)
+                                          (plist-get (onthemap--refused-error onthemap--status-connection)
+                                                     :message)))))))
 
 (defun onthemap--status-drop (connection)
   "Close CONNECTION, a daemon that does not answer; its shutdown retries."
@@ -2471,7 +2582,9 @@ and the mode line shows offline until the daemon answers again."
 The mode line shows the number of students and your pin's place,
 \"logged out\", or \"offline\" while the daemon cannot be reached
 \(it reconnects by itself, within a second when a daemon starts and
-binds its socket)."
+binds its socket).  It shows \"refused\" when the daemon at the socket
+is another user's (it is running, not yours); a command says whose,
+and how to use your own (`onthemap-socket' or $ONTHEMAP_SOCKET)."
   :global t
   :group 'onthemap
   (if onthemap-status-mode

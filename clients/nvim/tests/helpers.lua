@@ -4,6 +4,7 @@
 --
 -- Environment (set by Tests/OnTheMapEditorTests):
 --   ONTHEMAP_SOCKET            a real onthemapd, logged out, in front of a real onthemap-server
+--                              (for refused_spec: root's onthemapd, this Neovim run as nobody)
 --   ONTHEMAP_TEST_EMAIL/PASSWORD   the demo account
 --   ONTHEMAP_TEST_CLI          the `onthemap` binary
 --   ONTHEMAP_TEST_DEAD_SOCKET  a socket file nobody listens on

@@ -17,6 +17,12 @@ return {
       t.ok(note.message:lower():find("nothing was sent", 1, true), note.message)
       local text = t.health()
       t.ok(text:find("refusing the socket " .. foreign .. ": it belongs to uid 65534", 1, true), text)
+      -- Not a daemon that is away: refused, as another user's daemon is.
+      t.wait(15000, function()
+        return onthemap.statusline() == "📍 refused"
+      end, function()
+        return "📍 refused in the statusline, got " .. onthemap.statusline()
+      end)
     end,
   },
 }

@@ -4,7 +4,7 @@
 --   nvim --headless -u NONE -i NONE -c "luafile clients/nvim/tests/run.lua"
 -- ONTHEMAP_TEST_ONLY=format_spec runs one spec file (and ONTHEMAP_TEST_CASE=words, its cases
 -- whose name holds those words). There is no skipping: a case that needs what not every run has
--- (root_spec: root; hostile_spec: a daemon of a hostile upstream; thousands_spec: a server of
+-- (root_spec, refused_spec: root; hostile_spec: a daemon of a hostile upstream; thousands_spec: a server of
 -- 10,001 students and a daemon caching 1,100) lives in a spec of its own, run
 -- only so, by a Swift test of its own, enabled when it can pass: Swift Testing reports it as
 -- skipped, with the reason, when it is not.

@@ -67,6 +67,11 @@ function M.check()
   vim.wait(5000, function()
     return done
   end, 20)
+  if done and failure and failure.kind == "refused" then
+    -- Running, but another user's: no advice to start one.
+    report.error(format.clean(failure.message), { elsewhere })
+    return
+  end
   if not done or failure then
     report.error("onthemapd does not answer: " .. format.clean(failure and failure.message or "no answer"), { elsewhere })
     return

@@ -53,7 +53,7 @@ function M.logout()
 end
 
 --- A short status for the statusline, kept current by a subscription: "📍 100 · Munich",
---- "📍 logged out", "📍 offline". As it is for `%{…}` in 'statusline', whose result is shown
+--- "📍 logged out", "📍 offline", "📍 refused" (the daemon at the socket is another user's). As it is for `%{…}` in 'statusline', whose result is shown
 --- literally; with `{ escape = true }`, "%" doubled, for what reads the text as 'statusline'
 --- format (lualine): a place is anyone's text, and "%{…}" there would be evaluated.
 function M.statusline(opts)

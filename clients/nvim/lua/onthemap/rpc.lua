@@ -49,6 +49,11 @@ end
 --- without it, stays only when the CLI cannot be run. One path tried is one named by hand (the
 --- defaults are at least two). `summaries`: shorter forms for the command line.
 function M.unreachable(attempts)
+  for _, attempt in ipairs(attempts) do
+    if attempt.other_user then
+      return M.refused(attempt.path, attempt.other_user)
+    end
+  end
   local tried = {}
   for _, attempt in ipairs(attempts) do
     tried[#tried + 1] = ("%s (%s)"):format(attempt.path, attempt.reason)
@@ -68,6 +73,26 @@ function M.unreachable(attempts)
     attempts = attempts,
     message = "cannot reach onthemapd. Start onthemapd: onthemapd(1) says how. " .. tried,
     summaries = { "cannot reach onthemapd: is it running?", "cannot reach onthemapd" },
+  }
+end
+
+--- The error for a daemon that is running at `path` but is another user's (uid `uid`, nil when
+--- not known), so not yours: its socket could not be opened (EACCES, EPERM), or it answered
+--- -32010 and closed. No advice to start one: how to use your own instead (the `socket` option or
+--- $ONTHEMAP_SOCKET). The statusline shows it as "refused".
+function M.refused(path, uid)
+  local whose = uid and ("another user (uid %d)"):format(uid) or "another user"
+  return {
+    kind = "refused",
+    refused = true,
+    path = path,
+    uid = uid,
+    message = ("the onthemapd at %s belongs to %s, so it is not yours. %s"):format(path, whose, socket.use_your_own()),
+    summaries = {
+      ("the onthemapd at %s belongs to %s: not yours"):format(path, whose),
+      ("onthemapd here belongs to %s"):format(whose),
+      "onthemapd here is another user's",
+    },
   }
 end
 
@@ -110,6 +135,7 @@ function M.connect(on_connected, on_error)
     if owner then
       on_error({
         kind = "unreachable",
+        refused = true,
         message = ("refusing the socket %s: it belongs to uid %d, not to you or root, so it is not your onthemapd (another user may be impersonating it). Nothing was sent. Remove it, and use a private directory (XDG_RUNTIME_DIR)."):format(
           path,
           owner
@@ -126,7 +152,7 @@ function M.connect(on_connected, on_error)
       if not pipe:is_closing() then
         pipe:close()
       end
-      attempts[#attempts + 1] = { path = path, reason = socket.reason(reason) }
+      attempts[#attempts + 1] = { path = path, reason = socket.reason(reason), other_user = socket.other_user(path, reason) }
       try(index + 1)
     end
     local ok, started = pcall(pipe.connect, pipe, path, function(err)
@@ -167,7 +193,7 @@ end
 --- Calls `method` with `params` (a table or nil). `callback(err, result)` runs exactly once, on the
 --- main loop: err is nil on success, else `{kind, message, summaries?, code?, data?}` where kind is
 --- "daemon" (the daemon answered with an error: code and message are its own), "unreachable",
---- "timeout" or "closed", and summaries are shorter forms of the message, for the command line.
+--- "refused" (the daemon there is another user's: M.refused), "timeout" or "closed", and summaries are shorter forms of the message, for the command line.
 function M.request(method, params, callback, opts)
   opts = opts or {}
   local timeout = opts.timeout_ms or config.options.timeout_ms
@@ -218,6 +244,9 @@ function M.request(method, params, callback, opts)
         finish({ kind = "closed", message = "onthemapd sent an answer this plugin cannot read: " .. mismatch })
       elseif message.method ~= nil then
         return -- a notification; this connection did not subscribe, so none is expected
+      elseif message.error and message.error.code == M.codes.refused then
+        -- Another user's daemon (id null), which closes the connection after saying so.
+        finish(M.refused(path, socket.owner(path)))
       elseif message.error then
         finish({
           kind = "daemon",
@@ -290,6 +319,8 @@ M.codes = {
   place_not_found = -32005,
   pin_exists = -32006,
   session_over = -32007,
+  -- The daemon is another user's: it serves only its own (id null), then closes the connection.
+  refused = -32010,
 }
 
 --- Whether `err` means there is no session (never had one, or it expired): a login fixes it.

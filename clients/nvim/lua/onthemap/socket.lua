@@ -34,6 +34,55 @@ function M.candidates()
   return paths
 end
 
+--- Where the paths come from: "option" (the `socket` option), "env" ($ONTHEMAP_SOCKET) or "default".
+function M.chosen_by()
+  local option = config.options.socket
+  if type(option) == "function" then
+    option = option()
+  end
+  if type(option) == "string" and option ~= "" then
+    return "option"
+  end
+  local env = os.getenv("ONTHEMAP_SOCKET")
+  if env and env ~= "" then
+    return "env"
+  end
+  return "default"
+end
+
+--- How to reach your own daemon instead of another user's, by where its path came from (as the
+--- CLI says "unset ONTHEMAP_SOCKET, or set it to your own daemon's socket").
+function M.use_your_own()
+  local by = M.chosen_by()
+  if by == "option" then
+    return "To use your own, set the `socket` option to your own daemon's socket, or leave it out."
+  elseif by == "env" then
+    return "To use your own, unset $ONTHEMAP_SOCKET, or set it (or the `socket` option) to your own daemon's socket."
+  end
+  return "To use your own, set the `socket` option or $ONTHEMAP_SOCKET to your own daemon's socket."
+end
+
+--- The uid the file at `path` belongs to, or nil when it cannot be looked at.
+function M.owner(path)
+  local stat = path and uv.fs_stat(path)
+  return stat and stat.uid or nil
+end
+
+--- The uid of another user (root included) the socket at `path` belongs to, when connecting to
+--- it failed with `err` for want of permission (EACCES, EPERM: its 0600 mode, as the daemon makes
+--- it), else nil. That daemon is running; it is not yours, and not one to start.
+function M.other_user(path, err)
+  local name = tostring(err or "")
+  if not (name:match("^EACCES") or name:match("^EPERM")) then
+    return nil
+  end
+  local uid = M.owner(path)
+  if uid and uid ~= uv.getuid() then
+    return uid
+  end
+  return nil
+end
+
 --- The first candidate: where the daemon is expected (for messages and :checkhealth).
 function M.path()
   return M.candidates()[1]

@@ -1,7 +1,9 @@
 -- The statusline's source: one persistent connection subscribed to `statusChanged`, so the text is
 -- always current without polling. It hears `studentsChanged` too, for the open lists
 -- (onthemap.follow). When the daemon goes away the text says "offline" and the connection is tried
--- again, every `reconnect_ms` doubling up to 30 s, until the daemon is back;
+-- again, every `reconnect_ms` doubling up to 30 s, until the daemon is back; a daemon of another
+-- user at the socket (not permitted to connect, or it answers -32010 and closes) is "refused",
+-- tried again the same way (your own may be started on that path later);
 -- meanwhile each socket path is looked at once a second, so a daemon that starts (and binds its
 -- socket) is seen at once, not at the end of a long wait.
 local config = require("onthemap.config")
@@ -12,7 +14,8 @@ local socket = require("onthemap.socket")
 local uv = vim.loop
 local M = {}
 
---- "idle" (not started), "connecting", "online" or "offline".
+--- "idle" (not started), "connecting", "online", "offline" or "refused" (the daemon at the socket
+--- is another user's).
 M.state = "idle"
 --- The daemon's last `status` result (docs/PROTOCOL.md), or nil.
 M.status = nil
@@ -137,14 +140,17 @@ local function close()
   quiet_timer = nil
 end
 
-drop = function()
+--- Closes the connection and tries again later; the text says `state` meanwhile: "offline" (the
+--- default), or "refused" (the daemon there is another user's).
+drop = function(state)
+  state = state or "offline"
   close()
   if not M.running then
     return
   end
   local was = M.state
-  M.state, M.status = "offline", nil
-  if was ~= "offline" then
+  M.state, M.status = state, nil
+  if was ~= state then
     changed()
   end
   stop_timer(retry_timer)
@@ -187,6 +193,8 @@ local function receive(line)
     changed()
   elseif message.method == "studentsChanged" then
     students_changed()
+  elseif message.error and message.error.code == rpc.codes.refused then
+    drop("refused") -- another user's daemon, which closes the connection after saying so
   elseif message.error then
     drop() -- a daemon too old to subscribe: treated as absent
   end
@@ -222,9 +230,9 @@ connect = function()
         feed(chunk)
       end
     end)
-  end, function()
+  end, function(err)
     connecting = false
-    drop()
+    drop(err and err.refused and "refused" or "offline")
   end)
 end
 
@@ -269,12 +277,15 @@ end
 
 --- The statusline text, by the rule of the CLI's bars: "📍 100 · Munich", "📍 100 · Munich !"
 --- (stale: the daemon could not refresh the list lately), "📍 …" (connecting, or logged in and the
---- list not fetched yet), "📍 logged out", "📍 offline".
+--- list not fetched yet), "📍 logged out", "📍 offline", "📍 refused" (the daemon at the socket is
+--- another user's: a command says whose, and how to use your own).
 function M.text()
   M.start()
   local icon = config.options.icon
   if M.state == "offline" then
     return icon .. " offline"
+  elseif M.state == "refused" then
+    return icon .. " refused"
   end
   local status = M.status
   if not status then
