@@ -134,8 +134,9 @@ public final class RPCConnection {
         do {
             try send(RPCRequest(id: .integer(id), method: method, params: params))
         } catch let closed as ClientError where closed.kind == .closed {
-            // The daemon answers a connection it refuses (another user's) at once and closes it, so
-            // the request may go out too late: what the daemon said is still there to read.
+            // The daemon answers a connection it refuses (another user's) at once and ends its side;
+            // one that closed it whole (before RefusingHandler's half-close) failed the request's
+            // write: what it said is still there to read.
             guard let reply = try? read(RPCReply<Result>.self), reply.id == nil || reply.id == .null, let said = reply.error
             else { throw closed }
             return .failure(try refusal(said))

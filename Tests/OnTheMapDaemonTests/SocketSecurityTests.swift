@@ -111,6 +111,13 @@ struct SocketSecurityTests {
             #expect(!result.stderr.contains("closed"), "stderr: \(result.stderr)")
         }
         #expect(eventually { daemon.log.contains("refused a client of another user") })
+        // A client that writes its request once the answer is there (Emacs does) still can: the daemon
+        // ends only its side, so the write is taken and the client reads the end. A whole close failed
+        // the write (EPIPE), and `emacs --batch` died of the SIGPIPE.
+        let late = try runCommand(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", Self.writesAfterTheAnswer, daemon.socketPath])
+        #expect(late.stdout.hasPrefix(#"{"error":{"code":-32010"#), "\(late.stdout) \(late.stderr)")
+        #expect(late.stdout.hasSuffix("\nsent\nthen the end\n"), "\(late.stdout) \(late.stderr)")
 
         // The bars: the daemon is running and refused this user; "not running" contradicted itself.
         let bar = try runAsNobody(["status", "--format", "waybar", "--socket", daemon.socketPath])
@@ -134,6 +141,26 @@ struct SocketSecurityTests {
         let seen = refusals()
         #expect(eventually { refusals() >= seen + 2 }, "\(watch.lines)")
     }
+
+    /// A client that reads the daemon's first line, then sends a request, then reads on: prints the
+    /// line, "sent" (or why the write failed), and whether the connection then ended.
+    private static let writesAfterTheAnswer = #"""
+        socket, sys = __import__("socket"), __import__("sys")
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(sys.argv[1])
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = s.recv(4096)
+            if not chunk: break
+            line += chunk
+        print(line.decode().strip())
+        try:
+            s.sendall(b'{"jsonrpc":"2.0","id":1,"method":"status"}\n')
+            print("sent")
+        except OSError as error:
+            print("the write failed:", error.strerror)
+        print("then the end" if s.recv(4096) == b"" else "then more")
+        """#
 
     /// `setpriv`'s arguments that run the client as `nobody`; its own arguments follow.
     private static var asNobody: [String] {

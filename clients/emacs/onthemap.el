@@ -335,20 +335,18 @@ an escape cut in two is seen whole."
 
 (defconst onthemap--refused-code -32010
   "The daemon's error code for a client of another user.
-It says so (id null, one JSON line) and closes the connection.")
+It says so (id null, one JSON line) and ends its side of the
+connection; a request written after that is still taken, unread.")
 
 (defun onthemap--refusal-filter (process filter)
   "Return FILTER behind one that notes a refusal on PROCESS.
 A daemon of another user answers a new connection with one JSON line,
-an error of id null and code `onthemap--refused-code', then closes it.
-That line has no Content-Length header, so jsonrpc would not read it:
-it is looked for here, in what comes before any header, and the
-process is marked `onthemap-refused' (`onthemap--refused-p').  Any
-other word marks it `onthemap-heard'."
+an error of id null and code `onthemap--refused-code', then ends its
+side.  That line has no Content-Length header, so jsonrpc would not
+read it: it is looked for here, in what comes before any header, and
+the process is marked `onthemap-refused' (`onthemap--refused-p')."
   (let ((pending ""))
     (lambda (proc chunk)
-      (unless (or (string-empty-p chunk) (process-get process 'onthemap-refused))
-        (process-put process 'onthemap-heard t))
       (when pending
         (setq pending (concat pending chunk))
         (cond ((string-prefix-p "Content-Length" pending) (setq pending nil))
@@ -358,24 +356,14 @@ other word marks it `onthemap-heard'."
                                                   :null-object nil :false-object nil))))
                  (when (and answer (null (plist-get answer :id))
                             (eql (plist-get (plist-get answer :error) :code) onthemap--refused-code))
-                   (process-put process 'onthemap-refused t)
-                   (process-put process 'onthemap-heard nil)))
+                   (process-put process 'onthemap-refused t)))
                (setq pending nil))))
       (funcall filter proc chunk))))
 
 (defun onthemap--refused-p (connection)
-  "Whether the daemon at CONNECTION refused it: it is another user's.
-It said so, or the connection closed before a word from it and the
-socket file is another user's (root's included): that daemon closes
-at once after saying so, and a request written after the close fails
-\(\"no longer connected\") with its words unread."
+  "Whether the daemon at CONNECTION said it is another user's."
   (let ((process (and connection (onthemap--process connection))))
-    (and process
-         (or (process-get process 'onthemap-refused)
-             (and (not (process-live-p process))
-                  (not (process-get process 'onthemap-heard))
-                  (let ((uid (onthemap--socket-owner (process-contact process :service))))
-                    (and uid (/= uid (user-uid)))))))))
+    (and process (process-get process 'onthemap-refused))))
 
 (defun onthemap--refused-error (connection)
   "The error plist for CONNECTION, refused by another user's daemon."
