@@ -3,9 +3,11 @@ import OnTheMapModels
 import OnTheMapRPC
 
 extension Daemon {
-    /// Candidate places for `geocode`; -32005 when nothing matches.
+    /// Candidate places for `geocode`, each label once (as `/v1/geocode` answers); -32005 when
+    /// nothing matches.
     func geocode(_ params: GeocodeParams) async throws -> GeocodeResults {
-        let results = try await geocode(params.query, limit: params.limit ?? GeocodeParams.defaultLimit)
+        let limit = params.limit ?? GeocodeParams.defaultLimit
+        let results = try await geocode(params.query, limit: [GeocodeResult].asked(for: limit)).eachLabelOnce(limit: limit)
         guard !results.isEmpty else {
             throw RPCError.application(RPCError.placeNotFoundCode, "No place matches \"\(params.query)\".", retryable: false)
         }

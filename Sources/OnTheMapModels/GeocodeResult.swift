@@ -35,6 +35,20 @@ public struct GeocodeResult: Sendable, Hashable, Codable {
     }
 }
 
+extension [GeocodeResult] {
+    /// How many candidates to ask a geocoder for, so that `limit` remain once each label is kept
+    /// once: a few more.
+    public static func asked(for limit: Int) -> Int { limit + 5 }
+
+    /// The candidates, best first, each label once and at most `limit`: two places a person cannot
+    /// tell apart (the city of Lima and the region of Lima, both "Lima, Peru") are one candidate,
+    /// the better match. What `geocode` and `/v1/geocode` answer.
+    public func eachLabelOnce(limit: Int) -> [GeocodeResult] {
+        var seen: Set<String> = []
+        return Array(filter { seen.insert($0.label).inserted }.prefix(limit))
+    }
+}
+
 /// The one rule for naming a place, everywhere a place is shown or stored (docs/GEOCODING.md): its
 /// name, its region and its country, each once — "Toronto, Ontario, Canada", "Springfield, Illinois,
 /// United States", "Lima, Peru" (the region Lima is dropped as a repeat), "Ontario, Canada", "Canada".

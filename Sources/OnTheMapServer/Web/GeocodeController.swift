@@ -47,8 +47,7 @@ struct GeocodeController: Sendable {
                 .tooManyRequests, "Too many place lookups: try again in \(WaitInWords.describe(seconds: seconds)).",
                 headers: [.retryAfter: "\(seconds)"])
         }
-        // A few more than asked: the same label twice is one candidate (GeocodePlaces).
-        let places = try await geocoder.places(matching: query, limit: limit + 5)
+        let places = try await geocoder.places(matching: query, limit: [GeocodeResult].asked(for: limit))
         return Response.json(GeocodePlaces(results: places, limit: limit))
     }
 

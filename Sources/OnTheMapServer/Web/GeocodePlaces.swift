@@ -9,11 +9,9 @@ import OnTheMapModels
 struct GeocodePlaces: WireJSONRepresentable {
     var results: [GeocodeResult]
 
-    /// The places found, best first, each label once: two places a person cannot tell apart (the city
-    /// of Lima and the region of Lima, both "Lima, Peru") are one candidate, the better match.
+    /// The places found, best first, each label once (`eachLabelOnce`).
     init(results: [GeocodeResult], limit: Int = .max) {
-        var seen: Set<String> = []
-        self.results = Array(results.filter { seen.insert($0.label).inserted }.prefix(limit))
+        self.results = results.eachLabelOnce(limit: limit)
     }
 
     var wireJSON: WireJSON {
