@@ -38,7 +38,7 @@ struct InteractiveMapTests {
 
     /// The zoom the status line shows, when it shows one.
     private func zoom(_ lines: [String]) -> Double? {
-        (status(lines).firstMatch(of: /pins? · zoom ([0-9.]+)( \(closest\))? ·/)?.1).flatMap { Double($0) }
+        (status(lines).firstMatch(of: /(?:pins?|outside) · zoom ([0-9.]+)( \(closest\))? ·/)?.1).flatMap { Double($0) }
     }
 
     private func status(_ lines: [String]) -> String {
@@ -454,6 +454,19 @@ struct InteractiveMapTests {
     }
 
     private func wholeHelpBox(_ lines: [String]) -> Bool { helpBox(lines) != nil }
+
+    /// A short terminal's world view is cut (Sydney, Cape Town and Buenos Aires fall outside it), and
+    /// the status line says so, as `onthemap map` does, rather than "the whole world".
+    @Test func aCutWorldSaysWhatItLeavesOut() throws {
+        let bed = try CLITestBed()
+        let tmux = try start(bed, width: 60, height: 12)
+        defer { tmux.tearDown() }
+        let (shown, lines) = try tmux.waitForScreen { self.zoom($0) == 1 }
+        #expect(shown)
+        #expect(status(lines).contains(#/^[0-9]+ pins, [0-9]+ outside · zoom 1 · the world cut at [0-9]+°N, [0-9]+°S ·/#), "\(status(lines))")
+        try tmux.send("q")
+        try expectRestored(tmux, bed.cacheHome.file("stty.txt"), exit: 0)
+    }
 
     /// A wide terminal's world view names no centre: it was "Algiers, Algeria".
     @Test func theWorldOnAWideTerminalIsNoOnePlace() throws {

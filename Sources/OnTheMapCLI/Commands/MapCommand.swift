@@ -141,10 +141,8 @@ struct MapCommand: ReportingCommand {
         let view = result.view
         var cut = ""
         var shortCut = ""
-        if world, view.north < MapViewBand.north || view.south > MapViewBand.south {
+        if world, let (north, south) = MapViewBand.cut(of: view) {
             // The world view keeps the inhabited latitudes; a short terminal cuts them.
-            let north = MapViewBand.degrees(view.north)
-            let south = MapViewBand.degrees(view.south)
             cut = " (the world is cut at \(north) and \(south): \(heightGiven ? "a larger --height" : "a taller terminal") shows more)"
             shortCut = " (cut at \(north), \(south))"
         }
@@ -196,6 +194,12 @@ enum MapViewBand {
     /// "62°N", "40°S".
     static func degrees(_ latitude: Double) -> String {
         "\(Int(abs(latitude).rounded()))°\(latitude < 0 ? "S" : "N")"
+    }
+
+    /// Where a world view short of rows cut the band ("71°N", "30°S"), or nil when it shows it whole.
+    static func cut(of view: MapResult.View) -> (north: String, south: String)? {
+        guard view.north < north || view.south > south else { return nil }
+        return (degrees(view.north), degrees(view.south))
     }
 }
 

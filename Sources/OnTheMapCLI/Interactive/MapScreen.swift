@@ -151,10 +151,16 @@ struct MapScreen {
     private var zoom: Double { result?.view.zoom ?? 1 }
 
     /// The view's centre: the place named nearest it, else "48.1°N 11.6°E" to the tenth of a degree;
-    /// "the whole world" at the world's zoom, whose centre is no place anyone looks at.
+    /// "the whole world" at the world's zoom, whose centre is no place anyone looks at, or, where a
+    /// short terminal cut it and left pins out, where ("the world cut at 71°N, 30°S": Sydney and Cape
+    /// Town were outside it).
     private var centre: String {
-        guard let view = result?.view else { return "" }
-        if view.zoom < 1.5 { return "the whole world" }
+        guard let result else { return "" }
+        let view = result.view
+        if view.zoom < 1.5 {
+            guard result.outside > 0, let (north, south) = MapViewBand.cut(of: view) else { return "the whole world" }
+            return "the world cut at \(north), \(south)"
+        }
         if !view.place.isEmpty { return view.place }
         let camera = MapCamera(view: view)
         let latitude = NumberText.of((abs(camera.latitude) * 10).rounded() / 10)
@@ -180,7 +186,8 @@ struct MapScreen {
             text = "\(picked + 1)/\(pickOrder.count)  \(name) — \(DisplayText.clean(student.mapString)) — \(DisplayText.clean(student.mediaURL))"
         } else {
             let count = result?.pins.count ?? 0
-            let counted = "\(CountText.grouped(count)) \(count == 1 ? "pin" : "pins")"
+            var counted = "\(CountText.grouped(count)) \(count == 1 ? "pin" : "pins")"
+            if let outside = result?.outside, outside > 0 { counted += ", \(CountText.grouped(outside)) outside" }
             // A full cache: the server may have more students than the map draws.
             let newest = result?.limitedTo.map { "newest \(CountText.grouped($0)) only" } ?? ""
             var zoomed = "zoom \(NumberText.of((zoom * 10).rounded() / 10))"
