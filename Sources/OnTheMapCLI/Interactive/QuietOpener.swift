@@ -3,8 +3,9 @@ import OnTheMapModels
 import Glibc
 
 /// Opens a link from the full-screen map without letting the opener write on the screen: its output
-/// goes to a file, and what it said comes back as one line for the status line. `xdg-open` with no
-/// browser writes eight lines to stderr, which scrolled the map.
+/// goes to a file, unread, and the status line says what `onthemap open` says. `xdg-open` with no
+/// browser writes eight lines to stderr, which scrolled the map; its first ("www-browser: not found")
+/// is one of its attempts, not why it failed.
 enum QuietOpener {
     /// Runs `$ONTHEMAP_OPENER` (else `xdg-open`) on `url` and waits for it; the message to show.
     static func open(_ link: String) -> String {
@@ -25,26 +26,6 @@ enum QuietOpener {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
             posix_spawn_file_actions_adddup2(&actions, output, 2)
         }
-        switch outcome {
-        case .cannotRun(let reason):
-            let hint = opener == "xdg-open" ? " (install xdg-utils, or set ONTHEMAP_OPENER)" : ""
-            return "cannot run \(opener) to open \(url): \(reason)\(hint)"
-        case .failed(let how):
-            // What the opener said comes first after the status: the status line is one terminal line.
-            guard let said = firstLine(of: output) else { return "\(opener) could not open \(url) (\(how))" }
-            return "could not open the link (\(how)): \(said)"
-        case .opened:
-            return "opened \(url)"
-        }
-    }
-
-    /// The first line the opener wrote that says something, at most 200 bytes of it.
-    private static func firstLine(of descriptor: Int32) -> String? {
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = pread(descriptor, &bytes, bytes.count, 0)
-        guard count > 0 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self)
-        return text.split(separator: "\n").map { String($0).trimmingWhitespace() }.first { !$0.isEmpty }
-            .map { String($0.prefix(200)) }
+        return URLOpener.failure(outcome, opener: opener, url: url) ?? "opened \(url)"
     }
 }

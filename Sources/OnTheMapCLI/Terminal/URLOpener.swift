@@ -25,16 +25,24 @@ enum URLOpener {
         let outcome = run(opener, on: url) { actions in
             if json { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
         }
+        if let failure = failure(outcome, opener: opener, url: url) { throw CommandFailure(message: failure) }
+        if announce { Output.error("opened \(DisplayText.clean(url))") }
+        return url
+    }
+
+    /// What a run of `opener` on `url` that did not open it means, for a person, in the same words
+    /// wherever a link is opened (`open N`, map -i's Enter): the link is in it, to be opened by hand
+    /// (over ssh there is no browser). Nil when it opened.
+    static func failure(_ outcome: Outcome, opener: String, url: String) -> String? {
         switch outcome {
         case .cannotRun(let reason):
             let hint = (opener == "xdg-open" ? "install xdg-utils, or " : "")
                 + "set ONTHEMAP_OPENER to a program that opens links"
-            throw CommandFailure(message: "cannot run \(opener) to open \(url) (\(reason)): \(hint)")
+            return "cannot run \(opener) to open \(url) (\(reason)): \(hint)"
         case .failed(let how):
-            throw CommandFailure(message: "\(opener) failed to open \(url) (\(how)): open it in a browser yourself")
+            return "\(opener) failed to open \(url) (\(how)): open it in a browser yourself"
         case .opened:
-            if announce { Output.error("opened \(DisplayText.clean(url))") }
-            return url
+            return nil
         }
     }
 
