@@ -5,9 +5,9 @@ import OnTheMapTestSupport
 import Testing
 
 /// An upstream that stores anything, as a compromised or careless one would: names, places and
-/// links with escape sequences, NUL, BEL, C1 controls, bidi overrides and isolates, and statusline
-/// markup. The editors must show none of it as it is, and open no link with a control character
-/// (issue 39). Anyone logs in, as account 42, whose own pin is among the records.
+/// links with escape sequences, NUL, BEL, C1 controls, bidi overrides and isolates, "Zalgo" text
+/// (a letter under twelve combining marks, of which four are shown), and statusline markup. The
+/// editors must show none of it as it is, and open no link with a control character (issue 39). Anyone logs in, as account 42, whose own pin is among the records.
 enum HostileUpstream {
     /// The account's key: its pin is the third record.
     static let accountKey = "42"
@@ -15,7 +15,7 @@ enum HostileUpstream {
     /// The records, newest first: (first, last, place, link, uniqueKey).
     static let records: [(String, String, String, String, String)] = [
         ("Eve\u{1B}[2J\u{1B}[1;31m", "\u{202E}gnp.exe", "Lima\r\nPeru\u{07}", "https://evil.example/\u{1B}]0;pwned\u{07}", "u1"),
-        ("Nul\u{0}Byte", "C1\u{9B}31m", "Oslo\u{2066}x\u{2069}\u{2028}\u{200F}\u{061C}", "https://evil.example/\u{202E}gnp.exe", "u2"),
+        ("Nul\u{0}Byte", "C1\u{9B}31m Z" + String(repeating: "\u{336}", count: 12), "Oslo\u{2066}x\u{2069}\u{2028}\u{200F}\u{061C}", "https://evil.example/\u{202E}gnp.exe", "u2"),
         ("Ada", "Lovelace", "Home\u{1B}[5m %{luaeval('0')}", "https://ada.example/", accountKey),
         ("Plain", "Person", "Somewhere", "https://plain.example/", "u4"),
     ]

@@ -1989,16 +1989,40 @@ only as root, which Swift Testing reports as skipped for anyone else."
                   (nil . "")))
     (should (equal (onthemap--clean (car case)) (cdr case)))
     (should (eq (onthemap--clean-p (car case)) (and (car case) (equal (car case) (cdr case)) t))))
-  ;; A link with any of them is never opened, though its text shows no sign of the override.
+  ;; A link the daemon dropped is never opened, and the message says why, in the CLI's words.
   (let ((onthemap-tests--opened nil)
         (mark (length onthemap-tests--messages)))
-    (dolist (url '("https://x.example/\u202Egnp.exe" "https://x.example/\u200Ea" "https://x.example/a\tb"
-                   "https://x.example/\u2028"))
-      (onthemap-open-link url "Mallory Bidi\u202Egnp.exe")
-      (should (equal (car onthemap-tests--messages)
-                     "OnTheMap: Mallory Bidignp.exe's link is not opened: it has hidden characters")))
-    (should (= (length onthemap-tests--messages) (+ mark 4)))
+    (onthemap-open-link "" "Mallory Bidi\u202Egnp.exe" "it holds a hidden character (U+202E)")
+    (should (equal (car onthemap-tests--messages)
+                   "OnTheMap: not opening Mallory Bidignp.exe's link: it holds a hidden character (U+202E)"))
+    (onthemap-open-link nil nil "it is not an http:// or https:// address")
+    (should (equal (car onthemap-tests--messages)
+                   "OnTheMap: not opening the link: it is not an http:// or https:// address"))
+    (onthemap-open-link "" "Ada")
+    (should (equal (car onthemap-tests--messages) "OnTheMap: Ada has no web link to open"))
+    (should (= (length onthemap-tests--messages) (+ mark 3)))
     (should-not onthemap-tests--opened)))
+
+(defconst onthemap-tests--display-text-fixture
+  (expand-file-name "../../Tests/Fixtures/display-text.json"
+                    (file-name-directory (or load-file-name buffer-file-name)))
+  "The cases of the daemon's rule for showing text, which every cleaner is held to.")
+
+(ert-deftest onthemap-test-24b-other-peoples-text-by-the-fixture ()
+  ;; Tests/Fixtures/display-text.json: the cases DisplayText.clean, the web's shownText and
+  ;; Neovim's format.clean are held to too.
+  (let ((cases (gethash "cases" (json-parse-string
+                                 (with-temp-buffer
+                                   (let ((coding-system-for-read 'utf-8))
+                                     (insert-file-contents onthemap-tests--display-text-fixture))
+                                   (buffer-string))))))
+    (should (>= (length cases) 15))
+    (seq-doseq (case cases)
+      (let ((text (gethash "text" case))
+            (shown (gethash "shown" case)))
+        (should (equal (list (gethash "name" case) (onthemap--clean text))
+                       (list (gethash "name" case) shown)))
+        (should (eq (onthemap--clean-p text) (equal text shown)))))))
 
 (defun onthemap-tests--legend-lines ()
   "The map legend's lines shown in this buffer, with their pins."
@@ -2081,8 +2105,8 @@ only as root, which Swift Testing reports as skipped for anyone else."
 ;;;; A hostile upstream
 
 ;; Run on their own (the tests tagged `hostile'), against a daemon whose
-;; upstream stores escape sequences, NUL, BEL, C1 controls and bidi
-;; overrides in names, places and links
+;; upstream stores escape sequences, NUL, BEL, C1 controls, bidi
+;; overrides and "Zalgo" marks in names, places and links
 ;; (Tests/OnTheMapEditorTests/HostileUpstream.swift).
 
 (defun onthemap-tests--unsafe (text)
@@ -2207,11 +2231,15 @@ The TSV's values are shown by the CLI's rule (DisplayText)."
                             (lambda () (cl-some (lambda (e) (and (equal (plist-get (car e) :uniqueKey) me)
                                                                  (string-search "(you)" (aref (cadr e) 0))))
                                                 tabulated-list-entries)))
-      ;; RET opens no link with a control character or an override; a plain one, yes.
-      (dolist (key '("u1" "u2"))
-        (onthemap-tests--row-of key)
+      ;; "Zalgo": of the twelve marks on the Z, four are shown, as by the CLI.
+      (should (cl-some (lambda (e) (string-suffix-p " Z\u0336\u0336\u0336\u0336" (aref (cadr e) 0))) tabulated-list-entries))
+      (should-not (string-search "Z\u0336\u0336\u0336\u0336\u0336" (buffer-string)))
+      ;; RET opens no link the daemon dropped, and says why in the CLI's words; a plain one, yes.
+      (dolist (case '(("u1" . "OnTheMap: not opening Eve\uFFFD[2J\uFFFD[1;31m gnp.exe's link: it holds a hidden character (U+001B)")
+                      ("u2" . "OnTheMap: not opening Nul\uFFFDByte C1\uFFFD31m Z\u0336\u0336\u0336\u0336's link: it holds a hidden character (U+202E)")))
+        (onthemap-tests--row-of (car case))
         (onthemap-tests--type nil 'RET)
-        (should (string-match-p "is not opened\\|no web link" (car onthemap-tests--messages))))
+        (should (equal (car onthemap-tests--messages) (cdr case))))
       (should-not onthemap-tests--opened)
       (onthemap-tests--row-of "u4")
       (onthemap-tests--type nil 'RET)

@@ -551,30 +551,69 @@ They reorder what is shown (\"…/\", U+202E, then \"gnp.exe\" reads
 Any character of `onthemap--space-regexp', `onthemap--control-regexp'
 or `onthemap--bidi-regexp'.")
 
+(defconst onthemap--max-marks 4
+  "The most combining marks `onthemap--clean' keeps in a row.
+As the daemon's DisplayText.maxMarksInARow: as many as a written
+language stacks on a letter (pointed Hebrew with cantillation, four).
+\"Zalgo\" text stacks dozens, drawn over the lines around it.")
+
+(defconst onthemap--marks-regexp
+  (rx-to-string `(= ,(1+ onthemap--max-marks) (any (#x300 . #x10ffff))) t)
+  "Where more than `onthemap--max-marks' combining marks may be in a row.
+Characters from U+0300 up, where the first mark is; text without such a
+run needs no look-up of a character's category.")
+
+(defun onthemap--combining-mark-p (char)
+  "Whether CHAR is a combining mark: Unicode's Mn and Me (accents, vowel points).
+As the daemon's DisplayText.isCombiningMark."
+  (and (<= #x300 char #x10ffff)
+       (memq (get-char-code-property char 'general-category) '(Mn Me))
+       t))
+
+(defun onthemap--without-marks-past-max (text)
+  "Return TEXT, each run of combining characters cut to `onthemap--max-marks'.
+Those are Unicode's Mn and Me; the rest of a run is dropped.  They
+are counted as the daemon's DisplayText counts them: over TEXT as it
+came, so any other character (a control, a bidi control dropped
+later) ends a run."
+  (if (not (string-match-p onthemap--marks-regexp text))
+      text
+    (let ((run 0) (kept nil))
+      (dolist (char (string-to-list text))
+        (setq run (if (onthemap--combining-mark-p char) (1+ run) 0))
+        (when (<= run onthemap--max-marks)
+          (push char kept)))
+      (if (= (length kept) (length text)) text (apply #'string (nreverse kept))))))
+
 (defun onthemap--clean (text)
   "TEXT from another person, safe to show anywhere: buffer, echo area, mode line.
 The rule of the CLI, the bars and the web page (the daemon's
 DisplayText): a tab, line feed, carriage return, U+2028 or U+2029
 becomes a space; any other control character (C0, DEL, C1) becomes
 U+FFFD, so that something was there stays visible and does nothing;
-a bidi embedding, override, isolate or mark is dropped.  Not a
-string: \"\".  The one place this is decided."
-  (cond ((not (stringp text)) "")
-        ((not (string-match-p onthemap--unsafe-regexp text)) text)
-        (t (replace-regexp-in-string
-            onthemap--bidi-regexp ""
-            (replace-regexp-in-string
-             onthemap--control-regexp "\uFFFD"
-             (replace-regexp-in-string onthemap--space-regexp " " text t t)
-             t t)
-            t t))))
+a bidi embedding, override, isolate or mark is dropped; so are
+combining marks past the fourth in a row (`onthemap--max-marks').
+Not a string: \"\".  The one place this is decided;
+Tests/Fixtures/display-text.json holds it to the daemon's."
+  (if (not (stringp text))
+      ""
+    (let ((text (onthemap--without-marks-past-max text)))
+      (if (not (string-match-p onthemap--unsafe-regexp text))
+          text
+        (replace-regexp-in-string
+         onthemap--bidi-regexp ""
+         (replace-regexp-in-string
+          onthemap--control-regexp "\uFFFD"
+          (replace-regexp-in-string onthemap--space-regexp " " text t t)
+          t t)
+         t t)))))
 
 (defun onthemap--clean-p (text)
   "Whether TEXT is a string shown as it is, with nothing to clean.
 That is, nothing that `onthemap--clean' would replace or drop: a
-link that is not is never opened, though it may show no sign of what
+link that is not is never offered, though it may show no sign of what
 was there (a space, or nothing for a bidi control)."
-  (and (stringp text) (not (string-match-p onthemap--unsafe-regexp text))))
+  (and (stringp text) (equal (onthemap--clean text) text)))
 
 (defun onthemap--name (student)
   "The full name of STUDENT (a plist)."
@@ -618,32 +657,31 @@ place everywhere (docs/GEOCODING.md): the daemon's."
 
 ;;;; Opening links
 
-(defun onthemap--openable-p (url)
-  "Whether URL may be opened: an http(s) link shown as it is.
-No space, control character or bidi override: the link is someone
-else's text, and a NUL would cut it short for the browser while the
-screen shows all of it."
-  (and (stringp url) (string-match-p "\\`https?://[^[:space:]]+\\'" url) (onthemap--clean-p url)))
-
-(defun onthemap-open-link (url &optional who)
-  "Open URL with `onthemap-browse-function', if it is an http(s) link.
-Says which URL it opens: a browser started in the background fails
-out of sight (no display, none installed).  WHO, the student's name,
-says whose link it refused."
-  (cond ((or (not (stringp url)) (string-empty-p url))
-         (message "OnTheMap: %s has no web link to open (only http and https links are kept)" (if who (onthemap--clean who) "this student")))
-        ((not (onthemap--openable-p url))
-         ;; Hidden: control characters (shown as U+FFFD or a space) or bidi controls (dropped).
-         (message "OnTheMap: %s is not opened: %s"
-                  (if who (concat (onthemap--clean who) "'s link") "this link")
-                  (if (string-match-p "\\`https?://" url) "it has hidden characters" "it is not a web link")))
-        (t
-         (condition-case err
-             (progn (message "OnTheMap: opening %s (with %s)" url
-                             (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
-                    (funcall onthemap-browse-function url))
-           (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
-                           url (onthemap--clean (error-message-string err))))))))
+(defun onthemap-open-link (url &optional who dropped)
+  "Open URL with `onthemap-browse-function', and say which URL it opens.
+A browser started in the background fails out of sight (no display,
+none installed).  URL is a student's link as the daemon passes it
+on: the daemon decides which links may be opened (http or https, a
+host, a port a connection can use, no space, control, bidi or other
+invisible character) and empties any other, saying why in DROPPED
+\(the student's mediaURLDropped).  WHO, the student's name, says
+whose link it refused, in the CLI's words: \"not opening Eve's link:
+it holds a hidden character (U+202E)\"."
+  (let ((whose (if who (onthemap--clean who) "")))
+    (cond ((and (or (not (stringp url)) (string-empty-p url))
+                (stringp dropped) (not (string-empty-p (onthemap--clean dropped))))
+           (message "OnTheMap: not opening %s: %s"
+                    (if (string-empty-p whose) "the link" (concat whose "'s link"))
+                    (onthemap--truncate (onthemap--clean dropped) 100)))
+          ((or (not (stringp url)) (string-empty-p url))
+           (message "OnTheMap: %s has no web link to open" (if (string-empty-p whose) "this student" whose)))
+          (t
+           (condition-case err
+               (progn (message "OnTheMap: opening %s (with %s)" url
+                               (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
+                      (funcall onthemap-browse-function url))
+             (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
+                             url (onthemap--clean (error-message-string err)))))))))
 
 (defun onthemap--typed-link (input)
   "The link the user meant by INPUT, trimmed.
@@ -1432,7 +1470,7 @@ check of a radius: typed, or given to `onthemap-near' or
   "Open the link of the student on this line."
   (interactive)
   (if-let ((student (tabulated-list-get-id)))
-      (onthemap-open-link (plist-get student :mediaURL) (onthemap--name student))
+      (onthemap-open-link (plist-get student :mediaURL) (onthemap--name student) (plist-get student :mediaURLDropped))
     (message "OnTheMap: no student on this line")))
 
 (defun onthemap--column-at-point ()
@@ -2209,11 +2247,11 @@ with a prefix argument, ask for a place to centre on."
                    (seq-filter (lambda (p) (and (eql (plist-get p :row) row) (eql (plist-get p :col) col)))
                                onthemap--map-pins))))
     (cond ((null here) (message "OnTheMap: no pin here"))
-          ((null (cdr here)) (onthemap-open-link (plist-get (car here) :mediaURL) (onthemap--name (car here))))
+          ((null (cdr here)) (onthemap-open-link (plist-get (car here) :mediaURL) (onthemap--name (car here)) (plist-get (car here) :mediaURLDropped)))
           (t (let* ((choices (mapcar (lambda (p) (cons (format "%s, %s" (onthemap--name p) (onthemap--clean (plist-get p :mapString))) p))
                                      here))
                     (pin (cdr (assoc (completing-read "Which student? " choices nil t) choices))))
-               (onthemap-open-link (plist-get pin :mediaURL) (onthemap--name pin)))))))
+               (onthemap-open-link (plist-get pin :mediaURL) (onthemap--name pin) (plist-get pin :mediaURLDropped)))))))
 
 ;;;; The mode line
 

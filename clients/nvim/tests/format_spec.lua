@@ -54,23 +54,44 @@ return {
     end,
   },
   {
-    "a link is opened only when it is an http(s) link shown as it is",
+    "other people's text is shown as the fixture of the daemon's rule says (Tests/Fixtures/display-text.json)",
+    function()
+      local path = debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "../../../Tests/Fixtures/display-text.json"
+      local file = t.ok(io.open(path, "rb"), "the fixture at " .. path)
+      local cases = vim.fn.json_decode(file:read("*a")).cases
+      file:close()
+      t.ok(#cases >= 15, "the fixture's cases: " .. #cases)
+      for _, case in ipairs(cases) do
+        t.eq(format.clean(case.text), case.shown, case.name)
+        t.eq(format.is_clean(case.text), case.text == case.shown, "is_clean: " .. case.name)
+      end
+    end,
+  },
+  {
+    "a link the daemon dropped is not opened, and the message says why, as the CLI's open does",
     function()
       local open = require("onthemap.open")
-      t.ok(open.openable("https://ada.example/me?q=1"), "https")
-      t.ok(open.openable("http://ada.example"), "http")
-      for _, link in ipairs({ "https://ada.example/\0.png", "https://ada.example/\27[2J", "https://ada.example/\226\128\174gnp.exe",
-        "https://ada.example/\194\155x", "https://a b", "javascript:alert(1)", "file:///etc/passwd", "", 42 }) do
-        t.ok(not open.openable(link), "not opened: " .. vim.inspect(link))
-      end
-      local opened, from = {}, #t.notifications + 1
+      local opened, from, columns = {}, #t.notifications + 1, vim.o.columns
       require("onthemap").setup({ opener = function(url) opened[#opened + 1] = url end })
-      t.eq(open.open("https://evil.example/\27]0;x\7", "Eve\27[31m"), false, "refused")
-      t.eq(opened, {}, "nothing handed to the opener")
-      local note = t.notified("link is not opened", 1000, from)
-      t.ok(not note.message:find("%c"), "the message shows no control character: " .. vim.inspect(note.message))
-      t.ok(note.message:find("Eve" .. format.replacement, 1, true), "it names whose link: " .. note.message)
+      -- Wide enough for the whole sentence on the command line (narrower, it is shortened).
+      vim.o.columns = 200
+      local ok, err = pcall(function()
+        t.eq(open.open("", "Eve\27[31m", "it holds a hidden character (U+001B)"), false, "refused")
+        local note = t.notified("OnTheMap: not opening", 1000, from)
+        t.eq(note.message, "OnTheMap: not opening Eve" .. format.replacement .. "[31m's link: it holds a hidden character (U+001B)", "the CLI's sentence")
+        from = #t.notifications + 1
+        t.eq(open.open("", nil, "it is not an http:// or https:// address"), false, "refused, no name")
+        t.eq(t.notified("OnTheMap: not opening", 1000, from).message, "OnTheMap: not opening the link: it is not an http:// or https:// address", "no name")
+        from = #t.notifications + 1
+        t.eq(open.open(nil, "Ada"), false, "no link")
+        t.eq(t.notified("OnTheMap:", 1000, from).message, "OnTheMap: Ada has no web link to open", "no link")
+        t.eq(opened, {}, "nothing handed to the opener")
+        t.eq(open.open("https://ada.example/me?q=1", "Ada"), true, "a link the daemon passed on is opened")
+        t.eq(opened, { "https://ada.example/me?q=1" }, "handed to the opener as it is")
+      end)
+      vim.o.columns = columns
       require("onthemap").setup({})
+      t.ok(ok, err)
     end,
   },
   {

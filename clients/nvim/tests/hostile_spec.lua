@@ -1,5 +1,5 @@
 -- What other people write never reaches the screen as it is: against a daemon whose upstream
--- stores escape sequences, NUL, BEL, C1 controls and bidi overrides in names, places and links
+-- stores escape sequences, NUL, BEL, C1 controls, bidi overrides and "Zalgo" marks in names, places and links
 -- (Tests/OnTheMapEditorTests/HostileUpstream.swift), every buffer line, message and statusline is
 -- free of them, and no link with a control character is opened. Run on its own (run.lua leaves it
 -- out): ONTHEMAP_TEST_ONLY=hostile_spec, with ONTHEMAP_SOCKET naming that daemon.
@@ -105,6 +105,9 @@ return {
       t.ok(text:find("Eve\239\191\189[2J\239\191\189[1;31m gnp", 1, true), "the override before \"gnp.exe\" is dropped: " .. text)
       t.ok(text:find("Lima  Peru\239\191\189", 1, true), "CR and LF shown as spaces, BEL as U+FFFD: " .. text)
       t.ok(text:find("Plain Person", 1, true), "a plain name as it is")
+      -- "Zalgo": of the twelve marks on the Z, four are shown, as by the CLI.
+      local z = "Z" .. ("\204\182"):rep(4)
+      t.ok(text:find(z, 1, true) and not text:find(z .. "\204\182", 1, true), "four marks on the Z: " .. text)
       -- Your own row, as the daemon marks it (`mine`): with the list, not once the status comes.
       t.ok((t.lines(buf)[line_of(buf, "o2")] or ""):find("(you)", 1, true), "your row marked: " .. vim.inspect(t.lines(buf)))
       -- Scrolled, the summary and titles are copied into a float: from the cleaned lines.
@@ -119,16 +122,23 @@ return {
     end,
   },
   {
-    "<CR> opens no link with a control character or an override; it opens a plain one",
+    "<CR> opens no link the daemon dropped, and says why as the CLI's open does; it opens a plain one",
     function()
       local buf = vim.api.nvim_get_current_buf()
-      for _, id in ipairs({ "o0", "o1" }) do
+      local columns = vim.o.columns
+      -- Wide enough for the whole sentence on the command line (narrower, it is shortened).
+      vim.o.columns = 200
+      local z = "Z" .. ("\204\182"):rep(4) -- U+0336 four times: the other eight dropped
+      for id, sentence in pairs({
+        o0 = "OnTheMap: not opening Eve\239\191\189[2J\239\191\189[1;31m gnp.exe's link: it holds a hidden character (U+001B)",
+        o1 = "OnTheMap: not opening Nul\239\191\189Byte C1\239\191\18931m " .. z .. "'s link: it holds a hidden character (U+202E)",
+      }) do
         local from = #t.notifications + 1
         vim.api.nvim_win_set_cursor(0, { line_of(buf, id), 0 })
         t.feed("<CR>")
-        local note = t.notified("OnTheMap:", 5000, from)
-        t.ok(note.message:find("is not opened", 1, true) or note.message:find("no web link", 1, true), "refused: " .. note.message)
+        t.eq(t.notified("OnTheMap:", 5000, from).message, sentence, "the message of " .. id)
       end
+      vim.o.columns = columns
       t.eq(opened, {}, "no link handed to the opener")
       vim.api.nvim_win_set_cursor(0, { line_of(buf, "o3"), 0 })
       t.feed("<CR>")

@@ -4,6 +4,84 @@ local M = {}
 -- U+FFFD, what stands in for a character that must not reach the screen.
 M.replacement = "\239\191\189"
 
+--- The most combining marks kept in a row, as DisplayText.maxMarksInARow: as many as a written
+--- language stacks on a letter (pointed Hebrew with cantillation, four).
+M.max_marks = 4
+
+local marks = require("onthemap.marks")
+
+--- Whether the code point `cp` is a combining mark (Unicode's Mn and Me, as
+--- DisplayText.isCombiningMark): a binary search of marks.lua's ranges.
+function M.is_combining_mark(cp)
+  if cp < 0x300 then
+    return false
+  end
+  local low, high = 1, #marks / 2
+  while low <= high do
+    local middle = math.floor((low + high) / 2)
+    if cp < marks[2 * middle - 1] then
+      high = middle - 1
+    elseif cp > marks[2 * middle] then
+      low = middle + 1
+    else
+      return true
+    end
+  end
+  return false
+end
+
+--- The UTF-8 sequence at byte `i` of `text`: its code point (nil for a byte that starts none) and
+--- its length in bytes.
+local function scalar_at(text, i)
+  local byte = text:byte(i)
+  local length, value
+  if byte >= 0xC2 and byte <= 0xDF then
+    length, value = 2, byte - 0xC0
+  elseif byte >= 0xE0 and byte <= 0xEF then
+    length, value = 3, byte - 0xE0
+  elseif byte >= 0xF0 and byte <= 0xF4 then
+    length, value = 4, byte - 0xF0
+  else
+    return byte < 0x80 and byte or nil, 1
+  end
+  for k = i + 1, i + length - 1 do
+    local continuation = text:byte(k)
+    if not continuation or continuation < 0x80 or continuation > 0xBF then
+      return nil, 1
+    end
+    value = value * 64 + continuation - 0x80
+  end
+  return value, length
+end
+
+--- `text` without the combining marks past M.max_marks in a row, counted as DisplayText counts
+--- them: over the text as it came, so any other character (a control, a bidi control dropped
+--- later) ends a run. Text with no byte that starts a mark (U+0300 and up) is answered at once.
+local function without_marks_past_max(text)
+  if not text:find("[\204-\244]") then
+    return text
+  end
+  local kept, from, run, i = {}, 1, 0, 1
+  while i <= #text do
+    local cp, length = scalar_at(text, i)
+    if cp and M.is_combining_mark(cp) then
+      run = run + 1
+      if run > M.max_marks then
+        kept[#kept + 1] = text:sub(from, i - 1)
+        from = i + length
+      end
+    else
+      run = 0
+    end
+    i = i + length
+  end
+  if from == 1 then
+    return text
+  end
+  kept[#kept + 1] = text:sub(from)
+  return table.concat(kept)
+end
+
 --- Text from another person (a name, a place, a link, a message quoting them) made safe to show in
 --- a buffer, the command line or the statusline, by the rule of the CLI, the bars and the web page
 --- (the daemon's DisplayText.clean): tab, line feed, carriage return and the line and paragraph
@@ -11,12 +89,15 @@ M.replacement = "\239\191\189"
 --- DEL and C1 control (an escape sequence, a NUL) becomes U+FFFD, so what was there stays visible
 --- and does nothing; the bidi embeddings, overrides, isolates and marks (U+202A–U+202E,
 --- U+2066–U+2069, U+200E, U+200F, U+061C), which reorder the text around them ("…/\u{202e}gnp.exe"
---- reads "…/exe.png"), are dropped. Not a string: "". The one place this is decided, for the
---- buffers, messages and statusline alike.
+--- reads "…/exe.png"), are dropped; and so are combining marks past the fourth in a row ("Zalgo"
+--- text, drawn over the lines around it; M.max_marks). Not a string: "". The one place this is
+--- decided, for the buffers, messages and statusline alike; Tests/Fixtures/display-text.json holds
+--- it to the daemon's (format_spec.lua).
 function M.clean(text)
   if type(text) ~= "string" then
     return ""
   end
+  text = without_marks_past_max(text)
   -- Dropped first, until none is left: bytes that are not UTF-8 on either side of one would
   -- otherwise join into another once it is gone ("\194" .. U+202E .. "\155" is U+009B).
   local dropped
@@ -39,8 +120,8 @@ function M.clean(text)
   )
 end
 
---- Whether `text` is shown as it is: nothing in it that M.clean replaces or drops (a link with a
---- control or bidi character is never opened, even where the screen shows a space or nothing).
+--- Whether `text` is shown as it is: nothing in it that M.clean replaces or drops (a link offered
+--- as a prompt's default is typed into its line, so only one shown as it is).
 function M.is_clean(text)
   return type(text) == "string" and M.clean(text) == text
 end

@@ -314,7 +314,7 @@ local function list_buffer(name, load)
       load(true)
     end,
     on_enter = function(student)
-      open.open(student.mediaURL, format.name(student))
+      open.open(student.mediaURL, format.name(student), student.mediaURLDropped)
     end,
   })
   follow.add(buf, {

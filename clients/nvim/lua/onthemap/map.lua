@@ -172,7 +172,7 @@ end
 --- Opens the link of the pin under the cursor: on a legend line, or on a pin's cell of the map.
 local function enter(buf, legend_item)
   if legend_item then
-    open.open(legend_item.mediaURL, format.name(legend_item))
+    open.open(legend_item.mediaURL, format.name(legend_item), legend_item.mediaURLDropped)
     return
   end
   local cursor = vim.api.nvim_win_get_cursor(0)
@@ -185,7 +185,7 @@ local function enter(buf, legend_item)
       "OnTheMap: no pin here",
     })
   elseif #pins == 1 then
-    open.open(pins[1].mediaURL, format.name(pins[1]))
+    open.open(pins[1].mediaURL, format.name(pins[1]), pins[1].mediaURLDropped)
   elseif #pins > 1 then
     require("onthemap.ui").select(pins, {
       prompt = "Which student?",
@@ -194,7 +194,7 @@ local function enter(buf, legend_item)
       end,
     }, function(pin)
       if pin then
-        open.open(pin.mediaURL, format.name(pin))
+        open.open(pin.mediaURL, format.name(pin), pin.mediaURLDropped)
       end
     end)
   end

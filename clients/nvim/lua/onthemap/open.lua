@@ -25,30 +25,26 @@ function M.no_browser_forms(url)
   return forms
 end
 
---- Whether `url` may be opened: an http(s) link with nothing that is not shown as it is (no
---- space, no control character, no bidi override). The link is someone else's text: a NUL cuts it
---- short for the opener while the screen shows all of it, and an override hides what it says.
-function M.openable(url)
-  return type(url) == "string" and url:match("^https?://[^%s]+$") ~= nil and format.is_clean(url)
-end
-
 --- Opens `url` with the `opener` option, else vim.ui.open (Neovim 0.10+), else xdg-open started
---- in the background, and says which link it opens. `who`, the student's name, says whose link
---- it refused. Returns whether it handed the link on.
-function M.open(url, who)
+--- in the background, and says which link it opens. `url` is a student's link as the daemon passes
+--- it on: the daemon decides which links may be opened (its WebLink rule: http or https, a host, a
+--- port a connection can use, no space, control, bidi or other invisible character), and empties
+--- any other, saying why in `dropped` (the student's mediaURLDropped). `who`, the student's name,
+--- says whose link it refused, in the CLI's words ("not opening Eve's link: it holds a hidden
+--- character (U+202E)"). Returns whether it handed the link on.
+function M.open(url, who, dropped)
+  local whose = who and format.clean(who) or ""
   if type(url) ~= "string" or url == "" then
-    notify.show(("OnTheMap: %s has no web link to open"):format(who and format.clean(who) or "this student"), vim.log.levels.WARN)
-    return false
-  end
-  if not M.openable(url) then
-    -- Hidden: control characters or bidi controls, which the screen shows as a space, as U+FFFD
-    -- or not at all (format.clean).
-    local why = url:match("^https?://") and "it has hidden characters" or "it is not a web link"
-    notify.show(
-      ("OnTheMap: %s's link is not opened: %s"):format(who and format.clean(who) or "this student", why),
-      vim.log.levels.WARN,
-      { "OnTheMap: this link is not opened: " .. why }
-    )
+    if type(dropped) == "string" and format.clean(dropped) ~= "" then
+      local why = format.truncate(format.clean(dropped), 100)
+      notify.show(
+        ("OnTheMap: not opening %s: %s"):format(whose ~= "" and (whose .. "'s link") or "the link", why),
+        vim.log.levels.WARN,
+        { "OnTheMap: not opening this link: " .. why }
+      )
+    else
+      notify.show(("OnTheMap: %s has no web link to open"):format(whose ~= "" and whose or "this student"), vim.log.levels.WARN)
+    end
     return false
   end
   if config.options.opener then
