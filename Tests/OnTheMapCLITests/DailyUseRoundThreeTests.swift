@@ -30,6 +30,8 @@ struct DailyUseRoundThreeTests {
             (["geocode"], "onthemap: missing expected argument '<place>'"),
             (["students", "--limit", "many"], "onthemap: the value 'many' is invalid for '--limit <limit>'"),
             (["status", "--format", "bogus"], "onthemap: the value 'bogus' is invalid for '--format <format>'"),
+            // Two outputs asked for: one is chosen, as students --json --tsv is (the bar's line won, silently).
+            (["status", "--json", "--format", "waybar"], "onthemap: choose one of --json (the daemon's status object) and --format"),
             (["post", "Paris", "https://ada.example/", "--json", "--yes", "--frob"], "onthemap: unknown option '--frob'"),
         ] {
             let run = try runCommand(BuiltProducts.path("onthemap"), arguments, environment: environment)

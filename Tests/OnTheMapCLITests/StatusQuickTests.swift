@@ -25,7 +25,7 @@ struct StatusQuickTests {
     @Test(arguments: [
         ["status", "--help"], ["status", "-h"], ["status", "--format", "nope"], ["status", "--json", "--json"],
         ["status", "--socket"], ["status", "--socket", "--json"], ["status", "--jsn"], ["status", "--json=1"],
-        ["status", "--format="], ["status", "extra"], ["students"], [],
+        ["status", "--format="], ["status", "extra"], ["students"], [], ["status", "--json", "--format", "waybar"],
     ])
     func leavesTheRestToArgumentParser(arguments: [String]) {
         #expect(StatusCommand.quick(arguments) == nil, "\(arguments)")

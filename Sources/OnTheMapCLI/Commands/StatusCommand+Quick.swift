@@ -43,6 +43,7 @@ extension StatusCommand {
                 options.socket = value
             }
         }
-        return options
+        // Both is a usage error, which ArgumentParser's run says (`validate`).
+        return options.json && options.format != nil ? nil : options
     }
 }

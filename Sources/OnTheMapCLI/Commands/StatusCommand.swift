@@ -30,6 +30,12 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Print for a status bar: waybar, i3blocks or polybar; or json.")
     var format: StatusBarFormat?
 
+    func validate() throws {
+        guard !json || format == nil else {
+            throw ValidationError("Choose one of --json (the daemon's status object) and --format (a status bar's line).")
+        }
+    }
+
     func run() throws {
         try Self.show(options)
     }
