@@ -22,11 +22,13 @@ public enum DisplayText {
         var scalars = String.UnicodeScalarView()
         marksInARow = 0
         for scalar in text.unicodeScalars {
+            // Dropped before marks are counted: it shows as nothing, so the marks either side of it
+            // stack on one character (a mark, U+200E, a mark, … drew a dozen on a letter).
+            if isBidiControl(scalar) { continue }
             marksInARow = isCombiningMark(scalar) ? marksInARow + 1 : 0
             switch scalar.value {
             case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: scalars.append(" ")
             case _ where isControl(scalar): scalars.append("\u{FFFD}")
-            case _ where isBidiControl(scalar): continue
             case _ where marksInARow > maxMarksInARow: continue
             default: scalars.append(scalar)
             }

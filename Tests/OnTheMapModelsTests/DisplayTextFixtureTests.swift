@@ -12,8 +12,6 @@ struct DisplayTextFixtureTests {
         let name: String
         let text: String
         let shown: String
-        /// What the web page shows instead, when it differs (the case's name says why).
-        let web: String?
     }
 
     struct Fixture: Decodable { let cases: [Case] }

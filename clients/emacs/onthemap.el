@@ -597,15 +597,15 @@ Not a string: \"\".  The one place this is decided;
 Tests/Fixtures/display-text.json holds it to the daemon's."
   (if (not (stringp text))
       ""
-    (let ((text (onthemap--without-marks-past-max text)))
+    ;; Bidi controls go before marks are counted, as DisplayText drops
+    ;; them: the marks either side of one are one run.
+    (let ((text (onthemap--without-marks-past-max
+                 (replace-regexp-in-string onthemap--bidi-regexp "" text t t))))
       (if (not (string-match-p onthemap--unsafe-regexp text))
           text
         (replace-regexp-in-string
-         onthemap--bidi-regexp ""
-         (replace-regexp-in-string
-          onthemap--control-regexp "\uFFFD"
-          (replace-regexp-in-string onthemap--space-regexp " " text t t)
-          t t)
+         onthemap--control-regexp "\uFFFD"
+         (replace-regexp-in-string onthemap--space-regexp " " text t t)
          t t)))))
 
 (defun onthemap--clean-p (text)

@@ -97,9 +97,9 @@ function M.clean(text)
   if type(text) ~= "string" then
     return ""
   end
-  text = without_marks_past_max(text)
-  -- Dropped first, until none is left: bytes that are not UTF-8 on either side of one would
-  -- otherwise join into another once it is gone ("\194" .. U+202E .. "\155" is U+009B).
+  -- Bidi controls are dropped first, until none is left: bytes that are not UTF-8 on either side of
+  -- one would otherwise join into another once it is gone ("\194" .. U+202E .. "\155" is U+009B);
+  -- and before marks are counted, as DisplayText does: the marks either side of one are one run.
   local dropped
   repeat
     local a, b, c, d
@@ -109,6 +109,7 @@ function M.clean(text)
     text, d = text:gsub("\216\156", "") -- U+061C
     dropped = a + b + c + d
   until dropped == 0
+  text = without_marks_past_max(text)
   return (
     text
       -- A space: tab, line feed, carriage return, U+2028, U+2029.
