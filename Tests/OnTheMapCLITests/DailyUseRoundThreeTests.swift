@@ -267,6 +267,12 @@ struct ListsBeyondTheCacheTests {
         _ = bed.server.stopServer()
         let offline = try bed.run(["students", "--search", oldest.fullName])
         #expect(offline.stderr.contains("the server could not be reached: only the 100 cached students were looked at"), "\(offline.stderr)")
+        // Found nowhere in the cache: one line, the finding qualified by how far it looked, not
+        // "no student matches" first and then that only the cache was looked at.
+        let nowhere = try bed.run(["students", "--search", oldest.fullName, "--limit", "1"])
+        #expect(
+            nowhere.stderr == "no student matches \"\(oldest.fullName)\" (the server could not be reached: only the 100 cached students were looked at)\n",
+            "\(nowhere.stderr)")
     }
 
     /// A server holding more than the 10,000 a search looks at: the CLI says so on stderr, after the

@@ -94,14 +94,19 @@ struct StudentsCommand: ReportingCommand {
             }
             LastTable.save(rows)
         }
-        if rows.isEmpty { Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean))) }
+        if rows.isEmpty {
+            // How far it looked qualifies the finding, on its line: "no student matches" alone, then
+            // that only the cache was looked at, claimed what was not checked.
+            let looked = result.limitedTo.map { " (" + Self.onlyLookedAt($0, source: result.source) + ")" } ?? ""
+            Output.error(nothingMatched(total: result.total, place: placeName.map(DisplayText.clean)) + looked)
+        }
         // A search or a radius matched more than --limit shows: said, as no list is silently short.
         // (Without one, the newest N are what was asked for, as --near alone asks for the N nearest:
         // every student "matches" a nearness, and the note came every time.)
         if search != nil || radius != nil, !rows.isEmpty, result.total > rows.count {
             Output.error("onthemap: \(CountText.grouped(rows.count)) of \(CountText.grouped(result.total)) matches shown; --limit \(result.total) shows them all")
         }
-        if let looked = result.limitedTo { Output.error("onthemap: " + Self.onlyLookedAt(looked, source: result.source)) }
+        if let looked = result.limitedTo, !rows.isEmpty { Output.error("onthemap: " + Self.onlyLookedAt(looked, source: result.source)) }
         if refresh, result.stale {
             let why = DisplayText.clean(try connection.result(StatusParams()).students.lastError ?? "the API did not answer")
             let age = result.refreshedAt.map { " as of " + RelativeTime.describe($0, now: Date()) } ?? ""

@@ -26,8 +26,9 @@ struct StudentSelection: Sendable {
         limit = params.limit ?? StudentsParams.defaultLimit
     }
 
-    /// Whether every student must be looked at, not only the newest `end`.
-    var needsWholeList: Bool { !words.isEmpty || near != nil }
+    /// Whether every student must be looked at, not only the newest `end`: a search, distances, or
+    /// a count (`limit: 0`, Parse's `limit=0&count=1`: how many there are, none shown).
+    var needsWholeList: Bool { !words.isEmpty || near != nil || limit == 0 }
 
     /// How many of the newest students a page without a search or distances needs.
     var end: Int { skip + limit }
