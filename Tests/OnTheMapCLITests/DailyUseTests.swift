@@ -219,6 +219,21 @@ struct DailyUseTests {
         #expect(try terminal.screen(history: true).contains { $0.hasPrefix("pin moved to Paris, Ile-de-France, France") })
     }
 
+    /// The places offered fit a narrow terminal: each on one line, its coordinates whole (at 60
+    /// columns they wrapped inside them, "(42.10, -72." and "59)  a town or city" on the next line).
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func thePlacesOfferedFitANarrowTerminal() throws {
+        let bed = try CLITestBed()
+        let (terminal, question) = try Self.postAskingWhichPlace(bed, "Springfield https://ada.example", width: 60, height: 30)
+        defer { terminal.tearDown() }
+        let offered = question.filter { $0.hasPrefix("  ") && $0.contains("Springfield") }
+        #expect(offered.count >= 3, "\(question.joined(separator: "\n"))")
+        for line in offered {
+            #expect(line.contains(/\ \ \(-?[0-9]+\.[0-9]{2}, -?[0-9]+\.[0-9]{2}\)/), "coordinates whole on the line: \(line)")
+        }
+        #expect(!question.contains { $0.hasPrefix("59)") || $0.hasPrefix("a town") }, "\(question.joined(separator: "\n"))")
+    }
+
     /// On a terminal, several matching places are offered; the one picked is the one posted.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func postOffersThePlacesThatMatchOnATerminal() throws {

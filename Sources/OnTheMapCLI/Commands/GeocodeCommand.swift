@@ -38,15 +38,24 @@ struct GeocodeCommand: ReportingCommand {
         if json {
             try Output.json(found)
         } else {
-            for candidate in found { Output.line(Self.describe(candidate)) }
+            for candidate in found { Output.line(Self.describe(candidate, width: Terminal.width)) }
         }
         if found.isEmpty { throw Place.notFound(place) }
     }
 
-    /// "Springfield, Missouri, United States  (37.22, -93.30)  a town".
-    static func describe(_ candidate: GeocodeResult) -> String {
-        DisplayText.clean(candidate.label) + "  " + Coordinates.text(candidate.latitude, candidate.longitude) + "  "
-            + kind(of: candidate)
+    /// "Springfield, Missouri, United States  (37.22, -93.30)  a town or city"; within `width`
+    /// columns when given (a terminal's: a wrapped line broke inside the coordinates), its kind left
+    /// out first, then its label cut with "…": the coordinates stay whole.
+    static func describe(_ candidate: GeocodeResult, width: Int? = nil) -> String {
+        let label = DisplayText.clean(candidate.label)
+        let coordinates = Coordinates.text(candidate.latitude, candidate.longitude)
+        let whole = label + "  " + coordinates + "  " + kind(of: candidate)
+        guard let width, DisplayWidth.of(whole) > width else { return whole }
+        let withoutKind = label + "  " + coordinates
+        guard DisplayWidth.of(withoutKind) > width else { return withoutKind }
+        let room = width - 2 - DisplayWidth.of(coordinates)
+        guard room >= 8 else { return DisplayWidth.truncate(withoutKind, to: width) }
+        return DisplayWidth.truncate(label, to: room) + "  " + coordinates
     }
 
     /// "40.7,-74" as the one answer it is, as `--near` and map -i's `/` take it: the point itself,

@@ -119,7 +119,8 @@ struct PostCommand: ReportingCommand {
             return (found[0], false)
         }
         Output.error("places matching \"\(place)\":")
-        for (index, candidate) in found.enumerated() { Output.error("  \(index + 1)  \(GeocodeCommand.describe(candidate))") }
+        let width = Terminal.stderrWidth.map { $0 - 5 }
+        for (index, candidate) in found.enumerated() { Output.error("  \(index + 1)  \(GeocodeCommand.describe(candidate, width: width))") }
         while true {
             guard let answer = Terminal.prompt("Post your pin at which one? [1-\(found.count), Enter: 1, n: none] ") else {
                 throw CommandFailure(message: "nothing posted")

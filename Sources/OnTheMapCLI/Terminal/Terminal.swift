@@ -17,6 +17,8 @@ enum Terminal {
 
     /// Columns of the terminal on stdout; nil when stdout is not a terminal (then nothing is truncated).
     static var width: Int? { width(of: STDOUT_FILENO) }
+    /// Columns of the terminal on stderr, where questions and their choices are written.
+    static var stderrWidth: Int? { width(of: STDERR_FILENO) }
     /// Rows of the terminal on stdout (`LINES` first); nil when stdout is not a terminal.
     static var rows: Int? { rows(of: STDOUT_FILENO) }
 
