@@ -32,6 +32,7 @@
 
 ;;; Code:
 
+(require 'browse-url)
 (require 'cl-lib)
 (require 'jsonrpc)
 (require 'seq)
@@ -429,6 +430,12 @@ through here."
 (defconst onthemap--not-logged-in -32001
   "The daemon's error code for a call that needs a login.")
 
+(defconst onthemap--invalid-credentials -32002
+  "The daemon's error code for an email and password the server refused.")
+
+(defconst onthemap--invalid-url -32008
+  "The daemon's error code for a link that is not a web link.")
+
 (defconst onthemap--session-over -32007
   "The daemon's error code for a session that expired or was revoked.")
 
@@ -450,6 +457,11 @@ messages are returned as they are."
     (cond ((eql code onthemap--not-logged-in) "Not logged in: run M-x onthemap-login first.")
           ((eql code onthemap--session-over)
            (concat (replace-regexp-in-string "[[:space:].]*\\'" "" message) " with M-x onthemap-login."))
+          ((and (eql code onthemap--invalid-credentials)
+                (string-prefix-p "Account not found or invalid credentials" message))
+           ;; The CLI's advice (CLIFailure), with Emacs's command.
+           (concat (replace-regexp-in-string "[[:space:].]*\\'" "" message)
+                   ": check the email and password, then run M-x onthemap-login again."))
           ((eql code -32602) (concat "onthemapd did not accept what Emacs sent: " onthemap--version-mismatch))
           ((memql code '(-32700 -32600 -32601))
            (concat "onthemapd did not understand what Emacs sent: " onthemap--version-mismatch))
@@ -675,13 +687,59 @@ it holds a hidden character (U+202E)\"."
                     (onthemap--truncate (onthemap--clean dropped) 100)))
           ((or (not (stringp url)) (string-empty-p url))
            (message "OnTheMap: %s has no web link to open" (if (string-empty-p whose) "this student" whose)))
+          ((onthemap--browse-url-uses-xdg-open-p url)
+           (message "OnTheMap: opening %s (with xdg-open)" url)
+           (onthemap--xdg-open url))
           (t
            (condition-case err
-               (progn (message "OnTheMap: opening %s (with %s)" url
-                               (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
-                      (funcall onthemap-browse-function url))
+               (let ((before (process-list)))
+                 (message "OnTheMap: opening %s (with %s)" url
+                          (if (symbolp onthemap-browse-function) onthemap-browse-function "a function"))
+                 (funcall onthemap-browse-function url)
+                 ;; A browser started in the background that fails says so, with the link.
+                 (dolist (process (process-list))
+                   (unless (or (memq process before) (not (eq (process-type process) 'real)))
+                     (add-function :after (process-sentinel process)
+                                   (lambda (process _event) (onthemap--opener-exited process url))))))
              (error (message "OnTheMap: could not open %s: %s; see `onthemap-browse-function'"
                              url (onthemap--clean (error-message-string err)))))))))
+
+(defun onthemap--browse-url-uses-xdg-open-p (url)
+  "Whether `onthemap-browse-function' would hand URL to xdg-open.
+`browse-url' runs it with `call-process' and no wait, so its failure
+\(no browser set up: exit 3) is never seen; this package runs it
+itself instead, as the Neovim plugin and `onthemap open' do."
+  (and (eq onthemap-browse-function #'browse-url)
+       (not (and (fboundp 'browse-url-select-handler) (browse-url-select-handler url)))
+       (or (eq browse-url-browser-function #'browse-url-xdg-open)
+           (and (eq browse-url-browser-function #'browse-url-default-browser)
+                (browse-url-can-use-xdg-open)))))
+
+(defun onthemap--xdg-open (url)
+  "Open URL with xdg-open, and say so if it fails, with the link.
+Its output goes nowhere: a pipe on it would be inherited by the
+browser it starts, which dies of SIGPIPE writing to it once xdg-open
+has exited."
+  (condition-case err
+      (make-process :name "onthemap-xdg-open" :buffer nil :noquery t :connection-type 'pipe
+                    :command (list "sh" "-c" "exec xdg-open \"$1\" >/dev/null 2>&1 </dev/null" "sh" url)
+                    :sentinel (lambda (process _event) (onthemap--opener-exited process url "xdg-open")))
+    (error (message "OnTheMap: cannot run xdg-open (%s): open %s yourself"
+                    (onthemap--clean (error-message-string err)) url))))
+
+(defun onthemap--opener-exited (process url &optional name)
+  "Say why PROCESS, started to open URL, failed, if it exited so.
+NAME is the program's, if not its command's first word.
+The link is in the message (and *Messages*), to open by hand: over
+ssh there is no browser.  xdg-open's exit 3 is the CLI's \"no browser\"."
+  (when (and (memq (process-status process) '(exit signal))
+             (not (eql (process-exit-status process) 0)))
+    (let ((code (process-exit-status process)))
+      (message (if (and (eql code 3) (eq (process-status process) 'exit))
+                   "OnTheMap: no browser: open %s yourself"
+                 (format "OnTheMap: could not open %%s (%s exited with %d): open it in a browser yourself"
+                         (or name (file-name-nondirectory (car (process-command process)))) code))
+               url))))
 
 (defun onthemap--typed-link (input)
   "The link the user meant by INPUT, trimmed.
@@ -865,6 +923,25 @@ ROOM is what the columns themselves get: separators left out."
                   count (1- count))))))
     widths))
 
+(defun onthemap--spare-to-cut (widths wholes room)
+  "Return WIDTHS, widened toward WHOLES within ROOM columns.
+The columns cut (narrower than their widest cell, in WHOLES) get the
+columns left, the least cut first, each an even share of what is
+left.  WIDTHS that do not fit ROOM are returned as they are."
+  (let* ((widths (copy-sequence widths))
+         (left (- room (apply #'+ widths)))
+         (cut (sort (cl-loop for width in widths for whole in wholes for i from 0
+                             when (and (> width 0) (< width whole)) collect i)
+                    (lambda (a b) (< (- (nth a wholes) (nth a widths)) (- (nth b wholes) (nth b widths))))))
+         (count (length cut)))
+    (when (> left 0)
+      (dolist (i cut)
+        (let ((more (min (- (nth i wholes) (nth i widths)) (/ left count))))
+          (setf (nth i widths) (+ (nth i widths) more))
+          (setq left (- left more)
+                count (1- count)))))
+    widths))
+
 (defun onthemap--natural-widths (rows caps)
   "The width of each column of ROWS (lists of strings): its widest cell.
 Each is at most its cap in CAPS, one per column.  With
@@ -901,9 +978,9 @@ other of the two is left out, then Updated."
   (let* ((titles (append '("Name" "Place") (when onthemap--near '("Km")) '("Link" "Updated")))
          (caps (append '(30 34) (when onthemap--near '(8)) '(56 12)))
          (fixed (if onthemap--near '(2 4) '(3)))
-         (natural (onthemap--natural-widths
-                   (cons titles (mapcar (lambda (entry) (append (cadr entry) nil)) tabulated-list-entries))
-                   caps))
+         (cells (cons titles (mapcar (lambda (entry) (append (cadr entry) nil)) tabulated-list-entries)))
+         (natural (onthemap--natural-widths cells caps))
+         (whole (onthemap--natural-widths cells (make-list (length caps) most-positive-fixnum)))
          (room (onthemap--list-room))
          ;; Link, then Place; not the column the list is sorted by, which it must keep.  Updated
          ;; last: kept unless the list is sorted by Place or Link (then it is the one left).
@@ -920,6 +997,11 @@ other of the two is left out, then Updated."
                                              (mapcar (lambda (i) (and (= i 0) onthemap--name-least)) shown)))
           (and (> (apply #'+ widths) room-left) drops
                (setq shown (delq (pop drops) shown)))))
+    ;; The caps hold only while the window is short of room: what is left over goes to the
+    ;; columns they cut, as the CLI's table gives it ("Springfield, Illinois, United States"
+    ;; whole at 200 columns).
+    (setq widths (onthemap--spare-to-cut widths (mapcar (lambda (i) (nth i whole)) shown)
+                                         (- room tabulated-list-padding (1- (length shown)))))
     (setq onthemap--laid-out-width room
           onthemap--laid-out-sort tabulated-list-sort-key
           onthemap--columns shown)
@@ -1106,23 +1188,33 @@ PLACE there, when given, in place of its whole place
 
 (defun onthemap--fitted-summary (tail)
   "The summary and then TAIL, its first line within the window if it can.
-A near list's place too long for it is shortened as the mode line
-shortens your pin's (`onthemap--short-place': \"Köln\" of \"Köln,
+A near list's place is kept whole when it fits with its radius (what
+comes after, how fresh the list is, is cut with \"…\"), as Neovim and
+the CLI name it.  A place too long even for that is shortened as the
+mode line shortens your pin's (`onthemap--short-place': \"Köln\" of \"Köln,
 North Rhine-Westphalia, Germany\"), then cut with \"…\" as far as the
 window needs (`onthemap--truncate'), so that the radius and how fresh
 the list is stay whole.  Coordinates typed (\"48.85, 2.35\") are only
 cut, never shortened to their first number.  What does not fit even
 so is cut at the window's edge, as the other lists' summaries are."
-  (let ((whole (concat (onthemap--summary) tail))
-        (room (onthemap--list-room))
-        (place (and onthemap--near (onthemap--clean (nth 2 onthemap--near)))))
-    (if (or (null place) (<= (string-width (car (split-string whole "\n"))) room))
-        whole
+  (let* ((whole (concat (onthemap--summary) tail))
+         (room (onthemap--list-room))
+         (place (and onthemap--near (onthemap--clean (nth 2 onthemap--near))))
+         (lines (split-string whole "\n"))
+         (at (and place (string-search (concat " " place) (car lines))))
+         (radius (if (nth 3 onthemap--near) (format " (within %s km)" (onthemap--radius-text (nth 3 onthemap--near))) "")))
+    (cond
+     ((or (null place) (<= (string-width (car lines)) room)) whole)
+     ;; The place whole, as Neovim and the CLI name it ("nearest to Sydney, New South Wales,
+     ;; Australia"), when it fits with its radius: the age after it is cut with "…".
+     ((and at (<= (string-width (substring (car lines) 0 (+ at 1 (length place) (length radius)))) room))
+      (string-join (cons (onthemap--truncate (car lines) room) (cdr lines)) "\n"))
+     (t
       (let* ((short (onthemap--short-place place))
              ;; "48.85, 2.35" is no name and a region: no letter in what is left.
              (short (if (string-match-p "[[:alpha:]]" short) short place))
              (rest (string-width (car (split-string (concat (onthemap--summary "") tail) "\n")))))
-        (concat (onthemap--summary (onthemap--truncate short (max 2 (- room rest)))) tail)))))
+        (concat (onthemap--summary (onthemap--truncate short (max 2 (- room rest)))) tail))))))
 
 (defun onthemap--wrap-words (text width)
   "The words of TEXT for `onthemap--wrap', at most WIDTH columns wide.
@@ -1315,6 +1407,25 @@ order between them."
                               ((buffer-live-p buffer)
                                (with-current-buffer buffer (onthemap--update-summary))))))))
 
+(defun onthemap--refresh-then-fetch (buffer)
+  "Have the daemon fetch anew, then fetch the students for BUFFER.
+A refresh that fails says so in the echo area, with the daemon's
+reason and what to do (the words of `onthemap refresh': \"Cannot reach
+the OnTheMap API at ...: the connection was refused.  Check the
+network and the API URL, then retry.\"), as magit says a failed
+fetch; the list then shows the cache, stale.  A daemon gone or a
+login needed is the list's to say, as for any fetch."
+  (with-current-buffer buffer
+    (cl-incf onthemap--fetching)
+    (onthemap--update-summary))
+  (let ((then (lambda (error)
+                (onthemap--fetched buffer)
+                (when (and error (eq (plist-get error :kind) 'daemon) (not (onthemap--needs-login-p error)))
+                  (onthemap--report error "refresh"))
+                (when (buffer-live-p buffer)
+                  (onthemap--fetch buffer nil)))))
+    (onthemap-request 'refresh nil (lambda (_result) (funcall then nil)) then)))
+
 (defun onthemap--fetched (buffer)
   "One request for BUFFER has come back (its answer is shown next)."
   (when (buffer-live-p buffer)
@@ -1329,7 +1440,9 @@ again."
   (let ((refresh (or refresh (called-interactively-p 'any) (eq this-command 'revert-buffer))))
     (if (and onthemap--near-query (not onthemap--near))
         (onthemap--look-up (current-buffer))
-      (onthemap--fetch (current-buffer) refresh))))
+      (if refresh
+          (onthemap--refresh-then-fetch (current-buffer))
+        (onthemap--fetch (current-buffer) nil)))))
 
 (defun onthemap--list-buffer (name &optional search)
   "The list buffer NAME, set up for SEARCH (nil or words), emptied."
@@ -1585,17 +1698,20 @@ Then posting it would change nothing."
          (same (plist-get where :longitude) (plist-get current :longitude))
          (equal link (plist-get current :mediaURL)))))
 
+(defun onthemap--posted (result)
+  "Say what the daemon's postPin RESULT did: posted or moved, where, which link."
+  (let ((pin (plist-get result :pin)))
+    (message "OnTheMap: %s %s (%s)"
+             (if (onthemap--true-p (plist-get result :created)) "posted your pin at" "moved your pin to")
+             (onthemap--clean (plist-get pin :mapString)) (onthemap--clean (plist-get pin :mediaURL)))))
+
 (defun onthemap--post-pin (params existing)
   "Send the pin PARAMS; EXISTING is the pin the user agreed to move, or nil.
 The answer is told in the echo area.  A pin posted meanwhile from
 elsewhere is reported, not asked about: no question comes from here."
   (onthemap-request
    'postPin (append params (when existing (list :overwrite t)))
-   (lambda (result)
-     (let ((pin (plist-get result :pin)))
-       (message "OnTheMap: %s %s (%s)"
-                (if (onthemap--true-p (plist-get result :created)) "posted your pin at" "moved your pin to")
-                (onthemap--clean (plist-get pin :mapString)) (onthemap--clean (plist-get pin :mediaURL)))))
+   #'onthemap--posted
    (lambda (error)
      (if (eql (plist-get error :code) -32006)
          (message "OnTheMap: post: your pin was posted at %s meanwhile (from elsewhere): run M-x onthemap-post again to move it"
@@ -1623,19 +1739,62 @@ meanwhile."
          ;; ("Springfield"): what others read on the map and in their lists.
          (label (if (eq where current) (plist-get current :mapString) (onthemap--place where)))
          (default (and (onthemap--clean-p (plist-get current :mediaURL)) (plist-get current :mediaURL)))
-         (link (onthemap--typed-link
-                (read-string (format-prompt "Link for %s (http or https)" default (onthemap--clean label)) nil nil default))))
-    (cond ((null link) (message "OnTheMap: no link given: %s" (onthemap--unchanged current)))
-          ;; The same place and link: nothing to ask, nothing to post.
-          ((onthemap--same-pin-p current label where link)
-           (message "OnTheMap: nothing changed: %s" (onthemap--unchanged current)))
-          ((and current (not (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get current :mapString))
-                                                                 (onthemap--clean label)))))
-           (message "OnTheMap: %s" (onthemap--unchanged current)))
-          (t (onthemap--post-pin (list :mapString label :mediaURL link
-                                       :latitude (plist-get where :latitude)
-                                       :longitude (plist-get where :longitude))
-                                 current)))))
+         (why nil) (link nil) (answer nil))
+    ;; The daemon checks the link (its WebLink rule, which this package does not copy) before it
+    ;; looks for your pin: a post without `overwrite' is that check.  A link it refuses (-32008)
+    ;; is asked for again with its reason, at the same place; "Move your pin?" comes only after.
+    (while (progn
+             (setq link (onthemap--typed-link
+                         (read-string (format-prompt "%sLink for %s (http or https)" default
+                                                     (if why (concat (onthemap--clean why) ". ") "")
+                                                     (onthemap--clean label))
+                                      nil nil default)))
+             (setq answer (and link (not (onthemap--same-pin-p current label where link))
+                               (onthemap--await-answer
+                                'postPin (list :mapString label :mediaURL link
+                                               :latitude (plist-get where :latitude)
+                                               :longitude (plist-get where :longitude)))))
+             (when (eql (plist-get (cdr answer) :code) onthemap--invalid-url)
+               (setq why (onthemap--refusal (plist-get (cdr answer) :message))))))
+    (let ((error (cdr answer))
+          (params (list :mapString label :mediaURL link
+                        :latitude (plist-get where :latitude) :longitude (plist-get where :longitude))))
+      (cond ((null link) (message "OnTheMap: no link given: %s" (onthemap--unchanged current)))
+            ;; The same place and link: nothing to ask, nothing to post.
+            ((null answer) (message "OnTheMap: nothing changed: %s" (onthemap--unchanged current)))
+            ((car answer) (onthemap--posted (car answer)))
+            ((eql (plist-get error :code) -32006)
+             ;; Your pin, as the daemon found it (posted meanwhile from elsewhere, too).
+             (let ((pin (or (plist-get (plist-get error :data) :pin) current)))
+               (if (y-or-n-p (onthemap--move-question (onthemap--clean (plist-get pin :mapString))
+                                                      (onthemap--clean label)))
+                   (onthemap--post-pin params pin)
+                 (message "OnTheMap: %s" (onthemap--unchanged pin)))))
+            (t (onthemap--report error "post"))))))
+
+(defun onthemap--refusal (message)
+  "Why the daemon refused a link, from its MESSAGE, without its advice.
+\"The link is not a web link (it is not an http:// or https://
+address)\" of \"...: give an http:// or https:// address, like ...\"."
+  (if (or (string-match "\\`\\(.*?)\\): " message) (string-match "\\`\\(.*?\\): " message))
+      (match-string 1 message)
+    (replace-regexp-in-string "[[:space:].]*\\'" "" message)))
+
+(defun onthemap--await-answer (method params)
+  "Call METHOD with PARAMS, wait for the answer: (RESULT) or (nil . ERROR).
+As `onthemap--await', for a command that asks next what the answer
+decides; \[keyboard-quit] stops the wait."
+  (let ((answer nil) (started (float-time)) (told nil))
+    (onthemap-request method params
+                      (lambda (value) (setq answer (list value)))
+                      (lambda (error) (setq answer (cons nil error))))
+    (while (not answer)
+      (accept-process-output nil 0.05)
+      (when (and (not told) (> (- (float-time) started) 1))
+        (setq told t)
+        (let ((message-log-max nil)) (message "OnTheMap: waiting for onthemapd… (C-g stops)"))))
+    (when told (message nil))
+    answer))
 
 ;;;; Login and logout
 
@@ -1660,17 +1819,37 @@ only the session; it is wiped from memory once sent.  An empty email
 or password sends nothing.  Interactively, logged in already, ask first."
   (interactive (progn
                  (onthemap--confirm-login-again)
-                 (list (onthemap--nonempty (read-string "Udacity email: " onthemap-username)
+                 (list (onthemap--nonempty (read-string "Email: " onthemap-username)
                                            "no email given: login cancelled"))))
-  (let* ((username (onthemap--nonempty username "no email given: login cancelled"))
-         (password (read-passwd (format "Password for %s: " username))))
+  (onthemap--log-in (onthemap--nonempty username "no email given: login cancelled") nil))
+
+(defun onthemap--log-in (username why)
+  "Read the password for USERNAME and log in.
+WHY, when non-nil, is why it is asked again: it starts the prompt.
+A password the server refuses is asked again once, from the answer's
+timer, with the server's reason in the prompt, as gh asks again; a
+second refusal says what to do, as `onthemap login' does (in the
+words `onthemap--in-emacs-words' gives it)."
+  (let ((password (read-passwd (format "%sPassword for %s: " (or why "") username))))
     (unwind-protect
         (if (string-empty-p password)
-            (onthemap--refuse "OnTheMap: no password given: login cancelled")
+            (if why                     ; asked again from a timer: nothing to signal to
+                (message "OnTheMap: no password given: login cancelled")
+              (onthemap--refuse "OnTheMap: no password given: login cancelled"))
           (onthemap-request 'login (list :username username :password password)
                             (lambda (account) (message "OnTheMap: logged in as %s" (onthemap--name account)))
-                            (lambda (error) (onthemap--report error "login"))))
+                            (lambda (error)
+                              (if (and (not why) (eql (plist-get error :code) onthemap--invalid-credentials))
+                                  (onthemap--log-in username (concat (onthemap--what-happened (plist-get error :message)) ". "))
+                                (onthemap--report error "login")))))
       (clear-string password))))
+
+(defun onthemap--what-happened (message)
+  "MESSAGE's words up to its first \": \", \" (\" or \". \", or all of it.
+\"Account not found or invalid credentials\" of the daemon's
+\"Account not found or invalid credentials: check ...\"."
+  (replace-regexp-in-string "[[:space:].]*\\'" ""
+                            (if (string-match ": \\| (\\|\\. " message) (substring message 0 (match-beginning 0)) message)))
 
 (defun onthemap--logout-sentence (upstream)
   "What a logout did, from the daemon's UPSTREAM.

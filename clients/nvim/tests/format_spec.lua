@@ -336,6 +336,23 @@ return {
     end,
   },
   {
+    "limits hold only while the window is short of room (spare): what is left goes to the cut columns",
+    function()
+      local rows = {
+        { "NAME", "PLACE", "LINK", "UPDATED" },
+        { "Ada Lovelace", "Springfield, Illinois, United States", "https://www.linkedin.com/in/ada-lovelace-example-account-name", "12 d ago" },
+      }
+      local limits = { 30, 34, 56, 12 }
+      local opts = { spare = true }
+      t.eq(format.fit(rows, 200, limits, { [4] = true }), { 12, 34, 56, 8 }, "the limits without spare")
+      t.eq(format.fit(rows, 200, limits, { [4] = true }, nil, opts), { 12, 36, 61, 8 }, "whole at 200 columns")
+      -- 5 cells over the limits' 116: the least cut (PLACE, 2 short) first, then LINK.
+      t.eq(format.fit(rows, 121, limits, { [4] = true }, nil, opts), { 12, 36, 59, 8 }, "the least cut first")
+      local widths = format.fit(rows, 80, limits, { [4] = true }, nil, opts)
+      t.eq(widths[1] + widths[2] + widths[3] + widths[4] + 6, 80, "a short window: exactly the room")
+    end,
+  },
+  {
     "the map's camera: the centre of a view, a pan, a zoom within the daemon's range",
     function()
       local camera = require("onthemap.camera")

@@ -209,6 +209,36 @@ return {
     end,
   },
   {
+    "r that cannot reach the server says why, in the CLI's words, and the list stays, stale",
+    function()
+      -- It said nothing: the command line still showed ":OnTheMap", the first line ended in
+      -- "(stale: the daemon coul…" (a tester's round, /work/audit5-40.md item 2).
+      local buf = vim.api.nvim_get_current_buf()
+      t.control("server-stop", "server-stopped")
+      local ok, err = pcall(function()
+        local from = #t.notifications + 1
+        local generation = buffer.generation(buf)
+        t.feed("r")
+        local note = t.notified("Cannot reach the OnTheMap API", 30000, from)
+        t.fits(note)
+        wait_render(buf, generation, "the cached list again")
+        t.ok(#t.lines(buf) > 2, "the list stays")
+        t.ok(t.lines(buf)[1]:find("(stale", 1, true), "the first line says stale: " .. t.lines(buf)[1])
+        t.ok(vim.fn.strdisplaywidth(t.lines(buf)[1]) <= vim.api.nvim_win_get_width(0), "the first line fits")
+        -- The whole of it, with what to do, is kept for :checkhealth (and :messages).
+        local long = require("onthemap.notify").long
+        local whole = long[#long] and long[#long].text or ""
+        t.ok(whole:find("^OnTheMap: refresh: Cannot reach the OnTheMap API at .*: the connection was refused%. Check the network and the API URL, then retry%.$"),
+          "the whole reason: " .. whole)
+      end)
+      t.control("server-start", "server-started")
+      t.cli({ "refresh" })
+      if not ok then
+        error(err, 0)
+      end
+    end,
+  },
+  {
     "q closes the buffer",
     function()
       local buf = vim.api.nvim_get_current_buf()

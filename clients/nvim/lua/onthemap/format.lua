@@ -244,13 +244,16 @@ end
 --- widest first, down to `minimum` cells each (`opts.need[i]` for column i: a name with its
 --- "(you)"). When even that is too wide, the columns of `opts.drop` are left out, one at a time
 --- in that order (width 0: M.columns shows nothing of them), so that the rest fits. Two spaces
---- between columns; the last column is not padded.
+--- between columns; the last column is not padded. With `opts.spare`, the limits hold only while
+--- the window is short of room: the cells left over go to the columns the limits cut, the least
+--- cut first, as the CLI's table gives them (a place of 36 cells whole at 200 columns).
 function M.fit(rows, room, limits, fixed, minimum, opts)
   fixed, minimum, opts = fixed or {}, minimum or 6, opts or {}
-  local natural = {}
+  local natural, whole = {}, {}
   for _, row in ipairs(rows) do
     for column, cell in ipairs(row) do
       local width = M.width(cell)
+      whole[column] = math.max(whole[column] or 0, width)
       if limits and limits[column] then
         width = math.min(width, limits[column])
       end
@@ -305,6 +308,28 @@ function M.fit(rows, room, limits, fixed, minimum, opts)
     end
     dropped[column] = true
     widths, fits = layout()
+  end
+  if fits and opts.spare then
+    local used, visible, cut = 0, 0, {}
+    for column = 1, count do
+      if widths[column] > 0 then
+        used, visible = used + widths[column], visible + 1
+        if widths[column] < whole[column] then
+          cut[#cut + 1] = column
+        end
+      end
+    end
+    local left = room - used - 2 * (visible - 1)
+    -- The least cut first, each given an even share of what is left (what it does not need goes
+    -- to the next).
+    table.sort(cut, function(a, b)
+      return whole[a] - widths[a] < whole[b] - widths[b]
+    end)
+    for index, column in ipairs(cut) do
+      local more = math.min(whole[column] - widths[column], math.floor(math.max(0, left) / (#cut - index + 1)))
+      widths[column] = widths[column] + more
+      left = left - more
+    end
   end
   return widths
 end

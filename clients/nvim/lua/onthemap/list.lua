@@ -13,8 +13,9 @@ local M = {}
 
 M.namespace = vim.api.nvim_create_namespace("onthemap_list")
 
--- Widths beyond which a column is cut with "…" even when the window has room (the whole link is
--- still what <CR> opens); a narrower window cuts NAME, PLACE and LINK further, never KM or UPDATED,
+-- Widths beyond which a column is cut with "…" while the window is short of room (the whole link
+-- is still what <CR> opens): the cells a wide window has left over go to the columns they cut
+-- (format.fit's spare). A narrower window cuts NAME, PLACE and LINK further, never KM or UPDATED,
 -- and a window too narrow for them all leaves LINK out, then PLACE.
 local limits = { 30, 34, 56, 12 }
 local near_limits = { 30, 34, 8, 56, 12 }
@@ -171,7 +172,7 @@ function M.render(buf, result, near, search)
   -- Down to 30 columns, a name keeps its "(you)" whole ("Ada L… (you)": 12 cells) and UPDATED
   -- stays whole: LINK, then PLACE, are left out when even their least width would not fit.
   local widths = format.fit(rows, M.room(buf), near and near_limits or limits, fixed, nil,
-    { need = { [1] = 12 }, drop = near and { 4, 2 } or { 3, 2 } })
+    { need = { [1] = 12 }, drop = near and { 4, 2 } or { 3, 2 }, spare = true })
   local highlights = { { "Comment", 0, 0, -1 }, { "Title", 1, 0, -1 } }
   for index, student in ipairs(students) do
     if mine[index] then
@@ -306,6 +307,31 @@ local function follow_layout()
   })
 end
 
+--- r: the daemon fetches anew (`refresh`), then the list is fetched. A refresh that fails says so
+--- on the command line, with the daemon's reason and what to do (the CLI's `onthemap refresh`
+--- words: "Cannot reach the OnTheMap API at …: the connection was refused. Check the network and
+--- the API URL, then retry."), as magit says a failed fetch; the list then shows the cache, stale.
+--- A daemon gone or a login needed is the list's to say, as for any fetch.
+local function refresh_then_fetch(buf, params, near, search)
+  fetching_changed(buf, 1)
+  rpc.request("refresh", nil, function(err)
+    if not vim.api.nvim_buf_is_valid(buf) then
+      return
+    end
+    fetching_changed(buf, -1)
+    if err and err.kind == "daemon" and not rpc.needs_login(err) then
+      rpc.report(err, "refresh")
+    end
+    local rest = {}
+    for key, value in pairs(params) do
+      if key ~= "refresh" then
+        rest[key] = value
+      end
+    end
+    fetch(buf, rest, near, search)
+  end)
+end
+
 --- The list buffer `name`, shown, with its keys and `load(refresh, quiet)` behind r, a login and
 --- a change of the daemon's list.
 local function list_buffer(name, load)
@@ -340,7 +366,7 @@ end
 function M.students(search)
   local buf
   buf = list_buffer(search and "onthemap://search" or "onthemap://students", function(refresh, quiet)
-    fetch(buf, { limit = config.options.limit, refresh = refresh or nil, search = search }, nil, search, quiet)
+    (refresh and refresh_then_fetch or fetch)(buf, { limit = config.options.limit, search = search }, nil, search, quiet)
   end)
   loading(buf, "Loading students…")
   fetch(buf, { limit = config.options.limit, search = search }, nil, search)
@@ -382,9 +408,9 @@ function M.near(text, km)
     if not near then
       look_up()
     else
-      local params = { limit = config.options.limit, refresh = refresh or nil }
+      local params = { limit = config.options.limit }
       params.near = { latitude = near.latitude, longitude = near.longitude, radiusKm = near.km }
-      fetch(buf, params, near, nil, quiet)
+      ;(refresh and refresh_then_fetch or fetch)(buf, params, near, nil, quiet)
     end
   end)
   look_up()

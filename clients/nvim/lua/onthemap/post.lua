@@ -52,10 +52,23 @@ local function ended(why, current)
   tell(why .. ": your pin stays at ", format.clean(current.mapString), nil, why .. ": your pin is unchanged")
 end
 
---- Sends the pin; on "you already have a pin" asks before moving it.
-local function send(params)
+local ask_link
+
+--- Why the daemon refused a link, without its advice: "The link is not a web link (it is not an
+--- http:// or https:// address)" of "…: give an http:// or https:// address, like …".
+local function refusal(message)
+  return message:match("^(.-%)): ") or message:match("^(.-): ") or (message:gsub("[%s.]*$", ""))
+end
+
+--- Sends the pin; on "you already have a pin" asks before moving it. The daemon checks the link
+--- first (its WebLink rule, which no editor copies): a link it refuses (-32008) is asked for
+--- again, with its reason, at the same place, before any "Move your pin?" (`again` = {place,
+--- match, current, typed}).
+local function send(params, again)
   rpc.request("postPin", params, function(err, result)
-    if err and err.code == rpc.codes.pin_exists and not params.overwrite then
+    if err and err.code == rpc.codes.invalid_url and again then
+      ask_link(again.place, again.match, again.current, refusal(err.message), again.typed)
+    elseif err and err.code == rpc.codes.pin_exists and not params.overwrite then
       local pin = err.data and err.data.pin or {}
       local from = format.clean(pin.mapString or "its place")
       local to = format.clean(params.mapString)
@@ -89,17 +102,25 @@ local function unchanged(current, place, match, link)
 end
 
 --- Asks for the link (the pin's current one offered), then sends the pin at `match` (a geocoder
---- result, or the pin itself) named `place`. `current` is the user's pin, or nil.
-local function ask_link(place, match, current)
+--- result, or the pin itself) named `place`. `current` is the user's pin, or nil. After a link the
+--- daemon refused: `why` (its reason) starts the prompt, and what was typed (`typed`) is offered
+--- to mend.
+function ask_link(place, match, current, why, typed)
   -- Offered only as it would be shown: a default is typed into the prompt's line.
   local default_link = current and format.is_clean(current.mediaURL) and current.mediaURL or nil
-  ui.input({ prompt = ("Link for %s (http or https): "):format(format.clean(place)), default = default_link }, function(input)
+  local offered = typed and format.is_clean(typed) and typed or default_link
+  local prompt = ("Link for %s (http or https): "):format(format.clean(place))
+  if why then
+    prompt = format.clean(why) .. ". " .. prompt
+  end
+  ui.input({ prompt = prompt, default = offered }, function(input)
     local link = format.typed_link(input, default_link)
     if link and unchanged(current, place, match, link) then
       -- The same place and link: nothing to ask, nothing to post.
       ended("nothing changed", current)
     elseif link then
-      send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude })
+      send({ mapString = place, mediaURL = link, latitude = match.latitude, longitude = match.longitude },
+        { place = place, match = match, current = current, typed = link })
     else
       ended("no link given", current)
     end

@@ -319,6 +319,7 @@ M.codes = {
   place_not_found = -32005,
   pin_exists = -32006,
   session_over = -32007,
+  invalid_url = -32008,
   -- The daemon is another user's: it serves only its own (id null), then closes the connection.
   refused = -32010,
 }
@@ -337,6 +338,9 @@ function M.in_editor_words(code, message)
     return "Not logged in: run :OnTheMapLogin first."
   elseif code == M.codes.session_over then
     return (message:gsub("[%s.]*$", "")) .. " with :OnTheMapLogin."
+  elseif code == M.codes.invalid_credentials and message:find("^Account not found or invalid credentials") then
+    -- The CLI's advice (CLIFailure), with this editor's command.
+    return (message:gsub("[%s.]*$", "")) .. ": check the email and password, then run :OnTheMapLogin again."
   elseif code == M.codes.invalid_params then
     return "onthemapd did not accept what the plugin sent: " .. mismatch
   elseif code == M.codes.parse_error or code == M.codes.invalid_request or code == M.codes.method_not_found then

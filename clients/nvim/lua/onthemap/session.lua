@@ -12,8 +12,8 @@ end
 
 --- Reads the password with inputsecret(): typed characters show as stars, and the answer goes to
 --- no history. The prompt is cleared after, so nothing of it stays on the screen.
-local function read_password(username)
-  local ok, password = pcall(vim.fn.inputsecret, "Password for " .. username .. ": ")
+local function read_password(username, why)
+  local ok, password = pcall(vim.fn.inputsecret, (why or "") .. "Password for " .. username .. ": ")
   vim.cmd("redraw")
   if not ok then
     return nil
@@ -31,25 +31,33 @@ function M.login(username)
       return
     end
     name = vim.trim(name)
-    local password = read_password(name)
-    if not password or password == "" then
-      info("no password given: login cancelled")
-      return
-    end
-    rpc.request("login", { username = name, password = password }, function(err, account)
-      if err then
-        rpc.report(err, "login")
-      else
-        notify.show("OnTheMap: logged in as " .. format.name(account), vim.log.levels.INFO, { "OnTheMap: logged in" })
+    -- A password the server refuses is asked again once, saying why, as gh asks again; a second
+    -- refusal says what to do, as `onthemap login` says it.
+    local function attempt(why)
+      local password = read_password(name, why)
+      if not password or password == "" then
+        info("no password given: login cancelled")
+        return
       end
-    end)
-    password = nil
+      rpc.request("login", { username = name, password = password }, function(err, account)
+        if err and err.code == rpc.codes.invalid_credentials and not why then
+          local what = rpc.what_happened(err.message) or (err.message:gsub("[%s.]*$", ""))
+          attempt(what .. ". ")
+        elseif err then
+          rpc.report(err, "login")
+        else
+          notify.show("OnTheMap: logged in as " .. format.name(account), vim.log.levels.INFO, { "OnTheMap: logged in" })
+        end
+      end)
+      password = nil
+    end
+    attempt(nil)
   end
   local function ask()
     if username and username ~= "" then
       with_username(username)
     else
-      require("onthemap.ui").input({ prompt = "Udacity email: ", default = config.options.username }, with_username)
+      require("onthemap.ui").input({ prompt = "Email: ", default = config.options.username }, with_username)
     end
   end
   -- Logged in already, as the statusline's subscription last heard: asked first, as `onthemap
