@@ -194,6 +194,30 @@ struct AccountCommandTests {
         #expect(table.hasPrefix("session\taccount\tcreated\tlastUsed\texpires\taddress\tuserAgent\tstate\n"), "\(table)")
     }
 
+    /// Every path that takes a session notes its use the one way (`liveSession`): the web page's
+    /// place lookups and Parse's /users/me left "lastUsed" empty.
+    @Test func placeLookupsAndParsesMeNoteASessionsUse() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        _ = try fixture.addUser(email: "grace@example.com", password: "cobol-1959")
+        let root = String(fixture.baseURL.dropLast("/v1".count))
+        let udacity = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/session", body: #"{"udacity":{"username":"grace@example.com","password":"cobol-1959"}}"#)
+        let viaGeocode = try #require((udacity.json["session"] as? [String: Any])?["id"] as? String)
+        let parse = try await ServerHTTP.send(
+            .POST, root + "/parse/login", body: #"{"username":"grace@example.com","password":"cobol-1959"}"#,
+            headers: ServerHTTP.parseHeaders())
+        let viaMe = try #require(parse.json["sessionToken"] as? String, "\(parse.body)")
+        let found = try await ServerHTTP.send(.GET, fixture.baseURL + "/geocode?q=Oslo", headers: [("X-OnTheMap-Session", viaGeocode)])
+        #expect(found.status == 200, "\(found.body)")
+        let me = try await ServerHTTP.send(.GET, root + "/parse/users/me", headers: ServerHTTP.parseHeaders(session: viaMe))
+        #expect(me.status == 200, "\(me.body)")
+        let list = try runCommand(server, ["session", "list", "--json", "--database", fixture.databasePath])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]], "\(list.stdout)")
+        #expect(rows.count == 2, "\(rows)")
+        for row in rows { #expect((row["lastUsed"] as? String)?.isEmpty == false, "\(row)") }
+    }
+
     @Test func pinListPagesAndPrintsNumbers() async throws {
         let fixture = try ServerFixture(arguments: ["--open-writes"])
         defer { fixture.tearDown() }

@@ -56,7 +56,7 @@ struct GeocodeController: Sendable {
             throw APIFailure(
                 .unauthorized, "Looking up places requires a session: log in and send its id in the \(OnTheMapHeaders.session) header.")
         }
-        guard let session = try await sessions.session(id: id), session.expiresAt > Date() else {
+        guard let session = try await sessions.liveSession(id: id) else {
             throw APIFailure(.unauthorized, "The session has expired or is unknown; log in again.")
         }
         return session

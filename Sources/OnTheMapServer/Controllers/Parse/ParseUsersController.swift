@@ -48,7 +48,7 @@ struct ParseUsersController: Sendable {
         guard let token = request.headers[ParseController.sessionToken], !token.isEmpty else {
             throw ParseFailure.invalidSession("send the sessionToken from /login in X-Parse-Session-Token")
         }
-        guard let session = try await storage.session(id: token), session.expiresAt > Date(),
+        guard let session = try await storage.liveSession(id: token),
             let account = try await storage.account(key: session.accountKey)
         else { throw ParseFailure.invalidSession("the session has expired or is unknown; log in again") }
         return ParseController.json(Self.user(account, sessionToken: session.id))
@@ -58,8 +58,7 @@ struct ParseUsersController: Sendable {
     /// was sent; an unknown or expired one is its 209.
     @Sendable func logout(_ request: Request, context: ServerRequestContext) async throws -> Response {
         if let token = request.headers[ParseController.sessionToken], !token.isEmpty {
-            guard let session = try await storage.session(id: token), session.expiresAt > Date(),
-                try await storage.revokeSession(id: token)
+            guard let session = try await storage.liveSession(id: token), try await storage.revokeSession(id: token)
             else { throw ParseFailure.invalidSession("the session has expired or is unknown") }
             context.logger.info("logout", metadata: ["account": "\(session.accountKey)", "dialect": "parse"])
         }
