@@ -1,6 +1,6 @@
 /// Runs an operation with a time limit on the whole of it: past the limit the operation is
 /// cancelled and awaited, so nothing of it runs on after the caller gets `Exceeded` (the server's
-/// storage deadline, `Deadline`, abandons an operation instead).
+/// storage deadline, `AbandoningDeadline`, abandons an operation instead).
 enum CancellingDeadline {
     /// The operation ran past its limit and was cancelled.
     struct Exceeded: Error, CustomStringConvertible {

@@ -29,7 +29,7 @@ struct StatusLineTests {
         try bed.login()
         #expect(eventually { FileManager.default.fileExists(atPath: bed.daemon.cacheFile) })
         #expect(bed.daemon.stop() == 0)
-        let file = try #require(CachedList(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: bed.daemon.cacheFile)))))
+        let file = try #require(StudentsFile(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: bed.daemon.cacheFile)))))
         var older = file
         older.refreshedAt = Date().addingTimeInterval(-45)
         try Data(older.bytes()).write(to: URL(fileURLWithPath: bed.daemon.cacheFile))

@@ -123,13 +123,13 @@ struct StudentAnswerBytesTests {
     }
 
     @Test func cacheFileReadsBack() throws {
-        let file = CachedList(
+        let file = StudentsFile(
             locations: Self.locations, refreshedAt: Date(timeIntervalSince1970: 1_700_000_000.125),
             tags: ListTags(count: 2000, first: "\"abc\"", last: ListTags.Page(skip: 1000, etag: "\"def\"")), skipped: 3,
             skippedWhy: "3 records left out: firstName is missing (3)")
-        #expect(CachedList(fileContents: try file.bytes()) == file)
-        #expect(CachedList(fileContents: Array("{\"locations\":[{}]}".utf8)) == nil)
-        #expect(CachedList(fileContents: Array("not json".utf8)) == nil)
+        #expect(StudentsFile(fileContents: try file.bytes()) == file)
+        #expect(StudentsFile(fileContents: Array("{\"locations\":[{}]}".utf8)) == nil)
+        #expect(StudentsFile(fileContents: Array("not json".utf8)) == nil)
     }
 
     /// The daemon's replies, read as bytes: one line of compact JSON each, read back strictly as the

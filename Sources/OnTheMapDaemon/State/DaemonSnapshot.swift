@@ -63,7 +63,7 @@ struct DaemonSnapshot: Sendable {
     }
 
     /// Takes `students` as the list, described by `file` (its tag, when, what was left out).
-    mutating func takeList(_ students: StudentList, as file: CachedList) {
+    mutating func takeList(_ students: StudentList, as file: StudentsFile) {
         self.students = students
         listVersion += 1
         listTags = file.tags

@@ -90,7 +90,7 @@ actor DaemonState {
         }
         Self.keepOutOfTheLog(saved.session)
         let cached = PrivateFile.read(paths.cacheFile).flatMap { bytes in
-            let list = CachedList(fileContents: bytes)
+            let list = StudentsFile(fileContents: bytes)
             if list == nil {
                 logger.warning("ignoring an unreadable cache file; the next refresh fetches the list", metadata: ["path": "\(paths.cacheFile)"])
             }
@@ -241,7 +241,7 @@ actor DaemonState {
         guard isCurrent(session) else { return }
         let skippedWhy = SkippedRecord.summary(fetched.skipped)
         if let skippedWhy { logger.notice("the list has records no map can show: \(skippedWhy)") }
-        let file = CachedList(
+        let file = StudentsFile(
             locations: list.locations, refreshedAt: now, tags: fetched.tags, skipped: fetched.skipped.count,
             skippedWhy: skippedWhy)
         change { state in
@@ -255,7 +255,7 @@ actor DaemonState {
         saveSoon(file)
     }
 
-    private func saveSoon(_ file: CachedList) {
+    private func saveSoon(_ file: StudentsFile) {
         PrivateFile.writeSoon(file, to: paths.cacheFile) { [logger] error in
             logger.warning("could not save the student cache", metadata: ["error": "\(error)"])
         }
@@ -300,7 +300,7 @@ actor DaemonState {
             guard let refreshedAt = snapshot.refreshedAt else { return }
             // Saved as a refresh's list is: a daemon restarted before the next refresh shows this pin,
             // not the one it replaced.
-            let file = CachedList(
+            let file = StudentsFile(
                 locations: list.locations, refreshedAt: refreshedAt, tags: nil, skipped: snapshot.skipped,
                 skippedWhy: snapshot.skippedWhy)
             saveSoon(file)

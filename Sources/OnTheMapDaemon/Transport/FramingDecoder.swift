@@ -19,7 +19,7 @@ final class ConnectionFraming {
 
 /// The connection's decoder: looks at the first bytes, then hands the stream for good to the line
 /// decoder or the Content-Length decoder. Both yield the same `LineFrame`s, so everything behind it
-/// (fast path, dispatcher) is the same for either framing.
+/// (the dispatcher) is the same for either framing.
 ///
 /// It also keeps the connection's unfinished input within the daemon-wide `InputBudget`.
 struct FramingDecoder: ByteToMessageDecoder {

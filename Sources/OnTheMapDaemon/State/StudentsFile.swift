@@ -3,7 +3,7 @@ import OnTheMapModels
 
 /// The student list as `students.json` keeps it between runs, written and read through
 /// `WireCoding`: `{"locations":[…],"refreshedAt":"…","skipped":N,"skippedWhy":…,"tags":{…}}`.
-struct CachedList: Codable, Equatable {
+struct StudentsFile: Codable, Equatable {
     var locations: [StudentLocation]
     var refreshedAt: Date
     /// The list's tags, for the first refresh after a restart (a file with none is fetched whole).
@@ -14,7 +14,7 @@ struct CachedList: Codable, Equatable {
     /// Reads a file written by `bytes()`; nil when it is not such a file (one from another version,
     /// or damaged: then the next refresh fetches the list again).
     init?(fileContents bytes: some Collection<UInt8>) {
-        guard let read = try? WireCoding.decode(CachedList.self, from: bytes) else { return nil }
+        guard let read = try? WireCoding.decode(StudentsFile.self, from: bytes) else { return nil }
         self = read
     }
 
