@@ -1350,6 +1350,9 @@ The mode line must have shown it offline meanwhile."
                              (butlast onthemap-tests--messages mark)))
             (onthemap-tests--wait "the cached list again" (lambda () (> onthemap--generation generation)))
             (should (string-search "(stale" (onthemap-tests--summary)))
+            ;; Within the window, cut with "…" when too wide, not at its edge ("coul$").
+            (let ((first (car (split-string (onthemap-tests--summary) "\n"))))
+              (should (<= (string-width first) (onthemap--list-room))))
             (should (> (length tabulated-list-entries) 0))))
       (onthemap-tests--control "server-start" "server-started")
       (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "refresh")
@@ -1378,7 +1381,7 @@ The mode line must have shown it offline meanwhile."
                 (with-current-buffer buffer
                   (onthemap-tests--wait (lambda () (format "the search list; summary %S" (onthemap-tests--summary)))
                                         (lambda () (and onthemap--shown
-                                                        (string-match-p "\\`[0-9]+ of [0-9]+ students (server unreachable: only the 100 cached looked at) matching \"a\""
+                                                        (string-match-p "\\`[0-9]+ of [0-9]+ students (server unreachable: only the 100 cached looked at) m" ; the rest cut with "…" at 80 columns
                                                                        (onthemap-tests--summary))))
                                         30))
               (kill-buffer buffer))))
@@ -2452,7 +2455,8 @@ The TSV's values are shown by the CLI's rule (DisplayText)."
   (onthemap-tests--control "server-stop" "server-stopped")
   (unwind-protect
       (onthemap-tests--search-summary-matches
-       "\\`[0-9,]+ of [0-9,]+ students (server unreachable: only the 1,100 cached looked at) matching \"a\"")
+       ;; The note whole after the count; the rest is cut with "…" to the window.
+       "\\`[0-9,]+ of [0-9,]+ students (server unreachable: only the 1,100 cached looked at) m")
     (onthemap-tests--control "server-start" "server-started")))
 
 (provide 'onthemap-tests)

@@ -1195,8 +1195,8 @@ mode line shortens your pin's (`onthemap--short-place': \"Köln\" of \"Köln,
 North Rhine-Westphalia, Germany\"), then cut with \"…\" as far as the
 window needs (`onthemap--truncate'), so that the radius and how fresh
 the list is stay whole.  Coordinates typed (\"48.85, 2.35\") are only
-cut, never shortened to their first number.  What does not fit even
-so is cut at the window's edge, as the other lists' summaries are."
+cut, never shortened to their first number.  Another list's first
+line too wide for the window is cut with \"…\" within it."
   (let* ((whole (concat (onthemap--summary) tail))
          (room (onthemap--list-room))
          (place (and onthemap--near (onthemap--clean (nth 2 onthemap--near))))
@@ -1204,7 +1204,10 @@ so is cut at the window's edge, as the other lists' summaries are."
          (at (and place (string-search (concat " " place) (car lines))))
          (radius (if (nth 3 onthemap--near) (format " (within %s km)" (onthemap--radius-text (nth 3 onthemap--near))) "")))
     (cond
-     ((or (null place) (<= (string-width (car lines)) room)) whole)
+     ((<= (string-width (car lines)) room) whole)
+     ;; Not a near list: cut with "…" within the window, as Neovim cuts it ("(stale: the
+     ;; daemon cou…"), not at its edge.
+     ((null place) (string-join (cons (onthemap--truncate (car lines) room) (cdr lines)) "\n"))
      ;; The place whole, as Neovim and the CLI name it ("nearest to Sydney, New South Wales,
      ;; Australia"), when it fits with its radius: the age after it is cut with "…".
      ((and at (<= (string-width (substring (car lines) 0 (+ at 1 (length place) (length radius)))) room))
