@@ -78,7 +78,7 @@ end
 
 --- The error for a daemon that is running at `path` but is another user's (uid `uid`, nil when
 --- not known), so not yours: its socket could not be opened (EACCES, EPERM), or it answered
---- -32010 and closed. No advice to start one: how to use your own instead (the `socket` option or
+--- -32010 and ended the connection. No advice to start one: how to use your own instead (the `socket` option or
 --- $ONTHEMAP_SOCKET). The statusline shows it as "refused".
 function M.refused(path, uid)
   local whose = uid and ("another user (uid %d)"):format(uid) or "another user"
@@ -245,7 +245,7 @@ function M.request(method, params, callback, opts)
       elseif message.method ~= nil then
         return -- a notification; this connection did not subscribe, so none is expected
       elseif message.error and message.error.code == M.codes.refused then
-        -- Another user's daemon (id null), which closes the connection after saying so.
+        -- Another user's daemon (id null), which ends the connection after saying so.
         finish(M.refused(path, socket.owner(path)))
       elseif message.error then
         finish({
@@ -320,7 +320,7 @@ M.codes = {
   pin_exists = -32006,
   session_over = -32007,
   invalid_url = -32008,
-  -- The daemon is another user's: it serves only its own (id null), then closes the connection.
+  -- The daemon is another user's: it serves only its own (id null), then ends the connection.
   refused = -32010,
 }
 

@@ -2,7 +2,7 @@
 -- always current without polling. It hears `studentsChanged` too, for the open lists
 -- (onthemap.follow). When the daemon goes away the text says "offline" and the connection is tried
 -- again, every `reconnect_ms` doubling up to 30 s, until the daemon is back; a daemon of another
--- user at the socket (not permitted to connect, or it answers -32010 and closes) is "refused",
+-- user at the socket (not permitted to connect, or it answers -32010 and ends the connection) is "refused",
 -- tried again the same way (your own may be started on that path later);
 -- meanwhile each socket path is looked at once a second, so a daemon that starts (and binds its
 -- socket) is seen at once, not at the end of a long wait.
@@ -194,7 +194,7 @@ local function receive(line)
   elseif message.method == "studentsChanged" then
     students_changed()
   elseif message.error and message.error.code == rpc.codes.refused then
-    drop("refused") -- another user's daemon, which closes the connection after saying so
+    drop("refused") -- another user's daemon, which ends the connection after saying so
   elseif message.error then
     drop() -- a daemon too old to subscribe: treated as absent
   end
