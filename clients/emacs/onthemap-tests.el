@@ -711,7 +711,7 @@ Each is (CHOICE . LABEL)."
                                                 :label "Köln, North Rhine-Westphalia, Germany")
                                         '(:name "Köln" :admin1 "" :country "Germany" :precision "region"
                                                 :label "Köln, Germany"))))
-                 '("Köln, North Rhine-Westphalia, Germany (town)" "Köln, Germany (region)")))
+                 '("Köln, North Rhine-Westphalia, Germany (town or city)" "Köln, Germany (region)")))
   ;; The daemon's label, as it is: the package names no place itself.
   (should (equal (onthemap--place '(:name "Monaco" :admin1 "Commune de Monaco" :country "Monaco"
                                           :label "Monaco, Commune de Monaco"))

@@ -1656,13 +1656,13 @@ with the reason when the call fails; DOING names what failed."
     (format "Move your pin from %s to %s? " from to)))
 
 (defconst onthemap--precision-words
-  '(("locality" . "town") ("region" . "region") ("country" . "country")
-    ("continent" . "continent") ("ocean" . "sea or ocean"))
+  '(("locality" . "town or city") ("region" . "region") ("country" . "country")
+    ("continent" . "continent") ("ocean" . "ocean or sea"))
   "What a geocoder match's `precision' is, in words (\"locality\" is the geocoder's).")
 
 (defun onthemap--place-choices (matches)
   "The choices a user sees for the geocoder's MATCHES: ((SHOWN . MATCH) ...).
-SHOWN reads \"Springfield, Missouri, United States (town)\"; two
+SHOWN reads \"Springfield, Missouri, United States (town or city)\"; two
 matches that read the same are one choice (the first, the better)."
   (let ((choices nil))
     (seq-doseq (match matches)

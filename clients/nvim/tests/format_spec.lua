@@ -103,7 +103,7 @@ return {
       local region = { name = "Köln", admin1 = "", country = "Germany", precision = "region", label = "Köln, Germany" }
       local choices = post.choices({ koln, vim.deepcopy(koln), region })
       t.eq(vim.tbl_map(function(c) return c.shown end, choices),
-        { "Köln, North Rhine-Westphalia, Germany (town)", "Köln, Germany (region)" }, "deduplicated, in words")
+        { "Köln, North Rhine-Westphalia, Germany (town or city)", "Köln, Germany (region)" }, "deduplicated, in words")
       t.eq(choices[1].label, "Köln, North Rhine-Westphalia, Germany", "the label stored")
       -- The daemon's label, as it is: the plugin names no place itself (the daemon's rule leaves
       -- out the country named like the town; a rule that drops only neighbouring repeats keeps it).

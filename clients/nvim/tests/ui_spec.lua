@@ -379,10 +379,10 @@ return {
         s:type("Springfield\r")
         s:wait_for("Which Springfield?")
         local row = s:wait_for("Type number and <Enter>")
-        -- The second match, as listed: "2: Springfield, Missouri, United States (locality)".
+        -- The second match, as listed: "2: Springfield, Missouri, United States (town or city)".
         local label
         for _, line in ipairs(s:lines()) do
-          label = label or line:match("^2: (.-) %(%a+%)$")
+          label = label or line:match("^2: (.-) %([%a ]+%)$")
         end
         t.ok(label and label:find("^Springfield, "), "a second Springfield:\n" .. s:text())
         t.ok(row, "the choice prompt")
@@ -415,7 +415,7 @@ return {
         s:wait_for("Type number and <Enter>")
         local label
         for _, line in ipairs(s:lines()) do
-          label = label or line:match("^2: (.-) %(%a+%)$")
+          label = label or line:match("^2: (.-) %([%a ]+%)$")
         end
         t.ok(label and label:find("^Springfield, .+, "), "a second Springfield, with its region and country:\n" .. s:text())
         s:type("2\r")

@@ -128,10 +128,10 @@ function ask_link(place, match, current, why, typed)
 end
 
 --- What a match's `precision` is, in words ("locality" is the geocoder's word).
-local kinds = { locality = "town", region = "region", country = "country", continent = "continent", ocean = "sea or ocean" }
+local kinds = { locality = "town or city", region = "region", country = "country", continent = "continent", ocean = "ocean or sea" }
 
 --- The choices a user sees for the geocoder's `matches`: "Springfield, Missouri, United States
---- (town)", each once (two matches that read the same are one choice: the first, the better).
+--- (town or city)", each once (two matches that read the same are one choice: the first, the better).
 function M.choices(matches)
   local choices, seen = {}, {}
   for _, match in ipairs(matches or {}) do
