@@ -5,20 +5,30 @@ local config = require("onthemap.config")
 local uv = vim.loop
 local M = {}
 
---- The paths to try, in order. An explicit choice (the `socket` option, else $ONTHEMAP_SOCKET) is
---- the only one; otherwise $XDG_RUNTIME_DIR/onthemap/onthemapd.sock when that is set, then
---- /run/user/$UID/onthemap/onthemapd.sock, then /tmp/onthemap-$UID/onthemapd.sock.
-function M.candidates()
+--- The socket named by hand and by what: the `socket` option ("option"), else $ONTHEMAP_SOCKET
+--- ("env"); nil when none is.
+local function explicit()
   local option = config.options.socket
   if type(option) == "function" then
     option = option()
   end
   if type(option) == "string" and option ~= "" then
-    return { option }
+    return option, "option"
   end
   local env = os.getenv("ONTHEMAP_SOCKET")
   if env and env ~= "" then
-    return { env }
+    return env, "env"
+  end
+  return nil
+end
+
+--- The paths to try, in order. An explicit choice (the `socket` option, else $ONTHEMAP_SOCKET) is
+--- the only one; otherwise $XDG_RUNTIME_DIR/onthemap/onthemapd.sock when that is set, then
+--- /run/user/$UID/onthemap/onthemapd.sock, then /tmp/onthemap-$UID/onthemapd.sock.
+function M.candidates()
+  local named = explicit()
+  if named then
+    return { named }
   end
   local uid = uv.getuid()
   local paths = {}
@@ -36,18 +46,8 @@ end
 
 --- Where the paths come from: "option" (the `socket` option), "env" ($ONTHEMAP_SOCKET) or "default".
 function M.chosen_by()
-  local option = config.options.socket
-  if type(option) == "function" then
-    option = option()
-  end
-  if type(option) == "string" and option ~= "" then
-    return "option"
-  end
-  local env = os.getenv("ONTHEMAP_SOCKET")
-  if env and env ~= "" then
-    return "env"
-  end
-  return "default"
+  local _, by = explicit()
+  return by or "default"
 end
 
 --- How to reach your own daemon instead of another user's, by where its path came from (as the
