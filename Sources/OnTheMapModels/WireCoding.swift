@@ -1,8 +1,10 @@
 import FoundationEssentials
 
-/// The one way JSON is written and read: every program's `JSONEncoder` and `JSONDecoder` come from
-/// here, so a value reads back as it was written everywhere (the daemon's answers, the clients, the
-/// API's bodies, the files the daemon keeps).
+/// The one way typed values become JSON and back: every program's `JSONEncoder` and `JSONDecoder`
+/// come from here, so a value reads back as it was written everywhere (the daemon's answers and the
+/// clients' reading of them, the API's bodies, the files the daemon keeps). Untyped values
+/// (`WireJSON`: params, the request lines clients send, bodies of a fixed key order) have their
+/// own small writer.
 ///
 /// Keys are sorted (a stable order for people, diffs and golden files; also Parse's order for a
 /// student location), `/` is not escaped, and dates are the API's timestamps to the millisecond

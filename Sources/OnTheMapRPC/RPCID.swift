@@ -23,13 +23,18 @@ public enum RPCID: Sendable, Hashable, Codable {
         }
     }
 
+    /// As its JSON value (`wireJSON`), the one form of an id in a request and in a reply.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
+        try wireJSON.encode(to: encoder)
+    }
+
+    /// The id as JSON.
+    public var wireJSON: WireJSON {
         switch self {
-        case .string(let text): try container.encode(text)
-        case .integer(let integer): try container.encode(integer)
-        case .number(let number): try container.encode(number)
-        case .null: try container.encodeNil()
+        case .string(let text): .string(text)
+        case .integer(let integer): .integer(integer)
+        case .number(let number): .number(number)
+        case .null: .null
         }
     }
 }

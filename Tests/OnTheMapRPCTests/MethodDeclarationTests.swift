@@ -87,10 +87,10 @@ struct MethodDeclarationTests {
         try roundTrip(DiscoverParams())
     }
 
-    @Test func requestsAreOneLineOfJSONWithSortedKeys() throws {
+    @Test func requestsAreOneLineOfJSONInTheirDeclaredOrder() throws {
         #expect(String(decoding: GeocodeParams(query: "Lima", limit: 1).request(id: .integer(3)).line, as: UTF8.self)
-            == #"{"id":3,"jsonrpc":"2.0","method":"geocode","params":{"limit":1,"query":"Lima"}}"# + "\n")
-        #expect(String(decoding: StatusParams().request(id: .integer(1)).line, as: UTF8.self) == #"{"id":1,"jsonrpc":"2.0","method":"status"}"# + "\n")
+            == #"{"jsonrpc":"2.0","id":3,"method":"geocode","params":{"query":"Lima","limit":1}}"# + "\n")
+        #expect(String(decoding: StatusParams().request(id: .integer(1)).line, as: UTF8.self) == #"{"jsonrpc":"2.0","id":1,"method":"status"}"# + "\n")
         #expect(try JSONText.of(MapParams(width: 24, height: 6, near: .place("Berlin"), radiusKm: 300, charset: .ascii).params)
             == #"{"charset":"ascii","height":6,"near":"Berlin","radiusKm":300,"width":24}"#)
     }
