@@ -2,7 +2,9 @@
 ///
 /// The API's bytes have a fixed key order (`{"status":403,"error":…}`, `{"registered":true,"key":…}`)
 /// that is neither alphabetical nor anything `JSONEncoder` promises: on Linux it writes unsorted keys
-/// in hash order, which changes from run to run. So the server writes its bodies through this.
+/// in hash order, which changes from run to run. So the server writes those bodies through this, and
+/// a client its request lines (`RPCRequest.line`: params are a value of this already, and a process
+/// that sends one request is spared `JSONEncoder`'s first-use set-up).
 ///
 /// Not `indirect`: the arrays already hold nested values out of line, and `indirect` boxed every
 /// value on the heap, strings and numbers included (one allocation per value).
@@ -85,7 +87,9 @@ public enum WireJSON: Sendable, Hashable {
         }
     }
 
-    /// Numbers as `JSONEncoder` writes them: shortest round-trip digits, integral values without `.0`.
+    /// A finite number as `JSONEncoder` writes it: shortest round-trip digits, integral values without
+    /// `.0` (also how messages and tables show a number a person typed: "0.1", "20100"). JSON has no
+    /// infinity or NaN: those are `null`.
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {

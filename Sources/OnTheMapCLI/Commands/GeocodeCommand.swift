@@ -62,7 +62,7 @@ struct GeocodeCommand: ReportingCommand {
     /// named by its numbers, precision "coordinates". Nil for a text that is not two numbers.
     static func point(_ text: String) throws -> GeocodeResult? {
         guard let point = try CoordinateText.parse(text) else { return nil }
-        let numbers = NumberText.of(point.latitude) + ", " + NumberText.of(point.longitude)
+        let numbers = WireJSON.format(point.latitude) + ", " + WireJSON.format(point.longitude)
         return GeocodeResult(
             name: numbers, admin1: "", country: "", countryCode: "", latitude: point.latitude, longitude: point.longitude,
             precision: "coordinates", score: 1)

@@ -132,7 +132,7 @@ struct StudentsCommand: ReportingCommand {
         var asked: [String] = []
         if let search { asked.append("matches \"\(search)\"") }
         if let place {
-            asked.append(radius.map { "within \(NumberText.of($0)) km of \(place)" } ?? "near \(place)")
+            asked.append(radius.map { "within \(WireJSON.format($0)) km of \(place)" } ?? "near \(place)")
         }
         guard !asked.isEmpty else { return "no students yet: the list is empty (`onthemap refresh` fetches it)" }
         return "no student " + asked.joined(separator: " ")

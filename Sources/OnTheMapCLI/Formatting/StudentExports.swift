@@ -16,11 +16,11 @@ enum StudentExports {
         for pin in pins {
             let student = pin.student
             var values = [
-                student.firstName, student.lastName, student.mapString, student.mediaURL, NumberText.of(student.latitude),
-                NumberText.of(student.longitude), student.updatedAt.map(WireTimestamp.milliseconds) ?? "",
+                student.firstName, student.lastName, student.mapString, student.mediaURL, WireJSON.format(student.latitude),
+                WireJSON.format(student.longitude), student.updatedAt.map(WireTimestamp.milliseconds) ?? "",
                 student.createdAt.map(WireTimestamp.milliseconds) ?? "", student.objectId, student.uniqueKey,
             ]
-            if withDistance { values.append(pin.distanceKm.map(NumberText.of) ?? "") }
+            if withDistance { values.append(pin.distanceKm.map(WireJSON.format) ?? "") }
             lines.append(values.map(DisplayText.clean).joined(separator: "\t"))
         }
         return lines.joined(separator: "\n")

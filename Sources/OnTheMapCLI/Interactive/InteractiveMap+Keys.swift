@@ -127,7 +127,7 @@ extension InteractiveMap {
         do {
             if let point = try CoordinateText.parse(text) {
                 pending = .near("\(point.latitude),\(point.longitude)", radiusKm: nil)
-                screen.message = "→ \(NumberText.of(point.latitude)), \(NumberText.of(point.longitude))"
+                screen.message = "→ \(WireJSON.format(point.latitude)), \(WireJSON.format(point.longitude))"
                 return
             }
         } catch {

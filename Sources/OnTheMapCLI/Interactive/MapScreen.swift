@@ -163,8 +163,8 @@ struct MapScreen {
         }
         if !view.place.isEmpty { return view.place }
         let camera = MapCamera(view: view)
-        let latitude = NumberText.of((abs(camera.latitude) * 10).rounded() / 10)
-        let longitude = NumberText.of((abs(camera.longitude) * 10).rounded() / 10)
+        let latitude = WireJSON.format((abs(camera.latitude) * 10).rounded() / 10)
+        let longitude = WireJSON.format((abs(camera.longitude) * 10).rounded() / 10)
         return "\(latitude)°\(camera.latitude < 0 ? "S" : "N") \(longitude)°\(camera.longitude < 0 ? "W" : "E")"
     }
 
@@ -190,7 +190,7 @@ struct MapScreen {
             if let outside = result?.outside, outside > 0 { counted += ", \(CountText.grouped(outside)) outside" }
             // A full cache: the server may have more students than the map draws.
             let newest = result?.limitedTo.map { "newest \(CountText.grouped($0)) only" } ?? ""
-            var zoomed = "zoom \(NumberText.of((zoom * 10).rounded() / 10))"
+            var zoomed = "zoom \(WireJSON.format((zoom * 10).rounded() / 10))"
             if result?.view.isAtMaxZoom == true { zoomed += " (closest)" }
             var line = [counted, zoomed, centre, newest].filter { !$0.isEmpty }.joined(separator: " · ")
             var keys: [String] = []
