@@ -149,9 +149,7 @@ struct SessionController: Sendable {
 
     /// The wait once, in words ("try again in 1 minute"); `Retry-After` has it in seconds for programs.
     static func tooManyAttempts(_ wait: Duration) -> APIFailure {
-        let seconds = Int(wait.components.seconds)
-        return APIFailure(
-            .tooManyRequests, "Too many login attempts: try again in \(WaitInWords.describe(seconds: seconds)).",
-            headers: [.retryAfter: "\(seconds)"])
+        let refusal = TooManyRequests("login attempts", wait: Int(wait.components.seconds))
+        return APIFailure(.tooManyRequests, refusal.message, headers: refusal.headers)
     }
 }

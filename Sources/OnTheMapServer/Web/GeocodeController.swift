@@ -42,13 +42,12 @@ struct GeocodeController: Sendable {
         let now = Date()
         let counter = AttemptCounter(subject: "geocode:\(session.accountKey)", window: .seconds(60), limit: Self.perMinute)
         if let tally = try await attempts.countAttempts([counter], now: now).first, tally.attempts > counter.limit {
-            let seconds = max(1, Int(tally.windowStart.addingTimeInterval(60).timeIntervalSince(now).rounded(.up)))
-            throw APIFailure(
-                .tooManyRequests, "Too many place lookups: try again in \(WaitInWords.describe(seconds: seconds)).",
-                headers: [.retryAfter: "\(seconds)"])
+            let refusal = TooManyRequests(
+                "place lookups", wait: Int(tally.windowStart.addingTimeInterval(60).timeIntervalSince(now).rounded(.up)))
+            throw APIFailure(.tooManyRequests, refusal.message, headers: refusal.headers)
         }
         let places = try await geocoder.places(matching: query, limit: [GeocodeResult].asked(for: limit))
-        return Response.json(GeocodePlaces(results: places, limit: limit))
+        return try Response.json(encoding: GeocodePlaces(results: places, limit: limit))
     }
 
     private func liveSession(_ request: Request) async throws -> SessionRecord {

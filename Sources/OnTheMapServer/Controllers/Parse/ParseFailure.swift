@@ -34,11 +34,8 @@ struct ParseFailure: Error, Sendable {
     }
     /// The wait once, in words, as `/v1/session` says it; `Retry-After` has the seconds.
     static func tooManyRequests(_ wait: Duration) -> ParseFailure {
-        let seconds = Int(wait.components.seconds)
-        return ParseFailure(
-            status: .tooManyRequests, code: 155,
-            message: "Too many login attempts: try again in \(WaitInWords.describe(seconds: seconds)).",
-            headers: [.retryAfter: "\(seconds)"])
+        let refusal = TooManyRequests("login attempts", wait: Int(wait.components.seconds))
+        return ParseFailure(status: .tooManyRequests, code: 155, message: refusal.message, headers: refusal.headers)
     }
     /// What Parse Server answers to a wrong or unknown username or password (a 404, as its 101s are).
     static let invalidLogin = ParseFailure(status: .notFound, code: 101, message: "Invalid username/password.")
