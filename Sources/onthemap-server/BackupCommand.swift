@@ -24,6 +24,6 @@ struct BackupCommand: AsyncParsableCommand {
             for file in [to, to + "-wal", to + "-shm", to + "-journal"] { try? FileManager.default.removeItem(atPath: file) }
             throw error
         }
-        print("backed up \(snapshot.counts) to \(to) (checksum \(snapshot.checksum))")
+        print("backed up \(snapshot.counts) to \(to) (checksum \(try snapshot.checksum()))")
     }
 }

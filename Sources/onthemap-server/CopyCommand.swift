@@ -32,10 +32,12 @@ struct CopyCommand: AsyncParsableCommand {
                 return try await destination.snapshot()
             }
         } catch let error as StorageError { throw CommandError(error.description) }
-        guard result.checksum == snapshot.checksum else {
+        let before = try snapshot.checksum()
+        let after = try result.checksum()
+        guard after == before else {
             throw CommandError(
-                "The copy differs from the source: \(snapshot.counts) (checksum \(snapshot.checksum)) became \(result.counts) (checksum \(result.checksum)).")
+                "The copy differs from the source: \(snapshot.counts) (checksum \(before)) became \(result.counts) (checksum \(after)).")
         }
-        print("copied \(result.counts) from \(try DatabaseTarget(from)) to \(try DatabaseTarget(to)) (checksum \(result.checksum))")
+        print("copied \(result.counts) from \(try DatabaseTarget(from)) to \(try DatabaseTarget(to)) (checksum \(after))")
     }
 }

@@ -21,6 +21,6 @@ struct RestoreCommand: AsyncParsableCommand {
         do {
             try await storage.closing { try await storage.restore(snapshot) }
         } catch let error as StorageError { throw CommandError(error.description) }
-        print("restored \(snapshot.counts) from \(from) (checksum \(snapshot.checksum))")
+        print("restored \(snapshot.counts) from \(from) (checksum \(try snapshot.checksum()))")
     }
 }

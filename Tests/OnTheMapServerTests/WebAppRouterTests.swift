@@ -99,12 +99,12 @@ struct WebAppRouterTests {
                 let zipped = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip, deflate, br"]) {
                     response in
                     #expect(response.headers[.contentEncoding] == "gzip", "\(path)")
-                    #expect(response.headers[.eTag] == "\(etag.dropLast())-gzip\"", "\(path)")
+                    #expect(response.headers[.eTag] == "W/\(etag)", "the file's tag made weak, as a gzipped list's: \(path)")
                     return response.body
                 }
                 #expect(Array(zipped.readableBytesView.prefix(2)) == [0x1f, 0x8b], "\(path) is gzip")
                 #expect(plain.readableBytes < 1024 || zipped.readableBytes < plain.readableBytes * 2 / 3, "\(path)")
-                for tag in [etag, "W/\(etag)", "\"other\", \(etag)", "\(etag.dropLast())-gzip\"", "*"] {
+                for tag in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
                     try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag]) { response in
                         #expect(response.status == .notModified, "\(path) \(tag)")
                         #expect(response.body.readableBytes == 0)

@@ -40,7 +40,7 @@ struct JSONGzipMiddleware: RouterMiddleware {
             body = .init(byteBuffer: zipped)
         }
         // A client that takes gzip holds the gzip form's tag: its 304 names that one.
-        if let etag = headers[.eTag], etag.hasPrefix("\"") { headers[.eTag] = "W/" + etag }
+        if let etag = headers[.eTag] { headers[.eTag] = EntityTag.gzipped(etag) }
         headers[.vary] = "Accept-Encoding"
         return Response(status: response.status, headers: headers, body: body)
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OnTheMapModels
 
@@ -14,32 +15,23 @@ public struct StorageSnapshot: Sendable {
         self.locations = locations.sorted { $0.objectId < $1.objectId }
     }
 
-    /// FNV-1a (64-bit) over one canonical line per row: enough to tell two copies apart, not a
-    /// cryptographic hash.
-    public var checksum: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ line: String) {
-            for byte in line.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-            hash ^= 0x0A
-            hash = hash &* 0x0000_0100_0000_01B3
+    /// The rows as `WireCoding` writes them, one a line, hashed (`ContentDigest`). Every stored field
+    /// counts, so one added to a record later is checked without a change here; all but an
+    /// account's row id, which each database assigns anew on `restore`. Row by row: the whole
+    /// database is never one buffer.
+    public func checksum() throws -> String {
+        var hash = SHA256()
+        func add(_ row: some Encodable) throws {
+            hash.update(data: try WireCoding.encode(row) + [UInt8(ascii: "\n")])
         }
-        func ms(_ date: Date?) -> String { date.map { String(Int64((($0.timeIntervalSince1970) * 1000).rounded())) } ?? "-" }
-        for a in accounts {
-            add(["A", a.key, a.email ?? "-", a.passwordHash ?? "-", a.facebookID ?? "-", a.firstName, a.lastName,
-                 a.nickname, ms(a.createdAt), a.disabled ? "1" : "0"].joined(separator: "\u{1F}"))
+        for account in accounts {
+            var account = account
+            account.id = nil
+            try add(account)
         }
-        for s in sessions {
-            add(["S", s.id, s.xsrfToken, s.accountKey, ms(s.createdAt), ms(s.expiresAt), ms(s.lastUsedAt),
-                 s.clientAddress ?? "-", s.userAgent ?? "-"].joined(separator: "\u{1F}"))
-        }
-        for l in locations {
-            add(["L", l.objectId, l.uniqueKey, l.firstName, l.lastName, l.mapString, l.mediaURL, "\(l.latitude)",
-                 "\(l.longitude)", ms(l.createdAt), ms(l.updatedAt)].joined(separator: "\u{1F}"))
-        }
-        return String(hash, radix: 16)
+        for session in sessions { try add(session) }
+        for location in locations { try add(location) }
+        return ContentDigest.hex(hash.finalize())
     }
 
     /// "3 accounts, 5 sessions, 240 pins".

@@ -21,8 +21,8 @@ final class WebAssets: Sendable {
         let body: ByteBuffer
         /// The body gzipped, for clients that accept it (nil: sent as it is, to every client).
         let gzipped: ByteBuffer?
-        /// A strong validator of `body`: a hash of its bytes, quoted. The gzip form's is this with
-        /// `-gzip` inside the quotes (two encodings of one file are two representations).
+        /// A strong validator of `body` (`EntityTag.of`); the gzip form's is this made weak
+        /// (`EntityTag.gzipped`), as a gzipped list's.
         let etag: String
         /// Whether the file's address holds its version, so caches may keep it for good.
         let immutable: Bool
@@ -81,7 +81,7 @@ final class WebAssets: Sendable {
             all.writeString(file.name + "\n")
             all.writeImmutableBuffer(file.body)
         }
-        return File.hash(all)
+        return String(ContentDigest.hex(of: all).prefix(16))
     }
 
     static func contentType(of name: String) -> String {
@@ -108,21 +108,6 @@ extension WebAssets.File {
             ByteBuffer(bytes: $0.readableBytesView)
         }
         self.init(
-            contentType: contentType, body: body, gzipped: gzipped, etag: "\"\(Self.hash(body))\"", immutable: immutable)
-    }
-
-    /// The ETag of the gzip form.
-    var gzipETag: String { "\"\(etag.dropFirst().dropLast())-gzip\"" }
-
-    /// FNV-1a, 64 bits, in hex: a validator, not a defence (the files are the server's own).
-    static func hash(_ buffer: ByteBuffer) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        // Over the raw bytes: a ByteBuffer's view reads each byte through its bounds checks, which
-        // made an unoptimised server's first page take 2.6 s (three quarters of it here).
-        buffer.withUnsafeReadableBytes { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        }
-        let text = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
+            contentType: contentType, body: body, gzipped: gzipped, etag: EntityTag.of(body), immutable: immutable)
     }
 }

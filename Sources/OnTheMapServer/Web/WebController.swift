@@ -32,10 +32,10 @@ struct WebController: Sendable {
         let gzip = file.gzipped != nil && Self.acceptsGzip(request.headers[values: .acceptEncoding])
         var headers = Self.policy
         headers[.contentType] = file.contentType
-        headers[.eTag] = gzip ? file.gzipETag : file.etag
+        headers[.eTag] = gzip ? EntityTag.gzipped(file.etag) : file.etag
         headers[.vary] = "Accept-Encoding"
         headers[.cacheControl] = file.immutable ? "public, max-age=31536000, immutable" : "no-cache"
-        if EntityTag.ifNoneMatch(request.headers[values: .ifNoneMatch].joined(separator: ","), matches: file.etag, file.gzipETag) {
+        if EntityTag.ifNoneMatch(request.headers[values: .ifNoneMatch].joined(separator: ","), matches: file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         if gzip { headers[.contentEncoding] = "gzip" }
