@@ -333,7 +333,7 @@ struct DaemonPagingTests {
     }
 
     /// A list shorter than the cache size ends at its first short page: a refresh of 1,500 with
-    /// room for 10,000 asks for the first page, then three at a time (`Daemon.pagesAtOnce`), and
+    /// room for 10,000 asks for the first page, then three at a time (`OnTheMapAPIClient.pagesAtOnce`), and
     /// stops there: four pages, not ten. The next refresh sends the list's ETag: the server answers
     /// 304, and the cache is kept.
     @Test func aShortPageEndsTheRefreshAndAnUnchangedListIsNotFetchedAgain() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OnTheMapAPI
 import OnTheMapModels
 import OnTheMapRPC
 import OnTheMapTestSupport

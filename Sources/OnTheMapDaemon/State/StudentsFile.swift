@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OnTheMapAPI
 import OnTheMapModels
 
 /// The student list as `students.json` keeps it between runs, written and read through

@@ -3,8 +3,6 @@ import OnTheMapModels
 import OnTheMapTestSupport
 import Testing
 
-@testable import OnTheMapDaemon
-
 /// The tags a refresh sends (`ListTags`), against the real server: a list of several pages is kept
 /// only while its first and last pages are unchanged, and tags taken for another cache size are not
 /// sent (their last page is of another query: at 3,000 the last page of 2,500 students is at 2,000,
@@ -43,11 +41,11 @@ struct ListTagsTests {
     }
 
     private static func checkWholePages(_ api: OnTheMapAPIClient, database: String) async throws {
-        let whole = try #require(try await Daemon.fetchNewest(3000, from: api))
+        let whole = try #require(try await api.newest(3000))
         #expect(whole.list.results.count == 2000)
         let tags = try #require(whole.tags)
         #expect(tags.last?.skip == 1999)
-        #expect(try await Daemon.fetchNewest(3000, from: api, unlessStill: tags) == nil)
+        #expect(try await api.newest(3000, unlessStill: tags) == nil)
         // Older than every other pin: the first and the second page stay as they were.
         try sql(database, """
             INSERT INTO studentLocation (objectId, uniqueKey, firstName, lastName, mapString, mediaURL, latitude,
@@ -56,14 +54,14 @@ struct ListTagsTests {
                 '2000-01-01 00:00:00.000', '2000-01-01 00:00:00.000')
             """)
         let added = try #require(
-            try await Daemon.fetchNewest(3000, from: api, unlessStill: tags), "the added student went unnoticed")
+            try await api.newest(3000, unlessStill: tags), "the added student went unnoticed")
         #expect(added.list.results.count == 2001 && added.list.results.last?.objectId == "oldest")
         let addedTags = try #require(added.tags)
         #expect(addedTags.last?.skip == 2000)
-        #expect(try await Daemon.fetchNewest(3000, from: api, unlessStill: addedTags) == nil)
+        #expect(try await api.newest(3000, unlessStill: addedTags) == nil)
         try sql(database, "DELETE FROM studentLocation WHERE objectId = 'oldest'")
         let deleted = try #require(
-            try await Daemon.fetchNewest(3000, from: api, unlessStill: addedTags), "the deletion went unnoticed")
+            try await api.newest(3000, unlessStill: addedTags), "the deletion went unnoticed")
         #expect(deleted.list.results.count == 2000)
     }
 
@@ -75,16 +73,16 @@ struct ListTagsTests {
     }
 
     private static func checkSizes(_ api: OnTheMapAPIClient) async throws {
-        let whole = try #require(try await Daemon.fetchNewest(3000, from: api))
+        let whole = try #require(try await api.newest(3000))
         #expect(whole.list.results.count == 2500)
         let tags = try #require(whole.tags)
         #expect(tags.count == 3000 && tags.last?.skip == 2000)
         // Unchanged at the same size: nothing fetched.
-        #expect(try await Daemon.fetchNewest(3000, from: api, unlessStill: tags) == nil)
+        #expect(try await api.newest(3000, unlessStill: tags) == nil)
         // Smaller, then larger than the size the tags were taken for: fetched whole either time.
-        let smaller = try await Daemon.fetchNewest(1500, from: api, unlessStill: tags)
+        let smaller = try await api.newest(1500, unlessStill: tags)
         #expect(smaller?.list.results.count == 1500 && smaller?.tags?.count == 1500)
-        let larger = try await Daemon.fetchNewest(4000, from: api, unlessStill: tags)
+        let larger = try await api.newest(4000, unlessStill: tags)
         #expect(larger?.list.results.count == 2500)
     }
 }

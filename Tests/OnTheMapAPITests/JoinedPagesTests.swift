@@ -2,9 +2,9 @@ import FoundationEssentials
 import OnTheMapModels
 import Testing
 
-@testable import OnTheMapDaemon
+@testable import OnTheMapAPI
 
-/// How `Daemon.fetchNewest` puts pages together, where a pin moved during a fetch is sent twice.
+/// How `OnTheMapAPIClient.newest` puts pages together, where a pin moved during a fetch is sent twice.
 struct JoinedPagesTests {
     private func location(_ id: String) -> StudentLocation {
         StudentLocation(
@@ -19,7 +19,7 @@ struct JoinedPagesTests {
     @Test func aStudentSentTwiceIsKeptOnceAndStillCounted() {
         let first = StudentLocationList(results: [location("a"), location("b")])
         let second = StudentLocationList(results: [location("b"), location("c")])
-        let (list, received) = Daemon.joined([(0, first), (2, second)])
+        let (list, received) = OnTheMapAPIClient.joined([(0, first), (2, second)])
         #expect(list.results.map(\.objectId) == ["a", "b", "c"])
         #expect(received == 4)
     }
@@ -28,7 +28,7 @@ struct JoinedPagesTests {
     @Test func skippedRecordsAreCountedWhereTheyStood() {
         let first = StudentLocationList(results: [location("a")], skipped: [SkippedRecord(index: 1, objectId: "x", reason: "firstName is missing")])
         let second = StudentLocationList(results: [location("c")], skipped: [SkippedRecord(index: 0, objectId: "y", reason: "latitude 99.0 is out of range")])
-        let (list, received) = Daemon.joined([(0, first), (2, second)])
+        let (list, received) = OnTheMapAPIClient.joined([(0, first), (2, second)])
         #expect(list.skipped.map(\.index) == [1, 2])
         #expect(received == 4)
     }
