@@ -8,7 +8,8 @@ public struct StudentPin: Sendable, Hashable, Codable {
     public var student: StudentLocation
     /// The logged-in user's own pin.
     public var mine: Bool
-    /// With `students {near}`: how far from that point, in kilometres, to a tenth.
+    /// With `students {near}`: how far from that point, in kilometres, to a tenth (`StudentSelection`
+    /// rounds it).
     public var distanceKm: Double?
     /// With `map`: where in the picture the pin is drawn.
     public var cell: MapCell?

@@ -70,9 +70,12 @@ struct StudentAnswerBytesTests {
         let all = try Self.read(
             StudentSelection(StudentsParams(limit: 12, near: near)).answer(from: list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil),
             as: StudentsResult.self)
-        let page = try Self.read(
-            StudentSelection(StudentsParams(limit: 4, skip: 5, near: near)).answer(from: list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil),
-            as: StudentsResult.self)
+        let pageAnswer = try StudentSelection(StudentsParams(limit: 4, skip: 5, near: near))
+            .answer(from: list, refreshedAt: nil, stale: false, source: .cache, limitedTo: nil)
+        let page = try Self.read(pageAnswer, as: StudentsResult.self)
+        // Written as `JSONEncoder` writes a number (the typed path): a whole distance without ".0".
+        guard case .encoded(let bytes) = pageAnswer else { throw RPCError.internalError("not encoded") }
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"distanceKm":556,"#))
         #expect(page.students.map(\.student.objectId) == ["s5", "s6", "s7", "s8"])
         #expect(page.students.map(\.distanceKm) == Array(all.students[5..<9]).map(\.distanceKm))
         #expect(page.students.map(\.distanceKm) == [556, 667.2, 778.4, 889.6], "\(page.students.map(\.distanceKm))")

@@ -6,8 +6,10 @@ import OnTheMapModels
 /// adds written in front (a distance, a cell).
 ///
 /// Why: encoding 10,000 pins per request took about 60 ms of CPU (`JSONEncoder`, 0.5 µs a value);
-/// written from the cache's bytes, a `students {limit: 10000}` answer is a copy. A test holds the
-/// bytes to the typed result's own encoding, read back (StudentAnswerBytesTests).
+/// written from the cache's bytes, a `students {limit: 10000}` answer is a copy. So the members a
+/// request adds are written here beside `StudentPin.encode`'s keys, for the same reason: encoding
+/// each through `JSONEncoder` would add 10,000 encodings to a map. A test holds the bytes to the
+/// typed result's own encoding, read back (StudentAnswerBytesTests).
 enum PinListAnswer {
     /// `result` encoded, its array `key` (written `"key":[]`, empty) holding `pins`.
     static func bytes(_ result: some Encodable, key: String, pins: [[UInt8]]) throws -> [UInt8] {
@@ -42,8 +44,8 @@ enum PinListAnswer {
         #""col":\#(cell.col),"n":\#(cell.n),"row":\#(cell.row)"#
     }
 
-    /// The member `students {near}` adds to a pin: its distance, to a tenth of a kilometre.
+    /// The member `students {near}` adds to a pin: its distance, written as `JSONEncoder` writes it.
     static func members(distanceKm: Double) -> String {
-        #""distanceKm":\#((distanceKm * 10).rounded() / 10)"#
+        #""distanceKm":\#(WireJSON.format(distanceKm))"#
     }
 }

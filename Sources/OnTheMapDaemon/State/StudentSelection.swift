@@ -52,7 +52,7 @@ struct StudentSelection: Sendable {
                 .filter { near.radiusKm == nil || $0.1 <= near.radiusKm! }
                 .sorted { $0.1 < $1.1 }
             matches = measured.map(\.0)[...]
-            distances = measured.map(\.1)
+            distances = measured.map { ($0.1 * 10).rounded() / 10 }  // to a tenth of a kilometre, as shown
         }
         let start = min(skip, matches.count)
         let page = Array(matches.dropFirst(start).prefix(limit))
