@@ -2171,6 +2171,26 @@ only as root, which Swift Testing reports as skipped for anyone else."
                        (list (gethash "name" case) shown)))
         (should (eq (onthemap--clean-p text) (equal text shown)))))))
 
+;; Tests/Fixtures/bar-text.json: the CLI's bar text (StatusSummary.text) and Neovim's
+;; statusline are held to the same cases.
+(ert-deftest onthemap-test-24c-mode-line-by-the-bar-text-fixture ()
+  (let ((cases (gethash "cases" (json-parse-string
+                                 (with-temp-buffer
+                                   (let ((coding-system-for-read 'utf-8))
+                                     (insert-file-contents
+                                      (expand-file-name "bar-text.json" (file-name-directory onthemap-tests--display-text-fixture))))
+                                   (buffer-string))))))
+    (should (>= (length cases) 10))
+    (seq-doseq (case cases)
+      ;; The status as jsonrpc.el reads the daemon's answers: plists, false as :json-false.
+      (let ((onthemap--status-state 'online)
+            (onthemap--status (json-parse-string (json-serialize (gethash "status" case))
+                                                 :object-type 'plist :null-object nil :false-object :json-false))
+            (onthemap-mode-line-icon "📍"))
+        ;; As the mode line shows it: a "%" is doubled for it (none in the fixture so far).
+        (should (equal (list (gethash "name" case) (string-replace "%%" "%" (onthemap-status-string)))
+                       (list (gethash "name" case) (concat " " (gethash "text" case)))))))))
+
 (defun onthemap-tests--legend-lines ()
   "The map legend's lines shown in this buffer, with their pins."
   (save-excursion

@@ -68,6 +68,30 @@ return {
     end,
   },
   {
+    "the statusline shows each status as the fixture of the CLI's bar text says (Tests/Fixtures/bar-text.json)",
+    function()
+      require("onthemap").setup({})
+      local status = require("onthemap.status")
+      local path = debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "../../../Tests/Fixtures/bar-text.json"
+      local file = t.ok(io.open(path, "rb"), "the fixture at " .. path)
+      -- Read as the daemon's answers are (rpc.lua): JSON null and absent members alike are nil.
+      local cases = vim.json.decode(file:read("*a"), { luanil = { object = true, array = true } }).cases
+      file:close()
+      t.ok(#cases >= 10, "the fixture's cases: " .. #cases)
+      local running, state, current = status.running, status.state, status.status
+      local ok, err = pcall(function()
+        -- As a subscription that has answered: no connection is started for the test.
+        status.running, status.state = true, "online"
+        for _, case in ipairs(cases) do
+          status.status = case.status
+          t.eq(status.text(), case.text, case.name)
+        end
+      end)
+      status.running, status.state, status.status = running, state, current
+      assert(ok, err)
+    end,
+  },
+  {
     "a link the daemon dropped is not opened, and the message says why, as the CLI's open does",
     function()
       local open = require("onthemap.open")
