@@ -32,9 +32,11 @@ extension Daemon {
         var mapString = params.mapString.trimmingWhitespace()
         let mediaURL = params.mediaURL.trimmingWhitespace()
         if let problem = WebLink.problem(mediaURL) {
+            // The reason alone in `data`, for an editor that asks for the link again with it.
+            let reason = "The link is not a web link (\(problem))"
             throw RPCError.application(
-                RPCError.invalidURLCode, "The link is not a web link (\(problem)): give an http:// or https:// address, like https://example.com/me.",
-                retryable: false, extra: [("mediaURL", .string(mediaURL))])
+                RPCError.invalidURLCode, reason + ": give an http:// or https:// address, like https://example.com/me.",
+                retryable: false, extra: [("mediaURL", .string(mediaURL)), ("reason", .string(reason))])
         }
         let latitude: Double
         let longitude: Double

@@ -1758,7 +1758,9 @@ meanwhile."
                                                :latitude (plist-get where :latitude)
                                                :longitude (plist-get where :longitude)))))
              (when (eql (plist-get (cdr answer) :code) onthemap--invalid-url)
-               (setq why (onthemap--refusal (plist-get (cdr answer) :message))))))
+               ;; Why, without the advice the message adds: the daemon's `data.reason'.
+               (setq why (or (plist-get (plist-get (cdr answer) :data) :reason)
+                             (replace-regexp-in-string "[[:space:].]*\\'" "" (plist-get (cdr answer) :message)))))))
     (let ((error (cdr answer))
           (params (list :mapString label :mediaURL link
                         :latitude (plist-get where :latitude) :longitude (plist-get where :longitude))))
@@ -1774,14 +1776,6 @@ meanwhile."
                    (onthemap--post-pin params pin)
                  (message "OnTheMap: %s" (onthemap--unchanged pin)))))
             (t (onthemap--report error "post"))))))
-
-(defun onthemap--refusal (message)
-  "Why the daemon refused a link, from its MESSAGE, without its advice.
-\"The link is not a web link (it is not an http:// or https://
-address)\" of \"...: give an http:// or https:// address, like ...\"."
-  (if (or (string-match "\\`\\(.*?)\\): " message) (string-match "\\`\\(.*?\\): " message))
-      (match-string 1 message)
-    (replace-regexp-in-string "[[:space:].]*\\'" "" message)))
 
 (defun onthemap--await-answer (method params)
   "Call METHOD with PARAMS, wait for the answer: (RESULT) or (nil . ERROR).

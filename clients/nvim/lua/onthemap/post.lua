@@ -54,12 +54,6 @@ end
 
 local ask_link
 
---- Why the daemon refused a link, without its advice: "The link is not a web link (it is not an
---- http:// or https:// address)" of "…: give an http:// or https:// address, like …".
-local function refusal(message)
-  return message:match("^(.-%)): ") or message:match("^(.-): ") or (message:gsub("[%s.]*$", ""))
-end
-
 --- Sends the pin; on "you already have a pin" asks before moving it. The daemon checks the link
 --- first (its WebLink rule, which no editor copies): a link it refuses (-32008) is asked for
 --- again, with its reason, at the same place, before any "Move your pin?" (`again` = {place,
@@ -67,7 +61,10 @@ end
 local function send(params, again)
   rpc.request("postPin", params, function(err, result)
     if err and err.code == rpc.codes.invalid_url and again then
-      ask_link(again.place, again.match, again.current, refusal(err.message), again.typed)
+      -- Why, without the advice the message adds: the daemon's `data.reason` ("The link is not a
+      -- web link (it is not an http:// or https:// address)").
+      local why = err.data and err.data.reason or (err.message:gsub("[%s.]*$", ""))
+      ask_link(again.place, again.match, again.current, why, again.typed)
     elseif err and err.code == rpc.codes.pin_exists and not params.overwrite then
       local pin = err.data and err.data.pin or {}
       local from = format.clean(pin.mapString or "its place")
