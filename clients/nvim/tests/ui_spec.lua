@@ -23,6 +23,27 @@ local function settled(s)
   s:wait_normal_mode()
 end
 
+--- :OnTheMapPost with Enter at the place prompt (the place kept), up to the link prompt.
+local function post_keeping_place(s, before)
+  s:command("OnTheMapPost")
+  s:wait_for(("Place (empty keeps %s):"):format(before.mapString))
+  s:type("\r")
+  s:wait_for(("Link for %s (http or https): "):format(before.mapString))
+end
+
+--- Says yes to "Replace your pin at … (new link)?" and waits for the pin to hold `link`, the
+--- place as it was.
+local function replace_link(s, before, link)
+  s:wait_for(("Replace your pin at %s (new link)?"):format(before.mapString))
+  s:wait_for("Type number and <Enter>")
+  s:type("1\r")
+  local pin = pin_becomes("the link " .. link, function(pin)
+    return pin.mediaURL == link
+  end)
+  t.eq({ pin.mapString, pin.latitude, pin.longitude }, { before.mapString, before.latitude, before.longitude }, "the place kept")
+  settled(s)
+end
+
 return {
   {
     "a list opened logged out names :OnTheMapLogin; after :OnTheMapLogin it fills by itself",
@@ -289,19 +310,10 @@ return {
     function()
       local before = t.cli_json({ "mypin" })
       screen.with({}, function(s)
-        s:command("OnTheMapPost")
-        s:wait_for(("Place (empty keeps %s):"):format(before.mapString))
-        s:type("\r")
+        post_keeping_place(s, before)
         s:wait_for(("Link for %s (http or https): %s"):format(before.mapString, before.mediaURL))
         s:type("\21https://ada.example/kept\r") -- Ctrl-U clears the offered link
-        s:wait_for(("Replace your pin at %s (new link)?"):format(before.mapString))
-        s:wait_for("Type number and <Enter>")
-        s:type("1\r")
-        local pin = pin_becomes("the new link", function(pin)
-          return pin.mediaURL == "https://ada.example/kept"
-        end)
-        t.eq({ pin.mapString, pin.latitude, pin.longitude }, { before.mapString, before.latitude, before.longitude }, "the place kept")
-        settled(s)
+        replace_link(s, before, "https://ada.example/kept")
       end)
     end,
   },
@@ -312,24 +324,14 @@ return {
       -- onthemap)" (a tester's round, /work/audit5-40.md item 6).
       local before = t.cli_json({ "mypin" })
       screen.with({}, function(s)
-        s:command("OnTheMapPost")
-        s:wait_for(("Place (empty keeps %s):"):format(before.mapString))
-        s:type("\r")
-        s:wait_for(("Link for %s (http or https): "):format(before.mapString))
+        post_keeping_place(s, before)
         s:type("\21ftp://ada.example/x\r")
         -- The daemon's reason, and the link typed offered to mend; no "Replace your pin?" yet.
         s:wait_for_wrapped("The link is not a web link (it is not an http:// or https:// address). Link for")
         s:wait_for_wrapped("(http or https): ftp://ada.example/x")
         t.ok(not s:text():find("Replace your pin", 1, true), "no question before a good link:\n" .. s:text())
         s:type("\21https://ada.example/mended\r")
-        s:wait_for(("Replace your pin at %s (new link)?"):format(before.mapString))
-        s:wait_for("Type number and <Enter>")
-        s:type("1\r")
-        local pin = pin_becomes("the mended link", function(pin)
-          return pin.mediaURL == "https://ada.example/mended"
-        end)
-        t.eq({ pin.mapString, pin.latitude, pin.longitude }, { before.mapString, before.latitude, before.longitude }, "the place kept")
-        settled(s)
+        replace_link(s, before, "https://ada.example/mended")
       end)
     end,
   },
@@ -723,10 +725,7 @@ return {
     function()
       local before = t.cli_json({ "mypin" })
       screen.with({}, function(s)
-        s:command("OnTheMapPost")
-        s:wait_for("Place (empty keeps ")
-        s:type("\r")
-        s:wait_for(("Link for %s (http or https): "):format(before.mapString))
+        post_keeping_place(s, before)
         s:type("\21\r") -- Ctrl-U clears the offered link
         s:wait_gone("Link for ")
         -- The place whole when it fits the command line, else its first parts ("Springfield" of
