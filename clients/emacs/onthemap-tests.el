@@ -1453,8 +1453,10 @@ The mode line must have shown it offline meanwhile."
         ;; 0: the world; - there says it is all in view.
         (setq camera onthemap--map-camera)
         (onthemap-tests--type (lambda () (not (eq onthemap--map-camera camera))) "0" '<f12>)
-        ;; The server has more students than the daemon's 100: the title says only those are drawn.
-        (should (equal header-line-format " Map of the world · zoom 1 · only the newest 100 students"))
+        ;; The server has more students than the daemon's 100: the title says only those are drawn
+        ;; (and where the world was cut, when the window is too low for it all and pins are left out).
+        (should (string-match-p "\\` Map of the world\\( cut at [0-9]+°N, [0-9]+°S\\)? · zoom 1 · only the newest 100 students\\'"
+                                header-line-format))
         (onthemap-tests--type nil "-")
         (should (equal (car onthemap-tests--messages) "OnTheMap: the whole world is in view")))
       (kill-buffer))
@@ -1713,7 +1715,7 @@ Return the session: a plist of its :dir, :socket and :messages file."
           (onthemap-tests--cli-login)
           (onthemap-tests--wait (lambda () (format "the map after a login elsewhere: %S" header-line-format))
                                 (lambda () (and onthemap--map-pins (stringp header-line-format)
-                                                (string-prefix-p " Map of the world · zoom" header-line-format))))
+                                                (string-prefix-p " Map of the world" header-line-format))))
           ;; Logged out elsewhere: emptied, and the header line says so too.
           (should (eql 0 (call-process (onthemap-tests--env "ONTHEMAP_TEST_CLI") nil nil nil "logout")))
           (onthemap-tests--wait (lambda () (format "the map to empty: %S" (buffer-string))) body-says-logged-out)
@@ -2170,6 +2172,25 @@ only as root, which Swift Testing reports as skipped for anyone else."
         (should (equal (list (gethash "name" case) (onthemap--clean text))
                        (list (gethash "name" case) shown)))
         (should (eq (onthemap--clean-p text) (equal text shown)))))))
+
+(ert-deftest onthemap-test-20e-world-cut-short-says-where ()
+  ;; A low window's world view leaves pins out: the header says where it was cut and the
+  ;; summary counts them, as `onthemap map' and `map -i' do (audit5-40 item 1).
+  (let ((result (list :rows ["⠀⣿⣿⠀"] :styles [" ll "] :outside 10
+                      :pins (vector (list :n 1 :row 0 :col 1 :firstName "Ada" :lastName "L" :mapString "Oslo"
+                                          :mediaURL "https://a.example" :mine :json-false))
+                      :view (list :west -180 :south -30.4 :east 180 :north 71.2 :zoom 1)))
+        (buffer (get-buffer-create "*onthemap map cut test*")))
+    (should (equal (onthemap--map-place-shown "the world" result) "the world cut at 71°N, 30°S"))
+    (should (equal (onthemap--map-place-shown "Paris, France" result) "Paris, France"))
+    (should (equal (onthemap--map-place-shown "the world" (plist-put (copy-sequence result) :outside 0)) "the world"))
+    (unwind-protect
+        (with-current-buffer buffer
+          (onthemap-map-mode)
+          (onthemap-map-render buffer result "the world" 5)
+          (should (equal header-line-format " Map of the world cut at 71°N, 30°S · zoom 1"))
+          (should (string-search "1 pin in view, 10 outside it · RET opens" (buffer-string))))
+      (kill-buffer buffer))))
 
 ;; Tests/Fixtures/bar-text.json: the CLI's bar text (StatusSummary.text) and Neovim's
 ;; statusline are held to the same cases.

@@ -2054,23 +2054,51 @@ is doubled."
           (when capped " (as close as the map goes)")
           (when (numberp limited) (format " · only the newest %s students" (onthemap--grouped limited)))))
 
+(defconst onthemap--world-band '(79.5 . -55.5)
+  "The latitudes the world view keeps when it can, north and south.
+Tierra del Fuego to Greenland's north, as the daemon's world view keeps
+them (the CLI's MapViewBand).")
+
+(defun onthemap--degrees (latitude)
+  "LATITUDE in whole degrees: \"71°N\", \"30°S\"."
+  (format "%d°%s" (floor (+ (abs latitude) 0.5)) (if (< latitude 0) "S" "N")))
+
+(defun onthemap--map-place-shown (where result)
+  "Return WHERE for the title of the map RESULT, or where its world was cut.
+A world view cut short by a low window, with pins left out, says so:
+\"the world cut at 71°N, 30°S\", as `onthemap map -i' does."
+  (let ((view (plist-get result :view))
+        (outside (plist-get result :outside)))
+    (if (and (equal where "the world") (numberp outside) (> outside 0)
+             (numberp (plist-get view :zoom)) (< (plist-get view :zoom) 1.5)
+             (or (< (plist-get view :north) (car onthemap--world-band))
+                 (> (plist-get view :south) (cdr onthemap--world-band))))
+        (format "the world cut at %s, %s"
+                (onthemap--degrees (plist-get view :north)) (onthemap--degrees (plist-get view :south)))
+      where)))
+
 (defun onthemap-map-render (buffer result &optional where legend capped)
   "Paint the `map' RESULT (rows, styles, pins, view) into BUFFER.
 WHERE names what it shows (in the header line, with the zoom);
 LEGEND is how many legend lines fit on screen under it; CAPPED
 says the zoom asked for was closer than the map goes."
   (with-current-buffer buffer
-    (let ((inhibit-read-only t)
-          (rows (plist-get result :rows))
-          (styles (plist-get result :styles))
-          (pins (append (plist-get result :pins) nil)))
+    (let* ((inhibit-read-only t)
+           (rows (plist-get result :rows))
+           (styles (plist-get result :styles))
+           (pins (append (plist-get result :pins) nil))
+           (where (or where "the world"))
+           (shown (onthemap--map-place-shown where result)))
       (erase-buffer)
       (setq onthemap--map-problem-text nil
-            header-line-format (onthemap--map-title (or where "the world") (plist-get result :view) capped
-                                                     (plist-get result :limitedTo)))
+            header-line-format (onthemap--map-title shown (plist-get result :view) capped (plist-get result :limitedTo)))
       (dotimes (i (length rows))
         (onthemap--paint-row (aref rows i) (if (< i (length styles)) (aref styles i) "")))
       (setq onthemap--map-summary (concat (if pins (format "%s in view" (onthemap--pins-text (length pins))) "No pin in view")
+                                          ;; The pins a world cut short leaves out, as the CLI counts them;
+                                          ;; around a place, the rest is outside as a matter of course.
+                                          (if (equal shown where) ""
+                                            (format ", %s outside it" (onthemap--grouped (plist-get result :outside))))
                                           (if (and legend (> (length pins) legend))
                                               (format " (%s more below)" (onthemap--grouped (- (length pins) legend)))
                                             "")

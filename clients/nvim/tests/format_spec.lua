@@ -215,6 +215,28 @@ return {
     end,
   },
   {
+    "a world view a low window cut says where, and counts the pins it left out, as the CLI does",
+    function()
+      local result = {
+        rows = { "⠀⣿⣿⠀" },
+        styles = { " ll " },
+        pins = { { n = 1, row = 0, col = 1, firstName = "Ada", lastName = "L", mapString = "Oslo", mediaURL = "https://a.example", mine = false } },
+        outside = 10,
+        view = { west = -180, south = -30.4, east = 180, north = 71.2, zoom = 1 },
+      }
+      t.eq(map.where("the world", result), "the world cut at 71°N, 30°S", "cut, with pins left out")
+      t.eq(map.where("Paris, France", result), "Paris, France", "a place is named as it is")
+      t.eq(map.where("the world", vim.tbl_extend("force", result, { outside = 0 })), "the world", "nothing left out")
+      t.eq(map.where("the world", vim.tbl_extend("force", result, { view = vim.tbl_extend("force", result.view, { zoom = 3 }) })),
+        "the world", "zoomed in: not the world view")
+      local buf = map.buffer()
+      map.render(buf, result, "the world", 5)
+      local lines = t.lines(buf)
+      t.eq(lines[1], "Map of the world cut at 71°N, 30°S · zoom 1", "the title")
+      t.ok(lines[3]:find("^1 pin in view, 10 outside it · "), "the summary: " .. lines[3])
+    end,
+  },
+  {
     "a map result is painted with one highlight group per style code",
     function()
       -- The shape of the daemon's `map` result: rows and styles of equal cells, pins, view.

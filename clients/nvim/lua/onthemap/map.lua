@@ -97,12 +97,36 @@ function M.title(where, view, capped, limited)
   return text
 end
 
+-- The latitudes the world view keeps when it can, Tierra del Fuego to Greenland's north (the CLI's
+-- MapViewBand, as the daemon's world view keeps them).
+local band = { north = 79.5, south = -55.5 }
+
+--- "71°N", "30°S".
+local function degrees(latitude)
+  return ("%d°%s"):format(math.floor(math.abs(latitude) + 0.5), latitude < 0 and "S" or "N")
+end
+
+--- What the map shows, for its title: `where`, except the world cut short by a low window with pins
+--- left out, which says where it was cut ("the world cut at 71°N, 30°S", as `onthemap map -i`): the
+--- pins south and north of it are not in "the world" shown.
+function M.where(where, result)
+  local view = type(result) == "table" and result.view
+  if where ~= "the world" or type(view) ~= "table" or (tonumber(result.outside) or 0) == 0 then
+    return where
+  end
+  if type(view.zoom) ~= "number" or view.zoom >= 1.5 or not (view.north < band.north or view.south > band.south) then
+    return where
+  end
+  return ("the world cut at %s, %s"):format(degrees(view.north), degrees(view.south))
+end
+
 --- Paints a `map` result into `buf` under the title naming `where`: the rows, coloured by
 --- `styles`, then the pins in view. `legend_room`: legend lines that fit on screen.
 function M.render(buf, result, where, legend_room, capped)
   -- Cut to the window, as the hint line below is: a split narrows the map, and its title with it.
   local room = buffer.room(buf)
-  local title = format.truncate(M.title(where, result.view, capped, result.limitedTo), room)
+  local shown = M.where(where, result)
+  local title = format.truncate(M.title(shown, result.view, capped, result.limitedTo), room)
   local lines, highlights, items = { title }, { { "Title", 0, 0, -1 } }, {}
   local rows, styles = result.rows or {}, result.styles or {}
   for index, row in ipairs(rows) do
@@ -112,13 +136,19 @@ function M.render(buf, result, where, legend_room, capped)
   end
   local pins = result.pins or {}
   local summary = #pins == 0 and "No pin in view" or (pins_text(#pins) .. " in view")
+  -- The pins a world cut short leaves out, as the CLI counts them ("90 pins in view, 10 outside
+  -- it"); around a place, the rest of the world is outside as a matter of course.
+  if shown ~= where then
+    summary = summary .. (", %s outside it"):format(format.grouped(result.outside))
+  end
   if legend_room and #pins > legend_room then
     summary = summary .. (" (%s more below)"):format(format.grouped(#pins - legend_room))
   end
   -- The hint gives way to the window, as Emacs's does: its middle first, then cut with "…" (the
   -- window's edge cut it bare).
   local hint = summary .. " · g? keys"
-  for _, each in ipairs({ " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · +/- zoom · HJKL pan · g? keys" }) do
+  local hints = { " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · <CR> opens · g? keys", " · +/- zoom · HJKL pan · g? keys" }
+  for _, each in ipairs(hints) do
     if format.width(summary .. each) <= room then
       hint = summary .. each
       break
