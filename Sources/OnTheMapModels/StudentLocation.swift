@@ -55,10 +55,8 @@ public struct StudentLocation: Sendable, Hashable, Codable {
             createdAt: createdAt, updatedAt: updatedAt)
     }
 
-    /// "Ada Lovelace", or whichever part is known.
-    public var fullName: String {
-        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
-    }
+    /// "Ada Lovelace", or whichever part is known (`FullName`).
+    public var fullName: String { FullName.of(first: firstName, last: lastName) }
 
     /// Why this location cannot go on a map (a coordinate out of range), or nil.
     public var placementProblem: String? {

@@ -45,25 +45,24 @@ struct StatusCommand: ParsableCommand {
     static func show(_ options: Options) throws {
         // The daemon answers `status` from what it holds, at once: a bar that polls gives up after a
         // few seconds (a stopped or hung daemon) rather than the minute an upstream request may take.
-        let status = Result { try GlobalOptions.connect(flag: options.socket, timeout: .seconds(5)).result(StatusParams()) }
-        if let format = options.format {
+        let status: StatusResult
+        do {
+            status = try GlobalOptions.connect(flag: options.socket, timeout: .seconds(5)).result(StatusParams())
+        } catch {
+            guard let format = options.format else { throw CLIFailure.exit(for: error) }
             // Offline is a state for the bar to show, not a failure: always a line, and exit 0.
-            let summary = StatusSummary(status, now: Date())
-            Output.line(try format.render(summary, status: try? status.get()))
+            Output.line(try format.render(StatusSummary(.failure(error), now: Date()), status: nil))
             return
         }
-        switch status {
-        case .success(let status):
-            if options.json {
-                try Output.json(status)
-            } else {
-                Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
-            }
-            // Printed as ever, and exit 3 so a script's `if onthemap status` tells (as `gh auth status`).
-            if !status.loggedIn { throw ExitCode(ExitStatus.notLoggedIn) }
-        case .failure(let error):
-            throw CLIFailure.exit(for: error)
+        if let format = options.format {
+            Output.line(try format.render(StatusSummary(status: status, now: Date()), status: status))
+        } else if options.json {
+            try Output.json(status)
+        } else {
+            Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
         }
+        // Printed as ever, and exit 3 so a script's `if onthemap status` tells (as `gh auth status`).
+        if options.format == nil, !status.loggedIn { throw ExitCode(ExitStatus.notLoggedIn) }
     }
 }
 

@@ -14,7 +14,5 @@ public struct AccountInfo: Sendable, Hashable, RPCResultType {
     }
 
     /// "Ada Lovelace", or whichever part is known.
-    public var fullName: String {
-        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
-    }
+    public var fullName: String { FullName.of(first: firstName, last: lastName) }
 }
