@@ -55,14 +55,17 @@ struct StatusCommand: ParsableCommand {
             return
         }
         if let format = options.format {
+            // A bar's line, and exit 0, logged in or not.
             Output.line(try format.render(StatusSummary(status: status, now: Date()), status: status))
-        } else if options.json {
+            return
+        }
+        if options.json {
             try Output.json(status)
         } else {
             Output.line(HumanStatus.render(status, style: Style(enabled: Terminal.colorOnStdout), now: Date()))
         }
         // Printed as ever, and exit 3 so a script's `if onthemap status` tells (as `gh auth status`).
-        if options.format == nil, !status.loggedIn { throw ExitCode(ExitStatus.notLoggedIn) }
+        if !status.loggedIn { throw ExitCode(ExitStatus.notLoggedIn) }
     }
 }
 
