@@ -111,20 +111,29 @@ struct DailyUseRoundThreeTests {
         }
     }
 
-    /// Logged in already: a script changes nothing and is told who is logged in, with exit status 1
-    /// (a script logging in as someone else must not go on as the account before); `--force` logs in
-    /// again.
-    @Test func aSecondLoginSaysWhoIsLoggedIn() throws {
+    /// Logged in already, a script is done as it asks: with nothing to log in with, it is told who is
+    /// logged in and succeeds (exit 0, as `gh` and `tailscale up` when there is nothing to do); with a
+    /// password piped in, it logs in with it, and a wrong one is refused and leaves the session as it
+    /// was. `--force` logs in again, as ever.
+    @Test func aSecondLoginFromAScriptDoesWhatItAsks() throws {
         let bed = try CLITestBed()
-        let again = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong password\n")
-        #expect(again.status == 1, "\(again.stderr)")
         let key = try #require(try JSONDecoder().decode(WireJSON.self, from: Data(try bed.run(["status", "--json"]).stdout.utf8))["account"]?["key"]?.stringValue)
+        let nothing = try bed.run(["login"], stdin: "")
+        #expect(nothing.status == 0, "\(nothing.stderr)")
         #expect(
-            again.stderr == "onthemap: already logged in as Ada Lovelace (\(key)): nothing changed; `onthemap login --force` logs in again\n",
-            "\(again.stderr)")
-        // --force logs in again: a wrong password is then refused, as any login.
-        let wrong = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong\n")
+            nothing.stderr == "already logged in as Ada Lovelace (\(key)): nothing changed; `onthemap login --force` logs in again\n",
+            "\(nothing.stderr)")
+        let asJSON = try bed.run(["login", "--json"], stdin: "")
+        #expect(asJSON.status == 0 && asJSON.stdout.contains(#""key":"\#(key)""#), "\(asJSON.stdout)")
+        // An email with no password: what is missing is said, as when logged out.
+        let partial = try bed.run(["login", "--username", "demo@onthemap.example"], stdin: "")
+        #expect(partial.status == 64 && partial.stderr.contains("give --password-stdin"), "\(partial.stderr)")
+
+        let wrong = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "wrong password\n")
         #expect(wrong.status == 1 && wrong.stderr.contains("check the email and password"), "\(wrong.stderr)")
+        #expect(try bed.run(["status", "--json"]).stdout.contains(#""loggedIn":true"#), "a refused login keeps the session")
+        let again = try bed.run(["login", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
+        #expect(again.status == 0 && again.stderr == "logged in as Ada Lovelace\n", "\(again.stderr)")
         let forced = try bed.run(["login", "--force", "--username", "demo@onthemap.example", "--password-stdin"], stdin: "onthemap-demo\n")
         #expect(forced.status == 0 && forced.stderr == "logged in as Ada Lovelace\n", "\(forced.stderr)")
     }

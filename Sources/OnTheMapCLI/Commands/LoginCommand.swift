@@ -10,9 +10,9 @@ struct LoginCommand: ReportingCommand {
         commandName: "login", abstract: "Log in with your Udacity account (or a Facebook token).",
         discussion: """
             On a terminal, asks for what is missing, with the password hidden. Already logged in, it says \
-            who is, and on a terminal asks before logging in again; otherwise (a script) it changes nothing \
-            and exits 1, so a script meaning to log in as someone else never goes on as the wrong \
-            account: --force logs in again without asking.
+            who is, and on a terminal asks before logging in again. A script that pipes in the password \
+            (with --username) or a token logs in with them, whoever was logged in; one that gives \
+            nothing is told who is logged in and succeeds. --force logs in again without asking.
 
             \(ExitStatus.help)
             """)
@@ -41,7 +41,9 @@ struct LoginCommand: ReportingCommand {
     }
 
     func execute() throws {
-        if !force, let account = try global.result(StatusParams()).account { try confirmAgain(account) }
+        if !force, !credentialsPiped, let account = try global.result(StatusParams()).account {
+            guard try logInAgain(account) else { return }
+        }
         let params: LoginParams
         if facebookTokenStdin {
             guard let token = readLine(strippingNewline: true), !token.isEmpty else {
@@ -67,17 +69,28 @@ struct LoginCommand: ReportingCommand {
         if json { try Output.json(account) } else { Output.error("logged in as " + DisplayText.clean(account.fullName)) }
     }
 
-    /// Already logged in as `account`: says so, and on a terminal (nothing piped in) asks whether to log
-    /// in again; throws when nothing is to change (exit 1, as a `post` not confirmed).
-    private func confirmAgain(_ account: AccountInfo) throws {
+    /// Credentials that name whom to log in as, given in full without a prompt: a script's login is
+    /// done as asked, whoever was logged in (a wrong password leaves the session before as it was), so
+    /// a script never goes on as another account, and never fails because the work was done before.
+    private var credentialsPiped: Bool { facebookTokenStdin || (passwordStdin && username != nil) }
+
+    /// Already logged in as `account`: says so, and on a terminal asks whether to log in again (no is
+    /// exit 1, as a `post` not confirmed). A script that gave nothing to log in with has its answer:
+    /// false, nothing to do. One that gave part (an email, no password) goes on to be told what is
+    /// missing, as when logged out.
+    private func logInAgain(_ account: AccountInfo) throws -> Bool {
         let who = DisplayText.clean(account.fullName) + " (" + DisplayText.clean(account.key) + ")"
-        guard Terminal.stdinIsTTY, !passwordStdin, !facebookTokenStdin else {
-            throw CommandFailure(message: "already logged in as \(who): nothing changed; `onthemap login --force` logs in again")
+        guard Terminal.stdinIsTTY, !passwordStdin else {
+            if username != nil || passwordStdin { return true }
+            Output.error("already logged in as \(who): nothing changed; `onthemap login --force` logs in again")
+            if json { try Output.json(account) }
+            return false
         }
         Output.error("already logged in as \(who)")
         guard Terminal.confirm("Log in again?") else {
             throw CommandFailure(message: "nothing changed: still logged in as \(who)")
         }
+        return true
     }
 
     private func ask(_ question: String, secret: Bool, what: String) throws -> String {
