@@ -26,7 +26,7 @@ enum CLIFailure {
         switch error {
         case let error as RPCError:
             // The daemon's words may quote others' (an upstream's error, a name): cleaned like them.
-            (DisplayText.clean(continuingThePrefix(message(for: error))), status(for: error))
+            (DisplayText.clean(ArgumentFailure.continuingThePrefix(message(for: error))), status(for: error))
         case let error as ClientError: (error.message, ExitCode(ExitStatus.unreachable))
         case let error as UsageFailure: (error.message, ExitCode(ExitStatus.usage))
         case let error as CommandFailure: (error.message, ExitCode(ExitStatus.daemonError))
@@ -64,13 +64,6 @@ enum CLIFailure {
         default:
             return error.message
         }
-    }
-
-    /// The daemon's sentence after "onthemap: ", in lower case as the CLI's own messages are there
-    /// ("onthemap: not logged in: …" beside "onthemap: no place matches …"); a word that is a name,
-    /// capitals inside ("OnTheMap", "API"), keeps them. The editors show the sentence as it is.
-    static func continuingThePrefix(_ sentence: String) -> String {
-        ArgumentFailure.continuingThePrefix(sentence)
     }
 
     /// `message` without its protocol prefix and final full stop.

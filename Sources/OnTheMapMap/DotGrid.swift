@@ -13,11 +13,6 @@ struct DotGrid {
     }
 
     @inline(__always)
-    func isSet(_ x: Int, _ y: Int) -> Bool {
-        words[y * wordsPerRow + x >> 6] >> UInt64(x & 63) & 1 != 0
-    }
-
-    @inline(__always)
     mutating func set(_ x: Int, _ y: Int) {
         words[y * wordsPerRow + x >> 6] |= 1 << UInt64(x & 63)
     }

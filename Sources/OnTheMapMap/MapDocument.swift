@@ -132,8 +132,8 @@ public enum MapDocument {
         String(Double(Int((value * 10).rounded())) / 10)
     }
 
-    /// Text for an XML attribute or element.
-    static func escape(_ text: String) -> String {
+    /// Text for an XML or HTML attribute or element (also the server's page settings).
+    public static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
