@@ -2190,7 +2190,12 @@ only as root, which Swift Testing reports as skipped for anyone else."
           (onthemap-map-render buffer result "the world" 5)
           (should (equal header-line-format " Map of the world cut at 71°N, 30°S · zoom 1"))
           (should (string-search "1 pin in view, 10 outside it · RET opens" (buffer-string))))
-      (kill-buffer buffer))))
+      (kill-buffer buffer))
+    ;; The key hints give way to a narrow window, their middle first, "? keys" last.
+    (let ((summary "90 pins in view, 10 outside it (85 more below)"))
+      (should (equal (onthemap--with-hint summary 100) (concat summary " · RET opens · +/- zoom · H J K L pan · ? keys")))
+      (should (equal (onthemap--with-hint summary 80) (concat summary " · RET opens · ? keys")))
+      (should (equal (onthemap--with-hint summary 50) (concat summary " · ? keys"))))))
 
 ;; Tests/Fixtures/bar-text.json: the CLI's bar text (StatusSummary.text) and Neovim's
 ;; statusline are held to the same cases.

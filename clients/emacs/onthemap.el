@@ -2101,14 +2101,18 @@ says the zoom asked for was closer than the map goes."
                                             (format ", %s outside it" (onthemap--grouped (plist-get result :outside))))
                                           (if (and legend (> (length pins) legend))
                                               (format " (%s more below)" (onthemap--grouped (- (length pins) legend)))
-                                            "")
-                                          " · RET opens · +/- zoom · H J K L pan · ? keys"))
+                                            "")))
       (if (markerp onthemap--map-legend)
           (set-marker onthemap--map-legend (point))
         (setq onthemap--map-legend (copy-marker (point))))
       (setq onthemap--map-pins pins)
       (onthemap--map-insert-legend)
       (goto-char (point-min)))))
+
+(defconst onthemap--map-hints '(" · RET opens · +/- zoom · H J K L pan · ? keys" " · RET opens · ? keys")
+  "The map's key hints after its summary, the longest first.
+The first that fits the window is shown; with none, \" · ? keys\", cut
+with \"…\" if it must be.")
 
 (defconst onthemap--legend-caps '(6 30 34 60)
   "The widest the map legend's columns get: number, name, place, link.")
@@ -2146,13 +2150,18 @@ own \"(you)\" stay whole."
                                "  " (onthemap--pad (onthemap--truncate place place-width) place-width)
                                "  " (onthemap--truncate link link-width))))))
 
+(defun onthemap--with-hint (summary room)
+  "SUMMARY and the longest of `onthemap--map-hints' that fits ROOM columns."
+  (concat summary (or (seq-find (lambda (hint) (<= (string-width (concat summary hint)) room)) onthemap--map-hints)
+                      " · ? keys")))
+
 (defun onthemap--map-insert-legend ()
   "Insert the map's legend at point, laid out for the window.
 That is its summary (cut to fit), then a line for each pin in view."
   (let ((room (onthemap--list-room))
         (pins onthemap--map-pins))
     (setq onthemap--laid-out-width room)
-    (insert (propertize (onthemap--truncate onthemap--map-summary room) 'face 'shadow) "\n")
+    (insert (propertize (onthemap--truncate (onthemap--with-hint onthemap--map-summary room) room) 'face 'shadow) "\n")
     (cl-loop for pin in pins
              for line in (onthemap--legend-lines pins room)
              do (insert (propertize (string-trim-right line) 'onthemap-pin pin) "\n"))))

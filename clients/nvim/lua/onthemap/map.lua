@@ -147,7 +147,7 @@ function M.render(buf, result, where, legend_room, capped)
   -- The hint gives way to the window, as Emacs's does: its middle first, then cut with "…" (the
   -- window's edge cut it bare).
   local hint = summary .. " · g? keys"
-  local hints = { " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · <CR> opens · g? keys", " · +/- zoom · HJKL pan · g? keys" }
+  local hints = { " · <CR> opens · +/- zoom · HJKL pan · g? keys", " · <CR> opens · g? keys" }
   for _, each in ipairs(hints) do
     if format.width(summary .. each) <= room then
       hint = summary .. each
