@@ -5,8 +5,7 @@ import OnTheMapModels
 /// Its params are already a `WireJSON` value, so the whole request is one and is written by
 /// `WireJSON`'s writer, members in the order JSON-RPC 2.0 lists them. Not through `JSONEncoder`:
 /// a client process that sends one request would pay that encoder's first-use set-up (type metadata
-/// and conformance lookups, about 0.3 ms of `onthemap status`'s 2.7 ms, `perf record`) to write
-/// one short line.
+/// and conformance look-ups, a tenth of `onthemap status`) to write one short line.
 public struct RPCRequest: Sendable {
     public var id: RPCID?
     public var method: String

@@ -1,7 +1,7 @@
-/// `onthemap status` as status bars run it, every few seconds: read without ArgumentParser. Its
-/// reflection over the command tree (Mirror, generic metadata, protocol conformance look-ups) takes
-/// 1.8 ms of a 3.4 ms `status`, where make bench's guard is the whole command at ≤ 3 ms and ≤ 2× a C
-/// client (docs/benchmarks.md). Only the plain spellings of StatusCommand's own options are read
+/// `onthemap status` as status bars run it, every few seconds: read without ArgumentParser, whose
+/// reflection over the command tree (Mirror, generic metadata, conformance look-ups) would take about
+/// half of the whole command, which make bench holds to ≤ 3 ms and ≤ 2× a C client (Benchmarks/
+/// analysis.md has the figures). Only the plain spellings of StatusCommand's own options are read
 /// here; anything else (`--help`, a typo, a bad value, an option twice) is nil and goes to
 /// ArgumentParser, which says what is wrong. StatusQuickTests hold both readings to the same
 /// options and the same values.
