@@ -730,6 +730,16 @@ Each is (CHOICE . LABEL)."
   (should (equal (onthemap--typed-link " example.com/x ") "https://example.com/x"))
   (should (equal (onthemap--typed-link "http://example.com") "http://example.com"))
   (should (equal (onthemap--typed-link "https://a.example/?u=https://b.example") "https://a.example/?u=https://b.example"))
+  ;; Another scheme stays as typed, for the daemon to refuse with its reason: it was made
+  ;; https://mailto:me@example.com (a host, example.com) and posted (a tester's round,
+  ;; /work/audit6.md item 3).  As the CLI's PostCommand.typedLink.
+  (should (equal (onthemap--typed-link "mailto:me@example.com") "mailto:me@example.com"))
+  (should (equal (onthemap--typed-link "javascript:alert(1)") "javascript:alert(1)"))
+  (should (equal (onthemap--typed-link " JavaScript:alert(1)") "JavaScript:alert(1)"))
+  (should (equal (onthemap--typed-link "ftp://ada.example/x") "ftp://ada.example/x"))
+  (should (equal (onthemap--typed-link "example.com:8080/me") "https://example.com:8080/me"))
+  (should (equal (onthemap--typed-link "localhost:8080") "https://localhost:8080"))
+  (should (equal (onthemap--typed-link "1password.com/x") "https://1password.com/x"))
   (should (null (onthemap--typed-link "")))
   (should (null (onthemap--typed-link nil))))
 
@@ -778,12 +788,17 @@ Each is (CHOICE . LABEL)."
          (before (onthemap-tests--cli-json "mypin"))
          (place (plist-get before :mapString)))
     (setq onthemap-tests--prompts nil)
+    ;; A link naming another scheme is refused as typed: mailto: was made
+    ;; https://mailto:me@example.com and posted (a tester's round, /work/audit6.md item 3).
     (onthemap-tests--type (onthemap-tests--said mark "moved your pin to")
-                          'M-x "onthemap-post" 'RET 'RET "ftp://ada.example/x" 'RET
-                          "https://ada.example/mended" 'RET "y" 'RET '<f12>)
+                          'M-x "onthemap-post" 'RET 'RET "mailto:me@example.com" 'RET "javascript:alert(1)" 'RET
+                          "ftp://ada.example/x" 'RET "https://ada.example/mended" 'RET "y" 'RET '<f12>)
     (let ((prompts (reverse onthemap-tests--prompts)))
-      (should (cl-some (lambda (p) (string-prefix-p (format "The link is not a web link (it is not an http:// or https:// address). Link for %s (http or https)" place) p))
-                       prompts))
+      ;; Asked again after each of the three, with the daemon's reason.
+      (should (= 3 (cl-count-if (lambda (p) (string-prefix-p (format "The link is not a web link (it is not an http:// or https:// address). Link for %s (http or https)" place) p))
+                                prompts)))
+      (should-not (cl-some (lambda (p) (string-search "https://mailto" p)) prompts))
+      (should-not (cl-some (lambda (m) (string-search "https://mailto" m)) (butlast onthemap-tests--messages mark)))
       ;; The question after the link asked again, not before.
       (should (< (cl-position-if (lambda (p) (string-prefix-p "The link is not a web link" p)) prompts)
                  (cl-position-if (lambda (p) (string-prefix-p "Replace your pin at" p)) prompts))))

@@ -742,11 +742,17 @@ ssh there is no browser.  xdg-open's exit 3 is the CLI's \"no browser\"."
                url))))
 
 (defun onthemap--typed-link (input)
-  "The link the user meant by INPUT, trimmed.
-With https:// in front when it names no scheme; nil for nothing typed."
+  "The link the user meant by INPUT, trimmed; nil for nothing typed.
+With https:// in front only when it names no scheme at all
+\(\"example.com/me\"), by the CLI's rule (its PostCommand.typedLink): a
+letter, then letters, digits, \"+\", \".\" or \"-\", then a colon
+not followed by a digit (\"example.com:8080/me\" is a host and its
+port).  A link that names another scheme (\"mailto:me@example.com\",
+\"javascript:alert(1)\") stays as typed, for the daemon to refuse
+with its reason."
   (let ((link (string-trim (or input ""))))
     (cond ((string-empty-p link) nil)
-          ((string-match-p "\\`[[:alpha:]][[:alnum:]+.-]*://" link) link)
+          ((string-match-p "\\`[[:alpha:]][[:alnum:]+.-]*:\\([^0-9]\\|\\'\\)" link) link)
           (t (concat "https://" link)))))
 
 ;;;; The students list

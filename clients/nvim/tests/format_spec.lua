@@ -165,7 +165,7 @@ return {
     end,
   },
   {
-    "the link prompt: a link pasted after the default replaces it; no scheme gets https://",
+    "the link prompt: a link pasted after the default replaces it; only a link naming no scheme gets https://",
     function()
       t.eq(format.typed_link("https://old.example/ahttps://new.example/b", "https://old.example/a"), "https://new.example/b", "pasted after the default")
       t.eq(format.typed_link("https://old.example/a HTTPS://New.example/b", "https://old.example/a"), "HTTPS://New.example/b", "pasted after a space, in capitals")
@@ -173,6 +173,16 @@ return {
       t.eq(format.typed_link("  example.com/x ", nil), "https://example.com/x", "no scheme")
       t.eq(format.typed_link("http://example.com", nil), "http://example.com", "http kept")
       t.eq(format.typed_link("https://a.example/?u=https://b.example", nil), "https://a.example/?u=https://b.example", "a link inside a link")
+      -- Another scheme stays as typed, for the daemon to refuse with its reason: it was made
+      -- https://mailto:me@example.com (a host, example.com) and posted (a tester's round,
+      -- /work/audit6.md item 3). As the CLI's PostCommand.typedLink.
+      t.eq(format.typed_link("mailto:me@example.com", nil), "mailto:me@example.com", "mailto: kept")
+      t.eq(format.typed_link("javascript:alert(1)", nil), "javascript:alert(1)", "javascript: kept")
+      t.eq(format.typed_link(" JavaScript:alert(1)", "https://old.example"), "JavaScript:alert(1)", "in capitals, a default given")
+      t.eq(format.typed_link("ftp://ada.example/x", nil), "ftp://ada.example/x", "ftp:// kept")
+      t.eq(format.typed_link("example.com:8080/me", nil), "https://example.com:8080/me", "a host and its port")
+      t.eq(format.typed_link("localhost:8080", nil), "https://localhost:8080", "a host and its port, no path")
+      t.eq(format.typed_link("1password.com/x", nil), "https://1password.com/x", "a host starting with a digit")
       t.eq(format.typed_link("", "https://old.example"), nil, "nothing typed")
       t.eq(format.typed_link(nil, nil), nil, "cancelled")
     end,

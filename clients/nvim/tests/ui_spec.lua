@@ -325,6 +325,16 @@ return {
       local before = t.cli_json({ "mypin" })
       screen.with({}, function(s)
         post_keeping_place(s, before)
+        -- A link naming another scheme is refused as typed, and offered back as typed: it was made
+        -- https://mailto:me@example.com and posted, and javascript:alert(1) came back as
+        -- https://javascript:alert(1) (a tester's round, /work/audit6.md item 3).
+        for _, typed in ipairs({ "mailto:me@example.com", "javascript:alert(1)" }) do
+          s:type("\21" .. typed .. "\r")
+          s:wait_for_wrapped("The link is not a web link (it is not an http:// or https:// address). Link for")
+          s:wait_for_wrapped("(http or https): " .. typed)
+          t.ok(not s:text():find("https://" .. typed, 1, true), "not offered with https:// in front:\n" .. s:text())
+          t.ok(not s:text():find("Replace your pin", 1, true), "no question before a good link:\n" .. s:text())
+        end
         s:type("\21ftp://ada.example/x\r")
         -- The daemon's reason, and the link typed offered to mend; no "Replace your pin?" yet.
         s:wait_for_wrapped("The link is not a web link (it is not an http:// or https:// address). Link for")

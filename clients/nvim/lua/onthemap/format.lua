@@ -127,9 +127,19 @@ function M.is_clean(text)
   return type(text) == "string" and M.clean(text) == text
 end
 
+--- Whether `link` starts with a scheme and its colon ("https:", "mailto:", "javascript:"), by the
+--- CLI's rule (its PostCommand.typedLink): a letter, then letters, digits, "+", "." or "-", then
+--- ":" not followed by a digit ("example.com:8080/me" is a host and its port, not a scheme).
+function M.names_scheme(link)
+  local rest = link:match("^%a[%w+.-]*:(.*)$")
+  return rest ~= nil and not rest:match("^%d")
+end
+
 --- The link as the user meant it, from what the link prompt returned: a full http(s) link typed or
 --- pasted after the prompt's default (Neovim's input() keeps the default and appends) replaces it,
---- and a link without a scheme gets https://. Nil for nothing typed.
+--- and a link that names no scheme at all gets https:// ("example.com/me"). One that names another
+--- scheme ("mailto:me@example.com", "javascript:alert(1)") stays as typed, for the daemon to refuse
+--- with its reason, as the CLI's post does. Nil for nothing typed.
 function M.typed_link(input, default)
   local link = vim.trim(input or "")
   if default and default ~= "" and link:sub(1, #default) == default then
@@ -141,7 +151,7 @@ function M.typed_link(input, default)
   if link == "" then
     return nil
   end
-  if not link:match("^%a[%w+.-]*://") then
+  if not M.names_scheme(link) then
     link = "https://" .. link
   end
   return link
