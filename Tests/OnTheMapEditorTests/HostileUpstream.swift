@@ -6,7 +6,7 @@ import Testing
 
 /// An upstream that stores anything, as a compromised or careless one would: names, places and
 /// links with escape sequences, NUL, BEL, C1 controls, bidi overrides and isolates, "Zalgo" text
-/// (a letter under twelve combining marks, of which four are shown), and statusline markup. The
+/// (a letter under twelve combining marks, of which four are shown), zero-width characters and statusline markup. The
 /// editors must show none of it as it is, and open no link with a control character (issue 39). Anyone logs in, as account 42, whose own pin is among the records.
 enum HostileUpstream {
     /// The account's key: its pin is the third record.
@@ -17,7 +17,9 @@ enum HostileUpstream {
         ("Eve\u{1B}[2J\u{1B}[1;31m", "\u{202E}gnp.exe", "Lima\r\nPeru\u{07}", "https://evil.example/\u{1B}]0;pwned\u{07}", "u1"),
         ("Nul\u{0}Byte", "C1\u{9B}31m Z" + String(repeating: "\u{336}", count: 12), "Oslo\u{2066}x\u{2069}\u{2028}\u{200F}\u{061C}", "https://evil.example/\u{202E}gnp.exe", "u2"),
         ("Ada", "Lovelace", "Home\u{1B}[5m %{luaeval('0')}", "https://ada.example/", accountKey),
-        ("Plain", "Person", "Somewhere", "https://plain.example/", "u4"),
+        // Format characters that show as nothing (allowed in names and places, docs/API.md): the
+        // editors drop them when they show them, where Neovim drew "<200b>" (audit6 item 7).
+        ("Plain", "Per\u{200B}son", "Tokyo 👩\u{200D}👩\u{200D}👧, Japan", "https://plain.example/", "u4"),
     ]
 
     /// The JSON text of `object`, control characters escaped as JSON escapes them.

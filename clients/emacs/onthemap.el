@@ -557,6 +557,29 @@ separators U+2028 and U+2029.")
 They reorder what is shown (\"…/\", U+202E, then \"gnp.exe\" reads
 \"…/exe.png\"): `onthemap--clean' drops them.")
 
+(defconst onthemap--invisible-regexp
+  (rx (any (#x180b . #x180f) (#x200b . #x200f) (#x2060 . #x206f) #xfeff (#xfff9 . #xfffb)
+           (#x13430 . #x1343f) (#x1bca0 . #x1bca3) (#x1d173 . #x1d17a) #xe0001 (#xe0020 . #xe007f)))
+  "The format characters that show as nothing: `onthemap--clean' drops them.
+Unicode's Cf but the soft hyphen and the Arabic number signs (which
+are drawn; the CLI's DisplayWidth counts the others no column): the
+zero-width space U+200B, the joiners U+200C and U+200D, U+2060 to
+U+206F, U+FEFF, the tags of a subdivision flag; and the Mongolian
+variation selectors.  On a text terminal Emacs draws each as a space
+\(`glyphless-char-display-control': thin-space) that `string-width'
+counts as no column, so a row holding one is a column wide of the
+others; Neovim draws them \"<200b>\".  The daemon's rule keeps them.")
+
+(defconst onthemap--hidden-regexp
+  (concat onthemap--bidi-regexp "\\|" onthemap--invisible-regexp)
+  "What `onthemap--clean' drops.
+A character of `onthemap--bidi-regexp' or `onthemap--invisible-regexp'.")
+
+(defun onthemap--without-invisible (text)
+  "TEXT without the characters of `onthemap--invisible-regexp'.
+What `onthemap--clean' shows for text the daemon's rule shows as TEXT."
+  (replace-regexp-in-string onthemap--invisible-regexp "" text t t))
+
 (defconst onthemap--unsafe-regexp
   (concat onthemap--space-regexp "\\|" onthemap--control-regexp "\\|" onthemap--bidi-regexp)
   "What must not reach the screen as it is, from another person's text.
@@ -606,13 +629,17 @@ U+FFFD, so that something was there stays visible and does nothing;
 a bidi embedding, override, isolate or mark is dropped; so are
 combining marks past the fourth in a row (`onthemap--max-marks').
 Not a string: \"\".  The one place this is decided;
-Tests/Fixtures/display-text.json holds it to the daemon's."
+Tests/Fixtures/display-text.json holds it to the daemon's.
+One step more than the daemon's rule, as Neovim takes it too: the
+format characters that show as nothing (`onthemap--invisible-regexp':
+the zero-width space and joiners, U+FEFF) are dropped, so a row
+holding one lines up on a text terminal.  The data stays exact."
   (if (not (stringp text))
       ""
-    ;; Bidi controls go before marks are counted, as DisplayText drops
-    ;; them: the marks either side of one are one run.
+    ;; Bidi controls and invisible ones go before marks are counted, as
+    ;; DisplayText drops the bidi ones: the marks either side of one are one run.
     (let ((text (onthemap--without-marks-past-max
-                 (replace-regexp-in-string onthemap--bidi-regexp "" text t t))))
+                 (replace-regexp-in-string onthemap--hidden-regexp "" text t t))))
       (if (not (string-match-p onthemap--unsafe-regexp text))
           text
         (replace-regexp-in-string

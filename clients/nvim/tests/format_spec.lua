@@ -42,8 +42,8 @@ return {
       -- Bytes that are not UTF-8 around a dropped character do not join into another one.
       t.eq(format.clean("\194\226\128\174\155"), r, "no C1 made by dropping")
       t.eq(format.clean("\226\226\128\174\128\174x"), "x", "no override made by dropping")
-      local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \226\129\170 \194\160 \226\128\141"
-      t.eq(format.clean(kept), kept, "everything else as it is (U+202F, U+206A, no-break space, ZWJ too)")
+      local kept = "Köln 東京 — “quoted” … ⣿ (ü) \226\128\175 \194\160 \194\173 \216\128"
+      t.eq(format.clean(kept), kept, "everything else as it is (U+202F, no-break space, soft hyphen, U+0600)")
       t.eq(format.clean(nil), "", "not a string")
       t.ok(format.is_clean("https://ada.example/ü"), "a clean link")
       t.ok(not format.is_clean("https://ada.example/\0x"), "a link with a NUL")
@@ -51,6 +51,40 @@ return {
         "\226\128\143", "\226\128\170", "\226\128\174", "\226\129\166", "\226\129\169" }) do
         t.ok(not format.is_clean("https://ada.example/" .. hidden .. "x"), "a link with " .. vim.inspect(hidden) .. " is not clean")
       end
+    end,
+  },
+  {
+    "format characters that show as nothing are dropped, not drawn as <200b>: widths as the CLI counts them",
+    function()
+      -- Neovim drew "Ad<200b>min", "Q<feff>z" and "👩<200d>👩…" in the list, the statusline and
+      -- messages (a tester's round, /work/audit6.md item 7).
+      local zwsp, zwnj, zwj, fe, wj = "\226\128\139", "\226\128\140", "\226\128\141", "\239\187\191", "\226\129\160"
+      t.eq(format.clean("Ad" .. zwsp .. "min Q" .. fe .. "z"), "Admin Qz", "U+200B, U+FEFF")
+      -- A Persian name with a zero-width non-joiner (می‌خواهم): the letters as they are.
+      t.eq(format.clean("می" .. zwnj .. "خواهم"), "میخواهم", "U+200C")
+      local woman, girl = "\240\159\145\169", "\240\159\145\167"
+      local family = woman .. zwj .. woman .. zwj .. girl
+      t.eq(format.clean("Tokyo " .. family .. ", Japan"), "Tokyo " .. woman .. woman .. girl .. ", Japan", "an emoji ZWJ family")
+      t.eq(format.width(format.clean(family)), 6, "its width: three emoji, two cells each, as the CLI's DisplayWidth counts")
+      t.eq(format.clean("a" .. wj .. "\226\129\164\226\129\170\226\129\175b"), "ab", "U+2060, U+2064, U+206A, U+206F")
+      t.eq(format.clean("x\239\191\185y\239\191\187"), "xy", "U+FFF9, U+FFFB")
+      t.eq(format.clean("m\225\160\139\225\160\142n"), "mn", "U+180B, U+180E (Mongolian)")
+      -- A subdivision flag: the black flag, its tags (U+E0067 …, U+E007F) dropped.
+      local scotland = "\240\159\143\180\243\160\129\167\243\160\129\162\243\160\129\179\243\160\129\163\243\160\129\180\243\160\129\191"
+      t.eq(format.clean(scotland), "\240\159\143\180", "tags")
+      t.eq(format.clean("a\243\160\128\129\240\157\133\179\240\155\178\160\240\147\144\176b"), "ab", "U+E0001, U+1D173, U+1BCA0, U+13430")
+      -- Nothing of them reaches the screen: no "<" from strtrans, one cell or none per character.
+      local name = format.clean("Ad" .. zwsp .. "min " .. family .. " می" .. zwnj .. "خواهم")
+      t.eq(vim.fn.strtrans(name), name, "drawn as it is")
+      t.eq(format.width(name), format.width("Admin ") + 6 + format.width(" میخواهم"), "no cell for what was dropped")
+      -- Dropped before marks are counted: a joiner between marks does not make room for more.
+      local marks = "\204\129\204\129\204\129"
+      t.eq(format.clean("a" .. marks .. zwj .. marks .. zwj .. marks .. "b"), "a" .. marks .. "\204\129b", "four marks at most")
+      -- Bytes that are not UTF-8 around a dropped one do not join into it again.
+      t.eq(format.clean("\226\226\128\139\128\139x"), "x", "no U+200B made by dropping")
+      -- Links with them are not offered as a prompt's default (the daemon refuses them anyway).
+      t.ok(not format.is_clean("https://ada.example/" .. zwsp .. "x"), "a link with U+200B is not clean")
+      t.eq(format.without_invisible("a" .. zwj .. "b\194\173c"), "ab\194\173c", "without_invisible keeps the soft hyphen")
     end,
   },
   {
@@ -62,8 +96,11 @@ return {
       file:close()
       t.ok(#cases >= 15, "the fixture's cases: " .. #cases)
       for _, case in ipairs(cases) do
-        t.eq(format.clean(case.text), case.shown, case.name)
-        t.eq(format.is_clean(case.text), case.text == case.shown, "is_clean: " .. case.name)
+        -- The daemon's rule, then the format characters that show as nothing dropped (M.clean's one
+        -- step more, as Emacs's; the case "other format characters … kept" loses them).
+        local shown = format.without_invisible(case.shown)
+        t.eq(format.clean(case.text), shown, case.name)
+        t.eq(format.is_clean(case.text), case.text == shown, "is_clean: " .. case.name)
       end
     end,
   },
