@@ -860,6 +860,63 @@ Each is (CHOICE . LABEL)."
     (should (cl-some (lambda (p) (string-prefix-p (format "Link for %s" (cdr berlin)) p)) onthemap-tests--prompts))
     (should (equal (onthemap-tests--cli-json "mypin") before))))
 
+(ert-deftest onthemap-test-08d-a-list-reaches-more-than-the-link ()
+  ;; Only RET, g and S were there, and ? was `describe-mode': no way to post, search, go near a
+  ;; place, open the map or copy a link from a list (a tester's round, /work/audit6.md item 10).
+  (let ((buffer (onthemap))
+        (mark (length onthemap-tests--messages))
+        (kill-ring nil))
+    (switch-to-buffer buffer)
+    (unwind-protect
+        (progn
+          (onthemap-tests--wait "the students" (lambda () onthemap--shown))
+          (goto-char (point-min))
+          (forward-line 2)
+          (let ((student (tabulated-list-get-id)))
+            (should student)
+            ;; y: the line's link in the kill ring, and said.
+            (onthemap-tests--type nil "y")
+            (should (equal (current-kill 0 t) (plist-get student :mediaURL)))
+            (should (equal (car onthemap-tests--messages)
+                           (format "OnTheMap: copied %s's link, %s (C-y pastes it)"
+                                   (onthemap--name student) (plist-get student :mediaURL))))
+            ;; ?: a short list of the list's keys, not `describe-mode'.
+            (onthemap-tests--type nil "?")
+            (let ((help (with-current-buffer "*OnTheMap keys*" (buffer-string))))
+              (should (string-prefix-p "Keys in *OnTheMap*" help))
+              (dolist (key '(("RET" . "open the link") ("y" . "copy that link") ("P" . "post or move your pin")
+                             ("s" . "search the students") ("N" . "the students near a place") ("m" . "the map")
+                             ("g" . "fetch the list again") ("?" . "this list of keys") ("h" . "every key")))
+                (should (string-match-p (format "^%s +%s" (regexp-quote (car key)) (regexp-quote (cdr key))) help))))
+            (should (eq (current-buffer) buffer))
+            ;; N: the line's place is the default; RET takes it, RET again is any distance.
+            (setq onthemap-tests--prompts nil)
+            (onthemap-tests--type nil "N" 'RET 'RET)
+            (should (member (format-prompt "Students near (place or lat,lon)" (plist-get student :mapString))
+                            onthemap-tests--prompts))
+            (with-current-buffer "*OnTheMap near*"
+              (should (equal onthemap--near-query (list (plist-get student :mapString) nil))))
+            ;; s: the words asked, the search list shown.
+            (switch-to-buffer buffer)
+            (onthemap-tests--type nil "s" "berlin" 'RET)
+            (with-current-buffer "*OnTheMap search*"
+              (should (equal onthemap--search "berlin"))
+              (onthemap-tests--wait "the search" (lambda () onthemap--shown)))
+            ;; m: the map.
+            (switch-to-buffer buffer)
+            (onthemap-tests--type nil "m")
+            (should (eq (window-buffer) (get-buffer "*OnTheMap map*")))
+            (should (eq (buffer-local-value 'major-mode (window-buffer)) 'onthemap-map-mode))
+            ;; P: a post, from the place prompt (RET keeps the place, RET the link: nothing changed).
+            (switch-to-buffer buffer)
+            (setq mark (length onthemap-tests--messages))
+            (onthemap-tests--type (onthemap-tests--said mark "nothing changed") "P" 'RET 'RET)
+            (onthemap-tests--message-since mark "OnTheMap: nothing changed: your pin stays at ")))
+      (dolist (name '("*OnTheMap keys*" "*OnTheMap near*" "*OnTheMap search*" "*OnTheMap map*"))
+        (when (get-buffer name) (kill-buffer name)))
+      (kill-buffer buffer)
+      (delete-other-windows))))
+
 (ert-deftest onthemap-test-09-mode-line-follows-another-client ()
   (onthemap-tests--mode-line-is (onthemap-tests--with-pin) 60)
   ;; The CLI, a separate client, moves the pin; Emacs asks nothing meanwhile.
@@ -2232,6 +2289,34 @@ only as root, which Swift Testing reports as skipped for anyone else."
         (forward-line 1))
       (should (= (length starts) 3))
       (should (= 1 (length (delete-dups starts)))))))
+
+(ert-deftest onthemap-test-24e-list-keys-y-and-help-without-a-daemon ()
+  ;; The list's y and ? on rows of the documented shape (08d types them against the daemon).
+  (let ((buffer (onthemap--list-buffer "*OnTheMap keys test*"))
+        (kill-ring nil))
+    (switch-to-buffer buffer)
+    (unwind-protect
+        (progn
+          (onthemap--print (onthemap--entries
+                            (vector (list :firstName "Ada" :lastName "L" :mediaURL "https://ada.example/x" :mapString "Paris"
+                                          :updatedAt "2026-01-01T00:00:00Z")
+                                    (list :firstName "Eve" :lastName "X" :mediaURL "" :mapString "Lima"
+                                          :mediaURLDropped "it holds a hidden character (U+202E)"))))
+          (goto-char (point-min))
+          (onthemap-tests--type nil "y")
+          (should (equal kill-ring '("https://ada.example/x")))
+          (should (equal (car onthemap-tests--messages) "OnTheMap: copied Ada L's link, https://ada.example/x (C-y pastes it)"))
+          ;; A link the daemon dropped is not copied; the message says why, as RET's does.
+          (forward-line 1)
+          (onthemap-tests--type nil "y")
+          (should (equal kill-ring '("https://ada.example/x")))
+          (should (equal (car onthemap-tests--messages) "OnTheMap: not copying Eve X's link: it holds a hidden character (U+202E)"))
+          (onthemap-tests--type nil "?")
+          (should (string-match-p "^y +copy that link" (with-current-buffer "*OnTheMap keys*" (buffer-string))))
+          (should (eq (key-binding "h") 'describe-mode)))
+      (when (get-buffer "*OnTheMap keys*") (kill-buffer "*OnTheMap keys*"))
+      (kill-buffer buffer)
+      (delete-other-windows))))
 
 (ert-deftest onthemap-test-20e-world-cut-short-says-where ()
   ;; A low window's world view leaves pins out: the header says where it was cut and the

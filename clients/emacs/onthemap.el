@@ -849,8 +849,17 @@ daemon fills it, as `onthemap map -i' draws its map again.")
 (defvar onthemap-students-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'onthemap-open-student-link)
+    ;; What else a list reaches, as elfeed's search buffer does (y, s): n and p stay
+    ;; `tabulated-list-mode''s line motion, so post and near take P and N.
+    (define-key map (kbd "y") #'onthemap-copy-student-link)
+    (define-key map (kbd "P") #'onthemap-post)
+    (define-key map (kbd "s") #'onthemap-search)
+    (define-key map (kbd "N") #'onthemap-near)
+    (define-key map (kbd "m") #'onthemap-map)
     (define-key map (kbd "g") #'revert-buffer)
     (define-key map (kbd "S") #'onthemap-sort)
+    ;; A short list of these, as magit's ? is; h is still `describe-mode', every key.
+    (define-key map (kbd "?") #'onthemap-list-help)
     map)
   "Keys of `onthemap-students-mode'.")
 
@@ -900,7 +909,9 @@ Run from `kill-buffer-hook' and `change-major-mode-hook' in a list."
   "The students of OnTheMap, newest first or nearest first.
 The column titles are in the header line (click one, or \\<onthemap-students-mode-map>\\[onthemap-sort] on a
 column, to sort by it); the first line says how many students and how
-fresh.  \\[onthemap-open-student-link] opens the student's link, \\[revert-buffer] fetches the list again.
+fresh.  \\[onthemap-open-student-link] opens the student's link, \\[onthemap-copy-student-link] copies it, \\[revert-buffer] fetches the list again.
+\\[onthemap-post] posts or moves your pin, \\[onthemap-search] searches, \\[onthemap-near] lists the students near a
+place, \\[onthemap-map] shows the map; \\[onthemap-list-help] lists these keys.
 The list empties when you log out and fills again when you log in.
 
 \\{onthemap-students-mode-map}"
@@ -1564,8 +1575,12 @@ CLI's --radius; `onthemap--radius' checks it).  When the place cannot be
 found the list says why, and \\<onthemap-students-mode-map>\\[revert-buffer] looks it up again."
   (interactive
    ;; Each answer is checked before the next question: an empty place asks no radius.
-   (let ((place (onthemap--nonempty (read-string "Students near (place or lat,lon): ")
-                                    "no place given: type a place, or lat,lon")))
+   ;; From a list (N), the place of the student on this line is the default.
+   (let* ((here (and (derived-mode-p 'onthemap-students-mode)
+                     (onthemap--clean-p (plist-get (tabulated-list-get-id) :mapString))
+                     (plist-get (tabulated-list-get-id) :mapString)))
+          (place (onthemap--nonempty (read-string (format-prompt "Students near (place or lat,lon)" here) nil nil here)
+                                     "no place given: type a place, or lat,lon")))
      (list place (onthemap--read-km))))
   (setq place (onthemap--nonempty place "no place given: type a place, or lat,lon")
         km (onthemap--radius km))
@@ -1621,6 +1636,66 @@ check of a radius: typed, or given to `onthemap-near' or
   (if-let ((student (tabulated-list-get-id)))
       (onthemap-open-link (plist-get student :mediaURL) (onthemap--name student) (plist-get student :mediaURLDropped))
     (message "OnTheMap: no student on this line")))
+
+(defun onthemap-copy-student-link ()
+  "Copy the link of the student on this line to the kill ring.
+\\[yank] then pastes it, and so does the clipboard where
+`select-enable-clipboard' hands kills to it (a graphical frame).  Over
+ssh there is no browser to open it in: copied, it can be pasted
+elsewhere.  A link the daemon dropped is not copied, and the echo
+area says why, as \\<onthemap-students-mode-map>\\[onthemap-open-student-link] does."
+  (interactive)
+  (if-let ((student (tabulated-list-get-id)))
+      (let ((link (plist-get student :mediaURL))
+            (who (onthemap--name student))
+            (dropped (plist-get student :mediaURLDropped)))
+        (cond ((and (stringp link) (not (string-empty-p link)))
+               (kill-new link)
+               ;; The apostrophe as an argument: `message' curves one in its format.
+               (message "OnTheMap: copied %s, %s (%s pastes it)"
+                        (concat who "'s link") (onthemap--clean link) (substitute-command-keys "\\[yank]")))
+              ((and (stringp dropped) (not (string-empty-p (onthemap--clean dropped))))
+               (message "OnTheMap: not copying %s: %s" (concat who "'s link") (onthemap--truncate (onthemap--clean dropped) 100)))
+              (t (message "OnTheMap: %s has no web link to copy" who))))
+    (message "OnTheMap: no student on this line")))
+
+(defconst onthemap--list-key-help
+  '((onthemap-open-student-link . "open the link of the student on this line")
+    (onthemap-copy-student-link . "copy that link (the kill ring; C-y pastes it)")
+    (onthemap-post . "post or move your pin")
+    (onthemap-search . "search the students by name or place")
+    (onthemap-near . "the students near a place (this line's is offered)")
+    (onthemap-map . "the map of the students")
+    (revert-buffer . "fetch the list again (the daemon asks the API)")
+    (onthemap-sort . "sort by the column at point; again, the other way")
+    (quit-window . "close this list")
+    (onthemap-list-help . "this list of keys")
+    (describe-mode . "every key of the list, and the mode's help"))
+  "What `onthemap-list-help' lists: (COMMAND . WHAT IT DOES), in order.
+Each is shown with its key in `onthemap-students-mode-map'.")
+
+(defun onthemap--list-help-lines ()
+  "The lines of `onthemap-list-help': each key of the list and what it does.
+The keys are read from `onthemap-students-mode-map', so that they are
+the ones bound."
+  (let* ((keys (mapcar (lambda (entry)
+                         (cons (key-description (where-is-internal (car entry) onthemap-students-mode-map t))
+                               (cdr entry)))
+                       onthemap--list-key-help))
+         (width (apply #'max (mapcar (lambda (key) (string-width (car key))) keys))))
+    (mapcar (lambda (key) (concat (string-pad (car key) width) "  " (cdr key)))
+            (seq-remove (lambda (key) (string-empty-p (car key))) keys))))
+
+(defun onthemap-list-help ()
+  "Show the keys of the students list and what each does, in a help window.
+A short list, as magit's and elfeed's; \\[describe-mode] describes the mode.
+\\<help-mode-map>\\[quit-window] in it closes it."
+  (interactive)
+  (let ((name (buffer-name)))
+    (with-help-window "*OnTheMap keys*"
+      (princ (format "Keys in %s\n\n" name))
+      (princ (mapconcat #'identity (onthemap--list-help-lines) "\n"))
+      (princ "\n"))))
 
 (defun onthemap--column-at-point ()
   "The index of the column at point, or of the nearest one left of it.

@@ -88,6 +88,41 @@ return {
     end,
   },
   {
+    "a list's keys reach more than the link: y copies the line's link, g? lists y, p, s, gn and m",
+    function()
+      -- Only <CR>, r, q and g? were there (a tester's round, /work/audit6.md item 10).
+      local list = require("onthemap.list")
+      local help = require("onthemap.help")
+      local from = #t.notifications + 1
+      vim.fn.setreg('"', "before")
+      t.ok(list.yank({ firstName = "Ada", lastName = "Lovelace", mediaURL = "https://ada.example/me" }), "copied")
+      t.eq(vim.fn.getreg('"'), "https://ada.example/me", "the unnamed register")
+      -- Said, in shorter words on a narrow command line ("OnTheMap: copied https://… to the \" register").
+      local said = t.notified("OnTheMap: copied ", 5000, from)
+      t.ok(said.message:find("https://ada.example/me", 1, true), vim.inspect(said))
+      -- A link the daemon dropped is not copied, and the message says why, as <CR>'s does.
+      t.ok(not list.yank({ firstName = "Eve", lastName = "X", mediaURL = "", mediaURLDropped = "it holds a hidden character (U+202E)" }), "not copied")
+      t.eq(vim.fn.getreg('"'), "https://ada.example/me", "the register as it was")
+      -- (Cut to the command line's 68 cells, as <CR>'s: the whole is in :checkhealth.)
+      t.notified("OnTheMap: not copying Eve X's link: it", 5000, from)
+      t.ok(not list.yank(nil), "no student")
+      t.notified("OnTheMap: no student on this line", 5000, from)
+      -- The keys of a list (here one that cannot reach a daemon: its keys are the same), in g?.
+      require("onthemap").setup({ socket = "/nonexistent/onthemap.sock", timeout_ms = 2000, reconnect_ms = 60000 })
+      local buf = list.students()
+      local lines = help.lines(buf)
+      local text = table.concat(lines, "\n")
+      for _, key in ipairs({ { "<CR>", "open the link" }, { "y", "copy the link on this line" }, { "p", "post or move your pin" },
+        { "s", "search the students" }, { "gn", "the students near a place" }, { "m", "the map of the students" },
+        { "r", "fetch again" }, { "q", "close" }, { "g?", "this list of keys" } }) do
+        t.ok(text:find("\n" .. vim.pesc(key[1]) .. "%s+" .. vim.pesc(key[2])), key[1] .. " in g?:\n" .. text)
+        t.eq(vim.fn.maparg(key[1], "n", false, true).buffer, 1, key[1] .. " mapped in the list")
+      end
+      require("onthemap.buffer").close(buf)
+      require("onthemap").setup({})
+    end,
+  },
+  {
     "other people's text is shown as the fixture of the daemon's rule says (Tests/Fixtures/display-text.json)",
     function()
       local path = debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "../../../Tests/Fixtures/display-text.json"

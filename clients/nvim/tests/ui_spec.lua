@@ -169,6 +169,59 @@ return {
     end,
   },
   {
+    "a list reaches more than the link, from its keys: y copies the line's link, g? lists them, s, gn, m and p act",
+    function()
+      -- Only <CR>, r, q and g? were there: no way to post, search, go near a place, open the map
+      -- or copy a link from a list (a tester's round, /work/audit6.md item 10).
+      screen.with({}, function(s)
+        s:command("OnTheMap")
+        s:wait_for("100 of ")
+        s:type("3G")
+        local student
+        s:poll("a student on line 3", function()
+          student = s:lua("return require('onthemap.buffer').item_under_cursor(vim.api.nvim_get_current_buf())")
+          return student ~= nil
+        end)
+        s:lua("vim.fn.setreg('\"', 'before')")
+        s:type("y")
+        s:wait_for("OnTheMap: copied ")
+        t.eq(s:lua("return vim.fn.getreg('\"')"), student.mediaURL, "the line's link in the unnamed register")
+        s:type("g?")
+        s:wait_for("Keys in onthemap://students")
+        for _, key in ipairs({ { "y", "copy the link on this line" }, { "p", "post or move your pin" }, { "s", "search the students" },
+          { "gn", "the students near a place" }, { "m", "the map of the students" } }) do
+          local row = s:wait_for(key[2])
+          t.ok(s:lines()[row]:find(vim.pesc(key[1]) .. "%s+" .. vim.pesc(key[2])), "the key before its words: " .. s:lines()[row])
+        end
+        s:type("q")
+        s:wait_gone("Keys in ")
+        -- s asks for words and shows the search list; q comes back to the list.
+        s:type("s")
+        s:wait_for("Search students (name or place): ")
+        s:type("berlin\r")
+        s:wait_for('matching "berlin"')
+        s:type("q")
+        s:wait_for("100 of ")
+        -- gn offers the line's place; Enter lists the students nearest to it.
+        s:type("3Ggn")
+        s:wait_for_wrapped("Near (place or lat,lon, then km): " .. student.mapString)
+        s:type("\r")
+        s:wait_for("nearest to ")
+        s:type("q")
+        s:wait_for("100 of ")
+        -- m shows the map; p starts a post (Esc ends it, saying so).
+        s:type("m")
+        s:wait_for(" in view")
+        s:type("q")
+        s:wait_for("100 of ")
+        s:type("p")
+        s:wait_for("Place (empty keeps ")
+        s:type("\27")
+        s:wait_for("OnTheMap: post cancelled: your pin ")
+      end)
+    end,
+  },
+  {
     "the map at 70x22: its hint line fits, cut with … at most; g? shows every key, words whole, or says it scrolls",
     function()
       screen.with({ columns = 70, lines = 22 }, function(s)

@@ -1,5 +1,6 @@
 -- The plugin's scratch buffers (students list, map): created or reused by name, read-only, with
--- <CR>, r, q and g? mapped. What each line stands for is kept here, per buffer.
+-- <CR>, r, q and g? mapped, and the keys a buffer adds (a list's y, p, s, gn, m). What each line
+-- stands for is kept here, per buffer.
 local format = require("onthemap.format")
 
 local M = {}
@@ -51,7 +52,8 @@ function M.item_under_cursor(buf)
 end
 
 --- Shows the buffer called `name` (creating it if needed) and returns it. `handlers.reload()` is
---- bound to r, `handlers.on_enter(item)` to <CR>.
+--- bound to r, `handlers.on_enter(item)` to <CR>; `handlers.keys(buf)`, when given, maps the
+--- buffer's own keys (with M.map), listed by g? after <CR>.
 function M.show(name, handlers)
   local buf = find(name)
   local previous = vim.api.nvim_get_current_buf()
@@ -68,7 +70,7 @@ function M.show(name, handlers)
       vim.api.nvim_buf_set_option(buf, "bufhidden", "hide")
       vim.api.nvim_buf_set_option(buf, "swapfile", false)
       vim.api.nvim_buf_set_option(buf, "modifiable", false)
-      M.map_keys(buf)
+      M.map_keys(buf, handlers.keys)
       vim.api.nvim_create_autocmd("BufWipeout", {
         buffer = buf,
         callback = function()
@@ -112,8 +114,9 @@ function M.map(buf, lhs, fn, desc)
   keys[#keys + 1] = { lhs, desc }
 end
 
---- Maps <CR>, r, q and g? in `buf`.
-function M.map_keys(buf)
+--- Maps <CR>, r, q and g? in `buf`; `more(buf)`, when given, maps the buffer's own keys after <CR>
+--- (g? lists them in that order: what acts on the line first, closing and help last).
+function M.map_keys(buf, more)
   M.map(buf, "<CR>", function()
     local state = M.state[buf]
     local item = M.item_under_cursor(buf)
@@ -123,6 +126,9 @@ function M.map_keys(buf)
       require("onthemap.notify").show("OnTheMap: no student on this line", vim.log.levels.INFO)
     end
   end, "open the link on this line")
+  if more then
+    more(buf)
+  end
   M.map(buf, "r", function()
     local state = M.state[buf]
     if state and state.reload then

@@ -5,9 +5,11 @@ local config = require("onthemap.config")
 local follow = require("onthemap.follow")
 local format = require("onthemap.format")
 local header = require("onthemap.header")
+local notify = require("onthemap.notify")
 local open = require("onthemap.open")
 local place = require("onthemap.place")
 local rpc = require("onthemap.rpc")
+local ui = require("onthemap.ui")
 
 local M = {}
 
@@ -332,10 +334,93 @@ local function refresh_then_fetch(buf, params, near, search)
   end)
 end
 
+--- `y` in a list: copies `student`'s link to the unnamed register, and to + where Neovim has a
+--- clipboard, and says so. Over ssh there is no browser: the link is pasted elsewhere. A link the
+--- daemon dropped is not copied, and the message says why, as <CR> does.
+function M.yank(student)
+  if not student then
+    notify.show("OnTheMap: no student on this line", vim.log.levels.INFO)
+    return false
+  end
+  local who, link, dropped = format.name(student), student.mediaURL, student.mediaURLDropped
+  if type(link) ~= "string" or link == "" then
+    if type(dropped) == "string" and format.clean(dropped) ~= "" then
+      local why = format.truncate(format.clean(dropped), 100)
+      notify.show(("OnTheMap: not copying %s's link: %s"):format(who, why), vim.log.levels.WARN, { "OnTheMap: not copying this link: " .. why })
+    else
+      notify.show(("OnTheMap: %s has no web link to copy"):format(who), vim.log.levels.WARN)
+    end
+    return false
+  end
+  vim.fn.setreg('"', link)
+  local clipboard = vim.fn.has("clipboard") == 1 and pcall(vim.fn.setreg, "+", link)
+  local where = clipboard and 'the " and + registers' or 'the " register'
+  local shown = format.clean(link)
+  notify.show(("OnTheMap: copied %s's link, %s, to %s"):format(who, shown, where), vim.log.levels.INFO, {
+    ("OnTheMap: copied %s to %s"):format(shown, where),
+    ("OnTheMap: copied %s"):format(shown),
+    ("OnTheMap: copied %s"):format(format.truncate(shown, math.max(10, notify.room() - 20))),
+  })
+  return true
+end
+
+--- `s` in a list: asks for words, then shows the search list (`:OnTheMap search {words}`).
+local function ask_search()
+  ui.input({ prompt = "Search students (name or place): " }, function(words)
+    if words == nil then
+      return
+    elseif not words:match("%S") then
+      notify.show("OnTheMap: no words given: nothing searched (type a name or a place)", vim.log.levels.INFO)
+      return
+    end
+    require("onthemap").search(vim.trim(words))
+  end)
+end
+
+--- `gn` in a list: asks for a place (the place of `student`, the line's, offered) and a radius
+--- after it if wanted, then shows the students near it (`:OnTheMap near {place} [km]`).
+local function ask_near(student)
+  local here = student and format.is_clean(student.mapString) and student.mapString or nil
+  ui.input({ prompt = "Near (place or lat,lon, then km): ", default = here }, function(text)
+    if text == nil then
+      return
+    elseif not text:match("%S") then
+      notify.show("OnTheMap: no place given: nothing listed (type a place, or lat,lon)", vim.log.levels.INFO)
+      return
+    end
+    local where, why = place.read(vim.split(vim.trim(text), "%s+"))
+    if not where then
+      notify.show("OnTheMap: " .. why, vim.log.levels.ERROR)
+      return
+    end
+    require("onthemap").near(where.text, where.km)
+  end)
+end
+
+--- The keys of a list besides <CR>, r, q and g?: what else it reaches, as octo.nvim's g? lists
+--- every action of its buffer (a tester's round, /work/audit6.md item 10). n and N stay Vim's
+--- search, so near is gn.
+local function list_keys(buf)
+  buffer.map(buf, "y", function()
+    M.yank(buffer.item_under_cursor(buf))
+  end, 'copy the link on this line (to the " register, and + where there is a clipboard)')
+  buffer.map(buf, "p", function()
+    require("onthemap").post()
+  end, "post or move your pin (:OnTheMapPost)")
+  buffer.map(buf, "s", ask_search, "search the students by name or place (:OnTheMap search)")
+  buffer.map(buf, "gn", function()
+    ask_near(buffer.item_under_cursor(buf))
+  end, "the students near a place, this line's offered (:OnTheMap near)")
+  buffer.map(buf, "m", function()
+    require("onthemap").map()
+  end, "the map of the students (:OnTheMap map)")
+end
+
 --- The list buffer `name`, shown, with its keys and `load(refresh, quiet)` behind r, a login and
 --- a change of the daemon's list.
 local function list_buffer(name, load)
   local buf = buffer.show(name, {
+    keys = list_keys,
     reload = function()
       load(true)
     end,
