@@ -2,10 +2,10 @@ import FoundationEssentials
 
 /// The one rule for a pin's `mediaURL`, shared by the server and the daemon.
 public enum WebLink {
-    /// Whether the text is an absolute http(s) URL with a host, no whitespace, and no control
-    /// character, bidi override or other invisible format character (`DisplayText`): a link that
-    /// shows one thing and opens another is never a web link here, nor one an opener would cut short
-    /// at a NUL.
+    /// Whether the text is an absolute http(s) URL with a host, no user name before it, no
+    /// whitespace, and no control character, bidi override or other invisible format character
+    /// (`DisplayText`): a link that shows one thing and opens another is never a web link here, nor
+    /// one an opener would cut short at a NUL.
     public static func isValid(_ text: String) -> Bool {
         problem(text) == nil
     }
@@ -13,13 +13,26 @@ public enum WebLink {
     /// Why `text` is not a web link (`isValid`), in words to show after it: "its port, 99999, is
     /// not one a connection can use"; nil when it is one.
     public static func problem(_ text: String) -> String? {
+        // A line break first: it is whitespace too, but "a space" would not be what was pasted.
+        if let lineBreak = text.unicodeScalars.first(where: { "\n\r\u{85}\u{2028}\u{2029}".unicodeScalars.contains($0) }) {
+            return "it holds a line break (\(DisplayText.codePoint(lineBreak)))"
+        }
         if containsWhitespace(text) { return "it has a space in it" }
         if let hidden = text.unicodeScalars.first(where: { DisplayText.isControl($0) || DisplayText.isFormat($0) }) {
             return "it holds a hidden character (\(DisplayText.codePoint(hidden)))"
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
-        else { return "it is not an http:// or https:// address" }
+        else {
+            let lowered = text.lowercased()
+            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return "it is not an http:// or https:// address" }
+            return "it is not an address a browser can open (check the site's name, and its port if it has one)"
+        }
+        // "https://www.linkedin.com@evil.example/" opens evil.example: what comes before the @ is a
+        // user name, and a table that cuts the link shows only that.
+        if components.user != nil || components.password != nil {
+            return "it has a user name before its site (the part before @), which makes it read as another site"
+        }
         guard let host = components.host, !host.isEmpty else { return "it names no host" }
         // A port no TCP connection can use ("http://localhost:99999").
         if let port = components.port, !(1...65535).contains(port) {

@@ -157,6 +157,7 @@ struct CLIEndToEndTests {
         for (link, why) in [
             ("not a url", "it has a space in it"), ("javascript:alert(1)", "it is not an http:// or https:// address"),
             ("http://localhost:99999", "its port, 99999, is not one a connection can use"),
+            ("https://www.linkedin.com@evil.example/in/x", "it has a user name before its site"),
         ] {
             let badURL = try bed.run(["post", "Paris", link, "--yes", "--overwrite"])
             #expect(badURL.status == 64, "\(link): \(badURL.stderr)")

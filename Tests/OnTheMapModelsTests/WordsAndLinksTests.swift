@@ -40,6 +40,29 @@ struct WordsAndLinksTests {
         #expect(WebLink.opening(text) == nil, "\(text.unicodeScalars.map(\.value))")
     }
 
+    /// Each refusal says what is wrong in the link's own terms: a pasted line break is not "a space",
+    /// a user name before the site (which a cut table shows as the site) is named, and a link begun
+    /// with https:// is not told to begin with it.
+    @Test(arguments: [
+        ("https://cr.example/\r\nX", "it holds a line break (U+000D)"),
+        ("https://a.example/x\u{2028}", "it holds a line break (U+2028)"),
+        ("https://a.example/x y", "it has a space in it"),
+        ("https://a.example/\u{1B}[2J", "it holds a hidden character (U+001B)"),
+        ("https://www.linkedin.com@evil.example/in/x", "it has a user name before its site (the part before @), which makes it read as another site"),
+        ("https://mailto:me@example.com", "it has a user name before its site (the part before @), which makes it read as another site"),
+        ("mailto:me@example.com", "it is not an http:// or https:// address"),
+        ("https://ex.com:abc/", "it is not an address a browser can open (check the site's name, and its port if it has one)"),
+        ("http://localhost:99999", "its port, 99999, is not one a connection can use (1 to 65535)"),
+    ])
+    func aRefusedLinkSaysWhy(text: String, why: String) {
+        #expect(WebLink.problem(text) == why, "\(text.debugDescription)")
+    }
+
+    @Test(arguments: ["https://x.org/a@b", "https://x.org/?from=a@b", "https://x.org/#a@b", "https://[::1]:8080/"])
+    func anAtSignAfterTheSiteIsFine(text: String) {
+        #expect(WebLink.problem(text) == nil, "\(text)")
+    }
+
     @Test func displayTextNeutralisesWhatATerminalWouldObey() {
         #expect(DisplayText.clean("Ada\u{1B}[1A\u{1B}[2K Lovelace") == "Ada\u{FFFD}[1A\u{FFFD}[2K Lovelace")
         #expect(DisplayText.clean("a\tb\r\nc") == "a b  c")

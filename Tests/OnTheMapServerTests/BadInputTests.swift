@@ -106,6 +106,17 @@ struct BadInputTests {
         }
     }
 
+    /// A link that would read as another site is refused, and the answer says why: a user name
+    /// before the site ("www.linkedin.com@evil.example" opens evil.example).
+    @Test func aLinkThatReadsAsAnotherSiteIsRefusedWithItsReason() async throws {
+        try await withServer { client, _ in
+            var pin = Self.validPin
+            pin["mediaURL"] = "https://www.linkedin.com@evil.example/in/gracehopper"
+            let reply = try await send(client, .post, "/v1/StudentLocation", json: pin)
+            expectError(reply, status: 400, mentioning: "mediaURL must be an http:// or https:// URL: it has a user name before its site")
+        }
+    }
+
     @Test func sqlMetacharactersAreJustText() async throws {
         let injection = "x'); DROP TABLE studentLocation; --\" OR 1=1 /*"
         try await withServer { client, _ in

@@ -13,8 +13,8 @@ enum DraftValidator {
         try name(draft.lastName, field: "lastName")
         try text(draft.mapString, field: "mapString", maxLength: maxMapStringLength, kind: .place)
         try text(draft.mediaURL, field: "mediaURL", maxLength: maxURLLength, kind: .link)
-        guard WebLink.isValid(draft.mediaURL.trimmingWhitespace()) else {
-            throw APIFailure.badRequest("The field mediaURL must be an http:// or https:// URL.")
+        if let problem = WebLink.problem(draft.mediaURL.trimmingWhitespace()) {
+            throw APIFailure.badRequest("The field mediaURL must be an http:// or https:// URL: \(problem).")
         }
         guard draft.latitude.isFinite, (-90...90).contains(draft.latitude) else {
             throw APIFailure.badRequest("The field latitude must be between -90 and 90.")

@@ -19,7 +19,9 @@ test("a bad port or name is still said as one; a good link is no problem", () =>
   assert.match(linkProblem("https://ada.example/\u200bme", isWebLink), /hidden character \(U\+200B\)/);
   assert.match(linkProblem("https://ada.example/\u202egnp.exe", isWebLink), /hidden character \(U\+202E\)/);
   assert.match(linkProblem("https://ada.example/\u0000", isWebLink), /hidden character \(U\+0000\)/);
-  assert.equal(linkProblem("https://example.com/my%20page", isWebLink), "");
+  // A user name before the site: "www.linkedin.com@evil.example" opens evil.example.
+  assert.match(linkProblem("https://www.linkedin.com@evil.example/in/x", isWebLink), /user before its site/);
+  assert.equal(linkProblem("https://example.com/my%20page?from=a@b", isWebLink), "");
   assert.match(linkProblem("https://" + "x".repeat(2100) + ".example", isWebLink), /2,048/);
 });
 

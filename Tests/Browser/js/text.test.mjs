@@ -19,6 +19,8 @@ test("only http and https addresses with a host become links", () => {
     "https://ok.example/\u200b", "https://o\u200bk.example/", "https://ok.example/\ufeffx", "https://ok.example/\u2060x",
     // What the server refuses as no address: a port no connection can use, a host no browser reads.
     "https://example.com:99999/me", "https://a.example:0/", "https://%%%",
+    // A user name before the site, which a cut table shows as the site: it opens evil.example.
+    "https://www.linkedin.com@evil.example/in/x", "https://u:p@ok.example/",
   ]) {
     assert.equal(isWebLink(bad), false, JSON.stringify(bad));
   }
@@ -70,8 +72,8 @@ test("failures in a person's words", () => {
   assert.equal(failure(answer(500, null)), "The server failed. (error 500)");
   assert.equal(failure(answer(400, { error: "limit must be a whole number." })), "limit must be a whole number.");
   // The API's field names, in the form's words.
-  assert.equal(failure(answer(400, { error: "The field mediaURL must be an http:// or https:// URL." })),
-    "The link must be an http:// or https:// URL.");
+  assert.equal(failure(answer(400, { error: "The field mediaURL must be an http:// or https:// URL: it names no host." })),
+    "The link must be an http:// or https:// URL: it names no host.");
   assert.equal(failure(answer(400, { error: "The field mapString is longer than 200 characters." })),
     "The place is longer than 200 characters.");
   assert.equal(loginFailure(answer(403, null)), "Wrong email or password.");
