@@ -110,7 +110,7 @@ public enum MapDocument {
         text += "<title>" + pins.map(tooltip).joined(separator: "\n") + "</title>"
         for pin in pins {
             text += #"<g class="student\#(pin.mine ? " mine" : "")" data-object-id="\#(escape(pin.student.objectId))""#
-            text += #" data-name="\#(escape(name(pin)))" data-place="\#(escape(pin.student.mapString))""#
+            text += #" data-name="\#(shown(name(pin)))" data-place="\#(shown(pin.student.mapString))""#
             text += #" data-url="\#(escape(pin.student.mediaURL))"/>"#
         }
         text += "</g>"
@@ -125,11 +125,19 @@ public enum MapDocument {
     }
 
     private static func tooltip(_ pin: StudentPin) -> String {
-        escape(name(pin)) + " — " + escape(pin.student.mapString) + (pin.student.mediaURL.isEmpty ? "" : " — " + escape(pin.student.mediaURL))
+        shown(name(pin)) + " — " + shown(pin.student.mapString) + (pin.student.mediaURL.isEmpty ? "" : " — " + shown(pin.student.mediaURL))
     }
 
     private static func format(_ value: Double) -> String {
         String(Double(Int((value * 10).rounded())) / 10)
+    }
+
+    /// Someone's text as the page shows it (its tooltips, its popup, its search): by the display rule
+    /// (`DisplayText`, the web page's `shownText`), so a right-to-left override in a name cannot turn
+    /// "gnp.exe" into "exe.png" on hover. Links keep their exact text in `data-url`: the page checks
+    /// and shows them itself.
+    private static func shown(_ text: String) -> String {
+        escape(DisplayText.clean(text))
     }
 
     /// Text for an XML or HTML attribute or element (also the server's page settings).

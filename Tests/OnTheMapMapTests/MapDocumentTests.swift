@@ -71,6 +71,22 @@ struct MapDocumentTests {
         }
     }
 
+    /// What a browser shows of someone's text (the tooltip, the popup's name and place) follows the
+    /// display rule: no bidi override turns "gnp.exe" into "exe.png" on hover, no C1 or DEL is kept.
+    /// The link keeps its exact text for the page to check.
+    @Test func shownTextFollowsTheDisplayRule() {
+        var pin = Self.pin("e", "Ab\u{202E}gnp.exe", at: Self.lima)
+        pin.student.mapString = "Acc\u{9B}2Jra\u{2066}, Ghana\u{7F}"
+        pin.student.mediaURL = "https://rlo.example/\u{202E}gnp.exe"
+        for document in [MapDocument.svg(pins: [pin]), MapDocument.html(pins: [pin], title: "t")] {
+            let title = try? #require(document.firstRange(of: "<title>Ab").map { document[$0.lowerBound...].prefix(200) })
+            #expect(title?.hasPrefix("<title>Abgnp.exe Test — Acc\u{FFFD}2Jra, Ghana\u{FFFD} — https://rlo.example/gnp.exe</title>") == true,
+                    "\(String(describing: title).debugDescription)")
+            #expect(document.contains(#"data-name="Abgnp.exe Test" data-place="Acc\#u{FFFD}2Jra, Ghana\#u{FFFD}""#))
+            #expect(document.contains(#"data-url="https://rlo.example/\#u{202E}gnp.exe""#))
+        }
+    }
+
     @Test func countsAreGroupedByTheOneRule() {
         #expect([0, 950, 1000, 10_000, -100, -20_100].map(CountText.grouped) == ["0", "950", "1,000", "10,000", "-100", "-20,100"])
         let page = MapDocument.html(pins: (0..<1234).map { Self.pin("p\($0)", "P", at: Self.lima) }, title: "t")
