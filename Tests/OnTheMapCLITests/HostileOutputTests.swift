@@ -127,6 +127,13 @@ struct HostileOutputTests {
                 let opened = try shown(["open", "2"])
                 #expect(opened.contains("opened https://oslo.example/me"), "\(opened.debugDescription)")
 
+                // What the person typed is quoted back as any other text is shown: an ESC pasted into a
+                // search or a name does not clear the screen when the message repeats it.
+                let search = try shown(["students", "--search", "zz\u{1B}[2J\u{202E}"])
+                #expect(search.contains("no student matches \"zz\u{FFFD}[2J\""), "\(search.debugDescription)")
+                let byName = try shown(["open", "zz\u{1B}[2J"], status: 1)
+                #expect(byName.contains("no student matches \"zz\u{FFFD}[2J\""), "\(byName.debugDescription)")
+
                 let tsv = try shown(["students", "--tsv"], tabs: true)
                 let lines = tsv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 #expect(lines.count == Self.records.count + 1, "one record a line: \(tsv.debugDescription)")

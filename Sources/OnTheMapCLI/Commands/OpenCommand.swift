@@ -90,14 +90,14 @@ struct OpenCommand: ReportingCommand {
         guard !name.isEmpty else { throw UsageFailure(message: "give a name or a row number, e.g. `onthemap open 3`") }
         let result = try global.result(StudentsParams(limit: Self.candidateLimit, search: name))
         let candidates = Self.candidates(result.students, for: name)
+        let shown = DisplayText.clean(name)
         guard let first = candidates.first?.student else {
-            throw CommandFailure(message: "no student matches \"\(name)\": `onthemap students` lists them all")
+            throw CommandFailure(message: "no student matches \"\(shown)\": `onthemap students` lists them all")
         }
         guard candidates.count > 1 else { return try open(first.mediaURL, dropped: first.mediaURLDropped, of: first.fullName) }
         // Which one is meant is the person's to say: list them, numbered as `open N` will read them.
         // Only the newest `candidateLimit` of the students the search found are listed: one count, and
         // which of them these are.
-        let shown = DisplayText.clean(name)
         let count = result.total > result.students.count ? result.total : candidates.count
         var matched: [FittedSentence.Part] = [.words("\(CountText.grouped(count)) students match"), .quoted(shown, after: ";")]
         if result.total > result.students.count { matched.append(.words("\(candidates.count) of them, newest first;")) }

@@ -130,7 +130,7 @@ struct StudentsCommand: ReportingCommand {
     func nothingMatched(total: Int, place: String?) -> String {
         if limit == 0 { return "no students shown: --limit 0 (\(total) match)" }
         var asked: [String] = []
-        if let search { asked.append("matches \"\(search)\"") }
+        if let search { asked.append("matches \"\(DisplayText.clean(search))\"") }
         if let place {
             asked.append(radius.map { "within \(WireJSON.format($0)) km of \(place)" } ?? "near \(place)")
         }
