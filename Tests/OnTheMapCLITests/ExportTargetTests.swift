@@ -49,6 +49,13 @@ struct ExportTargetTests {
         let missing = try bed.run(["export", "--html", "/nonexistent/x.html"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "onthemap: cannot write /nonexistent/x.html: the folder /nonexistent does not exist; create it first or choose another\n")
+        // A folder that is there and takes no files (even for root) is not called missing.
+        let proc = try bed.run(["export", "--svg", "/proc/x.svg"])
+        #expect(proc.status == 1)
+        #expect(
+            ["onthemap: cannot write /proc/x.svg: /proc takes no new files; choose another folder\n",
+             "onthemap: cannot write /proc/x.svg: you may not write in /proc; choose another folder\n"].contains(proc.stderr),
+            "\(proc.stderr)")
         // A folder's path, whether the folder is there or not: no file is named.
         for slashed in [folder + "/", folder + "/missing/"] {
             let refused = try bed.run(["export", "--html", slashed])

@@ -74,7 +74,10 @@ enum AtomicFile {
     /// Why no file can be made in `folder`, from the `errno` of trying.
     private static func folderRefusal(_ code: Int32, path: String, folder: FilePath) -> CommandFailure {
         switch code {
-        case ENOENT: CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
+        case ENOENT where access(folder.string, F_OK) != 0:
+            CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist; create it first or choose another")
+        // There, and still no file can be made in it: /proc, /sys.
+        case ENOENT: CommandFailure(message: "cannot write \(path): \(folder) takes no new files; choose another folder")
         case ENOTDIR: CommandFailure(message: "cannot write \(path): \(folder) is not a folder")
         case EACCES, EPERM: CommandFailure(message: "cannot write \(path): you may not write in \(folder); choose another folder")
         default: CommandFailure(message: "cannot write \(path): \(String(cString: strerror(code)))")
