@@ -1,6 +1,7 @@
 import Foundation
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 import OnTheMapTestSupport
 import Testing
 
@@ -124,7 +125,7 @@ struct FormatGoldenTests {
         ("fetching", status(ada, students: .init(count: 0, refreshedAt: nil, stale: false, lastError: nil), place: nil)),
         ("offline", nil),
         // A place written by someone else, with polybar's click action and a terminal's escapes in it.
-        ("ok", status(ada, students: .init(count: 7, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "%{A1:touch /tmp/x:}Lima\u{1B}]0;owned\u{7}, Peru%{A}")),
+        ("ok", status(ada, students: .init(count: 7, refreshedAt: WireTimestamp.parse("2026-11-22T11:58:00.000Z"), stale: false, lastError: nil), place: "%{A1:touch /tmp/x:}<b>Lima</b> & Co\u{1B}]0;owned\u{7}, Peru%{A}")),
     ]
 
     static func summary(_ status: StatusResult?) -> StatusSummary {
@@ -164,6 +165,13 @@ struct FormatGoldenTests {
                 let line = try format.render(Self.summary(status), status: status)
                 let json = try JSONDecoder().decode(WireJSON.self, from: Data(line.utf8))
                 #expect(json["class"] == .string(state))
+                // Pango markup of text: no tag and no bare & from the data (a bare & made Waybar
+                // drop the whole tooltip).
+                for key in ["text", "tooltip"] {
+                    let shown = json[key]?.stringValue ?? ""
+                    #expect(!shown.contains("<") && !shown.contains(">"), "\(state) \(key): \(shown)")
+                    #expect(shown.replacing(/&(amp|lt|gt);/, with: "").firstIndex(of: "&") == nil, "\(state) \(key): \(shown)")
+                }
             }
         }
     }

@@ -162,11 +162,14 @@ enum StatusBarFormat: String, CaseIterable {
     func render(_ summary: StatusSummary, status: StatusResult?) throws -> String {
         switch self {
         case .waybar:
-            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line. The
-            // shipped config sets `"escape": true`, so waybar shows the text as text, not Pango markup.
+            // https://github.com/Alexays/Waybar/wiki/Module:-Custom: one JSON object per line. Waybar
+            // reads the text and the tooltip as Pango markup: its `"escape": true` covers the tooltip
+            // only from 0.10.1 (Debian 12 has 0.9.17), so the line comes escaped, and the shipped
+            // config says `"escape": false`. A bare `&` would make the whole tooltip unreadable.
             return try Self.line(
                 WaybarLine(
-                    text: summary.text, tooltip: summary.tooltip, class: summary.state.rawValue, alt: summary.state.rawValue))
+                    text: Self.pangoEscaped(summary.text), tooltip: Self.pangoEscaped(summary.tooltip),
+                    class: summary.state.rawValue, alt: summary.state.rawValue))
         case .i3blocks:
             // full_text, short_text, color: one per line. Joined with `+`: the generic
             // `joined(separator:)` made the runtime scan every protocol conformance in the program.
@@ -181,6 +184,11 @@ enum StatusBarFormat: String, CaseIterable {
             if let status { return try Self.line(status) }
             return try Self.line(Offline(reason: summary.offlineReason ?? summary.detail, refused: summary.state == .refused ? true : nil))
         }
+    }
+
+    /// Text as Pango markup shows it: `&`, `<` and `>` as entities.
+    static func pangoEscaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 
     private static func line(_ value: some Encodable) throws -> String {
