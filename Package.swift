@@ -404,6 +404,8 @@ let package = Package(
                 "OnTheMapClient",
                 "OnTheMapModels",
                 "OnTheMapRPC",
+                // TextTable and DisplayWidth, the tables' rule.
+                "OnTheMapSupport",
                 "OnTheMapTestSupport",
                 "onthemap",
                 "onthemap-server",

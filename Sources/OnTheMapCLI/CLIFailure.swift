@@ -6,7 +6,8 @@ import OnTheMapSupport
 
 /// Prints a failure on stderr and turns it into the matching exit code.
 ///
-/// Every message is one line for a person: what happened, then what to do, in the user's words.
+/// Every message is one line for a person: what happened, then what to do, in the user's words
+/// (on a terminal narrower than it, broken between words).
 /// The daemon's own errors (not logged in, no such place, the API's answers) are written that way
 /// already; the protocol's (a request it could not read) would only say "Invalid params", so they
 /// are put in words here.
@@ -14,7 +15,9 @@ enum CLIFailure {
     static func exit(for error: any Error) -> ExitCode {
         if let error = error as? ExitCode { return error }
         let (sentence, code) = said(for: error)
-        Output.error(prefix + sentence)
+        // Fitted without the prefix's colour, which has no width; the prefix is coloured after.
+        let fitted = Terminal.fittedToStderr("onthemap: " + sentence).dropFirst("onthemap: ".count)
+        Output.error(prefix + fitted)
         return code
     }
 

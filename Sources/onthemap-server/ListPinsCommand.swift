@@ -31,10 +31,10 @@ struct ListPinsCommand: AsyncParsableCommand {
             return try await page(of: storage, uniqueKey: key)
         }
         var table = OutputTable(
-            columns: ["objectId", "uniqueKey", "name", "place", "latitude", "longitude", "updated"],
-            numericColumns: ["latitude", "longitude"])
+            columns: ["objectId", "uniqueKey", "name", "place", "link", "latitude", "longitude", "updated"],
+            numericColumns: ["latitude", "longitude"], leftOutFirst: ["longitude", "latitude", "uniqueKey", "updated"])
         table.rows = pins.map {
-            [$0.objectId, $0.uniqueKey, "\($0.firstName) \($0.lastName)", $0.mapString, "\($0.latitude)", "\($0.longitude)",
+            [$0.objectId, $0.uniqueKey, "\($0.firstName) \($0.lastName)", $0.mapString, $0.mediaURL, "\($0.latitude)", "\($0.longitude)",
              $0.updatedAt.map(shortDate) ?? ""]
         }
         table.print(json: json)

@@ -20,7 +20,9 @@ struct ListSessionsCommand: AsyncParsableCommand {
             return try await storage.allSessions(accountKey: key)
         }
         let now = Date()
-        var table = OutputTable(columns: ["session", "account", "created", "lastUsed", "expires", "address", "userAgent", "state"])
+        var table = OutputTable(
+            columns: ["session", "account", "created", "lastUsed", "expires", "address", "userAgent", "state"],
+            leftOutFirst: ["userAgent", "address", "created", "lastUsed"])
         table.rows = sessions.map {
             [SessionPrefix.of($0.id), $0.accountKey, shortDate($0.createdAt), $0.lastUsedAt.map(shortDate) ?? "",
              shortDate($0.expiresAt), $0.clientAddress ?? "", $0.userAgent ?? "",

@@ -1,13 +1,22 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 
-/// Rows for people and for scripts: aligned columns on a terminal, tab-separated otherwise, or JSON
-/// (an array of objects keyed by the column names) with `--json`, where the numeric columns are JSON
-/// numbers and an empty cell is null. Terminal and TSV cells are `DisplayText`; JSON keeps them exact.
+/// Rows for people and for scripts: aligned columns on a terminal, fitted to its width as the
+/// `onthemap` client's tables are (`TextTable`: text cut with "…", in terminal columns), tab-separated
+/// otherwise, or JSON (an array of objects keyed by the column names) with `--json`, where the numeric
+/// columns are JSON numbers and an empty cell is null. Terminal and TSV cells are `DisplayText`; JSON
+/// keeps them exact.
 struct OutputTable {
+    /// Columns of text someone wrote, which give way to a narrow terminal; ids, numbers, times and
+    /// states are shown whole (an id cut short could not be pasted into the next command).
+    static let cuttable: Set<String> = ["email", "name", "place", "link", "address", "userAgent"]
+
     let columns: [String]
     /// Columns whose cells are numbers (`"pins": 0`, not `"pins": "0"`).
     var numericColumns: Set<String> = []
+    /// Columns left out, in this order, when cutting the text is not enough for the terminal.
+    var leftOutFirst: [String] = []
     var rows: [[String]] = []
 
     func print(json: Bool) {
@@ -25,16 +34,25 @@ struct OutputTable {
         // older databases may hold what the server now refuses: shown, never obeyed.
         let shown = rows.map { $0.map(DisplayText.clean) }
         if isatty(STDOUT_FILENO) == 1 {
-            let widths = columns.indices.map { index in
-                ([columns[index]] + shown.map { $0[index] }).map(\.count).max() ?? 0
-            }
-            for line in [columns] + shown {
-                Swift.print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-            }
+            let table = TextTable(columns: columns.indices.map { index in
+                TextTable.Column(
+                    header: columns[index], cells: shown.map { $0[index] },
+                    rightAligned: numericColumns.contains(columns[index]),
+                    minimum: Self.cuttable.contains(columns[index]) ? 8 : nil,
+                    dropOrder: leftOutFirst.firstIndex(of: columns[index]))
+            })
+            for line in table.lines(width: Self.terminalWidth()) { Swift.print(line) }
         } else {
             for line in [columns] + shown { Swift.print(line.joined(separator: "\t")) }
         }
+    }
+
+    /// `COLUMNS` if set, else the terminal's own width.
+    private static func terminalWidth() -> Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     private func jsonValue(_ cell: String, _ column: String) -> WireJSON {

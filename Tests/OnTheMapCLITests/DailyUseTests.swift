@@ -234,6 +234,35 @@ struct DailyUseTests {
         #expect(!question.contains { $0.hasPrefix("59)") || $0.hasPrefix("a town") }, "\(question.joined(separator: "\n"))")
     }
 
+    /// A question and the refusal after it break between words at 60 columns, where the terminal
+    /// broke them inside one ("Springfield, Massachusetts, Unite" / "d States").
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func aQuestionAndItsAnswerBreakBetweenWords() throws {
+        let bed = try CLITestBed()
+        let moved = try bed.run(["post", "Springfield, Massachusetts", "https://ada.example", "--yes", "--overwrite"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let place = "Springfield, Massachusetts, United States"
+        let command = "\(BuiltProducts.path("onthemap")) post Köln https://ada.example/k"
+        let terminal = try TmuxSession(command: TmuxSession.reportingExit(command), width: 60, height: 20, environment: bed.environment)
+        defer { terminal.tearDown() }
+        let (asked, screen) = try terminal.waitForScreen(timeout: 30) { $0.contains { $0.hasSuffix("[y/N]") } }
+        #expect(asked, "\(screen.joined(separator: "\n"))")
+        try terminal.send("n", "Enter")
+        #expect(try terminal.waitForExit(timeout: 30) == 1)
+        let lines = try terminal.screen(history: true).map { $0.trimmingCharacters(in: .whitespaces) }
+        /// The lines from the one that begins `first` to the one that holds `last`, joined by spaces:
+        /// the text as written when every break fell between words.
+        func joined(from first: String, to last: String) -> String {
+            guard let start = lines.firstIndex(where: { $0.hasPrefix(first) }),
+                let end = lines[start...].firstIndex(where: { $0.contains(last) })
+            else { return lines.joined(separator: "\n") }
+            return lines[start...end].joined(separator: " ")
+        }
+        #expect(joined(from: "You already have", to: "[y/N]") == "You already have a pin at \"\(place)\". Move it? [y/N] n", "\(lines)")
+        #expect(joined(from: "onthemap: nothing posted", to: "States\"") == "onthemap: nothing posted: your pin stays at \"\(place)\"", "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 60 })
+    }
+
     /// On a terminal, several matching places are offered; the one picked is the one posted.
     @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
     func postOffersThePlacesThatMatchOnATerminal() throws {

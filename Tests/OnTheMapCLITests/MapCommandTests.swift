@@ -1,6 +1,7 @@
 import Foundation
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 import OnTheMapTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import OnTheMapModels
+import OnTheMapSupport
 import OnTheMapTestSupport
 import Testing
 

@@ -8,6 +8,33 @@ import Testing
 struct AdminCommandTests {
     let server = BuiltProducts.path("onthemap-server")
 
+    /// On a terminal the tables fit it, as the client's do: the longest names the server takes (100
+    /// wide characters each) are cut with "…" and every row stays one line, where they made every row
+    /// of `user list` 263 columns and of `pin list` over 450; ids and times stay whole.
+    @Test(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+    func tablesFitTheTerminal() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.tearDown() }
+        let wide = String(repeating: "\u{FF58}", count: 100)
+        let key = try fixture.addUser(email: "wide@example.com", password: "wide-names-1", first: String(repeating: "W", count: 100), last: wide)
+        let (_, session) = try await ServerHTTP.login(fixture.baseURL, email: "wide@example.com", password: "wide-names-1")
+        let posted = try await ServerHTTP.send(
+            .POST, fixture.baseURL + "/StudentLocation", body: ServerHTTP.pin(key), headers: [("X-OnTheMap-Session", session)])
+        let objectId = try #require(posted.json["objectId"] as? String)
+        for (command, id) in [("user list", key), ("pin list", objectId), ("session list", "live")] {
+            let run = "\(server) \(command) --database \(fixture.databasePath)"
+            let terminal = try TmuxSession(command: TmuxSession.reportingExit(run), width: 80, height: 20, environment: ["COLUMNS": ""])
+            defer { terminal.tearDown() }
+            #expect(try terminal.waitForExit(timeout: 30) == 0, "\(command)")
+            let lines = try terminal.screen(history: true).filter { !$0.isEmpty && !$0.hasPrefix("EXITED=") && !$0.hasPrefix("Pane is dead") }
+            #expect(lines.count == 2, "\(command): a header and one row, each on one line: \(lines.joined(separator: "\n"))")
+            #expect(lines.last?.contains(id) == true, "\(command): the id whole: \(lines.joined(separator: "\n"))")
+            if command == "user list" {
+                #expect(lines.last?.contains("WWW…") == true, "\(command): \(lines.joined(separator: "\n"))")
+            }
+        }
+    }
+
     @Test func usersPinsAndSessionsCanBeManaged() async throws {
         let fixture = try ServerFixture()
         defer { fixture.tearDown() }
@@ -33,7 +60,7 @@ struct AdminCommandTests {
         #expect(listed.first?["uniqueKey"] as? String == key && listed.first?["name"] as? String == "Grace Hopper", "\(pins.stdout)")
         #expect(listed.first?["latitude"] as? Double == 48.85, "a number, not a string: \(pins.stdout)")
         let table = try runCommand(server, ["pin", "list"] + db).stdout.split(separator: "\n")
-        #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlatitude\tlongitude\tupdated", "\(table)")
+        #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlink\tlatitude\tlongitude\tupdated", "\(table)")
         #expect(table.count == 2 && table.last?.hasPrefix("\(objectId)\t\(key)\t") == true, "\(table)")
         let none = try runCommand(server, ["pin", "list", "--user", "nobody@example.com"] + db)
         #expect(none.status != 0 && none.stderr.contains("nobody@example.com"), "\(none.stderr)")

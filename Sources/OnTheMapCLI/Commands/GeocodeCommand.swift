@@ -2,6 +2,7 @@ import ArgumentParser
 import OnTheMapClient
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// `onthemap geocode PLACE`: the preview step before posting.
 struct GeocodeCommand: ReportingCommand {

@@ -1,3 +1,5 @@
+import OnTheMapSupport
+
 /// A sentence over a table, fitted to the terminal's width as the table is (`TextTable`): broken
 /// between words into lines that fit, never inside a part kept whole (a command in backquotes, a
 /// quoted name); a quoted name too wide for a line is shortened with "…". Without a width (not a

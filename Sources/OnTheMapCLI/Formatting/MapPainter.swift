@@ -1,5 +1,6 @@
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// Paints the daemon's `map` result for a terminal: colours by style code, and the legend.
 enum MapPainter {

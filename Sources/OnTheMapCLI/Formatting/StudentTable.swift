@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OnTheMapModels
+import OnTheMapSupport
 
 /// The default `students` output: numbered, aligned columns that fit the terminal (`TextTable`).
 /// Narrow, the link is cut first, then the place and the name (never under six cells and its

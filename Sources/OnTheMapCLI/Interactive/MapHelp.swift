@@ -1,3 +1,5 @@
+import OnTheMapSupport
+
 /// The list of keys `?` puts over the map: in a box in the middle. A description too long for the
 /// box goes on over more lines, under the description column (as Neovim's `g?` list does), never cut;
 /// when the terminal is too short to hold every line (at 60×12 the box shows seven lines of fifteen),

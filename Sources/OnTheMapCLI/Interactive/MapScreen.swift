@@ -1,5 +1,6 @@
 import OnTheMapModels
 import OnTheMapRPC
+import OnTheMapSupport
 
 /// What the full-screen map shows: the map, the picked pin, the status line at the bottom, and the
 /// list of keys over the map while `?` has it open.

@@ -1,3 +1,5 @@
+import OnTheMapSupport
+
 /// How to start the daemon again, drawn over the bottom of the map while it is away. The status line
 /// alone cut the advice off: at 80 columns it showed "Start it again as it was started" and none of
 /// the command. Here the whole advice is wrapped to the terminal, each command in it kept whole on a

@@ -1,4 +1,5 @@
 import Glibc
+import OnTheMapSupport
 
 /// What the terminal (if any) can do.
 enum Terminal {
@@ -48,6 +49,19 @@ enum Terminal {
         environment(name).flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// `text` for stderr's terminal: each line broken between words where it is wider than the
+    /// terminal (a terminal breaks it inside a word, 'Unite' / 'd States'); as it is off a terminal
+    /// (a log keeps one line a message), or on one narrower than a table is ever fitted to. A space
+    /// at its end (a question's) stays there, for the answer.
+    static func fittedToStderr(_ text: String) -> String {
+        guard isatty(STDERR_FILENO) == 1, let width = stderrWidth, width >= TextTable.narrowest, DisplayWidth.of(text) > width
+        else { return text }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            DisplayWidth.fill(line.split(separator: " ").map(String.init), to: width).joined(separator: "\n")
+        }
+        return lines.joined(separator: "\n") + (text.hasSuffix(" ") ? " " : "")
+    }
+
     /// Asks on the terminal; with `secret`, the answer is not echoed. Nil at end of input.
     static func prompt(_ question: String, secret: Bool = false) -> String? {
         var saved = termios()
@@ -59,7 +73,7 @@ enum Terminal {
             hidden.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
         }
-        Output.errorNoNewline(question)
+        Output.errorNoNewline(fittedToStderr(question))
         defer {
             if canHide {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)

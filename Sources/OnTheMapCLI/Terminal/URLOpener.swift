@@ -2,6 +2,7 @@ import FoundationEssentials
 import OnTheMapModels
 
 import Glibc
+import OnTheMapSupport
 
 /// Opens a web link with `$ONTHEMAP_OPENER`, else `xdg-open`, and waits for it: an opener that is
 /// missing or fails is a failure (exit status 1), not a usage error.

@@ -3,12 +3,12 @@
 /// ☕) take two, combining marks none, format characters that show as nothing (Cf: U+200B, the
 /// joiners U+200C and U+200D, U+2060, U+FEFF) none, everything else one; a cut keeps whole
 /// characters, a letter with its accents.
-enum DisplayWidth {
-    static func of(_ text: String) -> Int {
+public enum DisplayWidth {
+    public static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width($1) }
     }
 
-    static func width(_ scalar: Unicode.Scalar) -> Int {
+    public static func width(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         // ASCII takes one column: no look-up for nearly every character of a table.
         if value >= 0x20, value < 0x7F { return 1 }
@@ -36,7 +36,7 @@ enum DisplayWidth {
     }
 
     /// The longest prefix that fits `columns`, with "…" when cut.
-    static func truncate(_ text: String, to columns: Int) -> String {
+    public static func truncate(_ text: String, to columns: Int) -> String {
         guard of(text) > columns else { return text }
         var result = ""
         var used = 0
@@ -50,7 +50,7 @@ enum DisplayWidth {
     }
 
     /// `text` broken at its spaces into lines of at most `columns`; nil when a word is wider than that.
-    static func wrap(_ text: String, to columns: Int) -> [String]? {
+    public static func wrap(_ text: String, to columns: Int) -> [String]? {
         let words = text.split(separator: " ").map(String.init)
         guard words.allSatisfy({ of($0) <= columns }) else { return nil }
         return fill(words, to: columns)
@@ -58,7 +58,7 @@ enum DisplayWidth {
 
     /// `words` (each kept whole: a word, or words that belong together) joined by spaces into lines of
     /// at most `columns`, as many on a line as fit; one wider than that is a line of its own.
-    static func fill(_ words: [String], to columns: Int) -> [String] {
+    public static func fill(_ words: [String], to columns: Int) -> [String] {
         var lines: [String] = []
         for word in words {
             if let last = lines.last, of(last) + 1 + of(word) <= columns {

@@ -1,5 +1,6 @@
 /// Columns fitted to a terminal's width: the one rule every table the CLI prints follows (`students`,
-/// `students --near`, the list of students a name in `open` matches, the map's legend).
+/// `students --near`, the list of students a name in `open` matches, the map's legend), and the
+/// server's admin tables (`user list`, `pin list`, `session list`).
 ///
 /// With a width every line fits it, down to `narrowest` columns (below that, lines are laid out for
 /// it): first the cuttable columns are cut, the one with most to spare first, down to their
@@ -10,35 +11,53 @@
 /// that is not cuttable (a number, a time) is shown whole or not at all. A cell's `kept` suffix
 /// ("(you)") stays whole when the cell is cut: `A… (you)`. Without a width (not a terminal) nothing
 /// is cut but to a column's `maximum`.
-struct TextTable {
+public struct TextTable {
     /// One column: its header, its cells (one per row) and how it may give way.
-    struct Column {
-        var header: String
-        var cells: [String]
+    public struct Column {
+        public var header: String
+        public var cells: [String]
         /// Words after a cell kept whole when it is cut (nil: none), one per row.
-        var kept: [String?] = []
-        var rightAligned = false
+        public var kept: [String?] = []
+        public var rightAligned = false
         /// The narrowest a cut makes a cell's own text before columns are left out, its kept words
         /// not counted (8: "Ada Lov…", and "Ada Lov… (you)" on your row); nil: never cut.
-        var minimum: Int?
+        public var minimum: Int?
         /// The widest it is, even with room to spare (nil: as wide as its widest cell).
-        var maximum: Int?
+        public var maximum: Int?
         /// When it is left out for room, lowest first; nil: always shown.
-        var dropOrder: Int?
+        public var dropOrder: Int?
+
+        public init(
+            header: String, cells: [String], kept: [String?] = [], rightAligned: Bool = false, minimum: Int? = nil,
+            maximum: Int? = nil, dropOrder: Int? = nil
+        ) {
+            self.header = header
+            self.cells = cells
+            self.kept = kept
+            self.rightAligned = rightAligned
+            self.minimum = minimum
+            self.maximum = maximum
+            self.dropOrder = dropOrder
+        }
     }
 
     /// The narrowest width a table is fitted to.
-    static let narrowest = 20
+    public static let narrowest = 20
     /// The two spaces between columns.
-    static let gap = 2
+    public static let gap = 2
 
-    var columns: [Column]
+    public var columns: [Column]
     /// Whether the first line is the headers.
-    var showsHeader = true
+    public var showsHeader = true
+
+    public init(columns: [Column], showsHeader: Bool = true) {
+        self.columns = columns
+        self.showsHeader = showsHeader
+    }
 
     /// The lines, each cell padded to its column and no line ending in spaces. `paint` styles a cut,
     /// padded cell: row nil for the header, column as given in `columns` (whichever are left out).
-    func lines(width: Int?, paint: (_ row: Int?, _ column: Int, _ text: String) -> String = { $2 }) -> [String] {
+    public func lines(width: Int?, paint: (_ row: Int?, _ column: Int, _ text: String) -> String = { $2 }) -> [String] {
         let (shown, widths, gap) = layout(width: width.map { max($0, Self.narrowest) })
         let rows = columns.first?.cells.count ?? 0
         var lines: [String] = []
@@ -58,7 +77,7 @@ struct TextTable {
     }
 
     /// The columns shown (indices into `columns`), every column's width, and the spaces between columns.
-    func layout(width: Int?) -> (shown: [Int], widths: [Int], gap: Int) {
+    public func layout(width: Int?) -> (shown: [Int], widths: [Int], gap: Int) {
         var shown = Array(columns.indices)
         guard let width else { return (shown, columns.indices.map(natural), Self.gap) }
         while true {
