@@ -127,12 +127,15 @@ struct HostileOutputTests {
                 let opened = try shown(["open", "2"])
                 #expect(opened.contains("opened https://oslo.example/me"), "\(opened.debugDescription)")
 
-                // What the person typed is quoted back as any other text is shown: an ESC pasted into a
-                // search or a name does not clear the screen when the message repeats it.
-                let search = try shown(["students", "--search", "zz\u{1B}[2J\u{202E}"])
-                #expect(search.contains("no student matches \"zz\u{FFFD}[2J\""), "\(search.debugDescription)")
-                let byName = try shown(["open", "zz\u{1B}[2J"], status: 1)
-                #expect(byName.contains("no student matches \"zz\u{FFFD}[2J\""), "\(byName.debugDescription)")
+                // What the person typed is quoted back as any other text is shown (a bidi override
+                // dropped), and a control character pasted with it is refused, named, never sent: an
+                // ESC split "Pa^[]0;x^Gris" into words that matched another place.
+                let search = try shown(["students", "--search", "zz\u{202E}yy"])
+                #expect(search.contains("no student matches \"zzyy\""), "\(search.debugDescription)")
+                for arguments in [["students", "--search", "zz\u{1B}[2J"], ["open", "zz\u{1B}[2J"], ["geocode", "Pa\u{1B}]0;x\u{7}ris"]] {
+                    let refused = try shown(arguments, status: 64)
+                    #expect(refused.contains("holds a control character (U+001B): type it again rather than paste it."), "\(refused.debugDescription)")
+                }
 
                 let tsv = try shown(["students", "--tsv"], tabs: true)
                 let lines = tsv.split(separator: "\n", omittingEmptySubsequences: false).dropLast()

@@ -26,7 +26,7 @@ struct GeocodeCommand: ReportingCommand {
 
     func validate() throws {
         guard !place.trimmingWhitespace().isEmpty else { throw ValidationError("Give a place, e.g. onthemap geocode \"Duisburg, Germany\".") }
-        try TypedLength.check(place, atMost: TypedLength.place, "The place")
+        try TypedText.check(place, atMost: TypedText.place, "The place")
         do {
             _ = try CoordinateText.parse(place)
         } catch {

@@ -14,7 +14,7 @@ enum NearOption {
         guard !text.trimmingWhitespace().isEmpty else {
             throw ValidationError("--near needs a place or LAT,LON, e.g. --near \"Lima, Peru\" or --near 48.85,2.35.")
         }
-        try TypedLength.check(text, atMost: TypedLength.place, "--near")
+        try TypedText.check(text, atMost: TypedText.place, "--near")
         do {
             _ = try CoordinateText.parse(text)
         } catch {

@@ -57,7 +57,7 @@ struct OpenCommand: ReportingCommand {
         if student.first != "--", let option = student.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
             throw ValidationError("Unknown option '\(option)'. `onthemap open --help` lists the options.")
         }
-        try TypedLength.check(given, atMost: TypedLength.search, "The name")
+        try TypedText.check(given, atMost: TypedText.search, "The name")
     }
 
     func execute() throws {

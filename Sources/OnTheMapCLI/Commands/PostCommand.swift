@@ -43,8 +43,8 @@ struct PostCommand: ReportingCommand {
         guard !url.trimmingWhitespace().isEmpty else {
             throw ValidationError("Give your link, e.g. onthemap post \"Berlin, Germany\" https://example.com/me.")
         }
-        try TypedLength.check(place, atMost: TypedLength.place, "The place")
-        try TypedLength.check(url, atMost: RPCParam<String>.defaultMaximumBytes, "The link")
+        try TypedText.check(place, atMost: TypedText.place, "The place")
+        try TypedText.check(url, atMost: RPCParam<String>.defaultMaximumBytes, "The link")
     }
 
     func execute() throws {

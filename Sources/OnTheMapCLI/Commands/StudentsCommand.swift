@@ -57,7 +57,7 @@ struct StudentsCommand: ReportingCommand {
         }
         try NumberRange(0...100_000).validate(limit, "--limit")
         if let search {
-            try TypedLength.check(search, atMost: TypedLength.search, "--search")
+            try TypedText.check(search, atMost: TypedText.search, "--search")
             // The search reads letters and digits only (`SearchFolding`): "." or "" would match everyone.
             guard !SearchFolding.fold(search).isEmpty else {
                 throw ValidationError("--search needs a letter or a digit: punctuation and spaces are not searched.")

@@ -135,7 +135,7 @@ extension InteractiveMap {
             return
         }
         do {
-            try TypedLength.check(text, atMost: TypedLength.place, "The place")
+            try TypedText.check(text, atMost: TypedText.place, "The place")
         } catch {
             screen.message = "\(error)"
             return
