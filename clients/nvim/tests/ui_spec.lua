@@ -197,7 +197,7 @@ return {
         s:wait_gone("Keys in ")
         -- s asks for words and shows the search list; q comes back to the list.
         s:type("s")
-        s:wait_for("Search students (name or place): ")
+        s:wait_for("Search students (name or place):")
         s:type("berlin\r")
         s:wait_for('matching "berlin"')
         s:type("q")
