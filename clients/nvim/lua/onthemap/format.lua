@@ -145,9 +145,8 @@ end
 ---
 --- One step more than the daemon's rule, as Emacs takes it too: the format characters that show as
 --- nothing (`invisible`: the zero-width space and joiners, U+2060–U+206F, U+FEFF, tags) are
---- dropped, where Neovim drew "Ad<200b>min" and "👩<200d>👩" (a tester's round, /work/audit6.md
---- item 7). The CLI shows them as nothing and counts them no column; so do these buffers now, and
---- widths agree: a ZWJ family is its emoji side by side (two cells each), as the CLI counts it.
+--- dropped, as Neovim would draw them "<200b>" ("Ad<200b>min", "👩<200d>👩"). The CLI shows them
+--- as nothing and counts them no column; so do these buffers, and widths agree: a ZWJ family is its emoji side by side (two cells each), as the CLI counts it.
 --- The data stays exact: only what is shown loses them.
 function M.clean(text)
   if type(text) ~= "string" then

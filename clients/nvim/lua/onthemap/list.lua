@@ -398,8 +398,7 @@ local function ask_near(student)
 end
 
 --- The keys of a list besides <CR>, r, q and g?: what else it reaches, as octo.nvim's g? lists
---- every action of its buffer (a tester's round, /work/audit6.md item 10). n and N stay Vim's
---- search, so near is gn.
+--- every action of its buffer. n and N stay Vim's search, so near is gn.
 local function list_keys(buf)
   buffer.map(buf, "y", function()
     M.yank(buffer.item_under_cursor(buf))
