@@ -155,7 +155,8 @@ def fold_char(c):
             out.append(SPECIAL_FOLDS[d])
             continue
         category = unicodedata.category(d)
-        if category == "Mn":
+        # A format character (zero-width space, joiner, bidi mark) shows as nothing, inside a word too.
+        if category in ("Mn", "Cf"):
             continue
         out.append(d.lower() if category[0] in "LNM" else " ")
     return "".join(out)

@@ -115,7 +115,9 @@ public struct PlaceFolding: Sendable {
     /// are kept (lower-cased), accents that stand alone are dropped, everything else separates words.
     private static func defaultFold(_ scalar: Unicode.Scalar) -> [UInt8] {
         switch scalar.properties.generalCategory {
-        case .nonspacingMark:
+        // A format character (a zero-width space or joiner, a bidi mark or override, U+FEFF) shows
+        // as nothing: pasted into "Li\u{200B}ma" it must not make two words of "Lima".
+        case .nonspacingMark, .format:
             return []
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber, .spacingMark, .enclosingMark:

@@ -29,6 +29,10 @@ struct FoldingAndMatchingTests {
         #expect(folded("東京") == "東京")
         #expect(folded("Sa\u{0303}o") == "sao")
         #expect(folded("🙂!!") == "")
+        // What shows as nothing parts no word: pasted "Li\u{200B}ma" is Lima (it found Morocco).
+        for invisible in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{200E}", "\u{202E}", "\u{2060}", "\u{FEFF}", "\u{AD}"] {
+            #expect(folded("Li\(invisible)ma, Peru") == "lima peru", "\(invisible.unicodeScalars.first!.value)")
+        }
     }
 
     @Test func queriesThatCannotNameAPlaceAreRefusedBeforeLookup() {

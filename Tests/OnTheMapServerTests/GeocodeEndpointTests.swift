@@ -59,6 +59,16 @@ struct GeocodeEndpointTests {
                     let said = String(buffer: response.body)
                     #expect(said == #"{"status":400,"error":"limit must be a whole number between 1 and 20, not 21."}"#, "\(said)")
                 }
+                // A control character pasted with the place is refused, named; a zero-width space
+                // parts no word ("Li" U+200B "ma" is still Lima, where it found Morocco).
+                try await client.execute(uri: "/v1/geocode?q=Pa%1B%5D0%3Bx%07ris", method: .get, headers: headers) { response in
+                    let said = String(buffer: response.body)
+                    #expect(said == #"{"status":400,"error":"q holds a control character (U+001B), which no place name has."}"#, "\(said)")
+                }
+                let zeroWidth = try await client.execute(uri: "/v1/geocode?q=Li%E2%80%8Bma%2C%20Peru", method: .get, headers: headers) {
+                    try JSONSerialization.jsonObject(with: Data($0.body.readableBytesView)) as? [String: Any]
+                }
+                #expect((zeroWidth?["results"] as? [[String: Any]])?.first?["label"] as? String == "Lima, Peru", "\(String(describing: zeroWidth))")
             }
         }
     }

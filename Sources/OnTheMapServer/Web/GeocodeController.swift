@@ -32,6 +32,10 @@ struct GeocodeController: Sendable {
         guard query.count <= Self.maxQueryLength else {
             throw APIFailure.badRequest("q must be at most \(Self.maxQueryLength) characters.")
         }
+        // Pasted unseen with a place, one split "Pa^[]0;x^Gris" into words that matched Ris-Orangis.
+        if let control = query.unicodeScalars.first(where: DisplayText.isControl) {
+            throw APIFailure.badRequest("q holds a control character (\(DisplayText.codePoint(control))), which no place name has.")
+        }
         var limit = 5
         if let text = parameters.get("limit") {
             guard let value = WholeNumberRule.read(text, in: Self.limitRange) else {
