@@ -339,6 +339,14 @@ def screens(where, phone, account, other):
     check(wait(lambda: not b.shown("list-view") and re.search(r"/(#/)?$", b.driver.current_url)), "%s: Back returns to the map" % where)
     b.driver.forward()
     check(wait(lambda: b.shown("list-view")), "%s: Forward shows the list again" % where)
+    # Back with the focus on the List tab: it goes to the Map tab, the one selected (Enter on the
+    # List tab, no longer selected, went straight back to the list).
+    js("document.getElementById('list-tab').focus()")
+    b.driver.back()
+    check(wait(lambda: not b.shown("list-view") and active().get("id") == "map-tab"),
+          "%s: Back from the List tab puts the focus on the Map tab: %s" % (where, active()))
+    b.driver.forward()
+    wait(lambda: b.shown("list-view"))
     js("document.getElementById('list-tab').focus()")
     key(Keys.ARROW_LEFT)
     wait(lambda: not b.shown("list-view"))
@@ -410,6 +418,24 @@ def screens(where, phone, account, other):
     check(wait(lambda: "No place matches" in (b.by_id("alert-text").text if b.shown("alert") else "")
                and active().get("testid") == "post-place"),
           "%s: Find on a place that matches nothing says so, the focus back in Place: %s" % (where, active()))
+    # The same from Enter in the link: the place is still what to change.
+    js("document.getElementById('post-link').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: "No place matches" in (b.by_id("alert-text").text if b.shown("alert") else "")
+               and active().get("testid") == "post-place"),
+          "%s: Enter in Link on a place that matches nothing puts the focus in Place: %s" % (where, active()))
+    # A control character pasted with the place is named, never looked up (it split the words).
+    js("document.getElementById('post-place').value='Pa\\u001b]0;x\\u0007ris'")
+    js("document.getElementById('post-link').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: "control character (U+001B)" in (b.by_id("alert-text").text if b.shown("alert") else "")
+               and active().get("testid") == "post-place"),
+          "%s: a place with a control character is refused, named, the focus in Place: %s" % (where, active()))
+    # The alert's ×, by the keyboard: the focus goes back to the field, not to the page.
+    js("document.getElementById('alert-close').focus()")
+    key(Keys.ENTER)
+    check(wait(lambda: not b.shown("alert") and active().get("testid") == "post-place"),
+          "%s: the alert's \u00d7 closes it, the focus back in Place: %s" % (where, active()))
     js("document.getElementById('post-place').value='Lima, Peru'")
     js("document.getElementById('post-link').focus()")
     key(Keys.ENTER)

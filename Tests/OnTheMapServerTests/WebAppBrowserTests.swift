@@ -208,6 +208,11 @@ struct WebAppBrowserTests {
                 "from the map, Tab reaches Post", "from the map, Tab reaches the Map tab", "Left on the List tab shows the map",
                 "Tab reaches the search", "Tab reaches Log out", "Tab reaches Cancel in the form",
                 "Cancel closes the form, the focus back on Post",
+                // A tester's round (audit6-web items 1-3): the place is what to change.
+                "Enter in Link on a place that matches nothing puts the focus in Place",
+                "a place with a control character is refused, named, the focus in Place",
+                "the alert's \u{00d7} closes it, the focus back in Place",
+                "Back from the List tab puts the focus on the Map tab",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }

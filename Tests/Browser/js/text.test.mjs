@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { failure, linkProblem, loginFailure, overwriteQuestion } from "../../../Sources/CWebPage/web/js/messages.mjs";
 import { mapX, mapY, WORLD } from "../../../Sources/CWebPage/web/js/mercator.mjs";
-import { ago, countText, foldText, inWords, isWebLink, plural, shownText, sinceText } from "../../../Sources/CWebPage/web/js/text.mjs";
+import { ago, countText, foldText, hiddenControl, inWords, isWebLink, noMatchText, plural, shownText, sinceText } from "../../../Sources/CWebPage/web/js/text.mjs";
 
 test("only http and https addresses with a host become links", () => {
   for (const good of ["https://ada.example", "http://ada.example/path?q=1#x", "HTTPS://ADA.EXAMPLE", "https://a.example:8080/", "https://a.example:65535/"]) {
@@ -127,4 +127,12 @@ test("Finish asks about what would change: the place, or only the link", () => {
 test("the place lookup's refusal in the form's words", () => {
   const answer = { status: 400, headers: new Map(), body: { error: "q must be at most 200 characters." } };
   assert.equal(failure(answer).startsWith("The place must be at most 200 characters."), true, failure(answer));
+});
+
+test("a search or place typed with hidden characters is quoted as text, and a control is named", () => {
+  // U+202E turned the sentence around: "…holds “zzz.”cba".
+  assert.equal(noMatchText(" zzz\u202eabc "), "No student\u2019s name or place holds \u201czzzabc\u201d.");
+  assert.equal(hiddenControl("Pa\u001b]0;x\u0007ris"), "U+001B");
+  assert.equal(hiddenControl("Li\u200bma"), "", "a zero-width space is no control: the server folds it away");
+  assert.equal(hiddenControl("S\u00e3o Paulo"), "");
 });

@@ -163,6 +163,20 @@ export function showAlert(text, network) {
   unanswered = !!network;
 }
 
+/** The last element outside the alert that had the focus. */
+let focusBefore = null;
+document.addEventListener("focusin", (ev) => {
+  if (!$("alert").contains(ev.target)) focusBefore = ev.target;
+});
+
+/** Where the focus goes when the alert's own × closes it (the button is hidden with it): back to the
+ *  last thing focused outside the alert (the field it asked to change), if that is still seen; null
+ *  otherwise. */
+export function focusBeforeAlert() {
+  const before = focusBefore;
+  return before && before.isConnected && !before.closest("[hidden],[inert]") && !before.disabled && before.getClientRects().length ? before : null;
+}
+
 export function hideAlert() {
   $("alert").hidden = true;
   unanswered = false;

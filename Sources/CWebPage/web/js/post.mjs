@@ -16,7 +16,7 @@ import { mapX, mapY } from "./mercator.mjs";
 import { loadMine, loadPins } from "./pins.mjs";
 import { expired, loadProfile } from "./session.mjs";
 import { $, state, ui } from "./state.mjs";
-import { isWebLink } from "./text.mjs";
+import { hiddenControl, isWebLink, shownText } from "./text.mjs";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PIN_PATH = "M12 2a7 7 0 0 0-7 7c0 5.25 7 13 7 13s7-7.75 7-13a7 7 0 0 0-7-7zm0 9.5a2.5 2.5 0 1 1 0-5 2.5 2.5 0 0 1 0 5z";
@@ -93,6 +93,14 @@ export async function find(ev) {
     $("post-place").focus();
     return;
   }
+  // Pasted unseen with a place, a control character split "Pa^[]0;x^Gris" into words that matched
+  // Ris-Orangis (the server refuses it too).
+  const control = hiddenControl(place);
+  if (control) {
+    showAlert("The place holds a control character (" + control + "), which no place name has: type it again rather than paste it.");
+    $("post-place").focus();
+    return;
+  }
   const problem = linkProblem(link, isWebLink);
   if (problem) {
     showAlert(problem);
@@ -115,7 +123,9 @@ export async function find(ev) {
     }
     const places = a.body.results.filter((p) => p && typeof p.label === "string" && isFinite(p.latitude) && isFinite(p.longitude));
     if (!places.length) {
-      showAlert("No place matches \u201c" + place + "\u201d. Try a city and its country, such as \u201cLima, Peru\u201d.");
+      showAlert("No place matches \u201c" + shownText(place) + "\u201d. Try a city and its country, such as \u201cLima, Peru\u201d.");
+      // The place is what to change, wherever the focus was (Enter in the link field).
+      $("post-place").focus();
       return;
     }
     posting.places = places;

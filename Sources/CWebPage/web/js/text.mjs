@@ -20,6 +20,13 @@ export function hiddenCharacter(text) {
   return found ? "U+" + found[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
 }
 
+/** The first control character of `text` (C0, DEL, C1) as Unicode charts write it ("U+001B"), or
+ *  "" when it holds none: what no place name has. */
+export function hiddenControl(text) {
+  const found = text.match(/[\u0000-\u001f\u007f-\u009f]/);
+  return found ? "U+" + found[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
+}
+
 /** Whether `url` may become a link: http or https with a host, no spaces, no control, bidi or
  *  invisible format character (the daemon's WebLink rule: old data on a server may hold any of them), and an
  *  address a browser can read, its port one a connection can use (the server refuses the rest:
@@ -90,5 +97,5 @@ export function countText(n) {
 
 /** What a search that leaves no student says, in the List and the exported map's count. */
 export function noMatchText(q) {
-  return "No student\u2019s name or place holds \u201c" + q.trim() + "\u201d.";
+  return "No student\u2019s name or place holds \u201c" + shownText(q.trim()) + "\u201d.";
 }
