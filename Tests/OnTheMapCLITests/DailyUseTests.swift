@@ -173,12 +173,18 @@ struct DailyUseTests {
         #expect(ended, "\(screen.joined(separator: "\n"))")
     }
 
-    /// What a person typed is quoted back cleaned, as other people's text is: no ESC reaches the terminal.
-    @Test func aPlaceTypedWithAControlCharacterIsQuotedCleaned() throws {
+    /// A control character typed (pasted) into a place is refused before it is looked up, named, and
+    /// never echoed: no ESC reaches the terminal. A bidi override is quoted back cleaned.
+    @Test func aPlaceTypedWithAControlCharacterIsRefusedAndNamed() throws {
         let bed = try CLITestBed()
         let result = try bed.run(["geocode", "Par\u{1B}[31mis"])
-        #expect(result.status == 1, "\(result.stderr)")
-        #expect(!result.stderr.contains("\u{1B}") && result.stderr.contains("no place matches \"Par"), "\(result.stderr.debugDescription)")
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            !result.stderr.contains("\u{1B}") && result.stderr.contains("onthemap: the place holds a control character (U+001B)"),
+            "\(result.stderr.debugDescription)")
+        let bidi = try bed.run(["geocode", "Qxzw\u{202E}vtplk"])
+        #expect(bidi.status == 1, "\(bidi.stderr)")
+        #expect(bidi.stderr.contains("no place matches \"Qxzwvtplk\""), "\(bidi.stderr.debugDescription)")
     }
 
     /// On a terminal, replacing a pin asks about what would change: the place, or only the link.
