@@ -436,6 +436,26 @@ def screens(where, phone, account, other):
     key(Keys.ENTER)
     check(wait(lambda: not b.shown("alert") and active().get("testid") == "post-place"),
           "%s: the alert's \u00d7 closes it, the focus back in Place: %s" % (where, active()))
+    # Several places: the chosen one is the stop before Cancel, two Shift+Tabs from Finish (it was six
+    # for five places, one a place), and the arrow keys choose another.
+    js("document.getElementById('post-place').value='Springfield'")
+    js("document.getElementById('post-link').focus()")
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-finish")
+    steps = b.tab_to(lambda a: a.get("testid") == "post-candidate", 2, backwards=True)
+    pressed = "return [document.activeElement.getAttribute('aria-pressed'),document.activeElement.textContent]"
+    first = steps == 2 and js(pressed)
+    key(Keys.ARROW_DOWN)
+    second = wait(lambda: active().get("testid") == "post-candidate" and js(pressed)[1] != first[1] and js(pressed))
+    check(first and first[0] == "true" and second and second[0] == "true"
+          and js("return document.querySelectorAll('[data-testid=post-candidate][aria-pressed=true]').length") == 1,
+          "%s: the chosen place is two Shift+Tabs from Finish, and Down chooses the next: %s, %s" % (where, first, second))
+    key(Keys.ESCAPE)
+    wait(lambda: not b.shown("post"))
+    js("document.getElementById('post-open').focus()")
+    key(Keys.ENTER)
+    wait(lambda: active().get("testid") == "post-place")
+    js("document.getElementById('post-link').value='https://ada.example'")
     js("document.getElementById('post-place').value='Lima, Peru'")
     js("document.getElementById('post-link').focus()")
     key(Keys.ENTER)
@@ -542,8 +562,10 @@ def screens(where, phone, account, other):
     check(wait(lambda: not b.shown("list-view") and active().get("id") == "map-tab"), "%s: Left on the List tab shows the map" % where)
     check(b.tab_to(lambda a: a.get("id") == "search", 20) is not None, "%s: Tab reaches the search" % where)
     b.type("qqzzxx")
-    count = wait(lambda: b.by_id("count").text.startswith("0 of") and b.by_id("count").text)
+    count = wait(lambda: b.by_id("count").text.endswith("\u201cqqzzxx\u201d.") and b.by_id("count").text)
     check(count and "you" not in count, "%s: a search that leaves out your pin: the count does not name you (%s)" % (where, count))
+    check(count == "No student\u2019s name or place holds \u201cqqzzxx\u201d.",
+          "%s: a map search that matches no one says so in words: %s" % (where, count))
     key(Keys.BACKSPACE, 6)
     wait(lambda: "you" in b.by_id("count").text)
     # A draft left in the post form: the next person to log in here must not find it.

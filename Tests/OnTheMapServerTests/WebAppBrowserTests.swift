@@ -213,6 +213,8 @@ struct WebAppBrowserTests {
                 "a place with a control character is refused, named, the focus in Place",
                 "the alert's \u{00d7} closes it, the focus back in Place",
                 "Back from the List tab puts the focus on the Map tab",
+                "a map search that matches no one says so in words",
+                "the chosen place is two Shift+Tabs from Finish, and Down chooses the next",
             ] {
                 #expect(result.stdout.contains("ok   \(size): \(line)"), "missing: \(size): \(line)\n\(result.stdout)")
             }

@@ -15,6 +15,8 @@ test("a link with a space says the space is the problem, not the site's name or 
 test("a bad port or name is still said as one; a good link is no problem", () => {
   assert.match(linkProblem("https://example.com:99999/me", isWebLink), /port/);
   assert.match(linkProblem("ftp://example.com/", isWebLink), /starts with http/);
+  // Begun right and nothing after: not told to begin with what it begins with.
+  assert.match(linkProblem("https://", isWebLink), /not an address a browser can open/);
   // A link pasted with an invisible character: named, not blamed on the site's name or port.
   assert.match(linkProblem("https://ada.example/\u200bme", isWebLink), /hidden character \(U\+200B\)/);
   assert.match(linkProblem("https://ada.example/\u202egnp.exe", isWebLink), /hidden character \(U\+202E\)/);

@@ -61,7 +61,7 @@ export function linkProblem(link, isWebLink) {
     // "https://www.linkedin.com@evil.example/" opens evil.example: the part before @ is a user name.
     if (/^https?:\/\/[^\/?#]*@/i.test(link)) return "A link cannot name a user before its site (the part before @): it would read as another site. Leave that part out.";
     // Begun right, and still no address: the server would refuse it after the place was found.
-    if (/^https?:\/\/\S/i.test(link)) return "That is not an address a browser can open: check the site's name, and its port if it has one (1 to 65535).";
+    if (/^https?:\/\//i.test(link)) return "That is not an address a browser can open: check the site's name, and its port if it has one (1 to 65535).";
     return "Enter a link that starts with http:// or https://, such as your GitHub page.";
   }
   if (link.length > MAX_LINK) {

@@ -15,7 +15,7 @@ import { failure } from "./messages.mjs";
 import { mapX, mapY } from "./mercator.mjs";
 import { checkSession } from "./session.mjs";
 import { $, settings, state, ui } from "./state.mjs";
-import { countText, foldText, shownText } from "./text.mjs";
+import { countText, foldText, noMatchText, shownText } from "./text.mjs";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -314,7 +314,8 @@ function searchMap(q) {
   const found = ui.view.filter(q);
   count(found, q);
   if (!listShown()) {
-    searching = setTimeout(() => (q.trim() ? ui.view.fitTo(ui.view.shown()) : ui.view.fit()), 400);
+    // No match: the whole world, not the last place looked at, empty, under the sentence that says so.
+    searching = setTimeout(() => (q.trim() && found ? ui.view.fitTo(ui.view.shown()) : ui.view.fit()), 400);
   }
 }
 
@@ -333,7 +334,9 @@ function count(found, q) {
   const n = state.students.length, c = $("count"), you = document.createElement("span"), me = state.students.find(isMine);
   // The page asks for the newest `settings.pins`: when that many came, the server may hold more.
   const newest = n >= settings.pins ? " newest" : "";
-  c.textContent = (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + newest + (n === 1 ? " student" : " students");
+  // No match says so in words, as the List and the exported map do, where it said "0 of 10,000".
+  c.textContent = q.trim() && !found ? noMatchText(q)
+    : (q.trim() ? countText(found) + " of " + countText(n) : countText(n)) + newest + (n === 1 ? " student" : " students");
   if (me && me.key.includes(foldText(q.trim()))) {
     you.className = "you";
     you.textContent = "· ● you";

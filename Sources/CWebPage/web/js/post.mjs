@@ -161,10 +161,24 @@ function drawCandidates() {
   $("post-picked").hidden = !ul.hidden;
 }
 
+/* The candidates are one stop for Tab (the chosen one, just before Cancel and Finish) and the arrow keys
+   move between them, choosing as they go, as a group of radio buttons does. */
+$("post-candidates").addEventListener("keydown", (ev) => {
+  const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[ev.key];
+  if (!step || posting.places.length < 2) return;
+  ev.preventDefault();
+  const n = posting.places.length, i = (posting.chosen + step + n) % n;
+  choose(i);
+  $("post-candidates").querySelectorAll("button")[i].focus();
+});
+
 function choose(i) {
   posting.chosen = i;
   const p = posting.places[i];
-  $("post-candidates").querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-pressed", String(j === i)));
+  $("post-candidates").querySelectorAll("button").forEach((b, j) => {
+    b.setAttribute("aria-pressed", String(j === i));
+    b.tabIndex = j === i ? 0 : -1;
+  });
   $("post-picked").textContent = p.label;
   preview(p);
 }
