@@ -31,11 +31,12 @@ struct ListPinsCommand: AsyncParsableCommand {
             return try await page(of: storage, uniqueKey: key)
         }
         var table = OutputTable(
-            columns: ["objectId", "uniqueKey", "name", "place", "link", "latitude", "longitude", "updated"],
+            // The link last: a script's `cut -f5` still reads the latitude.
+            columns: ["objectId", "uniqueKey", "name", "place", "latitude", "longitude", "updated", "link"],
             numericColumns: ["latitude", "longitude"], leftOutFirst: ["longitude", "latitude", "uniqueKey", "updated"])
         table.rows = pins.map {
-            [$0.objectId, $0.uniqueKey, "\($0.firstName) \($0.lastName)", $0.mapString, $0.mediaURL, "\($0.latitude)", "\($0.longitude)",
-             $0.updatedAt.map(shortDate) ?? ""]
+            [$0.objectId, $0.uniqueKey, "\($0.firstName) \($0.lastName)", $0.mapString, "\($0.latitude)", "\($0.longitude)",
+             $0.updatedAt.map(shortDate) ?? "", $0.mediaURL]
         }
         table.print(json: json)
     }

@@ -10,7 +10,8 @@ import OnTheMapSupport
 struct OutputTable {
     /// Columns of text someone wrote, which give way to a narrow terminal; ids, numbers, times and
     /// states are shown whole (an id cut short could not be pasted into the next command).
-    static let cuttable: Set<String> = ["email", "name", "place", "link", "address", "userAgent"]
+    /// (An address is left out whole, never cut: "203.0.1…" reads as another.)
+    static let cuttable: Set<String> = ["email", "name", "place", "link", "userAgent"]
 
     let columns: [String]
     /// Columns whose cells are numbers (`"pins": 0`, not `"pins": "0"`).
@@ -47,11 +48,11 @@ struct OutputTable {
         }
     }
 
-    /// `COLUMNS` if set, else the terminal's own width.
-    private static func terminalWidth() -> Int? {
+    /// `COLUMNS` if set, else the terminal's own width (80 where it cannot be read), as the client's.
+    private static func terminalWidth() -> Int {
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 

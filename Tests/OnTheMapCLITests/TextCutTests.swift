@@ -59,6 +59,19 @@ struct TextCutTests {
     /// Format characters that show as nothing (U+200B, U+200C, U+2060, U+FEFF) take no column, so a
     /// row holding them lines up with the others (issue 39: each counted one, and the row's later
     /// columns came out short); a ZWJ emoji is still its parts, the soft hyphen one column.
+    /// A message wider than the terminal breaks between words, never inside a command in backquotes:
+    /// copied, the command must paste as one line.
+    @Test func aMessageBreaksBetweenWordsKeepingCommandsWhole() {
+        let advice = "onthemap: cannot reach onthemapd. Start it with `systemctl --user start onthemapd.socket`, or run `onthemapd &`."
+        let lines = Terminal.fitted(advice, width: 60).split(separator: "\n").map(String.init)
+        #expect(lines == ["onthemap: cannot reach onthemapd. Start it with",
+                          "`systemctl --user start onthemapd.socket`, or run",
+                          "`onthemapd &`."], "\(lines)")
+        #expect(Terminal.fitted("Move it? [y/N] ", width: 80) == "Move it? [y/N] ")
+        #expect(Terminal.fitted("You already have a pin at \"Springfield, Massachusetts\". Move it? [y/N] ", width: 40)
+                == "You already have a pin at \"Springfield,\nMassachusetts\". Move it? [y/N] ")
+    }
+
     @Test func invisibleCharactersTakeNoColumn() throws {
         #expect(DisplayWidth.of("a\u{200B}b\u{200C}c\u{2060}d\u{FEFF}") == 4)
         #expect(DisplayWidth.of("👩\u{200D}💻") == 4)

@@ -60,7 +60,7 @@ struct AdminCommandTests {
         #expect(listed.first?["uniqueKey"] as? String == key && listed.first?["name"] as? String == "Grace Hopper", "\(pins.stdout)")
         #expect(listed.first?["latitude"] as? Double == 48.85, "a number, not a string: \(pins.stdout)")
         let table = try runCommand(server, ["pin", "list"] + db).stdout.split(separator: "\n")
-        #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlink\tlatitude\tlongitude\tupdated", "\(table)")
+        #expect(table.first == "objectId\tuniqueKey\tname\tplace\tlatitude\tlongitude\tupdated\tlink", "\(table)")
         #expect(table.count == 2 && table.last?.hasPrefix("\(objectId)\t\(key)\t") == true, "\(table)")
         let none = try runCommand(server, ["pin", "list", "--user", "nobody@example.com"] + db)
         #expect(none.status != 0 && none.stderr.contains("nobody@example.com"), "\(none.stderr)")

@@ -44,7 +44,7 @@ struct PostCommand: ReportingCommand {
             throw ValidationError("Give your link, e.g. onthemap post \"Berlin, Germany\" https://example.com/me.")
         }
         try TypedText.check(place, atMost: TypedText.place, "The place")
-        try TypedText.check(url, atMost: RPCParam<String>.defaultMaximumBytes, "The link")
+        try TypedText.check(url, atMost: RPCParam<String>.defaultMaximumBytes, "The link", controls: false)
     }
 
     func execute() throws {
@@ -118,7 +118,7 @@ struct PostCommand: ReportingCommand {
             guard Terminal.confirm("Post your pin there?") else { throw CommandFailure(message: "nothing posted") }
             return (found[0], false)
         }
-        Output.error("places matching \"\(place)\":")
+        Output.error("places matching \"\(DisplayText.clean(place))\":")
         let width = Terminal.stderrWidth.map { $0 - 5 }
         for (index, candidate) in found.enumerated() { Output.error("  \(index + 1)  \(GeocodeCommand.describe(candidate, width: width))") }
         while true {

@@ -5,13 +5,14 @@ import OnTheMapRPC
 /// What a person types, held to the daemon's rules before it is sent: the daemon's refusal names its
 /// param ("query is too long") and would read as two versions that do not match.
 enum TypedText {
-    /// A usage error when `text` is longer than `bytes` (UTF-8, as the daemon counts), or holds a
-    /// control character: pasted with the text, unseen, it split "Pa^[]0;x^Gris" into words that
-    /// matched another place ("Ris-Orangis").
-    static func check(_ text: String, atMost bytes: Int, _ what: String) throws {
+    /// A usage error when `text` is longer than `bytes` (UTF-8, as the daemon counts), or, with
+    /// `controls`, holds a control character inside it (a line end a script's file left is trimmed,
+    /// as it is when sent): pasted with the text, unseen, it split "Pa^[]0;x^Gris" into words that
+    /// matched another place ("Ris-Orangis"). A link's are named by `WebLink`'s own reasons.
+    static func check(_ text: String, atMost bytes: Int, _ what: String, controls: Bool = true) throws {
         let count = text.utf8.count
         if count > bytes { throw ValidationError("\(what) is too long: at most \(bytes) bytes, and it has \(count).") }
-        if let control = text.unicodeScalars.first(where: DisplayText.isControl) {
+        if controls, let control = text.trimmingWhitespace().unicodeScalars.first(where: DisplayText.isControl) {
             throw ValidationError("\(what) holds a control character (\(DisplayText.codePoint(control))): type it again rather than paste it.")
         }
     }

@@ -143,7 +143,7 @@ extension InteractiveMap {
         switch try call(GeocodeParams(query: text, limit: 1)) {
         case .success(let result)?:
             guard let place = result.results.first else {
-                screen.message = "No place matches \"\(text)\"."
+                screen.message = "No place matches \"\(DisplayText.clean(text))\"."
                 return
             }
             pending = .near("\(place.latitude),\(place.longitude)", radiusKm: place.extentKm)

@@ -54,12 +54,29 @@ enum Terminal {
     /// (a log keeps one line a message), or on one narrower than a table is ever fitted to. A space
     /// at its end (a question's) stays there, for the answer.
     static func fittedToStderr(_ text: String) -> String {
-        guard isatty(STDERR_FILENO) == 1, let width = stderrWidth, width >= TextTable.narrowest, DisplayWidth.of(text) > width
-        else { return text }
+        guard isatty(STDERR_FILENO) == 1, let width = stderrWidth, width >= TextTable.narrowest else { return text }
+        return fitted(text, width: width)
+    }
+
+    /// `text` with each line wider than `width` broken between words, a command in backquotes whole.
+    static func fitted(_ text: String, width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            DisplayWidth.fill(line.split(separator: " ").map(String.init), to: width).joined(separator: "\n")
+            DisplayWidth.fill(piecesKeepingCommands(line), to: width).joined(separator: "\n")
         }
         return lines.joined(separator: "\n") + (text.hasSuffix(" ") ? " " : "")
+    }
+
+    /// The words of `line`, a command in backquotes one piece: copied from the terminal, it must
+    /// paste as one line (`systemctl --user start onthemapd.socket`).
+    private static func piecesKeepingCommands(_ line: Substring) -> [String] {
+        var pieces: [String] = []
+        var open = false
+        for word in line.split(separator: " ") {
+            if open { pieces[pieces.count - 1] += " " + word } else { pieces.append(String(word)) }
+            if word.filter({ $0 == "`" }).count % 2 == 1 { open.toggle() }
+        }
+        return pieces
     }
 
     /// Asks on the terminal; with `secret`, the answer is not echoed. Nil at end of input.

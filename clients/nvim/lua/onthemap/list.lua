@@ -388,6 +388,11 @@ local function ask_near(student)
       notify.show("OnTheMap: no place given: nothing listed (type a place, or lat,lon)", vim.log.levels.INFO)
       return
     end
+    -- The line's place taken as offered is a place, whole: "Paris 75001" is no radius of 75,001 km.
+    if here and vim.trim(text) == vim.trim(here) then
+      require("onthemap").near(here, nil)
+      return
+    end
     local where, why = place.read(vim.split(vim.trim(text), "%s+"))
     if not where then
       notify.show("OnTheMap: " .. why, vim.log.levels.ERROR)
