@@ -42,18 +42,10 @@ struct OutputTable {
                     minimum: Self.cuttable.contains(columns[index]) ? 8 : nil,
                     dropOrder: leftOutFirst.firstIndex(of: columns[index]))
             })
-            for line in table.lines(width: Self.terminalWidth()) { Swift.print(line) }
+            for line in table.lines(width: TerminalColumns.of(STDOUT_FILENO)) { Swift.print(line) }
         } else {
             for line in [columns] + shown { Swift.print(line.joined(separator: "\t")) }
         }
-    }
-
-    /// `COLUMNS` if set, else the terminal's own width (80 where it cannot be read), as the client's.
-    private static func terminalWidth() -> Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
     }
 
     private func jsonValue(_ cell: String, _ column: String) -> WireJSON {

@@ -23,13 +23,9 @@ enum Terminal {
     /// Rows of the terminal on stdout (`LINES` first); nil when stdout is not a terminal.
     static var rows: Int? { rows(of: STDOUT_FILENO) }
 
-    /// Columns of the terminal on `fd`: `COLUMNS` if set, else the terminal's; nil off a terminal.
-    /// The one width every table, sentence and map the CLI prints is fitted to.
-    static func width(of fd: Int32) -> Int? {
-        if let columns = positive("COLUMNS") { return columns }
-        guard isatty(fd) == 1 else { return nil }
-        return measured(fd)?.columns ?? 80
-    }
+    /// Columns of the terminal on `fd` (`TerminalColumns`); nil off a terminal. The one width every
+    /// table, sentence and map the CLI prints is fitted to.
+    static func width(of fd: Int32) -> Int? { TerminalColumns.of(fd) }
 
     /// Rows of the terminal on `fd`: `LINES` if set, else the terminal's; nil off a terminal.
     static func rows(of fd: Int32) -> Int? {
@@ -39,11 +35,7 @@ enum Terminal {
     }
 
     /// The terminal's own size, as the kernel has it; nil off a terminal.
-    static func measured(_ fd: Int32) -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return (Int(size.ws_col), Int(size.ws_row))
-    }
+    static func measured(_ fd: Int32) -> (columns: Int, rows: Int)? { TerminalColumns.measured(fd) }
 
     private static func positive(_ name: String) -> Int? {
         environment(name).flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }

@@ -16,15 +16,18 @@ const INVISIBLE = /\p{Cf}/u;
 /** The first hidden character of `text` (a control, bidi or invisible format character) as Unicode
  *  charts write it ("U+200B"), or "" when it holds none: what a pasted link may carry unseen. */
 export function hiddenCharacter(text) {
-  const found = text.match(new RegExp(CONTROLS.source + "|" + INVISIBLE.source, "u"));
+  return codePointOf(text.match(new RegExp(CONTROLS.source + "|" + INVISIBLE.source, "u")));
+}
+
+/** A character found (a match, or null) as Unicode charts write it ("U+200B"); "" for none. */
+function codePointOf(found) {
   return found ? "U+" + found[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
 }
 
 /** The first control character of `text` (C0, DEL, C1) as Unicode charts write it ("U+001B"), or
  *  "" when it holds none: what no place name has. */
 export function hiddenControl(text) {
-  const found = text.match(/[\u0000-\u001f\u007f-\u009f]/);
-  return found ? "U+" + found[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") : "";
+  return codePointOf(text.match(/[\u0000-\u001f\u007f-\u009f]/));
 }
 
 /** Whether `url` may become a link: http or https with a host, no spaces, no control, bidi or
